@@ -1,0 +1,32 @@
+import { spawnSync } from 'node:child_process'
+import { resolve } from 'node:path'
+import { runCli } from '@oqlkit/cli'
+import { describe, expect, it } from 'vitest'
+
+describe('the oqlkit command', () => {
+  it('prints its usage for help and for no command', async () => {
+    for (const argv of [[], ['help'], ['--help']]) {
+      const result = await runCli(argv)
+      expect(result.exitCode).toBe(0)
+      expect(result.stdout).toContain('Usage: oqlkit <command>')
+      expect(result.stdout).toContain('serve')
+    }
+  })
+
+  it('rejects an unknown command with exit code 2 and the list of commands', async () => {
+    const result = await runCli(['sevre'])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain("unknown command 'sevre'")
+    expect(result.stderr).toContain('serve')
+  })
+
+  it('runs as a real process through the bin script', () => {
+    const bin = resolve(import.meta.dirname, '../bin/oqlkit.js')
+    const ok = spawnSync(process.execPath, [bin, 'help'], { encoding: 'utf8' })
+    expect(ok.status).toBe(0)
+    expect(ok.stdout).toContain('Usage: oqlkit')
+    const bad = spawnSync(process.execPath, [bin, 'nope'], { encoding: 'utf8' })
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toContain("unknown command 'nope'")
+  })
+})

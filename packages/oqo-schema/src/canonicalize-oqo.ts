@@ -4,7 +4,7 @@ import type { BranchFilter, Filter, LeafFilter, Oqo } from './oqo.generated.ts'
 import type { Column } from './registry/column.ts'
 import { type PropertiesRegistry, propertiesRegistry } from './registry/properties-registry.ts'
 import { compareText, OPERATOR_SORT_NAMES, pythonJsonText } from './sort-key.ts'
-import { COLLECTION_ID, DECIMAL_TEXT, INTEGER_TEXT, isBooleanText, parseNativeId } from './value-checks.ts'
+import { COLLECTION_ID, DECIMAL_TEXT, INTEGER_TEXT, isBooleanText, stripIdPrefix } from './value-checks.ts'
 
 export interface CanonicalizeOptions {
   /**
@@ -38,10 +38,9 @@ const typeValue = (column: Column | undefined, operator: LeafFilter['operator'],
     case 'enum':
       return applyCasing(column, String(value))
     case 'entity_id': {
-      const text = String(value)
-      // Letter ids are bare and upper-case (`https://openalex.org/i1` is `I1`); other ids stay as given.
-      const id = parseNativeId(text)
-      return id === undefined ? text : `${id.letter}${id.digits}`
+      // Letter ids are bare (`https://openalex.org/I1` is `I1`) but keep the case they were written in,
+      // as the reference does: matching is case-insensitive, and the printed query echoes the user.
+      return stripIdPrefix(String(value))
     }
     case 'search':
     case 'string':

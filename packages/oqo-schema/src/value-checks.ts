@@ -40,6 +40,11 @@ export const parseNativeId = (
   return { letter: match[1]!.toUpperCase(), digits: match[2]! }
 }
 
+const PREFIXED_NATIVE_ID = /^(?:https?:\/\/openalex\.org\/)?(?:[a-z-]+\/)?([a-z]\d+)$/i
+
+/** `I1` from `https://openalex.org/I1` or `institutions/I1`, in the case it was written; anything else unchanged. */
+export const stripIdPrefix = (value: string): string => PREFIXED_NATIVE_ID.exec(value.trim())?.[1] ?? value
+
 const ENTITY_BY_PREFIX = new Map<string, EntityType>(
   Object.entries(NATIVE_ID_PREFIXES).map(([entity, prefix]) => [prefix, entity as EntityType]),
 )

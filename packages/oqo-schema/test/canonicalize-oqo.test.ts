@@ -88,14 +88,15 @@ describe('canonicalizeOqo', () => {
         { column_id: 'authorships.countries', value: 'us' },
         { column_id: 'type', value: 'Article' },
         { column_id: 'sustainable_development_goals.id', value: 3 },
-        { column_id: 'authorships.author.id', value: 'https://openalex.org/a5023888391' },
+        { column_id: 'authorships.author.id', value: 'https://openalex.org/A5023888391' },
+        { column_id: 'authorships.institutions.lineage', value: 'institutions/i33213144' },
         { column_id: 'keywords.id', value: 'keywords/animal-model' },
         { column_id: 'doi', value: 10 },
       ],
     }
     expect(
       canonicalizeOqo(oqo).filter_rows?.map((leaf) => ('value' in leaf ? leaf.value : undefined)),
-    ).toEqual([2020, 1.5, true, 'US', 'article', '3', 'A5023888391', 'keywords/animal-model', '10'])
+    ).toEqual([2020, 1.5, true, 'US', 'article', '3', 'A5023888391', 'i33213144', 'keywords/animal-model', '10'])
   })
 
   it('makes the seed a string, drops nulls, core and empty lists, and orders keys as the reference does', () => {

@@ -1,0 +1,16 @@
+// The OQL printer: canonical OQO → canonical OQL text (wrapped or one line) and the editor's token tree.
+export type { NameLookup } from './clause-tree.ts'
+export {
+  DEFAULT_WIDTH,
+  type PrintOqlOptions,
+  printOql,
+  printOqlOneline,
+  renderOqlTree,
+} from './oql-printer.ts'
+export {
+  type OqlRenderLine,
+  type OqlRenderTree,
+  type OqlToken,
+  type OqlTokenRole,
+  renderTreeText,
+} from './oql-tokens.ts'

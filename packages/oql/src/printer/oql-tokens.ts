@@ -1,0 +1,61 @@
+import type { LeafFilter } from '@oqlkit/oqo-schema'
+
+// The editor's view of printed OQL (the `oql_render_v2` of the translate response). The reference's
+// exact shape is not public, so this is our own: the printed text as lines of typed tokens.
+//
+//   tree.lines[i].indent        the spaces that open the line (0, 2, 4, …)
+//   tree.lines[i].tokens        the rest of the line, spaces included, in order
+//
+// `renderTreeText(tree)` (each line's indent spaces, then its tokens' texts, lines joined by "\n") is
+// exactly `printOql` of the same OQO and options, so an editor can colour, hover and map the text
+// back to the OQO without re-parsing it. Each token says what it is (`role`) and where it comes from:
+//
+// - `path`: a JSON Pointer into the OQO given to the printer (`/filter_rows/2/filters/0`). Values,
+//   their `not` and annotations point at their leaf; a clause's field and operator at the leaf or
+//   branch it prints (the first one when same-field siblings merged: see `paths`); connectives and
+//   parentheses at the branch whose join they print (`/filter_rows` for the top level).
+// - `paths`: on field tokens, every OQO node merged into the clause.
+// - `columnId` (field and value tokens) and `value` (value tokens): the leaf's column and raw value.
+// - `addr`: the decimal address of the corpus's `addr` listings: top-level conditions are 1, 2, …
+//   (their connectives 0); in a clause N the field is N.0, the operator N, the values N.1, N.2, …;
+//   a nested group at A has its items at A.1, A.2, … and its connectives at A.0.
+
+export type OqlTokenRole =
+  | 'entity'
+  | 'corpus'
+  | 'keyword'
+  | 'field'
+  | 'verb'
+  | 'operator'
+  | 'value'
+  | 'annotation'
+  | 'connective'
+  | 'punctuation'
+  | 'space'
+
+export interface OqlToken {
+  readonly text: string
+  readonly role: OqlTokenRole
+  readonly path?: string
+  readonly paths?: readonly string[]
+  readonly columnId?: string
+  readonly value?: LeafFilter['value']
+  readonly addr?: string
+}
+
+export interface OqlRenderLine {
+  readonly indent: number
+  readonly tokens: readonly OqlToken[]
+}
+
+export interface OqlRenderTree {
+  readonly lines: readonly OqlRenderLine[]
+}
+
+export const SPACE: OqlToken = { text: ' ', role: 'space' }
+
+export const lineText = (line: OqlRenderLine): string =>
+  ' '.repeat(line.indent) + line.tokens.map((token) => token.text).join('')
+
+/** The text the tree renders: what `printOql` returns for the same OQO and options. */
+export const renderTreeText = (tree: OqlRenderTree): string => tree.lines.map(lineText).join('\n')

@@ -95,13 +95,9 @@ const filterableColumns = (registry: PropertiesRegistry, entity: EntityType): Co
           column.kind === 'collection'),
     )
 
-export const leafArbitrary = (
-  entity: EntityType,
-  registry: PropertiesRegistry = propertiesRegistry,
-): fc.Arbitrary<LeafFilter> => {
-  const columns = filterableColumns(registry, entity)
-  return fc.constantFrom(...columns).chain((column) =>
-    fc.constantFrom(...column.operators).chain((operator) => {
+const columnLeafArbitrary = (column: Column): fc.Arbitrary<LeafFilter> =>
+  fc.oneof(
+    ...column.operators.map((operator) => {
       const canBeNull = operator === 'is' && column.operatorBuckets.includes('null')
       const value = canBeNull
         ? fc.oneof(
@@ -109,7 +105,7 @@ export const leafArbitrary = (
             { weight: 1, arbitrary: fc.constant(null) },
           )
         : valueArbitrary(column, operator)
-      return fc.record({ value, negated: fc.boolean() }).map(({ value: leafValue, negated }) => {
+      return fc.tuple(value, fc.boolean()).map(([leafValue, negated]) => {
         const leaf: LeafFilter = { column_id: column.id, value: leafValue }
         if (operator !== 'is') leaf.operator = operator
         if (negated) leaf.is_negated = true
@@ -117,6 +113,21 @@ export const leafArbitrary = (
       })
     }),
   )
+
+// Arbitraries are built once per registry and entity: building them is the slow part, not drawing.
+const leafCache = new WeakMap<PropertiesRegistry, Map<EntityType, fc.Arbitrary<LeafFilter>>>()
+
+export const leafArbitrary = (
+  entity: EntityType,
+  registry: PropertiesRegistry = propertiesRegistry,
+): fc.Arbitrary<LeafFilter> => {
+  const byEntity = leafCache.get(registry) ?? new Map<EntityType, fc.Arbitrary<LeafFilter>>()
+  leafCache.set(registry, byEntity)
+  const cached = byEntity.get(entity)
+  if (cached !== undefined) return cached
+  const leaf = fc.oneof(...filterableColumns(registry, entity).map(columnLeafArbitrary))
+  byEntity.set(entity, leaf)
+  return leaf
 }
 
 export const filterArbitrary = (
@@ -145,33 +156,35 @@ export const filterArbitrary = (
 }
 
 /** A valid OQO (not necessarily canonical) of one of `entities` (all 24 by default). */
-export const oqoArbitrary = (options: OqoArbitraryOptions = {}): fc.Arbitrary<Oqo> => {
+const entityOqoArbitrary = (entity: EntityType, options: OqoArbitraryOptions): fc.Arbitrary<Oqo> => {
   const registry = options.registry ?? propertiesRegistry
-  return fc.constantFrom(...(options.entities ?? ENTITY_TYPES)).chain((entity) => {
-    const groupable = registry
-      .columnsOf(entity, { includeUnlisted: false })
-      .filter((column) => column.actions.includes('group_by'))
-    return fc
-      .record({
-        filters: fc.array(filterArbitrary(entity, options), { maxLength: 4 }),
-        groupBy:
-          groupable.length === 0
-            ? fc.constant<Column[]>([])
-            : fc.array(fc.constantFrom(...groupable), { maxLength: 2 }),
-        sample: fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: undefined }),
-        seed: fc.option(fc.stringMatching(/^[a-z0-9]{1,8}$/), { nil: undefined }),
-        corpus: fc.constantFrom('core' as const, 'expansion' as const, 'all' as const),
-      })
-      .map(({ filters, groupBy, sample, seed, corpus }) => {
-        const oqo: Oqo = { get_rows: entity }
-        if (entity === 'works' && corpus !== 'core') oqo.corpus = corpus
-        if (filters.length > 0) oqo.filter_rows = filters
-        if (sample !== undefined) {
-          oqo.sample = sample
-          if (seed !== undefined) oqo.seed = seed
-        }
-        if (groupBy.length > 0) oqo.group_by = groupBy.map((column) => ({ column_id: column.id }))
-        return oqo
-      })
-  })
+  const groupable = registry
+    .columnsOf(entity, { includeUnlisted: false })
+    .filter((column) => column.actions.includes('group_by'))
+  return fc
+    .record({
+      filters: fc.array(filterArbitrary(entity, options), { maxLength: 4 }),
+      groupBy:
+        groupable.length === 0
+          ? fc.constant<Column[]>([])
+          : fc.array(fc.constantFrom(...groupable), { maxLength: 2 }),
+      sample: fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: undefined }),
+      seed: fc.option(fc.stringMatching(/^[a-z0-9]{1,8}$/), { nil: undefined }),
+      corpus: fc.constantFrom('core' as const, 'expansion' as const, 'all' as const),
+    })
+    .map(({ filters, groupBy, sample, seed, corpus }) => {
+      const oqo: Oqo = { get_rows: entity }
+      if (entity === 'works' && corpus !== 'core') oqo.corpus = corpus
+      if (filters.length > 0) oqo.filter_rows = filters
+      if (sample !== undefined) {
+        oqo.sample = sample
+        if (seed !== undefined) oqo.seed = seed
+      }
+      if (groupBy.length > 0) oqo.group_by = groupBy.map((column) => ({ column_id: column.id }))
+      return oqo
+    })
 }
+
+/** A valid OQO (not necessarily canonical) of one of `entities` (all 24 by default). */
+export const oqoArbitrary = (options: OqoArbitraryOptions = {}): fc.Arbitrary<Oqo> =>
+  fc.oneof(...(options.entities ?? ENTITY_TYPES).map((entity) => entityOqoArbitrary(entity, options)))

@@ -1,2 +1,4 @@
-// The public API of this package. It grows with the issue that builds the package; nothing is exported yet.
-export {}
+// The public API of @oqlkit/adapter-duckdb: the catalog layout and snapshot ingest. The query
+// adapter (SQL compiler, search index, embedded stores) arrives with the rest of the storage issue.
+export * from './catalog/index.ts'
+export * from './ingest/index.ts'

@@ -1,0 +1,151 @@
+// The on-disk layout of a catalog, as TypeScript types. The prose version, with the reasons, is README.md
+// next to this file. A catalog is a folder:
+//
+//   catalog.json                         CatalogManifest (below)
+//   entities/<entity>.parquet            one row per record: ids, derived columns, the record as JSON text
+//   links/works-<relation>.parquet       (key, work_id), sorted by key
+//   ids/external-ids.parquet             (entity, scheme, value, id), sorted by scheme, value
+//   ids/merged-ids.parquet               (entity, old_id, new_id, merge_date), sorted by entity, old_id
+//   ids/deleted-ids.parquet              (entity, id, deleted_date), sorted by entity, id
+//   search/                              reserved for the search index (built by a later step, not by ingest)
+
+import type { CatalogEntity } from './catalog-entities.ts'
+import type { CatalogColumnType } from './entity-columns.ts'
+
+export const CATALOG_FORMAT = 'oqlkit-catalog'
+/** Bumped whenever a file, column or rule changes meaning; readers refuse other versions. */
+export const CATALOG_FORMAT_VERSION = 1
+export const CATALOG_MANIFEST_FILE = 'catalog.json'
+
+export const ENTITIES_DIR = 'entities'
+export const LINKS_DIR = 'links'
+export const IDS_DIR = 'ids'
+/** Reserved for the search index; ingest never writes here and drops it on re-ingest (it must be rebuilt). */
+export const SEARCH_DIR = 'search'
+
+export const entityFilePath = (entity: CatalogEntity): string => `${ENTITIES_DIR}/${entity}.parquet`
+export const linkFilePath = (name: string): string => `${LINKS_DIR}/${name}.parquet`
+export const EXTERNAL_IDS_FILE = `${IDS_DIR}/external-ids.parquet`
+export const MERGED_IDS_FILE = `${IDS_DIR}/merged-ids.parquet`
+export const DELETED_IDS_FILE = `${IDS_DIR}/deleted-ids.parquet`
+
+/** The layouts ingest reads: the pre-2026 flat JSON Lines layout, and the 2026 `jsonl/` and `parquet/` ones. */
+export type SnapshotLayout = 'legacy' | 'jsonl' | 'parquet'
+
+export interface CatalogColumn {
+  readonly name: string
+  readonly type: CatalogColumnType
+  readonly description: string
+}
+
+/** One table of the catalog. `files` is a list so that a later version can shard big tables. */
+export interface CatalogTable {
+  /** Catalog-relative paths with `/` separators. */
+  readonly files: readonly string[]
+  readonly rowCount: number
+  /** The columns the rows are sorted by, in order (what zone maps prune on). */
+  readonly sortedBy: readonly string[]
+  readonly columns: readonly CatalogColumn[]
+}
+
+export interface CatalogEntityTable extends CatalogTable {
+  /** The newest `updated_date=` partition any kept record came from (for incremental sync), or null. */
+  readonly latestPartitionDate: string | null
+}
+
+export interface CatalogLinkTable extends CatalogTable {
+  /** The entity the key column holds ids of. */
+  readonly keyEntity: CatalogEntity
+  readonly description: string
+}
+
+export interface CatalogFile {
+  readonly path: string
+  readonly bytes: number
+  readonly rows: number
+}
+
+/** One ingest run that went into the catalog, oldest first. */
+export interface CatalogIngestRecord {
+  readonly at: string
+  readonly snapshotDir: string
+  readonly layout: SnapshotLayout
+  readonly filesRead: number
+  readonly recordsRead: number
+}
+
+export interface CatalogManifest {
+  readonly format: typeof CATALOG_FORMAT
+  readonly formatVersion: typeof CATALOG_FORMAT_VERSION
+  readonly createdAt: string
+  /** The layout of the snapshot read last. */
+  readonly sourceLayout: SnapshotLayout
+  readonly ingests: readonly CatalogIngestRecord[]
+  readonly entities: Readonly<Record<CatalogEntity, CatalogEntityTable>>
+  readonly links: Readonly<Record<string, CatalogLinkTable>>
+  readonly externalIds: CatalogTable
+  readonly mergedIds: CatalogTable
+  readonly deletedIds: CatalogTable
+  /** Every file of the catalog except catalog.json itself. */
+  readonly files: readonly CatalogFile[]
+  /**
+   * Parts built on top of the catalog by later steps (the search index, vectors), keyed by name. Ingest
+   * writes `{}`: those parts describe the records they were built from and must be rebuilt after an ingest.
+   */
+  readonly extensions: Readonly<Record<string, unknown>>
+}
+
+/** The columns every entity table starts with, before the derived ones. */
+export const ENTITY_ID_COLUMNS: readonly CatalogColumn[] = [
+  {
+    name: 'id',
+    type: 'VARCHAR',
+    description: 'short id: W123, or the last path segment of a vocabulary id (US)',
+  },
+  {
+    name: 'id_num',
+    type: 'BIGINT',
+    description: 'the number in the short id (W123 gives 123), null if none',
+  },
+  { name: 'openalex_id', type: 'VARCHAR', description: 'the id as the record states it (full URL)' },
+]
+
+/** The columns every entity table ends with. */
+export const ENTITY_TAIL_COLUMNS: readonly CatalogColumn[] = [
+  {
+    name: 'partition_date',
+    type: 'DATE',
+    description: 'the updated_date= partition the record was read from (null for unpartitioned files)',
+  },
+  { name: 'updated_date', type: 'TIMESTAMP', description: 'the record’s updated_date' },
+  {
+    name: 'record',
+    type: 'VARCHAR',
+    description: 'the record as ingested, JSON text (what the API returns)',
+  },
+]
+
+export const LINK_COLUMNS: readonly CatalogColumn[] = [
+  { name: 'key', type: 'VARCHAR', description: 'short id of the linked entity' },
+  { name: 'work_id', type: 'VARCHAR', description: 'short id of the work' },
+]
+
+export const EXTERNAL_ID_COLUMNS: readonly CatalogColumn[] = [
+  { name: 'entity', type: 'VARCHAR', description: 'entity type of the record' },
+  { name: 'scheme', type: 'VARCHAR', description: 'doi, orcid, ror, issn, pmid, pmcid, mag or wikidata' },
+  { name: 'value', type: 'VARCHAR', description: 'normalised id (lower case, no URL prefix)' },
+  { name: 'id', type: 'VARCHAR', description: 'short OpenAlex id of the record' },
+]
+
+export const MERGED_ID_COLUMNS: readonly CatalogColumn[] = [
+  { name: 'entity', type: 'VARCHAR', description: 'entity type' },
+  { name: 'old_id', type: 'VARCHAR', description: 'short id that was merged away' },
+  { name: 'new_id', type: 'VARCHAR', description: 'short id of the surviving record (chains resolved)' },
+  { name: 'merge_date', type: 'DATE', description: 'date of the merge, null if unknown' },
+]
+
+export const DELETED_ID_COLUMNS: readonly CatalogColumn[] = [
+  { name: 'entity', type: 'VARCHAR', description: 'entity type' },
+  { name: 'id', type: 'VARCHAR', description: 'short id of the deleted record' },
+  { name: 'deleted_date', type: 'DATE', description: 'date of the deletion, null if unknown' },
+]

@@ -1,0 +1,67 @@
+// Short and full forms of OpenAlex ids. The catalog keys every table by the short form (`W123`, `US`,
+// `book series`); ingest uses these functions on records and the query adapter on request input, and the
+// SQL the ingest runs builds the same forms from the same patterns (see `openAlexIdSql`).
+import type { CatalogEntityInfo } from './catalog-entities.ts'
+
+export const OPENALEX_ID_BASE = 'https://openalex.org/'
+
+/**
+ * A letter id in either form, any case: `W123`, `w123`, `https://openalex.org/W123`. The pattern is
+ * written in the subset RE2 (DuckDB) and JavaScript agree on, so SQL and TypeScript read ids alike.
+ */
+export const LETTER_ID_PATTERN = '^(?:https?://openalex\\.org/)?([A-Za-z][0-9]+)$'
+
+/** The last path segment of a vocabulary id (a trailing slash is ignored). */
+export const PATH_ID_TAIL_PATTERN = '([^/]+)/?$'
+
+const LETTER_ID = new RegExp(LETTER_ID_PATTERN, 'i')
+const PATH_ID_TAIL = new RegExp(PATH_ID_TAIL_PATTERN)
+
+/**
+ * The short id of an entity id as records and requests write it, or `undefined` when the value is not an
+ * id of that entity (a letter id of another entity, an empty string).
+ */
+export function shortOpenAlexId(info: CatalogEntityInfo, raw: string): string | undefined {
+  const value = raw.trim()
+  if (info.idKind === 'letter') {
+    const short = anyLetterId(value)
+    return short !== undefined && short[0] === info.letter ? short : undefined
+  }
+  return pathIdTail(value)
+}
+
+/** The short form of any letter id (`https://openalex.org/p123` gives `P123`), whatever its entity. */
+export function anyLetterId(raw: string): string | undefined {
+  const match = LETTER_ID.exec(raw.trim())
+  return match ? match[1]!.toUpperCase() : undefined
+}
+
+/** The percent-decoded last path segment: `https://openalex.org/source-types/book%20series` gives `book series`. */
+export function pathIdTail(raw: string): string | undefined {
+  const match = PATH_ID_TAIL.exec(raw.trim())
+  if (!match) return undefined
+  const decoded = percentDecode(match[1]!)
+  return decoded === '' ? undefined : decoded
+}
+
+// Decodes every well-formed escape and keeps the rest as written (`50%` stays `50%`), as DuckDB's
+// `url_decode` does, so both sides of the catalog agree on odd ids.
+function percentDecode(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+      try {
+        return decodeURIComponent(run)
+      } catch {
+        return run
+      }
+    })
+  }
+}
+
+/** The full id of a short one, as the API prints it (`types/` for work types, spaces as `%20`). */
+export function fullOpenAlexId(info: CatalogEntityInfo, short: string): string {
+  if (info.idKind === 'letter') return `${OPENALEX_ID_BASE}${short.toUpperCase()}`
+  return `${OPENALEX_ID_BASE}${info.segment}/${encodeURIComponent(short)}`
+}

@@ -1,0 +1,174 @@
+// Turns the staging tables into the catalog files: one version per id, merges and deletions applied,
+// derived columns, side tables, id tables. Runs after every snapshot file has been staged.
+import { mkdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { CATALOG_ENTITIES, type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
+import {
+  type CatalogColumn,
+  type CatalogEntityTable,
+  type CatalogFile,
+  type CatalogLinkTable,
+  type CatalogTable,
+  DELETED_ID_COLUMNS,
+  DELETED_IDS_FILE,
+  ENTITIES_DIR,
+  ENTITY_ID_COLUMNS,
+  ENTITY_TAIL_COLUMNS,
+  EXTERNAL_ID_COLUMNS,
+  EXTERNAL_IDS_FILE,
+  entityFilePath,
+  IDS_DIR,
+  LINK_COLUMNS,
+  LINKS_DIR,
+  linkFilePath,
+  MERGED_ID_COLUMNS,
+  MERGED_IDS_FILE,
+} from '../catalog/catalog-layout.ts'
+import { derivedColumnsOf } from '../catalog/entity-columns.ts'
+import { LINK_TABLES } from '../catalog/link-tables.ts'
+import {
+  buildFinalTableSql,
+  COPY_DELETED_SQL,
+  COPY_EXTERNAL_IDS_SQL,
+  COPY_MERGED_SQL,
+  copyEntitySql,
+  copyLinkTableSql,
+  dropEntityWorkTablesSql,
+  FOLLOW_MERGE_CHAINS_SQL,
+  insertExternalIdsSql,
+  judgeWinnersSql,
+  latestPartitionSql,
+  pickWinnersSql,
+  RESOLVE_DELETED_SQL,
+  RESOLVE_MERGED_SQL,
+  recordLiveIdsSql,
+  verdictCountsSql,
+} from './catalog-sql.ts'
+import type { StagingDatabase } from './staging-database.ts'
+
+export interface EntityVerdictCounts {
+  readonly ids: number
+  readonly superseded: number
+  readonly deleted: number
+  readonly merged: number
+  readonly written: number
+}
+
+export interface BuiltCatalog {
+  readonly entities: Readonly<Record<CatalogEntity, CatalogEntityTable>>
+  readonly counts: Readonly<Record<CatalogEntity, EntityVerdictCounts>>
+  readonly links: Readonly<Record<string, CatalogLinkTable>>
+  readonly externalIds: CatalogTable
+  readonly mergedIds: CatalogTable
+  readonly deletedIds: CatalogTable
+  readonly files: readonly CatalogFile[]
+}
+
+/** Called before each catalog file is written, with the number of files written so far. */
+export type BuildStepListener = (step: string, done: number, total: number) => void
+
+/** Merge chains longer than this are cut (they can only come from cycles). */
+const MAX_MERGE_HOPS = 32
+
+export const BUILD_STEP_COUNT = CATALOG_ENTITIES.length + LINK_TABLES.length + 3
+
+export async function buildCatalog(
+  db: StagingDatabase,
+  outDir: string,
+  onStep: BuildStepListener,
+): Promise<BuiltCatalog> {
+  for (const dir of [ENTITIES_DIR, LINKS_DIR, IDS_DIR]) await mkdir(join(outDir, dir), { recursive: true })
+  let done = 0
+  const step = (name: string) => onStep(name, done++, BUILD_STEP_COUNT)
+  const files: CatalogFile[] = []
+  const write = async (path: string, sql: string): Promise<number> => {
+    step(path)
+    const rows = await db.run(sql, [join(outDir, ...path.split('/'))])
+    files.push({ path, bytes: (await stat(join(outDir, ...path.split('/')))).size, rows })
+    return rows
+  }
+
+  await db.run(RESOLVE_MERGED_SQL)
+  for (let hop = 0; hop < MAX_MERGE_HOPS && (await db.run(FOLLOW_MERGE_CHAINS_SQL)) > 0; hop++) {
+    // Each pass moves every merge one step further along its chain.
+  }
+  await db.run(RESOLVE_DELETED_SQL)
+
+  const entities = {} as Record<CatalogEntity, CatalogEntityTable>
+  const counts = {} as Record<CatalogEntity, EntityVerdictCounts>
+  for (const info of CATALOG_ENTITIES) {
+    await db.run(pickWinnersSql(info))
+    await db.run(judgeWinnersSql(info), [info.entity])
+    const verdict = (await db.rows(verdictCountsSql(info)))[0] ?? {}
+    await db.run(buildFinalTableSql(info))
+    await db.run(recordLiveIdsSql(info), [info.entity])
+    await db.run(insertExternalIdsSql(info), [info.entity])
+    const path = entityFilePath(info.entity)
+    const written = await write(path, copyEntitySql(info))
+    const latest = (await db.rows(latestPartitionSql(info)))[0]?.latest
+    for (const sql of dropEntityWorkTablesSql(info)) await db.run(sql)
+    counts[info.entity] = {
+      ids: Number(verdict.ids ?? 0),
+      superseded: Number(verdict.superseded ?? 0),
+      deleted: Number(verdict.deleted ?? 0),
+      merged: Number(verdict.merged ?? 0),
+      written,
+    }
+    entities[info.entity] = {
+      files: [path],
+      rowCount: written,
+      sortedBy: ['id'],
+      columns: entityColumns(info.entity),
+      latestPartitionDate: typeof latest === 'string' ? latest : null,
+    }
+  }
+
+  const works = catalogEntityInfo('works')!
+  const links: Record<string, CatalogLinkTable> = {}
+  for (const spec of LINK_TABLES) {
+    const path = linkFilePath(spec.name)
+    const rows = await write(path, copyLinkTableSql(spec, works, catalogEntityInfo(spec.keyEntity)!))
+    links[spec.name] = {
+      files: [path],
+      rowCount: rows,
+      sortedBy: ['key', 'work_id'],
+      columns: LINK_COLUMNS,
+      keyEntity: spec.keyEntity,
+      description: spec.description,
+    }
+  }
+
+  const table = (path: string, rowCount: number, sortedBy: string[], columns: readonly CatalogColumn[]) => ({
+    files: [path],
+    rowCount,
+    sortedBy,
+    columns,
+  })
+  const externalIds = table(
+    EXTERNAL_IDS_FILE,
+    await write(EXTERNAL_IDS_FILE, COPY_EXTERNAL_IDS_SQL),
+    ['scheme', 'value'],
+    EXTERNAL_ID_COLUMNS,
+  )
+  const mergedIds = table(
+    MERGED_IDS_FILE,
+    await write(MERGED_IDS_FILE, COPY_MERGED_SQL),
+    ['entity', 'old_id'],
+    MERGED_ID_COLUMNS,
+  )
+  const deletedIds = table(
+    DELETED_IDS_FILE,
+    await write(DELETED_IDS_FILE, COPY_DELETED_SQL),
+    ['entity', 'id'],
+    DELETED_ID_COLUMNS,
+  )
+  return { entities, counts, links, externalIds, mergedIds, deletedIds, files }
+}
+
+function entityColumns(entity: CatalogEntity): CatalogColumn[] {
+  return [
+    ...ENTITY_ID_COLUMNS,
+    ...derivedColumnsOf(entity).map(({ name, type, description }) => ({ name, type, description })),
+    ...ENTITY_TAIL_COLUMNS,
+  ]
+}

@@ -1,0 +1,307 @@
+// The SQL ingest runs in its staging database. Every statement is assembled from allow-listed identifiers
+// (entity tables, column names) and package constants (JSON paths, regex patterns); file paths, entity
+// names and dates travel as bound parameters ($1, $2, …, documented on each builder).
+import type { CatalogEntityInfo } from '../catalog/catalog-entities.ts'
+import { type DerivedColumn, derivedColumnsOf, type ValueSource } from '../catalog/entity-columns.ts'
+import {
+  BARE_ISSN_PATTERN,
+  EXTERNAL_ID_SCHEMES,
+  type ExternalIdScheme,
+  isExternalIdScheme,
+} from '../catalog/external-id-schemes.ts'
+import { type LinkTableSpec, linkSourceFields } from '../catalog/link-tables.ts'
+import { LETTER_ID_PATTERN, PATH_ID_TAIL_PATTERN } from '../catalog/openalex-id-normalizer.ts'
+import { sqlConstant, sqlIdentifier, sqlInteger } from './sql-text.ts'
+
+/** The staging table of an entity, unquoted (for the appender, which takes a name). */
+export const stageTableName = (info: CatalogEntityInfo): string => `stage_${info.table}`
+const stageTable = (info: CatalogEntityInfo): string => sqlIdentifier(stageTableName(info))
+const winnerTable = (info: CatalogEntityInfo): string => sqlIdentifier(`winner_${info.table}`)
+const verdictTable = (info: CatalogEntityInfo): string => sqlIdentifier(`verdict_${info.table}`)
+const finalTable = (info: CatalogEntityInfo): string => sqlIdentifier(`final_${info.table}`)
+
+const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd'
+
+// ---- id forms (the SQL twins of catalog/openalex-id-normalizer.ts) ----
+
+/** Short id of a letter id; with `letter`, only ids of that entity. */
+export function letterIdSql(expr: string, letter: string | null = null): string {
+  const pattern = letter === null ? LETTER_ID_PATTERN : LETTER_ID_PATTERN.replace('[A-Za-z]', letter)
+  return `nullif(upper(regexp_extract(trim(${expr}), ${sqlConstant(`(?i)${pattern}`)}, 1)), '')`
+}
+
+export function pathIdSql(expr: string): string {
+  return `nullif(url_decode(regexp_extract(trim(${expr}), ${sqlConstant(PATH_ID_TAIL_PATTERN)}, 1)), '')`
+}
+
+export function shortIdSql(info: CatalogEntityInfo, expr: string): string {
+  return info.idKind === 'letter' ? letterIdSql(expr, info.letter) : pathIdSql(expr)
+}
+
+function idNumberSql(info: CatalogEntityInfo): string {
+  return info.idKind === 'letter' ? 'TRY_CAST(id[2:] AS BIGINT)' : 'TRY_CAST(id AS BIGINT)'
+}
+
+/** The SQL twin of `normalizeExternalId`. */
+export function externalIdSql(scheme: ExternalIdScheme, expr: string): string {
+  const spec = EXTERNAL_ID_SCHEMES.find((candidate) => candidate.scheme === scheme)!
+  const stripped = `lower(regexp_replace(regexp_replace(trim(${expr}), ${sqlConstant(spec.prefixPattern)}, '', 'i'), '/+$', ''))`
+  const value =
+    scheme === 'issn'
+      ? `CASE WHEN regexp_matches(${stripped}, ${sqlConstant(BARE_ISSN_PATTERN)}) THEN ${stripped}[1:4] || '-' || ${stripped}[5:8] ELSE ${stripped} END`
+      : stripped
+  return `nullif(${value}, '')`
+}
+
+// ---- staging ----
+
+/** The table JSON Lines records are appended to (column order is the appender's). */
+export function createStageTableSql(info: CatalogEntityInfo): string {
+  return `CREATE TABLE ${stageTable(info)} (seq BIGINT, id VARCHAR, openalex_id VARCHAR, partition_date VARCHAR, updated_date VARCHAR, record VARCHAR)`
+}
+
+export const CREATE_ID_STAGE_TABLES_SQL = [
+  'CREATE TABLE merged_stage (seq BIGINT, entity VARCHAR, old_id VARCHAR, new_id VARCHAR, merge_date VARCHAR)',
+  'CREATE TABLE deleted_stage (seq BIGINT, entity VARCHAR, id VARCHAR, deleted_date VARCHAR)',
+  'CREATE TABLE live_ids (entity VARCHAR, id VARCHAR)',
+  'CREATE TABLE external_ids (entity VARCHAR, scheme VARCHAR, value VARCHAR, id VARCHAR)',
+] as const
+
+/** $1 old entity file, $2 seq offset. Rows of the existing catalog go in first, so new rows win ties. */
+export function loadCatalogEntitySql(info: CatalogEntityInfo): string {
+  return `INSERT INTO ${stageTable(info)} SELECT $2::BIGINT + row_number() OVER (), id, openalex_id, CAST(partition_date AS VARCHAR), CAST(updated_date AS VARCHAR), record FROM read_parquet($1, hive_partitioning = false)`
+}
+
+/** $1 old merged-ids file, $2 seq offset. */
+export const LOAD_CATALOG_MERGED_SQL =
+  'INSERT INTO merged_stage SELECT $2::BIGINT + row_number() OVER (), entity, old_id, new_id, CAST(merge_date AS VARCHAR) FROM read_parquet($1, hive_partitioning = false)'
+
+/** $1 old deleted-ids file, $2 seq offset. */
+export const LOAD_CATALOG_DELETED_SQL =
+  'INSERT INTO deleted_stage SELECT $2::BIGINT + row_number() OVER (), entity, id, CAST(deleted_date AS VARCHAR) FROM read_parquet($1, hive_partitioning = false)'
+
+// Snapshot part paths contain `updated_date=YYYY-MM-DD/`: DuckDB would read that as a hive partition and
+// overwrite the records' own `updated_date` column with the date, so hive partitioning is always off.
+
+/** $1 Parquet part. One row: the 0-based row number of the first row without a usable id, or null. */
+export function parquetBadIdSql(info: CatalogEntityInfo): string {
+  return `SELECT min(file_row_number) AS bad FROM read_parquet($1, file_row_number = true, hive_partitioning = false) WHERE ${shortIdSql(info, 'CAST(id AS VARCHAR)')} IS NULL`
+}
+
+/**
+ * $1 Parquet part, $2 seq offset, $3 partition date (or null). Each row becomes its JSON text; the
+ * `relevance_score` of search results is dropped, as for JSON Lines.
+ */
+export function stageParquetPartSql(info: CatalogEntityInfo): string {
+  const record = `CASE WHEN json_exists(j, '$.relevance_score') THEN json_merge_patch(j, '{"relevance_score":null}') ELSE j END`
+  return `INSERT INTO ${stageTable(info)} SELECT $2::BIGINT + file_row_number + 1, ${shortIdSql(info, 'openalex_id')}, openalex_id, CAST($3 AS VARCHAR), json_extract_string(j, '$.updated_date'), CAST(${record} AS VARCHAR) FROM (SELECT file_row_number, CAST(id AS VARCHAR) AS openalex_id, json_merge_patch(to_json(t), '{"file_row_number":null}') AS j FROM read_parquet($1, file_row_number = true, hive_partitioning = false) t)`
+}
+
+// ---- merges and deletions ----
+
+/** The latest merge of each old id (by merge date, then arrival), self-merges dropped. */
+export const RESOLVE_MERGED_SQL =
+  "CREATE TABLE merged_ids AS SELECT entity, old_id, new_id, TRY_CAST(merge_date AS DATE) AS merge_date FROM merged_stage WHERE seq IN (SELECT arg_max(seq, (coalesce(TRY_CAST(merge_date AS DATE), DATE '0001-01-01'), seq)) FROM merged_stage WHERE old_id <> new_id GROUP BY entity, old_id)"
+
+/** One step of following merge chains (A→B, B→C gives A→C); run until it changes nothing. */
+export const FOLLOW_MERGE_CHAINS_SQL =
+  'UPDATE merged_ids SET new_id = next.new_id FROM merged_ids AS next WHERE next.entity = merged_ids.entity AND next.old_id = merged_ids.new_id AND next.new_id <> merged_ids.old_id AND next.new_id <> merged_ids.new_id'
+
+/** A deletion without a usable date deletes whatever the record's date. */
+export const RESOLVE_DELETED_SQL =
+  'CREATE TABLE deleted_ids AS SELECT entity, id, CASE WHEN bool_or(TRY_CAST(deleted_date AS DATE) IS NULL) THEN NULL ELSE max(TRY_CAST(deleted_date AS DATE)) END AS deleted_date FROM deleted_stage GROUP BY entity, id'
+
+// ---- picking one version per id ----
+
+const ORDER_KEY =
+  "(coalesce(TRY_CAST(partition_date AS DATE), DATE '0001-01-01'), coalesce(TRY_CAST(updated_date AS TIMESTAMP), TIMESTAMP '0001-01-01 00:00:00'), seq)"
+
+/** The newest version of every id: latest partition, then latest updated_date, then the last one read. */
+export function pickWinnersSql(info: CatalogEntityInfo): string {
+  return `CREATE TABLE ${winnerTable(info)} AS SELECT id, arg_max(seq, ${ORDER_KEY}) AS seq, count(*) AS versions FROM ${stageTable(info)} GROUP BY id`
+}
+
+/**
+ * $1 entity name. A merge or deletion removes the record unless the record's partition is newer than the
+ * merge or deletion (the record was re-published after it).
+ */
+export function judgeWinnersSql(info: CatalogEntityInfo): string {
+  const stillApplies = (date: string) =>
+    `(${date} IS NULL OR p.partition_date IS NULL OR p.partition_date <= ${date})`
+  return `CREATE TABLE ${verdictTable(info)} AS SELECT w.id, w.seq, w.versions, EXISTS (SELECT 1 FROM deleted_ids d WHERE d.entity = $1 AND d.id = w.id AND ${stillApplies('d.deleted_date')}) AS is_deleted, EXISTS (SELECT 1 FROM merged_ids m WHERE m.entity = $1 AND m.old_id = w.id AND ${stillApplies('m.merge_date')}) AS is_merged FROM ${winnerTable(info)} w JOIN (SELECT seq, TRY_CAST(partition_date AS DATE) AS partition_date FROM ${stageTable(info)}) p ON p.seq = w.seq`
+}
+
+/** One row: ids read, versions superseded, ids removed by deletion, ids removed by merge. */
+export function verdictCountsSql(info: CatalogEntityInfo): string {
+  return `SELECT count(*)::BIGINT AS ids, (sum(versions) - count(*))::BIGINT AS superseded, count(*) FILTER (WHERE is_deleted)::BIGINT AS deleted, count(*) FILTER (WHERE is_merged AND NOT is_deleted)::BIGINT AS merged FROM ${verdictTable(info)}`
+}
+
+// ---- the entity table ----
+
+/**
+ * The column of the final table that holds every value the build reads from a record (one parse per
+ * record): the derived columns' paths, the external ids' paths and, for works, the fields the link tables
+ * read. It is not written to the catalog.
+ */
+const EXTRACT = '__extract'
+
+const EXTERNAL_ID_LIST_SUFFIX = '[*]'
+
+interface ExternalIdPath {
+  readonly scheme: ExternalIdScheme
+  /** The path extracted from the record (for a list source, the list itself). */
+  readonly path: string
+  readonly list: boolean
+}
+
+function externalIdPathsOf(info: CatalogEntityInfo): ExternalIdPath[] {
+  return EXTERNAL_ID_SCHEMES.flatMap((spec) =>
+    spec.sources
+      .filter((source) => source.entities === undefined || source.entities.includes(info.entity))
+      .map((source) => ({
+        scheme: spec.scheme,
+        path: source.list ? source.path.slice(0, -EXTERNAL_ID_LIST_SUFFIX.length) : source.path,
+        list: source.list,
+      })),
+  )
+}
+
+/** Every path the build extracts from a record of the entity, in a fixed order. */
+function extractPathsOf(info: CatalogEntityInfo): string[] {
+  return [
+    ...new Set([
+      ...derivedColumnsOf(info.entity).flatMap((column) => column.sources.map((source) => source.path)),
+      ...externalIdPathsOf(info).map((item) => item.path),
+      ...(info.entity === 'works' ? linkSourceFields().map((field) => `$.${field}`) : []),
+    ]),
+  ]
+}
+
+/** The SQL of the value at `path` in the extract list (text; JSON text for objects and arrays). */
+function extracted(paths: readonly string[], path: string, column = 'v'): string {
+  const index = paths.indexOf(path)
+  if (index === -1) throw new Error(`path not extracted: ${path}`)
+  return `${column}[${index + 1}]`
+}
+
+function sourceSql(source: ValueSource, paths: readonly string[]): string {
+  const value = extracted(paths, source.path)
+  const transform = source.transform
+  if (transform === 'value') return value
+  if (transform === 'letter-id') return letterIdSql(value)
+  if (transform === 'path-id') return pathIdSql(value)
+  if (transform === 'upper') return `upper(${value})`
+  if (transform === 'array-length') return `CAST(json_array_length(${value}) AS VARCHAR)`
+  if (isExternalIdScheme(transform)) return externalIdSql(transform, value)
+  const unknown: never = transform
+  throw new Error(`unknown transform ${String(unknown)}`)
+}
+
+function derivedColumnSql(column: DerivedColumn, paths: readonly string[]): string {
+  const terms = column.sources.map((source) => sourceSql(source, paths))
+  const first = terms.length === 1 ? terms[0]! : `coalesce(${terms.join(', ')})`
+  if (column.kind === 'presence') return `(${first} IS NOT NULL) AS ${sqlIdentifier(column.name)}`
+  const cast =
+    column.type === 'DATE'
+      ? `TRY_CAST(left(${first}, 10) AS DATE)`
+      : column.type === 'VARCHAR'
+        ? first
+        : `TRY_CAST(${first} AS ${column.type})`
+  const value = column.fallback === null ? cast : `coalesce(${cast}, ${column.fallback})`
+  return `${value} AS ${sqlIdentifier(column.name)}`
+}
+
+/**
+ * The kept records with their derived columns, sorted by the short id so that the zone maps of `id` prune
+ * point lookups and the joins from link tables (whose `work_id` is the same text).
+ */
+export function buildFinalTableSql(info: CatalogEntityInfo): string {
+  const paths = extractPathsOf(info)
+  const derived = derivedColumnsOf(info.entity)
+    .map((column) => derivedColumnSql(column, paths))
+    .join(', ')
+  const extract = `json_extract_string(s.record, [${paths.map(sqlConstant).join(', ')}])`
+  return `CREATE TABLE ${finalTable(info)} AS SELECT id, ${idNumberSql(info)} AS id_num, openalex_id, ${derived}, TRY_CAST(partition_date AS DATE) AS partition_date, TRY_CAST(updated_date AS TIMESTAMP) AS updated_date, record, v AS ${EXTRACT} FROM (SELECT s.*, ${extract} AS v FROM ${stageTable(info)} s WHERE s.seq IN (SELECT seq FROM ${verdictTable(info)} WHERE NOT is_deleted AND NOT is_merged)) ORDER BY id`
+}
+
+/** $1 entity name. */
+export function recordLiveIdsSql(info: CatalogEntityInfo): string {
+  return `INSERT INTO live_ids SELECT $1, id FROM ${finalTable(info)}`
+}
+
+/** $1 output file. Rows keep the table's (sorted) order. */
+export function copyEntitySql(info: CatalogEntityInfo): string {
+  return `COPY (SELECT * EXCLUDE (${EXTRACT}) FROM ${finalTable(info)}) TO $1 (${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${sqlInteger(info.rowGroupSize)})`
+}
+
+/** One row: the newest partition date among the kept records. */
+export function latestPartitionSql(info: CatalogEntityInfo): string {
+  return `SELECT CAST(max(partition_date) AS VARCHAR) AS latest FROM ${finalTable(info)}`
+}
+
+/** Frees the entity's staging tables once its file is written; the works table stays for the link tables. */
+export function dropEntityWorkTablesSql(info: CatalogEntityInfo): string[] {
+  const tables = [stageTable(info), winnerTable(info), verdictTable(info)]
+  if (info.entity !== 'works') tables.push(finalTable(info))
+  return tables.map((table) => `DROP TABLE ${table}`)
+}
+
+// ---- external ids ----
+
+/**
+ * $1 entity name. Every external id the kept records state, normalised: each id paired with its scheme
+ * (list sources flattened; `list_concat` reads a missing list as empty), then normalised by scheme.
+ */
+export function insertExternalIdsSql(info: CatalogEntityInfo): string {
+  const paths = extractPathsOf(info)
+  const sources = externalIdPathsOf(info)
+  const pair = (scheme: ExternalIdScheme, raw: string) => `{'scheme': ${sqlConstant(scheme)}, 'raw': ${raw}}`
+  const scalars = sources.filter((item) => !item.list)
+  const pairs = [
+    `[${scalars.map((item) => pair(item.scheme, extracted(paths, item.path, EXTRACT))).join(', ')}]`,
+    ...sources
+      .filter((item) => item.list)
+      .map(
+        (item) =>
+          `list_transform(json_extract_string(${extracted(paths, item.path, EXTRACT)}, '$[*]'), raw -> ${pair(item.scheme, 'raw')})`,
+      ),
+  ]
+  const normalised = `CASE e.scheme ${EXTERNAL_ID_SCHEMES.map((spec) => `WHEN ${sqlConstant(spec.scheme)} THEN ${externalIdSql(spec.scheme, 'e.raw')}`).join(' ')} END`
+  return `INSERT INTO external_ids SELECT DISTINCT $1, scheme, value, id FROM (SELECT id, e.scheme AS scheme, ${normalised} AS value FROM (SELECT id, unnest(list_concat(${pairs.join(', ')})) AS e FROM ${finalTable(info)})) WHERE value IS NOT NULL`
+}
+
+/** $1 output file. */
+export const COPY_EXTERNAL_IDS_SQL = `COPY (SELECT entity, scheme, value, id FROM external_ids ORDER BY scheme, value, entity, id) TO $1 (${PARQUET_OPTIONS})`
+
+// ---- link tables ----
+
+function linkKeySql(spec: LinkTableSpec, keyEntity: CatalogEntityInfo): string {
+  if (spec.transform === 'letter-id') return letterIdSql('x', keyEntity.letter)
+  if (spec.transform === 'country') return `upper(${pathIdSql('x')})`
+  return pathIdSql('x')
+}
+
+/** $1 output file. `(key, work_id)`, distinct, sorted by key then work. */
+export function copyLinkTableSql(
+  spec: LinkTableSpec,
+  works: CatalogEntityInfo,
+  keyEntity: CatalogEntityInfo,
+): string {
+  const paths = extractPathsOf(works)
+  const selects = spec.sources.map((source) => {
+    const part = extracted(paths, `$.${source.field}`, EXTRACT)
+    const values = source.scalar
+      ? `[json_extract_string(${part}, ${sqlConstant(source.path)})]`
+      : `json_extract_string(${part}, ${sqlConstant(source.path)})`
+    return `SELECT id AS work_id, unnest(${values}) AS x FROM ${finalTable(works)}`
+  })
+  return `COPY (SELECT DISTINCT key, work_id FROM (SELECT ${linkKeySql(spec, keyEntity)} AS key, work_id FROM (${selects.join(' UNION ALL ')})) WHERE key IS NOT NULL ORDER BY key, work_id) TO $1 (${PARQUET_OPTIONS})`
+}
+
+// ---- merged and deleted ids ----
+
+/** $1 output file. Merges of ids that still have a record (re-published after the merge) are left out. */
+export const COPY_MERGED_SQL = `COPY (SELECT entity, old_id, new_id, merge_date FROM merged_ids m WHERE NOT EXISTS (SELECT 1 FROM live_ids l WHERE l.entity = m.entity AND l.id = m.old_id) ORDER BY entity, old_id) TO $1 (${PARQUET_OPTIONS})`
+
+/** $1 output file. */
+export const COPY_DELETED_SQL = `COPY (SELECT entity, id, deleted_date FROM deleted_ids d WHERE NOT EXISTS (SELECT 1 FROM live_ids l WHERE l.entity = d.entity AND l.id = d.id) ORDER BY entity, id) TO $1 (${PARQUET_OPTIONS})`

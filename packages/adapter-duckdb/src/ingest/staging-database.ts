@@ -1,0 +1,62 @@
+// The DuckDB database an ingest builds the catalog in. It is a file inside the build folder, so staging can
+// outgrow memory (DuckDB spills to its temp folder next to it), and it goes away with the build folder.
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import {
+  type DuckDBAppender,
+  type DuckDBConnection,
+  DuckDBInstance,
+  type DuckDBValue,
+} from '@duckdb/node-api'
+
+export interface StagingOptions {
+  /** DuckDB `threads`; DuckDB's default (all cores) when absent. */
+  readonly threads?: number
+  /** DuckDB `memory_limit`, e.g. `4GB`; DuckDB's default (80% of RAM) when absent. */
+  readonly memoryLimit?: string
+}
+
+export class StagingDatabase {
+  readonly #instance: DuckDBInstance
+  readonly #connection: DuckDBConnection
+
+  private constructor(instance: DuckDBInstance, connection: DuckDBConnection) {
+    this.#instance = instance
+    this.#connection = connection
+  }
+
+  static async open(dir: string, options: StagingOptions = {}): Promise<StagingDatabase> {
+    await mkdir(join(dir, 'tmp'), { recursive: true })
+    const config: Record<string, string> = {
+      // Nothing here may reach for the network: parquet and json are built in.
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+      temp_directory: join(dir, 'tmp'),
+    }
+    if (options.threads !== undefined) config.threads = String(options.threads)
+    if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit
+    const instance = await DuckDBInstance.create(':memory:', config)
+    return new StagingDatabase(instance, await instance.connect())
+  }
+
+  /** Runs a statement; returns the number of rows it changed (or wrote, for COPY). */
+  async run(sql: string, params: readonly DuckDBValue[] = []): Promise<number> {
+    const result = await this.#connection.run(sql, [...params])
+    return result.rowsChanged
+  }
+
+  /** Runs a query and returns its rows as JSON-safe objects (BIGINT as text). */
+  async rows(sql: string, params: readonly DuckDBValue[] = []): Promise<Record<string, unknown>[]> {
+    const reader = await this.#connection.runAndReadAll(sql, [...params])
+    return reader.getRowObjectsJson()
+  }
+
+  async appender(table: string): Promise<DuckDBAppender> {
+    return this.#connection.createAppender(table)
+  }
+
+  close(): void {
+    this.#connection.closeSync()
+    this.#instance.closeSync()
+  }
+}

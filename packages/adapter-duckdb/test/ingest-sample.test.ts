@@ -1,0 +1,316 @@
+// Ingests the committed sample snapshot (legacy layout) and checks the catalog against the snapshot itself:
+// every record comes back as it was written, the derived columns, link tables and external ids say what the
+// records say, and the merged ids of the sample are recorded.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { isDeepStrictEqual } from 'node:util'
+import { gunzipSync } from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CATALOG_ENTITY_NAMES } from '../src/catalog/catalog-entities.ts'
+import { CATALOG_FORMAT_VERSION, type CatalogManifest } from '../src/catalog/catalog-layout.ts'
+import {
+  EXTERNAL_ID_SCHEMES,
+  type ExternalIdScheme,
+  normalizeExternalId,
+} from '../src/catalog/external-id-schemes.ts'
+import { anyLetterId } from '../src/catalog/openalex-id-normalizer.ts'
+import type { IngestProgress, IngestSummary } from '../src/ingest/ingest-progress.ts'
+import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
+import { CatalogInspector } from './fixtures/catalog-inspector.ts'
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+type JsonRecord = { [key: string]: Json }
+
+const snapshotDir = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))
+
+interface SampleLine {
+  readonly entity: string
+  readonly record: JsonRecord
+}
+
+/** Every line of every part file of the sample, read without the code under test. */
+function readSample(): SampleLine[] {
+  const lines: SampleLine[] = []
+  for (const entity of readdirSync(snapshotDir)) {
+    const entityDir = join(snapshotDir, entity)
+    if (entity === 'merged_ids' || !statSync(entityDir).isDirectory()) continue
+    for (const partition of readdirSync(entityDir).filter((name) => name.startsWith('updated_date='))) {
+      for (const part of readdirSync(join(entityDir, partition))) {
+        const text = gunzipSync(readFileSync(join(entityDir, partition, part))).toString('utf8')
+        for (const line of text.split('\n').filter((line) => line !== '')) {
+          lines.push({ entity, record: JSON.parse(line) as JsonRecord })
+        }
+      }
+    }
+  }
+  return lines
+}
+
+const shortId = (id: string): string =>
+  anyLetterId(id) ?? decodeURIComponent(id.slice(id.lastIndexOf('/') + 1))
+
+const asObject = (value: Json | undefined): JsonRecord =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {}
+const asList = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : [])
+const asText = (value: Json | undefined): string | null => (typeof value === 'string' ? value : null)
+
+let outRoot: string
+let catalogDir: string
+let summary: IngestSummary
+let events: IngestProgress[]
+let sample: SampleLine[]
+let catalog: CatalogInspector
+
+beforeAll(async () => {
+  outRoot = mkdtempSync(join(tmpdir(), 'oqlkit-ingest-sample-'))
+  catalogDir = join(outRoot, 'catalog')
+  events = []
+  summary = await ingestSnapshot({
+    snapshotDir,
+    outDir: catalogDir,
+    onProgress: (event) => events.push(event),
+  })
+  sample = readSample()
+  catalog = await CatalogInspector.open(catalogDir)
+})
+
+afterAll(() => {
+  catalog?.close()
+  rmSync(outRoot, { recursive: true, force: true })
+})
+
+describe('ingest of the committed sample snapshot (legacy layout)', () => {
+  it('reads every record and writes one per id', () => {
+    expect(summary.layout).toBe('legacy')
+    expect(summary.mode).toBe('created')
+    expect(summary.recordsRead).toBe(sample.length)
+    expect(summary.recordsWritten).toBe(sample.length)
+    const perEntity = new Map<string, number>()
+    for (const line of sample) perEntity.set(line.entity, (perEntity.get(line.entity) ?? 0) + 1)
+    for (const [entity, count] of perEntity) {
+      expect(summary.entities[entity as keyof IngestSummary['entities']]).toMatchObject({
+        recordsRead: count,
+        recordsWritten: count,
+        superseded: 0,
+      })
+    }
+    expect(summary.entities.awards.recordsWritten).toBe(0)
+    expect(summary.relevanceScoresDropped).toBe(
+      sample.filter((line) => 'relevance_score' in line.record).length,
+    )
+  })
+
+  it('stores every record so that it parses back deep-equal to the ingested line (without relevance_score)', async () => {
+    const stored = new Map<string, Map<string, Record<string, unknown>>>()
+    for (const entity of new Set(sample.map((line) => line.entity)))
+      stored.set(entity, await catalog.records(entity))
+    const mismatched: string[] = []
+    for (const line of sample) {
+      const { relevance_score: _dropped, ...expected } = line.record
+      const actual = stored.get(line.entity)!.get(shortId(line.record.id as string))
+      if (!isDeepStrictEqual(actual, expected)) mismatched.push(`${line.entity} ${line.record.id}`)
+    }
+    expect(mismatched).toStrictEqual([])
+    const first = sample[0]!
+    expect(stored.get(first.entity)!.get(shortId(first.record.id as string))).toStrictEqual(first.record)
+    const abstracts = sample.filter(
+      (line) => line.entity === 'works' && line.record.abstract_inverted_index !== null,
+    )
+    expect(abstracts.length).toBeGreaterThan(100)
+  })
+
+  it('writes catalog.json with the format version, counts and every file', () => {
+    const manifest = JSON.parse(readFileSync(join(catalogDir, 'catalog.json'), 'utf8')) as CatalogManifest
+    expect(manifest.format).toBe('oqlkit-catalog')
+    expect(manifest.formatVersion).toBe(CATALOG_FORMAT_VERSION)
+    expect(manifest.sourceLayout).toBe('legacy')
+    expect(Object.keys(manifest.entities).sort()).toStrictEqual([...CATALOG_ENTITY_NAMES].sort())
+    expect(manifest.entities.works.rowCount).toBe(sample.filter((line) => line.entity === 'works').length)
+    expect(manifest.entities.works.latestPartitionDate).toBe('2026-03-02')
+    for (const file of manifest.files) {
+      expect(statSync(join(catalogDir, file.path)).size, file.path).toBe(file.bytes)
+    }
+    expect(manifest.files.map((file) => file.path)).toContain('links/works-authors.parquet')
+    expect(manifest.extensions).toStrictEqual({})
+    expect(existsSync(join(catalogDir, '.staging'))).toBe(false)
+    expect(readdirSync(outRoot)).toStrictEqual(['catalog'])
+  })
+
+  it('writes zstd Parquet sorted by id', async () => {
+    const codecs = await catalog.rows('SELECT DISTINCT compression FROM parquet_metadata($1)', [
+      catalog.file('entities/works.parquet'),
+    ])
+    expect(codecs).toStrictEqual([{ compression: 'ZSTD' }])
+    const ids = (
+      await catalog.rows('SELECT id FROM read_parquet($1)', [catalog.file('entities/works.parquet')])
+    ).map((row) => row.id as string)
+    expect(ids).toStrictEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+  })
+
+  it('derives the works columns from the records', async () => {
+    const rows = await catalog.rows(
+      'SELECT id, publication_year, CAST(publication_date AS VARCHAR) AS publication_date, type, language, is_oa, oa_status, is_retracted, doi, has_doi, primary_source_id, primary_topic_id, fwci, is_xpac, authors_count, openalex_id FROM read_parquet($1)',
+      [catalog.file('entities/works.parquet')],
+    )
+    const works = new Map(
+      sample.filter((line) => line.entity === 'works').map((line) => [line.record.id, line.record]),
+    )
+    expect(rows).toHaveLength(works.size)
+    for (const row of rows) {
+      const record = works.get(row.openalex_id as string)!
+      const doi = asText(record.doi) ?? asText(asObject(record.ids).doi)
+      const sourceId = asText(asObject(asObject(record.primary_location).source).id)
+      const topicId = asText(asObject(record.primary_topic).id)
+      expect(row, row.id as string).toStrictEqual({
+        id: shortId(record.id as string),
+        publication_year: record.publication_year,
+        publication_date: record.publication_date,
+        type: record.type,
+        language: record.language,
+        is_oa: asObject(record.open_access).is_oa,
+        oa_status: asObject(record.open_access).oa_status,
+        is_retracted: record.is_retracted,
+        doi: doi ? normalizeExternalId('doi', doi) : null,
+        has_doi: doi !== null,
+        primary_source_id: sourceId ? shortId(sourceId) : null,
+        primary_topic_id: topicId ? shortId(topicId) : null,
+        fwci: record.fwci ?? null,
+        is_xpac: record.is_xpac ?? false,
+        authors_count: record.authors_count ?? asList(record.authorships).length,
+        openalex_id: record.id,
+      })
+    }
+  })
+
+  it('links works to their authors, institutions (with lineage) and cited works', async () => {
+    const links = async (name: string) =>
+      new Set(
+        (
+          await catalog.rows('SELECT key, work_id FROM read_parquet($1)', [
+            catalog.file(`links/${name}.parquet`),
+          ])
+        ).map((row) => `${row.key} ${row.work_id}`),
+      )
+    const expected = {
+      authors: new Set<string>(),
+      institutions: new Set<string>(),
+      lineage: new Set<string>(),
+      cites: new Set<string>(),
+    }
+    const addInstitutions = (work: string, institutions: Json | undefined) => {
+      for (const institution of asList(institutions).map(asObject)) {
+        if (typeof institution.id === 'string')
+          expected.institutions.add(`${shortId(institution.id)} ${work}`)
+        for (const id of [institution.id, ...asList(institution.lineage)]) {
+          if (typeof id === 'string') expected.lineage.add(`${shortId(id)} ${work}`)
+        }
+      }
+    }
+    for (const { record } of sample.filter((line) => line.entity === 'works')) {
+      const work = shortId(record.id as string)
+      for (const authorship of asList(record.authorships).map(asObject)) {
+        const authorId = asText(asObject(authorship.author).id)
+        if (authorId) expected.authors.add(`${shortId(authorId)} ${work}`)
+        addInstitutions(work, authorship.institutions)
+      }
+      addInstitutions(work, record.institutions)
+      for (const cited of asList(record.referenced_works))
+        expected.cites.add(`${shortId(cited as string)} ${work}`)
+    }
+    expect(await links('works-authors')).toStrictEqual(expected.authors)
+    expect(await links('works-institutions')).toStrictEqual(expected.institutions)
+    expect(await links('works-institution-lineage')).toStrictEqual(expected.lineage)
+    expect(expected.lineage.size).toBeGreaterThan(expected.institutions.size)
+    expect(await links('works-referenced-works')).toStrictEqual(expected.cites)
+  })
+
+  it('records every external id the records state, normalised as normalizeExternalId does', async () => {
+    const expected = new Set<string>()
+    const at = (record: JsonRecord, path: string): Json | undefined =>
+      path
+        .slice(2)
+        .replace('[*]', '')
+        .split('.')
+        .reduce<Json | undefined>(
+          (value, key) =>
+            value && typeof value === 'object' && !Array.isArray(value) ? value[key] : undefined,
+          record,
+        )
+    for (const { entity, record } of sample) {
+      for (const spec of EXTERNAL_ID_SCHEMES) {
+        for (const source of spec.sources) {
+          if (source.entities && !source.entities.includes(entity as never)) continue
+          const value = at(record, source.path)
+          const values = source.list ? (Array.isArray(value) ? value : []) : [value]
+          for (const raw of values) {
+            if (raw === null || raw === undefined) continue
+            const normalised = normalizeExternalId(spec.scheme as ExternalIdScheme, String(raw))
+            if (normalised)
+              expected.add(`${entity} ${spec.scheme} ${normalised} ${shortId(record.id as string)}`)
+          }
+        }
+      }
+    }
+    const rows = await catalog.rows('SELECT entity, scheme, value, id FROM read_parquet($1)', [
+      catalog.file('ids/external-ids.parquet'),
+    ])
+    expect(new Set(rows.map((row) => `${row.entity} ${row.scheme} ${row.value} ${row.id}`))).toStrictEqual(
+      expected,
+    )
+    expect(rows.length).toBe(expected.size)
+  })
+
+  it('resolves a DOI and an ORCID of the sample to their records', async () => {
+    const work = sample.find((line) => line.entity === 'works' && typeof line.record.doi === 'string')!.record
+    const person = sample.find(
+      (line) => line.entity === 'authors' && typeof line.record.orcid === 'string',
+    )!.record
+    const resolve = async (scheme: ExternalIdScheme, raw: string) =>
+      catalog.rows('SELECT entity, id FROM read_parquet($1) WHERE scheme = $2 AND value = $3', [
+        catalog.file('ids/external-ids.parquet'),
+        scheme,
+        normalizeExternalId(scheme, raw)!,
+      ])
+    // The DOI as people type it (upper case, doi.org prefix) finds the work.
+    expect(await resolve('doi', (work.doi as string).toUpperCase())).toStrictEqual([
+      { entity: 'works', id: shortId(work.id as string) },
+    ])
+    expect(await resolve('orcid', (person.orcid as string).replace('https://orcid.org/', ''))).toStrictEqual([
+      { entity: 'authors', id: shortId(person.id as string) },
+    ])
+  })
+
+  it('records the merged ids of the sample', async () => {
+    const rows = await catalog.rows(
+      'SELECT entity, old_id, new_id, CAST(merge_date AS VARCHAR) AS merge_date FROM read_parquet($1) ORDER BY old_id',
+      [catalog.file('ids/merged-ids.parquet')],
+    )
+    const expected = readdirSync(join(snapshotDir, 'merged_ids', 'authors'))
+      .flatMap((name) =>
+        readFileSync(join(snapshotDir, 'merged_ids', 'authors', name), 'utf8')
+          .trim()
+          .split('\n')
+          .slice(1),
+      )
+      .map((line) => line.split(','))
+      .map(([date, id, into]) => ({ entity: 'authors', old_id: id, new_id: into, merge_date: date }))
+      .sort((a, b) => (a.old_id! < b.old_id! ? -1 : 1))
+    expect(rows).toStrictEqual(expected)
+    expect(summary.mergedIds).toBe(expected.length)
+  })
+
+  it('reports progress: every file read, then the build steps, then done', () => {
+    const reads = events.filter((event) => event.phase === 'read')
+    expect(reads.at(-1)).toMatchObject({ filesDone: summary.filesRead, filesTotal: summary.filesRead })
+    expect(reads.at(-1)!.bytesDone).toBe(reads.at(-1)!.bytesTotal)
+    expect(reads.at(-1)!.recordsRead).toBe(summary.recordsRead)
+    const filesDone = reads.map((event) => event.filesDone)
+    expect(filesDone).toStrictEqual([...filesDone].sort((a, b) => a - b))
+    expect(events.filter((event) => event.phase === 'build').map((event) => event.step)).toContain(
+      'entities/works.parquet',
+    )
+    expect(events.at(-1)?.phase).toBe('done')
+  })
+})

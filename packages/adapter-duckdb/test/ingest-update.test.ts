@@ -1,0 +1,152 @@
+// Updating a catalog by partition (legacy layout): a newer partition replaces a record by id, an older one
+// does not, records the new snapshot does not mention stay; merged ids are recorded (chains resolved) and
+// remove the old record unless it was published again after the merge.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { IngestSummary } from '../src/ingest/ingest-progress.ts'
+import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
+import { CatalogInspector } from './fixtures/catalog-inspector.ts'
+import {
+  author,
+  type FixtureRecord,
+  partsOf,
+  work,
+  writeLegacySnapshot,
+} from './fixtures/snapshot-fixtures.ts'
+
+let root: string
+const catalogDir = () => join(root, 'catalog')
+
+/** Writes a legacy snapshot of the records (plus merged-ids files) and ingests it into the shared catalog. */
+async function ingest(
+  name: string,
+  records: Readonly<Record<string, readonly FixtureRecord[]>>,
+  mergedIds: Readonly<Record<string, Readonly<Record<string, string>>>> = {},
+  mode: 'update' | 'replace' = 'update',
+): Promise<IngestSummary> {
+  const snapshotDir = join(root, name)
+  writeLegacySnapshot(
+    snapshotDir,
+    Object.entries(records).flatMap(([entity, list]) => partsOf(entity, list)),
+    mergedIds,
+  )
+  return ingestSnapshot({ snapshotDir, outDir: catalogDir(), mode })
+}
+
+async function read<T>(use: (catalog: CatalogInspector) => Promise<T>): Promise<T> {
+  const catalog = await CatalogInspector.open(catalogDir())
+  try {
+    return await use(catalog)
+  } finally {
+    catalog.close()
+  }
+}
+
+const titles = () =>
+  read(async (catalog) =>
+    Object.fromEntries([...(await catalog.records('works'))].map(([id, record]) => [id, record.title])),
+  )
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'oqlkit-ingest-update-'))
+})
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true })
+})
+
+describe('updating a catalog by updated_date partition', () => {
+  it('keeps the version from the newest partition within one snapshot', async () => {
+    const summary = await ingest('first', {
+      works: [
+        work(1, '2024-01-01T10:00:00', { title: 'one, January' }),
+        work(2, '2024-01-01T10:00:00', { title: 'two, January' }),
+        work(3, '2024-01-01T10:00:00', { title: 'three, January' }),
+        work(3, '2024-03-01T10:00:00', { title: 'three, March' }),
+      ],
+      authors: [author(1, '2024-01-01T10:00:00')],
+    })
+    expect(summary.mode).toBe('created')
+    expect(summary.entities.works).toMatchObject({ recordsRead: 4, superseded: 1, recordsWritten: 3 })
+    expect(await titles()).toStrictEqual({ W1: 'one, January', W2: 'two, January', W3: 'three, March' })
+  })
+
+  it('replaces a record from a newer partition and keeps the records the update does not mention', async () => {
+    const summary = await ingest('newer', {
+      works: [work(1, '2024-02-01T09:00:00', { title: 'one, February' })],
+    })
+    expect(summary.mode).toBe('updated')
+    expect(summary.entities.works).toMatchObject({
+      recordsRead: 1,
+      previousRecords: 3,
+      superseded: 1,
+      recordsWritten: 3,
+    })
+    expect(summary.entities.authors).toMatchObject({ recordsRead: 0, previousRecords: 1, recordsWritten: 1 })
+    expect(await titles()).toStrictEqual({ W1: 'one, February', W2: 'two, January', W3: 'three, March' })
+    const dates = await read((catalog) =>
+      catalog.rows("SELECT CAST(partition_date AS VARCHAR) AS d FROM read_parquet($1) WHERE id = 'W1'", [
+        catalog.file('entities/works.parquet'),
+      ]),
+    )
+    expect(dates).toStrictEqual([{ d: '2024-02-01' }])
+  })
+
+  it('does not let an older partition replace a newer record', async () => {
+    const summary = await ingest('older', {
+      works: [work(1, '2023-12-01T09:00:00', { title: 'one, December' }), work(4, '2023-12-01T09:00:00')],
+    })
+    expect(summary.entities.works).toMatchObject({ recordsRead: 2, superseded: 1, recordsWritten: 4 })
+    expect(await titles()).toMatchObject({ W1: 'one, February', W4: 'Work 4' })
+  })
+
+  it('records merged ids with chains resolved and removes the merged records', async () => {
+    const summary = await ingest(
+      'merges',
+      { works: [work(5, '2024-01-15T00:00:00')] },
+      {
+        works: {
+          '2024-04-01.csv': 'merge_date,id,merge_into_id\n2024-04-01,W2,W1\n',
+          '2024-04-02.csv': 'merge_date,id,merge_into_id\n2024-04-02,W5,W2\n2024-04-02,W999,W1\n',
+        },
+      },
+    )
+    expect(summary.entities.works).toMatchObject({ merged: 2, recordsWritten: 3 })
+    expect(Object.keys(await titles()).sort()).toStrictEqual(['W1', 'W3', 'W4'])
+    const merged = await read((catalog) =>
+      catalog.rows(
+        'SELECT entity, old_id, new_id, CAST(merge_date AS VARCHAR) AS merge_date FROM read_parquet($1) ORDER BY old_id',
+        [catalog.file('ids/merged-ids.parquet')],
+      ),
+    )
+    expect(merged).toStrictEqual([
+      { entity: 'works', old_id: 'W2', new_id: 'W1', merge_date: '2024-04-01' },
+      { entity: 'works', old_id: 'W5', new_id: 'W1', merge_date: '2024-04-02' },
+      { entity: 'works', old_id: 'W999', new_id: 'W1', merge_date: '2024-04-02' },
+    ])
+  })
+
+  it('keeps merges across updates, and a record published again after its merge wins over it', async () => {
+    const summary = await ingest('republished', {
+      works: [work(2, '2024-05-01T00:00:00', { title: 'two, May' })],
+    })
+    expect(summary.entities.works).toMatchObject({ merged: 0, recordsWritten: 4 })
+    expect(await titles()).toMatchObject({ W2: 'two, May' })
+    const merged = await read((catalog) =>
+      catalog.rows('SELECT old_id FROM read_parquet($1) ORDER BY old_id', [
+        catalog.file('ids/merged-ids.parquet'),
+      ]),
+    )
+    expect(merged).toStrictEqual([{ old_id: 'W5' }, { old_id: 'W999' }])
+  })
+
+  it('rebuilds from the snapshot alone in replace mode', async () => {
+    const summary = await ingest('replacement', { works: [work(7, '2024-06-01T00:00:00')] }, {}, 'replace')
+    expect(summary.mode).toBe('replaced')
+    expect(Object.keys(await titles())).toStrictEqual(['W7'])
+    expect(summary.entities.authors.recordsWritten).toBe(0)
+    expect(summary.mergedIds).toBe(0)
+  })
+})

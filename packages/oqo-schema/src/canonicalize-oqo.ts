@@ -70,6 +70,34 @@ const normalizeLeaf = (
   return result
 }
 
+// A search value that is really several terms becomes one leaf per term, ANDed (OQL v2.2 §4.1, #633):
+// a bare multi-word value on an exact column is the no-stem AND of its words, and a stemmed value that
+// mixes a quoted phrase with bare words is the phrase AND the words. Proximity (`~`) stays whole.
+const PHRASE_OR_WORD_RUN = /"[^"]*"|[^\s"]+(?:\s+[^\s"]+)*/g
+
+const searchTerms = (leaf: LeafFilter): string[] | undefined => {
+  if (leaf.operator !== 'has' || typeof leaf.value !== 'string' || leaf.value.includes('~')) return undefined
+  if (leaf.column_id.endsWith('.search.exact')) {
+    if (leaf.value.includes('"')) return undefined
+    const words = leaf.value.split(/\s+/).filter((word) => word !== '')
+    return words.length > 1 ? words : undefined
+  }
+  if (leaf.column_id.endsWith('.search') && leaf.value.includes('"')) {
+    const parts = leaf.value.match(PHRASE_OR_WORD_RUN) ?? []
+    return parts.length > 1 ? parts : undefined
+  }
+  return undefined
+}
+
+const splitSearchLeaf = (leaf: LeafFilter): Filter => {
+  const terms = searchTerms(leaf)
+  if (terms === undefined) return leaf
+  const filters = terms.map(
+    (term): LeafFilter => ({ column_id: leaf.column_id, value: term, operator: 'has' }),
+  )
+  return leaf.is_negated === true ? { join: 'and', filters, is_negated: true } : { join: 'and', filters }
+}
+
 /** Pushes negation to the leaves (De Morgan), flattens same-join nesting, unwraps single children. */
 const normalizeFilter = (
   entity: EntityType,
@@ -77,7 +105,12 @@ const normalizeFilter = (
   filter: Filter,
   negate: boolean,
 ): Filter | undefined => {
-  if (!isBranch(filter)) return normalizeLeaf(entity, registry, filter, negate)
+  if (!isBranch(filter)) {
+    const leaf = normalizeLeaf(entity, registry, filter, false)
+    const split = splitSearchLeaf(leaf)
+    if (split === leaf) return normalizeLeaf(entity, registry, filter, negate)
+    return normalizeFilter(entity, registry, split, negate)
+  }
   const negated = (filter.is_negated ?? false) !== negate
   const join = negated ? (filter.join === 'and' ? 'or' : 'and') : filter.join
   const children: Filter[] = []

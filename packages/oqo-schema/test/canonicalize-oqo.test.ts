@@ -96,7 +96,18 @@ describe('canonicalizeOqo', () => {
     }
     expect(
       canonicalizeOqo(oqo).filter_rows?.map((leaf) => ('value' in leaf ? leaf.value : undefined)),
-    ).toEqual([2020, 1.5, true, 'US', 'article', '3', 'A5023888391', 'i33213144', 'keywords/animal-model', '10'])
+    ).toEqual([
+      2020,
+      1.5,
+      true,
+      'US',
+      'article',
+      '3',
+      'A5023888391',
+      'i33213144',
+      'keywords/animal-model',
+      '10',
+    ])
   })
 
   it('makes the seed a string, drops nulls, core and empty lists, and orders keys as the reference does', () => {
@@ -172,4 +183,56 @@ describe('canonicalizeOqo', () => {
       expect(canonicalizeOqo(sorted, { sortOperands: true })).toEqual(sorted)
     },
   )
+})
+
+describe('canonicalizeOqo on search values', () => {
+  const has = (column_id: string, value: string, is_negated?: true) =>
+    is_negated === undefined
+      ? { column_id, value, operator: 'has' as const }
+      : { column_id, value, operator: 'has' as const, is_negated }
+
+  it('splits a bare multi-word exact value into one leaf per word, De Morgan when negated', () => {
+    expect(
+      canonicalizeOqo({
+        get_rows: 'works',
+        filter_rows: [has('display_name.search.exact', 'Beyond Data Gaps:')],
+      }).filter_rows,
+    ).toEqual([
+      has('display_name.search.exact', 'Beyond'),
+      has('display_name.search.exact', 'Data'),
+      has('display_name.search.exact', 'Gaps:'),
+    ])
+    expect(
+      canonicalizeOqo({
+        get_rows: 'works',
+        filter_rows: [has('display_name.search.exact', 'cancer treatment', true)],
+      }).filter_rows,
+    ).toEqual([
+      {
+        join: 'or',
+        filters: [
+          has('display_name.search.exact', 'cancer', true),
+          has('display_name.search.exact', 'treatment', true),
+        ],
+      },
+    ])
+  })
+
+  it('lifts a stemmed phrase mixed with bare words into an AND, and keeps phrases, runs and proximity whole', () => {
+    expect(
+      canonicalizeOqo({
+        get_rows: 'works',
+        filter_rows: [has('display_name.search', '"machine learning" neural')],
+      }).filter_rows,
+    ).toEqual([has('display_name.search', '"machine learning"'), has('display_name.search', 'neural')])
+    for (const [column, value] of [
+      ['display_name.search', 'machine learning'],
+      ['display_name.search', '"machine learning"'],
+      ['display_name.search.exact', '"climate change"'],
+      ['title_and_abstract.search.exact', '"smart"~3~"phone"'],
+    ] as const)
+      expect(canonicalizeOqo({ get_rows: 'works', filter_rows: [has(column, value)] }).filter_rows).toEqual([
+        has(column, value),
+      ])
+  })
 })

@@ -1,0 +1,54 @@
+// The OQL parser: text to OQO with diagnostics (`parseOql`), every problem of a text for an editor
+// (`validateOql`), what the grammar expects at a cursor (`parseContext`), and the syntax tree with the
+// span of every node (`parseOqlSyntax`).
+
+export { type FieldEntry, type FieldTarget, fieldIndexOf } from './field-index.ts'
+export { type LexedOql, lexOql, type Token, type TokenKind } from './oql-lexer.ts'
+export {
+  MAX_NESTING,
+  type ParseResult,
+  parseOql,
+  parseOqlSyntax,
+  type SyntaxParse,
+  validateOql,
+} from './oql-parser.ts'
+export type {
+  BareNode,
+  BranchNode,
+  ClauseNode,
+  ConditionNode,
+  CorpusNode,
+  DirectiveNode,
+  EntityNode,
+  FieldNode,
+  GroupByNode,
+  GroupNode,
+  Join,
+  MissingNode,
+  NotNode,
+  NullNode,
+  OperatorFamily,
+  OperatorName,
+  OperatorNode,
+  PhraseNode,
+  ProximityNode,
+  QueryNode,
+  RunNode,
+  SampleNode,
+  ScalarNode,
+  SearchNode,
+  SyntaxErrorNode,
+  ValueNode,
+  VerbNode,
+  WhereNode,
+  WordNode,
+} from './oql-syntax.ts'
+export {
+  type ContextField,
+  type ContextSibling,
+  type ContextState,
+  type ContextSuggestion,
+  type ParseContext,
+  parseContext,
+  type SuggestionKind,
+} from './parse-context.ts'

@@ -1,0 +1,174 @@
+import type { ProblemReport, Span } from '../diagnostics/oql-diagnostic.ts'
+
+/**
+ * The tokens of OQL (v2.2 §3.2). Whitespace and `[annotations]` are trivia: they separate tokens and
+ * are otherwise skipped, except that a token remembers an annotation written right before it (an id
+ * field given only a `[display name]` is an error, not a missing value).
+ */
+export type TokenKind = 'word' | 'string' | 'lparen' | 'rparen' | 'comma' | 'semicolon' | 'bang' | 'end'
+
+export interface Token {
+  readonly kind: TokenKind
+  /** A word as written, a string's content without its quotes, or the punctuation character. */
+  readonly text: string
+  /** Lower-cased text with typographic apostrophes made plain, for keyword and field matching. */
+  readonly lower: string
+  readonly start: number
+  readonly end: number
+  /** The last annotation between the previous token and this one. */
+  readonly annotation?: Span
+}
+
+export interface LexedOql {
+  /** The text with typographic double quotes made plain (same length and offsets as the input). */
+  readonly text: string
+  /** The tokens, always ending with an `end` token at the text's length. */
+  readonly tokens: readonly Token[]
+  /** The token that starts at each offset (-1 elsewhere), so parsers can address tokens by offset. */
+  readonly tokenAt: Int32Array
+  /** The deepest nesting of parentheses. */
+  readonly depth: number
+  /** An unterminated string or annotation: the text cannot be parsed. */
+  readonly error?: ProblemReport
+}
+
+// “ ” „ ‟ and the fullwidth quote are the same delimiter as ". Each is one UTF-16 unit, so offsets stay.
+const TYPOGRAPHIC_QUOTES = /[\u201C\u201D\u201E\u201F\uFF02]/g
+const TYPOGRAPHIC_APOSTROPHES = /[\u2018\u2019\u02BC]/g
+
+// The lexer rules, in the order they are tried at each offset:
+// - whitespace separates tokens;
+// - `[…]` is an annotation (trivia), up to the first `]`;
+// - `"…"` is a string; a run of quotes is one delimiter, so """x""" reads like "x" (§3.2);
+// - ( ) , ; ! are tokens of their own;
+// - a word is any run of other characters (`title/abstract`, `10.1021/es052595+`, `>=`, `it's`).
+const PUNCTUATION: Readonly<Record<string, TokenKind>> = {
+  '(': 'lparen',
+  ')': 'rparen',
+  ',': 'comma',
+  ';': 'semicolon',
+  '!': 'bang',
+}
+
+const SPACE = /\s/
+
+const isSpace = (code: number, char: string): boolean =>
+  code === 32 || (code >= 9 && code <= 13) || (code > 127 && SPACE.test(char))
+
+// Characters that end a word: whitespace, quotes, brackets, parentheses, comma, semicolon and bang.
+const isWordEnd = (code: number, char: string): boolean =>
+  code === 34 ||
+  code === 91 ||
+  code === 93 ||
+  code === 40 ||
+  code === 41 ||
+  code === 44 ||
+  code === 59 ||
+  code === 33 ||
+  isSpace(code, char)
+
+export const normalizeQuotes = (text: string): string => text.replace(TYPOGRAPHIC_QUOTES, '"')
+
+/** The form keywords and field names are compared in: lower case, typographic apostrophes made plain. */
+export const keywordForm = (text: string): string => {
+  const lower = text.toLowerCase()
+  return lower.includes('\u2019') || lower.includes('\u2018') || lower.includes('\u02bc')
+    ? lower.replace(TYPOGRAPHIC_APOSTROPHES, "'")
+    : lower
+}
+
+const makeToken = (
+  kind: TokenKind,
+  text: string,
+  start: number,
+  end: number,
+  annotation: Span | undefined,
+): Token => {
+  const lower = kind === 'word' ? keywordForm(text) : text
+  return annotation === undefined
+    ? { kind, text, lower, start, end }
+    : { kind, text, lower, start, end, annotation }
+}
+
+/** Splits OQL text into tokens. Never throws; an unterminated string or annotation is reported as `error`. */
+export const lexOql = (input: string): LexedOql => {
+  const text = normalizeQuotes(input)
+  const length = text.length
+  const tokens: Token[] = []
+  const tokenAt = new Int32Array(length + 1).fill(-1)
+  let offset = 0
+  let annotation: Span | undefined
+  let depth = 0
+  let maxDepth = 0
+  while (offset < length) {
+    const char = text[offset]!
+    const code = text.charCodeAt(offset)
+    if (isSpace(code, char)) {
+      offset++
+      continue
+    }
+    const start = offset
+    if (char === '[') {
+      const close = text.indexOf(']', offset + 1)
+      if (close === -1)
+        return lexError(text, tokens, tokenAt, {
+          code: 'OQL_UNTERMINATED_ANNOTATION',
+          span: { start: offset, end: length },
+          problem: `The annotation [ starting at offset ${offset} is never closed`,
+        })
+      annotation = { start: offset, end: close + 1 }
+      offset = close + 1
+      continue
+    }
+    if (char === '"') {
+      let contentStart = offset + 1
+      while (text.charCodeAt(contentStart) === 34) contentStart++
+      const close = text.indexOf('"', contentStart)
+      if (close === -1)
+        return lexError(text, tokens, tokenAt, {
+          code: 'OQL_UNTERMINATED_STRING',
+          span: { start: offset, end: length },
+          problem: `The string starting at offset ${offset} has no closing quote`,
+        })
+      let end = close + 1
+      while (text.charCodeAt(end) === 34) end++
+      tokenAt[start] = tokens.length
+      tokens.push(makeToken('string', text.slice(contentStart, close), start, end, annotation))
+      annotation = undefined
+      offset = end
+      continue
+    }
+    const punctuation = PUNCTUATION[char]
+    if (punctuation !== undefined) {
+      if (punctuation === 'lparen') maxDepth = Math.max(maxDepth, ++depth)
+      else if (punctuation === 'rparen') depth = Math.max(0, depth - 1)
+      tokenAt[start] = tokens.length
+      tokens.push(makeToken(punctuation, char, start, start + 1, annotation))
+      annotation = undefined
+      offset++
+      continue
+    }
+    // A word; a stray `]` belongs to no annotation and starts one.
+    offset++
+    while (offset < length && !isWordEnd(text.charCodeAt(offset), text[offset]!)) offset++
+    tokenAt[start] = tokens.length
+    tokens.push(makeToken('word', text.slice(start, offset), start, offset, annotation))
+    annotation = undefined
+  }
+  tokenAt[length] = tokens.length
+  tokens.push(makeToken('end', '', length, length, annotation))
+  return { text, tokens, tokenAt, depth: maxDepth }
+}
+
+const lexError = (text: string, tokens: Token[], tokenAt: Int32Array, error: ProblemReport): LexedOql => {
+  tokenAt[text.length] = tokens.length
+  tokens.push({ kind: 'end', text: '', lower: '', start: text.length, end: text.length })
+  return { text, tokens, tokenAt, depth: 0, error }
+}
+
+/** How a token reads in a message: a word as written, a string with its quotes, end of text as such. */
+export const describeToken = (token: Token): string => {
+  if (token.kind === 'end') return 'the end of the query'
+  if (token.kind === 'string') return `"${token.text}"`
+  return `"${token.text}"`
+}

@@ -1,0 +1,193 @@
+import { canonicalizeOqo, type Oqo, type OqoDiagnostic, validateOqo } from '@oqlkit/oqo-schema'
+import {
+  lineColumnOf,
+  type OqlDiagnostic,
+  type ProblemReport,
+  type Span,
+  toDiagnostic,
+} from '../diagnostics/oql-diagnostic.ts'
+import { queryParser } from './oql-grammar.ts'
+import type { LexedOql } from './oql-lexer.ts'
+import type { QueryNode } from './oql-syntax.ts'
+import { lowerQuery } from './syntax-to-oqo.ts'
+import { lexedOf } from './token-parsers.ts'
+
+/** The outcome of parsing OQL text: the canonical OQO (in the user's operand order), or why not. */
+export type ParseResult =
+  | { readonly ok: true; readonly oqo: Oqo; readonly warnings: readonly OqlDiagnostic[] }
+  | {
+      readonly ok: false
+      readonly diagnostics: readonly OqlDiagnostic[]
+      /** When the text parsed but the object fails validation: the object, for reporting. */
+      readonly oqo?: Oqo
+    }
+
+/** The syntax tree of a text, or the problem that kept the grammar from reading it. */
+export interface SyntaxParse {
+  readonly lexed: LexedOql
+  readonly tree?: QueryNode
+  readonly problem?: ProblemReport
+}
+
+// Parsimmon recurses once per nesting level; no real query nests anywhere near this deep.
+export const MAX_NESTING = 64
+
+const wholeText = (text: string): Span => ({ start: 0, end: text.length })
+
+/** Reads OQL text into its syntax tree. Never throws. */
+export const parseOqlSyntax = (text: string): SyntaxParse => {
+  const lexed = lexedOf(text)
+  if (lexed.error !== undefined) return { lexed, problem: lexed.error }
+  if (lexed.depth > MAX_NESTING)
+    return {
+      lexed,
+      problem: {
+        code: 'OQL_PARSE_ERROR',
+        span: wholeText(text),
+        problem: `Parentheses nest ${lexed.depth} deep (at most ${MAX_NESTING})`,
+        fix: 'Flatten the query: and/or runs need no parentheses of their own.',
+      },
+    }
+  const result = queryParser.parse(text)
+  if (result.status) return { lexed, tree: result.value }
+  // The grammar reads any token sequence; this is a safety net, not a path the corpus takes.
+  const at = Math.min(result.index.offset, text.length)
+  return {
+    lexed,
+    problem: {
+      code: 'OQL_PARSE_ERROR',
+      span: { start: at, end: at },
+      problem: `The query cannot be read here; expected ${result.expected.join(', ')}`,
+    },
+  }
+}
+
+interface Analysis {
+  readonly problems: readonly ProblemReport[]
+  readonly oqo?: Oqo
+  readonly locate?: (path: string) => Span | undefined
+}
+
+const internalError = (text: string, error: unknown): ProblemReport => ({
+  code: 'OQL_PARSE_ERROR',
+  span: wholeText(text),
+  problem: `The query could not be parsed (${error instanceof Error ? error.message : String(error)})`,
+})
+
+const byPosition = (a: ProblemReport, b: ProblemReport): number => a.span.start - b.span.start
+
+/** Every problem of the text, in text order (first the lexical one, which stops everything). */
+const analyze = (text: string): Analysis => {
+  try {
+    const syntax = parseOqlSyntax(text)
+    if (syntax.tree === undefined) return { problems: [syntax.problem ?? internalError(text, 'no tree')] }
+    const lowered = lowerQuery(syntax.tree)
+    const problems = [...lowered.problems].sort(byPosition)
+    return lowered.oqo === undefined ? { problems } : { problems, oqo: lowered.oqo, locate: lowered.locate }
+  } catch (error) {
+    // Defensive: the grammar and lowering are total, so reaching this is a bug to fix, not an answer.
+    return { problems: [internalError(text, error)] }
+  }
+}
+
+const lastSentence = (message: string): string => {
+  const sentences = message.match(/[^.?!]+[.?!]+(?=\s|$)/g)
+  return sentences?.at(-1)?.trim() ?? message
+}
+
+const fromValidation = (
+  text: string,
+  diagnostic: OqoDiagnostic,
+  locate: ((path: string) => Span | undefined) | undefined,
+): OqlDiagnostic => {
+  const span = locate?.(diagnostic.path) ?? wholeText(text)
+  const { line, column } = lineColumnOf(text, span.start)
+  return {
+    code: diagnostic.code,
+    severity: diagnostic.severity,
+    message: diagnostic.message,
+    fix: lastSentence(diagnostic.message),
+    position: span.start,
+    span,
+    line,
+    column,
+    path: diagnostic.path,
+  }
+}
+
+const notText = (input: unknown): ParseResult => ({
+  ok: false,
+  diagnostics: [
+    toDiagnostic('', {
+      code: 'OQL_PARSE_ERROR',
+      span: { start: 0, end: 0 },
+      problem: `OQL must be a string (was ${input === null ? 'null' : typeof input})`,
+      fix: 'Send the query as text, e.g. works where year is (2020).',
+    }),
+  ],
+})
+
+/**
+ * Parses OQL text into its canonical OQO, keeping the user's order of clauses and values (§1,
+ * decision 30). Fails fast like the reference: the first parse error in text order, or every
+ * validation error of the parsed object. Never throws.
+ *
+ * @example parseOql('works where year >= 2020') // { ok: true, oqo: { get_rows: 'works', filter_rows: [...] }, warnings: [] }
+ */
+export const parseOql = (text: string): ParseResult => {
+  if (typeof text !== 'string') return notText(text)
+  const analysis = analyze(text)
+  const first = analysis.problems[0]
+  if (first !== undefined || analysis.oqo === undefined)
+    return { ok: false, diagnostics: first === undefined ? [] : [toDiagnostic(text, first)] }
+  try {
+    const validation = validateOqo(analysis.oqo)
+    const warnings = validation.warnings.map((warning) => fromValidation(text, warning, analysis.locate))
+    const oqo = canonicalizeOqo(analysis.oqo)
+    if (!validation.valid)
+      return {
+        ok: false,
+        diagnostics: [
+          ...validation.errors.map((error) => fromValidation(text, error, analysis.locate)),
+          ...warnings,
+        ],
+        oqo,
+      }
+    return { ok: true, oqo, warnings }
+  } catch (error) {
+    return { ok: false, diagnostics: [toDiagnostic(text, internalError(text, error))] }
+  }
+}
+
+/**
+ * Every problem of OQL text, for an editor (`/validate`): the parser recovers after an error at the
+ * next clause, connective or parenthesis and keeps going, so each broken clause is reported. When the
+ * text parses, the validation errors and warnings of the object. Never throws.
+ */
+export const validateOql = (text: string): OqlDiagnostic[] => {
+  if (typeof text !== 'string') {
+    const result = notText(text)
+    return result.ok ? [] : [...result.diagnostics]
+  }
+  const analysis = analyze(text)
+  if (analysis.problems.length > 0) {
+    const seen = new Set<string>()
+    return analysis.problems
+      .filter((problem) => {
+        const key = `${problem.code}@${problem.span.start}`
+        if (seen.has(key)) return false
+        seen.add(key)
+        return true
+      })
+      .map((problem) => toDiagnostic(text, problem))
+  }
+  if (analysis.oqo === undefined) return []
+  try {
+    const validation = validateOqo(analysis.oqo)
+    return [...validation.errors, ...validation.warnings].map((diagnostic) =>
+      fromValidation(text, diagnostic, analysis.locate),
+    )
+  } catch (error) {
+    return [toDiagnostic(text, internalError(text, error))]
+  }
+}

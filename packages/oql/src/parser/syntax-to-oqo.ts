@@ -1,0 +1,1094 @@
+import {
+  COLLECTION_ID,
+  closestMatches,
+  ENTITY_TYPES,
+  type EntityType,
+  entityPath,
+  type Filter,
+  type GroupBy,
+  type LeafFilter,
+  type Oqo,
+  propertiesRegistry,
+} from '@oqlkit/oqo-schema'
+import type { ProblemReport, Span } from '../diagnostics/oql-diagnostic.ts'
+import type { OqlDiagnosticCode } from '../diagnostics/oql-diagnostic-codes.ts'
+import { type FieldTarget, fieldIndexOf } from './field-index.ts'
+import type {
+  BranchNode,
+  ClauseNode,
+  ConditionNode,
+  FieldNode,
+  Join,
+  MissingNode,
+  NotNode,
+  NullNode,
+  OperatorNode,
+  PhraseNode,
+  ProximityNode,
+  QueryNode,
+  RunNode,
+  ScalarNode,
+  SearchNode,
+  SyntaxErrorNode,
+  ValueNode,
+  VerbNode,
+} from './oql-syntax.ts'
+
+// From the syntax tree to the OQO (§3.5–3.7, §5.1): field words become columns, values are typed per
+// field kind, negation is pushed to the leaves (De Morgan; a yes/no value flips instead) and same-join
+// branches are flattened, so the object comes out in canonical shape in the user's operand order.
+// Every problem of the tree and of the values is collected, in no particular order.
+
+/** The spans a filter of the OQO came from, so validation of the object can point into the text. */
+export interface FilterSpans {
+  readonly node: Span
+  readonly column?: Span
+  readonly operator?: Span
+  readonly value?: Span
+}
+
+export interface LoweredQuery {
+  /** Undefined when the entity could not be read. */
+  readonly oqo: Oqo | undefined
+  readonly problems: readonly ProblemReport[]
+  /** The text a JSON path of the OQO (`filter_rows[0].value`, `group_by[1]`) came from, if known. */
+  readonly locate: (path: string) => Span | undefined
+}
+
+const flip = (join: Join): Join => (join === 'and' ? 'or' : 'and')
+
+const WORD_CHARACTER = /[\p{L}\p{N}_]/u
+const WILDCARD = /[*?]/
+const INTEGER = /^\+?\d+$/
+const DECIMAL = /^\+?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
+const RANGE = /^(?:\d+(?:\.\d+)?-(?:\d+(?:\.\d+)?)?|-\d+(?:\.\d+)?)$/
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
+const BOOLEAN = /^(true|false)$/i
+
+// Date-time columns (`updated_date`, `from_updated_date`) also take an ISO 8601 date-time.
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/
+const isDateTime = (text: string): boolean => DATE_TIME.test(text) && isCalendarDate(text.slice(0, 10))
+const isDateTimeColumn = (entity: EntityType, columnId: string): boolean =>
+  propertiesRegistry.resolveColumn(entity, columnId)?.kind === 'datetime'
+
+const isCalendarDate = (text: string): boolean => {
+  const match = DATE.exec(text)
+  if (match === null) return false
+  const [, year, month, day] = match.map(Number) as [number, number, number, number]
+  if (month < 1 || month > 12 || day < 1) return false
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate()
+}
+
+const wordCharactersBefore = (token: string, index: number): number => {
+  let count = 0
+  for (const char of token.slice(0, index)) if (WORD_CHARACTER.test(char)) count++
+  return count
+}
+
+/** The operators each kind of field takes (§3.4), in the order an editor offers them. */
+export const OPERATORS_OF_KIND: Readonly<Record<FieldTarget['kind'], readonly string[]>> = {
+  search: ['has', 'does not have', 'is similar to'],
+  num: ['is', 'is not', '>', '>=', '<', '<='],
+  date: ['is', '>', '>=', '<', '<='],
+  bool: ['is', 'is not'],
+  id: ['is', 'is not', 'is in collection', 'is not in collection'],
+  enum: ['is', 'is not', 'is in collection', 'is not in collection'],
+  string: ['is', 'is not'],
+  collection: ['is in collection', 'is not in collection'],
+}
+
+const KIND_NAMES: Readonly<Record<FieldTarget['kind'], string>> = {
+  search: 'a search field',
+  num: 'a number field',
+  date: 'a date field',
+  bool: 'a yes/no field',
+  id: 'an entity field',
+  enum: 'a code field',
+  string: 'a text field',
+  collection: 'a collection field',
+}
+
+export const operatorText = (operator: Pick<OperatorNode, 'name' | 'negated'>): string => {
+  switch (operator.name) {
+    case 'is':
+      return operator.negated ? 'is not' : 'is'
+    case 'in collection':
+      return operator.negated ? 'is not in collection' : 'is in collection'
+    case 'has':
+      return operator.negated ? 'does not have' : 'has'
+    case 'similar to':
+      return operator.negated ? 'is not similar to' : 'is similar to'
+    default:
+      return operator.name
+  }
+}
+
+const operatorFits = (operator: OperatorNode, kind: FieldTarget['kind']): boolean => {
+  switch (operator.family) {
+    case 'search':
+    case 'semantic':
+      return kind === 'search'
+    case 'comparison':
+      return kind === 'num' || kind === 'date'
+    case 'list':
+      return operator.name === 'in collection'
+        ? kind === 'id' || kind === 'enum' || kind === 'collection'
+        : kind !== 'search' && kind !== 'collection'
+  }
+}
+
+const VERB_WORDS: Readonly<Record<VerbNode['columnId'], string>> = {
+  referenced_works: 'it cites',
+  cited_by: "it's cited by",
+  related_to: "it's related to",
+}
+
+/**
+ * What the subject of a clause names: a verb phrase is its citation column; a field name that names
+ * both a search and a value column (`name` on authors) is read by its operator.
+ */
+export const clauseTarget = (
+  entity: EntityType,
+  clause: Pick<ClauseNode, 'subject'>,
+  operator: Pick<OperatorNode, 'family'> | undefined,
+): FieldTarget => {
+  const subject = clause.subject
+  if (subject.kind === 'verb') {
+    const column = propertiesRegistry.resolveColumn(entity, subject.columnId)
+    return {
+      word: VERB_WORDS[subject.columnId],
+      columnId: subject.columnId,
+      column,
+      kind: 'id',
+      casing: undefined,
+      float: false,
+      dateBounds: undefined,
+      rowSubject: true,
+      valueEntity: column?.valueEntity ?? 'works',
+      search: undefined,
+    }
+  }
+  const entry = subject.entry
+  // Before an operator is written, the search reading is the one the word is known for (`title`).
+  const wantsSearch = operator === undefined || operator.family === 'search' || operator.family === 'semantic'
+  return (wantsSearch ? (entry.search ?? entry.value) : (entry.value ?? entry.search))!
+}
+
+/** Lowers one parsed query. */
+export const lowerQuery = (query: QueryNode): LoweredQuery => new Lowering(query).run()
+
+class Lowering {
+  readonly #query: QueryNode
+  readonly #problems: ProblemReport[] = []
+  readonly #filterSpans = new Map<Filter, FilterSpans>()
+  readonly #spans = new Map<string, Span>()
+  #entity: EntityType = 'works'
+
+  constructor(query: QueryNode) {
+    this.#query = query
+  }
+
+  run(): LoweredQuery {
+    const query = this.#query
+    if (query.entity.kind === 'error') {
+      this.#syntax(query.entity)
+      return { oqo: undefined, problems: this.#problems, locate: () => undefined }
+    }
+    this.#entity = query.entity.entity
+    this.#spans.set('get_rows', query.entity.span)
+    const oqo: Oqo = { get_rows: this.#entity }
+    if (query.corpus !== undefined) {
+      if (query.corpus.error !== undefined)
+        this.#syntax(query.corpus.error, { corpusClosed: query.corpus.closed })
+      else if (query.corpus.corpus !== undefined && query.corpus.corpus !== 'core') {
+        oqo.corpus = query.corpus.corpus
+        this.#spans.set('corpus', query.corpus.span)
+      }
+    }
+    if (query.where !== undefined) {
+      const filter = this.#condition(query.where.conditions, false)
+      if (filter !== undefined) {
+        oqo.filter_rows = 'join' in filter && filter.join === 'and' ? filter.filters : [filter]
+      }
+    }
+    this.#directives(oqo)
+    if (query.trailing !== undefined) this.#syntax(query.trailing, { hasWhere: query.where !== undefined })
+    return { oqo, problems: this.#problems, locate: (path) => this.#locate(oqo, path) }
+  }
+
+  // Reporting ----------------------------------------------------------------------------------------
+
+  #report(code: OqlDiagnosticCode, span: Span, problem: string, fix?: string): undefined {
+    this.#problems.push(fix === undefined ? { code, span, problem } : { code, span, problem, fix })
+    return undefined
+  }
+
+  /** Reports an error node of the tree, in the words of the place it stands. */
+  #syntax(
+    error: SyntaxErrorNode,
+    context: {
+      readonly field?: string
+      readonly kind?: 'value' | 'search'
+      readonly corpusClosed?: boolean
+      readonly hasWhere?: boolean
+    } = {},
+  ): undefined {
+    const found = error.found
+    const entity = this.#entity
+    switch (error.code) {
+      case 'OQL_EMPTY':
+        return this.#query.entity.kind === 'error'
+          ? this.#report(error.code, error.span, 'The query is empty')
+          : this.#report(
+              error.code,
+              error.span,
+              'A condition is expected here',
+              'Write a condition such as year is (2020), or remove the dangling where, connective or (.',
+            )
+      case 'OQL_MISSING_ENTITY':
+        return this.#report(
+          error.code,
+          error.span,
+          `The query starts with "${found ?? ''}" instead of an entity type`,
+        )
+      case 'OQL_UNKNOWN_ENTITY':
+        return this.#report(
+          error.code,
+          error.span,
+          `"${found ?? ''}" is not an entity type`,
+          `Start with one of ${ENTITY_TYPES.join(', ')}.`,
+        )
+      case 'OQL_BAD_CORPUS':
+        if (this.#query.entity.kind === 'entity' && this.#query.entity.entity !== 'works')
+          return this.#report(
+            error.code,
+            error.span,
+            `Only works have a corpus; ${entity} do not`,
+            'Remove the parenthetical.',
+          )
+        return context.corpusClosed === false
+          ? this.#report(error.code, error.span, 'The corpus parenthetical after the entity is never closed')
+          : this.#report(error.code, error.span, `${found ?? ''} is not a corpus`)
+      case 'OQL_TRAILING_TOKENS':
+        return this.#report(
+          error.code,
+          error.span,
+          `Unexpected text "${found ?? ''}" after the query`,
+          context.hasWhere === false &&
+            fieldIndexOf(entity).match([(found ?? '').toLowerCase()]) !== undefined
+            ? `Start the conditions with where, e.g. ${entity} where ${found} ….`
+            : undefined,
+        )
+      case 'OQL_IMPLICIT_ADJACENCY':
+        return this.#report(
+          error.code,
+          error.span,
+          `Two conditions with no and/or between them (before "${found ?? ''}")`,
+        )
+      case 'OQL_UNBALANCED_PARENS':
+        return found === ')'
+          ? this.#report(error.code, error.span, 'This ) closes no (', 'Remove the ) or add the ( it closes.')
+          : this.#report(
+              error.code,
+              error.span,
+              error.span.start === error.span.end
+                ? 'A ( is not closed before the end of the query'
+                : `A ( is not closed (found "${found ?? ''}" where ) was expected)`,
+              'Add the missing ).',
+            )
+      case 'OQL_UNKNOWN_FIELD':
+        return this.#unknownField(error)
+      case 'OQL_MISSING_OPERATOR':
+        return this.#report(
+          error.code,
+          error.span,
+          found === undefined
+            ? `"${context.field ?? ''}" needs an operator after it`
+            : `Expected an operator after "${context.field ?? ''}", got "${found}"`,
+        )
+      case 'OQL_CONTAINS_RENAMED':
+        return this.#report(error.code, error.span, '`contains` was renamed to `has`')
+      case 'OQL_BAD_VERB_PHRASE':
+        return this.#report(
+          error.code,
+          error.span,
+          `Expected a relation verb phrase after "${(found ?? 'it').split(' ')[0]}"`,
+        )
+      case 'OQL_UNDELIMITED_TERM_LIST':
+        return context.kind === 'search'
+          ? this.#report(
+              error.code,
+              error.span,
+              'Two or more search terms with no parentheses (a reserved word could be silently swallowed)',
+              'Wrap the terms, e.g. has (a or b), or quote a phrase, e.g. has ("a b").',
+            )
+          : this.#report(
+              error.code,
+              error.span,
+              `"${context.field ?? ''}" got more than one value with no parentheses`,
+              `Wrap the values in parentheses joined by or/and, e.g. ${context.field ?? 'type'} is (a or b); quote a value that has spaces.`,
+            )
+      case 'OQL_COMMA_IN_GROUP':
+        return this.#report(
+          error.code,
+          error.span,
+          'Items in a ( … ) group are separated by or/and, not commas',
+        )
+      case 'OQL_GROUP_VALUES_NEED_CONNECTIVE':
+        return this.#report(
+          error.code,
+          error.span,
+          `Two values with no connective between them (before "${found ?? ''}")`,
+          'Join them with or (or and), e.g. (article or review); quote a value that has spaces.',
+        )
+      case 'OQL_BANG_NOT_SUPPORTED':
+        return this.#report(
+          error.code,
+          error.span,
+          '`!` is not an OQL operator (it is classic-URL and Web of Science syntax)',
+        )
+      case 'OQL_BAD_PROXIMITY':
+        return this.#report(
+          error.code,
+          error.span,
+          found === undefined
+            ? 'The proximity is malformed'
+            : `The proximity is malformed at "${found}": it is within N (a, b, …) with terms separated by commas`,
+        )
+      case 'OQL_PROXIMITY_SUFFIX_REMOVED':
+        return this.#report(
+          error.code,
+          error.span,
+          'Proximity is written within N (a, b, …) before the terms, not "…" within N words after them',
+        )
+      case 'OQL_BAD_SAMPLE':
+        return this.#report(
+          error.code,
+          error.span,
+          found === undefined || found === ''
+            ? 'sample needs a number (and seed a value)'
+            : `Expected a number, got "${found}"`,
+        )
+      default:
+        return this.#report(
+          error.code,
+          error.span,
+          found === undefined ? 'The query cannot be read here' : `Unexpected "${found}"`,
+        )
+    }
+  }
+
+  #unknownField(error: SyntaxErrorNode): undefined {
+    const entity = this.#entity
+    const found = error.found ?? ''
+    if (found === '')
+      return this.#report(
+        error.code,
+        error.span,
+        'A field name is expected here',
+        `Name a field, e.g. group by year; GET /properties/${entityPath(entity)} lists the columns.`,
+      )
+    const suggestions = closestMatches(found, fieldIndexOf(entity).names.keys(), 3, 0.75)
+    return this.#report(
+      error.code,
+      error.span,
+      `Unknown field "${found}" for ${entity}`,
+      `${suggestions.length > 0 ? `Did you mean ${suggestions.map((name) => `"${name}"`).join(' or ')}? ` : ''}GET /properties/${entityPath(entity)} lists the columns.`,
+    )
+  }
+
+  // Conditions ---------------------------------------------------------------------------------------
+
+  #condition(node: ConditionNode, negated: boolean): Filter | undefined {
+    switch (node.kind) {
+      case 'error':
+        return this.#syntax(node)
+      case 'branch':
+        for (const error of node.errors) this.#syntax(error)
+        return this.#branch(node, negated, (operand, childNegated) => this.#condition(operand, childNegated))
+      case 'not': {
+        const inner = this.#throughNots(node, negated)
+        return this.#condition(inner.operand, inner.negated)
+      }
+      case 'group':
+        return this.#closed(node, this.#condition(node.inner, negated))
+      case 'clause':
+        return this.#clause(node, negated)
+    }
+  }
+
+  /** Through a run of `not`s, iteratively (a text may hold thousands), reporting any `!` among them. */
+  #throughNots<T extends { readonly kind: string }>(
+    node: NotNode<T>,
+    negated: boolean,
+  ): { readonly operand: T; readonly negated: boolean } {
+    let current: T | NotNode<T> = node
+    let flipped = negated
+    while (current.kind === 'not') {
+      const not = current as NotNode<T>
+      if (not.error !== undefined) this.#syntax(not.error)
+      flipped = !flipped
+      current = not.operand
+    }
+    return { operand: current as T, negated: flipped }
+  }
+
+  /** Reports an unclosed group after its content: what is missing inside comes first in the text. */
+  #closed(node: { readonly error?: SyntaxErrorNode }, filter: Filter | undefined): Filter | undefined {
+    if (node.error !== undefined) this.#syntax(node.error)
+    return filter
+  }
+
+  /** A branch with its negation pushed to the children (De Morgan) and same-join children flattened. */
+  #branch<T extends { readonly span: Span }>(
+    node: BranchNode<T>,
+    negated: boolean,
+    lower: (operand: T, negated: boolean) => Filter | undefined,
+  ): Filter | undefined {
+    const join = negated ? flip(node.join) : node.join
+    const filters: Filter[] = []
+    for (const operand of node.operands) {
+      const child = lower(operand, negated)
+      if (child === undefined) continue
+      if ('join' in child && child.join === join) filters.push(...child.filters)
+      else filters.push(child)
+    }
+    if (filters.length <= 1) return filters[0]
+    const branch: Filter = { join, filters }
+    this.#filterSpans.set(branch, { node: node.span })
+    return branch
+  }
+
+  #clause(clause: ClauseNode, negated: boolean): Filter | undefined {
+    const operator = clause.operator
+    const target = clauseTarget(this.#entity, clause, operator)
+    const word = clause.subject.kind === 'field' ? (clause.subject as FieldNode).text : target.word
+    if (operator === undefined) {
+      if (clause.operatorError !== undefined) this.#syntax(clause.operatorError, { field: word })
+      return undefined
+    }
+    const value = clause.value
+    if (value === undefined) return undefined
+    let broken = false
+    if (operator.error !== undefined) {
+      this.#syntax(operator.error)
+      broken = true
+    }
+    if (!operatorFits(operator, target.kind)) {
+      this.#report(
+        'OQL_BAD_OPERATOR_FOR_FIELD',
+        operator.span,
+        `"${operatorText(operator)}" does not apply to "${word}" (${KIND_NAMES[target.kind]})`,
+        `"${word}" takes ${OPERATORS_OF_KIND[target.kind].join(', ')}.`,
+      )
+      return undefined
+    }
+    const clauseNegated = negated !== operator.negated
+    const context: ClauseContext = { clause, operator, target, word, outerNegated: negated }
+    let filter: Filter | undefined
+    switch (operator.family) {
+      case 'search':
+        filter = this.#search(value as SearchNode, clauseNegated, context, true)
+        break
+      case 'semantic':
+        filter = this.#semantic(value as ValueNode, clauseNegated, context)
+        break
+      default:
+        filter = this.#values(value as ValueNode, clauseNegated, context)
+    }
+    return broken ? undefined : filter
+  }
+
+  // Values of `is`, comparisons and collections ----------------------------------------------------------
+
+  /** Comparisons, yes/no fields and collections take exactly one value (§3.6). */
+  #takesOneValue(context: ClauseContext): boolean {
+    const { operator, target } = context
+    return operator.family !== 'list' || operator.name === 'in collection' || target.kind === 'bool'
+  }
+
+  #values(node: ValueNode, negated: boolean, context: ClauseContext): Filter | undefined {
+    if (this.#takesOneValue(context)) {
+      const branch = firstBranch(node)
+      if (branch !== undefined) {
+        for (const error of branch.errors) this.#syntax(error, { field: context.word })
+        if (branch.errors.length === 0) this.#oneValueOnly(branch, context)
+        return undefined
+      }
+    }
+    return this.#valueTree(node, negated, context)
+  }
+
+  #oneValueOnly(branch: BranchNode<ValueNode>, context: ClauseContext): undefined {
+    const { operator, target, word } = context
+    const problem =
+      operator.family === 'comparison'
+        ? 'A comparison takes exactly one bound'
+        : operator.name === 'in collection'
+          ? 'One collection per clause'
+          : target.kind === 'bool'
+            ? `"${word}" is a yes/no field: it takes exactly one value`
+            : '"is similar to" takes exactly one quoted passage'
+    const fix =
+      operator.name === 'in collection'
+        ? `Write one clause per collection joined with or, e.g. (${word} is in collection (col_a) or ${word} is in collection (col_b)).`
+        : target.kind === 'bool'
+          ? `Write ${word} is (true) or ${word} is (false).`
+          : `Give one value, e.g. ${word} ${operatorText(operator)} (2020); for several, write one clause each joined with or.`
+    return this.#report('OQL_GROUP_NEEDS_ONE_VALUE', branch.connectives[0] ?? branch.span, problem, fix)
+  }
+
+  #valueTree(node: ValueNode, negated: boolean, context: ClauseContext): Filter | undefined {
+    switch (node.kind) {
+      case 'branch':
+        for (const error of node.errors) this.#syntax(error, { field: context.word })
+        return this.#branch(node, negated, (item, childNegated) =>
+          this.#valueTree(item, childNegated, context),
+        )
+      case 'not': {
+        const inner = this.#throughNots(node, negated)
+        return this.#valueTree(inner.operand, inner.negated, context)
+      }
+      case 'group':
+        return this.#closed(node, this.#valueTree(node.inner, negated, context))
+      case 'bare':
+        if (node.error !== undefined) this.#syntax(node.error, { field: context.word, kind: 'value' })
+        return this.#valueTree(node.item, negated, context)
+      case 'missing':
+        return this.#missingValue(node, context)
+      case 'scalar':
+      case 'null':
+        return this.#valueLeaf(node, negated, context)
+    }
+  }
+
+  #missingValue(node: MissingNode, context: ClauseContext): undefined {
+    const { target, operator, word } = context
+    if (node.annotation !== undefined && (target.kind === 'id' || target.rowSubject))
+      return this.#report(
+        'OQL_MISSING_ENTITY_ID',
+        node.annotation,
+        `"${word}" needs an ID, not just a [display name]`,
+        `Put the OpenAlex ID first, e.g. ${word} is (I136199984 [Harvard]).`,
+      )
+    if (target.kind === 'bool' && operator.family === 'list')
+      return this.#report(
+        'OQL_BAD_BOOL_VALUE',
+        node.span,
+        `"${word}" is a yes/no field: its value must be true or false`,
+        `Write ${word} is (true) or ${word} is (false).`,
+      )
+    return this.#report(
+      'OQL_MISSING_VALUE',
+      node.span,
+      `Expected a value for "${word}"`,
+      `Give a value, e.g. ${word} ${operatorText(operator)} (${exampleValue(target)}).`,
+    )
+  }
+
+  #valueLeaf(node: ScalarNode | NullNode, negated: boolean, context: ClauseContext): Filter | undefined {
+    const { operator, target, word } = context
+    const text = node.kind === 'scalar' ? node.text : undefined
+    if (operator.name === 'in collection') {
+      if (text === undefined || !COLLECTION_ID.test(text))
+        return this.#report(
+          'OQL_BAD_COLLECTION_REF',
+          node.span,
+          `${text === undefined ? 'unknown' : `"${text}"`} is not a collection id`,
+          `is in collection takes a collection id, e.g. ${word} is in collection (col_abc123); to match a value, write ${word} is (${text ?? 'x'}).`,
+        )
+      const columnId = target.kind === 'collection' ? target.columnId : target.columnId
+      return this.#leaf(
+        { column_id: columnId, value: text, operator: 'in collection' },
+        negated,
+        node.span,
+        context,
+      )
+    }
+    const comparison =
+      operator.family === 'comparison' ? (operator.name as LeafFilter['operator']) : undefined
+    if (text === undefined) {
+      if (comparison !== undefined)
+        return this.#report(
+          target.kind === 'date' ? 'OQL_BAD_DATE' : 'OQL_BAD_NUMBER',
+          node.span,
+          `unknown cannot be compared with ${operator.name}`,
+          `Compare with a ${target.kind === 'date' ? 'date' : 'number'}, or write ${word} is (unknown).`,
+        )
+      return this.#leaf({ column_id: target.columnId, value: null }, negated, node.span, context)
+    }
+    switch (target.kind) {
+      case 'num': {
+        const number = this.#number(node as ScalarNode, target, word)
+        if (number === undefined) return undefined
+        const leaf: LeafFilter = { column_id: target.columnId, value: number }
+        if (comparison !== undefined) leaf.operator = comparison
+        return this.#leaf(leaf, negated, node.span, context)
+      }
+      case 'date': {
+        const bounds = target.dateBounds
+        // `date >= d` is the `from_…` column and `date <= d` the `to_…` column, both with `is` (§3.6).
+        const bound =
+          bounds !== undefined && (comparison === '>=' || comparison === '<=')
+            ? comparison === '>='
+              ? bounds.from
+              : bounds.to
+            : undefined
+        const columnId = bound ?? target.columnId
+        if (!isCalendarDate(text) && !(isDateTimeColumn(this.#entity, columnId) && isDateTime(text)))
+          return this.#report(
+            'OQL_BAD_DATE',
+            node.span,
+            `"${text}" is not a date (YYYY-MM-DD) for "${word}"`,
+            `Write a date such as ${word} >= (2020-01-01); for a year, use year.`,
+          )
+        if (bound !== undefined)
+          return this.#leaf({ column_id: bound, value: text }, negated, node.span, context)
+        const leaf: LeafFilter = { column_id: columnId, value: text }
+        if (comparison !== undefined) leaf.operator = comparison
+        return this.#leaf(leaf, negated, node.span, context)
+      }
+      case 'bool': {
+        if (!BOOLEAN.test(text))
+          return this.#report(
+            'OQL_BAD_BOOL_VALUE',
+            node.span,
+            `"${word}" is a yes/no field: its value must be true or false (was "${text}")`,
+            `Write ${word} is (true) or ${word} is (false).`,
+          )
+        // `is not true`, `is (not true)` and `is (not false)` fold into the value (§3.6); a `not` before
+        // the clause stays on the leaf, as a printed `not open access is (false)` reads back as written.
+        const value = (text.toLowerCase() === 'true') !== (negated !== context.outerNegated)
+        return this.#leaf({ column_id: target.columnId, value }, context.outerNegated, node.span, context)
+      }
+      case 'enum':
+        // A collection id is never re-cased (§3.6).
+        if (COLLECTION_ID.test(text))
+          return this.#leaf({ column_id: target.columnId, value: text }, negated, node.span, context)
+        return this.#leaf(
+          {
+            column_id: target.columnId,
+            value:
+              target.casing === 'upper'
+                ? text.toUpperCase()
+                : target.casing === 'lower'
+                  ? text.toLowerCase()
+                  : text,
+          },
+          negated,
+          node.span,
+          context,
+        )
+      default:
+        return this.#leaf({ column_id: target.columnId, value: text }, negated, node.span, context)
+    }
+  }
+
+  #number(node: ScalarNode, target: FieldTarget, word: string): number | undefined {
+    const text = node.text.trim()
+    if (INTEGER.test(text) || (target.float && DECIMAL.test(text))) return Number(text)
+    if (RANGE.test(text)) {
+      const [low, high] = text.startsWith('-') ? ['', text.slice(1)] : text.split('-')
+      const bounds = [
+        ...(low === undefined || low === '' ? [] : [`${word} >= (${low})`]),
+        ...(high === undefined || high === '' ? [] : [`${word} <= (${high})`]),
+      ]
+      return this.#report(
+        'OQL_RANGE_LITERAL_REMOVED',
+        node.span,
+        `Numeric ranges like "${text}" were removed`,
+        `Write explicit bounds: ${bounds.join(' and ')}.`,
+      )
+    }
+    return this.#report(
+      'OQL_BAD_NUMBER',
+      node.span,
+      `"${text}" is not ${target.float ? 'a number' : 'a whole number'} for "${word}"`,
+      target.float
+        ? `Write a number, e.g. ${word} >= (1.5).`
+        : `Write a whole number, e.g. ${word} is (2020).`,
+    )
+  }
+
+  #leaf(leaf: LeafFilter, negated: boolean, span: Span, context: ClauseContext): LeafFilter {
+    const result: LeafFilter = negated ? { ...leaf, is_negated: true } : leaf
+    const subject = context.clause.subject
+    this.#filterSpans.set(result, {
+      node: span,
+      column: subject.span,
+      operator: context.operator.implied ? subject.span : context.operator.span,
+      value: span,
+    })
+    return result
+  }
+
+  // Search expressions ---------------------------------------------------------------------------------
+
+  #search(node: SearchNode, negated: boolean, context: ClauseContext, top: boolean): Filter | undefined {
+    switch (node.kind) {
+      case 'error':
+        return this.#syntax(node, { field: context.word, kind: 'search' })
+      case 'branch':
+        for (const error of node.errors) this.#syntax(error)
+        return this.#branch(node, negated, (item, childNegated) =>
+          this.#search(item, childNegated, context, false),
+        )
+      case 'not': {
+        const inner = this.#throughNots(node, negated)
+        return this.#search(inner.operand, inner.negated, context, false)
+      }
+      case 'group':
+        return this.#closed(node, this.#search(node.inner, negated, context, false))
+      case 'bare': {
+        const filter = this.#search(node.item, negated, context, top)
+        if (node.error !== undefined) this.#syntax(node.error, { field: context.word, kind: 'search' })
+        return filter
+      }
+      case 'missing':
+        return this.#report(
+          'OQL_MISSING_VALUE',
+          node.span,
+          `Expected a search term for "${context.word}"`,
+          `Give a term or a quoted phrase, e.g. ${context.word} has (cancer).`,
+        )
+      case 'run':
+        return this.#run(node, negated, context)
+      case 'phrase':
+        return this.#phrase(node, negated, context)
+      case 'proximity':
+        return this.#proximity(node, negated, context)
+    }
+  }
+
+  #base(context: ClauseContext): string {
+    return context.target.search?.base ?? context.target.columnId
+  }
+
+  /** `~`, `|` and `\` inside a search value are not OQL (#865). */
+  #operatorCharacters(text: string, span: Span): boolean {
+    if (text.includes('~'))
+      return this.#flag(
+        'OQL_NO_FUZZY',
+        span,
+        `"${text}" uses ~, which is not OQL syntax (no fuzzy matching or slop)`,
+      )
+    if (/[|\\]/.test(text))
+      return this.#flag(
+        'OQL_CHAR_NOT_OPERATOR',
+        span,
+        `"${text}" uses ${text.includes('|') ? '|' : '\\'}, which is not an OQL operator`,
+      )
+    return false
+  }
+
+  #flag(code: OqlDiagnosticCode, span: Span, problem: string, fix?: string): true {
+    this.#report(code, span, problem, fix)
+    return true
+  }
+
+  /** A bare word with a wildcard: the leading and prefix rules first, then the need for quotes. */
+  #bareWildcard(text: string, span: Span, context: ClauseContext): boolean {
+    const index = text.search(WILDCARD)
+    if (index === -1) return false
+    if (index === 0)
+      return this.#flag(
+        'OQL_LEADING_WILDCARD',
+        span,
+        `A leading wildcard ("${text}") is not supported (too expensive)`,
+      )
+    const star = text.indexOf('*')
+    if (star !== -1 && wordCharactersBefore(text, star) < 3)
+      return this.#flag(
+        'OQL_SHORT_WILDCARD_PREFIX',
+        span,
+        `A wildcard needs at least 3 leading characters ("${text}")`,
+      )
+    // Quoting helps only where the field has an exact search; elsewhere say so rather than send the
+    // user from "quote it" to "remove it".
+    return context.target.search?.exact === true
+      ? this.#flag(
+          'OQL_WILDCARD_NEEDS_EXACT',
+          span,
+          `Wildcards run on exact (no-stem) text: ${text}`,
+          `Quote the term, e.g. ("${text}").`,
+        )
+      : this.#noExactSearch(span, context)
+  }
+
+  #noExactSearch(span: Span, context: ClauseContext): true {
+    return this.#flag(
+      'OQL_WILDCARD_NEEDS_EXACT',
+      span,
+      `Wildcards need exact (no-stem) search, and "${context.word}" has no exact search variant on ${this.#entity}`,
+      'Remove the wildcard.',
+    )
+  }
+
+  /** Wildcards in quoted text: no leading one, 3+ characters before `*`, at most 2, and 4+ characters each when 2. */
+  #quotedWildcards(texts: readonly string[], span: Span): boolean {
+    if (!texts.some((text) => WILDCARD.test(text))) return false
+    const prefixes: number[] = []
+    for (const text of texts)
+      for (const part of text.split(/\s+/)) {
+        for (let index = 0; index < part.length; index++) {
+          const char = part[index]!
+          if (char !== '*' && char !== '?') continue
+          if (index === 0)
+            return this.#flag(
+              'OQL_LEADING_WILDCARD',
+              span,
+              `A leading wildcard ("${part}") is not supported (too expensive)`,
+            )
+          const before = wordCharactersBefore(part, index)
+          if (char === '*' && before < 3)
+            return this.#flag(
+              'OQL_SHORT_WILDCARD_PREFIX',
+              span,
+              `A wildcard needs at least 3 leading characters ("${part}")`,
+            )
+          prefixes.push(before)
+        }
+      }
+    if (prefixes.length > 2)
+      return this.#flag(
+        'OQL_TOO_MANY_WILDCARDS',
+        span,
+        `${prefixes.length} wildcards in one phrase or proximity (at most 2)`,
+      )
+    if (prefixes.length === 2 && Math.min(...prefixes) < 4)
+      return this.#flag(
+        'OQL_MULTI_WILDCARD_SHORT_PREFIX',
+        span,
+        'Two wildcards in one phrase or proximity need at least 4 characters before each',
+      )
+    return false
+  }
+
+  #searchLeaf(
+    columnSuffix: string,
+    value: string,
+    negated: boolean,
+    span: Span,
+    context: ClauseContext,
+  ): LeafFilter {
+    return this.#leaf(
+      { column_id: `${this.#base(context)}${columnSuffix}`, value, operator: 'has' },
+      negated,
+      span,
+      context,
+    )
+  }
+
+  #run(node: RunNode, negated: boolean, context: ClauseContext): Filter | undefined {
+    let broken = false
+    for (const word of node.words)
+      broken =
+        this.#operatorCharacters(word.text, word.span) ||
+        this.#bareWildcard(word.text, word.span, context) ||
+        broken
+    if (broken) return undefined
+    const text = node.words.map((word) => word.text).join(' ')
+    return this.#searchLeaf('.search', text, negated, node.span, context)
+  }
+
+  #phrase(node: PhraseNode, negated: boolean, context: ClauseContext): Filter | undefined {
+    const text = node.text
+    if (text.trim() === '')
+      return this.#report(
+        'OQL_MISSING_VALUE',
+        node.span,
+        'The quoted phrase is empty',
+        'Put the phrase between the quotes.',
+      )
+    if (this.#operatorCharacters(text, node.span)) return undefined
+    const exact = !node.stemmed && context.target.search?.exact === true
+    if (!exact && WILDCARD.test(text)) {
+      if (context.target.search?.exact !== true) return void this.#noExactSearch(node.span, context)
+      return this.#report(
+        'OQL_WILDCARD_NEEDS_EXACT',
+        node.span,
+        `Wildcards run on exact (no-stem) text: stemmed "${text}"`,
+        `Drop stemmed, e.g. ("${text}").`,
+      )
+    }
+    if (exact) {
+      if (this.#quotedWildcards([text], node.span)) return undefined
+      // A single quoted token loses its quotes; a phrase keeps them (§3.7).
+      return /\s/.test(text)
+        ? this.#searchLeaf('.search.exact', `"${text}"`, negated, node.span, context)
+        : this.#searchLeaf('.search.exact', text, negated, node.span, context)
+    }
+    // `stemmed "…"`, and quoted text on an entity with no exact search: a stemmed phrase (§3.7).
+    return this.#searchLeaf('.search', `"${text}"`, negated, node.span, context)
+  }
+
+  #proximity(node: ProximityNode, negated: boolean, context: ClauseContext): Filter | undefined {
+    if (node.error !== undefined) return this.#syntax(node.error)
+    const at = node.keyword
+    if (node.operands.length < 2)
+      return this.#report('OQL_PROXIMITY_NEEDS_OPERANDS', at, 'A proximity needs at least two terms')
+    const quoted = node.operands.filter((operand) => operand.quoted).length
+    if (quoted > 0 && quoted < node.operands.length)
+      return this.#report(
+        'OQL_PROXIMITY_MIXED_OPERANDS',
+        at,
+        'Proximity terms must be all bare (stemmed) or all quoted (exact), not a mix',
+      )
+    for (const operand of node.operands)
+      if (this.#operatorCharacters(operand.text, operand.span)) return undefined
+    const texts = node.operands.map((operand) => operand.text)
+    const wildcard = texts.find((text) => WILDCARD.test(text))
+    if (wildcard !== undefined && context.target.search?.exact !== true)
+      return void this.#noExactSearch(at, context)
+    if (quoted === 0 && wildcard !== undefined)
+      return this.#report(
+        'OQL_WILDCARD_NEEDS_EXACT',
+        at,
+        `Wildcards run on exact (no-stem) text: ${wildcard}`,
+        'Quote every term of the proximity, e.g. within 3 ("smart*", "phone").',
+      )
+    const exact = quoted > 0 && context.target.search?.exact === true
+    if (exact && this.#quotedWildcards(texts, at)) return undefined
+    // K-ary proximity carries the distance once: "a"~N~"b"~"c" (§3.7).
+    const [first, ...rest] = texts.map((text) => `"${text}"`)
+    const value = `${first}~${node.distance}~${rest.join('~')}`
+    return this.#searchLeaf(exact ? '.search.exact' : '.search', value, negated, node.span, context)
+  }
+
+  // `is similar to ("…")` ------------------------------------------------------------------------------------
+
+  #semantic(node: ValueNode, negated: boolean, context: ClauseContext): Filter | undefined {
+    const branch = firstBranch(node)
+    if (branch !== undefined) {
+      for (const error of branch.errors) this.#syntax(error)
+      if (branch.errors.length === 0) this.#oneValueOnly(branch, context)
+      return undefined
+    }
+    let item: ValueNode = node
+    let itemNegated = negated
+    for (;;) {
+      if (item.kind === 'group' || item.kind === 'bare') {
+        if (item.error !== undefined) this.#syntax(item.error)
+        item = item.kind === 'group' ? item.inner : item.item
+      } else if (item.kind === 'not') {
+        itemNegated = !itemNegated
+        item = item.operand
+      } else break
+    }
+    if (item.kind !== 'scalar' || !item.quoted || item.text.trim() === '')
+      return this.#report(
+        'OQL_SEMANTIC_NEEDS_TEXT',
+        item.span,
+        '"is similar to" needs a quoted text passage',
+        `Quote the passage, e.g. ${context.word} is similar to ("graph neural networks for molecules").`,
+      )
+    return this.#searchLeaf('.search.semantic', item.text, itemNegated, item.span, context)
+  }
+
+  // Directives ---------------------------------------------------------------------------------------------
+
+  #directives(oqo: Oqo): void {
+    const groupBy: GroupBy[] = []
+    let sampled = false
+    for (const directive of this.#query.directives) {
+      if (directive.kind === 'group-by') {
+        if (directive.error !== undefined) this.#syntax(directive.error)
+        for (const field of directive.fields) {
+          if (field.kind === 'error') {
+            this.#syntax(field)
+            continue
+          }
+          const target = (field.entry.value ?? field.entry.search)!
+          this.#spans.set(`group_by[${groupBy.length}]`, field.span)
+          groupBy.push({
+            column_id: target.kind === 'search' ? `${target.columnId}.search` : target.columnId,
+          })
+        }
+        continue
+      }
+      if (directive.error !== undefined) this.#syntax(directive.error)
+      if (sampled) {
+        this.#report('OQL_BAD_SAMPLE', directive.span, 'sample is given twice', 'Keep one sample directive.')
+        continue
+      }
+      sampled = true
+      if (directive.size !== undefined) {
+        oqo.sample = directive.size.value
+        this.#spans.set('sample', directive.size.span)
+      }
+      if (directive.seed !== undefined) {
+        oqo.seed = directive.seed.value
+        this.#spans.set('seed', directive.seed.span)
+      }
+    }
+    if (groupBy.length > 0) oqo.group_by = groupBy
+  }
+
+  // Spans ---------------------------------------------------------------------------------------------------
+
+  // Paths are resolved only when validation reports something, by walking the object along the path.
+  #locate(oqo: Oqo, path: string): Span | undefined {
+    const segments = [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((match) =>
+      match[2] === undefined ? match[1]! : Number(match[2]),
+    )
+    const [head, ...rest] = segments
+    if (head === 'group_by') return this.#spans.get(`group_by[${String(rest[0])}]`)
+    if (head !== 'filter_rows') return this.#spans.get(String(head))
+    let filters: readonly Filter[] | undefined = oqo.filter_rows
+    let found: Span | undefined
+    for (let at = 0; at < rest.length && filters !== undefined; ) {
+      const index = rest[at++]
+      const filter = typeof index === 'number' ? filters[index] : undefined
+      if (filter === undefined) break
+      const spans = this.#filterSpans.get(filter)
+      found = spans?.node ?? found
+      const key = rest[at++]
+      if (key === 'filters' && 'join' in filter) {
+        filters = filter.filters
+        continue
+      }
+      if (key === 'column_id') return spans?.column ?? found
+      if (key === 'operator') return spans?.operator ?? found
+      if (key === 'value') return spans?.value ?? found
+      break
+    }
+    return found
+  }
+}
+
+interface ClauseContext {
+  readonly clause: ClauseNode
+  readonly operator: OperatorNode
+  readonly target: FieldTarget
+  readonly word: string
+  /** The negation from `not` before the clause (as opposed to `is not` and `not` inside the value). */
+  readonly outerNegated: boolean
+}
+
+/** The first branch of a value tree under its groups, prefixes and bare wrapper: several values. */
+const firstBranch = (node: ValueNode): BranchNode<ValueNode> | undefined => {
+  for (let current = node; ; ) {
+    if (current.kind === 'branch') return current
+    if (current.kind === 'group') current = current.inner
+    else if (current.kind === 'not') current = current.operand
+    else if (current.kind === 'bare') current = current.item
+    else return undefined
+  }
+}
+
+const exampleValue = (target: FieldTarget): string => {
+  switch (target.kind) {
+    case 'num':
+      return '2020'
+    case 'date':
+      return '2020-01-01'
+    case 'bool':
+      return 'true'
+    case 'collection':
+      return 'col_abc123'
+    case 'search':
+      return 'cancer'
+    default:
+      return 'x'
+  }
+}

@@ -1,3 +1,4 @@
+import { OQL_PARSE_DIAGNOSTIC_ENTRIES, URL_DIAGNOSTIC_CODES } from '@oqlkit/oql'
 import { buildDiagnosticsRegistry, buildOqoJsonSchema, buildPropertiesPayload } from '@oqlkit/oqo-schema'
 import { compile } from 'json-schema-to-typescript'
 
@@ -31,6 +32,22 @@ export const buildArtifacts = async (): Promise<Artifact[]> => {
     { path: 'spec/oqo.schema.json', content: json(schema) },
     { path: 'packages/oqo-schema/src/oqo.generated.ts', content: types },
     { path: 'spec/properties.json', content: json(buildPropertiesPayload()) },
-    { path: 'spec/diagnostics.json', content: json(buildDiagnosticsRegistry()) },
+    {
+      path: 'spec/diagnostics.json',
+      content: json(
+        buildDiagnosticsRegistry([
+          ...OQL_PARSE_DIAGNOSTIC_ENTRIES,
+          ...Object.entries(URL_DIAGNOSTIC_CODES).map(([code, summary]) => ({
+            code,
+            severity:
+              code === 'url_not_representable' || code.startsWith('deprecated') || code.endsWith('_dropped')
+                ? ('warning' as const)
+                : ('error' as const),
+            source: 'url' as const,
+            summary,
+          })),
+        ]),
+      ),
+    },
   ]
 }

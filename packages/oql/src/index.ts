@@ -1,2 +1,49 @@
-// The public API of this package. It grows with the issue that builds the package; nothing is exported yet.
-export {}
+// The public API of @oqlkit/oql: OQL text, OQO JSON and classic URLs as one query language.
+// Pure (no `node:` imports): it runs in Node and in a browser alike.
+
+export {
+  OQL_DIAGNOSTIC_CODES,
+  OQL_PARSE_DIAGNOSTIC_ENTRIES,
+  type OqlDiagnostic,
+  type OqlDiagnosticCode,
+  type Span,
+} from './diagnostics/index.ts'
+export {
+  type ContextState,
+  type ContextSuggestion,
+  type ParseContext,
+  type ParseResult,
+  parseContext,
+  parseOql,
+  validateOql,
+} from './parser/index.ts'
+export {
+  type NameLookup,
+  type OqlRenderLine,
+  type OqlRenderTree,
+  type OqlToken,
+  type OqlTokenRole,
+  type PrintOqlOptions,
+  printOql,
+  printOqlOneline,
+  renderOqlTree,
+  renderTreeText,
+} from './printer/index.ts'
+export { contextAround, type TranslateOptions, translate } from './translate/translate.ts'
+export type {
+  TranslationError,
+  TranslationErrorType,
+  TranslationInput,
+  TranslationResult,
+  TranslationValidation,
+  TranslationWarning,
+} from './translate/translate-result.ts'
+export {
+  type OqoToUrlResult,
+  oqoToUrl,
+  URL_DIAGNOSTIC_CODES,
+  type UrlDiagnostic,
+  type UrlToOqoResult,
+  type UrlView,
+  urlToOqo,
+} from './url/index.ts'

@@ -28,3 +28,21 @@ export const corpusRows = (): CorpusRow[] => {
 
 export const okRows = (): Array<CorpusRow & { readonly oqo: Oqo }> =>
   corpusRows().filter((row): row is CorpusRow & { oqo: Oqo } => row.status === 'ok' && row.oqo != null)
+
+/**
+ * The corpus's own name table (OQL v2.2 §10.7): the first `ID [Name]` pair met in the corpus's OQL
+ * strings names that id everywhere. The stored canonical OQL is annotated from it, not from live names.
+ */
+export const corpusNameLookup = (): ((entity: string, id: string) => string | undefined) => {
+  const baseline = readSpecJson<{ rows: CorpusRow[] }>('conformance/oql-corpus.json').rows
+  const newer = readSpecJson<{ rows: CorpusRow[] }>('conformance/oql-corpus-newer-rows.json').rows
+  const exact = new Map<string, string>()
+  const folded = new Map<string, string>()
+  for (const text of [...baseline, ...newer].map((row) => row.oql ?? ''))
+    for (const [, id, name] of text.matchAll(/([^\s()[\],]+) \[([^\]]*)\]/g)) {
+      if (!exact.has(id!)) exact.set(id!, name!)
+      if (!folded.has(id!.toUpperCase())) folded.set(id!.toUpperCase(), name!)
+    }
+  // Ids are case-insensitive; codes match exactly first.
+  return (_entity, id) => exact.get(id) ?? folded.get(id.toUpperCase())
+}

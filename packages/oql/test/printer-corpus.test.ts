@@ -1,32 +1,11 @@
 import { canonicalizeOqo, type Oqo } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
-import type { NameLookup } from '../src/printer/index.ts'
 import { printOql, printOqlOneline, renderOqlTree, renderTreeText } from '../src/printer/index.ts'
-import { type CorpusRow, okRows, readSpecJson } from './corpus-fixtures.ts'
+import { corpusNameLookup, okRows } from './corpus-fixtures.ts'
 
 // The corpus stores, for every ok row, the reference's rendering of the row's SORTED canonical OQO,
-// annotated from the corpus's own name table (OQL v2.2 §10.7): the first `ID [Name]` pair met in the
-// corpus's OQL strings names that id everywhere.
-
-const allCorpusOql = (): string[] => {
-  const baseline = readSpecJson<{ rows: CorpusRow[] }>('conformance/oql-corpus.json').rows
-  const newer = readSpecJson<{ rows: CorpusRow[] }>('conformance/oql-corpus-newer-rows.json').rows
-  return [...baseline, ...newer].map((row) => row.oql ?? '')
-}
-
-const harvestNames = (texts: readonly string[]): NameLookup => {
-  const exact = new Map<string, string>()
-  const folded = new Map<string, string>()
-  for (const text of texts)
-    for (const [, id, name] of text.matchAll(/([^\s()[\],]+) \[([^\]]*)\]/g)) {
-      if (!exact.has(id!)) exact.set(id!, name!)
-      if (!folded.has(id!.toUpperCase())) folded.set(id!.toUpperCase(), name!)
-    }
-  // OpenAlex ids are case-insensitive and canonical OQOs upper-case them; codes match exactly first.
-  return (_entity, id) => exact.get(id) ?? folded.get(id.toUpperCase())
-}
-
-const names = harvestNames(allCorpusOql())
+// annotated from the corpus's own name table (see corpusNameLookup).
+const names = corpusNameLookup()
 const rows = okRows()
 const sortedCanonical = (oqo: Oqo): Oqo => canonicalizeOqo(oqo, { sortOperands: true })
 

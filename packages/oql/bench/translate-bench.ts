@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { translate } from '@oqlkit/oql'
+
+// Translation throughput over the normative corpus: OQL → full `/query` result, and classic URL →
+// full result. Each run translates every corpus query ROUNDS times; we report the median of RUNS runs.
+// Node runs this on one core (the translation is synchronous), so the figure is per core.
+
+const RUNS = 7
+const ROUNDS = 40
+
+interface Row {
+  readonly status: string
+  readonly oql: string
+  readonly oxurl?: string | null
+}
+
+const corpusFile = resolve(import.meta.dirname, '../../../spec/conformance/oql-corpus.json')
+const rows = (JSON.parse(readFileSync(corpusFile, 'utf8')) as { rows: Row[] }).rows.filter(
+  (row) => row.status === 'ok',
+)
+const oqlInputs = rows.map((row) => ({ oql: row.oql }))
+const urlInputs = rows.flatMap((row) => (row.oxurl == null ? [] : [{ oxurl: row.oxurl }]))
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+const measure = (name: string, inputs: readonly object[]): void => {
+  let failures = 0
+  for (const input of inputs) if (!translate(input).validation.valid) failures++
+  // Warm-up: let the JIT settle before timing.
+  for (let round = 0; round < ROUNDS; round++) for (const input of inputs) translate(input)
+  const rates: number[] = []
+  for (let run = 0; run < RUNS; run++) {
+    const started = performance.now()
+    for (let round = 0; round < ROUNDS; round++) for (const input of inputs) translate(input)
+    const seconds = (performance.now() - started) / 1000
+    rates.push((inputs.length * ROUNDS) / seconds)
+  }
+  const medianRate = median(rates)
+  console.log(
+    `${name.padEnd(14)} ${inputs.length} queries × ${ROUNDS} rounds × ${RUNS} runs: median ${Math.round(medianRate).toLocaleString('en-US')} translations/s ` +
+      `(min ${Math.round(Math.min(...rates)).toLocaleString('en-US')}, max ${Math.round(Math.max(...rates)).toLocaleString('en-US')}; ` +
+      `${(1_000_000 / medianRate).toFixed(1)} µs each; ${failures} invalid)`,
+  )
+}
+
+console.log(`node ${process.version}, one core`)
+measure('OQL → result', oqlInputs)
+measure('URL → result', urlInputs)

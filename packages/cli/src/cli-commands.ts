@@ -1,30 +1,15 @@
-/** What a command prints and the exit code it ends with; commands never call `process.exit` themselves. */
-export interface CommandResult {
-  readonly exitCode: number
-  readonly stdout?: string
-  readonly stderr?: string
-}
+import type { CliCommand, CommandContext, CommandResult } from './commands/cli-command.ts'
+import { ingestCommand } from './commands/ingest-command.ts'
+import { serveCommand } from './commands/serve-command.ts'
+import { translateCommand } from './commands/translate-command.ts'
+import { validateCommand } from './commands/validate-command.ts'
 
-export interface CliCommand {
-  readonly name: string
-  readonly summary: string
-  run(args: readonly string[]): Promise<CommandResult>
-}
-
-const serve: CliCommand = {
-  name: 'serve',
-  summary: 'Serve the catalog over HTTP (arrives with the catalog storage and entity API issues).',
-  async run() {
-    return {
-      exitCode: 0,
-      stdout:
-        'oqlkit: the HTTP server is not there yet. The foundation (query object schema, properties registry) is in place;\n' +
-        'the bundled sample catalog and the API routes come with the catalog storage and entity API issues.\n',
-    }
-  },
-}
-
-export const COMMANDS: readonly CliCommand[] = [serve]
+export const COMMANDS: readonly CliCommand[] = [
+  serveCommand,
+  ingestCommand,
+  translateCommand,
+  validateCommand,
+]
 
 export const usage = (): string =>
   [
@@ -36,8 +21,13 @@ export const usage = (): string =>
     '',
   ].join('\n')
 
+const SILENT: CommandContext = { readStdin: async () => '', writeProgress: () => {}, interactive: false }
+
 /** Runs one command line (without the `node` and script arguments). */
-export const runCli = async (argv: readonly string[]): Promise<CommandResult> => {
+export const runCli = async (
+  argv: readonly string[],
+  context: CommandContext = SILENT,
+): Promise<CommandResult> => {
   const [name, ...args] = argv
   if (name === undefined || name === 'help' || name === '--help' || name === '-h')
     return { exitCode: 0, stdout: usage() }
@@ -47,5 +37,5 @@ export const runCli = async (argv: readonly string[]): Promise<CommandResult> =>
       exitCode: 2,
       stderr: `oqlkit: unknown command '${name}'. Known commands: ${COMMANDS.map((known) => known.name).join(', ')}, help.\n`,
     }
-  return command.run(args)
+  return command.run(args, context)
 }

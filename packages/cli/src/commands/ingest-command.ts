@@ -1,0 +1,74 @@
+import { resolve } from 'node:path'
+import { type IngestProgress, type IngestSummary, ingestSnapshot } from '@oqlkit/adapter-duckdb'
+import { type CliCommand, usageError } from './cli-command.ts'
+import { createProgressBar } from './progress-bar.ts'
+
+/** Where `oqlkit serve` looks for a catalog unless told otherwise. */
+export const DEFAULT_CATALOG_DIR = '.catalog'
+
+const megabytes = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MB`
+
+const describeProgress = (event: IngestProgress): [number, number, string] => {
+  if (event.phase === 'build')
+    return [event.stepsDone, event.stepsTotal, `building ${event.step ?? ''}`.trimEnd()]
+  return [
+    event.bytesDone,
+    event.bytesTotal,
+    `${event.phase} ${event.recordsRead.toLocaleString('en-US')} records${event.entity === null ? '' : ` (${event.entity})`}`,
+  ]
+}
+
+export const formatIngestSummary = (summary: IngestSummary): string => {
+  const lines = [
+    `${summary.mode} catalog ${summary.catalogDir} from ${summary.snapshotDir} (${summary.layout} layout)`,
+    `read ${summary.recordsRead.toLocaleString('en-US')} records from ${summary.filesRead} files (${megabytes(summary.bytesRead)}) in ${(summary.durationMs / 1000).toFixed(1)} s` +
+      ` (${Math.round(summary.recordsRead / Math.max(summary.durationMs / 1000, 0.001)).toLocaleString('en-US')} records/s)`,
+    `wrote ${summary.recordsWritten.toLocaleString('en-US')} records, ${summary.linkRows.toLocaleString('en-US')} link rows, ${summary.externalIds.toLocaleString('en-US')} external ids; catalog ${megabytes(summary.catalogBytes)}`,
+    `merged ids ${summary.mergedIds}, deleted ids ${summary.deletedIds}`,
+    '',
+    `${'entity'.padEnd(18)} ${'read'.padStart(9)} ${'kept'.padStart(9)} ${'replaced'.padStart(9)} ${'deleted'.padStart(8)} ${'merged'.padStart(7)}`,
+    ...Object.entries(summary.entities)
+      .filter(([, counts]) => counts.recordsRead + counts.previousRecords > 0)
+      .map(
+        ([entity, counts]) =>
+          `${entity.padEnd(18)} ${String(counts.recordsRead).padStart(9)} ${String(counts.recordsWritten).padStart(9)} ${String(counts.superseded).padStart(9)} ${String(counts.deleted).padStart(8)} ${String(counts.merged).padStart(7)}`,
+      ),
+    ...summary.warnings.map((warning) => `warning: ${warning}`),
+  ]
+  return `${lines.join('\n')}\n`
+}
+
+export const ingestCommand: CliCommand = {
+  name: 'ingest',
+  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>]   (default --out ${DEFAULT_CATALOG_DIR})`,
+  summary: 'Build (or update) a catalog from an OpenAlex snapshot in either public layout, with progress.',
+  async run(args, context) {
+    const outIndex = args.indexOf('--out')
+    const out = outIndex === -1 ? DEFAULT_CATALOG_DIR : args[outIndex + 1]
+    const positional = args.filter(
+      (_arg, index) => outIndex === -1 || (index !== outIndex && index !== outIndex + 1),
+    )
+    if (out === undefined || out.startsWith('--')) return usageError(this, '--out needs a folder')
+    if (positional.length !== 1)
+      return usageError(
+        this,
+        positional.length === 0
+          ? 'no snapshot folder given'
+          : `unexpected arguments: ${positional.slice(1).join(' ')}`,
+      )
+    const bar = createProgressBar(context.writeProgress, { interactive: context.interactive })
+    try {
+      const summary = await ingestSnapshot({
+        snapshotDir: resolve(positional[0]!),
+        outDir: resolve(out),
+        onProgress: (event) => bar.update(...describeProgress(event)),
+      })
+      bar.finish()
+      return { exitCode: 0, stdout: formatIngestSummary(summary) }
+    } catch (error) {
+      bar.finish()
+      const message = error instanceof Error ? error.message : String(error)
+      return { exitCode: 1, stderr: `oqlkit ingest: ${message}\nNothing was changed in ${resolve(out)}.\n` }
+    }
+  },
+}

@@ -1,0 +1,56 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { runCli } from '@oqlkit/cli'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const sampleSnapshot = resolve(import.meta.dirname, '../../../data/sample-snapshot')
+const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-cli-ingest-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+const collect = () => {
+  const progress: string[] = []
+  return {
+    progress,
+    context: {
+      readStdin: async () => '',
+      writeProgress: (text: string) => progress.push(text),
+      interactive: false,
+    },
+  }
+}
+
+describe('oqlkit ingest', () => {
+  it('builds a catalog from the bundled sample, with progress and a summary', async () => {
+    const out = join(scratch, 'catalog')
+    const { progress, context } = collect()
+    const result = await runCli(['ingest', sampleSnapshot, '--out', out], context)
+    expect(result.stderr).toBeUndefined()
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toMatch(/^created catalog .* \(legacy layout\)/)
+    expect(result.stdout).toMatch(/works\s+565\s+565/)
+    expect(progress.at(-1)).toContain('100%')
+    const manifest = JSON.parse(readFileSync(join(out, 'catalog.json'), 'utf8')) as { format: string }
+    expect(manifest.format).toBe('oqlkit-catalog')
+  })
+
+  it('reports a missing snapshot folder and changes nothing', async () => {
+    const out = join(scratch, 'untouched')
+    const result = await runCli(
+      ['ingest', join(scratch, 'no-such-snapshot'), '--out', out],
+      collect().context,
+    )
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain('no-such-snapshot')
+    expect(result.stderr).toContain('Nothing was changed')
+    expect(existsSync(out)).toBe(false)
+  })
+
+  it('explains its usage when the arguments are wrong', async () => {
+    for (const argv of [['ingest'], ['ingest', 'a', 'b'], ['ingest', 'a', '--out']]) {
+      const result = await runCli(argv)
+      expect(result.exitCode).toBe(2)
+      expect(result.stderr).toContain('Usage: oqlkit ingest')
+    }
+  })
+})

@@ -1,0 +1,68 @@
+import type { EntityType } from '@oqlkit/oqo-schema'
+import type { QueryPlan } from '../plan/query-plan.ts'
+
+/** An entity as stored: the record exactly as ingested (every field, nested objects and arrays). */
+export type EntityRecord = Readonly<Record<string, unknown>>
+
+export interface RowsResult {
+  /** Exact number of rows that match the filter (before paging or sampling). */
+  readonly count: number
+  /** The page of records, each with `relevance_score` when the query searched. */
+  readonly rows: readonly EntityRecord[]
+  /** Sort-key values of the last row, for the next cursor page; null when there is no further page. */
+  readonly nextAfter: readonly unknown[] | null
+}
+
+export interface GroupBucket {
+  /** One key per group dimension: the value as stored (an id URL, a code, a year, a boolean) or null for unknown. */
+  readonly keys: readonly (string | number | boolean | null)[]
+  readonly count: number
+}
+
+export interface GroupsResult {
+  /** Rows matching the filter. */
+  readonly count: number
+  /** Number of distinct buckets (before paging). */
+  readonly groupsCount: number
+  readonly groups: readonly GroupBucket[]
+}
+
+/** The external id schemes a singleton can be looked up by. */
+export type ExternalIdScheme = 'doi' | 'orcid' | 'ror' | 'issn' | 'pmid' | 'pmcid' | 'mag' | 'wikidata'
+
+export type LookupResult =
+  | { readonly status: 'found'; readonly record: EntityRecord }
+  /** The id was merged into another: answer 301 to it. */
+  | { readonly status: 'merged'; readonly id: string }
+  /** The id was deleted from the catalog: answer 404, saying so. */
+  | { readonly status: 'deleted' }
+  | { readonly status: 'missing' }
+
+/**
+ * What a storage adapter can do. Every flag is optional and documented with its default, so a new
+ * flag never breaks an adapter written before it (kysely's dialect-adapter approach).
+ */
+export interface AdapterCapabilities {
+  /** Full-text search (`SearchNode` with mode stemmed/exact). Default false. */
+  readonly fullTextSearch?: boolean
+  /** Semantic (vector) search (`SearchNode` with mode semantic). Default false. */
+  readonly semanticSearch?: boolean
+  /** Grouping on more than one dimension. Default false. */
+  readonly multiDimensionGroupBy?: boolean
+}
+
+/** The storage behind the engine. The DuckDB adapter is one; the conformance suite pins the behaviour. */
+export interface StorageAdapter {
+  readonly capabilities: AdapterCapabilities
+  /** Rows of a plan without `groupBy`. */
+  queryRows(plan: QueryPlan): Promise<RowsResult>
+  /** Buckets of a plan with `groupBy`. */
+  queryGroups(plan: QueryPlan): Promise<GroupsResult>
+  /** One entity by its OpenAlex id (short form, any case: `W2741809807`). */
+  findById(entity: EntityType, id: string): Promise<LookupResult>
+  /** One entity by an external id, normalised by the adapter (`10.1038/nature12373`, an ORCID URL, …). */
+  findByExternalId(entity: EntityType, scheme: ExternalIdScheme, value: string): Promise<LookupResult>
+  /** A random entity (the `/works/random` singleton). */
+  findRandom(entity: EntityType): Promise<LookupResult>
+  close(): Promise<void>
+}

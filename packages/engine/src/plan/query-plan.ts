@@ -1,0 +1,57 @@
+import type { EntityType } from '@oqlkit/oqo-schema'
+import type { ColumnRef, FilterNode } from './filter-node.ts'
+
+export type SortDirection = 'asc' | 'desc'
+
+/**
+ * One sort key. `relevance_score` sorts by search relevance and needs a search in the filter; `id` is
+ * the entity's own id, the tiebreak that makes every order total.
+ */
+export interface SortKey {
+  readonly column: ColumnRef | 'relevance_score' | 'id'
+  readonly direction: SortDirection
+}
+
+/** Page by number: rows `(page - 1) * perPage` onwards. */
+export interface OffsetPage {
+  readonly kind: 'offset'
+  readonly page: number
+  readonly perPage: number
+}
+
+/**
+ * Page by cursor (keyset): rows strictly after the sort-key values of the last row of the previous
+ * page (`after`), or from the start when `after` is null (`cursor=*`).
+ */
+export interface CursorPage {
+  readonly kind: 'cursor'
+  readonly after: readonly unknown[] | null
+  readonly perPage: number
+}
+
+export interface SampleRequest {
+  readonly size: number
+  /** The same seed gives the same sample of the same rows; null draws a new sample each time. */
+  readonly seed: string | null
+}
+
+export interface GroupDimension {
+  readonly column: ColumnRef
+  /** Whether rows without a value form an "unknown" bucket. */
+  readonly includeUnknown: boolean
+}
+
+/** A whole query, ready for an adapter: what rows, in what order, which page, and how grouped. */
+export interface QueryPlan {
+  readonly kind: 'query'
+  readonly entity: EntityType
+  readonly corpus: 'core' | 'expansion' | 'all'
+  readonly filter: FilterNode | null
+  /** Always ends with `id`, so every order is total and cursors are stable. */
+  readonly sort: readonly SortKey[]
+  readonly page: OffsetPage | CursorPage
+  readonly sample: SampleRequest | null
+  /** Top-level fields to return, or null for whole records. */
+  readonly select: readonly string[] | null
+  readonly groupBy: readonly GroupDimension[]
+}

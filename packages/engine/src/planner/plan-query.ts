@@ -1,0 +1,242 @@
+import {
+  type EntityType,
+  type Oqo,
+  type PropertiesRegistry,
+  propertiesRegistry,
+  resolveEntityType,
+} from '@oqlkit/oqo-schema'
+import type { FilterNode } from '../plan/filter-node.ts'
+import type { CursorPage, GroupDimension, OffsetPage, QueryPlan, SortKey } from '../plan/query-plan.ts'
+import { decodeCursor } from './cursor-codec.ts'
+import { FilterPlanError, planFilter } from './filter-planner.ts'
+import type { PlanDiagnostic } from './plan-diagnostic.ts'
+
+/** How many results a page may reach into (page × per_page). Deeper paging uses a cursor. */
+export const MAX_PAGE_DEPTH = 10_000
+export const MAX_PER_PAGE = 100
+export const DEFAULT_PER_PAGE = 25
+/** Group-by dimensions a query may have. */
+export const MAX_GROUP_DIMENSIONS = 3
+
+/** The view of a query: how its rows are ordered, paged and shaped (sibling parameters, not OQO). */
+export interface ViewParameters {
+  /** `column[:asc|desc]`, comma-separated, as the `sort` request parameter writes it. */
+  readonly sort?: string
+  readonly select?: readonly string[]
+  readonly page?: number
+  readonly perPage?: number
+  /** `*` for the first page of cursor paging, then a cursor this server issued. */
+  readonly cursor?: string
+  /** Group-by columns whose rows without a value form an unknown bucket (`group_by=x:include_unknown`). */
+  readonly includeUnknown?: readonly string[]
+}
+
+export type PlanResult =
+  | { readonly ok: true; readonly plan: QueryPlan; readonly sortSignature: string }
+  | { readonly ok: false; readonly errors: readonly PlanDiagnostic[] }
+
+const hasSearch = (node: FilterNode | null): boolean => {
+  if (node === null) return false
+  switch (node.kind) {
+    case 'search':
+      return true
+    case 'and':
+    case 'or':
+      return node.children.some(hasSearch)
+    case 'not':
+      return false // a negated search excludes rows; it gives no relevance to order by
+    default:
+      return false
+  }
+}
+
+/** The string a cursor is bound to: the sort it was issued for. */
+export const sortSignatureOf = (sort: readonly SortKey[]): string =>
+  sort
+    .map((key) => `${typeof key.column === 'string' ? key.column : key.column.id}:${key.direction}`)
+    .join(',')
+
+const isPositiveInteger = (value: number | undefined): value is number =>
+  value !== undefined && Number.isInteger(value) && value >= 1
+
+/**
+ * Plans a canonical, valid OQO with its view parameters: the filter tree, a total order (ending with
+ * the id), the page or cursor, the sample and the group dimensions. Every problem is reported with the
+ * parameter at fault; nothing throws for bad input.
+ */
+export const planQuery = (
+  oqo: Oqo,
+  view: ViewParameters = {},
+  registry: PropertiesRegistry = propertiesRegistry,
+): PlanResult => {
+  const errors: PlanDiagnostic[] = []
+  const entity: EntityType = resolveEntityType(oqo.get_rows) ?? 'works'
+  const columnRef = (id: string) => {
+    const column = registry.resolveColumn(entity, id)
+    return column === undefined || column.kind === null
+      ? undefined
+      : { column, ref: { id: column.id, kind: column.kind } }
+  }
+
+  let filter: FilterNode | null = null
+  try {
+    filter = planFilter(entity, registry, oqo.filter_rows ?? [])
+  } catch (error) {
+    if (!(error instanceof FilterPlanError)) throw error
+    errors.push({
+      code: 'invalid_filter',
+      parameter: 'filter',
+      message: `'${error.columnId}' of ${entity} cannot be used to filter. See GET /properties/${entity}.`,
+    })
+  }
+  const searching = hasSearch(filter)
+  const grouping = (oqo.group_by?.length ?? 0) > 0
+  const sampling = oqo.sample !== undefined && oqo.sample !== null
+
+  const sort: SortKey[] = []
+  for (const part of (view.sort ?? '')
+    .split(',')
+    .map((text) => text.trim())
+    .filter((text) => text !== '')) {
+    const [name = '', direction = 'asc', ...extra] = part.split(':')
+    if ((direction !== 'asc' && direction !== 'desc') || extra.length > 0) {
+      errors.push({
+        code: 'invalid_sort',
+        parameter: 'sort',
+        message: `sort '${part}' has direction '${direction}'; write ${name}:asc or ${name}:desc.`,
+      })
+      continue
+    }
+    if (name === 'relevance_score') {
+      if (!searching)
+        errors.push({
+          code: 'relevance_sort_requires_search',
+          parameter: 'sort',
+          message:
+            'sort=relevance_score needs a search; add search= or a .search filter, or sort by another field.',
+        })
+      else sort.push({ column: 'relevance_score', direction })
+      continue
+    }
+    const found = columnRef(name)
+    if (found === undefined || !found.column.actions.includes('sort'))
+      errors.push({
+        code: 'invalid_sort',
+        parameter: 'sort',
+        message: `'${name}' cannot be used to sort ${entity}. Sortable fields are listed with the 'sort' action in GET /properties/${entity}.`,
+      })
+    else sort.push({ column: found.ref, direction })
+  }
+  if (sort.length === 0 && searching) sort.push({ column: 'relevance_score', direction: 'desc' })
+  sort.push({ column: 'id', direction: 'asc' })
+
+  if (sampling && ((view.sort ?? '') !== '' || grouping))
+    errors.push({
+      code: 'sample_with_sort',
+      parameter: 'sample',
+      message:
+        'sample returns random rows, so it cannot be combined with sort or group_by. Drop one of them.',
+    })
+
+  const perPage = view.perPage ?? DEFAULT_PER_PAGE
+  if (!isPositiveInteger(perPage) || perPage > MAX_PER_PAGE)
+    errors.push({
+      code: 'invalid_per_page',
+      parameter: 'per_page',
+      message: `per_page must be an integer from 1 to ${MAX_PER_PAGE} (was ${view.perPage}).`,
+    })
+  if (view.page !== undefined && !isPositiveInteger(view.page))
+    errors.push({
+      code: 'invalid_page',
+      parameter: 'page',
+      message: `page must be a positive integer (was ${view.page}).`,
+    })
+  else if (view.page !== undefined && view.page * perPage > MAX_PAGE_DEPTH)
+    errors.push({
+      code: 'invalid_page',
+      parameter: 'page',
+      message: `page ${view.page} with per_page ${perPage} reaches past result ${MAX_PAGE_DEPTH}; use cursor paging (cursor=*) to go deeper.`,
+    })
+  if (view.cursor !== undefined && view.page !== undefined)
+    errors.push({
+      code: 'cursor_with_page',
+      parameter: 'cursor',
+      message: 'cursor and page cannot be used together: cursor paging follows meta.next_cursor. Drop page.',
+    })
+
+  const sortSignature = sortSignatureOf(sort)
+  let page: OffsetPage | CursorPage = { kind: 'offset', page: view.page ?? 1, perPage }
+  if (view.cursor !== undefined) {
+    const after = view.cursor === '*' ? null : decodeCursor(view.cursor, sortSignature)
+    if (after === undefined)
+      errors.push({
+        code: 'invalid_cursor',
+        parameter: 'cursor',
+        message:
+          'This cursor was not issued for this query. Start with cursor=* and follow meta.next_cursor.',
+      })
+    else page = { kind: 'cursor', after, perPage }
+  }
+
+  const groupBy: GroupDimension[] = []
+  if ((oqo.group_by?.length ?? 0) > MAX_GROUP_DIMENSIONS)
+    errors.push({
+      code: 'invalid_group_by',
+      parameter: 'group_by',
+      message: `group_by takes at most ${MAX_GROUP_DIMENSIONS} dimensions (was ${oqo.group_by?.length}).`,
+    })
+  for (const { column_id } of oqo.group_by ?? []) {
+    const found = columnRef(column_id)
+    if (found === undefined || !found.column.actions.includes('group_by'))
+      errors.push({
+        code: 'invalid_group_by',
+        parameter: 'group_by',
+        message: `'${column_id}' cannot be grouped by on ${entity}. Groupable fields have the 'group_by' action in GET /properties/${entity}.`,
+      })
+    else
+      groupBy.push({ column: found.ref, includeUnknown: view.includeUnknown?.includes(column_id) ?? false })
+  }
+
+  let select: string[] | null = null
+  if (view.select !== undefined && view.select.length > 0) {
+    if (grouping)
+      errors.push({
+        code: 'invalid_select',
+        parameter: 'select',
+        message: 'select shapes result rows, and group_by returns buckets instead; drop one of them.',
+      })
+    const fields = new Set(
+      registry
+        .columnsOf(entity)
+        .filter((column) => column.actions.includes('select') && !column.id.includes('.'))
+        .map((column) => column.id),
+    )
+    const unknown = view.select.filter((field) => !fields.has(field))
+    if (unknown.length > 0)
+      errors.push({
+        code: 'invalid_select',
+        parameter: 'select',
+        message: `select takes top-level fields of ${entity}; ${unknown.map((field) => `'${field}'`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not one. Valid: ${[...fields].sort().join(', ')}.`,
+      })
+    select = [...view.select]
+  }
+
+  if (errors.length > 0) return { ok: false, errors }
+  const plan: QueryPlan = Object.freeze({
+    kind: 'query',
+    entity,
+    corpus: entity === 'works' ? (oqo.corpus ?? 'core') : 'all',
+    filter,
+    sort: Object.freeze(sort),
+    page: Object.freeze(page),
+    sample: sampling
+      ? Object.freeze({
+          size: oqo.sample as number,
+          seed: oqo.seed === undefined || oqo.seed === null ? null : String(oqo.seed),
+        })
+      : null,
+    select: select === null ? null : Object.freeze(select),
+    groupBy: Object.freeze(groupBy),
+  })
+  return { ok: true, plan, sortSignature }
+}

@@ -2,7 +2,10 @@ import { encodeCursor, FilterNodes, planQuery, sortSignatureOf } from '@oqlkit/e
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
 
-const works = (filter_rows: Oqo['filter_rows'], extra: Partial<Oqo> = {}): Oqo => ({
+const works = (
+  filter_rows: NonNullable<Oqo['filter_rows']>,
+  extra: Omit<Partial<Oqo>, 'filter_rows'> = {},
+): Oqo => ({
   get_rows: 'works',
   filter_rows,
   ...extra,

@@ -1,0 +1,262 @@
+// `compileSearch`: a `SearchQuery` → one DuckDB SELECT returning `(id, score)`, one row per matching record
+// of the entity, with a BM25 score (k1 1.2, b 0.75). Use it as a subquery: `WHERE id IN (SELECT id FROM (…))`
+// to filter, or `JOIN (…) s USING (id) ORDER BY s.score DESC` to sort by relevance.
+//
+// Everything that comes from the query (terms, patterns, boosts, the proximity window) and every file path is
+// a bound parameter. The only text spliced into the SQL is this package's: CTE names it numbers itself,
+// stored-field codes and weights from the allow-list in `search-fields.ts`, and integer constants.
+//
+// Scoring. Every term scores per stored field with BM25 (idf from that field's document frequency, length
+// normalised by that field's average length), times the field's weight in the search field, summed over
+// the fields: `title_and_abstract` is title × 1 + abstract × 0.1, the cross-field weighting of the API's works
+// search. A phrase or proximity group scores as one term whose frequency is its number of matches and whose
+// idf is the sum of its words' (Lucene's phrase scoring); a wildcard as one term whose documents are those
+// of any expansion. `and` adds its operands' scores, `or` adds those of the operands that match, `not` gives 0.
+// The API multiplies relevance by a citation boost (1 + sqrt(cited_by_count)); that needs the entity table,
+// so the caller applies it.
+import { join } from 'node:path'
+import type { DuckDBValue } from '@duckdb/node-api'
+import { sqlInteger } from '../ingest/sql-text.ts'
+import { STORED_FIELDS, type WeightedField } from './search-fields.ts'
+import {
+  BM25_B,
+  BM25_K1,
+  type SearchIndexFileKind,
+  type SearchMode,
+  searchFilePath,
+} from './search-index-layout.ts'
+import { type NodePlan, planSearch, type SequencePlan, type TokenPlan } from './search-plan.ts'
+import type { SearchProblem, SearchQuery } from './search-query.ts'
+
+export interface CompileSearchOptions {
+  /** The catalog folder; the index files are read from its `search/` folder. */
+  readonly catalogDir: string
+  /** The number of the first `$n` parameter, when the SQL is embedded after the caller's own (default 1). */
+  readonly firstParam?: number
+}
+
+export type CompiledSearch =
+  | { readonly ok: true; readonly sql: string; readonly params: readonly DuckDBValue[] }
+  | { readonly ok: false; readonly problems: readonly SearchProblem[] }
+
+export function compileSearch(query: SearchQuery, options: CompileSearchOptions): CompiledSearch {
+  const planned = planSearch(query)
+  if (!planned.ok) return planned
+  const emitter = new SqlEmitter(query, planned.plan.fields, options)
+  const root = emitter.node(planned.plan.root)
+  const docs = emitter.file('docs')
+  const sql = `WITH ${emitter.ctes.join(',\n')}\nSELECT d.id, r.score FROM ${root} r JOIN ${docs} d USING (doc)`
+  return { ok: true, sql, params: emitter.params }
+}
+
+const K1 = String(BM25_K1)
+const B = String(BM25_B)
+
+class SqlEmitter {
+  readonly ctes: string[] = []
+  readonly params: DuckDBValue[] = []
+  readonly #query: SearchQuery
+  readonly #fields: readonly WeightedField[]
+  readonly #catalogDir: string
+  readonly #firstParam: number
+  readonly #fileParams = new Map<string, string>()
+
+  constructor(query: SearchQuery, fields: readonly WeightedField[], options: CompileSearchOptions) {
+    this.#query = query
+    this.#fields = fields
+    this.#catalogDir = options.catalogDir
+    this.#firstParam = options.firstParam ?? 1
+    if (!Number.isSafeInteger(this.#firstParam) || this.#firstParam < 1) {
+      throw new Error(`firstParam must be a positive integer, got ${this.#firstParam}`)
+    }
+  }
+
+  param(value: DuckDBValue): string {
+    this.params.push(value)
+    return `$${this.#firstParam + this.params.length - 1}`
+  }
+
+  /** `read_parquet($n)` of an index file, one parameter per file however often it is read. */
+  file(kind: SearchIndexFileKind, mode: SearchMode = this.#query.mode): string {
+    const path = join(this.#catalogDir, ...searchFilePath(this.#query.entity, kind, mode).split('/'))
+    let param = this.#fileParams.get(path)
+    if (param === undefined) {
+      param = this.param(path)
+      this.#fileParams.set(path, param)
+    }
+    return `read_parquet(${param})`
+  }
+
+  /** A named CTE; `materialized` when it is read twice, so DuckDB does not run it twice. */
+  cte(body: string, materialized = false): string {
+    const name = `s${this.ctes.length}`
+    this.ctes.push(`${name} AS ${materialized ? 'MATERIALIZED ' : ''}(\n${body}\n)`)
+    return name
+  }
+
+  get #fieldCodes(): string {
+    return this.#fields.map(({ field }) => sqlInteger(STORED_FIELDS[field].code)).join(', ')
+  }
+
+  /** `CASE field WHEN 0 THEN 1 …`: the weight of each stored field in the search field. */
+  get #weight(): string {
+    const cases = this.#fields.map(
+      ({ field, weight }) => `WHEN ${sqlInteger(STORED_FIELDS[field].code)} THEN ${numberLiteral(weight)}`,
+    )
+    return `CASE x.field ${cases.join(' ')} END`
+  }
+
+  /** A relation `(doc, score)` for a node; returns its CTE name. */
+  node(plan: NodePlan): string {
+    switch (plan.kind) {
+      case 'sequence':
+        return plan.tokens.length === 1
+          ? this.#word(plan.tokens[0] as TokenPlan, plan.boost)
+          : this.#phrase(plan)
+      case 'proximity':
+        return this.#proximity(plan)
+      case 'and':
+        return this.#and(plan.operands)
+      case 'or': {
+        const parts = plan.operands.map((operand) => `SELECT doc, score FROM ${this.node(operand)}`)
+        return parts.length === 1
+          ? this.cte(parts[0] as string)
+          : this.cte(`SELECT doc, sum(score) AS score FROM (${parts.join(' UNION ALL ')}) GROUP BY doc`)
+      }
+      case 'not':
+        return this.cte(
+          `SELECT doc, CAST(0 AS DOUBLE) AS score FROM ${this.file('docs')} WHERE doc NOT IN (SELECT doc FROM ${this.node(plan.operand)})`,
+        )
+    }
+  }
+
+  #and(operands: readonly NodePlan[]): string {
+    const positive = operands.filter((operand) => operand.kind !== 'not').map((operand) => this.node(operand))
+    const negative = operands.flatMap((operand) =>
+      operand.kind === 'not' ? [this.node(operand.operand)] : [],
+    )
+    const excluded = negative.map((name) => `doc NOT IN (SELECT doc FROM ${name})`)
+    if (positive.length === 0) {
+      return this.cte(
+        `SELECT doc, CAST(0 AS DOUBLE) AS score FROM ${this.file('docs')} WHERE ${excluded.join(' AND ')}`,
+      )
+    }
+    const [first, ...rest] = positive as [string, ...string[]]
+    const joins = rest.map((name, i) => ` JOIN ${name} a${i + 1} USING (doc)`).join('')
+    const score = ['a0.score', ...rest.map((_, i) => `a${i + 1}.score`)].join(' + ')
+    const where = excluded.length > 0 ? ` WHERE ${excluded.join(' AND ')}` : ''
+    return this.cte(`SELECT doc, ${score} AS score FROM ${first} a0${joins}${where}`)
+  }
+
+  /**
+   * The postings of one token in the search field's stored fields: `(doc, field, tf, len, idf[, positions])`.
+   * A term's document frequency comes from the term dictionary. A wildcard reads the dictionary for the
+   * terms in its prefix range that match the pattern, then only that range of the postings; its expansions
+   * count as one term, whose documents are those of any expansion.
+   */
+  #token(token: TokenPlan, withPositions: boolean): string {
+    const postings = this.file('postings')
+    const fieldStats = this.file('fieldStats')
+    const fields = `field IN (${this.#fieldCodes})`
+    const idf = 'ln(1 + (f.docs - x.df + 0.5) / (x.df + 0.5)) AS idf'
+    if (token.kind === 'term') {
+      const term = this.param(token.term)
+      const positions = withPositions ? ', p.positions' : ''
+      return this.cte(
+        `SELECT x.*, ${idf} FROM (SELECT p.doc, p.field, p.tf, p.len${positions}, t.df FROM ${postings} p JOIN (SELECT field, df FROM ${this.file('terms')} WHERE term = ${term} AND ${fields}) t USING (field) WHERE p.term = ${term} AND p.${fields}) x JOIN ${fieldStats} f USING (field)`,
+      )
+    }
+    const range = `term >= ${this.param(token.low)} AND term < ${this.param(token.high)} AND ${fields}`
+    const expansions = `SELECT term FROM ${this.file('terms')} WHERE ${range} AND term LIKE ${this.param(token.like)} ESCAPE '\\'`
+    const merged = withPositions ? ', list_sort(flatten(list(positions))) AS positions' : ''
+    const rows = this.cte(
+      `SELECT doc, field, CAST(sum(tf) AS UINTEGER) AS tf, any_value(len) AS len${merged} FROM ${postings} WHERE ${range} AND term IN (${expansions}) GROUP BY doc, field`,
+      true,
+    )
+    return this.cte(
+      `SELECT x.*, ${idf} FROM (SELECT *, count(*) OVER (PARTITION BY field) AS df FROM ${rows}) x JOIN ${fieldStats} f USING (field)`,
+    )
+  }
+
+  #word(token: TokenPlan, boost: number): string {
+    const rows = this.#token(token, false)
+    return this.#bm25(`SELECT t.doc, t.field, t.tf, t.len, t.idf FROM ${rows} t`, boost)
+  }
+
+  /** BM25 of rows `(doc, field, tf, len, idf)`, weighted per stored field and summed per document. */
+  #bm25(rows: string, boost: number): string {
+    const boosted = boost === 1 ? '' : ` * ${this.param(boost)}`
+    const norm = `${K1} * (1 - ${B} + ${B} * x.len / f.avg_length)`
+    return this.cte(
+      `SELECT x.doc, sum(${this.#weight} * x.idf * x.tf * (${K1} + 1) / (x.tf + ${norm}))${boosted} AS score FROM (${rows}) x JOIN ${this.file('fieldStats')} f USING (field) WHERE x.tf > 0 GROUP BY x.doc`,
+    )
+  }
+
+  /**
+   * Matches of adjacent tokens: `(doc, field, len, idf, starts)`, `starts` the positions of the first token
+   * where the others follow. Only documents with every token are looked at.
+   */
+  #sequenceStarts(tokens: SequencePlan): string {
+    const names = tokens.map((token) => this.#token(token, true))
+    const [first, ...rest] = names as [string, ...string[]]
+    if (rest.length === 0) {
+      return this.cte(`SELECT doc, field, len, idf, positions AS starts FROM ${first}`)
+    }
+    const joins = rest.map((name, i) => ` JOIN ${name} t${i + 1} USING (doc, field)`).join('')
+    const follows = rest
+      .map((_, i) => `list_contains(t${i + 1}.positions, p + ${sqlInteger(i + 1)})`)
+      .join(' AND ')
+    const idf = ['t0.idf', ...rest.map((_, i) => `t${i + 1}.idf`)].join(' + ')
+    return this.cte(
+      `SELECT doc, field, t0.len, ${idf} AS idf, list_filter(t0.positions, lambda p: ${follows}) AS starts FROM ${first} t0${joins}`,
+    )
+  }
+
+  #phrase(plan: Extract<NodePlan, { kind: 'sequence' }>): string {
+    const starts = this.#sequenceStarts(plan.tokens)
+    return this.#bm25(`SELECT doc, field, len(starts) AS tf, len, idf FROM ${starts}`, plan.boost)
+  }
+
+  /**
+   * Windows holding every operand without overlaps and with at most `within` uncovered positions. Operands
+   * are joined per document on their unnested start positions, pruned pairwise by the widest possible
+   * distance; a document's frequency is its number of distinct window starts.
+   */
+  #proximity(plan: Extract<NodePlan, { kind: 'proximity' }>): string {
+    const within = this.param(plan.within)
+    const widths = plan.operands.map((operand) => operand.length)
+    const operands = plan.operands.map((operand) => this.#sequenceStarts(operand))
+    const unnested = operands.map(
+      (name, i) => `(SELECT doc, field, len, idf, unnest(starts) AS s FROM ${name}) o${i}`,
+    )
+    const covered = sqlInteger(widths.reduce((total, width) => total + width, 0))
+    const conditions: string[] = []
+    for (let i = 0; i < widths.length; i++) {
+      for (let j = i + 1; j < widths.length; j++) {
+        const [a, b] = [`o${i}.s`, `o${j}.s`]
+        conditions.push(
+          `(${a} + ${sqlInteger(widths[i] ?? 1)} <= ${b} OR ${b} + ${sqlInteger(widths[j] ?? 1)} <= ${a})`,
+        )
+        // Two operands of one window are at most all gaps and all operands apart: lets the join prune early.
+        conditions.push(`${b} BETWEEN ${a} - ${covered} - ${within} AND ${a} + ${covered} + ${within}`)
+      }
+    }
+    const ends = widths.map((width, i) => `o${i}.s + ${sqlInteger(width)}`).join(', ')
+    const starts = widths.map((_, i) => `o${i}.s`).join(', ')
+    conditions.push(`greatest(${ends}) - least(${starts}) - ${covered} <= ${within}`)
+    const joins = unnested
+      .slice(1)
+      .map((relation) => ` JOIN ${relation} USING (doc, field)`)
+      .join('')
+    const idf = widths.map((_, i) => `o${i}.idf`).join(' + ')
+    const windows = this.cte(
+      `SELECT doc, field, any_value(o0.len) AS len, any_value(${idf}) AS idf, count(DISTINCT least(${starts})) AS tf FROM ${unnested[0]}${joins} WHERE ${conditions.join(' AND ')} GROUP BY doc, field`,
+    )
+    return this.#bm25(`SELECT doc, field, tf, len, idf FROM ${windows}`, plan.boost)
+  }
+}
+
+function numberLiteral(value: number): string {
+  if (!Number.isFinite(value)) throw new Error(`not a finite weight: ${value}`)
+  return String(value)
+}

@@ -1,0 +1,58 @@
+// How text becomes tokens, once in SQL (the index build) and once in TypeScript (the query words). The two
+// must agree token for token, or a query word would miss the index; a test runs both over every text of the
+// sample catalog and a set of awkward characters. The steps:
+//   1. apostrophes are deleted, so `O'Brien` is `obrien` and `children's` is `childrens` (then `children`
+//      stemmed), instead of leaving a stray `s` token;
+//   2. lower case;
+//   3. accents folded: canonical decomposition, combining marks removed (DuckDB `strip_accents`): `Łódź` is
+//      `łodz` (the stroke of `ł` is not a combining mark, so it stays, in both);
+//   4. split on every run of characters that are neither Unicode letters nor digits.
+// Exact tokens are the result; stemmed tokens are the exact ones through `porterStem`.
+import { porterStem } from './porter-stemmer.ts'
+
+const APOSTROPHES_JS = /['\u2019\u02bc]/gu
+const COMBINING_MARKS = /\p{M}+/gu
+const SEPARATORS_JS = /[^\p{L}\p{N}]+/u
+/** In query text a `*` or `?` stays inside its token, where it is a wildcard (exact mode). */
+const SEPARATORS_WITH_WILDCARDS_JS = /[^\p{L}\p{N}*?]+/u
+
+/** Lower-cased, accent-folded text: steps 1–3. */
+export function foldSearchText(text: string): string {
+  return text
+    .replace(APOSTROPHES_JS, '')
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(COMBINING_MARKS, '')
+    .normalize('NFC')
+}
+
+/** The exact tokens of a text, in order. */
+export function exactTokens(text: string): string[] {
+  return foldSearchText(text)
+    .split(SEPARATORS_JS)
+    .filter((token) => token !== '')
+}
+
+/** The tokens of query text, keeping `*` and `?` inside tokens (they are only meaningful in exact mode). */
+export function queryTokens(text: string): string[] {
+  return foldSearchText(text)
+    .split(SEPARATORS_WITH_WILDCARDS_JS)
+    .filter((token) => token !== '' && /[\p{L}\p{N}*?]/u.test(token))
+}
+
+/** The stemmed tokens of a text, in order (one per exact token). */
+export function stemmedTokens(text: string): string[] {
+  return exactTokens(text).map(porterStem)
+}
+
+/**
+ * The SQL expression that gives the exact tokens (VARCHAR[]) of the VARCHAR expression `text`. `text` is a
+ * fragment this package builds from its own column names and JSON paths, never a value from a caller.
+ */
+export function exactTokensSql(text: string): string {
+  return (
+    'list_filter(string_split_regex(strip_accents(lower(regexp_replace(' +
+    text +
+    ", '[''\u2019\u02bc]', '', 'g'))), '[^\\p{L}\\p{N}]+'), lambda token: token <> '')"
+  )
+}

@@ -1,0 +1,201 @@
+// The search index of the committed sample catalog, checked against the records themselves: the SQL
+// tokenizer agrees with the TypeScript one on every text, the postings give back every title, and searches
+// return exactly the works a brute-force scan of the records finds, in BM25 order.
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type DuckDBConnection, DuckDBInstance, listValue } from '@duckdb/node-api'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CATALOG_ENTITY_NAMES } from '../src/catalog/catalog-entities.ts'
+import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
+import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
+import { compileSearch } from '../src/search/search-compiler.ts'
+import { buildSearchIndex } from '../src/search/search-index-builder.ts'
+import type { SearchIndexManifest } from '../src/search/search-index-layout.ts'
+import { searchIndexOf, withSearchIndex } from '../src/search/search-index-manifest.ts'
+import { allOf, phrase, type SearchNode, word } from '../src/search/search-query.ts'
+import { exactTokens, exactTokensSql, stemmedTokens } from '../src/search/search-tokenizer.ts'
+
+const snapshotDir = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))
+
+let root: string
+let catalogDir: string
+let instance: DuckDBInstance
+let connection: DuckDBConnection
+let index: SearchIndexManifest
+
+interface SampleWork {
+  readonly id: string
+  readonly title: string
+  readonly abstract: string
+}
+let works: SampleWork[]
+
+/** The abstract of a record, rebuilt from its inverted index without the code under test. */
+function abstractOf(record: Record<string, unknown>): string {
+  const inverted = record.abstract_inverted_index
+  if (typeof inverted !== 'object' || inverted === null) return ''
+  const words: [number, string][] = []
+  for (const [text, positions] of Object.entries(inverted as Record<string, unknown>)) {
+    if (Array.isArray(positions)) for (const position of positions) words.push([Number(position), text])
+  }
+  return words
+    .sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
+    .map(([, text]) => text)
+    .join(' ')
+}
+
+const rows = async (sql: string, params: readonly unknown[] = []): Promise<Record<string, unknown>[]> =>
+  (await connection.runAndReadAll(sql, params as never[])).getRowObjectsJS()
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'oqlkit-search-sample-'))
+  catalogDir = join(root, 'catalog')
+  await ingestSnapshot({ snapshotDir, outDir: catalogDir })
+  instance = await DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  })
+  connection = await instance.connect()
+  index = await buildSearchIndex({ connection, catalogDir })
+  const records = await rows('SELECT id, display_name, record FROM read_parquet($1) ORDER BY id', [
+    join(catalogDir, 'entities', 'works.parquet'),
+  ])
+  works = records.map((row) => ({
+    id: String(row.id),
+    title: typeof row.display_name === 'string' ? row.display_name : '',
+    abstract: abstractOf(JSON.parse(String(row.record)) as Record<string, unknown>),
+  }))
+}, 60_000)
+
+afterAll(() => {
+  connection?.closeSync()
+  instance?.closeSync()
+  rmSync(root, { recursive: true, force: true })
+})
+
+async function search(field: string, mode: 'stemmed' | 'exact', match: SearchNode) {
+  const compiled = compileSearch({ entity: 'works', field, mode, match }, { catalogDir })
+  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
+  const hits = await rows(`SELECT id, score FROM (${compiled.sql}) ORDER BY score DESC, id`, compiled.params)
+  return hits.map((hit) => ({ id: String(hit.id), score: Number(hit.score) }))
+}
+
+const hasAdjacent = (tokens: readonly string[], first: string, second: string): boolean =>
+  tokens.some((token, i) => token === first && tokens[i + 1] === second)
+
+describe('the sample index', () => {
+  it('indexes every entity and lists files that exist', async () => {
+    expect(Object.keys(index.entities).sort()).toStrictEqual([...CATALOG_ENTITY_NAMES].sort())
+    expect(index.entities.works?.docs).toBe(works.length)
+    expect(index.files).toHaveLength(CATALOG_ENTITY_NAMES.length * 7)
+    for (const file of index.files) {
+      const path = join(catalogDir, ...file.path.split('/'))
+      expect(existsSync(path)).toBe(true)
+      expect(statSync(path).size).toBe(file.bytes)
+    }
+    const read = await readCatalogManifest(catalogDir)
+    if (!read.ok) throw new Error(read.message)
+    const merged = withSearchIndex(read.manifest, index)
+    expect(searchIndexOf(merged)).toBe(index)
+    expect(merged.files.filter((file) => file.path.startsWith('search/'))).toStrictEqual(index.files)
+    // Ingest already registered an index; merging replaces its files rather than adding them twice.
+    const outside = read.manifest.files.filter((file) => !file.path.startsWith('search/'))
+    expect(merged.files.length).toBe(outside.length + index.files.length)
+    expect(withSearchIndex(merged, index).files).toStrictEqual(merged.files)
+  })
+
+  it('writes postings sorted by term, field and document', async () => {
+    for (const mode of ['exact', 'stemmed']) {
+      const path = join(catalogDir, 'search', 'works', `${mode}-postings.parquet`)
+      const [row] = await rows(
+        `SELECT count(*) AS n, count(*) FILTER (WHERE previous IS NOT NULL AND previous >= current) AS unordered
+         FROM (SELECT (term, field, doc) AS current, lag((term, field, doc)) OVER (ORDER BY file_row_number) AS previous
+               FROM read_parquet($1, file_row_number = true))`,
+        [path],
+      )
+      expect(Number(row?.n)).toBeGreaterThan(50_000)
+      expect(Number(row?.unordered)).toBe(0)
+    }
+  })
+
+  it('tokenizes in SQL exactly as in TypeScript, on every text of the sample', async () => {
+    const texts = (
+      await rows(
+        `SELECT display_name AS t FROM read_parquet($1, union_by_name = true) WHERE display_name IS NOT NULL
+         UNION ALL SELECT unnest(json_extract_string(record, '$.display_name_alternatives[*]')) FROM read_parquet($2)`,
+        [join(catalogDir, 'entities', '*.parquet'), join(catalogDir, 'entities', 'authors.parquet')],
+      )
+    ).map((row) => String(row.t))
+    texts.push(...works.map((work) => work.abstract))
+    const tokenized = await rows(`SELECT ${exactTokensSql('t')} AS tokens FROM (SELECT unnest($1) AS t)`, [
+      listValue(texts),
+    ])
+    expect(tokenized).toHaveLength(texts.length)
+    let compared = 0
+    tokenized.forEach((row, i) => {
+      expect(row.tokens, texts[i]).toStrictEqual(exactTokens(texts[i] ?? ''))
+      compared++
+    })
+    expect(compared).toBeGreaterThan(10_000)
+  })
+
+  it('gives back every title and abstract from the exact postings', async () => {
+    const search = join(catalogDir, 'search', 'works')
+    const stored = await rows(
+      `SELECT d.id, p.field, list(p.term ORDER BY p.pos) AS tokens
+       FROM (SELECT term, field, doc, unnest(positions) AS pos FROM read_parquet($1)) p
+       JOIN read_parquet($2) d USING (doc) GROUP BY d.id, p.field`,
+      [join(search, 'exact-postings.parquet'), join(search, 'docs.parquet')],
+    )
+    const byKey = new Map(stored.map((row) => [`${row.id}/${row.field}`, row.tokens]))
+    for (const work of works) {
+      expect(byKey.get(`${work.id}/0`) ?? [], work.id).toStrictEqual(exactTokens(work.title))
+      expect(byKey.get(`${work.id}/1`) ?? [], work.id).toStrictEqual(exactTokens(work.abstract))
+    }
+  })
+})
+
+describe('searches on the sample', () => {
+  it('two words in title and abstract: the brute-force set, relevance-sorted, title matches first', async () => {
+    const hits = await search('title_and_abstract', 'stemmed', allOf(word('climate'), word('change')))
+    const expected = works.filter((work) => {
+      const tokens = new Set([...stemmedTokens(work.title), ...stemmedTokens(work.abstract)])
+      return tokens.has('climat') && tokens.has('chang')
+    })
+    expect(hits.map((hit) => hit.id).sort()).toStrictEqual(expected.map((work) => work.id).sort())
+    expect(hits.length).toBeGreaterThan(25)
+
+    const top = hits.slice(0, 25)
+    expect(top).toHaveLength(25)
+    for (let i = 1; i < top.length; i++) expect(top[i - 1]?.score).toBeGreaterThanOrEqual(top[i]?.score ?? 0)
+    const titleWords = (id: string): number => {
+      const tokens = stemmedTokens(works.find((work) => work.id === id)?.title ?? '')
+      return Number(tokens.includes('climat')) + Number(tokens.includes('chang'))
+    }
+    const bothInTitle = hits.filter((hit) => titleWords(hit.id) === 2).map((hit) => hit.score)
+    const noneInTitle = hits.filter((hit) => titleWords(hit.id) === 0).map((hit) => hit.score)
+    expect(bothInTitle.length).toBeGreaterThan(0)
+    expect(noneInTitle.length).toBeGreaterThan(0)
+    expect(Math.min(...bothInTitle)).toBeGreaterThan(Math.max(...noneInTitle))
+  })
+
+  it('an exact phrase: the works whose title or abstract has the two words adjacent', async () => {
+    const hits = await search('title_and_abstract', 'exact', phrase('climate change'))
+    const expected = works.filter(
+      (work) =>
+        hasAdjacent(exactTokens(work.title), 'climate', 'change') ||
+        hasAdjacent(exactTokens(work.abstract), 'climate', 'change'),
+    )
+    expect(expected.length).toBeGreaterThan(0)
+    expect(hits.map((hit) => hit.id).sort()).toStrictEqual(expected.map((work) => work.id).sort())
+  })
+
+  it('a wildcard: every work with a title word of that prefix', async () => {
+    const hits = await search('display_name', 'exact', word('clim*'))
+    const expected = works.filter((work) => exactTokens(work.title).some((token) => token.startsWith('clim')))
+    expect(expected.length).toBeGreaterThan(0)
+    expect(hits.map((hit) => hit.id).sort()).toStrictEqual(expected.map((work) => work.id).sort())
+  })
+})

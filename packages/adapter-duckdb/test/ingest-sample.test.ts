@@ -133,7 +133,8 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
       expect(statSync(join(catalogDir, file.path)).size, file.path).toBe(file.bytes)
     }
     expect(manifest.files.map((file) => file.path)).toContain('links/works-authors.parquet')
-    expect(manifest.extensions).toStrictEqual({})
+    // The full-text search index is built with the catalog and registered as its one extension.
+    expect(Object.keys(manifest.extensions)).toStrictEqual(['search'])
     expect(existsSync(join(catalogDir, '.staging'))).toBe(false)
     expect(readdirSync(outRoot)).toStrictEqual(['catalog'])
   })

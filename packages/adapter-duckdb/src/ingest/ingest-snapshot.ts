@@ -16,6 +16,8 @@ import {
   type CatalogManifest,
 } from '../catalog/catalog-layout.ts'
 import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
+import { buildSearchIndex } from '../search/search-index-builder.ts'
+import { withSearchIndex } from '../search/search-index-manifest.ts'
 import { type BuiltCatalog, buildCatalog } from './catalog-builder.ts'
 import {
   CREATE_ID_STAGE_TABLES_SQL,
@@ -80,6 +82,12 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     const built = await buildCatalog(db, build.path, (step, done, total) =>
       progress.building(step, done, total),
     )
+    // The full-text index is part of the catalog: built in the same folder, swapped in with it.
+    const searchIndex = await buildSearchIndex({
+      connection: db,
+      catalogDir: build.path,
+      onEntity: (entity, done, total) => progress.building(`search/${entity}`, done, total),
+    })
     db.close()
     db = undefined
     await rm(stagingDir, { recursive: true, force: true })
@@ -91,7 +99,10 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       filesRead: plan.parts.length + plan.idFiles.length,
       recordsRead: cursor.recordsRead,
     }
-    const manifest = catalogManifestOf(built, ingest, previous?.manifest.ingests ?? [])
+    const manifest = withSearchIndex(
+      catalogManifestOf(built, ingest, previous?.manifest.ingests ?? []),
+      searchIndex,
+    )
     await writeFile(join(build.path, CATALOG_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
     progress.emit('commit')
     await commitBuildFolder(build)

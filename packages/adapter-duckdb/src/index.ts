@@ -1,4 +1,6 @@
-// The public API of @oqlkit/adapter-duckdb: the catalog layout and snapshot ingest. The query
-// adapter (SQL compiler, search index, embedded stores) arrives with the rest of the storage issue.
+// The public API of @oqlkit/adapter-duckdb: the catalog layout, snapshot ingest, the full-text search
+// index, and the DuckDB storage adapter that runs the engine's plans.
 export * from './catalog/index.ts'
 export * from './ingest/index.ts'
+export * from './query/index.ts'
+export * from './search/index.ts'

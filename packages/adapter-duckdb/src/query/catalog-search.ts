@@ -1,0 +1,88 @@
+// Full-text search for the plan compiler, over the catalog's search index (`src/search`): an engine search
+// node → a `SearchQuery` → the index compiler's SQL, rewritten to the `?` placeholders the rest of the
+// statement uses and returned as a `(doc, score)` relation.
+import type { SearchNode } from '@oqlkit/engine'
+import type { CatalogEntity } from '../catalog/catalog-entities.ts'
+import { compileSearch } from '../search/search-compiler.ts'
+import { defaultSearchField, weightedFieldsOf } from '../search/search-fields.ts'
+import type { SearchIndexManifest } from '../search/search-index-layout.ts'
+import type { SqlParam } from './compiled-query.ts'
+import type { SearchCompilerLike } from './duckdb-plan-compiler.ts'
+import { searchMatchOfText } from './search-text-parser.ts'
+import type { SqlFragment } from './sql-fragment.ts'
+import { UnsupportedPlanError } from './unsupported-plan-error.ts'
+
+/**
+ * `$n` placeholders → `?` in order of appearance (a parameter used twice is bound twice). String literals and
+ * quoted identifiers are copied as they are, so a `$1` inside one is left alone.
+ */
+export const positionalToAnonymous = (sql: string, params: readonly unknown[]): SqlFragment => {
+  let text = ''
+  const bound: SqlParam[] = []
+  let index = 0
+  while (index < sql.length) {
+    const char = sql[index]!
+    if (char === "'" || char === '"') {
+      const close = sql.indexOf(char, index + 1)
+      const end = close === -1 ? sql.length : close + 1
+      text += sql.slice(index, end)
+      index = end
+      continue
+    }
+    const placeholder = /^\$(\d+)/.exec(sql.slice(index, index + 12))
+    if (char === '$' && placeholder !== null) {
+      const position = Number(placeholder[1]) - 1
+      if (position < 0 || position >= params.length) throw new Error(`No parameter for $${placeholder[1]}`)
+      bound.push(params[position] as SqlParam)
+      text += '?'
+      index += placeholder[0].length
+      continue
+    }
+    text += char
+    index++
+  }
+  return { sql: text, params: bound }
+}
+
+// Engine search fields the index names differently: `default.search` is the entity's `?search=`.
+const fieldOf = (entity: CatalogEntity, field: string): string =>
+  field === 'default' ? defaultSearchField(entity) : field
+
+/** The search compiler over a catalog's index (`catalog.json` `extensions.search`). */
+export const catalogSearchCompiler = (
+  catalogDir: string,
+  index: SearchIndexManifest,
+): SearchCompilerLike => ({
+  compileSearch(entity: CatalogEntity, node: SearchNode): SqlFragment {
+    if (node.mode === 'semantic' || node.field === 'semantic')
+      throw new UnsupportedPlanError(
+        'semantic_search',
+        'Semantic search is not available: there is no vector index',
+      )
+    if (index.entities[entity] === undefined)
+      throw new UnsupportedPlanError(
+        'full_text_search',
+        `The search index of this catalog does not cover ${entity}`,
+      )
+    const field = fieldOf(entity, node.field)
+    if (weightedFieldsOf(entity, field) === undefined)
+      throw new UnsupportedPlanError(
+        'full_text_search',
+        `${node.column.id} is not in the search index of ${entity}`,
+      )
+    const match = searchMatchOfText(node.text)
+    if (match === undefined)
+      throw new UnsupportedPlanError('invalid_search', `The search value of ${node.column.id} has no words`)
+    const compiled = compileSearch(
+      { entity, field, mode: node.mode === 'exact' ? 'exact' : 'stemmed', match },
+      { catalogDir },
+    )
+    if (!compiled.ok)
+      throw new UnsupportedPlanError(
+        'invalid_search',
+        `Cannot search ${node.column.id} for ${JSON.stringify(node.text)}: ${compiled.problems.map((problem) => problem.message).join('; ')}`,
+      )
+    const relation = positionalToAnonymous(compiled.sql, compiled.params)
+    return { sql: `SELECT id AS doc, score FROM (${relation.sql})`, params: relation.params }
+  },
+})

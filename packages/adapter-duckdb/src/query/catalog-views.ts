@@ -1,0 +1,63 @@
+// The views the adapter opens over a catalog's Parquet files, and their names. Queries read the catalog only
+// through these names; the file paths appear once, in the CREATE VIEW statements.
+import { join } from 'node:path'
+import { CATALOG_ENTITIES, type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
+import type { CatalogManifest, CatalogTable } from '../catalog/catalog-layout.ts'
+import { isCatalogRelativePath } from '../catalog/catalog-manifest-reader.ts'
+import { LINK_TABLES } from '../catalog/link-tables.ts'
+import { linkViewOf } from './column-sources.ts'
+import { constantLiteral, quoteIdentifier } from './sql-identifier.ts'
+
+export const EXTERNAL_IDS_VIEW = 'external_ids'
+export const MERGED_IDS_VIEW = 'merged_ids'
+export const DELETED_IDS_VIEW = 'deleted_ids'
+
+/** The quoted view name of an entity table (`"works"`, `"work_types"`). */
+export const entityView = (entity: CatalogEntity): string => quoteIdentifier(catalogEntityInfo(entity)!.table)
+
+const readParquet = (catalogDir: string, table: CatalogTable): string => {
+  for (const file of table.files)
+    if (!isCatalogRelativePath(file))
+      throw new Error(`catalog.json names a file outside the catalog: ${file}`)
+  const paths = table.files.map((file) => constantLiteral(join(catalogDir, ...file.split('/'))))
+  return `read_parquet([${paths.join(', ')}])`
+}
+
+/**
+ * How the catalog is opened: `views` read the Parquet files on every query (memory stays low, whatever the
+ * catalog's size); `tables` load them into DuckDB's memory at open (a copy of the catalog in RAM, and no
+ * Parquet decompression per query).
+ */
+export type CatalogLoadMode = 'views' | 'tables'
+
+/** The catalog's bytes on disk (entity, link and id files), what `tables` would hold in memory, compressed. */
+export const catalogBytes = (manifest: CatalogManifest): number =>
+  manifest.files.filter((file) => !file.path.startsWith('search/')).reduce((sum, file) => sum + file.bytes, 0)
+
+/** `CREATE VIEW` (or `CREATE TABLE … AS`) statements for every table of the catalog. */
+export const catalogViewStatements = (
+  catalogDir: string,
+  manifest: CatalogManifest,
+  mode: CatalogLoadMode = 'views',
+): string[] => {
+  const create = mode === 'views' ? 'CREATE VIEW' : 'CREATE TABLE'
+  const statements: string[] = []
+  for (const info of CATALOG_ENTITIES)
+    statements.push(
+      `${create} ${entityView(info.entity)} AS SELECT * FROM ${readParquet(catalogDir, manifest.entities[info.entity])}`,
+    )
+  for (const spec of LINK_TABLES) {
+    const table = manifest.links[spec.name]
+    const source =
+      table === undefined
+        ? 'SELECT CAST(NULL AS VARCHAR) AS key, CAST(NULL AS VARCHAR) AS work_id WHERE FALSE'
+        : `SELECT * FROM ${readParquet(catalogDir, table)}`
+    statements.push(`${create} ${quoteIdentifier(linkViewOf(spec.name))} AS ${source}`)
+  }
+  statements.push(
+    `${create} ${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS SELECT * FROM ${readParquet(catalogDir, manifest.externalIds)}`,
+    `${create} ${quoteIdentifier(MERGED_IDS_VIEW)} AS SELECT * FROM ${readParquet(catalogDir, manifest.mergedIds)}`,
+    `${create} ${quoteIdentifier(DELETED_IDS_VIEW)} AS SELECT * FROM ${readParquet(catalogDir, manifest.deletedIds)}`,
+  )
+  return statements
+}

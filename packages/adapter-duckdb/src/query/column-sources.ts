@@ -1,0 +1,579 @@
+// Where each registry column's values live in a catalog, per entity. Three tiers, fastest first:
+//   1. a derived typed column of the entity table (`publication_year`, `primary_source_id`, `doi`);
+//   2. a link table for multi-valued ids of works (`authorships.author.id` → `links/works-authors`), or the
+//      external-id table (`ids.pmid`), so a filter reads one key range instead of every record;
+//   3. the JSON record itself, by the column's path (`$.authorships[*].institutions[*].type`): every
+//      filterable column works, correctly if more slowly.
+// A few columns are computed (`has_orcid`, `best_open_version`, `cited_by`). Every SQL name used here is
+// checked against the catalog's own lists (`derivedColumnsOf`, `LINK_TABLES`) when this module loads.
+import type { ColumnRef } from '@oqlkit/engine'
+import { CATALOG_ENTITY_NAMES, type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
+import { type DerivedColumn, derivedColumnsOf } from '../catalog/entity-columns.ts'
+import type { ExternalIdScheme } from '../catalog/external-id-schemes.ts'
+import { LINK_TABLES } from '../catalog/link-tables.ts'
+import { LETTER_ID_PATTERN } from '../catalog/openalex-id-normalizer.ts'
+import { recordJsonPath } from './record-shapes.ts'
+import { constantLiteral, jsonPathLiteral, quoteIdentifier } from './sql-identifier.ts'
+import {
+  BOOLEAN_CODEC,
+  CODE_CODEC,
+  COUNTRY_CODEC,
+  DATE_CODEC,
+  externalIdCodec,
+  ID_CODEC,
+  idTailSql,
+  LETTER_ID_CODEC,
+  NUMBER_CODEC,
+  PATH_ID_CODEC,
+  TEXT_CODEC,
+  TIMESTAMP_CODEC,
+  type ValueCodec,
+} from './value-codecs.ts'
+
+type ValueKind = ColumnRef['kind']
+
+/**
+ * How a group key read from SQL becomes the key of a bucket: `value` as read; `entity` an id made a full
+ * OpenAlex id of `entity` (letter ids whatever the entity); `code` a vocabulary code as read.
+ */
+export type GroupKeyKind =
+  | { readonly kind: 'value' }
+  | { readonly kind: 'entity'; readonly entity: CatalogEntity | null }
+  | { readonly kind: 'code' }
+
+/** One value per row: a typed SQL expression over the entity view's columns. */
+export interface ScalarSource {
+  readonly kind: 'scalar'
+  /** Typed SQL (number, DATE, TIMESTAMP, BOOLEAN or text); what sorts use. */
+  readonly expr: string
+  readonly codec: ValueCodec
+  /** SQL of the group key (normalised so equal ids in different forms share a bucket). */
+  readonly groupExpr: string
+  readonly groupKey: GroupKeyKind
+  /** `column`: a catalog column; `record`: the JSON record by the column's path; `computed`: SQL of several. */
+  readonly origin: 'column' | 'record' | 'computed'
+}
+
+/** Several values per row: a `VARCHAR[]` without nulls, read from the record. */
+export interface ListSource {
+  readonly kind: 'list'
+  readonly expr: string
+  /** The typed form of one element `x` (a lambda body). */
+  readonly element: (x: string) => string
+  readonly codec: ValueCodec
+  readonly groupElement: (x: string) => string
+  readonly groupKey: GroupKeyKind
+}
+
+/** A link table of works: `(key, work_id)`; the record list is kept for sorting. */
+export interface LinkSource {
+  readonly kind: 'link'
+  /** The view name of the link table. */
+  readonly view: string
+  readonly codec: ValueCodec
+  readonly groupKey: GroupKeyKind
+  readonly list: ListSource
+}
+
+/** An external id held by the external-id table (`ids.pmid`); the record's value serves sorts and groups. */
+export interface ExternalIdSource {
+  readonly kind: 'external-id'
+  readonly entity: CatalogEntity
+  readonly scheme: ExternalIdScheme
+  readonly codec: ValueCodec
+  readonly scalar: ScalarSource
+}
+
+/** A value that picks one of a few fixed predicates (`best_open_version: published`). */
+export interface ChoiceSource {
+  readonly kind: 'choice'
+  /** Lower-cased value → predicate SQL. */
+  readonly choices: ReadonlyMap<string, string>
+  readonly scalar: ScalarSource
+}
+
+/** `doi_starts_with`: a prefix of a normalised column. */
+export interface PrefixSource {
+  readonly kind: 'prefix'
+  readonly scalar: ScalarSource
+}
+
+/** `cited_by:W1` (the works W1 cites) and `related_to:W1` (W1's related works): ids read from another work. */
+export interface RelationSource {
+  readonly kind: 'cited-by' | 'related-to'
+  readonly list: ListSource
+}
+
+export interface UnsupportedSource {
+  readonly kind: 'unsupported'
+  readonly message: string
+}
+
+export type ColumnSource =
+  | ScalarSource
+  | ListSource
+  | LinkSource
+  | ExternalIdSource
+  | ChoiceSource
+  | PrefixSource
+  | RelationSource
+  | UnsupportedSource
+
+// ---- building blocks ----
+
+const VALUE_KEY: GroupKeyKind = { kind: 'value' }
+const CODE_KEY: GroupKeyKind = { kind: 'code' }
+const entityKey = (entity: CatalogEntity | null): GroupKeyKind => ({ kind: 'entity', entity })
+
+/** The catalog entity of a registry entity type (`types` is `work-types`; `locations` has no table). */
+export const catalogEntityOf = (entity: string): CatalogEntity | undefined =>
+  catalogEntityInfo(entity === 'types' ? 'work-types' : entity)?.entity
+
+const derivedColumn = (entity: CatalogEntity, name: string): DerivedColumn => {
+  const column = derivedColumnsOf(entity).find((candidate) => candidate.name === name)
+  if (column === undefined) throw new Error(`The catalog has no derived column ${entity}.${name}`)
+  return column
+}
+
+const scalar = (
+  expr: string,
+  codec: ValueCodec,
+  groupKey: GroupKeyKind,
+  groupExpr = expr,
+  origin: ScalarSource['origin'] = 'column',
+): ScalarSource => ({ kind: 'scalar', expr, codec, groupExpr, groupKey, origin })
+
+/** A derived column of the entity table, typed as the registry column's kind asks. */
+const derived = (
+  entity: CatalogEntity,
+  name: string,
+  codec: ValueCodec,
+  groupKey: GroupKeyKind = VALUE_KEY,
+): ScalarSource => {
+  const column = derivedColumn(entity, name)
+  const expr = quoteIdentifier(column.name)
+  return scalar(expr, codec, groupKey)
+}
+
+const derivedNumber = (entity: CatalogEntity, name: string): ScalarSource =>
+  derived(entity, name, NUMBER_CODEC)
+const derivedBoolean = (entity: CatalogEntity, name: string): ScalarSource =>
+  derived(entity, name, BOOLEAN_CODEC)
+const derivedCode = (entity: CatalogEntity, name: string): ScalarSource =>
+  derived(entity, name, CODE_CODEC, CODE_KEY)
+const derivedLetterId = (
+  entity: CatalogEntity,
+  name: string,
+  keyEntity: CatalogEntity | null,
+): ScalarSource => derived(entity, name, LETTER_ID_CODEC, entityKey(keyEntity))
+const derivedPathId = (entity: CatalogEntity, name: string, keyEntity: CatalogEntity): ScalarSource =>
+  derived(entity, name, PATH_ID_CODEC, entityKey(keyEntity))
+const derivedExternal = (entity: CatalogEntity, name: string, scheme: ExternalIdScheme): ScalarSource =>
+  derived(entity, name, externalIdCodec(scheme, true))
+
+/** `kind` decides how a date column compares: `date` by day, `datetime` to the instant. */
+const derivedTime = (entity: CatalogEntity, name: string, kind: ValueKind): ScalarSource => {
+  const column = derivedColumn(entity, name)
+  const expr = quoteIdentifier(column.name)
+  if (kind === 'datetime') return scalar(`CAST(${expr} AS TIMESTAMP)`, TIMESTAMP_CODEC, VALUE_KEY)
+  return scalar(column.type === 'DATE' ? expr : `CAST(${expr} AS DATE)`, DATE_CODEC, VALUE_KEY)
+}
+
+const jsonText = (path: string): string => `json_extract_string(record, ${jsonPathLiteral(path)})`
+const jsonList = (path: string): string =>
+  `list_filter(json_extract_string(record, ${jsonPathLiteral(path)}), lambda __x: __x IS NOT NULL)`
+
+const EXTERNAL_ID_FIELDS: Readonly<Record<string, ExternalIdScheme>> = {
+  doi: 'doi',
+  orcid: 'orcid',
+  raw_orcid: 'orcid',
+  ror: 'ror',
+  issn: 'issn',
+  issn_l: 'issn',
+  pmid: 'pmid',
+  pmcid: 'pmcid',
+  mag: 'mag',
+  wikidata: 'wikidata',
+  wikidata_id: 'wikidata',
+}
+
+interface ValueForm {
+  readonly typed: (text: string) => string
+  readonly codec: ValueCodec
+  readonly groupKey: GroupKeyKind
+  readonly group: (text: string) => string
+}
+
+const asText = (text: string): string => text
+
+const ANY_ID_KEY: GroupKeyKind = { kind: 'entity', entity: null }
+const LETTER_ID_IN_RECORD = constantLiteral(`(?i)${LETTER_ID_PATTERN}`)
+/**
+ * SQL: the group key of an id read from a record: the short form of a letter id (`https://openalex.org/w1`
+ * and `W1` share the bucket `W1`), any other id as written (it is already the full id).
+ */
+const recordIdGroupSql = (text: string): string =>
+  `coalesce(nullif(upper(regexp_extract(trim(${text}), ${LETTER_ID_IN_RECORD}, 1)), ''), trim(${text}))`
+
+/** How values of a registry column read from JSON text are typed, compared and grouped. */
+const valueFormOf = (column: ColumnRef): ValueForm => {
+  const segments = column.id.split('.')
+  const last = segments[segments.length - 1]!
+  const idLike = last === 'id' || last.endsWith('_ids') || last === 'lineage'
+  switch (column.kind) {
+    case 'number':
+    case 'float':
+      // A few number columns hold vocabulary ids (`fields.id` of domains: `https://openalex.org/fields/17`):
+      // their number is the id's last segment.
+      if (idLike)
+        return {
+          typed: (text) => `TRY_CAST(${idTailSql(text)} AS DOUBLE)`,
+          codec: NUMBER_CODEC,
+          groupKey: VALUE_KEY,
+          group: (text) => `TRY_CAST(${idTailSql(text)} AS DOUBLE)`,
+        }
+      return {
+        typed: (text) => `TRY_CAST(${text} AS DOUBLE)`,
+        codec: NUMBER_CODEC,
+        groupKey: VALUE_KEY,
+        group: (text) => `TRY_CAST(${text} AS DOUBLE)`,
+      }
+    case 'date':
+      return {
+        typed: (text) => `CAST(TRY_CAST(${text} AS TIMESTAMP) AS DATE)`,
+        codec: DATE_CODEC,
+        groupKey: VALUE_KEY,
+        group: (text) => `CAST(TRY_CAST(${text} AS TIMESTAMP) AS DATE)`,
+      }
+    case 'datetime':
+      return {
+        typed: (text) => `TRY_CAST(${text} AS TIMESTAMP)`,
+        codec: TIMESTAMP_CODEC,
+        groupKey: VALUE_KEY,
+        group: (text) => `TRY_CAST(${text} AS TIMESTAMP)`,
+      }
+    case 'boolean':
+      return {
+        typed: (text) => `TRY_CAST(${text} AS BOOLEAN)`,
+        codec: BOOLEAN_CODEC,
+        groupKey: VALUE_KEY,
+        group: (text) => `TRY_CAST(${text} AS BOOLEAN)`,
+      }
+    case 'entity_id':
+      return { typed: asText, codec: ID_CODEC, groupKey: ANY_ID_KEY, group: recordIdGroupSql }
+    case 'enum':
+      return { typed: asText, codec: ID_CODEC, groupKey: CODE_KEY, group: idTailSql }
+    default: {
+      const scheme = EXTERNAL_ID_FIELDS[last]
+      if (scheme !== undefined)
+        return { typed: asText, codec: externalIdCodec(scheme, false), groupKey: VALUE_KEY, group: asText }
+      if (idLike) return { typed: asText, codec: ID_CODEC, groupKey: ANY_ID_KEY, group: recordIdGroupSql }
+      return { typed: asText, codec: TEXT_CODEC, groupKey: VALUE_KEY, group: asText }
+    }
+  }
+}
+
+/** The generic tier: the column's own path in the JSON record. */
+const fromRecord = (entity: CatalogEntity, column: ColumnRef): ScalarSource | ListSource => {
+  const { path, list } = recordJsonPath(entity, column.id)
+  const form = valueFormOf(column)
+  if (list)
+    return {
+      kind: 'list',
+      expr: jsonList(path),
+      element: form.typed,
+      codec: form.codec,
+      groupElement: form.group,
+      groupKey: form.groupKey,
+    }
+  const text = jsonText(path)
+  return scalar(form.typed(text), form.codec, form.groupKey, form.group(text), 'record')
+}
+
+const LINK_VIEWS: ReadonlyMap<string, string> = new Map(
+  LINK_TABLES.map((spec) => [spec.name, `link_${spec.name.replaceAll('-', '_')}`]),
+)
+
+/** The view name of a link table of the catalog. */
+export const linkViewOf = (name: string): string => {
+  const view = LINK_VIEWS.get(name)
+  if (view === undefined) throw new Error(`The catalog has no link table ${name}`)
+  return view
+}
+
+const link = (name: string, column: ColumnRef, list: ListSource): LinkSource => {
+  const spec = LINK_TABLES.find((candidate) => candidate.name === name)!
+  const codec =
+    spec.transform === 'letter-id'
+      ? LETTER_ID_CODEC
+      : spec.transform === 'country'
+        ? COUNTRY_CODEC
+        : PATH_ID_CODEC
+  return {
+    kind: 'link',
+    view: linkViewOf(name),
+    codec,
+    groupKey: column.kind === 'enum' ? CODE_KEY : entityKey(spec.keyEntity),
+    list,
+  }
+}
+
+const computedBoolean = (expr: string): ScalarSource => {
+  const value = `coalesce(${expr}, FALSE)`
+  return scalar(value, BOOLEAN_CODEC, VALUE_KEY, value, 'computed')
+}
+const nonEmpty = (list: string): string => `len(${list}) > 0`
+
+// Open-access versions of a work's locations (`best_open_version`, `has_oa_*_version`).
+const oaLocationWithVersion = (versions: readonly string[]): string =>
+  `len(list_filter(json_extract(record, '$.locations[*]'), lambda __l: json_extract_string(__l, '$.is_oa') = 'true' AND json_extract_string(__l, '$.version') IN (${versions.map((version) => `'${version}'`).join(', ')}))) > 0`
+const ANY_OA_VERSION = oaLocationWithVersion(['submittedVersion', 'acceptedVersion', 'publishedVersion'])
+const ACCEPTED_OR_PUBLISHED = oaLocationWithVersion(['acceptedVersion', 'publishedVersion'])
+const PUBLISHED = oaLocationWithVersion(['publishedVersion'])
+const SUBMITTED = oaLocationWithVersion(['submittedVersion'])
+
+const UNSUPPORTED_GEOGRAPHY =
+  'needs a country → continent / Global South table, which the catalog does not have yet'
+
+type SourceFactory = (column: ColumnRef) => ColumnSource
+
+/** Columns with a faster or computed source than their record path, per entity. */
+const specialSources = (entity: CatalogEntity): ReadonlyMap<string, SourceFactory> => {
+  const sources = new Map<string, SourceFactory>()
+  const info = catalogEntityInfo(entity)!
+  const selfId: SourceFactory = () =>
+    info.idKind === 'letter'
+      ? scalar('"id"', LETTER_ID_CODEC, entityKey(entity))
+      : scalar('"id"', CODE_CODEC, entityKey(entity))
+  sources.set('ids.openalex', selfId)
+  sources.set('id', selfId)
+  sources.set('display_name', () => derived(entity, 'display_name', TEXT_CODEC))
+  sources.set('works_count', () => derivedNumber(entity, 'works_count'))
+  sources.set('cited_by_count', () => derivedNumber(entity, 'cited_by_count'))
+  sources.set('created_date', (column) => derivedTime(entity, 'created_date', column.kind))
+  sources.set('updated_date', (column) =>
+    scalar(
+      column.kind === 'datetime' ? '"updated_date"' : 'CAST("updated_date" AS DATE)',
+      column.kind === 'datetime' ? TIMESTAMP_CODEC : DATE_CODEC,
+      VALUE_KEY,
+    ),
+  )
+  const names = new Set(derivedColumnsOf(entity).map((column) => column.name))
+  if (names.has('h_index')) {
+    sources.set('summary_stats.h_index', () => derivedNumber(entity, 'h_index'))
+    sources.set('summary_stats.i10_index', () => derivedNumber(entity, 'i10_index'))
+    sources.set('summary_stats.2yr_mean_citedness', () => derivedNumber(entity, 'two_yr_mean_citedness'))
+  }
+  for (const name of ['continent', 'is_global_south'])
+    sources.set(name, () => ({ kind: 'unsupported', message: `${entity} ${name} ${UNSUPPORTED_GEOGRAPHY}` }))
+
+  const record = (id: string, kind: ValueKind) => fromRecord(entity, { id, kind })
+  const recordList = (id: string, kind: ValueKind): ListSource => {
+    const source = record(id, kind)
+    if (source.kind !== 'list') throw new Error(`${entity}.${id} is not a list in the records`)
+    return source
+  }
+
+  switch (entity) {
+    case 'works': {
+      sources.set('publication_year', () => derivedNumber(entity, 'publication_year'))
+      sources.set('publication_date', (column) => derivedTime(entity, 'publication_date', column.kind))
+      sources.set('type', () => derivedCode(entity, 'type'))
+      sources.set('type_crossref', () => derived(entity, 'type_crossref', TEXT_CODEC))
+      sources.set('language', () => derivedCode(entity, 'language'))
+      sources.set('open_access.is_oa', () => derivedBoolean(entity, 'is_oa'))
+      sources.set('open_access.oa_status', () => derivedCode(entity, 'oa_status'))
+      for (const name of [
+        'is_retracted',
+        'is_paratext',
+        'has_fulltext',
+        'has_doi',
+        'has_abstract',
+        'is_xpac',
+      ])
+        sources.set(name, () => derivedBoolean(entity, name))
+      sources.set('doi', () => derivedExternal(entity, 'doi', 'doi'))
+      sources.set('doi_starts_with', () => ({
+        kind: 'prefix',
+        scalar: derivedExternal(entity, 'doi', 'doi'),
+      }))
+      for (const name of [
+        'fwci',
+        'authors_count',
+        'referenced_works_count',
+        'countries_distinct_count',
+        'institutions_distinct_count',
+      ])
+        sources.set(name, () => derivedNumber(entity, name))
+      sources.set('primary_location.source.id', () => derivedLetterId(entity, 'primary_source_id', 'sources'))
+      sources.set('primary_topic.id', () => derivedLetterId(entity, 'primary_topic_id', 'topics'))
+      sources.set('primary_topic.subfield.id', () =>
+        derivedPathId(entity, 'primary_subfield_id', 'subfields'),
+      )
+      sources.set('primary_topic.field.id', () => derivedPathId(entity, 'primary_field_id', 'fields'))
+      sources.set('primary_topic.domain.id', () => derivedPathId(entity, 'primary_domain_id', 'domains'))
+
+      const linked = (columnId: string, table: string, listPath = columnId) =>
+        sources.set(columnId, (column) =>
+          link(table, column, recordList(listPath, column.kind === 'enum' ? 'enum' : 'entity_id')),
+        )
+      linked('authorships.author.id', 'works-authors')
+      linked('authorships.institutions.id', 'works-institutions')
+      linked('authorships.institutions.lineage', 'works-institution-lineage')
+      linked('authorships.countries', 'works-countries')
+      linked('topics.id', 'works-topics')
+      linked('keywords.id', 'works-keywords')
+      linked('concepts.id', 'works-concepts')
+      linked('funders.id', 'works-funders')
+      linked('awards.id', 'works-awards')
+      linked('sustainable_development_goals.id', 'works-sdgs')
+      linked('locations.source.id', 'works-sources')
+      linked('repository', 'works-sources', 'locations.source.id')
+      linked('referenced_works', 'works-referenced-works')
+      sources.set('cited_by', () => ({ kind: 'cited-by', list: recordList('referenced_works', 'entity_id') }))
+      sources.set('related_to', () => ({
+        kind: 'related-to',
+        list: recordList('related_works', 'entity_id'),
+      }))
+      for (const [name, scheme] of [
+        ['ids.pmid', 'pmid'],
+        ['ids.pmcid', 'pmcid'],
+        ['ids.mag', 'mag'],
+      ] as const)
+        sources.set(name, (column) => ({
+          kind: 'external-id',
+          entity,
+          scheme,
+          codec: externalIdCodec(scheme, true),
+          scalar: record(column.id, 'string') as ScalarSource,
+        }))
+      sources.set('has_orcid', () => computedBoolean(nonEmpty(jsonList('$.authorships[*].author.orcid'))))
+      sources.set('has_pmid', () => computedBoolean(`${jsonText('$.ids.pmid')} IS NOT NULL`))
+      sources.set('has_pmcid', () => computedBoolean(`${jsonText('$.ids.pmcid')} IS NOT NULL`))
+      sources.set('has_references', () => computedBoolean('"referenced_works_count" > 0'))
+      sources.set('has_raw_affiliation_strings', () =>
+        computedBoolean(nonEmpty(jsonList('$.authorships[*].raw_affiliation_strings[*]'))),
+      )
+      sources.set('has_pdf_url', () => computedBoolean(nonEmpty(jsonList('$.locations[*].pdf_url'))))
+      sources.set('has_oa_accepted_or_published_version', () => computedBoolean(ACCEPTED_OR_PUBLISHED))
+      sources.set('has_oa_submitted_version', () => computedBoolean(SUBMITTED))
+      sources.set('best_open_version', () => ({
+        kind: 'choice',
+        choices: new Map([
+          ['any', ANY_OA_VERSION],
+          ['acceptedorpublished', ACCEPTED_OR_PUBLISHED],
+          ['published', PUBLISHED],
+        ]),
+        scalar: scalar(
+          jsonText('$.best_oa_location.version'),
+          TEXT_CODEC,
+          VALUE_KEY,
+          jsonText('$.best_oa_location.version'),
+          'record',
+        ),
+      }))
+      const countOf = (field: string, listPath: string) =>
+        sources.set(field, () => {
+          const count = `coalesce(TRY_CAST(${jsonText(`$.${field}`)} AS DOUBLE), len(json_extract(record, ${jsonPathLiteral(listPath)})))`
+          return scalar(count, NUMBER_CODEC, VALUE_KEY, count, 'computed')
+        })
+      countOf('concepts_count', '$.concepts[*]')
+      countOf('topics_count', '$.topics[*]')
+      countOf('locations_count', '$.locations[*]')
+      for (const name of [
+        'authorships.institutions.continent',
+        'authorships.institutions.is_global_south',
+        'institutions.continent',
+        'institutions.is_global_south',
+      ])
+        sources.set(name, () => ({ kind: 'unsupported', message: `works ${name} ${UNSUPPORTED_GEOGRAPHY}` }))
+      break
+    }
+    case 'authors':
+      sources.set('orcid', () => derivedExternal(entity, 'orcid', 'orcid'))
+      sources.set('has_orcid', () => computedBoolean('"orcid" IS NOT NULL'))
+      for (const name of ['last_known_institutions.continent', 'last_known_institutions.is_global_south'])
+        sources.set(name, () => ({
+          kind: 'unsupported',
+          message: `authors ${name} ${UNSUPPORTED_GEOGRAPHY}`,
+        }))
+      break
+    case 'sources':
+      sources.set('issn_l', () => derivedExternal(entity, 'issn_l', 'issn'))
+      sources.set('type', () => derivedCode(entity, 'type'))
+      for (const name of ['is_oa', 'is_in_doaj', 'is_core'])
+        sources.set(name, () => derivedBoolean(entity, name))
+      sources.set('host_organization', () => derivedLetterId(entity, 'host_organization_id', null))
+      sources.set('host_organization.id', () => derivedLetterId(entity, 'host_organization_id', null))
+      sources.set('country_code', () => derivedCode(entity, 'country_code'))
+      sources.set('has_issn', () =>
+        computedBoolean(`"issn_l" IS NOT NULL OR ${nonEmpty(jsonList('$.issn[*]'))}`),
+      )
+      sources.set('ids.mag', () => ({
+        kind: 'external-id',
+        entity,
+        scheme: 'mag',
+        codec: externalIdCodec('mag', true),
+        scalar: record('ids.mag', 'string') as ScalarSource,
+      }))
+      break
+    case 'institutions':
+      sources.set('ror', () => derivedExternal(entity, 'ror', 'ror'))
+      sources.set('has_ror', () => computedBoolean('"ror" IS NOT NULL'))
+      sources.set('country_code', () => derivedCode(entity, 'country_code'))
+      sources.set('type', () => derivedCode(entity, 'type'))
+      break
+    case 'publishers':
+      sources.set('hierarchy_level', () => derivedNumber(entity, 'hierarchy_level'))
+      sources.set('parent_publisher', () => derivedLetterId(entity, 'parent_publisher_id', 'publishers'))
+      sources.set('ids.ror', () => derivedExternal(entity, 'ror', 'ror'))
+      break
+    case 'funders':
+      sources.set('country_code', () => derivedCode(entity, 'country_code'))
+      sources.set('ids.ror', () => derivedExternal(entity, 'ror', 'ror'))
+      break
+    case 'awards':
+      sources.set('funder.id', () => derivedLetterId(entity, 'funder_id', 'funders'))
+      sources.set('funder_award_id', () => derived(entity, 'funder_award_id', TEXT_CODEC))
+      break
+    case 'topics':
+      sources.set('subfield.id', () => derivedPathId(entity, 'subfield_id', 'subfields'))
+      sources.set('field.id', () => derivedPathId(entity, 'field_id', 'fields'))
+      sources.set('domain.id', () => derivedPathId(entity, 'domain_id', 'domains'))
+      break
+    case 'subfields':
+      sources.set('field.id', () => derivedPathId(entity, 'field_id', 'fields'))
+      sources.set('domain.id', () => derivedPathId(entity, 'domain_id', 'domains'))
+      break
+    case 'fields':
+      sources.set('domain.id', () => derivedPathId(entity, 'domain_id', 'domains'))
+      break
+    case 'concepts':
+      sources.set('level', () => derivedNumber(entity, 'level'))
+      sources.set('wikidata_id', () => derivedExternal(entity, 'wikidata', 'wikidata'))
+      sources.set('has_wikidata', () => computedBoolean('"wikidata" IS NOT NULL'))
+      break
+    default:
+      break
+  }
+  return sources
+}
+
+const SPECIAL: ReadonlyMap<CatalogEntity, ReadonlyMap<string, SourceFactory>> = new Map(
+  CATALOG_ENTITY_NAMES.map((entity) => [entity, specialSources(entity)]),
+)
+
+// `from_created_date` and `to_created_date` are bounds of `created_date`: the same values (the filter
+// compiler turns `=` into `>=`/`<=`).
+const DATE_BOUND = /^(?:from|to)_(.+_date)$/
+
+/** Where a registry column's values are, for an entity table. */
+export const columnSourceOf = (entity: CatalogEntity, column: ColumnRef): ColumnSource => {
+  if (column.kind === 'search' || column.kind === 'collection')
+    return { kind: 'unsupported', message: `${column.id} is a ${column.kind} column, not a value column` }
+  const bound = DATE_BOUND.exec(column.id)
+  const ref = bound === null ? column : { id: bound[1]!, kind: column.kind }
+  const special = SPECIAL.get(entity)?.get(ref.id)
+  if (special !== undefined) return special(ref)
+  return fromRecord(entity, ref)
+}

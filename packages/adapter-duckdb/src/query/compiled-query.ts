@@ -1,0 +1,49 @@
+// What the plan compiler produces: SQL text with `?` placeholders and the values that fill them, in order.
+// User values only ever travel in `params`; the text holds identifiers and constants of this package.
+
+/** A value bound to a `?` placeholder. */
+export type SqlParam = string | number | boolean | null
+
+/** One statement: SQL text with `?` placeholders, and one parameter per placeholder, in text order. */
+export interface SqlStatement {
+  readonly sql: string
+  readonly params: readonly SqlParam[]
+}
+
+/** How a group key read from DuckDB becomes the key the adapter returns (an id URL, a code, …). */
+export type GroupKeyFormat = (value: unknown) => string | number | boolean | null
+
+/**
+ * A compiled plan without `groupBy`: the page (`__id`, `__score`, sort keys `__k0…`), the count of every
+ * matching row, and the statement that reads the page's records.
+ */
+export interface CompiledRowsQuery extends SqlStatement {
+  readonly kind: 'rows'
+  /** `SELECT count(*) …`: the exact number of rows that match the filter. */
+  readonly count: SqlStatement
+  /** The statement reading the records (`__id`, `__record`) of the page's ids (`__id` of the page rows). */
+  readonly records: (ids: readonly string[]) => SqlStatement
+  /** Rows per page; the statement asks for one more, so the adapter can tell whether a next page exists. */
+  readonly perPage: number
+  /**
+   * How many sort-key columns (`__k0`, `__k1`, …) each row carries, for `nextAfter`; 0 for a sample, which has
+   * no cursor.
+   */
+  readonly sortKeyCount: number
+  /** Top-level fields to keep from each record, or null for whole records. */
+  readonly select: readonly string[] | null
+  /** Whether rows carry `relevance_score` (the query searched). */
+  readonly scored: boolean
+}
+
+/** A compiled plan with `groupBy`: the buckets (`__g0`, `__g1`, …, `__n`, `__groups`) and the row count. */
+export interface CompiledGroupsQuery extends SqlStatement {
+  readonly kind: 'groups'
+  readonly count: SqlStatement
+  /** One per dimension, in order. */
+  readonly keyFormats: readonly GroupKeyFormat[]
+  /** The buckets statement without paging, for the number of buckets when the page is past the last one. */
+  readonly groupsCount: SqlStatement
+}
+
+export type CompiledQuery = CompiledRowsQuery | CompiledGroupsQuery

@@ -1,0 +1,141 @@
+// `createDuckDbAdapter`: the StorageAdapter over a catalog folder, as a factory of parts (kysely's dialect
+// pattern): the plan compiler (pure, `compile`), the driver (a DuckDB with views over the catalog's Parquet
+// files), and the capabilities. Views rather than tables loaded at open: the records stay on disk, so the
+// serving process holds only what a query touches (DuckDB's buffer cache), and opening is instant.
+import type {
+  AdapterCapabilities,
+  ExternalIdScheme,
+  GroupsResult,
+  LookupResult,
+  QueryPlan,
+  RowsResult,
+  StorageAdapter,
+} from '@oqlkit/engine'
+import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
+import { searchIndexOf } from '../search/search-index-manifest.ts'
+import { catalogSearchCompiler } from './catalog-search.ts'
+import { type CatalogLoadMode, catalogBytes, catalogViewStatements } from './catalog-views.ts'
+import type { CompiledQuery } from './compiled-query.ts'
+import { type DuckDbConnectionLike, openDuckDbDatabase } from './duckdb-driver.ts'
+import { DuckDbPlanCompiler, type SearchCompilerLike } from './duckdb-plan-compiler.ts'
+import { pageIds, readGroups, readRows } from './result-readers.ts'
+import { findEntityByExternalId, findEntityById, findRandomEntity } from './singleton-lookup.ts'
+
+const DEFAULT_TABLES_UP_TO_BYTES = 64 * 1024 * 1024
+
+type EntityType = Parameters<StorageAdapter['findById']>[0]
+
+export interface DuckDbAdapterOptions {
+  /** A folder written by `ingestSnapshot` (holds `catalog.json`). */
+  readonly catalogDir: string
+  /** DuckDB worker threads (default: the number of cores). */
+  readonly threads?: number
+  /** DuckDB memory limit, e.g. `2GB` (default: DuckDB's, 80% of RAM). */
+  readonly memoryLimit?: string
+  /** Statements that may run at once (default 2). */
+  readonly connections?: number
+  /**
+   * `views` over the Parquet files, or `tables` loaded into memory at open. Default `auto`: tables for a
+   * catalog of at most `tablesUpToBytes` on disk (64 MB: the bundled sample, small extracts), views above.
+   */
+  readonly load?: CatalogLoadMode | 'auto'
+  readonly tablesUpToBytes?: number
+  /**
+   * Full-text search. Default: the catalog's own search index when `catalog.json` records one; with none,
+   * plans that search are unsupported.
+   */
+  readonly search?: SearchCompilerLike
+  /** The seed of samples that have none (default: a new random seed per query). */
+  readonly newSampleSeed?: () => string
+}
+
+export interface DuckDbAdapter extends StorageAdapter {
+  /** The statements a plan compiles to, without running them. */
+  compile(plan: QueryPlan): CompiledQuery
+}
+
+export class CatalogOpenError extends Error {
+  override readonly name = 'CatalogOpenError'
+  constructor(
+    readonly catalogDir: string,
+    message: string,
+  ) {
+    super(`Cannot open the catalog in ${catalogDir}: ${message}`)
+  }
+}
+
+/** An adapter over a driver that is already open on the catalog views (what tests with a fake use). */
+export function duckDbAdapterOver(
+  db: DuckDbConnectionLike,
+  compiler: DuckDbPlanCompiler,
+  capabilities: AdapterCapabilities,
+): DuckDbAdapter {
+  return {
+    capabilities,
+    compile: (plan) => compiler.compile(plan),
+    async queryRows(plan: QueryPlan): Promise<RowsResult> {
+      const query = compiler.compileRows(plan)
+      const [countRows, pageRows] = await Promise.all([
+        db.all(query.count.sql, query.count.params),
+        db.all(query.sql, query.params),
+      ])
+      const records = query.records(pageIds(query, pageRows))
+      const recordRows = await db.all(records.sql, records.params)
+      return readRows(query, countRows, pageRows, recordRows)
+    },
+    async queryGroups(plan: QueryPlan): Promise<GroupsResult> {
+      const query = compiler.compileGroups(plan)
+      const [countRows, bucketRows] = await Promise.all([
+        db.all(query.count.sql, query.count.params),
+        db.all(query.sql, query.params),
+      ])
+      // An empty page past the last bucket still reports how many buckets there are.
+      const groupsCountRows =
+        bucketRows.length === 0 ? await db.all(query.groupsCount.sql, query.groupsCount.params) : null
+      return readGroups(query, countRows, bucketRows, groupsCountRows)
+    },
+    findById: (entity: EntityType, id: string): Promise<LookupResult> => findEntityById(db, entity, id),
+    findByExternalId: (entity: EntityType, scheme: ExternalIdScheme, value: string): Promise<LookupResult> =>
+      findEntityByExternalId(db, entity, scheme, value),
+    findRandom: (entity: EntityType): Promise<LookupResult> => findRandomEntity(db, entity),
+    close: () => db.close(),
+  }
+}
+
+/** Opens a catalog folder: reads `catalog.json`, starts an in-process DuckDB and creates the views. */
+export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promise<DuckDbAdapter> {
+  const manifest = await readCatalogManifest(options.catalogDir)
+  if (!manifest.ok) throw new CatalogOpenError(options.catalogDir, manifest.message)
+  const db = await openDuckDbDatabase({
+    ...(options.threads === undefined ? {} : { threads: options.threads }),
+    ...(options.memoryLimit === undefined ? {} : { memoryLimit: options.memoryLimit }),
+    ...(options.connections === undefined ? {} : { connections: options.connections }),
+  })
+  const load =
+    options.load === undefined || options.load === 'auto'
+      ? catalogBytes(manifest.manifest) <= (options.tablesUpToBytes ?? DEFAULT_TABLES_UP_TO_BYTES)
+        ? 'tables'
+        : 'views'
+      : options.load
+  try {
+    // Parquet footers are read once, not on every query of a view.
+    await db.all('SET parquet_metadata_cache = true')
+    for (const statement of catalogViewStatements(options.catalogDir, manifest.manifest, load))
+      await db.all(statement)
+  } catch (error) {
+    await db.close()
+    throw error
+  }
+  const index = searchIndexOf(manifest.manifest)
+  const search =
+    options.search ?? (index === undefined ? undefined : catalogSearchCompiler(options.catalogDir, index))
+  const compiler = new DuckDbPlanCompiler({
+    ...(search === undefined ? {} : { search }),
+    ...(options.newSampleSeed === undefined ? {} : { newSampleSeed: options.newSampleSeed }),
+  })
+  return duckDbAdapterOver(db, compiler, {
+    fullTextSearch: search !== undefined,
+    semanticSearch: false,
+    multiDimensionGroupBy: true,
+  })
+}

@@ -1,0 +1,94 @@
+// The slice of a DuckDB client the adapter uses, as an interface of ours: the compiler and the tests of the
+// adapter's logic never see `@duckdb/node-api`, and a fake connection can stand in for a database. The one
+// implementation, over `@duckdb/node-api`, keeps a small pool of connections (one statement runs per
+// connection at a time) and returns plain JavaScript values: BIGINT as number, dates as ISO text.
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import type { SqlParam } from './compiled-query.ts'
+
+export type DuckDbRow = Readonly<Record<string, unknown>>
+
+export interface DuckDbConnectionLike {
+  /** Runs one statement with `?` placeholders and returns its rows. */
+  all(sql: string, params?: readonly SqlParam[]): Promise<readonly DuckDbRow[]>
+  close(): Promise<void>
+}
+
+export interface DuckDbDatabaseOptions {
+  /** DuckDB worker threads (default: DuckDB's own, the number of cores). */
+  readonly threads?: number
+  /** DuckDB memory limit, e.g. `2GB`. */
+  readonly memoryLimit?: string
+  /** Statements that may run at once (default 2). */
+  readonly connections?: number
+}
+
+/** BIGINT/HUGEINT come back as bigint, which JSON cannot hold; every id and count here fits a double. */
+export const toPlainValue = (value: unknown): unknown => {
+  if (typeof value === 'bigint') return Number(value)
+  if (value instanceof Date) return value.toISOString()
+  if (Array.isArray(value)) return value.map(toPlainValue)
+  if (value !== null && typeof value === 'object') {
+    const result: Record<string, unknown> = {}
+    for (const [key, inner] of Object.entries(value)) result[key] = toPlainValue(inner)
+    return result
+  }
+  return value
+}
+
+class NodeApiDatabase implements DuckDbConnectionLike {
+  readonly #instance: DuckDBInstance
+  readonly #idle: DuckDBConnection[]
+  readonly #all: readonly DuckDBConnection[]
+  readonly #waiting: ((connection: DuckDBConnection) => void)[] = []
+  #closed = false
+
+  constructor(instance: DuckDBInstance, connections: readonly DuckDBConnection[]) {
+    this.#instance = instance
+    this.#all = connections
+    this.#idle = [...connections]
+  }
+
+  async #acquire(): Promise<DuckDBConnection> {
+    if (this.#closed) throw new Error('The DuckDB database is closed')
+    const connection = this.#idle.pop()
+    if (connection !== undefined) return connection
+    return new Promise((resolve) => this.#waiting.push(resolve))
+  }
+
+  #release(connection: DuckDBConnection): void {
+    const next = this.#waiting.shift()
+    if (next !== undefined) next(connection)
+    else this.#idle.push(connection)
+  }
+
+  async all(sql: string, params: readonly SqlParam[] = []): Promise<readonly DuckDbRow[]> {
+    const connection = await this.#acquire()
+    try {
+      const reader = await connection.runAndReadAll(sql, [...params])
+      return reader.getRowObjectsJS().map((row) => toPlainValue(row) as DuckDbRow)
+    } finally {
+      this.#release(connection)
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    for (const connection of this.#all) connection.closeSync()
+    this.#instance.closeSync()
+  }
+}
+
+/** An in-memory DuckDB that never downloads extensions (parquet and json are built in). */
+export async function openDuckDbDatabase(options: DuckDbDatabaseOptions = {}): Promise<DuckDbConnectionLike> {
+  const config: Record<string, string> = {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  }
+  if (options.threads !== undefined) config.threads = String(options.threads)
+  if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit
+  const instance = await DuckDBInstance.create(':memory:', config)
+  const connections: DuckDBConnection[] = []
+  for (let i = 0; i < Math.max(1, options.connections ?? 2); i++) connections.push(await instance.connect())
+  return new NodeApiDatabase(instance, connections)
+}

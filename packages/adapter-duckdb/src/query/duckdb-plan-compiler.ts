@@ -1,0 +1,384 @@
+// `DuckDbPlanCompiler`: a query plan → statements over the catalog views. No database is needed to compile
+// (the compile-only path of the tests); the adapter runs what this returns.
+//
+// Rows:   [WITH searches] SELECT record, score, sort keys FROM <entity> [LEFT JOIN searches]
+//         WHERE corpus AND filter [AND keyset] ORDER BY keys NULLS LAST, id LIMIT perPage + 1 [OFFSET n]
+// Groups: WITH base (id, dimension values) → keys (one row per id and key combination, lists unnested,
+//         link tables joined) → buckets (count per key combination), ordered by count desc, then key.
+import type { ColumnRef, FilterNode, QueryPlan, SearchNode, SortKey } from '@oqlkit/engine'
+import { type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
+import { fullOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
+import { entityView } from './catalog-views.ts'
+import { type ColumnSource, catalogEntityOf, columnSourceOf, type GroupKeyKind } from './column-sources.ts'
+import type {
+  CompiledGroupsQuery,
+  CompiledQuery,
+  CompiledRowsQuery,
+  GroupKeyFormat,
+  SqlParam,
+  SqlStatement,
+} from './compiled-query.ts'
+import { compileFilter } from './filter-compiler.ts'
+import { joinSql, param, paramList, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
+import { quoteIdentifier } from './sql-identifier.ts'
+import { UnsupportedPlanError } from './unsupported-plan-error.ts'
+import { BOOLEAN_CODEC, DATE_CODEC, NUMBER_CODEC, TIMESTAMP_CODEC, type ValueCodec } from './value-codecs.ts'
+
+/** Full-text search as the compiler needs it: the matches of one search node as a `(doc, score)` relation. */
+export interface SearchCompilerLike {
+  /** SQL (with `?` placeholders) of the rows of `entity` that match, as `doc` (short id) and `score` (DOUBLE). */
+  compileSearch(entity: CatalogEntity, node: SearchNode): SqlFragment
+}
+
+export interface DuckDbPlanCompilerOptions {
+  /** Full-text search; without it a plan with a search node is unsupported. */
+  readonly search?: SearchCompilerLike
+  /** The seed of a sample that has none (a new one per query by default; tests fix it). */
+  readonly newSampleSeed?: () => string
+}
+
+type KeyType = 'number' | 'date' | 'timestamp' | 'boolean' | 'text'
+
+interface CompiledSortKey {
+  readonly expr: string
+  readonly direction: 'asc' | 'desc'
+  readonly type: KeyType
+}
+
+const keyTypeOf = (codec: ValueCodec): KeyType =>
+  codec === NUMBER_CODEC
+    ? 'number'
+    : codec === DATE_CODEC
+      ? 'date'
+      : codec === TIMESTAMP_CODEC
+        ? 'timestamp'
+        : codec === BOOLEAN_CODEC
+          ? 'boolean'
+          : 'text'
+
+const LAMBDA = '__x'
+const ROW = 'e'
+
+/** Dates and timestamps leave as text (JSON-safe cursor values) and come back through a cast. */
+const keyOutput = (key: CompiledSortKey): string =>
+  key.type === 'date' || key.type === 'timestamp' ? `CAST(${key.expr} AS VARCHAR)` : key.expr
+
+const keyValue = (key: CompiledSortKey, value: unknown): SqlFragment => {
+  const bound: SqlParam =
+    typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+      ? value
+      : String(value)
+  if (key.type === 'date') return sql`TRY_CAST(${param(bound)} AS DATE)`
+  if (key.type === 'timestamp') return sql`TRY_CAST(${param(bound)} AS TIMESTAMP)`
+  if (key.type === 'number') return sql`TRY_CAST(${param(bound)} AS DOUBLE)`
+  return param(bound)
+}
+
+/** Search nodes that give relevance: the ones not under a NOT. */
+const scoringSearches = (node: FilterNode | null, negated = false): SearchNode[] => {
+  if (node === null) return []
+  switch (node.kind) {
+    case 'search':
+      return negated ? [] : [node]
+    case 'and':
+    case 'or':
+      return node.children.flatMap((child) => scoringSearches(child, negated))
+    case 'not':
+      return scoringSearches(node.child, !negated)
+    default:
+      return []
+  }
+}
+
+const allSearches = (node: FilterNode | null): SearchNode[] => {
+  if (node === null) return []
+  if (node.kind === 'search') return [node]
+  if (node.kind === 'and' || node.kind === 'or') return node.children.flatMap(allSearches)
+  if (node.kind === 'not') return allSearches(node.child)
+  return []
+}
+
+const formatGroupKey = (kind: GroupKeyKind): GroupKeyFormat => {
+  if (kind.kind === 'entity') {
+    const info = kind.entity === null ? undefined : catalogEntityInfo(kind.entity)
+    return (value) => {
+      if (value === null || value === undefined) return null
+      const text = String(value)
+      if (/^[A-Za-z][0-9]+$/.test(text)) return `https://openalex.org/${text.toUpperCase()}`
+      return info !== undefined && info.idKind === 'path' ? fullOpenAlexId(info, text) : text
+    }
+  }
+  return (value) => {
+    if (value === null || value === undefined) return null
+    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value
+    return String(value)
+  }
+}
+
+interface Context {
+  readonly entity: CatalogEntity
+  /** WITH clauses of the searches, named `s0`, `s1`, … */
+  readonly searches: readonly SqlFragment[]
+  readonly where: SqlFragment
+  /** Relations joined for relevance (empty when the query does not search). */
+  readonly scoreJoins: string
+  readonly scoreExpr: string
+  readonly scored: boolean
+}
+
+/** The statement reading the records of a page, by id. */
+const recordsStatement =
+  (entity: CatalogEntity) =>
+  (ids: readonly string[]): SqlStatement =>
+    toStatement(
+      ids.length === 0
+        ? raw(`SELECT "id" AS __id, record AS __record FROM ${entityView(entity)} WHERE FALSE`)
+        : sql`SELECT "id" AS __id, record AS __record FROM ${raw(entityView(entity))} WHERE "id" IN (${paramList(ids)})`,
+    )
+
+const withClause = (clauses: readonly SqlFragment[]): SqlFragment =>
+  clauses.length === 0 ? raw('') : sql`WITH ${joinSql(clauses, ', ')} `
+
+export class DuckDbPlanCompiler {
+  readonly #search: SearchCompilerLike | undefined
+  readonly #newSampleSeed: () => string
+
+  constructor(options: DuckDbPlanCompilerOptions = {}) {
+    this.#search = options.search
+    this.#newSampleSeed = options.newSampleSeed ?? (() => Math.random().toString(36).slice(2))
+  }
+
+  compile(plan: QueryPlan): CompiledQuery {
+    return plan.groupBy.length > 0 ? this.compileGroups(plan) : this.compileRows(plan)
+  }
+
+  #context(plan: QueryPlan): Context {
+    const entity = catalogEntityOf(plan.entity)
+    if (entity === undefined)
+      throw new UnsupportedPlanError('entity', `The DuckDB catalog has no ${plan.entity} table`)
+    const searches = allSearches(plan.filter)
+    const names = new Map<SearchNode, string>()
+    const clauses: SqlFragment[] = []
+    for (const node of searches) {
+      if (names.has(node)) continue
+      if (node.mode === 'semantic')
+        throw new UnsupportedPlanError(
+          'semantic_search',
+          `Semantic search (${node.column.id}) is not available: this adapter has no vector index`,
+        )
+      if (this.#search === undefined)
+        throw new UnsupportedPlanError(
+          'full_text_search',
+          `Full-text search (${node.column.id}) needs the catalog's search index, which this adapter was opened without`,
+        )
+      const name = `__s${names.size}`
+      names.set(node, name)
+      clauses.push(
+        sql`${raw(quoteIdentifier(name))}(doc, score) AS (SELECT doc, sum(score) FROM (${this.#search.compileSearch(entity, node)}) GROUP BY doc)`,
+      )
+    }
+    const filter = compileFilter(entity, plan.filter, (node) => names.get(node)!)
+    const corpus =
+      entity !== 'works' || plan.corpus === 'all'
+        ? null
+        : raw(plan.corpus === 'core' ? 'NOT coalesce("is_xpac", FALSE)' : 'coalesce("is_xpac", FALSE)')
+    const where = corpus === null ? filter : sql`${corpus} AND ${filter}`
+    const scoring = [...new Set(scoringSearches(plan.filter).map((node) => names.get(node)!))]
+    return {
+      entity,
+      searches: clauses,
+      where,
+      scoreJoins: scoring.map((name) => ` LEFT JOIN ${name} ON ${name}.doc = ${ROW}."id"`).join(''),
+      // The API's relevance carries a citation boost: the text score times 1 + √cited_by_count. Rounded, so
+      // a parallel sum that differs in its last bits still gives the same cursor value on the next page.
+      scoreExpr:
+        scoring.length === 0
+          ? 'NULL'
+          : `round((${scoring.map((name) => `coalesce(${name}.score, 0)`).join(' + ')}) * (1 + sqrt(greatest(coalesce(${ROW}."cited_by_count", 0), 0))), 9)`,
+      scored: scoring.length > 0,
+    }
+  }
+
+  #countStatement(context: Context): SqlFragment {
+    return sql`${withClause(context.searches)}SELECT count(*) AS __count FROM ${raw(entityView(context.entity))} AS ${raw(ROW)} WHERE ${context.where}`
+  }
+
+  #source(entity: CatalogEntity, key: ColumnRef): ColumnSource {
+    const source = columnSourceOf(entity, key)
+    if (source.kind === 'unsupported') throw new UnsupportedPlanError('column', source.message)
+    return source
+  }
+
+  #sortKey(context: Context, key: SortKey): CompiledSortKey {
+    if (key.column === 'id') return { expr: `${ROW}."id"`, direction: key.direction, type: 'text' }
+    if (key.column === 'relevance_score')
+      return { expr: context.scoreExpr, direction: key.direction, type: 'number' }
+    const source = this.#source(context.entity, key.column)
+    switch (source.kind) {
+      case 'scalar':
+        return { expr: source.expr, direction: key.direction, type: keyTypeOf(source.codec) }
+      case 'external-id':
+      case 'choice':
+      case 'prefix':
+        return { expr: source.scalar.expr, direction: key.direction, type: keyTypeOf(source.scalar.codec) }
+      case 'unsupported':
+        throw new UnsupportedPlanError('column', source.message)
+      default: {
+        // A list sorts by its smallest element ascending and its largest descending, as the API's sort does.
+        const list = source.kind === 'list' ? source : source.list
+        const element = list.element(LAMBDA)
+        const typed =
+          element === LAMBDA ? list.expr : `list_transform(${list.expr}, lambda ${LAMBDA}: ${element})`
+        return {
+          expr: `${key.direction === 'asc' ? 'list_min' : 'list_max'}(${typed})`,
+          direction: key.direction,
+          type: keyTypeOf(list.codec),
+        }
+      }
+    }
+  }
+
+  /** Rows strictly after `after` in the order of `keys` (nulls last in both directions). */
+  #keyset(keys: readonly CompiledSortKey[], after: readonly unknown[]): SqlFragment {
+    if (after.length !== keys.length)
+      throw new UnsupportedPlanError(
+        'invalid_cursor',
+        `The cursor holds ${after.length} sort values; this sort has ${keys.length}`,
+      )
+    const alternatives: SqlFragment[] = []
+    keys.forEach((key, index) => {
+      const value = after[index]
+      if (value === null || value === undefined) return // nothing sorts after a null (nulls are last)
+      const equalBefore = keys.slice(0, index).map((previous, position) => {
+        const previousValue = after[position]
+        return previousValue === null || previousValue === undefined
+          ? raw(`${previous.expr} IS NULL`)
+          : sql`coalesce(${raw(previous.expr)} = ${keyValue(previous, previousValue)}, FALSE)`
+      })
+      const beyond = sql`(${raw(key.expr)} ${raw(key.direction === 'asc' ? '>' : '<')} ${keyValue(key, value)} OR ${raw(key.expr)} IS NULL)`
+      alternatives.push(joinSql([...equalBefore, beyond], ' AND '))
+    })
+    if (alternatives.length === 0) return raw('FALSE')
+    return sql`(${joinSql(
+      alternatives.map((alternative) => sql`(${alternative})`),
+      ' OR ',
+    )})`
+  }
+
+  compileRows(plan: QueryPlan): CompiledRowsQuery {
+    const context = this.#context(plan)
+    const perPage = plan.page.perPage
+    const from = raw(`${entityView(context.entity)} AS ${ROW}${context.scoreJoins}`)
+    // The page is chosen from narrow columns only; its records are read afterwards by id (`records`), so a
+    // sort or a filter never drags the wide JSON column through DuckDB's operators.
+    const select = raw(`${ROW}."id" AS __id, ${context.scoreExpr} AS __score`)
+    const head = withClause(context.searches)
+
+    if (plan.sample !== null) {
+      const seed = plan.sample.seed ?? this.#newSampleSeed()
+      const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
+      const limit = Math.max(0, Math.min(perPage, plan.sample.size - offset))
+      const statement = sql`${head}SELECT ${select} FROM ${from} WHERE ${context.where} ORDER BY hash(${raw(ROW)}."id" || '/' || ${param(seed)}), ${raw(ROW)}."id" LIMIT ${param(limit)} OFFSET ${param(offset)}`
+      return {
+        kind: 'rows',
+        ...toStatement(statement),
+        count: toStatement(this.#countStatement(context)),
+        records: recordsStatement(context.entity),
+        perPage,
+        sortKeyCount: 0,
+        select: plan.select,
+        scored: context.scored,
+      }
+    }
+
+    const keys = plan.sort.map((key) => this.#sortKey(context, key))
+    const keyColumns = keys.map((key, index) => `${keyOutput(key)} AS __k${index}`).join(', ')
+    const order = keys.map((key) => `${key.expr} ${key.direction.toUpperCase()} NULLS LAST`).join(', ')
+    let where = context.where
+    let offset = 0
+    if (plan.page.kind === 'cursor') {
+      if (plan.page.after !== null) where = sql`${where} AND ${this.#keyset(keys, plan.page.after)}`
+    } else offset = (plan.page.page - 1) * perPage
+    const statement = sql`${head}SELECT ${select}, ${raw(keyColumns)} FROM ${from} WHERE ${where} ORDER BY ${raw(order)} LIMIT ${param(perPage + 1)}${offset > 0 ? sql` OFFSET ${param(offset)}` : raw('')}`
+    return {
+      kind: 'rows',
+      ...toStatement(statement),
+      count: toStatement(this.#countStatement(context)),
+      records: recordsStatement(context.entity),
+      perPage,
+      sortKeyCount: keys.length,
+      select: plan.select,
+      scored: context.scored,
+    }
+  }
+
+  compileGroups(plan: QueryPlan): CompiledGroupsQuery {
+    const context = this.#context(plan)
+    if (plan.page.kind === 'cursor' && plan.page.after !== null)
+      throw new UnsupportedPlanError('group_cursor', 'Group buckets are paged by number, not by cursor')
+    const baseColumns: string[] = [`${ROW}."id" AS __id`]
+    const joins: string[] = []
+    const keyColumns: string[] = []
+    const known: string[] = []
+    const formats: GroupKeyFormat[] = []
+    plan.groupBy.forEach((dimension, index) => {
+      const source = this.#source(context.entity, dimension.column)
+      const value = `__d${index}`
+      const key = `__g${index}`
+      switch (source.kind) {
+        case 'scalar':
+        case 'external-id':
+        case 'choice':
+        case 'prefix': {
+          const scalar = source.kind === 'scalar' ? source : source.scalar
+          baseColumns.push(`${scalar.groupExpr} AS ${value}`)
+          keyColumns.push(`__base.${value} AS ${key}`)
+          formats.push(formatGroupKey(scalar.groupKey))
+          break
+        }
+        case 'link':
+          joins.push(
+            ` LEFT JOIN ${quoteIdentifier(source.view)} AS __l${index} ON __l${index}.work_id = __base.__id`,
+          )
+          keyColumns.push(`__l${index}.key AS ${key}`)
+          formats.push(formatGroupKey(source.groupKey))
+          break
+        case 'list': {
+          const element = source.groupElement(LAMBDA)
+          const values = `list_distinct(list_filter(list_transform(${source.expr}, lambda ${LAMBDA}: ${element}), lambda ${LAMBDA}: ${LAMBDA} IS NOT NULL))`
+          baseColumns.push(`${values} AS ${value}`)
+          joins.push(
+            `, unnest(CASE WHEN len(__base.${value}) = 0 THEN [NULL] ELSE __base.${value} END) AS __u${index}(${key})`,
+          )
+          keyColumns.push(key)
+          formats.push(formatGroupKey(source.groupKey))
+          break
+        }
+        default:
+          throw new UnsupportedPlanError('column', `${dimension.column.id} cannot be grouped by`)
+      }
+      if (!dimension.includeUnknown) known.push(`${key} IS NOT NULL`)
+    })
+    const keyNames = plan.groupBy.map((_, index) => `__g${index}`)
+    const base = sql`__base AS (SELECT ${raw(baseColumns.join(', '))} FROM ${raw(entityView(context.entity))} AS ${raw(ROW)} WHERE ${context.where})`
+    const keysClause = raw(
+      `__keys AS (SELECT DISTINCT __base.__id, ${keyColumns.join(', ')} FROM __base${joins.join('')})`,
+    )
+    const buckets = raw(
+      `__buckets AS (SELECT ${keyNames.join(', ')}, count(*) AS __n FROM __keys${known.length > 0 ? ` WHERE ${known.join(' AND ')}` : ''} GROUP BY ALL)`,
+    )
+    const clauses = withClause([...context.searches, base, keysClause, buckets])
+    const order = `__n DESC, ${keyNames.map((name) => `${name} ASC NULLS LAST`).join(', ')}`
+    const perPage = plan.page.perPage
+    const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
+    const statement = sql`${clauses}SELECT ${raw(keyNames.join(', '))}, __n, count(*) OVER () AS __groups FROM __buckets ORDER BY ${raw(order)} LIMIT ${param(perPage)} OFFSET ${param(offset)}`
+    const groupsCount = sql`${clauses}SELECT count(*) AS __groups FROM __buckets`
+    return {
+      kind: 'groups',
+      ...toStatement(statement),
+      count: toStatement(this.#countStatement(context)),
+      keyFormats: formats,
+      groupsCount: toStatement(groupsCount),
+    }
+  }
+}

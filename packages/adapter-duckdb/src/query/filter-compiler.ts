@@ -1,0 +1,261 @@
+// The filter of a plan as an SQL predicate over one entity view: a `FilterVisitor` that emits fragments.
+// Every leaf is wrapped in `coalesce(…, FALSE)`, so a row without the value does not match, and `NOT` of a
+// leaf keeps it (`!type:article` keeps works with no type), as the API's negation does.
+import {
+  type ColumnRef,
+  type ComparisonNode,
+  type FilterNode,
+  type FilterValue,
+  type FilterVisitor,
+  type InListNode,
+  type MissingNode,
+  type SearchNode,
+  visitFilter,
+} from '@oqlkit/engine'
+import type { CatalogEntity } from '../catalog/catalog-entities.ts'
+import { LETTER_ID_PATTERN } from '../catalog/openalex-id-normalizer.ts'
+import { EXTERNAL_IDS_VIEW, entityView } from './catalog-views.ts'
+import { type ColumnSource, columnSourceOf, type ListSource, linkViewOf } from './column-sources.ts'
+import type { SqlParam } from './compiled-query.ts'
+import { FALSE_SQL, joinSql, param, raw, type SqlFragment, sql, TRUE_SQL } from './sql-fragment.ts'
+import { constantLiteral, quoteIdentifier } from './sql-identifier.ts'
+import { UnsupportedPlanError } from './unsupported-plan-error.ts'
+import type { ValueCodec } from './value-codecs.ts'
+
+/** Where a search node's matches are: the name of its `(doc, score)` relation in the statement's WITH. */
+export type SearchRelationOf = (node: SearchNode) => string
+
+// `from_publication_date: d` is `publication_date >= d`. The planner rewrites it when the base column is in
+// the registry; on entities whose registry lists only the bounds (authors' `from_created_date`), it is here
+// (`columnSourceOf` reads the base column's values).
+const DATE_BOUND = /^(from|to)_(.+_date)$/
+
+const LETTER_ID_SQL = constantLiteral(`(?i)${LETTER_ID_PATTERN}`)
+const REFERENCED_WORKS_VIEW = quoteIdentifier(linkViewOf('works-referenced-works'))
+const LAMBDA = '__x'
+
+const guard = (fragment: SqlFragment): SqlFragment => sql`coalesce(${fragment}, FALSE)`
+
+const sourceOf = (entity: CatalogEntity, column: ColumnRef): ColumnSource => {
+  const source = columnSourceOf(entity, column)
+  if (source.kind === 'unsupported')
+    throw new UnsupportedPlanError('column', `Cannot filter on ${source.message}`)
+  return source
+}
+
+/** The codec-normalised inputs of a node's values, without the ones no stored value can equal. */
+const inputs = (codec: ValueCodec, values: readonly FilterValue[]): SqlParam[] => {
+  const seen = new Set<SqlParam>()
+  for (const value of values) {
+    const input = codec.input(value)
+    if (input !== null) seen.add(input)
+  }
+  return [...seen]
+}
+
+const placeholders = (codec: ValueCodec, values: readonly SqlParam[]): SqlFragment =>
+  joinSql(
+    values.map((value) => ({ sql: codec.placeholder, params: [value] })),
+    ', ',
+  )
+
+/** The list of a list source, each element typed and normalised by its codec. */
+const normalisedList = (list: ListSource): string => {
+  const element = list.codec.stored(list.element(LAMBDA))
+  return element === LAMBDA ? list.expr : `list_transform(${list.expr}, lambda ${LAMBDA}: ${element})`
+}
+
+type RangeOperator = '<' | '<=' | '>' | '>='
+
+/** A list has an element beyond `value` when its largest (or smallest) element is. */
+const listRange = (list: ListSource, operator: RangeOperator, value: SqlFragment): SqlFragment => {
+  const extreme = operator === '>' || operator === '>=' ? 'list_max' : 'list_min'
+  return sql`${raw(`${extreme}(${normalisedList(list)})`)} ${raw(operator)} ${value}`
+}
+
+const idsIn = (subquery: SqlFragment): SqlFragment => sql`"id" IN (${subquery})`
+
+const relatedWorks = (values: SqlFragment): SqlFragment =>
+  idsIn(
+    sql`SELECT upper(regexp_extract(trim(__r), ${raw(LETTER_ID_SQL)}, 1)) FROM (SELECT unnest(json_extract_string(__w.record, '$.related_works[*]')) AS __r FROM ${raw(entityView('works'))} AS __w WHERE __w."id" IN (${values}))`,
+  )
+
+/** `column = any of values` for one source (a single value is a list of one). */
+const matchAny = (
+  entity: CatalogEntity,
+  source: ColumnSource,
+  values: readonly FilterValue[],
+): SqlFragment => {
+  switch (source.kind) {
+    case 'scalar': {
+      const found = inputs(source.codec, values)
+      if (found.length === 0) return FALSE_SQL
+      const stored = raw(source.codec.stored(source.expr))
+      return found.length === 1
+        ? sql`${stored} = ${placeholders(source.codec, found)}`
+        : sql`${stored} IN (${placeholders(source.codec, found)})`
+    }
+    case 'list': {
+      const found = inputs(source.codec, values)
+      if (found.length === 0) return FALSE_SQL
+      const list = raw(normalisedList(source))
+      return found.length === 1
+        ? sql`list_contains(${list}, ${placeholders(source.codec, found)})`
+        : sql`list_has_any(${list}, [${placeholders(source.codec, found)}])`
+    }
+    case 'link': {
+      const found = inputs(source.codec, values)
+      if (found.length === 0) return FALSE_SQL
+      return idsIn(
+        sql`SELECT work_id FROM ${raw(quoteIdentifier(source.view))} WHERE key IN (${placeholders(source.codec, found)})`,
+      )
+    }
+    case 'external-id': {
+      const found = inputs(source.codec, values)
+      if (found.length === 0) return FALSE_SQL
+      return idsIn(
+        sql`SELECT id FROM ${raw(quoteIdentifier(EXTERNAL_IDS_VIEW))} WHERE entity = ${param(entity)} AND scheme = ${param(source.scheme)} AND value IN (${placeholders(source.codec, found)})`,
+      )
+    }
+    case 'choice': {
+      const predicates = [...new Set(values.map((value) => String(value).trim().toLowerCase()))].map(
+        (value) => source.choices.get(value),
+      )
+      const known = predicates.filter((predicate): predicate is string => predicate !== undefined)
+      return known.length === 0 ? FALSE_SQL : raw(`(${known.join(' OR ')})`)
+    }
+    case 'prefix': {
+      const found = inputs(source.scalar.codec, values)
+      if (found.length === 0) return FALSE_SQL
+      const column = raw(source.scalar.expr)
+      return joinSql(
+        found.map((value) => sql`starts_with(${column}, ${param(value)})`),
+        ' OR ',
+      )
+    }
+    case 'cited-by': {
+      const found = inputs(source.list.codec, values)
+      if (found.length === 0) return FALSE_SQL
+      // The list codec compares lower-cased ids; the link table holds short ids in upper case.
+      return idsIn(
+        sql`SELECT key FROM ${raw(REFERENCED_WORKS_VIEW)} WHERE work_id IN (${paramsUpper(found)})`,
+      )
+    }
+    case 'related-to': {
+      const found = inputs(source.list.codec, values)
+      if (found.length === 0) return FALSE_SQL
+      return relatedWorks(paramsUpper(found))
+    }
+    case 'unsupported':
+      throw new UnsupportedPlanError('column', source.message)
+  }
+}
+
+const paramsUpper = (values: readonly SqlParam[]): SqlFragment =>
+  joinSql(
+    values.map((value) => param(String(value).toUpperCase())),
+    ', ',
+  )
+
+const compareRange = (source: ColumnSource, operator: RangeOperator, value: FilterValue): SqlFragment => {
+  switch (source.kind) {
+    case 'scalar':
+    case 'external-id':
+    case 'choice':
+    case 'prefix': {
+      const scalar = source.kind === 'scalar' ? source : source.scalar
+      const input = scalar.codec.input(value)
+      if (input === null) return FALSE_SQL
+      return sql`${raw(scalar.codec.stored(scalar.expr))} ${raw(operator)} ${{ sql: scalar.codec.placeholder, params: [input] }}`
+    }
+    case 'list':
+    case 'link':
+    case 'cited-by':
+    case 'related-to': {
+      const list = source.kind === 'list' ? source : source.list
+      const input = list.codec.input(value)
+      if (input === null) return FALSE_SQL
+      return listRange(list, operator, { sql: list.codec.placeholder, params: [input] })
+    }
+    case 'unsupported':
+      throw new UnsupportedPlanError('column', source.message)
+  }
+}
+
+const missing = (entity: CatalogEntity, source: ColumnSource): SqlFragment => {
+  switch (source.kind) {
+    case 'scalar':
+      return raw(`${source.expr} IS NULL`)
+    case 'choice':
+    case 'prefix':
+      return raw(`${source.scalar.expr} IS NULL`)
+    case 'list':
+      return raw(`coalesce(len(${source.expr}), 0) = 0`)
+    case 'cited-by':
+    case 'related-to':
+      return raw(`coalesce(len(${source.list.expr}), 0) = 0`)
+    case 'link':
+      return raw(`"id" NOT IN (SELECT work_id FROM ${quoteIdentifier(source.view)})`)
+    case 'external-id':
+      return sql`"id" NOT IN (SELECT id FROM ${raw(quoteIdentifier(EXTERNAL_IDS_VIEW))} WHERE entity = ${param(entity)} AND scheme = ${param(source.scheme)})`
+    case 'unsupported':
+      throw new UnsupportedPlanError('column', source.message)
+  }
+}
+
+/** The operator of a comparison, `=` on `from_x_date`/`to_x_date` being the bound `>=`/`<=` of `x_date`. */
+const operatorOf = (node: ComparisonNode): ComparisonNode['operator'] => {
+  const bound = DATE_BOUND.exec(node.column.id)
+  if (bound === null || node.operator !== '=') return node.operator
+  return bound[1] === 'from' ? '>=' : '<='
+}
+
+/** The visitor compiling a filter tree of `entity` to a predicate. */
+export const filterVisitor = (
+  entity: CatalogEntity,
+  searchRelationOf: SearchRelationOf,
+): FilterVisitor<SqlFragment> => {
+  const visitor: FilterVisitor<SqlFragment> = {
+    comparison: (node) => {
+      const operator = operatorOf(node)
+      const source = sourceOf(entity, node.column)
+      return guard(
+        operator === '='
+          ? matchAny(entity, source, [node.value])
+          : compareRange(source, operator, node.value),
+      )
+    },
+    'in-list': (node: InListNode) => guard(matchAny(entity, sourceOf(entity, node.column), node.values)),
+    missing: (node: MissingNode) => guard(missing(entity, sourceOf(entity, node.column))),
+    search: (node) => guard(sql`"id" IN (SELECT doc FROM ${raw(quoteIdentifier(searchRelationOf(node)))})`),
+    collection: (node) => {
+      throw new UnsupportedPlanError(
+        'collection',
+        `Collection '${node.collectionId}' reached the adapter unresolved; the engine resolves collections to id lists first`,
+      )
+    },
+    and: (node) =>
+      node.children.length === 0
+        ? TRUE_SQL
+        : sql`(${joinSql(
+            node.children.map((child) => visitFilter(child, visitor)),
+            ' AND ',
+          )})`,
+    or: (node) =>
+      node.children.length === 0
+        ? FALSE_SQL
+        : sql`(${joinSql(
+            node.children.map((child) => visitFilter(child, visitor)),
+            ' OR ',
+          )})`,
+    not: (node) => sql`(NOT ${visitFilter(node.child, visitor)})`,
+  }
+  return visitor
+}
+
+/** The predicate of a filter tree (TRUE for none). */
+export const compileFilter = (
+  entity: CatalogEntity,
+  filter: FilterNode | null,
+  searchRelationOf: SearchRelationOf,
+): SqlFragment => (filter === null ? TRUE_SQL : visitFilter(filter, filterVisitor(entity, searchRelationOf)))

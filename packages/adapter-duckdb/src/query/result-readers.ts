@@ -1,0 +1,71 @@
+// DuckDB rows → adapter results. Pure functions over the rows a compiled statement returns, so they can be
+// tested with rows written by hand.
+import type { EntityRecord, GroupBucket, GroupsResult, RowsResult } from '@oqlkit/engine'
+import type { CompiledGroupsQuery, CompiledRowsQuery } from './compiled-query.ts'
+import type { DuckDbRow } from './duckdb-driver.ts'
+
+const countOf = (rows: readonly DuckDbRow[], column: string): number => Number(rows[0]?.[column] ?? 0)
+
+/** The record's top-level fields that were asked for, in the record's own order. */
+const selectFields = (
+  record: Record<string, unknown>,
+  select: readonly string[],
+): Record<string, unknown> => {
+  const wanted = new Set(select)
+  const picked: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(record)) if (wanted.has(key)) picked[key] = value
+  return picked
+}
+
+const recordOf = (row: DuckDbRow, text: string | undefined, query: CompiledRowsQuery): EntityRecord => {
+  if (text === undefined) throw new Error(`The record of ${String(row.__id)} vanished between two statements`)
+  const parsed = JSON.parse(text) as Record<string, unknown>
+  const record = query.select === null ? parsed : selectFields(parsed, query.select)
+  return query.scored ? { ...record, relevance_score: Number(row.__score ?? 0) } : record
+}
+
+/** The ids of the page (the statement reads one row more than a page, to know whether another follows). */
+export const pageIds = (query: CompiledRowsQuery, pageRows: readonly DuckDbRow[]): string[] =>
+  pageRows.slice(0, query.perPage).map((row) => String(row.__id))
+
+/** The page, the count, and the sort keys of the last row when another page follows. */
+export const readRows = (
+  query: CompiledRowsQuery,
+  countRows: readonly DuckDbRow[],
+  pageRows: readonly DuckDbRow[],
+  recordRows: readonly DuckDbRow[],
+): RowsResult => {
+  const records = new Map(recordRows.map((row) => [String(row.__id), String(row.__record)]))
+  const page = pageRows.slice(0, query.perPage)
+  const more = query.sortKeyCount > 0 && pageRows.length > query.perPage
+  const last = page[page.length - 1]
+  const nextAfter =
+    more && last !== undefined
+      ? Array.from({ length: query.sortKeyCount }, (_, index) => last[`__k${index}`] ?? null)
+      : null
+  return {
+    count: countOf(countRows, '__count'),
+    rows: page.map((row) => recordOf(row, records.get(String(row.__id)), query)),
+    nextAfter,
+  }
+}
+
+/** The buckets with their keys formatted, the count, and the number of buckets. */
+export const readGroups = (
+  query: CompiledGroupsQuery,
+  countRows: readonly DuckDbRow[],
+  bucketRows: readonly DuckDbRow[],
+  groupsCountRows: readonly DuckDbRow[] | null,
+): GroupsResult => {
+  const groups: GroupBucket[] = bucketRows.map((row) => ({
+    keys: query.keyFormats.map((format, index) => format(row[`__g${index}`] ?? null)),
+    count: Number(row.__n),
+  }))
+  const groupsCount =
+    bucketRows.length > 0
+      ? countOf(bucketRows, '__groups')
+      : groupsCountRows === null
+        ? 0
+        : countOf(groupsCountRows, '__groups')
+  return { count: countOf(countRows, '__count'), groupsCount, groups }
+}

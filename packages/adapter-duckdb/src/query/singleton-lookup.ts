@@ -1,0 +1,89 @@
+// Singletons: one entity by its id or an external id, with merged and deleted ids answered as such. Looked
+// up in the order the catalog README gives: the entity table, then merged ids, then deleted ids.
+import type { ExternalIdScheme, LookupResult, StorageAdapter } from '@oqlkit/engine'
+import { type CatalogEntityInfo, catalogEntityInfo } from '../catalog/catalog-entities.ts'
+import { normalizeExternalId } from '../catalog/external-id-schemes.ts'
+import { shortOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
+import { DELETED_IDS_VIEW, EXTERNAL_IDS_VIEW, entityView, MERGED_IDS_VIEW } from './catalog-views.ts'
+import { catalogEntityOf } from './column-sources.ts'
+import type { DuckDbConnectionLike } from './duckdb-driver.ts'
+import { quoteIdentifier } from './sql-identifier.ts'
+
+// The entity names of the engine (`@oqlkit/oqo-schema`'s EntityType), without depending on that package.
+type EntityType = Parameters<StorageAdapter['findById']>[0]
+
+const MISSING: LookupResult = { status: 'missing' }
+
+const infoOf = (entity: EntityType): CatalogEntityInfo | undefined => {
+  const catalogEntity = catalogEntityOf(entity)
+  return catalogEntity === undefined ? undefined : catalogEntityInfo(catalogEntity)
+}
+
+// Vocabulary codes are matched case-insensitively (`us` finds `US`); letter ids are stored upper-case.
+const idPredicate = (info: CatalogEntityInfo): string =>
+  info.idKind === 'letter' ? '"id" = ?' : 'lower("id") = lower(?)'
+
+async function lookupShortId(
+  db: DuckDbConnectionLike,
+  info: CatalogEntityInfo,
+  short: string,
+): Promise<LookupResult> {
+  const rows = await db.all(
+    `SELECT record FROM ${entityView(info.entity)} WHERE ${idPredicate(info)} LIMIT 1`,
+    [short],
+  )
+  const row = rows[0]
+  if (row !== undefined)
+    return { status: 'found', record: JSON.parse(String(row.record)) as Record<string, unknown> }
+  const merged = await db.all(
+    `SELECT new_id FROM ${quoteIdentifier(MERGED_IDS_VIEW)} WHERE entity = ? AND old_id = ? LIMIT 1`,
+    [info.entity, short],
+  )
+  if (merged[0] !== undefined) return { status: 'merged', id: String(merged[0].new_id) }
+  const deleted = await db.all(
+    `SELECT 1 AS deleted FROM ${quoteIdentifier(DELETED_IDS_VIEW)} WHERE entity = ? AND id = ? LIMIT 1`,
+    [info.entity, short],
+  )
+  return deleted.length > 0 ? { status: 'deleted' } : MISSING
+}
+
+/** One entity by its OpenAlex id in any form and case (`W123`, `w123`, `https://openalex.org/W123`). */
+export async function findEntityById(
+  db: DuckDbConnectionLike,
+  entity: EntityType,
+  id: string,
+): Promise<LookupResult> {
+  const info = infoOf(entity)
+  const short = info === undefined ? undefined : shortOpenAlexId(info, id)
+  if (info === undefined || short === undefined) return MISSING
+  return lookupShortId(db, info, short)
+}
+
+/** One entity by an external id (DOI, ORCID, ROR, ISSN, PMID, PMCID, MAG, Wikidata) in URL or bare form. */
+export async function findEntityByExternalId(
+  db: DuckDbConnectionLike,
+  entity: EntityType,
+  scheme: ExternalIdScheme,
+  value: string,
+): Promise<LookupResult> {
+  const info = infoOf(entity)
+  const normalised = normalizeExternalId(scheme, value)
+  if (info === undefined || normalised === undefined) return MISSING
+  // Several records can state one external id (duplicates upstream); the lowest id answers, every time.
+  const rows = await db.all(
+    `SELECT id FROM ${quoteIdentifier(EXTERNAL_IDS_VIEW)} WHERE entity = ? AND scheme = ? AND value = ? ORDER BY id LIMIT 1`,
+    [info.entity, scheme, normalised],
+  )
+  const row = rows[0]
+  return row === undefined ? MISSING : lookupShortId(db, info, String(row.id))
+}
+
+/** A uniformly drawn entity of the table. */
+export async function findRandomEntity(db: DuckDbConnectionLike, entity: EntityType): Promise<LookupResult> {
+  const info = infoOf(entity)
+  if (info === undefined) return MISSING
+  // Draw the id first: sampling whole rows would decompress every record of the table.
+  const rows = await db.all(`SELECT "id" FROM ${entityView(info.entity)} USING SAMPLE reservoir(1 ROWS)`)
+  const row = rows[0]
+  return row === undefined ? MISSING : lookupShortId(db, info, String(row.id))
+}

@@ -1,0 +1,127 @@
+// Every filterable column of the registry runs against the sample catalog, on every entity the catalog holds
+// (is, is not, is null, and > where the column has ranges). Columns read from the JSON record (the generic
+// tier) are also checked against the reference evaluator, with values taken from the sample's records.
+import type { EntityRecord, QueryPlan } from '@oqlkit/engine'
+import { planQuery } from '@oqlkit/engine'
+import { referenceRows, shortIdOf, valuesAt } from '@oqlkit/engine/testing'
+import { type Column, ENTITY_TYPES, type LeafFilter, type Oqo, propertiesRegistry } from '@oqlkit/oqo-schema'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
+import { catalogViewStatements } from '../src/query/catalog-views.ts'
+import { catalogEntityOf, columnSourceOf } from '../src/query/column-sources.ts'
+import { createDuckDbAdapter, type DuckDbAdapter } from '../src/query/duckdb-adapter.ts'
+import { type DuckDbConnectionLike, openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
+import { ingestSampleCatalog, readSampleRecords } from './query-sample-fixture.ts'
+
+// The only columns without a source: their values need a table the catalog does not have yet (countries →
+// continents, the Global South list), where the records do not state them.
+const UNSUPPORTED = /(^|\.)(continent|is_global_south)$/
+
+let adapter: DuckDbAdapter
+let db: DuckDbConnectionLike
+let dispose: () => void
+beforeAll(async () => {
+  const catalog = await ingestSampleCatalog()
+  dispose = catalog.dispose
+  adapter = await createDuckDbAdapter({ catalogDir: catalog.catalogDir })
+  const manifest = await readCatalogManifest(catalog.catalogDir)
+  if (!manifest.ok) throw new Error(manifest.message)
+  db = await openDuckDbDatabase({ threads: 1, connections: 1 })
+  for (const statement of catalogViewStatements(catalog.catalogDir, manifest.manifest, 'tables'))
+    await db.all(statement)
+}, 60_000)
+afterAll(async () => {
+  await adapter?.close()
+  await db?.close()
+  dispose?.()
+})
+
+const countOf = async (plan: QueryPlan): Promise<number> => {
+  const compiled = adapter.compile(plan)
+  const rows = await db.all(compiled.count.sql, compiled.count.params)
+  return Number(rows[0]?.__count)
+}
+
+const planOf = (oqo: Oqo, view = {}): QueryPlan => {
+  const planned = planQuery(oqo, view)
+  if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
+  return planned.plan
+}
+
+/** A value of the column as an OQO would write it: ids and codes short, taken from the records when they have one. */
+const sampleValue = (column: Column, records: readonly EntityRecord[]): string | number | boolean => {
+  for (const record of records) {
+    const value = valuesAt(record, column.id)[0]
+    if (value === undefined || typeof value === 'object') continue
+    if (column.kind === 'entity_id' || column.kind === 'enum' || column.id.endsWith('.id')) {
+      const text = String(value)
+      return decodeURIComponent(text.slice(text.lastIndexOf('/') + 1))
+    }
+    return value as string | number | boolean
+  }
+  switch (column.kind) {
+    case 'number':
+    case 'float':
+      return 1
+    case 'date':
+      return '2020-01-01'
+    case 'datetime':
+      return '2020-01-01T00:00:00'
+    case 'boolean':
+      return true
+    default:
+      return 'value'
+  }
+}
+
+const entities = ENTITY_TYPES.filter((entity) => catalogEntityOf(entity) !== undefined)
+const recordsOf = new Map<string, readonly EntityRecord[]>()
+const records = (entity: string): readonly EntityRecord[] => {
+  const folder = entity === 'types' ? 'work-types' : entity
+  if (!recordsOf.has(folder)) recordsOf.set(folder, readSampleRecords(folder))
+  return recordsOf.get(folder)!
+}
+
+describe('every registry column', () => {
+  for (const entity of entities) {
+    const columns = propertiesRegistry
+      .columnsOf(entity)
+      .filter((column) => column.kind !== null && column.kind !== 'search' && column.kind !== 'collection')
+
+    it(`filters ${entity} on each of its ${columns.filter((c) => c.actions.includes('filter')).length} filter columns`, async () => {
+      const data = records(entity)
+      const context = { byId: new Map(data.map((record) => [shortIdOf(record), record])) }
+      for (const column of columns.filter((candidate) => candidate.actions.includes('filter'))) {
+        const ref = { id: column.id, kind: column.kind! }
+        const source = columnSourceOf(catalogEntityOf(entity)!, ref)
+        if (source.kind === 'unsupported') {
+          expect(column.id).toMatch(UNSUPPORTED)
+          continue
+        }
+        const value = sampleValue(column, data)
+        const generic = (source.kind === 'scalar' && source.origin === 'record') || source.kind === 'list'
+        const cases: [string, LeafFilter][] = [
+          ['is', { column_id: column.id, value }],
+          ['is not', { column_id: column.id, value, is_negated: true }],
+          ['is null', { column_id: column.id, value: null }],
+          ...(column.operators.includes('>')
+            ? ([['>', { column_id: column.id, value, operator: '>' }]] as [string, LeafFilter][])
+            : []),
+        ]
+        const counts = new Map<string, number>()
+        for (const [name, filter] of cases) {
+          const plan = planOf({ get_rows: entity, filter_rows: [filter] }, { perPage: 1 })
+          // The whole adapter path once per column; the count statement alone for the other cases.
+          const count = name === 'is' ? (await adapter.queryRows(plan)).count : await countOf(plan)
+          counts.set(name, count)
+          if (generic)
+            expect(count, `${entity} ${JSON.stringify(filter)}`).toBe(
+              referenceRows(plan, data, context).length,
+            )
+        }
+        // `x` and `!x` split the rows in two, whatever the column: a row without the value is in `!x`.
+        expect(counts.get('is')! + counts.get('is not')!, `${entity} ${column.id}`).toBe(data.length)
+      }
+    })
+  }
+})

@@ -1,0 +1,290 @@
+// The plan compiler without a database: which tier each column compiles to (a catalog column, a link table,
+// the JSON record), how values are normalised into parameters, the typed errors for plans it cannot run, and
+// the adapter's result shaping over a fake driver.
+import { type FilterNode, FilterNodes, planQuery, type QueryPlan } from '@oqlkit/engine'
+import type { Oqo } from '@oqlkit/oqo-schema'
+import { describe, expect, it } from 'vitest'
+import { positionalToAnonymous } from '../src/query/catalog-search.ts'
+import type { CompiledRowsQuery, SqlParam } from '../src/query/compiled-query.ts'
+import { duckDbAdapterOver } from '../src/query/duckdb-adapter.ts'
+import type { DuckDbConnectionLike, DuckDbRow } from '../src/query/duckdb-driver.ts'
+import { DuckDbPlanCompiler } from '../src/query/duckdb-plan-compiler.ts'
+import { searchMatchOfText } from '../src/query/search-text-parser.ts'
+import { isUnsupportedPlanError, type UnsupportedPlanError } from '../src/query/unsupported-plan-error.ts'
+
+const compiler = new DuckDbPlanCompiler({ newSampleSeed: () => 'fixed' })
+
+const planOf = (oqo: Oqo, view = {}): QueryPlan => {
+  const planned = planQuery(oqo, view)
+  if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
+  return planned.plan
+}
+const rowsOf = (oqo: Oqo, view = {}): CompiledRowsQuery => compiler.compileRows(planOf(oqo, view))
+const works = (...filter_rows: Oqo['filter_rows'] & object): Oqo => ({ get_rows: 'works', filter_rows })
+const placeholders = (sql: string): number => (sql.match(/\?/g) ?? []).length
+
+const expectUnsupported = (run: () => unknown, reason: UnsupportedPlanError['reason']) => {
+  try {
+    run()
+  } catch (error) {
+    expect(isUnsupportedPlanError(error)).toBe(true)
+    expect((error as UnsupportedPlanError).reason).toBe(reason)
+    return
+  }
+  throw new Error(`expected an UnsupportedPlanError (${reason})`)
+}
+
+describe('DuckDbPlanCompiler', () => {
+  it('reads multi-valued ids from their link table, never from the records', () => {
+    const query = rowsOf(
+      works({ column_id: 'authorships.author.id', value: 'https://openalex.org/a5063410350' }),
+    )
+    expect(query.count.sql).toContain('"id" IN (SELECT work_id FROM "link_works_authors" WHERE key IN (?))')
+    expect(query.count.sql).not.toContain('json_extract')
+    expect(query.count.params).toEqual(['A5063410350'])
+  })
+
+  it('reads derived columns directly and the rest from the JSON record by the column path', () => {
+    const year = rowsOf(works({ column_id: 'publication_year', value: 2020, operator: '>=' }))
+    expect(year.count.sql).toContain('coalesce("publication_year" >= ?, FALSE)')
+    const nested = rowsOf(works({ column_id: 'authorships.institutions.type', value: 'Education' }))
+    expect(nested.count.sql).toContain("json_extract_string(record, '$.authorships[*].institutions[*].type')")
+    expect(nested.count.params).toEqual(['education'])
+    const scalar = rowsOf(works({ column_id: 'apc_list.value_usd', value: 1000, operator: '>' }))
+    expect(scalar.count.sql).toContain(
+      `TRY_CAST(json_extract_string(record, '$.apc_list.value_usd') AS DOUBLE) > ?`,
+    )
+  })
+
+  it('normalises values to the stored form: ids, DOIs, enums, booleans, dates', () => {
+    expect(rowsOf(works({ column_id: 'doi', value: 'https://doi.org/10.1234/ABC' })).count.params).toEqual([
+      '10.1234/abc',
+    ])
+    expect(rowsOf(works({ column_id: 'type', value: 'Book-Chapter' })).count.params).toEqual(['book-chapter'])
+    expect(rowsOf(works({ column_id: 'authorships.countries', value: 'us' })).count.params).toEqual(['US'])
+    expect(rowsOf(works({ column_id: 'keywords.id', value: 'keywords/Deep-Learning' })).count.params).toEqual(
+      ['deep-learning'],
+    )
+    expect(rowsOf(works({ column_id: 'primary_location.source.id', value: 's123' })).count.params).toEqual([
+      'S123',
+    ])
+    const date = rowsOf(works({ column_id: 'to_publication_date', value: '2020-05-17' }))
+    expect(date.count.sql).toContain('"publication_date" <= CAST(TRY_CAST(? AS TIMESTAMP) AS DATE)')
+    expect(rowsOf(works({ column_id: 'is_oa', value: true })).count.params).toEqual([true])
+  })
+
+  it('negates without losing rows that have no value, and writes null as missing', () => {
+    const negated = rowsOf(works({ column_id: 'language', value: 'en', is_negated: true }))
+    expect(negated.count.sql).toContain('(NOT coalesce(lower("language") = ?, FALSE))')
+    expect(rowsOf(works({ column_id: 'language', value: null })).count.sql).toContain('"language" IS NULL')
+    expect(rowsOf(works({ column_id: 'authorships.author.id', value: null })).count.sql).toContain(
+      '"id" NOT IN (SELECT work_id FROM "link_works_authors")',
+    )
+  })
+
+  it('collapses an OR of one column into one IN list', () => {
+    const query = rowsOf(
+      works({
+        join: 'or',
+        filters: ['W1', 'W2', 'W3'].map((value) => ({ column_id: 'cites', value })),
+      }),
+    )
+    expect(query.count.sql).toContain(
+      '"id" IN (SELECT work_id FROM "link_works_referenced_works" WHERE key IN (?, ?, ?))',
+    )
+  })
+
+  it('answers cited_by from the cited work’s references, and the corpus from is_xpac', () => {
+    const query = rowsOf({ ...works({ column_id: 'cited_by', value: 'w9' }), corpus: 'expansion' })
+    expect(query.count.sql).toContain(
+      '"id" IN (SELECT key FROM "link_works_referenced_works" WHERE work_id IN (?))',
+    )
+    expect(query.count.sql).toContain('coalesce("is_xpac", FALSE) AND')
+    expect(query.count.params).toEqual(['W9'])
+    expect(rowsOf({ get_rows: 'works', corpus: 'all' }).count.sql).not.toContain('is_xpac')
+  })
+
+  it('keeps every value out of the SQL text: one placeholder per parameter', () => {
+    for (const query of [
+      rowsOf(works({ column_id: 'display_name', value: 'x' }), { sort: 'publication_year:desc' }),
+      rowsOf(works({ column_id: 'authorships.author.id', value: 'A1' }), { cursor: '*', perPage: 10 }),
+      rowsOf({ get_rows: 'works', sample: 10, seed: 'abc' }),
+    ]) {
+      expect(placeholders(query.sql)).toBe(query.params.length)
+      expect(placeholders(query.count.sql)).toBe(query.count.params.length)
+    }
+  })
+
+  it('orders by each key with nulls last, then the id, and pages by keyset after a cursor', () => {
+    const planned = planQuery({ get_rows: 'works' }, { sort: 'fwci:desc', cursor: '*' })
+    if (!planned.ok) throw new Error('plan')
+    const first = compiler.compileRows(planned.plan)
+    expect(first.sql).toContain('ORDER BY "fwci" DESC NULLS LAST, e."id" ASC NULLS LAST LIMIT ?')
+    expect(first.params.at(-1)).toBe(26)
+    const next = compiler.compileRows({
+      ...planned.plan,
+      page: { kind: 'cursor', after: [1.5, 'W10'], perPage: 25 },
+    })
+    expect(next.sql).toContain(
+      '((("fwci" < TRY_CAST(? AS DOUBLE) OR "fwci" IS NULL)) OR (coalesce("fwci" = TRY_CAST(? AS DOUBLE), FALSE) AND (e."id" > ? OR e."id" IS NULL)))',
+    )
+    // After a null key only rows with the same null key and a later id remain.
+    const afterNull = compiler.compileRows({
+      ...planned.plan,
+      page: { kind: 'cursor', after: [null, 'W10'], perPage: 25 },
+    })
+    expect(afterNull.sql).toContain('(("fwci" IS NULL AND (e."id" > ? OR e."id" IS NULL)))')
+    expectUnsupported(
+      () => compiler.compileRows({ ...planned.plan, page: { kind: 'cursor', after: ['W10'], perPage: 25 } }),
+      'invalid_cursor',
+    )
+  })
+
+  it('samples by a seeded hash of the id, sliced by page', () => {
+    const query = rowsOf({ get_rows: 'works', sample: 30, seed: 42 }, { perPage: 25, page: 2 })
+    expect(query.sql).toContain('ORDER BY hash(e."id" || \'/\' || ?), e."id" LIMIT ? OFFSET ?')
+    expect(query.params).toEqual(['42', 5, 25])
+    expect(query.sortKeyCount).toBe(0)
+  })
+
+  it('groups lists by unnesting them and link tables by joining, one row per work and key', () => {
+    const plan = planOf(
+      {
+        get_rows: 'works',
+        group_by: [{ column_id: 'authorships.institutions.type' }, { column_id: 'authorships.author.id' }],
+      },
+      { includeUnknown: ['authorships.institutions.type'] },
+    )
+    const query = compiler.compileGroups(plan)
+    expect(query.sql).toContain('unnest(CASE WHEN len(__base.__d0) = 0 THEN [NULL] ELSE __base.__d0 END)')
+    expect(query.sql).toContain('LEFT JOIN "link_works_authors" AS __l1 ON __l1.work_id = __base.__id')
+    expect(query.sql).toContain('SELECT DISTINCT __base.__id')
+    expect(query.sql).toContain('WHERE __g1 IS NOT NULL')
+    expect(query.sql).toContain('ORDER BY __n DESC, __g0 ASC NULLS LAST, __g1 ASC NULLS LAST')
+    expect(query.keyFormats[1]!('A5')).toBe('https://openalex.org/A5')
+    expect(query.keyFormats[0]!('education')).toBe('education')
+    expect(query.keyFormats[0]!(null)).toBeNull()
+    expectUnsupported(
+      () => compiler.compileGroups({ ...plan, page: { kind: 'cursor', after: ['x'], perPage: 25 } }),
+      'group_cursor',
+    )
+  })
+
+  it('prints vocabulary group keys as full OpenAlex ids', () => {
+    const query = compiler.compileGroups(
+      planOf({ get_rows: 'works', group_by: [{ column_id: 'sustainable_development_goals.id' }] }),
+    )
+    expect(query.keyFormats[0]!('3')).toBe('https://openalex.org/sdgs/3')
+    const fields = compiler.compileGroups(
+      planOf({ get_rows: 'works', group_by: [{ column_id: 'primary_topic.field.id' }] }),
+    )
+    expect(fields.keyFormats[0]!('17')).toBe('https://openalex.org/fields/17')
+  })
+
+  it('refuses what it cannot run, with a typed error', () => {
+    const base = planOf({ get_rows: 'works' })
+    const column = { id: 'collection', kind: 'collection' as const }
+    const withFilter = (filter: FilterNode): QueryPlan => ({ ...base, filter })
+    expectUnsupported(
+      () => compiler.compile(withFilter(FilterNodes.collection(column, 'col_1'))),
+      'collection',
+    )
+    const search = (id: string, mode: 'stemmed' | 'semantic') =>
+      FilterNodes.search({ id, kind: 'search' }, 'title_and_abstract', mode, 'climate')
+    expectUnsupported(
+      () => compiler.compile(withFilter(search('title_and_abstract.search', 'stemmed'))),
+      'full_text_search',
+    )
+    expectUnsupported(
+      () => compiler.compile(withFilter(search('title_and_abstract.search.semantic', 'semantic'))),
+      'semantic_search',
+    )
+    expectUnsupported(() => compiler.compile({ ...base, entity: 'locations' }), 'entity')
+    expectUnsupported(
+      () =>
+        compiler.compile(planOf(works({ column_id: 'authorships.institutions.continent', value: 'europe' }))),
+      'column',
+    )
+  })
+})
+
+describe('search text and placeholders', () => {
+  it('reads words, phrases, list proximity and phrase slop', () => {
+    expect(searchMatchOfText('climate change')).toEqual({
+      kind: 'and',
+      operands: [
+        { kind: 'word', text: 'climate' },
+        { kind: 'word', text: 'change' },
+      ],
+    })
+    expect(searchMatchOfText('"climate change"')).toEqual({ kind: 'phrase', text: 'climate change' })
+    expect(searchMatchOfText('"smart"~3~"phone"~"app*"')).toEqual({
+      kind: 'proximity',
+      within: 3,
+      operands: ['smart', 'phone', 'app*'],
+    })
+    expect(searchMatchOfText('"smart phone"~2')).toEqual({
+      kind: 'proximity',
+      within: 2,
+      operands: ['smart', 'phone'],
+    })
+    expect(searchMatchOfText('  ')).toBeUndefined()
+    expect(searchMatchOfText('climate -- &')).toEqual({ kind: 'word', text: 'climate' })
+  })
+
+  it('turns $n placeholders into ? in order, leaving quoted text alone', () => {
+    expect(positionalToAnonymous("SELECT $2, '$1', $1, $2 ESCAPE '\\'", ['a', 'b'])).toEqual({
+      sql: "SELECT ?, '$1', ?, ? ESCAPE '\\'",
+      params: ['b', 'a', 'b'],
+    })
+  })
+})
+
+describe('the adapter over a fake driver', () => {
+  /** Answers count, page and records statements from canned rows, and records what it was asked. */
+  const fakeDriver = (pageRows: DuckDbRow[], records: Record<string, object>) => {
+    const calls: { sql: string; params: readonly SqlParam[] }[] = []
+    const driver: DuckDbConnectionLike = {
+      async all(sql, params = []) {
+        calls.push({ sql, params })
+        if (sql.includes('count(*) AS __count')) return [{ __count: 3 }]
+        if (sql.includes('record AS __record'))
+          return params.map((id) => ({ __id: id, __record: JSON.stringify(records[String(id)]) }))
+        return pageRows
+      },
+      async close() {},
+    }
+    return { driver, calls }
+  }
+
+  it('reads the page, then its records by id, and returns the next cursor values', async () => {
+    const { driver, calls } = fakeDriver(
+      [
+        { __id: 'W2', __score: null, __k0: 2020, __k1: 'W2' },
+        { __id: 'W1', __score: null, __k0: 2019, __k1: 'W1' },
+        { __id: 'W3', __score: null, __k0: 2018, __k1: 'W3' },
+      ],
+      {
+        W1: { id: 'https://openalex.org/W1', a: 1, display_name: 'one' },
+        W2: { id: 'https://openalex.org/W2', a: 2, display_name: 'two' },
+      },
+    )
+    const adapter = duckDbAdapterOver(driver, compiler, {})
+    const result = await adapter.queryRows(
+      planOf({ get_rows: 'works' }, { sort: 'publication_year:desc', perPage: 2 }),
+    )
+    expect(result).toEqual({
+      count: 3,
+      rows: [
+        { id: 'https://openalex.org/W2', a: 2, display_name: 'two' },
+        { id: 'https://openalex.org/W1', a: 1, display_name: 'one' },
+      ],
+      nextAfter: [2019, 'W1'],
+    })
+    expect(calls.at(-1)?.params).toEqual(['W2', 'W1'])
+    const selected = await adapter.queryRows(
+      planOf({ get_rows: 'works' }, { perPage: 2, select: ['cited_by_count', 'display_name'] }),
+    )
+    expect(selected.rows).toEqual([{ display_name: 'two' }, { display_name: 'one' }])
+  })
+})

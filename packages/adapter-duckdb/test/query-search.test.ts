@@ -1,0 +1,180 @@
+// Full-text search through the catalog's search index (`src/search`): the adapter finds the index in
+// catalog.json, filters and scores with it, sorts by relevance (with keyset paging), and refuses what it cannot
+// search with typed errors.
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { encodeCursor, planQuery, type QueryPlan } from '@oqlkit/engine'
+import type { Oqo } from '@oqlkit/oqo-schema'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createDuckDbAdapter, type DuckDbAdapter } from '../src/query/duckdb-adapter.ts'
+import { isUnsupportedPlanError } from '../src/query/unsupported-plan-error.ts'
+import { buildSearchIndex } from '../src/search/search-index-builder.ts'
+import { withSearchIndex } from '../src/search/search-index-manifest.ts'
+import { ingestSampleCatalog, readSampleRecords } from './query-sample-fixture.ts'
+
+let adapter: DuckDbAdapter
+let dispose: () => void
+const works = readSampleRecords('works')
+
+beforeAll(async () => {
+  const catalog = await ingestSampleCatalog()
+  dispose = catalog.dispose
+  const instance = await DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  })
+  const connection = await instance.connect()
+  const index = await buildSearchIndex({
+    connection,
+    catalogDir: catalog.catalogDir,
+    entities: ['works', 'authors'],
+  })
+  connection.closeSync()
+  instance.closeSync()
+  const manifestPath = join(catalog.catalogDir, 'catalog.json')
+  const manifest = JSON.parse(await readFile(manifestPath, 'utf8'))
+  await writeFile(manifestPath, JSON.stringify(withSearchIndex(manifest, index)))
+  adapter = await createDuckDbAdapter({ catalogDir: catalog.catalogDir })
+}, 60_000)
+afterAll(async () => {
+  await adapter?.close()
+  dispose?.()
+})
+
+const planOf = (oqo: Oqo, view = {}): QueryPlan => {
+  const planned = planQuery(oqo, view)
+  if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
+  return planned.plan
+}
+const search = (column_id: string, value: string, extra = {}): Oqo['filter_rows'] & object => [
+  { column_id, value, operator: 'has', ...extra },
+]
+/** Titles split into lower-case words, as a reader would (the words used here are plain ASCII). */
+const titleWords = (record: Record<string, unknown>): Set<string> =>
+  new Set(
+    String(record.display_name ?? '')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/),
+  )
+
+describe('full-text search', () => {
+  it('says it can search, and not by meaning', () => {
+    expect(adapter.capabilities).toEqual({
+      fullTextSearch: true,
+      semanticSearch: false,
+      multiDimensionGroupBy: true,
+    })
+  })
+
+  it('finds the works whose title has the word (exact mode), with relevance scores, best first', async () => {
+    const expected = works.filter((work) => titleWords(work).has('cancer')).length
+    expect(expected).toBeGreaterThan(2)
+    const result = await adapter.queryRows(
+      planOf(
+        { get_rows: 'works', filter_rows: search('display_name.search.exact', 'cancer') },
+        { perPage: 100 },
+      ),
+    )
+    expect(result.count).toBe(expected)
+    const scores = result.rows.map((row) => row.relevance_score as number)
+    expect(scores.every((score) => score > 0)).toBe(true)
+    expect(scores).toEqual([...scores].sort((a, b) => b - a))
+  })
+
+  it('excludes the matches when negated, and combines with other filters and group-by', async () => {
+    const all = (await adapter.queryRows(planOf({ get_rows: 'works' }))).count
+    const positive = (
+      await adapter.queryRows(planOf({ get_rows: 'works', filter_rows: search('title.search', 'climate') }))
+    ).count
+    const negated = await adapter.queryRows(
+      planOf({ get_rows: 'works', filter_rows: search('title.search', 'climate', { is_negated: true }) }),
+    )
+    expect(positive).toBeGreaterThan(0)
+    expect(negated.count).toBe(all - positive)
+    expect(negated.rows[0]).not.toHaveProperty('relevance_score')
+    const recent = await adapter.queryRows(
+      planOf(
+        {
+          get_rows: 'works',
+          filter_rows: [
+            ...search('title.search', 'climate'),
+            { column_id: 'publication_year', value: 2015, operator: '>' },
+          ],
+        },
+        { sort: 'publication_year:desc' },
+      ),
+    )
+    expect(recent.count).toBeLessThanOrEqual(positive)
+    expect(recent.rows.every((row) => (row.publication_year as number) > 2015)).toBe(true)
+    expect(recent.rows.every((row) => typeof row.relevance_score === 'number')).toBe(true)
+    const groups = await adapter.queryGroups(
+      planOf({
+        get_rows: 'works',
+        filter_rows: search('title.search', 'climate'),
+        group_by: [{ column_id: 'type' }],
+      }),
+    )
+    expect(groups.count).toBe(positive)
+    expect(groups.groups.reduce((sum, bucket) => sum + bucket.count, 0)).toBe(positive)
+  })
+
+  it('pages by cursor through a relevance order exactly as by offset', async () => {
+    const oqo: Oqo = { get_rows: 'works', filter_rows: search('title_and_abstract.search', 'health') }
+    const byOffset = await adapter.queryRows(planOf(oqo, { perPage: 100 }))
+    expect(byOffset.count).toBeGreaterThan(10)
+    const byCursor: unknown[] = []
+    let cursor = '*'
+    for (let guard = 0; guard < 50; guard++) {
+      const planned = planQuery(oqo, { perPage: 7, cursor })
+      if (!planned.ok) throw new Error('plan')
+      const page = await adapter.queryRows(planned.plan)
+      byCursor.push(...page.rows.map((row) => row.id))
+      if (page.nextAfter === null) break
+      cursor = encodeCursor(planned.sortSignature, page.nextAfter)
+    }
+    expect(byCursor).toEqual(byOffset.rows.map((row) => row.id))
+  })
+
+  it('searches other entities with an index (authors by name)', async () => {
+    const result = await adapter.queryRows(
+      planOf({ get_rows: 'authors', filter_rows: search('display_name.search', 'smith') }),
+    )
+    expect(result.count).toBeGreaterThan(0)
+    for (const row of result.rows) expect(String(row.display_name).toLowerCase()).toMatch(/smith/)
+  })
+
+  it('refuses semantic search, searches the index cannot do, and entities it does not cover', async () => {
+    const reasons = async (oqo: Oqo): Promise<string> => {
+      try {
+        await adapter.queryRows(planOf(oqo))
+      } catch (error) {
+        expect(isUnsupportedPlanError(error)).toBe(true)
+        return (error as { reason: string }).reason
+      }
+      return 'ran'
+    }
+    expect(await reasons({ get_rows: 'works', filter_rows: search('semantic.search', 'cancer') })).toBe(
+      'semantic_search',
+    )
+    expect(
+      await reasons({ get_rows: 'works', filter_rows: search('display_name.search.exact', '*ancer') }),
+    ).toBe('invalid_search')
+    expect(await reasons({ get_rows: 'works', filter_rows: search('raw_author_name.search', 'smith') })).toBe(
+      'full_text_search',
+    )
+    expect(await reasons({ get_rows: 'sources', filter_rows: search('display_name.search', 'nature') })).toBe(
+      'full_text_search',
+    )
+  })
+
+  it('passes search text only as parameters', async () => {
+    const payload = "climate'); DROP TABLE works; --"
+    const plan = planOf({ get_rows: 'works', filter_rows: search('title.search', payload) })
+    const compiled = adapter.compile(plan)
+    expect(compiled.sql).not.toContain('DROP')
+    expect(compiled.count.sql).not.toContain('DROP')
+    await adapter.queryRows(plan)
+    expect((await adapter.queryRows(planOf({ get_rows: 'works' }))).count).toBeGreaterThan(0)
+  })
+})

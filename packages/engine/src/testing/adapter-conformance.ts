@@ -1,0 +1,573 @@
+// `describeAdapterConformance`: the behaviour every StorageAdapter must have, as one vitest suite. Each case
+// plans an OQO with `planQuery`, runs it on the adapter, and compares with answers computed here from the
+// fixture's records by the reference evaluator, never by the adapter under test. Values the cases use (a
+// year, an author, a DOI) are picked from the records, so the suite runs on any fixture with works.
+import type { Filter, Oqo } from '@oqlkit/oqo-schema'
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { EntityRecord, GroupsResult, RowsResult, StorageAdapter } from '../adapter/storage-adapter.ts'
+import type { QueryPlan } from '../plan/query-plan.ts'
+import { encodeCursor } from '../planner/cursor-codec.ts'
+import { planQuery, type ViewParameters } from '../planner/plan-query.ts'
+import {
+  type ReferenceContext,
+  referenceGroups,
+  referenceOrder,
+  referenceRows,
+  shortIdOf,
+  valuesAt,
+} from './reference-evaluator.ts'
+
+type EntityType = Parameters<StorageAdapter['findById']>[0]
+
+export interface ConformanceFixture {
+  /**
+   * The records the adapter's catalog holds, by entity, exactly as it returns them. `works` is required;
+   * cases on other entities run for those present.
+   */
+  readonly records: Readonly<Partial<Record<EntityType, readonly EntityRecord[]>>>
+  /** Ids the catalog knows as merged into another, short form. */
+  readonly mergedIds: readonly {
+    readonly entity: EntityType
+    readonly oldId: string
+    readonly newId: string
+  }[]
+}
+
+const leaf = (
+  column_id: string,
+  value: string | number | boolean | null,
+  extra: Partial<Filter> = {},
+): Filter => ({ column_id, value, ...extra }) as Filter
+const not = (filter: Filter): Filter => ({ ...filter, is_negated: true }) as Filter
+const or = (...filters: Filter[]): Filter => ({ join: 'or', filters })
+
+/** The plan of an OQO, failing the test when it does not plan. */
+export const planOf = (oqo: Oqo, view: ViewParameters = {}): QueryPlan => {
+  const planned = planQuery(oqo, view)
+  if (!planned.ok) throw new Error(`The suite's OQO does not plan: ${JSON.stringify(planned.errors)}`)
+  return planned.plan
+}
+
+/** The most frequent values at a path, most frequent first (ties by value), with their record counts. */
+const frequencies = (records: readonly EntityRecord[], path: string): [unknown, number][] => {
+  const counts = new Map<string, [unknown, number]>()
+  for (const record of records)
+    for (const value of new Set(valuesAt(record, path).map((v) => JSON.stringify(v)))) {
+      const entry = counts.get(value) ?? [JSON.parse(value) as unknown, 0]
+      entry[1]++
+      counts.set(value, entry)
+    }
+  return [...counts.values()].sort((a, b) => b[1] - a[1] || String(a[0]).localeCompare(String(b[0])))
+}
+
+const mostFrequent = (records: readonly EntityRecord[], path: string, rank = 0): unknown => {
+  const value = frequencies(records, path)[rank]?.[0]
+  if (value === undefined) throw new Error(`The fixture has no value at ${path}`)
+  return value
+}
+
+const shortOf = (value: unknown): string => {
+  const text = String(value)
+  return text.slice(text.lastIndexOf('/') + 1)
+}
+
+const ids = (rows: readonly EntityRecord[]): string[] => rows.map(shortIdOf)
+
+type GroupKey = string | number | boolean | null
+
+/** Bucket keys in order: each position ascending, unknown (null) last. */
+const compareKeys = (left: readonly GroupKey[], right: readonly GroupKey[]): -1 | 0 | 1 => {
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    const [a, b] = [left[i] ?? null, right[i] ?? null]
+    if (a === b) continue
+    if (a === null) return 1
+    if (b === null) return -1
+    return a < b ? -1 : 1
+  }
+  return 0
+}
+
+/**
+ * Registers the conformance cases for one adapter. `createAdapter` is called once, before the cases; the
+ * adapter is closed after them.
+ */
+export function describeAdapterConformance(
+  name: string,
+  createAdapter: () => Promise<StorageAdapter>,
+  fixture: ConformanceFixture,
+): void {
+  describe(`StorageAdapter conformance: ${name}`, () => {
+    let adapter: StorageAdapter
+    const works = fixture.records.works ?? []
+    const context: ReferenceContext = { byId: new Map(works.map((record) => [shortIdOf(record), record])) }
+
+    // Creating an adapter may build or open a catalog: allow it a minute.
+    beforeAll(async () => {
+      if (works.length === 0) throw new Error('The conformance fixture needs works')
+      adapter = await createAdapter()
+    }, 60_000)
+    afterAll(async () => {
+      await adapter?.close()
+    })
+
+    const rowsOf = (oqo: Oqo, view: ViewParameters = {}): Promise<RowsResult> =>
+      adapter.queryRows(planOf(oqo, view))
+    const expectedCount = (oqo: Oqo, records: readonly EntityRecord[] = works): number =>
+      referenceRows(planOf(oqo), records, context).length
+    /** The count the adapter gives equals the reference count, and is not trivially all or nothing. */
+    const expectCount = async (filters: Filter[], options: { allowEmpty?: boolean } = {}) => {
+      const oqo: Oqo = { get_rows: 'works', filter_rows: filters }
+      const expected = expectedCount(oqo)
+      if (options.allowEmpty !== true) {
+        expect(expected, `a useful case selects some works: ${JSON.stringify(filters)}`).toBeGreaterThan(0)
+      }
+      const result = await rowsOf(oqo, { perPage: 100 })
+      expect(result.count, JSON.stringify(filters)).toBe(expected)
+      expect(result.rows.length).toBe(Math.min(expected, 100))
+      return expected
+    }
+
+    describe('filters on each kind of column', () => {
+      it('counts every work of the core corpus without a filter, and the corpora add up', async () => {
+        const all = await rowsOf({ get_rows: 'works', corpus: 'all' })
+        const core = await rowsOf({ get_rows: 'works' })
+        const expansion = await rowsOf({ get_rows: 'works', corpus: 'expansion' })
+        expect(all.count).toBe(works.length)
+        expect(core.count).toBe(works.filter((record) => record.is_xpac !== true).length)
+        expect(core.count + expansion.count).toBe(all.count)
+      })
+
+      it('numbers: equality and each range operator', async () => {
+        const year = Number(mostFrequent(works, 'publication_year'))
+        await expectCount([leaf('publication_year', year)])
+        for (const operator of ['>', '>=', '<', '<='] as const)
+          await expectCount([leaf('publication_year', year, { operator })])
+        await expectCount([
+          leaf('cited_by_count', 100, { operator: '>' }),
+          leaf('cited_by_count', 1000, { operator: '<=' }),
+        ])
+      })
+
+      it('dates: comparisons and the inclusive from_/to_ bounds', async () => {
+        const date = String(mostFrequent(works, 'publication_date', 3))
+        await expectCount([leaf('publication_date', date, { operator: '>=' })])
+        await expectCount([leaf('publication_date', date, { operator: '<' })])
+        const from = await expectCount([leaf('from_publication_date', date)])
+        const to = await expectCount([leaf('to_publication_date', date)])
+        const on = await expectCount([leaf('publication_date', date)])
+        expect(from + to - on).toBe(works.filter((work) => work.publication_date != null).length)
+      })
+
+      it('booleans: true, false, and negation keeping works without the value', async () => {
+        await expectCount([leaf('open_access.is_oa', true)])
+        await expectCount([leaf('open_access.is_oa', false)])
+        await expectCount([leaf('is_oa', true)])
+        await expectCount([not(leaf('is_retracted', true))])
+      })
+
+      it('enums compare without case; negation keeps rows that have no value', async () => {
+        const type = String(mostFrequent(works, 'type'))
+        const count = await expectCount([leaf('type', type)])
+        expect(await expectCount([leaf('type', type.toUpperCase())])).toBe(count)
+        const language = String(mostFrequent(works, 'language'))
+        const without = await expectCount([not(leaf('language', language))])
+        const missing = await expectCount([leaf('language', null)], { allowEmpty: true })
+        const other = works.filter((work) => work.language != null && work.language !== language).length
+        expect(without).toBe(other + missing)
+      })
+
+      it('null and not-null (missing values, empty lists)', async () => {
+        await expectCount([leaf('language', null)], { allowEmpty: true })
+        await expectCount([not(leaf('language', null))])
+        await expectCount([leaf('authorships.countries', null)], { allowEmpty: true })
+        await expectCount([not(leaf('authorships.countries', null))])
+        await expectCount([leaf('primary_location.source.id', null)], { allowEmpty: true })
+      })
+
+      it('OR lists of up to 100 values on one column, and OR across columns', async () => {
+        const types = frequencies(works, 'type')
+          .slice(0, 3)
+          .map(([value]) => String(value))
+        await expectCount([or(...types.map((type) => leaf('type', type)))])
+        const years = Array.from({ length: 100 }, (_, index) => 1926 + index)
+        await expectCount([or(...years.map((year) => leaf('publication_year', year)))])
+        await expectCount([or(leaf('type', types[1]!), leaf('open_access.is_oa', true))])
+        await expectCount([not(or(leaf('type', types[0]!), leaf('type', types[1]!)))])
+      })
+
+      it('multi-valued ids in bare, short and URL form, any case', async () => {
+        const author = shortOf(mostFrequent(works, 'authorships.author.id'))
+        const count = await expectCount([leaf('authorships.author.id', author)])
+        expect(await expectCount([leaf('authorships.author.id', author.toLowerCase())])).toBe(count)
+        expect(await expectCount([leaf('authorships.author.id', `https://openalex.org/${author}`)])).toBe(
+          count,
+        )
+        await expectCount([
+          leaf('authorships.institutions.id', shortOf(mostFrequent(works, 'authorships.institutions.id'))),
+        ])
+        await expectCount([leaf('topics.id', shortOf(mostFrequent(works, 'topics.id')))])
+        await expectCount([leaf('concepts.id', shortOf(mostFrequent(works, 'concepts.id')))])
+        await expectCount([
+          leaf('authorships.countries', String(mostFrequent(works, 'authorships.countries')).toLowerCase()),
+        ])
+        await expectCount([not(leaf('authorships.author.id', author))])
+        const authors = frequencies(works, 'authorships.author.id')
+          .slice(0, 5)
+          .map(([value]) => shortOf(value))
+        await expectCount([or(...authors.map((id) => leaf('authorships.author.id', id)))])
+      })
+
+      it('columns read from nested record fields (lists of objects, scalars deep in the record)', async () => {
+        await expectCount([
+          leaf('authorships.institutions.type', String(mostFrequent(works, 'authorships.institutions.type'))),
+        ])
+        await expectCount([
+          leaf('primary_location.source.type', String(mostFrequent(works, 'primary_location.source.type'))),
+        ])
+        await expectCount([leaf('indexed_in', String(mostFrequent(works, 'indexed_in')))])
+        await expectCount([leaf('apc_list.value_usd', 1000, { operator: '>' })], { allowEmpty: true })
+        await expectCount([
+          leaf('primary_topic.field.id', shortOf(mostFrequent(works, 'primary_topic.field.id'))),
+        ])
+        await expectCount([leaf('authorships.is_corresponding', true)])
+      })
+
+      it('the own id, DOIs in URL and bare form, and citations both ways', async () => {
+        const work = works.find((record) => typeof record.doi === 'string')!
+        await expectCount([leaf('ids.openalex', shortIdOf(work))])
+        await expectCount([leaf('openalex', shortIdOf(work).toLowerCase())])
+        const doi = String(work.doi)
+        const bare = doi.replace(/^https:\/\/doi\.org\//, '')
+        expect(await expectCount([leaf('doi', doi)])).toBe(
+          await expectCount([leaf('doi', bare.toUpperCase())]),
+        )
+        const citing = works.find((record) =>
+          valuesAt(record, 'referenced_works').some((id) => context.byId.has(shortOf(id))),
+        )!
+        await expectCount([leaf('cited_by', shortIdOf(citing))])
+        const cited = shortOf(
+          valuesAt(citing, 'referenced_works').find((id) => context.byId.has(shortOf(id))),
+        )
+        await expectCount([leaf('cites', cited)])
+        await expectCount([leaf('referenced_works', cited)])
+      })
+
+      it('random boolean combinations agree with the reference evaluator', async () => {
+        const year = Number(mostFrequent(works, 'publication_year'))
+        const pool: Filter[] = [
+          leaf('publication_year', year, { operator: '>=' }),
+          leaf('publication_year', year - 10, { operator: '<' }),
+          leaf('type', String(mostFrequent(works, 'type'))),
+          leaf('type', String(mostFrequent(works, 'type', 1))),
+          leaf('language', String(mostFrequent(works, 'language'))),
+          leaf('language', null),
+          leaf('open_access.is_oa', true),
+          leaf('authorships.countries', String(mostFrequent(works, 'authorships.countries'))),
+          leaf('authorships.countries', null),
+          leaf('authorships.author.id', shortOf(mostFrequent(works, 'authorships.author.id'))),
+          leaf('cited_by_count', 50, { operator: '>' }),
+        ]
+        const leafArbitrary = fc
+          .tuple(fc.constantFrom(...pool), fc.boolean())
+          .map(([filter, negated]) => (negated ? not(filter) : filter))
+        const filterArbitrary: fc.Arbitrary<Filter> = fc.letrec<{ filter: Filter }>((tie) => ({
+          filter: fc.oneof(
+            { depthSize: 'small', withCrossShrink: true },
+            leafArbitrary,
+            fc
+              .tuple(
+                fc.constantFrom('and', 'or'),
+                fc.array(tie('filter'), { minLength: 1, maxLength: 3 }),
+                fc.boolean(),
+              )
+              .map(
+                ([join, filters, negated]): Filter => ({
+                  join,
+                  filters,
+                  ...(negated ? { is_negated: true } : {}),
+                }),
+              ),
+          ),
+        })).filter
+        await fc.assert(
+          fc.asyncProperty(filterArbitrary, async (filter) => {
+            const oqo: Oqo = { get_rows: 'works', filter_rows: [filter] }
+            const result = await rowsOf(oqo, { perPage: 1 })
+            expect(result.count).toBe(expectedCount(oqo))
+          }),
+          { numRuns: 40, seed: 20_260_302 },
+        )
+      })
+
+      it('rejects a collection that reached it unresolved, rather than ignoring it', async () => {
+        const plan = planOf({
+          get_rows: 'works',
+          filter_rows: [leaf('collection', 'col_abc123', { operator: 'in collection' })],
+        })
+        await expect(adapter.queryRows(plan)).rejects.toThrow()
+      })
+    })
+
+    describe('order and paging', () => {
+      const sortedFilter: Oqo = {
+        get_rows: 'works',
+        filter_rows: [leaf('cited_by_count', 0, { operator: '>=' })],
+      }
+
+      it('sorts by a column in each direction, missing values last, ties by id', async () => {
+        // fwci and apc_list.value_usd are missing on some works: those come last in both directions.
+        for (const sort of [
+          'publication_year:desc',
+          'publication_year:asc',
+          'cited_by_count:desc',
+          'fwci:asc',
+          'fwci:desc',
+          'apc_list.value_usd:desc',
+          'type:asc,publication_date:desc',
+        ]) {
+          const plan = planOf({ get_rows: 'works' }, { sort, perPage: 100 })
+          const result = await adapter.queryRows(plan)
+          const expected = referenceOrder(plan, referenceRows(plan, works, context)).slice(0, 100)
+          expect(ids(result.rows), sort).toEqual(ids(expected))
+        }
+      })
+
+      it('offset pages and cursor pages give the same sequence, the reference order', async () => {
+        // Sort keys with ties and missing values, so the cursor has to continue inside a run of equal keys
+        // and across the nulls.
+        const view = { sort: 'publication_year:desc,fwci:asc', perPage: 40 }
+        const plan = planOf(sortedFilter, view)
+        const expected = ids(referenceOrder(plan, referenceRows(plan, works, context)))
+        const byOffset: string[] = []
+        for (let page = 1; (page - 1) * 40 < expected.length; page++)
+          byOffset.push(...ids((await rowsOf(sortedFilter, { ...view, page })).rows))
+        const byCursor: string[] = []
+        let cursor = '*'
+        for (let guard = 0; guard < 1000; guard++) {
+          const planned = planQuery(sortedFilter, { ...view, cursor })
+          if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
+          const result = await adapter.queryRows(planned.plan)
+          byCursor.push(...ids(result.rows))
+          if (result.nextAfter === null) break
+          expect(result.rows.length).toBe(40)
+          cursor = encodeCursor(planned.sortSignature, result.nextAfter)
+        }
+        expect(byOffset).toEqual(expected)
+        expect(byCursor).toEqual(expected)
+      })
+
+      it('the cursor of the last page is null', async () => {
+        const result = await rowsOf({ get_rows: 'works' }, { cursor: '*', perPage: 100 })
+        expect(result.nextAfter === null).toBe(works.length <= 100)
+        const everything = await rowsOf(
+          { get_rows: 'works', filter_rows: [leaf('ids.openalex', shortIdOf(works[0]!))] },
+          { cursor: '*' },
+        )
+        expect(everything.nextAfter).toBeNull()
+      })
+
+      it('returns records exactly as stored, and only the selected top-level fields', async () => {
+        const result = await rowsOf({ get_rows: 'works' }, { perPage: 20 })
+        for (const row of result.rows) expect(row).toEqual(context.byId.get(shortIdOf(row)))
+        const selected = await rowsOf(
+          { get_rows: 'works' },
+          { perPage: 20, select: ['display_name', 'publication_year'] },
+        )
+        for (const row of selected.rows) {
+          expect(Object.keys(row).every((key) => key === 'display_name' || key === 'publication_year')).toBe(
+            true,
+          )
+          expect(row.display_name).toBeDefined()
+        }
+      })
+    })
+
+    describe('samples', () => {
+      const filtered: Oqo = { get_rows: 'works', filter_rows: [leaf('open_access.is_oa', true)] }
+
+      it('gives the same rows for the same seed, of the asked size, from the filtered rows', async () => {
+        const matching = new Set(ids(referenceRows(planOf(filtered), works, context)))
+        const size = Math.min(30, matching.size)
+        const first = await rowsOf({ ...filtered, sample: size, seed: 'conformance' }, { perPage: 100 })
+        const again = await rowsOf({ ...filtered, sample: size, seed: 'conformance' }, { perPage: 100 })
+        expect(ids(first.rows)).toEqual(ids(again.rows))
+        expect(first.rows.length).toBe(size)
+        expect(new Set(ids(first.rows)).size).toBe(size)
+        for (const id of ids(first.rows)) expect(matching.has(id)).toBe(true)
+        const other = await rowsOf({ ...filtered, sample: size, seed: 'another seed' }, { perPage: 100 })
+        expect(ids(other.rows)).not.toEqual(ids(first.rows))
+      })
+
+      it('pages through a seeded sample without repeating rows', async () => {
+        const whole = await rowsOf({ get_rows: 'works', sample: 20, seed: 7 }, { perPage: 20 })
+        const page1 = await rowsOf({ get_rows: 'works', sample: 20, seed: 7 }, { perPage: 10, page: 1 })
+        const page2 = await rowsOf({ get_rows: 'works', sample: 20, seed: 7 }, { perPage: 10, page: 2 })
+        const page3 = await rowsOf({ get_rows: 'works', sample: 20, seed: 7 }, { perPage: 10, page: 3 })
+        expect([...ids(page1.rows), ...ids(page2.rows)]).toEqual(ids(whole.rows))
+        expect(page3.rows).toEqual([])
+      })
+    })
+
+    describe('group by', () => {
+      const groupsOf = async (
+        oqo: Oqo,
+        view: ViewParameters = {},
+      ): Promise<[GroupsResult, Map<string, number>]> => {
+        const plan = planOf(oqo, { perPage: 100, ...view })
+        return [await adapter.queryGroups(plan), referenceGroups(plan, works, context)]
+      }
+      const asMap = (result: GroupsResult): Map<string, number> =>
+        new Map(result.groups.map((bucket) => [JSON.stringify(bucket.keys), bucket.count]))
+      /** Buckets by count (most first), then key; the page holds the first 100 of the expected buckets. */
+      const expectBuckets = (result: GroupsResult, expected: ReadonlyMap<string, number>) => {
+        expect(result.groupsCount).toBe(expected.size)
+        expect(result.groups.length).toBe(Math.min(100, expected.size))
+        for (const [key, count] of asMap(result)) expect(expected.get(key), key).toBe(count)
+        for (let i = 1; i < result.groups.length; i++) {
+          const [previous, current] = [result.groups[i - 1]!, result.groups[i]!]
+          expect(previous.count).toBeGreaterThanOrEqual(current.count)
+          if (previous.count === current.count)
+            expect(
+              compareKeys(previous.keys, current.keys),
+              JSON.stringify([previous.keys, current.keys]),
+            ).toBe(-1)
+        }
+        // A page cut after the 100 biggest buckets leaves none out that is bigger than its smallest.
+        const returned = asMap(result)
+        const cutoff = result.groups[result.groups.length - 1]?.count ?? 0
+        for (const [key, count] of expected) if (count > cutoff) expect(returned.has(key), key).toBe(true)
+      }
+
+      it('counts a scalar column, buckets sorted by count', async () => {
+        const [result, expected] = await groupsOf({ get_rows: 'works', group_by: [{ column_id: 'type' }] })
+        expectBuckets(result, expected)
+        expect(result.count).toBe(works.filter((work) => work.is_xpac !== true).length)
+      })
+
+      it('counts a list column once per work and value, with and without the unknown bucket', async () => {
+        const oqo: Oqo = { get_rows: 'works', group_by: [{ column_id: 'authorships.countries' }] }
+        const [known, expectedKnown] = await groupsOf(oqo)
+        expectBuckets(known, expectedKnown)
+        expect(known.groups.some((bucket) => bucket.keys[0] === null)).toBe(false)
+        const [withUnknown, expectedUnknown] = await groupsOf(oqo, {
+          includeUnknown: ['authorships.countries'],
+        })
+        expectBuckets(withUnknown, expectedUnknown)
+        const unknown = withUnknown.groups.find((bucket) => bucket.keys[0] === null)
+        expect(unknown?.count).toBe(expectedUnknown.get('[null]'))
+        const nested: Oqo = { get_rows: 'works', group_by: [{ column_id: 'authorships.institutions.type' }] }
+        const [types, expectedTypes] = await groupsOf(nested, {
+          includeUnknown: ['authorships.institutions.type'],
+        })
+        expectBuckets(types, expectedTypes)
+        expect(expectedTypes.get('[null]')).toBeGreaterThan(0)
+      })
+
+      it('counts booleans, entity ids and two dimensions', async () => {
+        for (const group_by of [
+          [{ column_id: 'open_access.is_oa' }],
+          [{ column_id: 'primary_topic.field.id' }],
+          [{ column_id: 'type' }, { column_id: 'open_access.is_oa' }],
+          [{ column_id: 'authorships.countries' }, { column_id: 'type' }],
+        ]) {
+          const [result, expected] = await groupsOf({ get_rows: 'works', group_by })
+          expectBuckets(result, expected)
+        }
+      })
+
+      it('groups only the filtered rows', async () => {
+        const year = Number(mostFrequent(works, 'publication_year'))
+        const [result, expected] = await groupsOf({
+          get_rows: 'works',
+          filter_rows: [leaf('publication_year', year, { operator: '>=' })],
+          group_by: [{ column_id: 'authorships.author.id' }],
+        })
+        expectBuckets(result, expected)
+      })
+    })
+
+    describe('singletons', () => {
+      it('finds a work by its id in any form and case, as stored', async () => {
+        const work = works[0]!
+        const short = shortIdOf(work)
+        for (const form of [short, short.toLowerCase(), `https://openalex.org/${short}`]) {
+          const found = await adapter.findById('works', form)
+          expect(found).toEqual({ status: 'found', record: work })
+        }
+      })
+
+      it('answers missing ids, ids of another entity, merged ids', async () => {
+        expect(await adapter.findById('works', 'W1')).toEqual(
+          context.byId.has('W1') ? expect.objectContaining({ status: 'found' }) : { status: 'missing' },
+        )
+        expect(await adapter.findById('works', 'A5063410350')).toEqual({ status: 'missing' })
+        for (const merged of fixture.mergedIds)
+          expect(await adapter.findById(merged.entity, merged.oldId)).toEqual({
+            status: 'merged',
+            id: merged.newId,
+          })
+      })
+
+      it('finds works by DOI (URL or bare, any case) and authors by ORCID', async () => {
+        const dois = frequencies(works, 'doi').filter(([, count]) => count === 1)
+        const doi = String(dois[0]![0])
+        const work = works.find((record) => record.doi === doi)!
+        for (const form of [doi, doi.replace(/^https:\/\/doi\.org\//, ''), doi.toUpperCase()])
+          expect(await adapter.findByExternalId('works', 'doi', form)).toEqual({
+            status: 'found',
+            record: work,
+          })
+        expect(await adapter.findByExternalId('works', 'doi', '10.0000/not-in-this-catalog')).toEqual({
+          status: 'missing',
+        })
+        const authors = fixture.records.authors ?? []
+        const orcids = frequencies(authors, 'orcid').filter(([, count]) => count === 1)
+        if (orcids.length > 0) {
+          const orcid = String(orcids[0]![0])
+          const author = authors.find((record) => record.orcid === orcid)!
+          const bare = orcid.replace(/^https:\/\/orcid\.org\//, '')
+          expect(await adapter.findByExternalId('authors', 'orcid', bare)).toEqual({
+            status: 'found',
+            record: author,
+          })
+        }
+      })
+
+      it('draws a random work of the catalog', async () => {
+        const found = await adapter.findRandom('works')
+        expect(found.status).toBe('found')
+        if (found.status === 'found') expect(context.byId.has(shortIdOf(found.record))).toBe(true)
+      })
+    })
+
+    describe('other entities', () => {
+      it('filters and groups authors and sources like works', async () => {
+        for (const [entity, column] of [
+          ['authors', 'works_count'],
+          ['sources', 'works_count'],
+          ['institutions', 'works_count'],
+        ] as const) {
+          const records = fixture.records[entity]
+          if (records === undefined) continue
+          const oqo: Oqo = { get_rows: entity, filter_rows: [leaf(column, 5, { operator: '>' })] }
+          const result = await rowsOf(oqo)
+          expect(result.count, entity).toBe(expectedCount(oqo, records))
+          const all = await rowsOf({ get_rows: entity })
+          expect(all.count, entity).toBe(records.length)
+        }
+        const sources = fixture.records.sources
+        if (sources !== undefined) {
+          const plan = planOf({ get_rows: 'sources', group_by: [{ column_id: 'type' }] }, { perPage: 100 })
+          const result = await adapter.queryGroups(plan)
+          const expected = referenceGroups(plan, sources, { byId: new Map() })
+          expect(new Map(result.groups.map((bucket) => [JSON.stringify(bucket.keys), bucket.count]))).toEqual(
+            expected,
+          )
+        }
+      })
+    })
+  })
+}
+
+export { leaf as leafFilter, not as notFilter, or as orFilter }

@@ -1,0 +1,24 @@
+// Test helpers for storage adapters: the conformance suite every adapter must pass, and the reference
+// evaluator it checks answers with. Import from `@oqlkit/engine/testing`; it needs vitest and fast-check,
+// which are dev dependencies.
+export {
+  type ConformanceFixture,
+  describeAdapterConformance,
+  leafFilter,
+  notFilter,
+  orFilter,
+  planOf,
+} from './adapter-conformance.ts'
+export {
+  idKey,
+  lastSegment,
+  matchesFilter,
+  type ReferenceContext,
+  ReferenceEvaluatorError,
+  referenceGroupKey,
+  referenceGroups,
+  referenceOrder,
+  referenceRows,
+  shortIdOf,
+  valuesAt,
+} from './reference-evaluator.ts'

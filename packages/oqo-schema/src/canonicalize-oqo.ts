@@ -3,7 +3,7 @@ import { resolveEntityType } from './entity-types.ts'
 import type { BranchFilter, Filter, LeafFilter, Oqo } from './oqo.generated.ts'
 import type { Column } from './registry/column.ts'
 import { type PropertiesRegistry, propertiesRegistry } from './registry/properties-registry.ts'
-import { compareText, OPERATOR_SORT_NAMES, pythonJsonText } from './sort-key.ts'
+import { compareSortOperands, type SortOperand } from './sort-key.ts'
 import { COLLECTION_ID, DECIMAL_TEXT, INTEGER_TEXT, isBooleanText, stripIdPrefix } from './value-checks.ts'
 
 export interface CanonicalizeOptions {
@@ -74,12 +74,13 @@ const normalizeLeaf = (
 // a bare multi-word value on an exact column is the no-stem AND of its words, and a stemmed value that
 // mixes a quoted phrase with bare words is the phrase AND the words. Proximity (`~`) stays whole.
 const PHRASE_OR_WORD_RUN = /"[^"]*"|[^\s"]+(?:\s+[^\s"]+)*/g
+const WHITESPACE_RUN = /\s+/
 
 const searchTerms = (leaf: LeafFilter): string[] | undefined => {
   if (leaf.operator !== 'has' || typeof leaf.value !== 'string' || leaf.value.includes('~')) return undefined
   if (leaf.column_id.endsWith('.search.exact')) {
     if (leaf.value.includes('"')) return undefined
-    const words = leaf.value.split(/\s+/).filter((word) => word !== '')
+    const words = leaf.value.split(WHITESPACE_RUN).filter((word) => word !== '')
     return words.length > 1 ? words : undefined
   }
   if (leaf.column_id.endsWith('.search') && leaf.value.includes('"')) {
@@ -108,7 +109,7 @@ const normalizeFilter = (
   if (!isBranch(filter)) {
     const leaf = normalizeLeaf(entity, registry, filter, false)
     const split = splitSearchLeaf(leaf)
-    if (split === leaf) return normalizeLeaf(entity, registry, filter, negate)
+    if (split === leaf) return negate ? normalizeLeaf(entity, registry, filter, negate) : leaf
     return normalizeFilter(entity, registry, split, negate)
   }
   const negated = (filter.is_negated ?? false) !== negate
@@ -125,24 +126,23 @@ const normalizeFilter = (
   return { join, filters: children }
 }
 
-const leafSortRecord = (leaf: LeafFilter): Record<string, unknown> => ({
-  column_id: leaf.column_id,
-  value: leaf.value,
-  operator: leaf.operator === undefined ? undefined : (OPERATOR_SORT_NAMES[leaf.operator] ?? leaf.operator),
-  is_negated: leaf.is_negated,
-})
-
-const sortRecord = (filter: Filter): Record<string, unknown> =>
-  isBranch(filter) ? { join: filter.join, filters: filter.filters.map(sortRecord) } : leafSortRecord(filter)
+// Children are sorted before their branch, so a branch is compared by its sorted children.
+const sortOperands = (filters: readonly Filter[]): SortOperand[] => {
+  const operands: SortOperand[] = []
+  for (const filter of filters) {
+    if (!isBranch(filter)) {
+      operands.push({ filter, children: undefined, key: undefined })
+      continue
+    }
+    const children = sortOperands(filter.filters)
+    const sorted: Filter[] = children.map((child) => child.filter)
+    operands.push({ filter: { join: filter.join, filters: sorted }, children, key: undefined })
+  }
+  return operands.sort(compareSortOperands)
+}
 
 const sortFilters = (filters: readonly Filter[]): Filter[] =>
-  filters
-    .map((filter) =>
-      isBranch(filter) ? { join: filter.join, filters: sortFilters(filter.filters) } : filter,
-    )
-    .map((filter) => ({ filter, key: pythonJsonText(sortRecord(filter)) }))
-    .sort((a, b) => compareText(a.key, b.key))
-    .map(({ filter }) => filter)
+  sortOperands(filters).map(({ filter }) => filter)
 
 /**
  * The canonical form of a structurally valid OQO (validate it first): entity aliases and column

@@ -53,6 +53,8 @@ export const isEntityType = (value: unknown): value is EntityType =>
 
 /** Resolves a canonical name or an alias (any case, `source types` spaced) to the entity type. */
 export const resolveEntityType = (name: string): EntityType | undefined => {
+  // A canonical name is its own normal form: the common case needs no string work.
+  if (ENTITY_TYPE_SET.has(name)) return name as EntityType
   const normalized = name
     .trim()
     .toLowerCase()

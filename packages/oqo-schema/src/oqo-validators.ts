@@ -85,3 +85,88 @@ export const LEGACY_VIEW_KEYS = [
   'sort_by_column',
   'sort_by_order',
 ] as const
+
+// Quick shape checks for the common case. Arktype's validators build detailed errors, which costs
+// even when there are none, and validation runs several times per translation. Each check below is
+// stricter than its validator: when it passes, the validator passes too (and returns the object as
+// it is); when it fails, the caller asks the validator, which finds the errors. A key written as a
+// symbol, an `undefined` member or an unusual number always goes to the validator.
+
+type Members = Readonly<Record<string, unknown>>
+
+// An inherited key is checked too: the check only has to be stricter than the validator.
+const hasOnlyKeys = (node: Members, allowed: ReadonlySet<string>): boolean => {
+  for (const key in node) if (!allowed.has(key)) return false
+  return Object.getOwnPropertySymbols(node).length === 0
+}
+
+const isObjectNode = (value: unknown): value is Members =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const isNonEmptyText = (value: unknown): boolean => typeof value === 'string' && value.length > 0
+
+const OPERATOR_SET: ReadonlySet<unknown> = new Set(OPERATORS)
+const LEAF_KEYS: ReadonlySet<string> = new Set(['column_id', 'value', 'operator', 'is_negated'])
+const BRANCH_KEYS: ReadonlySet<string> = new Set(['join', 'filters', 'is_negated'])
+const GROUP_BY_KEYS: ReadonlySet<string> = new Set(['column_id'])
+const OQO_KEYS: ReadonlySet<string> = new Set([
+  'get_rows',
+  'corpus',
+  'filter_rows',
+  'group_by',
+  'sample',
+  'seed',
+])
+const ENTITY_NAMES: ReadonlySet<unknown> = new Set<string>([
+  ...ENTITY_TYPES,
+  ...Object.keys(ENTITY_TYPE_ALIASES),
+])
+const CORPUS_SET: ReadonlySet<unknown> = new Set(CORPORA)
+
+const isLeafValue = (value: unknown): boolean =>
+  value === null ||
+  typeof value === 'string' ||
+  typeof value === 'boolean' ||
+  (typeof value === 'number' && Number.isFinite(value))
+
+const optionalBoolean = (node: Members, key: string): boolean =>
+  !(key in node) || typeof node[key] === 'boolean'
+
+/** A leaf `leafFilterValidator` accepts as it is. */
+export const isPlainLeafShape = (node: Members): boolean =>
+  hasOnlyKeys(node, LEAF_KEYS) &&
+  isNonEmptyText(node.column_id) &&
+  isLeafValue(node.value) &&
+  (!('operator' in node) || OPERATOR_SET.has(node.operator)) &&
+  optionalBoolean(node, 'is_negated')
+
+/** A branch `branchFilterValidator` accepts as it is (its children are checked on their own). */
+export const isPlainBranchShape = (node: Members): boolean =>
+  hasOnlyKeys(node, BRANCH_KEYS) &&
+  (node.join === 'and' || node.join === 'or') &&
+  Array.isArray(node.filters) &&
+  node.filters.length > 0 &&
+  node.filters.every(isObjectNode) &&
+  optionalBoolean(node, 'is_negated')
+
+/** A group-by entry `groupByValidator` accepts as it is. */
+export const isPlainGroupByShape = (node: unknown): boolean =>
+  isObjectNode(node) && hasOnlyKeys(node, GROUP_BY_KEYS) && isNonEmptyText(node.column_id)
+
+/** A query object (without the legacy view keys) `oqoInputValidator` accepts as it is. */
+export const isPlainOqoShape = (input: Members): boolean =>
+  hasOnlyKeys(input, OQO_KEYS) &&
+  ENTITY_NAMES.has(input.get_rows) &&
+  (!('corpus' in input) || CORPUS_SET.has(input.corpus)) &&
+  (!('filter_rows' in input) ||
+    (Array.isArray(input.filter_rows) && input.filter_rows.every(isObjectNode))) &&
+  (!('group_by' in input) || (Array.isArray(input.group_by) && input.group_by.every(isPlainGroupByShape))) &&
+  (!('sample' in input) ||
+    input.sample === null ||
+    (Number.isSafeInteger(input.sample) &&
+      (input.sample as number) >= 1 &&
+      (input.sample as number) <= MAX_SAMPLE)) &&
+  (!('seed' in input) ||
+    input.seed === null ||
+    typeof input.seed === 'string' ||
+    Number.isSafeInteger(input.seed))

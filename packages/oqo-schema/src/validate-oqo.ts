@@ -15,6 +15,10 @@ import { type EntityType, NATIVE_ID_PREFIXES, resolveEntityType } from './entity
 import {
   branchFilterValidator,
   groupByValidator,
+  isPlainBranchShape,
+  isPlainGroupByShape,
+  isPlainLeafShape,
+  isPlainOqoShape,
   LEGACY_VIEW_KEYS,
   leafFilterValidator,
   oqoInputValidator,
@@ -230,14 +234,14 @@ const checkLeafAgainstRegistry = (
   path: Path,
   diagnostics: DiagnosticCollector,
 ): void => {
-  const where = formatPath(path)
+  // Each problem below ends the check, so the path is written out at most once: a valid leaf needs none.
   const column = registry.resolveColumn(entity, leaf.column_id)
   if (column === undefined) {
     diagnostics.error(
       'invalid_column',
       [...path, 'column_id'],
       writeUnknownColumnMessage(
-        where,
+        formatPath(path),
         entity,
         leaf.column_id,
         registry.suggestColumns(entity, leaf.column_id),
@@ -252,7 +256,7 @@ const checkLeafAgainstRegistry = (
     diagnostics.error(
       'invalid_column',
       [...path, 'column_id'],
-      writeColumnActionMessage(where, entity, leaf.column_id, 'filter', column.actions),
+      writeColumnActionMessage(formatPath(path), entity, leaf.column_id, 'filter', column.actions),
     )
     return
   }
@@ -261,7 +265,13 @@ const checkLeafAgainstRegistry = (
     diagnostics.error(
       'invalid_operator_for_column',
       [...path, 'operator'],
-      writeOperatorForColumnMessage(where, leaf.column_id, column.kind, operator, column.operators),
+      writeOperatorForColumnMessage(
+        formatPath(path),
+        leaf.column_id,
+        column.kind,
+        operator,
+        column.operators,
+      ),
     )
     return
   }
@@ -271,7 +281,7 @@ const checkLeafAgainstRegistry = (
       diagnostics.error(
         'invalid_value',
         [...path, 'value'],
-        writeNullValueMessage(where, leaf.column_id, operator),
+        writeNullValueMessage(formatPath(path), leaf.column_id, operator),
       )
     return
   }
@@ -281,7 +291,7 @@ const checkLeafAgainstRegistry = (
         'invalid_value',
         [...path, 'value'],
         writeValueDomainMessage(
-          where,
+          formatPath(path),
           leaf.column_id,
           value,
           'a collection id: col_ followed by 1 to 48 letters or digits',
@@ -293,7 +303,7 @@ const checkLeafAgainstRegistry = (
     diagnostics.error(
       'invalid_value_type',
       [...path, 'value'],
-      writeValueTypeMessage(where, leaf.column_id, kindDescription(column), value),
+      writeValueTypeMessage(formatPath(path), leaf.column_id, kindDescription(column), value),
     )
     return
   }
@@ -307,7 +317,13 @@ const checkLeafAgainstRegistry = (
       diagnostics.error(
         'invalid_value',
         [...path, 'value'],
-        writeValueDomainMessage(where, leaf.column_id, value, problem.expected, problem.suggestion),
+        writeValueDomainMessage(
+          formatPath(path),
+          leaf.column_id,
+          value,
+          problem.expected,
+          problem.suggestion,
+        ),
       )
   }
 }
@@ -328,7 +344,7 @@ const walkFilter = (
     return
   }
   if ('join' in node || 'filters' in node) {
-    const branch = branchFilterValidator(node)
+    const branch = isPlainBranchShape(node) ? node : branchFilterValidator(node)
     if (branch instanceof type.errors) diagnostics.arkErrors(path, branch, 'branch')
     if (Array.isArray(node.filters))
       node.filters.forEach((child, index) => {
@@ -336,7 +352,7 @@ const walkFilter = (
       })
     return
   }
-  const leaf = leafFilterValidator(node)
+  const leaf = isPlainLeafShape(node) ? (node as typeof leafFilterValidator.infer) : leafFilterValidator(node)
   if (leaf instanceof type.errors) {
     diagnostics.arkErrors(path, leaf, 'leaf')
     return
@@ -360,7 +376,7 @@ export const validateOqo = (input: unknown, options: ValidateOqoOptions = {}): O
     )
     return { valid: false, errors: diagnostics.errors, warnings: [] }
   }
-  const top = oqoInputValidator(input)
+  const top = isPlainOqoShape(input) ? input : oqoInputValidator(input)
   if (top instanceof type.errors) diagnostics.arkErrors([], top, 'oqo')
 
   const entity = typeof input.get_rows === 'string' ? resolveEntityType(input.get_rows) : undefined
@@ -371,7 +387,8 @@ export const validateOqo = (input: unknown, options: ValidateOqoOptions = {}): O
 
   if (entity !== undefined && Array.isArray(input.group_by))
     input.group_by.forEach((dimension, index) => {
-      if (groupByValidator(dimension) instanceof type.errors) return // already reported with the top level
+      // Already reported with the top level.
+      if (!isPlainGroupByShape(dimension) && groupByValidator(dimension) instanceof type.errors) return
       const columnId = (dimension as { column_id: string }).column_id
       const column = registry.resolveColumn(entity, columnId)
       const path = ['group_by', index, 'column_id']

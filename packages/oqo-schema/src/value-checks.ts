@@ -10,7 +10,9 @@ export const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
 const DATE_TEXT = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/
 const DATETIME_TEXT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/
 
-export const isBooleanText = (value: string): boolean => /^(true|false)$/i.test(value)
+const BOOLEAN_TEXT = /^(true|false)$/i
+
+export const isBooleanText = (value: string): boolean => BOOLEAN_TEXT.test(value)
 
 /** A year, a year and month, or a full calendar date that exists (no 2023-02-30). */
 export const isDateText = (value: string): boolean => {

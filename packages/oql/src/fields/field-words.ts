@@ -65,9 +65,13 @@ const curatedColumns = new Map<string, Map<OqlFieldDefinition, Column | undefine
 const fieldWords = new Map<string, Map<string, OqlFieldWord>>()
 
 const cached = <K, V>(cache: Map<string, Map<K, V>>, entity: string, key: K, compute: () => V): V => {
-  const byKey = cache.get(entity) ?? new Map<K, V>()
-  cache.set(entity, byKey)
-  if (byKey.has(key)) return byKey.get(key) as V
+  let byKey = cache.get(entity)
+  if (byKey === undefined) {
+    byKey = new Map<K, V>()
+    cache.set(entity, byKey)
+  }
+  const found = byKey.get(key)
+  if (found !== undefined || byKey.has(key)) return found as V
   const value = compute()
   byKey.set(key, value)
   return value
@@ -280,8 +284,11 @@ const boundColumnsOf = (columnId: string): OqlFieldWord['boundColumns'] =>
  * The OQL word for a column of an entity, with what a printer needs to know about it. Never fails:
  * a column the registry does not know prints as its raw id.
  */
-export const fieldWordFor = (entity: EntityType, columnId: string): OqlFieldWord =>
-  cached(fieldWords, entity, columnId, () => findFieldWord(entity, columnId))
+export const fieldWordFor = (entity: EntityType, columnId: string): OqlFieldWord => {
+  // The printer asks for every leaf it prints: a plain lookup first, without building the closure.
+  const known = fieldWords.get(entity)?.get(columnId)
+  return known ?? cached(fieldWords, entity, columnId, () => findFieldWord(entity, columnId))
+}
 
 const findFieldWord = (entity: EntityType, columnId: string): OqlFieldWord => {
   const column = isEntityType(entity) ? propertiesRegistry.resolveColumn(entity, columnId) : undefined

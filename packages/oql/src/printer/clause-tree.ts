@@ -9,7 +9,7 @@ import {
   propertiesRegistry,
 } from '@oqlkit/oqo-schema'
 import { fieldWordFor, type OqlFieldWord } from '../fields/field-words.ts'
-import { type OqlToken, SPACE } from './oql-tokens.ts'
+import { type OqlToken, SPACE, tokenWithPath, tokenWithPaths } from './oql-tokens.ts'
 import { searchSurface } from './search-terms.ts'
 import { annotationText, quoted, scalarText } from './value-text.ts'
 
@@ -105,6 +105,28 @@ const headTokens = (field: OqlFieldWord, operator: string, path: string, word?: 
   { text: operator, role: 'operator', path },
 ]
 
+// A field's merge keys, written once: every leaf of a long value list asks for its key.
+const HAS_KEYS = new WeakMap<OqlFieldWord, string>()
+const IS_KEYS = new WeakMap<OqlFieldWord, string>()
+
+const hasKey = (field: OqlFieldWord, base: string): string => {
+  let key = HAS_KEYS.get(field)
+  if (key === undefined) {
+    key = `has:${base}`
+    HAS_KEYS.set(field, key)
+  }
+  return key
+}
+
+const isKey = (field: OqlFieldWord): string => {
+  let key = IS_KEYS.get(field)
+  if (key === undefined) {
+    key = `is:${field.columnId}`
+    IS_KEYS.set(field, key)
+  }
+  return key
+}
+
 /**
  * The key that lets siblings merge into one clause: the search base of a `has` leaf, or the column of
  * an `is` leaf whose value group can hold several values. Comparisons, booleans, dates, collections
@@ -113,10 +135,10 @@ const headTokens = (field: OqlFieldWord, operator: string, path: string, word?: 
 const mergeKey = (leaf: LeafFilter, field: OqlFieldWord): string | undefined => {
   const operator = operatorOf(leaf)
   if (operator === 'has' && field.search !== undefined && field.search.mode !== 'semantic')
-    return `has:${field.search.base}`
+    return hasKey(field, field.search.base)
   if (operator !== 'is' || field.search !== undefined || field.dateBound !== undefined) return undefined
   if (field.kind === 'bool' || field.kind === 'date' || field.kind === 'collection') return undefined
-  return `is:${field.columnId}`
+  return isKey(field)
 }
 
 const valueToken = (leaf: LeafFilter, field: OqlFieldWord, path: string, text: string): OqlToken => ({
@@ -136,9 +158,24 @@ const annotationTokens = (leaf: LeafFilter, field: OqlFieldWord, context: TreeCo
   return [SPACE, { text: annotationText(name), role: 'annotation', path } satisfies OqlToken]
 }
 
-const hasExactColumn = (context: TreeContext, base: string): boolean =>
-  isEntityType(context.entity) &&
-  propertiesRegistry.resolveColumn(context.entity, `${base}.search.exact`) !== undefined
+// Whether an entity has the exact column of a search base, by entity and base: asked for every search value.
+const exactColumns = new Map<string, Map<string, boolean>>()
+
+const hasExactColumn = (context: TreeContext, base: string): boolean => {
+  let byBase = exactColumns.get(context.entity)
+  if (byBase === undefined) {
+    byBase = new Map()
+    exactColumns.set(context.entity, byBase)
+  }
+  let found = byBase.get(base)
+  if (found === undefined) {
+    found =
+      isEntityType(context.entity) &&
+      propertiesRegistry.resolveColumn(context.entity, `${base}.search.exact`) !== undefined
+    byBase.set(base, found)
+  }
+  return found
+}
 
 const searchValue = (
   leaf: LeafFilter,
@@ -151,11 +188,17 @@ const searchValue = (
     exact: field.search?.mode === 'exact',
     hasExactColumn: field.search !== undefined && hasExactColumn(context, field.search.base),
   })
-  const withLeaf = (token: OqlToken): OqlToken =>
-    token.role === 'value'
-      ? { ...token, columnId: field.columnId, value: leaf.value, path }
-      : { ...token, path }
-  if (surface.kind === 'term') return { kind: 'vleaf', negated, parts: surface.tokens.map(withLeaf), path }
+  if (surface.kind === 'term') {
+    // The surface's tokens are bare (text and role): each gets its place in the OQO, values their leaf.
+    const parts: OqlToken[] = []
+    for (const { text, role } of surface.tokens)
+      parts.push(
+        role === 'value'
+          ? { text, role, columnId: field.columnId, value: leaf.value, path }
+          : { text, role, path },
+      )
+    return { kind: 'vleaf', negated, parts, path }
+  }
   // `not` over words ANDed is each word negated and ORed (De Morgan), as the parser reads `not "a b"`.
   return {
     kind: 'vgroup',
@@ -170,65 +213,114 @@ const searchValue = (
   }
 }
 
-const leafClause = (leaf: LeafFilter, context: TreeContext, path: string): ClausePart => {
+// Module-level helpers rather than closures inside `leafClause`: it runs for every leaf printed.
+const clausePart = (
+  leaf: LeafFilter,
+  key: string | undefined,
+  head: readonly OqlToken[],
+  value: ValueNode,
+  prefixNot: boolean,
+  path: string,
+): ClausePart => ({ key, nullOnly: leaf.value === null, negated: prefixNot, head, value, path })
+
+const NO_TOKENS: readonly OqlToken[] = []
+
+const headIf = (
+  withHead: boolean,
+  field: OqlFieldWord,
+  operator: string,
+  path: string,
+  word?: string,
+): readonly OqlToken[] => (withHead ? headTokens(field, operator, path, word) : NO_TOKENS)
+
+const singleValue = (
+  leaf: LeafFilter,
+  field: OqlFieldWord,
+  path: string,
+  text: string,
+  valueNegated: boolean,
+  extra: readonly OqlToken[] = NO_TOKENS,
+): ValueLeaf => ({
+  kind: 'vleaf',
+  negated: valueNegated,
+  parts: [valueToken(leaf, field, path, text), ...extra],
+  path,
+})
+
+/**
+ * The clause one leaf prints as. Without `withHead` its field and operator are left out (no tokens):
+ * the values of a branch printed as one clause need only the first leaf's.
+ */
+const leafClause = (leaf: LeafFilter, context: TreeContext, path: string, withHead = true): ClausePart => {
   const field = fieldWordFor(context.entity, leaf.column_id)
   const operator = operatorOf(leaf)
   const negated = leaf.is_negated === true
   const key = mergeKey(leaf, field)
-  const part = (head: OqlToken[], value: ValueNode, prefixNot: boolean): ClausePart => ({
-    key,
-    nullOnly: leaf.value === null,
-    negated: prefixNot,
-    head,
-    value,
-    path,
-  })
-  const single = (text: string, valueNegated: boolean, extra: readonly OqlToken[] = []): ValueLeaf => ({
-    kind: 'vleaf',
-    negated: valueNegated,
-    parts: [valueToken(leaf, field, path, text), ...extra],
-    path,
-  })
 
   if (operator === 'has' && field.search !== undefined) {
     if (field.search.mode === 'semantic') {
       const text = typeof leaf.value === 'string' ? leaf.value : scalarText(leaf.value)
-      return part(headTokens(field, 'is similar to', path), single(quoted(text), false), negated)
+      const value = singleValue(leaf, field, path, quoted(text), false)
+      return clausePart(leaf, key, headIf(withHead, field, 'is similar to', path), value, negated, path)
     }
-    return part(headTokens(field, 'has', path), searchValue(leaf, field, context, path), false)
+    const value = searchValue(leaf, field, context, path)
+    return clausePart(leaf, key, headIf(withHead, field, 'has', path), value, false, path)
   }
-  if (operator === 'in collection')
-    return part(headTokens(field, 'is in collection', path), single(scalarText(leaf.value), negated), false)
+  if (operator === 'in collection') {
+    const value = singleValue(leaf, field, path, scalarText(leaf.value), negated)
+    return clausePart(leaf, key, headIf(withHead, field, 'is in collection', path), value, false, path)
+  }
   if (COMPARISONS.has(operator)) {
     const decimal = field.column?.kind === 'float'
     // `date >= (…)` is the `from_publication_date` column; the date column itself keeps its raw id.
     const routed = field.boundColumns !== undefined && (operator === '>=' || operator === '<=')
-    const head = headTokens(field, operator, path, routed ? field.columnId : field.word)
-    return part(head, single(scalarText(leaf.value, decimal), false), negated)
+    const head = headIf(withHead, field, operator, path, routed ? field.columnId : field.word)
+    const value = singleValue(leaf, field, path, scalarText(leaf.value, decimal), false)
+    return clausePart(leaf, key, head, value, negated, path)
   }
   if (operator === 'is' && field.dateBound !== undefined && leaf.value !== null) {
     const { word, operator: bound } = field.dateBound
-    return part(headTokens(field, bound, path, word), single(scalarText(leaf.value), false), negated)
+    const value = singleValue(leaf, field, path, scalarText(leaf.value), false)
+    return clausePart(leaf, key, headIf(withHead, field, bound, path, word), value, negated, path)
   }
   const annotation = annotationTokens(leaf, field, context, path)
   // A boolean group holds one value and no `not` (the reference folds it into the value, which changes
   // what a missing value matches), so a negated flag is a negated clause: `not open access is (true)`.
   const prefixNot = negated && field.kind === 'bool' && typeof leaf.value === 'boolean'
-  const value = single(scalarText(leaf.value), negated && !prefixNot, annotation)
-  if (operator === 'is' && field.verb !== undefined)
-    return part([{ text: field.verb, role: 'verb', columnId: field.columnId, path }], value, prefixNot)
-  return part(headTokens(field, operator, path), value, prefixNot)
+  const value = singleValue(leaf, field, path, scalarText(leaf.value), negated && !prefixNot, annotation)
+  if (operator === 'is' && field.verb !== undefined) {
+    const verb: OqlToken = { text: field.verb, role: 'verb', columnId: field.columnId, path }
+    return clausePart(leaf, key, withHead ? [verb] : NO_TOKENS, value, prefixNot, path)
+  }
+  return clausePart(leaf, key, headIf(withHead, field, operator, path), value, prefixNot, path)
 }
 
-const leavesOf = (filter: Filter): LeafFilter[] =>
-  isBranch(filter) ? filter.filters.flatMap(leavesOf) : [filter]
+const collectLeaves = (filter: Filter, leaves: LeafFilter[]): LeafFilter[] => {
+  if (!isBranch(filter)) leaves.push(filter)
+  else for (const child of filter.filters) collectLeaves(child, leaves)
+  return leaves
+}
 
-const valueTree = (filter: Filter, context: TreeContext, path: string): ValueNode => {
-  if (!isBranch(filter)) return leafClause(filter, context, path).value
+const leavesOf = (filter: Filter): LeafFilter[] => collectLeaves(filter, [])
+
+const hasLeaf = (filter: Filter): boolean => !isBranch(filter) || filter.filters.some(hasLeaf)
+
+/**
+ * The values of a branch as one value tree. `clauses` collects each leaf's clause in order; only the
+ * first one is written with its field and operator, the head of the whole clause.
+ */
+const valueTree = (filter: Filter, context: TreeContext, path: string, clauses: ClausePart[]): ValueNode => {
+  if (!isBranch(filter)) {
+    const clause = leafClause(filter, context, path, clauses.length === 0)
+    clauses.push(clause)
+    return clause.value
+  }
   return {
     kind: 'vgroup',
     join: filter.join,
-    items: filter.filters.map((child, index) => valueTree(child, context, `${path}/filters/${index}`)),
+    items: filter.filters.map((child, index) =>
+      valueTree(child, context, `${path}/filters/${index}`, clauses),
+    ),
     path,
   }
 }
@@ -243,13 +335,16 @@ const uniformClause = (branch: BranchFilter, context: TreeContext, path: string)
   if (key === undefined) return undefined
   if (leaves.some((leaf) => mergeKey(leaf, fieldWordFor(context.entity, leaf.column_id)) !== key))
     return undefined
-  const head = leafClause(first, context, path).head.map((token) => ({ ...token, path }))
+  const clauses: ClausePart[] = []
+  const value = valueTree({ join: branch.join, filters: branch.filters }, context, path, clauses)
+  // The first leaf's field and operator head the clause, pointing at the branch.
+  const head = clauses[0]!.head.map((token) => tokenWithPath(token, path))
   return {
     key,
     nullOnly: leaves.every((leaf) => leaf.value === null),
     negated: branch.is_negated === true,
     head,
-    value: valueTree({ join: branch.join, filters: branch.filters }, context, path),
+    value,
     path,
   }
 }
@@ -290,7 +385,7 @@ export const conditionsOf = (
   const byKey = new Map<string, ClausePart[]>()
   filters.forEach((filter, index) => {
     // An empty branch (invalid; canonicalisation drops it) holds no condition to print.
-    if (leavesOf(filter).length === 0) return
+    if (!hasLeaf(filter)) return
     const item = itemOf(filter, context, `${path}/${index}`)
     if ('group' in item) {
       slots.push(item.group)
@@ -313,7 +408,7 @@ export const conditionsOf = (
     const first = slot[0]!
     const paths = slot.map((member) => member.path)
     const head = first.head.map((token) =>
-      token.role === 'field' || token.role === 'verb' ? { ...token, paths } : token,
+      token.role === 'field' || token.role === 'verb' ? tokenWithPaths(token, paths) : token,
     )
     return {
       kind: 'clause',

@@ -2,8 +2,10 @@
 export type { NameLookup } from './clause-tree.ts'
 export {
   DEFAULT_WIDTH,
+  type PrintedOql,
   type PrintOqlOptions,
   printOql,
+  printOqlForms,
   printOqlOneline,
   renderOqlTree,
 } from './oql-printer.ts'

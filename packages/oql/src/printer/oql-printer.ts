@@ -2,12 +2,13 @@ import { type EntityType, type Filter, type Oqo, resolveEntityType } from '@oqlk
 import { fieldWordFor } from '../fields/field-words.ts'
 import { type ConditionNode, conditionsOf, type Join, type NameLookup } from './clause-tree.ts'
 import {
-  conditionTokens,
-  connective,
   type LayoutContext,
   type Line,
   layoutCondition,
-  lineWidth,
+  pushCondition,
+  pushConnective,
+  TokenRun,
+  tokensText,
 } from './oql-layout.ts'
 import { type OqlRenderTree, type OqlToken, renderTreeText, SPACE } from './oql-tokens.ts'
 import { valueWord } from './value-text.ts'
@@ -79,43 +80,77 @@ const directiveLines = (oqo: Oqo, entity: EntityType): OqlToken[][] => {
   return lines
 }
 
+/** A query written once as a flat run of tokens, ready to be laid out at any width. */
+interface WrittenQuery {
+  readonly run: TokenRun
+  readonly body: { readonly nodes: readonly ConditionNode[]; readonly join: Join; readonly path: string }
+  /** Where the body starts (after `works where `) and ends (before the directives). */
+  readonly bodyStart: number
+  readonly queryEnd: number
+  readonly directives: readonly OqlToken[][]
+}
+
+const writeQuery = (oqo: Oqo, names: NameLookup | undefined): WrittenQuery => {
+  const entityName = String(oqo.get_rows)
+  const entity = (resolveEntityType(entityName) ?? entityName) as EntityType
+  const filters: readonly Filter[] = oqo.filter_rows ?? []
+  const body = topLevel(conditionsOf(filters, 'and', { entity, names }, '/filter_rows'))
+  const run = new TokenRun()
+  for (const token of headerTokens(oqo, resolveEntityType(entityName) ?? entityName.toLowerCase()))
+    run.push(token)
+  if (body.nodes.length > 0) {
+    run.push(SPACE)
+    run.push(keyword('where'))
+    run.push(SPACE)
+  }
+  const bodyStart = run.length
+  body.nodes.forEach((node, index) => {
+    if (index > 0) {
+      run.push(SPACE)
+      pushConnective(run, body.join, '0', body.path)
+    }
+    pushCondition(run, node, String(index + 1))
+  })
+  const queryEnd = run.length
+  const directives = directiveLines(oqo, entity)
+  for (const tokens of directives) {
+    run.push(SPACE)
+    for (const token of tokens) run.push(token)
+  }
+  return { run, body, bodyStart, queryEnd, directives }
+}
+
+const layoutQuery = (query: WrittenQuery, context: LayoutContext): OqlRenderTree => {
+  const { run, body } = query
+  if (run.width(0, run.length) <= context.width) return { lines: [{ indent: 0, tokens: run.tokens }] }
+
+  const lines: Line[] = []
+  if (body.nodes.length === 0 || run.width(0, query.queryEnd) <= context.width)
+    lines.push({ indent: 0, tokens: run.slice(0, query.queryEnd) })
+  else
+    body.nodes.forEach((node, index) => {
+      const addr = String(index + 1)
+      const nodeStart = run.span(addr).start
+      // After the first, each top-level condition is led by its connective (the two tokens before it).
+      const start =
+        index === 0
+          ? { indent: 0, prefix: run.slice(0, query.bodyStart) }
+          : { indent: 2, prefix: run.slice(nodeStart - 2, nodeStart) }
+      // Every top-level condition belongs at indent 2, the first one too (it only starts on the entity's line).
+      lines.push(...layoutCondition(context, run, node, addr, start, 2))
+    })
+  for (const tokens of query.directives) lines.push({ indent: 0, tokens })
+  return { lines }
+}
+
+const widthOf = (options: PrintOqlOptions): number => options.width ?? DEFAULT_WIDTH
+
 /**
  * The printed OQL as lines of typed tokens, for editors (the translate response's `oql_render_v2`);
  * see `oql-tokens.ts` for the shape. `renderTreeText` of it is `printOql` of the same arguments.
  */
-export const renderOqlTree = (oqo: Oqo, options: PrintOqlOptions = {}): OqlRenderTree => {
-  const context: LayoutContext = { width: options.width ?? DEFAULT_WIDTH }
-  const entityName = String(oqo.get_rows)
-  const entity = (resolveEntityType(entityName) ?? entityName) as EntityType
-  const header = headerTokens(oqo, resolveEntityType(entityName) ?? entityName.toLowerCase())
-  const filters: readonly Filter[] = oqo.filter_rows ?? []
-  const body = topLevel(conditionsOf(filters, 'and', { entity, names: options.names }, '/filter_rows'))
-  const where: OqlToken[] = body.nodes.length === 0 ? [] : [SPACE, keyword('where'), SPACE]
-  const bodyTokens = body.nodes.flatMap((node, index) => [
-    ...(index === 0 ? [] : [SPACE, ...connective(body.join, '0', body.path)]),
-    ...conditionTokens(node, String(index + 1)),
-  ])
-  const directives = directiveLines(oqo, entity)
-
-  const query = [...header, ...where, ...bodyTokens]
-  const flat = [...query, ...directives.flatMap((tokens) => [SPACE, ...tokens])]
-  if (lineWidth(0, flat) <= context.width) return { lines: [{ indent: 0, tokens: flat }] }
-
-  const lines: Line[] = []
-  if (body.nodes.length === 0 || lineWidth(0, query) <= context.width)
-    lines.push({ indent: 0, tokens: query })
-  else
-    body.nodes.forEach((node, index) => {
-      const start =
-        index === 0
-          ? { indent: 0, prefix: [...header, ...where] }
-          : { indent: 2, prefix: connective(body.join, '0', body.path) }
-      // Every top-level condition belongs at indent 2, the first one too (it only starts on the entity's line).
-      lines.push(...layoutCondition(context, node, String(index + 1), start, 2))
-    })
-  for (const tokens of directives) lines.push({ indent: 0, tokens })
-  return { lines }
-}
+export const renderOqlTree = (oqo: Oqo, options: PrintOqlOptions = {}): OqlRenderTree =>
+  layoutQuery(writeQuery(oqo, options.names), { width: widthOf(options) })
 
 /** Canonical OQL for a canonical OQO, laid out to `width` (80) columns. */
 export const printOql = (oqo: Oqo, options: PrintOqlOptions = {}): string =>
@@ -123,4 +158,28 @@ export const printOql = (oqo: Oqo, options: PrintOqlOptions = {}): string =>
 
 /** The same canonical OQL on one line (the translate response's `oql_oneline`). */
 export const printOqlOneline = (oqo: Oqo, options: PrintOqlOptions = {}): string =>
-  printOql(oqo, { ...options, width: Number.POSITIVE_INFINITY })
+  tokensText(writeQuery(oqo, options.names).run.tokens)
+
+/** Every printed form of one query, from one clause tree: what `translate` returns. */
+export interface PrintedOql {
+  /** `printOql`: laid out to the width. */
+  readonly text: string
+  /** `printOqlOneline`. */
+  readonly oneline: string
+  /** `renderOqlTree`. */
+  readonly tree: OqlRenderTree
+}
+
+/**
+ * `printOql`, `printOqlOneline` and `renderOqlTree` of the same arguments at once: the clause tree is
+ * built and its tokens written once, and the wrapped form only lays them out.
+ */
+export const printOqlForms = (oqo: Oqo, options: PrintOqlOptions = {}): PrintedOql => {
+  const query = writeQuery(oqo, options.names)
+  const oneline = tokensText(query.run.tokens)
+  const tree = layoutQuery(query, { width: widthOf(options) })
+  // A query that fits on one line is its one-line text.
+  const text =
+    tree.lines.length === 1 && tree.lines[0]!.tokens === query.run.tokens ? oneline : renderTreeText(tree)
+  return { text, oneline, tree }
+}

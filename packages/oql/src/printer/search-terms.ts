@@ -26,6 +26,7 @@ const NOT_IN_BARE_WORDS = /[?*|()[\],;"!~\\]/g
 const PROXIMITY = /^"([^"]*)"~(\d+)((?:~"[^"]*")+)$/
 const PHRASE_SLOP = /^"([^"]*)"~(\d+)$/
 const PHRASE = /^"([^"]*)"$/
+const WHITESPACE_RUN = /\s+/
 
 const keyword = (text: string): OqlToken => ({ text, role: 'keyword' })
 const word = (text: string): OqlToken => ({ text, role: 'value' })
@@ -35,7 +36,7 @@ const proximityTokens = (distance: string, operands: readonly string[], exact: b
   const tokens: OqlToken[] = [keyword('within'), SPACE, word(distance), SPACE, punctuation('(')]
   operands.forEach((operand, index) => {
     if (index > 0) tokens.push(punctuation(','), SPACE)
-    tokens.push(word(exact ? quoted(operand) : bareRun(operand.split(/\s+/))))
+    tokens.push(word(exact ? quoted(operand) : bareRun(operand.split(WHITESPACE_RUN))))
   })
   tokens.push(punctuation(')'))
   return tokens
@@ -44,16 +45,21 @@ const proximityTokens = (distance: string, operands: readonly string[], exact: b
 const cleanWords = (words: readonly string[]): string[] =>
   words.map((text) => text.replace(NOT_IN_BARE_WORDS, '')).filter((text) => text !== '')
 
-const bareRun = (words: readonly string[]): string =>
-  cleanWords(words)
-    .map((text) => (RUN_KEYWORDS.has(text.toLowerCase()) ? quoted(text) : text))
-    .join(' ')
+/** Clean words as one run: a keyword among them is quoted, so it reads as a word. */
+const runText = (clean: readonly string[]): string =>
+  clean.map((text) => (RUN_KEYWORDS.has(text.toLowerCase()) ? quoted(text) : text)).join(' ')
+
+const bareRun = (words: readonly string[]): string => runText(cleanWords(words))
 
 const stemmedPhrase = (phrase: string, context: SearchTermContext): OqlToken[] =>
   context.hasExactColumn ? [keyword('stemmed'), SPACE, word(quoted(phrase))] : [word(quoted(phrase))]
 
 /** How a search leaf's value is written for its column's mode. */
-export const searchSurface = (value: string, context: SearchTermContext): SearchSurface => {
+export const searchSurface = (value: string, context: SearchTermContext): SearchSurface =>
+  (value.startsWith('"') ? quotedSurface(value, context) : undefined) ?? wordsSurface(value, context)
+
+/** A proximity, a phrase with slop or a phrase: each starts with a quote. */
+const quotedSurface = (value: string, context: SearchTermContext): SearchSurface | undefined => {
   const proximity = PROXIMITY.exec(value)
   if (proximity !== null) {
     const operands = [proximity[1]!, ...[...proximity[3]!.matchAll(/"([^"]*)"/g)].map((match) => match[1]!)]
@@ -61,13 +67,17 @@ export const searchSurface = (value: string, context: SearchTermContext): Search
   }
   // A single phrase with slop reads as the proximity of its words (the word order is not kept).
   const slop = PHRASE_SLOP.exec(value)
-  const slopWords = slop === null ? [] : slop[1]!.split(/\s+/).filter((text) => text !== '')
+  const slopWords = slop === null ? [] : slop[1]!.split(WHITESPACE_RUN).filter((text) => text !== '')
   if (slop !== null && slopWords.length >= 2)
     return { kind: 'term', tokens: proximityTokens(slop[2]!, slopWords, context.exact) }
   const phrase = PHRASE.exec(value)
   if (phrase !== null)
     return { kind: 'term', tokens: context.exact ? [word(value)] : stemmedPhrase(phrase[1]!, context) }
-  const words = value.split(/\s+/).filter((text) => text !== '')
+  return undefined
+}
+
+const wordsSurface = (value: string, context: SearchTermContext): SearchSurface => {
+  const words = value.split(WHITESPACE_RUN).filter((text) => text !== '')
   if (context.exact) {
     // Several bare words on an exact column are one exact word each, ANDed (as the parser splits them).
     return words.length > 1 ? { kind: 'words', words } : { kind: 'term', tokens: [word(quoted(value))] }
@@ -77,5 +87,5 @@ export const searchSurface = (value: string, context: SearchTermContext): Search
   if (clean.length === 1 && RUN_KEYWORDS.has(clean[0]!.toLowerCase()))
     return { kind: 'term', tokens: stemmedPhrase(clean[0]!, context) }
   if (clean.length === 0) return { kind: 'term', tokens: stemmedPhrase('', context) }
-  return { kind: 'term', tokens: [word(bareRun(words))] }
+  return { kind: 'term', tokens: [word(runText(clean))] }
 }

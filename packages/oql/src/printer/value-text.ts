@@ -49,6 +49,7 @@ export const scalarText = (value: LeafFilter['value'], decimalBound = false): st
 }
 
 const MAX_NAME_LENGTH = 50
+const WHITESPACE_RUNS = /\s+/g
 
 /**
  * The `[…]` annotation for a display name: at most 50 characters (a longer name keeps 49 and ends
@@ -56,7 +57,7 @@ const MAX_NAME_LENGTH = 50
  */
 export const annotationText = (name: string | undefined): string => {
   if (name === undefined) return '[no entity found]'
-  const clean = name.replace(/\s+/g, ' ').trim().replaceAll('[', '(').replaceAll(']', ')')
+  const clean = name.replace(WHITESPACE_RUNS, ' ').trim().replaceAll('[', '(').replaceAll(']', ')')
   const chars = [...clean]
   const short = chars.length > MAX_NAME_LENGTH ? `${chars.slice(0, MAX_NAME_LENGTH - 1).join('')}…` : clean
   return `[${short}]`

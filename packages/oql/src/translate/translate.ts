@@ -1,7 +1,7 @@
 import { canonicalizeOqo, type Oqo, type OqoDiagnostic, readOqo, validateOqo } from '@oqlkit/oqo-schema'
 import { parseOql } from '../parser/index.ts'
-import { type NameLookup, printOql, printOqlOneline, renderOqlTree } from '../printer/index.ts'
-import { oqoToUrl, urlToOqo } from '../url/index.ts'
+import { type NameLookup, printOqlForms } from '../printer/index.ts'
+import { type ReadUrl, sortedAgain, sortedOqoToUrl, urlToOqo } from '../url/index.ts'
 import type {
   TranslationError,
   TranslationErrorType,
@@ -77,17 +77,28 @@ const readInput = (
   }
 }
 
-/** Completes a translation from a valid canonical OQO: the other two forms and the warnings. */
-const render = (oqo: Oqo, warnings: TranslationWarning[], options: TranslateOptions): TranslationResult => {
+/**
+ * Completes a translation from a valid canonical OQO (and its sorted canonical form, which the URL is
+ * written from): the other two forms and the warnings.
+ */
+const render = (
+  oqo: Oqo,
+  sorted: Oqo,
+  warnings: TranslationWarning[],
+  options: TranslateOptions,
+  source?: ReadUrl,
+): TranslationResult => {
   const printOptions = options.names === undefined ? {} : { names: options.names }
-  const url = oqoToUrl(oqo)
+  const url = sortedOqoToUrl(sorted, {}, source)
   if (url.url === null)
     warnings.push({ type: url.warning.code, message: url.warning.message, location: null })
+  // One clause tree for the three printed forms.
+  const printed = printOqlForms(oqo, printOptions)
   return {
     oxurl: url.url,
-    oql: printOql(oqo, printOptions),
-    oql_oneline: printOqlOneline(oqo, printOptions),
-    oql_render_v2: renderOqlTree(oqo, printOptions),
+    oql: printed.text,
+    oql_oneline: printed.oneline,
+    oql_render_v2: printed.tree,
     oqo,
     validation: { valid: true, errors: [], warnings },
   }
@@ -133,7 +144,8 @@ export const translate = (
         )
       return failure(parsed.diagnostics.map(validationError))
     }
-    return render(parsed.oqo, parsed.warnings.map(warningOf), options)
+    const sorted = canonicalizeOqo(parsed.oqo, { sortOperands: true })
+    return render(parsed.oqo, sorted, parsed.warnings.map(warningOf), options)
   }
 
   if (read.key === 'oqo') {
@@ -151,7 +163,8 @@ export const translate = (
     const result = readOqo(value)
     if (!result.ok)
       return failure(result.errors.map(validationError), result.warnings.map(warningOf), value as Oqo)
-    return render(result.oqo, result.warnings.map(warningOf), options)
+    const sorted = canonicalizeOqo(result.oqo, { sortOperands: true })
+    return render(result.oqo, sorted, result.warnings.map(warningOf), options)
   }
 
   if (typeof read.value !== 'string' || read.value.trim() === '')
@@ -166,11 +179,19 @@ export const translate = (
     ])
   const parsedUrl = urlToOqo(read.value)
   if (!parsedUrl.ok) return failure(parsedUrl.errors.map(validationError))
-  const oqo = canonicalizeOqo(parsedUrl.oqo, { sortOperands: true })
+  // The URL reader gives the sorted canonical form already.
+  const oqo = sortedAgain(parsedUrl.oqo)
   const validation = validateOqo(oqo)
   if (!validation.valid)
     return failure(validation.errors.map(validationError), validation.warnings.map(warningOf), oqo)
-  return render(oqo, [...parsedUrl.warnings.map(warningOf), ...validation.warnings.map(warningOf)], options)
+  return render(
+    oqo,
+    sortedAgain(oqo),
+    [...parsedUrl.warnings.map(warningOf), ...validation.warnings.map(warningOf)],
+    options,
+    // A URL written back exactly as it was given needs no second reading.
+    { url: read.value, oqo: parsedUrl.oqo },
+  )
 }
 
 const parseJson = (text: string): unknown => {

@@ -31,6 +31,9 @@ const NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)$/
 const COMPARISON = /^(>=|<=|>|<)(.*)$/s
 const EMPTY_WORDS = /^(?:none|undefined)$/i
 const KEY_PREFIX = /^([A-Za-z][A-Za-z0-9_.-]*):/
+const WHITESPACE = /\s/
+const WHITESPACE_RUN = /\s+/
+const OPENALEX_HOST = /^https?:\/\/(?:www\.)?openalex\.org\//i
 
 const isRangeColumn = (column: Column): boolean => column.operatorBuckets.includes('range')
 
@@ -69,7 +72,7 @@ const normalizeId = (column: Column, text: string): string => {
   for (const [columnPattern, prefix] of ID_PREFIXES)
     if (columnPattern.test(column.id)) return text.replace(prefix, '')
   if (column.kind !== 'entity_id' && column.kind !== 'enum') return text
-  const withoutHost = text.replace(/^https?:\/\/(?:www\.)?openalex\.org\//i, '')
+  const withoutHost = text.replace(OPENALEX_HOST, '')
   const entity = column.valueEntity
   const hasLetterIds = entity === null || entity in NATIVE_ID_PREFIXES
   // The letter keeps the case it was written in (`w1984893742`), as canonical OQO does.
@@ -209,8 +212,12 @@ export const parseFilterValue = (raw: string, context: FilterValueContext): Valu
       filters.push(outcome.filter)
     }
     filter = joinFilters('or', filters)
-  } else if (splitsOnSpace(context.column) && /\s/.test(body) && !isVocabularyCode(context.column, body)) {
-    const words = body.split(/\s+/).filter((word) => word !== '')
+  } else if (
+    splitsOnSpace(context.column) &&
+    WHITESPACE.test(body) &&
+    !isVocabularyCode(context.column, body)
+  ) {
+    const words = body.split(WHITESPACE_RUN).filter((word) => word !== '')
     const filters: Filter[] = []
     for (const word of words) {
       const outcome = readMember(context, word)

@@ -4,9 +4,12 @@ export {
   type OqoToUrlOptions,
   type OqoToUrlResult,
   oqoToUrl,
+  type ReadUrl,
+  sortedOqoToUrl,
   type UrlNotRepresentable,
   type UrlNotRepresentableReason,
 } from './oqo-to-url.ts'
+export { isCanonicalFixpoint, sortedAgain } from './sorted-canonical.ts'
 export {
   URL_DIAGNOSTIC_CODES,
   type UrlDiagnostic,

@@ -12,8 +12,9 @@ import {
 } from '@oqlkit/oqo-schema'
 import { splitOutsideQuotes, wordsOutsideQuotes } from './quoted-text.ts'
 import { MAX_OR_VALUES } from './search-value-parser.ts'
+import { isCanonicalFixpoint } from './sorted-canonical.ts'
 import { encodeUrlComponent } from './url-encoding.ts'
-import { urlToOqo } from './url-to-oqo.ts'
+import { readUrl } from './url-to-oqo.ts'
 import type { UrlView } from './url-view.ts'
 
 /** Why an OQO has no classic URL (OQL v2.2 §6.3), as a stable machine-readable word. */
@@ -67,6 +68,14 @@ class Unrepresentable {
 
 const COMPARISONS: ReadonlySet<string> = new Set(['>', '>=', '<', '<='])
 
+const DIGITS = /^\d+$/
+const QUOTED_PART = /^"[^"]*"$/
+const WHITESPACE = /\s/
+// Values a URL must quote: they hold a separator, start with a negation or quote, or read as empty.
+const SEPARATOR_CHARACTERS = /[,|]/
+const LEADING_MARK = /^[!"]/
+const EMPTY_WORD = /^(?:null|none|undefined)$/i
+
 const isRangeColumn = (column: Column): boolean => column.operatorBuckets.includes('range')
 
 const splitsOnSpace = (column: Column): boolean =>
@@ -83,16 +92,19 @@ const isSemantic = (columnId: string): boolean =>
 /** `"a"~3~"b"~"c"`: a proximity window over three or more terms. */
 const isKaryProximity = (value: string): boolean => {
   const parts = splitOutsideQuotes(value, '~')
-  const quoted = parts.filter((part) => /^"[^"]*"$/.test(part))
+  const quoted = parts.filter((part) => QUOTED_PART.test(part))
   return (
     parts.length >= 3 &&
     quoted.length >= 3 &&
-    parts.every((part) => quoted.includes(part) || /^\d+$/.test(part))
+    parts.every((part) => quoted.includes(part) || DIGITS.test(part))
   )
 }
 
 const describeValue = (value: LeafFilter['value']): string =>
   typeof value === 'string' ? `'${value}'` : String(value)
+
+const rangeBound = (bound: LeafFilter['value'], decimal: boolean): string =>
+  decimal && typeof bound === 'number' && Number.isInteger(bound) ? bound.toFixed(1) : String(bound)
 
 class UrlWriter {
   readonly #entity: EntityType
@@ -151,9 +163,7 @@ class UrlWriter {
     const decimal =
       column.kind === 'float' &&
       [low, high].some((bound) => typeof bound === 'number' && !Number.isInteger(bound))
-    const write = (bound: LeafFilter['value']): string =>
-      decimal && typeof bound === 'number' && Number.isInteger(bound) ? bound.toFixed(1) : String(bound)
-    return `${write(low)}-${write(high)}`
+    return `${rangeBound(low, decimal)}-${rangeBound(high, decimal)}`
   }
 
   #orBranch(branch: BranchFilter, path: string): string {
@@ -257,50 +267,60 @@ class UrlWriter {
     if (typeof value !== 'string') return String(value)
     const needsQuotes =
       value === '' ||
-      /[,|]/.test(value) ||
-      /^[!"]/.test(value) ||
-      /^(?:null|none|undefined)$/i.test(value) ||
-      (/^col_/.test(value) && column.operators.includes('in collection')) ||
-      (position === 'single' && splitsOnSpace(column) && /\s/.test(value))
+      SEPARATOR_CHARACTERS.test(value) ||
+      LEADING_MARK.test(value) ||
+      EMPTY_WORD.test(value) ||
+      (value.startsWith('col_') && column.operators.includes('in collection')) ||
+      (position === 'single' && splitsOnSpace(column) && WHITESPACE.test(value))
     return needsQuotes ? `"${value}"` : value
   }
 }
 
-/** The top-level semantic leaf that becomes `search.semantic=`, after checking every semantic leaf. */
-const takeSemantic = (
-  rows: readonly Filter[],
-): { readonly index: number; readonly leaf: LeafFilter } | undefined => {
-  const found: Array<{ index: number; leaf: LeafFilter }> = []
-  const visit = (filter: Filter, path: string, topIndex: number | undefined): void => {
-    if (isBranch(filter)) {
-      filter.filters.forEach((child, index) => {
-        visit(child, `${path}.filters[${index}]`, undefined)
-      })
-      return
-    }
-    if (!isSemantic(filter.column_id)) return
-    if (filter.column_id !== SEMANTIC_PARAMETER_COLUMN && filter.column_id !== SEMANTIC_FILTER_COLUMN)
-      throw new Unrepresentable(
-        'semantic_column',
-        `${path} searches '${filter.column_id}' by meaning; only ${SEMANTIC_PARAMETER_COLUMN} has a URL form (search.semantic=). Search the abstract by meaning instead.`,
-        path,
-      )
-    if (topIndex === undefined)
-      throw new Unrepresentable(
-        'semantic_in_branch',
-        `${path} puts a semantic search inside a branch; a semantic search stands alone. Move it to the top level.`,
-        path,
-      )
-    if (filter.is_negated === true)
-      throw new Unrepresentable(
-        'semantic_negated',
-        `${path} negates a semantic search, which a URL cannot write. Drop the negation.`,
-        path,
-      )
-    if (filter.column_id === SEMANTIC_PARAMETER_COLUMN) found.push({ index: topIndex, leaf: filter })
+interface SemanticLeaf {
+  readonly index: number
+  readonly leaf: LeafFilter
+}
+
+/** Checks the semantic leaves under `filter` (at `topIndex` of the rows when it is one), collecting the top-level ones. */
+const visitSemantic = (
+  filter: Filter,
+  path: string,
+  topIndex: number | undefined,
+  found: SemanticLeaf[],
+): void => {
+  if (isBranch(filter)) {
+    filter.filters.forEach((child, index) => {
+      visitSemantic(child, `${path}.filters[${index}]`, undefined, found)
+    })
+    return
   }
+  if (!isSemantic(filter.column_id)) return
+  if (filter.column_id !== SEMANTIC_PARAMETER_COLUMN && filter.column_id !== SEMANTIC_FILTER_COLUMN)
+    throw new Unrepresentable(
+      'semantic_column',
+      `${path} searches '${filter.column_id}' by meaning; only ${SEMANTIC_PARAMETER_COLUMN} has a URL form (search.semantic=). Search the abstract by meaning instead.`,
+      path,
+    )
+  if (topIndex === undefined)
+    throw new Unrepresentable(
+      'semantic_in_branch',
+      `${path} puts a semantic search inside a branch; a semantic search stands alone. Move it to the top level.`,
+      path,
+    )
+  if (filter.is_negated === true)
+    throw new Unrepresentable(
+      'semantic_negated',
+      `${path} negates a semantic search, which a URL cannot write. Drop the negation.`,
+      path,
+    )
+  if (filter.column_id === SEMANTIC_PARAMETER_COLUMN) found.push({ index: topIndex, leaf: filter })
+}
+
+/** The top-level semantic leaf that becomes `search.semantic=`, after checking every semantic leaf. */
+const takeSemantic = (rows: readonly Filter[]): SemanticLeaf | undefined => {
+  const found: SemanticLeaf[] = []
   rows.forEach((row, index) => {
-    visit(row, `filter_rows[${index}]`, index)
+    visitSemantic(row, `filter_rows[${index}]`, index, found)
   })
   if (found.length > 1)
     throw new Unrepresentable(
@@ -310,43 +330,67 @@ const takeSemantic = (
   return found[0]
 }
 
-const stableJson = (value: unknown): string => {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`
-  if (typeof value === 'object' && value !== null)
-    return `{${Object.keys(value)
-      .sort()
-      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`
-  return JSON.stringify(value)
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null
+
+/**
+ * Whether two JSON values serialise alike, compared member by member instead of as JSON text: key order
+ * does not matter and a member holding `undefined` counts as absent.
+ */
+const sameJson = (a: unknown, b: unknown): boolean => {
+  if (a === b) return true
+  if (!isObject(a) || !isObject(b))
+    return !isObject(a) && !isObject(b) && JSON.stringify(a) === JSON.stringify(b)
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
+    for (let index = 0; index < a.length; index++) if (!sameJson(a[index], b[index])) return false
+    return true
+  }
+  let count = 0
+  for (const key in a) {
+    if (!Object.hasOwn(a, key) || a[key] === undefined) continue
+    count += 1
+    if (!Object.hasOwn(b, key) || !sameJson(a[key], b[key])) return false
+  }
+  for (const key in b) if (Object.hasOwn(b, key) && b[key] !== undefined) count -= 1
+  return count === 0
 }
+
+/** Appends `name=value` to a query string; an absent or empty value is left out. */
+const withParameter = (query: string, name: string, value: string | number | undefined): string =>
+  value === undefined || value === ''
+    ? query
+    : `${query}${query === '' ? '' : '&'}${name}=${encodeUrlComponent(String(value))}`
+
+const DEFAULT_BASE = 'https://openalex.org'
 
 const writeUrl = (canonical: Oqo, options: OqoToUrlOptions): string => {
   const entity = canonical.get_rows as EntityType
   const rows = canonical.filter_rows ?? []
   const semantic = takeSemantic(rows)
-  const filterText = new UrlWriter(entity).rows(rows.filter((_, index) => index !== semantic?.index))
+  const filterText = new UrlWriter(entity).rows(
+    semantic === undefined ? rows : rows.filter((_, index) => index !== semantic.index),
+  )
   const view = options.view ?? {}
-  const parameters: Array<readonly [string, string | number | undefined]> = [
-    ['search.semantic', semantic === undefined ? undefined : String(semantic.leaf.value)],
-    ['filter', filterText.length === 0 ? undefined : filterText.join(',')],
-    ['sort', view.sort],
-    ['group_by', canonical.group_by?.map((group) => group.column_id).join(',')],
-    ['sample', canonical.sample ?? undefined],
-    ['select', view.select],
-    ['seed', canonical.seed ?? undefined],
-    ['corpus', canonical.corpus],
-    ['per_page', view.per_page],
-    ['page', view.page],
-    ['cursor', view.cursor],
-    ['api_key', view.api_key],
-    ['mailto', view.mailto],
-  ]
-  const query = parameters
-    .filter((entry): entry is readonly [string, string | number] => entry[1] !== undefined && entry[1] !== '')
-    .map(([name, value]) => `${name}=${encodeUrlComponent(String(value))}`)
-    .join('&')
-  const base = (options.base ?? 'https://openalex.org').replace(/\/+$/, '')
+  let query = ''
+  query = withParameter(
+    query,
+    'search.semantic',
+    semantic === undefined ? undefined : String(semantic.leaf.value),
+  )
+  query = withParameter(query, 'filter', filterText.length === 0 ? undefined : filterText.join(','))
+  query = withParameter(query, 'sort', view.sort)
+  query = withParameter(query, 'group_by', canonical.group_by?.map((group) => group.column_id).join(','))
+  query = withParameter(query, 'sample', canonical.sample ?? undefined)
+  query = withParameter(query, 'select', view.select)
+  query = withParameter(query, 'seed', canonical.seed ?? undefined)
+  query = withParameter(query, 'corpus', canonical.corpus)
+  query = withParameter(query, 'per_page', view.per_page)
+  query = withParameter(query, 'page', view.page)
+  query = withParameter(query, 'cursor', view.cursor)
+  query = withParameter(query, 'api_key', view.api_key)
+  query = withParameter(query, 'mailto', view.mailto)
+  const base = options.base === undefined ? DEFAULT_BASE : options.base.replace(/\/+$/, '')
   return `${base}/${entityPath(entity)}${query === '' ? '' : `?${query}`}`
 }
 
@@ -357,8 +401,41 @@ const writeUrl = (canonical: Oqo, options: OqoToUrlOptions): string => {
  * proximity, a negated semantic search, …) the result is `url: null` with a warning saying why. A URL is
  * returned only when reading it back gives the same OQO.
  */
-export const oqoToUrl = (oqo: Oqo, options: OqoToUrlOptions = {}): OqoToUrlResult => {
-  const canonical = canonicalizeOqo(oqo, { sortOperands: true })
+export const oqoToUrl = (oqo: Oqo, options: OqoToUrlOptions = {}): OqoToUrlResult =>
+  sortedOqoToUrl(canonicalizeOqo(oqo, { sortOperands: true }), options)
+
+/**
+ * Whether `url` reads back as `canonical` (as `urlToOqo(url, { validate: false })` would read it). The
+ * URL as read usually is the canonical OQO already (the writer follows its order): then, `canonical`
+ * being its own canonical form, canonicalising what was read would give it back, and is skipped.
+ */
+const readsBackAs = (url: string, canonical: Oqo): boolean => {
+  const reading = readUrl(url, { validate: false })
+  if (reading.draft === undefined || reading.errors.length > 0) return false
+  if (isCanonicalFixpoint(canonical) && sameJson(reading.draft, canonical)) return true
+  return sameJson(canonicalizeOqo(reading.draft, { sortOperands: true }), canonical)
+}
+
+/** A URL and the OQO `urlToOqo` read from it (with no errors). */
+export interface ReadUrl {
+  readonly url: string
+  readonly oqo: Oqo
+}
+
+/**
+ * `oqoToUrl` of an OQO already in sorted canonical form (what `canonicalizeOqo(…, { sortOperands: true })`
+ * returns), without canonicalising it again: for `translate`, which has that form at hand. The
+ * read-back check is the same: the URL is returned only when it reads back as this OQO.
+ *
+ * `source` is the URL this very OQO object was read from, when it was: writing that same URL back
+ * needs no second reading, since reading it again would give an equal OQO (`urlToOqo` reads the same
+ * text the same way, and leaving out validation changes only the diagnostics).
+ */
+export const sortedOqoToUrl = (
+  canonical: Oqo,
+  options: OqoToUrlOptions = {},
+  source?: ReadUrl,
+): OqoToUrlResult => {
   let url: string
   try {
     url = writeUrl(canonical, options)
@@ -372,8 +449,8 @@ export const oqoToUrl = (oqo: Oqo, options: OqoToUrlOptions = {}): OqoToUrlResul
     }
     return { url: null, warning }
   }
-  const readBack = urlToOqo(url, { validate: false })
-  if (!readBack.ok || stableJson(readBack.oqo) !== stableJson(canonical))
+  if (source !== undefined && source.oqo === canonical && source.url === url) return { url }
+  if (!readsBackAs(url, canonical))
     return {
       url: null,
       warning: {

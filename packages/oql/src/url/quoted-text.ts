@@ -1,6 +1,8 @@
 // Double quotes protect what they enclose from the separators of the classic value grammar
 // (`,` between filters, `|` between OR values, spaces between AND words).
 
+const WHITESPACE = /\s/
+
 /** Splits `text` on `separator` wherever it is outside double quotes. */
 export const splitOutsideQuotes = (text: string, separator: string): string[] => {
   const parts: string[] = []
@@ -28,7 +30,11 @@ export const hasOutsideQuotes = (text: string, separator: RegExp): boolean => {
   return false
 }
 
-export const hasBalancedQuotes = (text: string): boolean => (text.match(/"/g)?.length ?? 0) % 2 === 0
+export const hasBalancedQuotes = (text: string): boolean => {
+  let count = 0
+  for (let index = text.indexOf('"'); index !== -1; index = text.indexOf('"', index + 1)) count += 1
+  return count % 2 === 0
+}
 
 /** `"a b"` (one pair of quotes around text that holds no other quote) gives `a b`; anything else undefined. */
 export const unwrapQuotes = (text: string): string | undefined =>
@@ -43,7 +49,7 @@ export const wordsOutsideQuotes = (text: string): string[] => {
   let current = ''
   for (const char of text) {
     if (char === '"') quoted = !quoted
-    if (!quoted && /\s/.test(char)) {
+    if (!quoted && WHITESPACE.test(char)) {
       if (current !== '') words.push(current)
       current = ''
     } else current += char

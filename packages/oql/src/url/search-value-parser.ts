@@ -43,9 +43,11 @@ class SearchSyntaxError {
   }
 }
 
+const WHITESPACE = /\s/
+
 const WORD_OPERATORS: Readonly<Record<string, TokenType>> = { AND: 'and', OR: 'or', NOT: 'not' }
 
-const isSpace = (char: string | undefined): boolean => char !== undefined && /\s/.test(char)
+const isSpace = (char: string | undefined): boolean => char !== undefined && WHITESPACE.test(char)
 
 const tokenize = (text: string): Token[] => {
   const tokens: Token[] = []
@@ -184,7 +186,7 @@ const OPERATOR_TYPES: ReadonlySet<TokenType> = new Set(['or', 'and', 'not', 'ban
 const exactTokens = (text: string): string[] =>
   wordsOutsideQuotes(text).map((token) => {
     const inner = unwrapQuotes(token)
-    return inner !== undefined && inner !== '' && !/\s/.test(inner) ? inner : token
+    return inner !== undefined && inner !== '' && !WHITESPACE.test(inner) ? inner : token
   })
 
 const leaf = (column: string, value: string): LeafFilter => ({ column_id: column, value, operator: 'has' })

@@ -31,6 +31,8 @@ const OTHER_ENDPOINTS: Readonly<Record<string, string>> = {
 const SCHEME_AND_HOST = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i
 const BARE_HOST = /^(?:[a-z0-9-]+\.)*openalex\.org(?=\/|$)/i
 const RECORD_ID = /^(?:[A-Za-z]\d+|[a-z]+:.+|https?:.*)$/
+const EDGE_SLASHES = /^\/+|\/+$/g
+const ENTITIES_PREFIX = /^entities\/./
 
 const notAList = (what: string, fix: string): UrlTarget => ({
   ok: false,
@@ -61,11 +63,8 @@ export const locateUrl = (input: string): UrlTarget => {
   const question = withoutFragment.indexOf('?')
   const rawPath = question === -1 ? withoutFragment : withoutFragment.slice(0, question)
   const query = question === -1 ? '' : withoutFragment.slice(question + 1)
-  let path = rawPath
-    .replace(SCHEME_AND_HOST, '')
-    .replace(BARE_HOST, '')
-    .replace(/^\/+|\/+$/g, '')
-  if (/^entities\/./.test(path)) path = path.slice('entities/'.length)
+  let path = rawPath.replace(SCHEME_AND_HOST, '').replace(BARE_HOST, '').replace(EDGE_SLASHES, '')
+  if (ENTITIES_PREFIX.test(path)) path = path.slice('entities/'.length)
   // Split off the first segment only: a record id after it may itself be a URL (`/works/https://doi.org/…`).
   const slash = path.indexOf('/')
   const first = decodePathSegment(slash === -1 ? path : path.slice(0, slash))

@@ -136,10 +136,27 @@ const GROUP_BY_OPTIONS = /:(include_unknown|known)$/
  * as a diagnostic naming the parameter, key or value and how to fix it.
  */
 export const urlToOqo = (url: string, options: UrlToOqoOptions = {}): UrlToOqoResult => {
+  const reading = readUrl(url, options)
+  if (reading.draft === undefined || reading.errors.length > 0)
+    return { ok: false, errors: reading.errors, warnings: reading.warnings }
+  const oqo = canonicalizeOqo(reading.draft, { sortOperands: true })
+  return { ok: true, oqo, view: reading.view, warnings: reading.warnings }
+}
+
+/** What a URL reads as before canonicalisation: the OQO as written (none when the URL names no list) and the problems. */
+export interface UrlReading {
+  readonly draft: Oqo | undefined
+  readonly view: UrlView
+  readonly errors: readonly UrlDiagnostic[]
+  readonly warnings: readonly UrlDiagnostic[]
+}
+
+/** `urlToOqo` up to canonicalisation, which `oqoToUrl`'s read-back check can often do without. */
+export const readUrl = (url: string, options: UrlToOqoOptions = {}): UrlReading => {
   const errors: UrlDiagnostic[] = []
   const warnings: UrlDiagnostic[] = []
   const target = locateUrl(typeof url === 'string' ? url : '')
-  if (!target.ok) return { ok: false, errors: [target.diagnostic], warnings }
+  if (!target.ok) return { draft: undefined, view: {}, errors: [target.diagnostic], warnings }
   const entity: EntityType = target.entity
 
   const rows: FilterRow[] = []
@@ -285,6 +302,5 @@ export const urlToOqo = (url: string, options: UrlToOqoOptions = {}): UrlToOqoRe
     for (const diagnostic of validation.errors) errors.push(fromValidation(diagnostic, origins))
     for (const diagnostic of validation.warnings) warnings.push(fromValidation(diagnostic, origins))
   }
-  if (errors.length > 0) return { ok: false, errors, warnings }
-  return { ok: true, oqo: canonicalizeOqo(draft, { sortOperands: true }), view, warnings }
+  return { draft, view, errors, warnings }
 }

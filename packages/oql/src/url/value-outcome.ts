@@ -16,13 +16,12 @@ export const valueProblem = (code: UrlDiagnosticCode, message: string): ValueOut
 
 /** Negates a leaf or a whole branch (canonicalisation later pushes branch negation to the leaves). */
 export const negateFilter = (filter: Filter): Filter => {
-  const negated = !(filter.is_negated ?? false)
-  if ('join' in filter) {
-    const { is_negated: _, ...branch } = filter
-    return negated ? { ...branch, is_negated: true } : (branch as BranchFilter)
-  }
-  const { is_negated: _, ...leaf } = filter
-  return negated ? { ...leaf, is_negated: true } : (leaf as LeafFilter)
+  // Copied member by member (V8 is slow to add a member to a spread copy), in the same order.
+  const members = filter as unknown as Record<string, unknown>
+  const copy: Record<string, unknown> = {}
+  for (const key in members) if (key !== 'is_negated' && Object.hasOwn(members, key)) copy[key] = members[key]
+  if (!(filter.is_negated ?? false)) copy.is_negated = true
+  return 'join' in filter ? (copy as unknown as BranchFilter) : (copy as unknown as LeafFilter)
 }
 
 /** One filter, or a branch joining several. */

@@ -116,7 +116,9 @@ export class PropertiesRegistry {
 
   /** The column a canonical id or an alternate key names (`is_oa` → `open_access.is_oa`), if any. */
   resolveColumn(entity: EntityType, idOrAlias: string): Column | undefined {
-    return this.#columns(entity).byKey.get(normalizeKey(idOrAlias))
+    // Every key of the map is already normalised, so a hit on the text as written is the same answer.
+    const byKey = this.#columns(entity).byKey
+    return byKey.get(idOrAlias) ?? byKey.get(normalizeKey(idOrAlias))
   }
 
   /**

@@ -67,9 +67,11 @@ const INDEXES = new Map(
   ]),
 )
 
+const OPENALEX_HOST = /^https?:\/\/openalex\.org\//i
+
 /** Strips the forms a vocabulary value arrives in: `https://openalex.org/countries/us`, `countries/us`, `us`. */
 export const bareVocabularyCode = (value: string): string => {
-  const withoutHost = value.replace(/^https?:\/\/openalex\.org\//i, '')
+  const withoutHost = value.replace(OPENALEX_HOST, '')
   const slash = withoutHost.indexOf('/')
   return slash === -1 ? withoutHost : withoutHost.slice(slash + 1)
 }

@@ -165,10 +165,13 @@ export const canonicalizeOqo = (oqo: Oqo, options: CanonicalizeOptions = {}): Oq
   let corpus = entity === 'works' ? (oqo.corpus ?? 'core') : 'core'
   if (entity === 'works' && corpus === 'core') {
     // The retired `is_xpac` filter selected the expansion corpus; it is a corpus choice, not a filter.
-    const xpac = rows.find(
-      (row) => !isBranch(row) && row.column_id === 'is_xpac' && typeof row.value === 'boolean',
+    // Two such leaves contradict or repeat each other; they stay filters, so the form is a fixed point.
+    const xpacLeaves = rows.filter(
+      (row): row is LeafFilter =>
+        !isBranch(row) && row.column_id === 'is_xpac' && typeof row.value === 'boolean',
     )
-    if (xpac !== undefined && !isBranch(xpac)) {
+    const xpac = xpacLeaves.length === 1 ? xpacLeaves[0] : undefined
+    if (xpac !== undefined) {
       corpus = (xpac.value === true) !== (xpac.is_negated ?? false) ? 'expansion' : 'core'
       rows = rows.filter((row) => row !== xpac)
     }

@@ -236,3 +236,19 @@ describe('canonicalizeOqo on search values', () => {
       ])
   })
 })
+
+describe('canonicalizeOqo with several is_xpac leaves', () => {
+  it('keeps them as filters, so canonicalising again changes nothing', () => {
+    const oqo = {
+      get_rows: 'works',
+      filter_rows: [
+        { column_id: 'is_xpac', value: false },
+        { column_id: 'is_xpac', value: true },
+      ],
+    } satisfies Oqo
+    const once = canonicalizeOqo(oqo, { sortOperands: true })
+    expect(once.corpus).toBeUndefined()
+    expect(once.filter_rows).toHaveLength(2)
+    expect(canonicalizeOqo(once, { sortOperands: true })).toEqual(once)
+  })
+})

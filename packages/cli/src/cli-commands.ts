@@ -1,4 +1,5 @@
 import type { CliCommand, CommandContext, CommandResult } from './commands/cli-command.ts'
+import { generateCommand } from './commands/generate-command.ts'
 import { ingestCommand } from './commands/ingest-command.ts'
 import { serveCommand } from './commands/serve-command.ts'
 import { translateCommand } from './commands/translate-command.ts'
@@ -7,6 +8,7 @@ import { validateCommand } from './commands/validate-command.ts'
 export const COMMANDS: readonly CliCommand[] = [
   serveCommand,
   ingestCommand,
+  generateCommand,
   translateCommand,
   validateCommand,
 ]

@@ -54,3 +54,32 @@ describe('oqlkit ingest', () => {
     }
   })
 })
+
+describe('oqlkit generate', () => {
+  it('writes a synthetic snapshot that ingest reads, and refuses to overwrite without --overwrite', async () => {
+    const out = join(scratch, 'generated')
+    const { progress, context } = collect()
+    const result = await runCli(['generate', '--works', '300', '--out', out, '--seed', '7'], context)
+    expect(result.stderr).toBeUndefined()
+    expect(result.stdout).toMatch(/^generated 300 works \(seed 7\)/)
+    expect(progress.length).toBeGreaterThan(0)
+    const again = await runCli(['generate', '--works', '300', '--out', out], collect().context)
+    expect(again.exitCode).toBe(1)
+    const catalog = join(scratch, 'generated-catalog')
+    const ingested = await runCli(['ingest', out, '--out', catalog], collect().context)
+    expect(ingested.exitCode).toBe(0)
+    expect(ingested.stdout).toMatch(/works\s+300\s+300/)
+  })
+
+  it('explains its usage when the arguments are wrong', async () => {
+    for (const argv of [
+      ['generate'],
+      ['generate', '--works', '0', '--out', 'x'],
+      ['generate', '--works', '5'],
+    ]) {
+      const result = await runCli(argv)
+      expect(result.exitCode).toBe(2)
+      expect(result.stderr).toContain('Usage: oqlkit generate')
+    }
+  })
+})

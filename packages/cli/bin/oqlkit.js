@@ -1,13 +1,19 @@
 #!/usr/bin/env node
 // Runs the CLI from its TypeScript source (there is no build step yet): a child node with the
 // source export condition and the tsx loader, so `oqlkit` behaves the same as `npm run oqlkit`.
-import { spawnSync } from 'node:child_process'
+// Signals are passed on, so Ctrl-C stops a server cleanly instead of orphaning it.
+import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 const entry = fileURLToPath(new URL('../src/bin.ts', import.meta.url))
-const result = spawnSync(
+const child = spawn(
   process.execPath,
   ['--conditions=@oqlkit/source', '--import', 'tsx', entry, ...process.argv.slice(2)],
-  { stdio: 'inherit' },
+  {
+    stdio: 'inherit',
+  },
 )
-process.exit(result.status ?? 1)
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
+child.on('exit', (code, signal) => {
+  process.exitCode = code ?? (signal === null ? 1 : 128 + 2)
+})

@@ -1,2 +1,2 @@
-// The public API of this package. It grows with the issue that builds the package; nothing is exported yet.
-export {}
+// The public API of @oqlkit/http: the app factory. The server is composed by `@oqlkit/cli`.
+export { type AppOptions, type CatalogInfo, createApp } from './create-app.ts'

@@ -1,15 +1,78 @@
-import type { CliCommand } from './cli-command.ts'
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { createDuckDbAdapter, ingestSnapshot, readCatalogManifest } from '@oqlkit/adapter-duckdb'
+import { createApp } from '@oqlkit/http'
+import { serve } from 'h3'
+import { type CliCommand, usageError } from './cli-command.ts'
+import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'
+import { createProgressBar } from './progress-bar.ts'
+
+/** The bundled sample snapshot, committed in the repository: what `npm start` serves. */
+export const SAMPLE_SNAPSHOT_DIR = resolve(import.meta.dirname, '../../../../data/sample-snapshot')
+
+const DEFAULT_PORT = 8080
+
+const optionValue = (args: readonly string[], name: string): string | undefined => {
+  const index = args.indexOf(name)
+  return index === -1 ? undefined : args[index + 1]
+}
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  usage: 'oqlkit serve [--catalog DIR] [--port N]',
-  summary: 'Serve the catalog over HTTP (arrives with the catalog storage and entity API issues).',
-  async run() {
-    return {
-      exitCode: 0,
-      stdout:
-        'oqlkit: the HTTP server is not there yet. The query language (oqlkit translate, oqlkit validate) works;\n' +
-        'the bundled sample catalog and the API routes come with the catalog storage and entity API issues.\n',
+  usage: `oqlkit serve [--catalog DIR] [--port N]   (defaults: ${DEFAULT_CATALOG_DIR}, $PORT or ${DEFAULT_PORT})`,
+  summary: 'Serve a catalog over HTTP; with no catalog yet, build one from the bundled sample first.',
+  async run(args, context) {
+    const catalogDir = resolve(optionValue(args, '--catalog') ?? DEFAULT_CATALOG_DIR)
+    const portText = optionValue(args, '--port') ?? process.env.PORT ?? String(DEFAULT_PORT)
+    const port = Number(portText)
+    if (!Number.isInteger(port) || port < 0 || port > 65_535)
+      return usageError(this, `--port needs a port number (was ${portText})`)
+
+    if (!existsSync(join(catalogDir, 'catalog.json'))) {
+      // First start on a fresh clone: the catalog is built from the committed snapshot, once.
+      context.writeProgress(
+        `No catalog in ${catalogDir}: building it from the bundled sample (${SAMPLE_SNAPSHOT_DIR}).\n`,
+      )
+      const bar = createProgressBar(context.writeProgress, { interactive: context.interactive })
+      try {
+        await ingestSnapshot({
+          snapshotDir: SAMPLE_SNAPSHOT_DIR,
+          outDir: catalogDir,
+          onProgress: (event) =>
+            bar.update(
+              event.phase === 'build' ? event.stepsDone : event.bytesDone,
+              event.phase === 'build' ? event.stepsTotal : event.bytesTotal,
+              event.phase,
+            ),
+        })
+      } catch (error) {
+        bar.finish()
+        return {
+          exitCode: 1,
+          stderr: `oqlkit serve: could not build the sample catalog: ${error instanceof Error ? error.message : String(error)}\n`,
+        }
+      }
+      bar.finish()
     }
+
+    const manifest = await readCatalogManifest(catalogDir)
+    if (!manifest.ok) return { exitCode: 1, stderr: `oqlkit serve: ${manifest.message}\n` }
+    const adapter = await createDuckDbAdapter({ catalogDir })
+    const entities = Object.fromEntries(
+      Object.entries(manifest.manifest.entities).map(([entity, table]) => [entity, table.rowCount]),
+    )
+    const app = createApp({ adapter, catalog: { createdAt: manifest.manifest.createdAt, entities } })
+    const server = serve(app, { port, hostname: '127.0.0.1', silent: true })
+    await server.ready()
+    context.writeProgress(
+      `oqlkit serving ${catalogDir} at ${server.url ?? `http://127.0.0.1:${port}/`} (Ctrl-C to stop)\n`,
+    )
+    await new Promise<void>((done) => {
+      process.once('SIGINT', done)
+      process.once('SIGTERM', done)
+    })
+    await server.close()
+    await adapter.close()
+    return { exitCode: 0, stdout: 'oqlkit: stopped\n' }
   },
 }

@@ -1,0 +1,46 @@
+import type { LookupResult, StorageAdapter } from '@oqlkit/engine'
+import { createApp } from '@oqlkit/http'
+import { describe, expect, it } from 'vitest'
+
+// The root document and the JSON 404 do not touch storage, so an adapter that fails every call shows
+// that they do not; the routes that query arrive with the entity API and are tested against DuckDB.
+const untouchable: StorageAdapter = {
+  capabilities: { fullTextSearch: true },
+  queryRows: () => Promise.reject(new Error('not expected')),
+  queryGroups: () => Promise.reject(new Error('not expected')),
+  findById: (): Promise<LookupResult> => Promise.reject(new Error('not expected')),
+  findByExternalId: (): Promise<LookupResult> => Promise.reject(new Error('not expected')),
+  findRandom: (): Promise<LookupResult> => Promise.reject(new Error('not expected')),
+  close: () => Promise.resolve(),
+}
+
+const app = createApp({
+  adapter: untouchable,
+  catalog: { createdAt: '2026-11-21T00:00:00.000Z', entities: { works: 565, authors: 2705 } },
+  version: '1.2.3',
+})
+
+describe('the root document', () => {
+  it('answers a health check with the catalog summary', async () => {
+    const response = await app.fetch(new Request('http://localhost/'))
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toContain('application/json')
+    expect(await response.json()).toEqual({
+      name: 'oqlkit',
+      version: '1.2.3',
+      status: 'ok',
+      catalog: {
+        created_at: '2026-11-21T00:00:00.000Z',
+        entities: { works: 565, authors: 2705 },
+        total: 3270,
+      },
+      capabilities: { fullTextSearch: true },
+    })
+  })
+
+  it('answers an unknown path with a JSON 404', async () => {
+    const response = await app.fetch(new Request('http://localhost/no-such-route'))
+    expect(response.status).toBe(404)
+    expect(response.headers.get('content-type')).toContain('application/json')
+  })
+})

@@ -1,6 +1,6 @@
 import { type Column, type EntityType, isEntityType, propertiesRegistry } from '@oqlkit/oqo-schema'
 import { CURATED_FIELDS } from './curated-fields.ts'
-import type { OqlFieldDefinition, OqlFieldKind } from './oql-field.ts'
+import { OQL_FIELD_KIND_OF, type OqlFieldDefinition, type OqlFieldKind } from './oql-field.ts'
 
 // Column → OQL word: which word names a registry column of an entity in OQL text, and what else a
 // printer must know about the column (search mode, date-bound routing, row-subject verb, annotation).
@@ -88,19 +88,6 @@ export const splitSearchColumn = (columnId: string): SearchColumn | undefined =>
     base: match[1]!,
     mode: suffix === 'exact' ? 'exact' : suffix === 'semantic' ? 'semantic' : 'stemmed',
   }
-}
-
-const KIND_OF_VALUE: Readonly<Record<NonNullable<Column['kind']>, OqlFieldKind>> = {
-  number: 'num',
-  float: 'num',
-  date: 'date',
-  datetime: 'date',
-  boolean: 'bool',
-  entity_id: 'id',
-  enum: 'enum',
-  string: 'string',
-  search: 'search',
-  collection: 'collection',
 }
 
 const VERBS: Readonly<Record<string, RowSubjectVerb>> = {
@@ -297,7 +284,7 @@ const findFieldWord = (entity: EntityType, columnId: string): OqlFieldWord => {
   const named: NamedWord =
     column === undefined ? { word: id, source: 'raw' } : namedWordOf(entity, column, search)
   const kind =
-    column?.kind == null ? (search === undefined ? undefined : 'search') : KIND_OF_VALUE[column.kind]
+    column?.kind == null ? (search === undefined ? undefined : 'search') : OQL_FIELD_KIND_OF[column.kind]
   const result: { -readonly [K in keyof OqlFieldWord]: OqlFieldWord[K] } = {
     ...named,
     columnId: id,

@@ -1,3 +1,5 @@
+import type { ValueKind } from '@oqlkit/oqo-schema'
+
 /**
  * The kind of an OQL field decides the grammar of its values (OQL v2.2 §3.4):
  * `search` takes a search expression after `has`; `num`, `date` and `bool` take one scalar;
@@ -19,4 +21,18 @@ export interface OqlFieldDefinition {
   readonly dateBounds?: { readonly from: string; readonly to: string }
   /** For the `from_*` / `to_*` columns: the date field and operator they print as. */
   readonly boundOf?: { readonly word: string; readonly operator: '>=' | '<=' }
+}
+
+/** The OQL field kind of a registry value kind: the value grammar a column's values are written in. */
+export const OQL_FIELD_KIND_OF: Readonly<Record<ValueKind, OqlFieldKind>> = {
+  number: 'num',
+  float: 'num',
+  date: 'date',
+  datetime: 'date',
+  boolean: 'bool',
+  entity_id: 'id',
+  enum: 'enum',
+  string: 'string',
+  search: 'search',
+  collection: 'collection',
 }

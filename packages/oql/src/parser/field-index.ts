@@ -1,7 +1,7 @@
 import { type Column, type EntityType, propertiesRegistry } from '@oqlkit/oqo-schema'
 import { CURATED_FIELDS } from '../fields/curated-fields.ts'
 import { curatedColumnOf } from '../fields/field-words.ts'
-import type { OqlFieldDefinition, OqlFieldKind } from '../fields/oql-field.ts'
+import { OQL_FIELD_KIND_OF, type OqlFieldDefinition, type OqlFieldKind } from '../fields/oql-field.ts'
 
 /**
  * What a field name means on one entity: the column a clause filters and the value grammar it takes.
@@ -51,19 +51,6 @@ export const MAX_FIELD_WORDS = 4
 
 const ROW_SUBJECT_COLUMNS: ReadonlySet<string> = new Set(['referenced_works', 'cited_by', 'related_to'])
 
-const KIND_OF_COLUMN: Readonly<Record<NonNullable<Column['kind']>, OqlFieldKind>> = {
-  number: 'num',
-  float: 'num',
-  date: 'date',
-  datetime: 'date',
-  boolean: 'bool',
-  entity_id: 'id',
-  enum: 'enum',
-  string: 'string',
-  search: 'search',
-  collection: 'collection',
-}
-
 // A name holding a character the lexer splits on, or more words than the matcher reads, cannot be typed.
 const UNTYPEABLE = /[\s"[\](),;!]/
 const phraseOf = (name: string): string | undefined => {
@@ -103,7 +90,7 @@ const casingOf = (casing: string | undefined): FieldTarget['casing'] =>
 // A raw column id names exactly that column: `publication_date <= (d)` is that comparison, where the
 // word `date` routes `<=` to `to_publication_date` (§3.6), so every date leaf has a way to be written.
 const registryTarget = (entity: EntityType, column: Column, rawId = false): FieldTarget => {
-  const kind = KIND_OF_COLUMN[column.kind!]
+  const kind = OQL_FIELD_KIND_OF[column.kind!]
   const base = kind === 'search' ? column.id.replace(/\.search$/, '') : column.id
   return {
     word: column.displayName,
@@ -129,7 +116,7 @@ const curatedTarget = (
     column === undefined ? field.column : search ? column.id.replace(/\.search$/, '') : column.id
   // A word re-pointed to another kind of column (`work` is the collection of works, but `work_id` on
   // locations) takes that column's value grammar.
-  const kind = column?.kind == null || search ? field.kind : KIND_OF_COLUMN[column.kind]
+  const kind = column?.kind == null || search ? field.kind : OQL_FIELD_KIND_OF[column.kind]
   return {
     word: field.word,
     columnId,

@@ -5,40 +5,19 @@ import type { EntityRecord, QueryPlan } from '@oqlkit/engine'
 import { planQuery } from '@oqlkit/engine'
 import { referenceRows, shortIdOf, valuesAt } from '@oqlkit/engine/testing'
 import { type Column, ENTITY_TYPES, type LeafFilter, type Oqo, propertiesRegistry } from '@oqlkit/oqo-schema'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
-import { catalogViewStatements } from '../src/query/catalog-views.ts'
+import { describe, expect, it } from 'vitest'
 import { catalogEntityOf, columnSourceOf } from '../src/query/column-sources.ts'
-import { createDuckDbAdapter, type DuckDbAdapter } from '../src/query/duckdb-adapter.ts'
-import { type DuckDbConnectionLike, openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
-import { ingestSampleCatalog, readSampleRecords } from './query-sample-fixture.ts'
+import { readSampleRecords, useSampleCatalogConnections } from './query-sample-fixture.ts'
 
 // The only columns without a source: their values need a table the catalog does not have yet (countries →
 // continents, the Global South list), where the records do not state them.
 const UNSUPPORTED = /(^|\.)(continent|is_global_south)$/
 
-let adapter: DuckDbAdapter
-let db: DuckDbConnectionLike
-let dispose: () => void
-beforeAll(async () => {
-  const catalog = await ingestSampleCatalog()
-  dispose = catalog.dispose
-  adapter = await createDuckDbAdapter({ catalogDir: catalog.catalogDir })
-  const manifest = await readCatalogManifest(catalog.catalogDir)
-  if (!manifest.ok) throw new Error(manifest.message)
-  db = await openDuckDbDatabase({ threads: 1, connections: 1 })
-  for (const statement of catalogViewStatements(catalog.catalogDir, manifest.manifest, 'tables'))
-    await db.all(statement)
-}, 60_000)
-afterAll(async () => {
-  await adapter?.close()
-  await db?.close()
-  dispose?.()
-})
+const connections = useSampleCatalogConnections()
 
 const countOf = async (plan: QueryPlan): Promise<number> => {
-  const compiled = adapter.compile(plan)
-  const rows = await db.all(compiled.count.sql, compiled.count.params)
+  const compiled = connections.adapter.compile(plan)
+  const rows = await connections.db.all(compiled.count.sql, compiled.count.params)
   return Number(rows[0]?.__count)
 }
 
@@ -112,7 +91,8 @@ describe('every registry column', () => {
         for (const [name, filter] of cases) {
           const plan = planOf({ get_rows: entity, filter_rows: [filter] }, { perPage: 1 })
           // The whole adapter path once per column; the count statement alone for the other cases.
-          const count = name === 'is' ? (await adapter.queryRows(plan)).count : await countOf(plan)
+          const count =
+            name === 'is' ? (await connections.adapter.queryRows(plan)).count : await countOf(plan)
           counts.set(name, count)
           if (generic)
             expect(count, `${entity} ${JSON.stringify(filter)}`).toBe(

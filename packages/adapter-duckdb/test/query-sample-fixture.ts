@@ -6,7 +6,12 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import type { EntityRecord } from '@oqlkit/engine'
+import { afterAll, beforeAll } from 'vitest'
+import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
 import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
+import { catalogViewStatements } from '../src/query/catalog-views.ts'
+import { createDuckDbAdapter, type DuckDbAdapter } from '../src/query/duckdb-adapter.ts'
+import { type DuckDbConnectionLike, openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
 
 export const SAMPLE_SNAPSHOT_DIR = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))
 
@@ -52,4 +57,32 @@ export async function ingestSampleCatalog(): Promise<{ catalogDir: string; dispo
   const catalogDir = join(root, 'catalog')
   await ingestSnapshot({ snapshotDir: SAMPLE_SNAPSHOT_DIR, outDir: catalogDir, mode: 'replace' })
   return { catalogDir, dispose: () => rmSync(root, { recursive: true, force: true }) }
+}
+
+/**
+ * The sample catalog opened two ways for one test file: through the adapter, and as a raw DuckDB
+ * connection over the same tables, for tests that compare the adapter with SQL of their own. The
+ * hooks are registered for the calling file; the fields are set once `beforeAll` has run.
+ */
+export function useSampleCatalogConnections(): {
+  readonly adapter: DuckDbAdapter
+  readonly db: DuckDbConnectionLike
+} {
+  const opened = {} as { adapter: DuckDbAdapter; db: DuckDbConnectionLike; dispose: () => void }
+  beforeAll(async () => {
+    const catalog = await ingestSampleCatalog()
+    opened.dispose = catalog.dispose
+    opened.adapter = await createDuckDbAdapter({ catalogDir: catalog.catalogDir })
+    const manifest = await readCatalogManifest(catalog.catalogDir)
+    if (!manifest.ok) throw new Error(manifest.message)
+    opened.db = await openDuckDbDatabase({ threads: 1, connections: 1 })
+    for (const statement of catalogViewStatements(catalog.catalogDir, manifest.manifest, 'tables'))
+      await opened.db.all(statement)
+  }, 60_000)
+  afterAll(async () => {
+    await opened.adapter?.close()
+    await opened.db?.close()
+    opened.dispose?.()
+  })
+  return opened
 }

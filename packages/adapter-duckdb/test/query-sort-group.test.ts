@@ -5,13 +5,9 @@ import type { EntityRecord, QueryPlan } from '@oqlkit/engine'
 import { planQuery } from '@oqlkit/engine'
 import { referenceGroups, referenceOrder, referenceRows, shortIdOf } from '@oqlkit/engine/testing'
 import { ENTITY_TYPES, type Oqo, propertiesRegistry } from '@oqlkit/oqo-schema'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
-import { catalogViewStatements } from '../src/query/catalog-views.ts'
+import { describe, expect, it } from 'vitest'
 import { catalogEntityOf, columnSourceOf } from '../src/query/column-sources.ts'
-import { createDuckDbAdapter, type DuckDbAdapter } from '../src/query/duckdb-adapter.ts'
-import { type DuckDbConnectionLike, openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
-import { ingestSampleCatalog, readSampleRecords } from './query-sample-fixture.ts'
+import { readSampleRecords, useSampleCatalogConnections } from './query-sample-fixture.ts'
 
 const COPIED_COLUMNS = new Set([
   'publication_year',
@@ -26,24 +22,7 @@ const COPIED_COLUMNS = new Set([
   'summary_stats.2yr_mean_citedness',
 ])
 
-let adapter: DuckDbAdapter
-let db: DuckDbConnectionLike
-let dispose: () => void
-beforeAll(async () => {
-  const catalog = await ingestSampleCatalog()
-  dispose = catalog.dispose
-  adapter = await createDuckDbAdapter({ catalogDir: catalog.catalogDir })
-  const manifest = await readCatalogManifest(catalog.catalogDir)
-  if (!manifest.ok) throw new Error(manifest.message)
-  db = await openDuckDbDatabase({ threads: 1, connections: 1 })
-  for (const statement of catalogViewStatements(catalog.catalogDir, manifest.manifest, 'tables'))
-    await db.all(statement)
-}, 60_000)
-afterAll(async () => {
-  await adapter?.close()
-  await db?.close()
-  dispose?.()
-})
+const connections = useSampleCatalogConnections()
 
 const planOf = (oqo: Oqo, view = {}): QueryPlan => {
   const planned = planQuery(oqo, view)
@@ -82,8 +61,8 @@ describe('every registry column', () => {
         for (const direction of ['asc', 'desc']) {
           const plan = planOf({ get_rows: entity }, { sort: `${column.id}:${direction}`, perPage: 10 })
           // The page statement alone: the order is all a sort decides (count and records are tested elsewhere).
-          const compiled = adapter.compile(plan)
-          const page = (await db.all(compiled.sql, compiled.params))
+          const compiled = connections.adapter.compile(plan)
+          const page = (await connections.db.all(compiled.sql, compiled.params))
             .slice(0, 10)
             .map((row) => String(row.__id))
           expect(page.length, column.id).toBe(Math.min(10, data.length))
@@ -103,7 +82,7 @@ describe('every registry column', () => {
           { get_rows: entity, group_by: [{ column_id: column.id }] },
           { perPage: 100, includeUnknown: [column.id] },
         )
-        const result = await adapter.queryGroups(plan)
+        const result = await connections.adapter.queryGroups(plan)
         // With the unknown bucket, every row lands in at least one bucket.
         const total = result.groups.reduce((sum, bucket) => sum + bucket.count, 0)
         expect(total, column.id).toBeGreaterThanOrEqual(result.groupsCount <= 100 ? result.count : 0)

@@ -1,3 +1,4 @@
+import type { Token } from './oql-lexer.ts'
 import type { GroupNode, SearchNode, ValueNode } from './oql-syntax.ts'
 import { isAnd, isWord } from './token-classes.ts'
 import {
@@ -81,20 +82,20 @@ const readPrefixed =
 
 // Values of `is ( … )` ------------------------------------------------------------------------------
 
+/** The connectives both kinds of group share: `and`/`&`, `or`, and a comma (reported, read as `or`). */
+const readExplicitSeparator = (current: Token, index: number): ReturnType<Reader<Separator>> => {
+  if (isAnd(current)) return { value: { join: 'and', span: spanOf(current) }, next: index + 1 }
+  if (isWord(current, 'or')) return { value: { join: 'or', span: spanOf(current) }, next: index + 1 }
+  if (current.kind !== 'comma') return undefined
+  const span = spanOf(current)
+  return { value: { join: 'or', span, error: errorAt('OQL_COMMA_IN_GROUP', span, ',') }, next: index + 1 }
+}
+
 /** `and`/`&`, `or`, a comma (reported, read as `or`) or two values side by side (reported, read as `and`). */
 const readValueSeparator: Reader<Separator> = ({ tokens, index }) => {
   const current = tokens[index]!
-  if (isAnd(current)) return { value: { join: 'and', span: spanOf(current) }, next: index + 1 }
-  if (isWord(current, 'or')) return { value: { join: 'or', span: spanOf(current) }, next: index + 1 }
-  if (current.kind === 'comma')
-    return {
-      value: {
-        join: 'or',
-        span: spanOf(current),
-        error: errorAt('OQL_COMMA_IN_GROUP', spanOf(current), ','),
-      },
-      next: index + 1,
-    }
+  const explicit = readExplicitSeparator(current, index)
+  if (explicit !== undefined) return explicit
   if (!startsValueItem(current)) return undefined
   const error = errorAt('OQL_GROUP_VALUES_NEED_CONNECTIVE', spanOf(current), current.text)
   return { value: { join: 'and', span: pointAt(current), error }, next: index }
@@ -114,17 +115,8 @@ export const readValueGroup: Reader<GroupNode<ValueNode>> = readGroup(readValueE
 /** `and`/`&`, `or`, a comma (reported, read as `or`), or two operands side by side: an AND (§3.7). */
 const readSearchSeparator: Reader<Separator> = ({ tokens, index }) => {
   const current = tokens[index]!
-  if (isAnd(current)) return { value: { join: 'and', span: spanOf(current) }, next: index + 1 }
-  if (isWord(current, 'or')) return { value: { join: 'or', span: spanOf(current) }, next: index + 1 }
-  if (current.kind === 'comma')
-    return {
-      value: {
-        join: 'or',
-        span: spanOf(current),
-        error: errorAt('OQL_COMMA_IN_GROUP', spanOf(current), ','),
-      },
-      next: index + 1,
-    }
+  const explicit = readExplicitSeparator(current, index)
+  if (explicit !== undefined) return explicit
   return startsSearchOperand(current)
     ? { value: { join: 'and', span: pointAt(current) }, next: index }
     : undefined

@@ -63,7 +63,8 @@ export interface ReferenceContext {
   readonly byId: ReadonlyMap<string, EntityRecord>
 }
 
-const compareNumbers = (left: number, operator: string, right: number): boolean =>
+// Numbers and ISO dates/texts order the same way under JavaScript's operators, so one comparison serves both.
+const compareOrdered = <T extends number | string>(left: T, operator: string, right: T): boolean =>
   operator === '='
     ? left === right
     : operator === '<'
@@ -74,16 +75,8 @@ const compareNumbers = (left: number, operator: string, right: number): boolean 
           ? left > right
           : left >= right
 
-const compareText = (left: string, operator: string, right: string): boolean =>
-  operator === '='
-    ? left === right
-    : operator === '<'
-      ? left < right
-      : operator === '<='
-        ? left <= right
-        : operator === '>'
-          ? left > right
-          : left >= right
+const compareNumbers = compareOrdered<number>
+const compareText = compareOrdered<string>
 
 /** The values a column has in a record, for the columns this evaluator knows. */
 const columnValues = (column: ColumnRef, record: EntityRecord, context: ReferenceContext): unknown[] => {

@@ -9,5 +9,7 @@ export default defineConfig({
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'scripts/**/*.test.ts'],
     restoreMocks: true,
     testTimeout: 30_000,
+    // Ingests and catalog builds run in beforeAll; on a loaded 2-core machine they take tens of seconds.
+    hookTimeout: 120_000,
   },
 })

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CATALOG_ENTITY_NAMES } from '../src/catalog/catalog-entities.ts'
+import { CATALOG_ENTITY_NAMES, type CatalogEntity } from '../src/catalog/catalog-entities.ts'
 import { CATALOG_FORMAT_VERSION, type CatalogManifest } from '../src/catalog/catalog-layout.ts'
 import {
   EXTERNAL_ID_SCHEMES,
@@ -18,6 +18,7 @@ import {
 import { anyLetterId } from '../src/catalog/openalex-id-normalizer.ts'
 import type { IngestProgress, IngestSummary } from '../src/ingest/ingest-progress.ts'
 import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
+import { RecordStoreReader } from '../src/query/record-store-reader.ts'
 import { CatalogInspector } from './fixtures/catalog-inspector.ts'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
@@ -119,6 +120,38 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
       (line) => line.entity === 'works' && line.record.abstract_inverted_index !== null,
     )
     expect(abstracts.length).toBeGreaterThan(100)
+  })
+
+  it('keeps every record in the record store, at the offset its row states, as its record column has it', async () => {
+    const manifest = JSON.parse(readFileSync(join(catalogDir, 'catalog.json'), 'utf8')) as CatalogManifest
+    const reader = new RecordStoreReader(catalogDir, manifest)
+    try {
+      for (const entity of new Set(sample.map((line) => line.entity))) {
+        const rows = await catalog.rows(
+          'SELECT id, record, record_offset, record_bytes FROM read_parquet($1) ORDER BY record_offset',
+          [catalog.file(`entities/${entity}.parquet`)],
+        )
+        const texts = await reader.read(
+          entity as CatalogEntity,
+          rows.map((row) => ({ offset: Number(row.record_offset), bytes: Number(row.record_bytes) })),
+        )
+        expect(texts).toStrictEqual(rows.map((row) => row.record))
+        // The records follow each other with no gap, and the file ends with the last one.
+        const last = rows[rows.length - 1]!
+        expect(statSync(catalog.file(`records/${entity}.records`)).size).toBe(
+          Number(last.record_offset) + Number(last.record_bytes),
+        )
+      }
+      // A dictionary of typical records is what makes one record compressed alone small: works shrink by
+      // more than a factor 4 (JSON text vs their compressed bytes).
+      const [works] = await catalog.rows(
+        'SELECT sum(strlen(record)) AS text, sum(record_bytes) AS stored FROM read_parquet($1)',
+        [catalog.file('entities/works.parquet')],
+      )
+      expect(Number(works!.text) / Number(works!.stored)).toBeGreaterThan(4)
+    } finally {
+      await reader.close()
+    }
   })
 
   it('writes catalog.json with the format version, counts and every file', () => {

@@ -3,6 +3,8 @@
 //
 //   catalog.json                         CatalogManifest (below)
 //   entities/<entity>.parquet            one row per record: ids, derived columns, the record as JSON text
+//   records/<entity>.records             each record compressed alone, at the offset its row states
+//   records/<entity>.dict                the preset dictionary the records of that entity were compressed with
 //   links/works-<relation>.parquet       (key, work_id), sorted by key
 //   ids/external-ids.parquet             (entity, scheme, value, id), sorted by scheme, value
 //   ids/merged-ids.parquet               (entity, old_id, new_id, merge_date), sorted by entity, old_id
@@ -14,16 +16,19 @@ import type { CatalogColumnType } from './entity-columns.ts'
 
 export const CATALOG_FORMAT = 'oqlkit-catalog'
 /** Bumped whenever a file, column or rule changes meaning; readers refuse other versions. */
-export const CATALOG_FORMAT_VERSION = 1
+export const CATALOG_FORMAT_VERSION = 2
 export const CATALOG_MANIFEST_FILE = 'catalog.json'
 
 export const ENTITIES_DIR = 'entities'
 export const LINKS_DIR = 'links'
 export const IDS_DIR = 'ids'
+export const RECORDS_DIR = 'records'
 /** Reserved for the search index; ingest never writes here and drops it on re-ingest (it must be rebuilt). */
 export const SEARCH_DIR = 'search'
 
 export const entityFilePath = (entity: CatalogEntity): string => `${ENTITIES_DIR}/${entity}.parquet`
+export const recordStorePath = (entity: CatalogEntity): string => `${RECORDS_DIR}/${entity}.records`
+export const recordDictionaryPath = (entity: CatalogEntity): string => `${RECORDS_DIR}/${entity}.dict`
 export const linkFilePath = (name: string): string => `${LINKS_DIR}/${name}.parquet`
 export const EXTERNAL_IDS_FILE = `${IDS_DIR}/external-ids.parquet`
 export const MERGED_IDS_FILE = `${IDS_DIR}/merged-ids.parquet`
@@ -48,9 +53,20 @@ export interface CatalogTable {
   readonly columns: readonly CatalogColumn[]
 }
 
+/**
+ * The records of one entity for random access: the API reads a page of 25 records by their offsets instead of
+ * decompressing the Parquet pages of the `record` column they sit in (a row group of 16,384 big records).
+ */
+export interface CatalogRecordStore {
+  readonly file: string
+  readonly dictionary: string
+  readonly codec: string
+}
+
 export interface CatalogEntityTable extends CatalogTable {
   /** The newest `updated_date=` partition any kept record came from (for incremental sync), or null. */
   readonly latestPartitionDate: string | null
+  readonly recordStore: CatalogRecordStore
 }
 
 export interface CatalogLinkTable extends CatalogTable {
@@ -123,6 +139,12 @@ export const ENTITY_TAIL_COLUMNS: readonly CatalogColumn[] = [
     type: 'VARCHAR',
     description: 'the record as ingested, JSON text (what the API returns)',
   },
+  {
+    name: 'record_offset',
+    type: 'BIGINT',
+    description: 'where the record starts in records/<entity>.records',
+  },
+  { name: 'record_bytes', type: 'INTEGER', description: 'its compressed length there' },
 ]
 
 export const LINK_COLUMNS: readonly CatalogColumn[] = [

@@ -23,6 +23,7 @@ import {
   linkFilePath,
   MERGED_ID_COLUMNS,
   MERGED_IDS_FILE,
+  RECORDS_DIR,
 } from '../catalog/catalog-layout.ts'
 import { derivedColumnsOf } from '../catalog/entity-columns.ts'
 import { LINK_TABLES } from '../catalog/link-tables.ts'
@@ -44,6 +45,7 @@ import {
   recordLiveIdsSql,
   verdictCountsSql,
 } from './catalog-sql.ts'
+import { writeRecordStore } from './record-store-writer.ts'
 import type { StagingDatabase } from './staging-database.ts'
 
 export interface EntityVerdictCounts {
@@ -77,7 +79,8 @@ export async function buildCatalog(
   outDir: string,
   onStep: BuildStepListener,
 ): Promise<BuiltCatalog> {
-  for (const dir of [ENTITIES_DIR, LINKS_DIR, IDS_DIR]) await mkdir(join(outDir, dir), { recursive: true })
+  for (const dir of [ENTITIES_DIR, RECORDS_DIR, LINKS_DIR, IDS_DIR])
+    await mkdir(join(outDir, dir), { recursive: true })
   let done = 0
   const step = (name: string) => onStep(name, done++, BUILD_STEP_COUNT)
   const files: CatalogFile[] = []
@@ -103,6 +106,8 @@ export async function buildCatalog(
     await db.run(buildFinalTableSql(info))
     await db.run(recordLiveIdsSql(info), [info.entity])
     await db.run(insertExternalIdsSql(info), [info.entity])
+    const records = await writeRecordStore(db, info, outDir)
+    files.push(...records.files)
     const path = entityFilePath(info.entity)
     const written = await write(path, copyEntitySql(info))
     const latest = (await db.rows(latestPartitionSql(info)))[0]?.latest
@@ -120,6 +125,7 @@ export async function buildCatalog(
       sortedBy: ['id'],
       columns: entityColumns(info.entity),
       latestPartitionDate: typeof latest === 'string' ? latest : null,
+      recordStore: records.store,
     }
   }
 

@@ -234,6 +234,21 @@ export function copyEntitySql(info: CatalogEntityInfo): string {
   return `COPY (SELECT * EXCLUDE (${EXTRACT}) FROM ${finalTable(info)}) TO $1 (${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${sqlInteger(info.rowGroupSize)})`
 }
 
+// ---- the record store (catalog/record-codec.ts): the records leave DuckDB, their offsets come back ----
+
+/** The records to compress, in the table's order; and typical ones for the dictionary (deterministic). */
+export const recordStoreSql = (info: CatalogEntityInfo) => ({
+  records: `SELECT id, record FROM ${finalTable(info)}`,
+  examples: `SELECT record FROM ${finalTable(info)} ORDER BY hash(id), id LIMIT 16`,
+  createOffsets: `CREATE OR REPLACE TABLE record_offsets (id VARCHAR, record_offset BIGINT, record_bytes INTEGER)`,
+  attachOffsets: [
+    `ALTER TABLE ${finalTable(info)} ADD COLUMN record_offset BIGINT`,
+    `ALTER TABLE ${finalTable(info)} ADD COLUMN record_bytes INTEGER`,
+    `UPDATE ${finalTable(info)} AS f SET record_offset = o.record_offset, record_bytes = o.record_bytes FROM record_offsets AS o WHERE f.id = o.id`,
+    'DROP TABLE record_offsets',
+  ],
+})
+
 /** One row: the newest partition date among the kept records. */
 export function latestPartitionSql(info: CatalogEntityInfo): string {
   return `SELECT CAST(max(partition_date) AS VARCHAR) AS latest FROM ${finalTable(info)}`

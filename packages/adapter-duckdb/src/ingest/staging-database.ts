@@ -51,6 +51,12 @@ export class StagingDatabase {
     return reader.getRowObjectsJson()
   }
 
+  /** Runs a query and yields its rows a chunk at a time (for results too big to hold at once). */
+  async *stream(sql: string, params: readonly DuckDBValue[] = []): AsyncGenerator<DuckDBValue[][]> {
+    const result = await this.#connection.stream(sql, [...params])
+    yield* result.yieldRows()
+  }
+
   async appender(table: string): Promise<DuckDBAppender> {
     return this.#connection.createAppender(table)
   }

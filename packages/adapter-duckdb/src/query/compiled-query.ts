@@ -1,6 +1,8 @@
 // What the plan compiler produces: SQL text with `?` placeholders and the values that fill them, in order.
 // User values only ever travel in `params`; the text holds identifiers and constants of this package.
 
+import type { CatalogEntity } from '../catalog/catalog-entities.ts'
+
 /** A value bound to a `?` placeholder. */
 export type SqlParam = string | number | boolean | null
 
@@ -14,15 +16,15 @@ export interface SqlStatement {
 export type GroupKeyFormat = (value: unknown) => string | number | boolean | null
 
 /**
- * A compiled plan without `groupBy`: the page (`__id`, `__score`, sort keys `__k0…`), the count of every
- * matching row, and the statement that reads the page's records.
+ * A compiled plan without `groupBy`: the page (`__id`, the record's place `__ro`/`__rb`, `__score`, sort keys
+ * `__k0…`) and the count of every matching row. The records are read afterwards, from where the rows say.
  */
 export interface CompiledRowsQuery extends SqlStatement {
   readonly kind: 'rows'
+  /** The catalog table the rows come from. */
+  readonly entity: CatalogEntity
   /** `SELECT count(*) …`: the exact number of rows that match the filter. */
   readonly count: SqlStatement
-  /** The statement reading the records (`__id`, `__record`) of the page's ids (`__id` of the page rows). */
-  readonly records: (ids: readonly string[]) => SqlStatement
   /** Rows per page; the statement asks for one more, so the adapter can tell whether a next page exists. */
   readonly perPage: number
   /**

@@ -18,7 +18,9 @@ import { type CatalogLoadMode, catalogBytes, catalogViewStatements } from './cat
 import type { CompiledQuery } from './compiled-query.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase } from './duckdb-driver.ts'
 import { DuckDbPlanCompiler, type SearchCompilerLike } from './duckdb-plan-compiler.ts'
-import { pageIds, readGroups, readRows } from './result-readers.ts'
+import { type RecordFetcher, sqlRecordFetcher, storeRecordFetcher } from './record-fetcher.ts'
+import { RecordStoreReader } from './record-store-reader.ts'
+import { pageOf, readGroups, readRows } from './result-readers.ts'
 import { findEntityByExternalId, findEntityById, findRandomEntity } from './singleton-lookup.ts'
 
 const DEFAULT_TABLES_UP_TO_BYTES = 64 * 1024 * 1024
@@ -64,11 +66,16 @@ export class CatalogOpenError extends Error {
   }
 }
 
-/** An adapter over a driver that is already open on the catalog views (what tests with a fake use). */
+/**
+ * An adapter over a driver that is already open on the catalog views (what tests with a fake use). Records
+ * are read with `fetchRecords`: by default by id from the views' `record` column.
+ */
 export function duckDbAdapterOver(
   db: DuckDbConnectionLike,
   compiler: DuckDbPlanCompiler,
   capabilities: AdapterCapabilities,
+  fetchRecords: RecordFetcher = sqlRecordFetcher(db),
+  onClose: () => Promise<void> = async () => {},
 ): DuckDbAdapter {
   return {
     capabilities,
@@ -79,9 +86,8 @@ export function duckDbAdapterOver(
         db.all(query.count.sql, query.count.params),
         db.all(query.sql, query.params),
       ])
-      const records = query.records(pageIds(query, pageRows))
-      const recordRows = await db.all(records.sql, records.params)
-      return readRows(query, countRows, pageRows, recordRows)
+      const records = await fetchRecords(query.entity, pageOf(query, pageRows))
+      return readRows(query, countRows, pageRows, records)
     },
     async queryGroups(plan: QueryPlan): Promise<GroupsResult> {
       const query = compiler.compileGroups(plan)
@@ -94,11 +100,15 @@ export function duckDbAdapterOver(
         bucketRows.length === 0 ? await db.all(query.groupsCount.sql, query.groupsCount.params) : null
       return readGroups(query, countRows, bucketRows, groupsCountRows)
     },
-    findById: (entity: EntityType, id: string): Promise<LookupResult> => findEntityById(db, entity, id),
+    findById: (entity: EntityType, id: string): Promise<LookupResult> =>
+      findEntityById(db, fetchRecords, entity, id),
     findByExternalId: (entity: EntityType, scheme: ExternalIdScheme, value: string): Promise<LookupResult> =>
-      findEntityByExternalId(db, entity, scheme, value),
-    findRandom: (entity: EntityType): Promise<LookupResult> => findRandomEntity(db, entity),
-    close: () => db.close(),
+      findEntityByExternalId(db, fetchRecords, entity, scheme, value),
+    findRandom: (entity: EntityType): Promise<LookupResult> => findRandomEntity(db, fetchRecords, entity),
+    close: async () => {
+      await onClose()
+      await db.close()
+    },
   }
 }
 
@@ -133,9 +143,12 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     ...(search === undefined ? {} : { search }),
     ...(options.newSampleSeed === undefined ? {} : { newSampleSeed: options.newSampleSeed }),
   })
-  return duckDbAdapterOver(db, compiler, {
-    fullTextSearch: search !== undefined,
-    semanticSearch: false,
-    multiDimensionGroupBy: true,
-  })
+  const records = new RecordStoreReader(options.catalogDir, manifest.manifest)
+  return duckDbAdapterOver(
+    db,
+    compiler,
+    { fullTextSearch: search !== undefined, semanticSearch: false, multiDimensionGroupBy: true },
+    storeRecordFetcher(records),
+    () => records.close(),
+  )
 }

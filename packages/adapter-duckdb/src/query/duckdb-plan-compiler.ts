@@ -16,10 +16,10 @@ import type {
   CompiledRowsQuery,
   GroupKeyFormat,
   SqlParam,
-  SqlStatement,
 } from './compiled-query.ts'
 import { compileFilter } from './filter-compiler.ts'
-import { joinSql, param, paramList, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
+import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
+import { joinSql, param, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
 import { quoteIdentifier } from './sql-identifier.ts'
 import { UnsupportedPlanError } from './unsupported-plan-error.ts'
 import { BOOLEAN_CODEC, DATE_CODEC, NUMBER_CODEC, TIMESTAMP_CODEC, type ValueCodec } from './value-codecs.ts'
@@ -125,16 +125,6 @@ interface Context {
   readonly scoreExpr: string
   readonly scored: boolean
 }
-
-/** The statement reading the records of a page, by id. */
-const recordsStatement =
-  (entity: CatalogEntity) =>
-  (ids: readonly string[]): SqlStatement =>
-    toStatement(
-      ids.length === 0
-        ? raw(`SELECT "id" AS __id, record AS __record FROM ${entityView(entity)} WHERE FALSE`)
-        : sql`SELECT "id" AS __id, record AS __record FROM ${raw(entityView(entity))} WHERE "id" IN (${paramList(ids)})`,
-    )
 
 const withClause = (clauses: readonly SqlFragment[]): SqlFragment =>
   clauses.length === 0 ? raw('') : sql`WITH ${joinSql(clauses, ', ')} `
@@ -271,7 +261,7 @@ export class DuckDbPlanCompiler {
     const from = raw(`${entityView(context.entity)} AS ${ROW}${context.scoreJoins}`)
     // The page is chosen from narrow columns only; its records are read afterwards by id (`records`), so a
     // sort or a filter never drags the wide JSON column through DuckDB's operators.
-    const select = raw(`${ROW}."id" AS __id, ${context.scoreExpr} AS __score`)
+    const select = raw(`${RECORD_LOCATION_COLUMNS(ROW)}, ${context.scoreExpr} AS __score`)
     const head = withClause(context.searches)
 
     if (plan.sample !== null) {
@@ -281,9 +271,9 @@ export class DuckDbPlanCompiler {
       const statement = sql`${head}SELECT ${select} FROM ${from} WHERE ${context.where} ORDER BY hash(${raw(ROW)}."id" || '/' || ${param(seed)}), ${raw(ROW)}."id" LIMIT ${param(limit)} OFFSET ${param(offset)}`
       return {
         kind: 'rows',
+        entity: context.entity,
         ...toStatement(statement),
         count: toStatement(this.#countStatement(context)),
-        records: recordsStatement(context.entity),
         perPage,
         sortKeyCount: 0,
         select: plan.select,
@@ -302,9 +292,9 @@ export class DuckDbPlanCompiler {
     const statement = sql`${head}SELECT ${select}, ${raw(keyColumns)} FROM ${from} WHERE ${where} ORDER BY ${raw(order)} LIMIT ${param(perPage + 1)}${offset > 0 ? sql` OFFSET ${param(offset)}` : raw('')}`
     return {
       kind: 'rows',
+      entity: context.entity,
       ...toStatement(statement),
       count: toStatement(this.#countStatement(context)),
-      records: recordsStatement(context.entity),
       perPage,
       sortKeyCount: keys.length,
       select: plan.select,

@@ -17,26 +17,25 @@ const selectFields = (
   return picked
 }
 
-const recordOf = (row: DuckDbRow, text: string | undefined, query: CompiledRowsQuery): EntityRecord => {
-  if (text === undefined) throw new Error(`The record of ${String(row.__id)} vanished between two statements`)
+const recordOf = (row: DuckDbRow, text: string, query: CompiledRowsQuery): EntityRecord => {
   const parsed = JSON.parse(text) as Record<string, unknown>
   const record = query.select === null ? parsed : selectFields(parsed, query.select)
   return query.scored ? { ...record, relevance_score: Number(row.__score ?? 0) } : record
 }
 
-/** The ids of the page (the statement reads one row more than a page, to know whether another follows). */
-export const pageIds = (query: CompiledRowsQuery, pageRows: readonly DuckDbRow[]): string[] =>
-  pageRows.slice(0, query.perPage).map((row) => String(row.__id))
+/** The rows of the page (the statement reads one row more than a page, to know whether another follows). */
+export const pageOf = (query: CompiledRowsQuery, pageRows: readonly DuckDbRow[]): readonly DuckDbRow[] =>
+  pageRows.slice(0, query.perPage)
 
 /** The page, the count, and the sort keys of the last row when another page follows. */
 export const readRows = (
   query: CompiledRowsQuery,
   countRows: readonly DuckDbRow[],
   pageRows: readonly DuckDbRow[],
-  recordRows: readonly DuckDbRow[],
+  /** The records of the page's rows, in order. */
+  records: readonly string[],
 ): RowsResult => {
-  const records = new Map(recordRows.map((row) => [String(row.__id), String(row.__record)]))
-  const page = pageRows.slice(0, query.perPage)
+  const page = pageOf(query, pageRows)
   const more = query.sortKeyCount > 0 && pageRows.length > query.perPage
   const last = page[page.length - 1]
   const nextAfter =
@@ -45,7 +44,7 @@ export const readRows = (
       : null
   return {
     count: countOf(countRows, '__count'),
-    rows: page.map((row) => recordOf(row, records.get(String(row.__id)), query)),
+    rows: page.map((row, index) => recordOf(row, records[index]!, query)),
     nextAfter,
   }
 }

@@ -7,6 +7,7 @@ import { shortOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
 import { DELETED_IDS_VIEW, EXTERNAL_IDS_VIEW, entityView, MERGED_IDS_VIEW } from './catalog-views.ts'
 import { catalogEntityOf } from './column-sources.ts'
 import type { DuckDbConnectionLike } from './duckdb-driver.ts'
+import { RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
 import { quoteIdentifier } from './sql-identifier.ts'
 
 // The entity names of the engine (`@oqlkit/oqo-schema`'s EntityType), without depending on that package.
@@ -25,16 +26,18 @@ const idPredicate = (info: CatalogEntityInfo): string =>
 
 async function lookupShortId(
   db: DuckDbConnectionLike,
+  fetchRecords: RecordFetcher,
   info: CatalogEntityInfo,
   short: string,
 ): Promise<LookupResult> {
   const rows = await db.all(
-    `SELECT record FROM ${entityView(info.entity)} WHERE ${idPredicate(info)} LIMIT 1`,
+    `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${entityView(info.entity)} AS e WHERE ${idPredicate(info)} LIMIT 1`,
     [short],
   )
-  const row = rows[0]
-  if (row !== undefined)
-    return { status: 'found', record: JSON.parse(String(row.record)) as Record<string, unknown> }
+  if (rows.length > 0) {
+    const [text] = await fetchRecords(info.entity, rows)
+    return { status: 'found', record: JSON.parse(text!) as Record<string, unknown> }
+  }
   const merged = await db.all(
     `SELECT new_id FROM ${quoteIdentifier(MERGED_IDS_VIEW)} WHERE entity = ? AND old_id = ? LIMIT 1`,
     [info.entity, short],
@@ -50,18 +53,20 @@ async function lookupShortId(
 /** One entity by its OpenAlex id in any form and case (`W123`, `w123`, `https://openalex.org/W123`). */
 export async function findEntityById(
   db: DuckDbConnectionLike,
+  fetchRecords: RecordFetcher,
   entity: EntityType,
   id: string,
 ): Promise<LookupResult> {
   const info = infoOf(entity)
   const short = info === undefined ? undefined : shortOpenAlexId(info, id)
   if (info === undefined || short === undefined) return MISSING
-  return lookupShortId(db, info, short)
+  return lookupShortId(db, fetchRecords, info, short)
 }
 
 /** One entity by an external id (DOI, ORCID, ROR, ISSN, PMID, PMCID, MAG, Wikidata) in URL or bare form. */
 export async function findEntityByExternalId(
   db: DuckDbConnectionLike,
+  fetchRecords: RecordFetcher,
   entity: EntityType,
   scheme: ExternalIdScheme,
   value: string,
@@ -75,15 +80,19 @@ export async function findEntityByExternalId(
     [info.entity, scheme, normalised],
   )
   const row = rows[0]
-  return row === undefined ? MISSING : lookupShortId(db, info, String(row.id))
+  return row === undefined ? MISSING : lookupShortId(db, fetchRecords, info, String(row.id))
 }
 
 /** A uniformly drawn entity of the table. */
-export async function findRandomEntity(db: DuckDbConnectionLike, entity: EntityType): Promise<LookupResult> {
+export async function findRandomEntity(
+  db: DuckDbConnectionLike,
+  fetchRecords: RecordFetcher,
+  entity: EntityType,
+): Promise<LookupResult> {
   const info = infoOf(entity)
   if (info === undefined) return MISSING
   // Draw the id first: sampling whole rows would decompress every record of the table.
   const rows = await db.all(`SELECT "id" FROM ${entityView(info.entity)} USING SAMPLE reservoir(1 ROWS)`)
   const row = rows[0]
-  return row === undefined ? MISSING : lookupShortId(db, info, String(row.id))
+  return row === undefined ? MISSING : lookupShortId(db, fetchRecords, info, String(row.id))
 }

@@ -1,0 +1,42 @@
+// How the adapter gets the records of rows it has chosen: rows carry `__id`, `__ro` and `__rb` (the record's
+// id, offset and length in the record store). Two ways to read them, one contract: from the record store by
+// position (a catalog on disk), or by id from the entity view's `record` column (a connection without the
+// catalog's files, as in tests with a fake database).
+import type { CatalogEntity } from '../catalog/catalog-entities.ts'
+import { entityView } from './catalog-views.ts'
+import type { DuckDbConnectionLike, DuckDbRow } from './duckdb-driver.ts'
+import type { RecordStoreReader } from './record-store-reader.ts'
+import { paramList, raw, sql, toStatement } from './sql-fragment.ts'
+
+/** The records (JSON text) of the rows, in the rows' order. */
+export type RecordFetcher = (entity: CatalogEntity, rows: readonly DuckDbRow[]) => Promise<string[]>
+
+/** The columns a statement selects so that its rows can be fetched (`e` is the entity's alias). */
+export const RECORD_LOCATION_COLUMNS = (alias: string): string =>
+  `${alias}."id" AS __id, ${alias}.record_offset AS __ro, ${alias}.record_bytes AS __rb`
+
+export const storeRecordFetcher =
+  (reader: RecordStoreReader): RecordFetcher =>
+  (entity, rows) =>
+    reader.read(
+      entity,
+      rows.map((row) => ({ offset: Number(row.__ro), bytes: Number(row.__rb) })),
+    )
+
+export const sqlRecordFetcher =
+  (db: DuckDbConnectionLike): RecordFetcher =>
+  async (entity, rows) => {
+    if (rows.length === 0) return []
+    const ids = rows.map((row) => String(row.__id))
+    const statement = toStatement(
+      sql`SELECT "id" AS __id, record AS __record FROM ${raw(entityView(entity))} WHERE "id" IN (${paramList(ids)})`,
+    )
+    const found = new Map(
+      (await db.all(statement.sql, statement.params)).map((row) => [String(row.__id), String(row.__record)]),
+    )
+    return ids.map((id) => {
+      const text = found.get(id)
+      if (text === undefined) throw new Error(`The record of ${id} vanished between two statements`)
+      return text
+    })
+  }

@@ -46,8 +46,28 @@ describe('oqlkit ingest', () => {
     expect(existsSync(out)).toBe(false)
   })
 
+  it('builds without the search index when told, and the catalog says so', async () => {
+    const out = join(scratch, 'no-search')
+    const result = await runCli(
+      ['ingest', sampleSnapshot, '--out', out, '--no-search-index', '--memory-limit', '2GB'],
+      collect().context,
+    )
+    expect(result.exitCode).toBe(0)
+    const manifest = JSON.parse(readFileSync(join(out, 'catalog.json'), 'utf8')) as {
+      extensions: Record<string, unknown>
+    }
+    expect(manifest.extensions).toStrictEqual({})
+    expect(existsSync(join(out, 'search'))).toBe(false)
+  })
+
   it('explains its usage when the arguments are wrong', async () => {
-    for (const argv of [['ingest'], ['ingest', 'a', 'b'], ['ingest', 'a', '--out']]) {
+    for (const argv of [
+      ['ingest'],
+      ['ingest', 'a', 'b'],
+      ['ingest', 'a', '--out'],
+      ['ingest', 'a', '--memory-limit', 'lots'],
+      ['ingest', 'a', '--no-such-option'],
+    ]) {
       const result = await runCli(argv)
       expect(result.exitCode).toBe(2)
       expect(result.stderr).toContain('Usage: oqlkit ingest')

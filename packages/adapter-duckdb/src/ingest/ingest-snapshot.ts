@@ -51,6 +51,11 @@ export interface IngestOptions {
   /** DuckDB threads and memory limit for the build. */
   readonly threads?: number
   readonly memoryLimit?: string
+  /**
+   * Build the full-text search index with the catalog (default true). Without it the catalog answers every
+   * query but searches; `indexCatalogSearch` (`oqlkit index`) adds the index later.
+   */
+  readonly searchIndex?: boolean
 }
 
 const STAGING_DIR = '.staging'
@@ -83,11 +88,14 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       progress.building(step, done, total),
     )
     // The full-text index is part of the catalog: built in the same folder, swapped in with it.
-    const searchIndex = await buildSearchIndex({
-      connection: db,
-      catalogDir: build.path,
-      onEntity: (entity, done, total) => progress.building(`search/${entity}`, done, total),
-    })
+    const searchIndex =
+      options.searchIndex === false
+        ? undefined
+        : await buildSearchIndex({
+            connection: db,
+            catalogDir: build.path,
+            onEntity: (entity, done, total) => progress.building(`search/${entity}`, done, total),
+          })
     db.close()
     db = undefined
     await rm(stagingDir, { recursive: true, force: true })
@@ -99,10 +107,8 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       filesRead: plan.parts.length + plan.idFiles.length,
       recordsRead: cursor.recordsRead,
     }
-    const manifest = withSearchIndex(
-      catalogManifestOf(built, ingest, previous?.manifest.ingests ?? []),
-      searchIndex,
-    )
+    const catalog = catalogManifestOf(built, ingest, previous?.manifest.ingests ?? [])
+    const manifest = searchIndex === undefined ? catalog : withSearchIndex(catalog, searchIndex)
     await writeFile(join(build.path, CATALOG_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
     progress.emit('commit')
     await commitBuildFolder(build)

@@ -40,15 +40,31 @@ export const formatIngestSummary = (summary: IngestSummary): string => {
 
 export const ingestCommand: CliCommand = {
   name: 'ingest',
-  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>]   (default --out ${DEFAULT_CATALOG_DIR})`,
+  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>] [--no-search-index] [--memory-limit 8GB]   (default --out ${DEFAULT_CATALOG_DIR})`,
   summary: 'Build (or update) a catalog from an OpenAlex snapshot in either public layout, with progress.',
   async run(args, context) {
-    const outIndex = args.indexOf('--out')
-    const out = outIndex === -1 ? DEFAULT_CATALOG_DIR : args[outIndex + 1]
-    const positional = args.filter(
-      (_arg, index) => outIndex === -1 || (index !== outIndex && index !== outIndex + 1),
-    )
+    const valued = new Map<string, number>()
+    for (const name of ['--out', '--memory-limit']) {
+      const index = args.indexOf(name)
+      if (index !== -1) valued.set(name, index)
+    }
+    const optionValue = (name: string): string | undefined => {
+      const index = valued.get(name)
+      return index === undefined ? undefined : args[index + 1]
+    }
+    const taken = new Set([...valued.values()].flatMap((index) => [index, index + 1]))
+    const noSearchIndex = args.includes('--no-search-index')
+    const positional = args.filter((arg, index) => !taken.has(index) && arg !== '--no-search-index')
+    const out = valued.has('--out') ? optionValue('--out') : DEFAULT_CATALOG_DIR
     if (out === undefined || out.startsWith('--')) return usageError(this, '--out needs a folder')
+    const memoryLimit = optionValue('--memory-limit')
+    if (
+      valued.has('--memory-limit') &&
+      (memoryLimit === undefined || !/^\d+(\.\d+)?\s*[KMGT]i?B$/i.test(memoryLimit))
+    )
+      return usageError(this, '--memory-limit needs a size such as 8GB')
+    const unknown = positional.filter((arg) => arg.startsWith('--'))
+    if (unknown.length > 0) return usageError(this, `unknown option ${unknown[0]}`)
     if (positional.length !== 1)
       return usageError(
         this,
@@ -61,6 +77,8 @@ export const ingestCommand: CliCommand = {
       const summary = await ingestSnapshot({
         snapshotDir: resolve(positional[0]!),
         outDir: resolve(out),
+        ...(noSearchIndex ? { searchIndex: false } : {}),
+        ...(memoryLimit === undefined ? {} : { memoryLimit }),
         onProgress: (event) => bar.update(...describeProgress(event)),
       })
       bar.finish()

@@ -1,0 +1,288 @@
+// The catalog benchmark: each query shape of the storage issue, run through the DuckDB adapter (plans made
+// from the classic URL beforehand) and, side by side in the same rounds, the same question written by hand
+// in DuckDB SQL over the same catalog files: our overhead over the engine we run on. With `--http URL`, the
+// same shapes also go end to end to a running server (planning, HTTP and JSON included).
+//
+//   npm run bench:catalog -- --catalog /tmp/cat-1m [--rounds 15] [--contenders adapter,sql,http]
+//                            [--http http://127.0.0.1:8080] [--json out.json]
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
+import { planQuery, type QueryPlan } from '@oqlkit/engine'
+import { urlToOqo } from '@oqlkit/oql'
+import {
+  type Contender,
+  type ContenderTimes,
+  formatMs,
+  median,
+  percentile,
+  runSideBySide,
+} from './bench-stats.ts'
+
+const { values: args } = parseArgs({
+  options: {
+    catalog: { type: 'string' },
+    rounds: { type: 'string', default: '15' },
+    contenders: { type: 'string', default: 'adapter,sql' },
+    http: { type: 'string' },
+    json: { type: 'string' },
+    only: { type: 'string' },
+  },
+})
+if (args.catalog === undefined) {
+  console.error(
+    'usage: catalog-bench --catalog DIR [--rounds N] [--contenders adapter,sql,http] [--http URL]',
+  )
+  process.exit(2)
+}
+const catalogDir = resolve(args.catalog)
+const rounds = Number(args.rounds)
+const enabled = new Set(args.contenders.split(','))
+if (enabled.has('http') && args.http === undefined) {
+  console.error('--contenders http needs --http <base URL of a running oqlkit serve on the same catalog>')
+  process.exit(2)
+}
+
+interface Manifest {
+  readonly entities: Record<string, { readonly files: string[]; readonly rowCount: number }>
+  readonly links: Record<string, { readonly files: string[] }>
+  readonly externalIds: { readonly files: string[] }
+  readonly extensions: Record<string, unknown>
+}
+const manifest = JSON.parse(readFileSync(join(catalogDir, 'catalog.json'), 'utf8')) as Manifest
+const fileList = (files: readonly string[]) =>
+  `[${files.map((file) => `'${join(catalogDir, file).replaceAll("'", "''")}'`).join(', ')}]`
+
+// ---- the hand-written side: plain views over the files, as someone writing SQL by hand would make ----
+const instance = await DuckDBInstance.create(':memory:', {
+  autoinstall_known_extensions: 'false',
+  autoload_known_extensions: 'false',
+})
+const raw = await instance.connect()
+await raw.run('SET parquet_metadata_cache = true')
+const views: Record<string, readonly string[]> = {
+  works: manifest.entities.works!.files,
+  authorships: manifest.links['works-authors']!.files,
+  work_institutions: manifest.links['works-institutions']!.files,
+  work_topics: manifest.links['works-topics']!.files,
+  citations: manifest.links['works-referenced-works']!.files,
+  work_countries: manifest.links['works-countries']!.files,
+  external_ids: manifest.externalIds.files,
+}
+for (const [view, files] of Object.entries(views))
+  await raw.run(`CREATE VIEW ${view} AS SELECT * FROM read_parquet(${fileList(files)})`)
+const sqlRows = async (sql: string, params: (string | number)[] = []) =>
+  (await raw.runAndReadAll(sql, params)).getRowObjectsJson()
+const sqlRecords = async (sql: string, params: (string | number)[] = []) =>
+  (await sqlRows(sql, params)).map((row) => JSON.parse(String(row.record)) as unknown)
+
+// ---- the values the queries use, drawn from the catalog (deterministic) ----
+const pick = async (sql: string): Promise<string> => String(Object.values((await sqlRows(sql))[0] ?? {})[0])
+const keyAt = (view: string, rank: number) =>
+  pick(`SELECT key FROM ${view} GROUP BY key ORDER BY count(*) DESC, key LIMIT 1 OFFSET ${rank}`)
+const workIds = (await sqlRows('SELECT id FROM works ORDER BY hash(id) LIMIT 64')).map((row) =>
+  String(row.id),
+)
+const dois = (
+  await sqlRows(
+    "SELECT value FROM external_ids WHERE entity = 'works' AND scheme = 'doi' ORDER BY hash(value) LIMIT 64",
+  )
+).map((row) => String(row.value))
+const author = await keyAt('authorships', 1000)
+const institution = await keyAt('work_institutions', 100)
+const topic = await keyAt('work_topics', 50)
+const cited = await keyAt('citations', 1000)
+const [wordA, wordB] = ['learning', 'network']
+
+// ---- the adapter side ----
+const adapter = await createDuckDbAdapter({ catalogDir })
+const planOf = (url: string): QueryPlan => {
+  const read = urlToOqo(url)
+  if (!read.ok) throw new Error(`${url}: ${JSON.stringify(read.errors)}`)
+  const planned = planQuery(read.oqo, {
+    ...(read.view.sort === undefined ? {} : { sort: read.view.sort }),
+    ...(read.view.per_page === undefined ? {} : { perPage: read.view.per_page }),
+  })
+  if (!planned.ok) throw new Error(`${url}: ${JSON.stringify(planned.errors)}`)
+  return planned.plan
+}
+
+interface Shape {
+  readonly name: string
+  readonly target: string
+  /** The classic API path of the question (what the adapter plan and the HTTP contender are made from). */
+  readonly url: (round: number) => string
+  readonly adapter: (round: number) => Promise<unknown>
+  readonly sql: (round: number) => Promise<unknown>
+}
+
+const listShape = (
+  name: string,
+  target: string,
+  url: string,
+  countSql: string,
+  pageSql: string,
+  params: (string | number)[] = [],
+): Shape => {
+  const plan = planOf(url)
+  return {
+    name,
+    target,
+    url: () => url,
+    adapter: () => adapter.queryRows(plan),
+    sql: () => Promise.all([sqlRows(countSql, params), sqlRecords(pageSql, params)]),
+  }
+}
+
+const groupShape = (name: string, target: string, url: string, sql: string): Shape => {
+  const plan = planOf(url)
+  return { name, target, url: () => url, adapter: () => adapter.queryGroups(plan), sql: () => sqlRows(sql) }
+}
+
+const linkShape = (name: string, filter: string, value: string, view: string): Shape =>
+  listShape(
+    name,
+    '< 30 ms',
+    `/works?filter=${filter}:${value}&sort=cited_by_count:desc`,
+    `SELECT count(*) AS n FROM ${view} WHERE key = $1`,
+    `SELECT record FROM works WHERE id IN (SELECT work_id FROM ${view} WHERE key = $1) ORDER BY cited_by_count DESC NULLS LAST, id LIMIT 25`,
+    [value],
+  )
+
+const shapes: Shape[] = [
+  {
+    name: 'singleton by id',
+    target: '< 5 ms',
+    url: (round) => `/works/${workIds[round % workIds.length]}`,
+    adapter: (round) => adapter.findById('works', workIds[round % workIds.length]!),
+    sql: (round) => sqlRecords('SELECT record FROM works WHERE id = $1', [workIds[round % workIds.length]!]),
+  },
+  {
+    name: 'singleton by DOI',
+    target: '< 5 ms',
+    url: (round) => `/works/doi:${dois[round % dois.length]}`,
+    adapter: (round) => adapter.findByExternalId('works', 'doi', dois[round % dois.length]!),
+    sql: (round) =>
+      sqlRecords(
+        "SELECT w.record FROM works w WHERE w.id = (SELECT min(id) FROM external_ids WHERE entity = 'works' AND scheme = 'doi' AND value = $1)",
+        [dois[round % dois.length]!],
+      ),
+  },
+  listShape(
+    'year+type+OA, count & top 25 by citations',
+    '< 30 ms',
+    '/works?filter=publication_year:2020,type:article,is_oa:true&sort=cited_by_count:desc',
+    "SELECT count(*) AS n FROM works WHERE publication_year = 2020 AND type = 'article' AND is_oa",
+    "SELECT record FROM works WHERE publication_year = 2020 AND type = 'article' AND is_oa ORDER BY cited_by_count DESC NULLS LAST, id LIMIT 25",
+  ),
+  listShape(
+    'citations > 50 and years 2010-2015, newest 25',
+    '< 30 ms',
+    '/works?filter=cited_by_count:>50,publication_year:2010-2015&sort=publication_date:desc',
+    'SELECT count(*) AS n FROM works WHERE cited_by_count > 50 AND publication_year BETWEEN 2010 AND 2015',
+    'SELECT record FROM works WHERE cited_by_count > 50 AND publication_year BETWEEN 2010 AND 2015 ORDER BY publication_date DESC NULLS LAST, id LIMIT 25',
+  ),
+  linkShape('works of an author', 'authorships.author.id', author, 'authorships'),
+  linkShape('works of an institution', 'authorships.institutions.id', institution, 'work_institutions'),
+  linkShape('works of a topic', 'topics.id', topic, 'work_topics'),
+  linkShape('works citing a work', 'cites', cited, 'citations'),
+  groupShape(
+    'group_by type',
+    '< 100 ms',
+    '/works?group_by=type',
+    'SELECT type, count(*) AS n FROM works GROUP BY type ORDER BY n DESC, type',
+  ),
+  groupShape(
+    'group_by institution country',
+    '< 100 ms',
+    '/works?group_by=authorships.institutions.country_code',
+    'SELECT key, count(*) AS n FROM work_countries GROUP BY key ORDER BY n DESC, key',
+  ),
+]
+if (manifest.extensions.search !== undefined)
+  shapes.push(
+    listShape(
+      `search "${wordA} ${wordB}", top 25 by relevance (SQL: title ILIKE scan)`,
+      '< 100 ms',
+      `/works?search=${wordA} ${wordB}&sort=relevance_score:desc`,
+      "SELECT count(*) AS n FROM works WHERE display_name ILIKE '%' || $1 || '%' AND display_name ILIKE '%' || $2 || '%'",
+      "SELECT record FROM works WHERE display_name ILIKE '%' || $1 || '%' AND display_name ILIKE '%' || $2 || '%' ORDER BY cited_by_count DESC NULLS LAST, id LIMIT 25",
+      [wordA, wordB],
+    ),
+  )
+
+const httpGet = async (path: string): Promise<unknown> => {
+  const response = await fetch(new URL(path, args.http), { redirect: 'manual' })
+  if (response.status >= 400) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`)
+  return response.arrayBuffer()
+}
+
+// ---- run ----
+const results: { shape: string; target: string; url: string; contenders: ContenderTimes[] }[] = []
+const selected = args.only === undefined ? shapes : shapes.filter((shape) => shape.name.includes(args.only!))
+console.log(
+  `catalog ${catalogDir}: ${manifest.entities.works!.rowCount.toLocaleString('en-US')} works; ${rounds} rounds after 2 warm-up rounds; contenders ${[...enabled].join(', ')}`,
+)
+for (const shape of selected) {
+  let round = 0
+  const contenders: Contender[] = []
+  if (enabled.has('http')) contenders.push({ name: 'http', run: () => httpGet(shape.url(round)) })
+  if (enabled.has('adapter')) contenders.push({ name: 'adapter', run: () => shape.adapter(round) })
+  if (enabled.has('sql')) contenders.push({ name: 'sql', run: () => shape.sql(round) })
+  // The round number moves on after the last contender, so all of them answer the same question each round.
+  const last = contenders[contenders.length - 1]!
+  contenders[contenders.length - 1] = {
+    name: last.name,
+    run: async () => {
+      await last.run()
+      round++
+    },
+  }
+  const times = await runSideBySide(contenders, rounds)
+  results.push({ shape: shape.name, target: shape.target, url: shape.url(0), contenders: times })
+  console.log(
+    `${shape.name.padEnd(62)} ${times.map((t) => `${t.name} ${formatMs(median(t.times))} ms (p95 ${formatMs(percentile(t.times, 95))})`).join('  ')}`,
+  )
+}
+
+const column = (times: ContenderTimes[], name: string, p: number) => {
+  const found = times.find((t) => t.name === name)
+  return found === undefined ? Number.NaN : percentile(found.times, p)
+}
+const names = [...enabled].filter((name) => ['http', 'adapter', 'sql'].includes(name))
+console.log('')
+console.log(
+  `| query | target | ${names.map((name) => `${name} median | ${name} p95`).join(' | ')}${enabled.has('adapter') && enabled.has('sql') ? ' | adapter ÷ sql' : ''}${enabled.has('http') && enabled.has('adapter') ? ' | http − adapter' : ''} |`,
+)
+console.log(
+  `|---|---|${names.map(() => '---|---|').join('')}${enabled.has('adapter') && enabled.has('sql') ? '---|' : ''}${enabled.has('http') && enabled.has('adapter') ? '---|' : ''}`,
+)
+for (const result of results) {
+  const cells = names.flatMap((name) => [
+    `${formatMs(column(result.contenders, name, 50))} ms`,
+    `${formatMs(column(result.contenders, name, 95))} ms`,
+  ])
+  if (enabled.has('adapter') && enabled.has('sql'))
+    cells.push(
+      `${(column(result.contenders, 'adapter', 50) / column(result.contenders, 'sql', 50)).toFixed(2)}`,
+    )
+  if (enabled.has('http') && enabled.has('adapter'))
+    cells.push(
+      `${formatMs(column(result.contenders, 'http', 50) - column(result.contenders, 'adapter', 50))} ms`,
+    )
+  console.log(`| ${result.shape} | ${result.target} | ${cells.join(' | ')} |`)
+}
+const usage = process.resourceUsage()
+console.log(
+  `\npeak RSS of this process (adapter and hand-written SQL engines together): ${(usage.maxRSS / 1024).toFixed(0)} MB`,
+)
+if (args.json !== undefined)
+  writeFileSync(
+    args.json,
+    `${JSON.stringify({ catalogDir, rounds, results, maxRssKb: usage.maxRSS }, null, 2)}\n`,
+  )
+await adapter.close()
+raw.closeSync()
+instance.closeSync()

@@ -12,6 +12,12 @@ import { type DerivedColumn, derivedColumnsOf } from '../catalog/entity-columns.
 import type { ExternalIdScheme } from '../catalog/external-id-schemes.ts'
 import { LINK_TABLES } from '../catalog/link-tables.ts'
 import { LETTER_ID_PATTERN } from '../catalog/openalex-id-normalizer.ts'
+import {
+  anyGlobalSouthSql,
+  continentOfSql,
+  continentUrlSql,
+  isGlobalSouthSql,
+} from './country-geography-sql.ts'
 import { recordJsonPath } from './record-shapes.ts'
 import { constantLiteral, jsonPathLiteral, quoteIdentifier } from './sql-identifier.ts'
 import {
@@ -332,8 +338,25 @@ const ACCEPTED_OR_PUBLISHED = oaLocationWithVersion(['acceptedVersion', 'publish
 const PUBLISHED = oaLocationWithVersion(['publishedVersion'])
 const SUBMITTED = oaLocationWithVersion(['submittedVersion'])
 
-const UNSUPPORTED_GEOGRAPHY =
-  'needs a country → continent / Global South table, which the catalog does not have yet'
+// ---- continents and the Global South, from country codes (country-geography-sql.ts) ----
+
+const continentScalar = (code: string): ScalarSource => {
+  const continent = continentOfSql(code)
+  return scalar(continent, ID_CODEC, ANY_ID_KEY, continentUrlSql(continent), 'computed')
+}
+
+/** The distinct continents of a list of country codes. */
+const continentList = (codes: string): ListSource => ({
+  kind: 'list',
+  expr: `list_distinct(list_filter(list_transform(${codes}, lambda __c: ${continentOfSql('__c')}), lambda __c: __c IS NOT NULL))`,
+  element: asText,
+  codec: ID_CODEC,
+  groupElement: continentUrlSql,
+  groupKey: ANY_ID_KEY,
+})
+
+const globalSouthScalar = (code: string): ScalarSource =>
+  scalar(isGlobalSouthSql(code), BOOLEAN_CODEC, VALUE_KEY, isGlobalSouthSql(code), 'computed')
 
 type SourceFactory = (column: ColumnRef) => ColumnSource
 
@@ -364,8 +387,14 @@ const specialSources = (entity: CatalogEntity): ReadonlyMap<string, SourceFactor
     sources.set('summary_stats.i10_index', () => derivedNumber(entity, 'i10_index'))
     sources.set('summary_stats.2yr_mean_citedness', () => derivedNumber(entity, 'two_yr_mean_citedness'))
   }
-  for (const name of ['continent', 'is_global_south'])
-    sources.set(name, () => ({ kind: 'unsupported', message: `${entity} ${name} ${UNSUPPORTED_GEOGRAPHY}` }))
+  if (names.has('country_code')) {
+    sources.set('continent', () => continentScalar('"country_code"'))
+    sources.set('is_global_south', () => globalSouthScalar('"country_code"'))
+  } else if (entity === 'publishers') {
+    const codes = jsonList('$.country_codes[*]')
+    sources.set('continent', () => continentList(codes))
+    sources.set('is_global_south', () => computedBoolean(anyGlobalSouthSql(codes)))
+  }
 
   const record = (id: string, kind: ValueKind) => fromRecord(entity, { id, kind })
   const recordList = (id: string, kind: ValueKind): ListSource => {
@@ -480,23 +509,25 @@ const specialSources = (entity: CatalogEntity): ReadonlyMap<string, SourceFactor
       countOf('concepts_count', '$.concepts[*]')
       countOf('topics_count', '$.topics[*]')
       countOf('locations_count', '$.locations[*]')
-      for (const name of [
-        'authorships.institutions.continent',
-        'authorships.institutions.is_global_south',
-        'institutions.continent',
-        'institutions.is_global_south',
-      ])
-        sources.set(name, () => ({ kind: 'unsupported', message: `works ${name} ${UNSUPPORTED_GEOGRAPHY}` }))
+      const institutionCountries = jsonList('$.authorships[*].institutions[*].country_code')
+      for (const prefix of ['authorships.institutions', 'institutions']) {
+        sources.set(`${prefix}.continent`, () => continentList(institutionCountries))
+        sources.set(`${prefix}.is_global_south`, () =>
+          computedBoolean(anyGlobalSouthSql(institutionCountries)),
+        )
+      }
       break
     }
     case 'authors':
       sources.set('orcid', () => derivedExternal(entity, 'orcid', 'orcid'))
       sources.set('has_orcid', () => computedBoolean('"orcid" IS NOT NULL'))
-      for (const name of ['last_known_institutions.continent', 'last_known_institutions.is_global_south'])
-        sources.set(name, () => ({
-          kind: 'unsupported',
-          message: `authors ${name} ${UNSUPPORTED_GEOGRAPHY}`,
-        }))
+      {
+        const countries = jsonList('$.last_known_institutions[*].country_code')
+        sources.set('last_known_institutions.continent', () => continentList(countries))
+        sources.set('last_known_institutions.is_global_south', () =>
+          computedBoolean(anyGlobalSouthSql(countries)),
+        )
+      }
       break
     case 'sources':
       sources.set('issn_l', () => derivedExternal(entity, 'issn_l', 'issn'))

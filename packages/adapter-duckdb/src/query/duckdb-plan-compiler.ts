@@ -352,7 +352,10 @@ export class DuckDbPlanCompiler {
     const keyNames = plan.groupBy.map((_, index) => `__g${index}`)
     const base = sql`__base AS (SELECT ${raw(baseColumns.join(', '))} FROM ${raw(entityView(context.entity))} AS ${raw(ROW)} WHERE ${context.where})`
     const keysClause = raw(
-      `__keys AS (SELECT DISTINCT __base.__id, ${keyColumns.join(', ')} FROM __base${joins.join('')})`,
+      // No DISTINCT: each row is already one (id, key combination) — a scalar has one value per id, lists are
+      // list_distinct'ed, and link tables hold distinct (key, work_id) pairs — and at 1M works a DISTINCT
+      // over the joined rows cost more than the grouping itself.
+      `__keys AS (SELECT __base.__id, ${keyColumns.join(', ')} FROM __base${joins.join('')})`,
     )
     const buckets = raw(
       `__buckets AS (SELECT ${keyNames.join(', ')}, count(*) AS __n FROM __keys${known.length > 0 ? ` WHERE ${known.join(' AND ')}` : ''} GROUP BY ALL)`,

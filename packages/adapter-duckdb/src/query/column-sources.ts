@@ -480,6 +480,25 @@ const specialSources = (entity: CatalogEntity): ReadonlyMap<string, SourceFactor
       sources.set('has_pmid', () => computedBoolean(`${jsonText('$.ids.pmid')} IS NOT NULL`))
       sources.set('has_pmcid', () => computedBoolean(`${jsonText('$.ids.pmcid')} IS NOT NULL`))
       sources.set('has_references', () => computedBoolean('"referenced_works_count" > 0'))
+      // Fields the API derives: they are not paths of the record.
+      sources.set('primary_location.source.has_issn', () =>
+        computedBoolean(
+          `${nonEmpty(jsonList('$.primary_location.source.issn[*]'))} OR ${jsonText('$.primary_location.source.issn_l')} IS NOT NULL`,
+        ),
+      )
+      sources.set('locations.source.has_issn', () =>
+        computedBoolean(
+          `${nonEmpty(jsonList('$.locations[*].source.issn[*]'))} OR ${nonEmpty(jsonList('$.locations[*].source.issn_l'))}`,
+        ),
+      )
+      sources.set('raw_affiliation_strings', () => ({
+        kind: 'list',
+        expr: jsonList('$.authorships[*].raw_affiliation_strings[*]'),
+        element: asText,
+        codec: TEXT_CODEC,
+        groupElement: asText,
+        groupKey: VALUE_KEY,
+      }))
       sources.set('has_raw_affiliation_strings', () =>
         computedBoolean(nonEmpty(jsonList('$.authorships[*].raw_affiliation_strings[*]'))),
       )

@@ -13,6 +13,7 @@ import type {
 } from '@oqlkit/engine'
 import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
 import { searchIndexOf } from '../search/search-index-manifest.ts'
+import { autocompleteLookup } from './autocomplete-lookup.ts'
 import { catalogSearchCompiler } from './catalog-search.ts'
 import { type CatalogLoadMode, catalogBytes, catalogViewStatements } from './catalog-views.ts'
 import type { CompiledQuery } from './compiled-query.ts'
@@ -105,6 +106,7 @@ export function duckDbAdapterOver(
     findByExternalId: (entity: EntityType, scheme: ExternalIdScheme, value: string): Promise<LookupResult> =>
       findEntityByExternalId(db, fetchRecords, entity, scheme, value),
     findRandom: (entity: EntityType): Promise<LookupResult> => findRandomEntity(db, fetchRecords, entity),
+    autocomplete: (request) => autocompleteLookup(db, fetchRecords, request),
     close: async () => {
       await onClose()
       await db.close()

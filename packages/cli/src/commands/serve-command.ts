@@ -12,6 +12,9 @@ export const SAMPLE_SNAPSHOT_DIR = resolve(import.meta.dirname, '../../../../dat
 
 const DEFAULT_PORT = 8080
 
+/** The largest request head (request line and headers) the server reads. */
+const MAX_REQUEST_HEAD_BYTES = 64 * 1024
+
 const optionValue = (args: readonly string[], name: string): string | undefined => {
   const index = args.indexOf(name)
   return index === -1 ? undefined : args[index + 1]
@@ -62,7 +65,14 @@ export const serveCommand: CliCommand = {
       Object.entries(manifest.manifest.entities).map(([entity, table]) => [entity, table.rowCount]),
     )
     const app = createApp({ adapter, catalog: { createdAt: manifest.manifest.createdAt, entities } })
-    const server = serve(app, { port, hostname: '127.0.0.1', silent: true })
+    // Node refuses request heads over 16 KB with a bare 431; a larger limit lets the app answer long GET
+    // lines itself, with a 414 that says to POST the query instead.
+    const server = serve(app, {
+      port,
+      hostname: '127.0.0.1',
+      silent: true,
+      node: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
+    })
     await server.ready()
     context.writeProgress(
       `oqlkit serving ${catalogDir} at ${server.url ?? `http://127.0.0.1:${port}/`} (Ctrl-C to stop)\n`,

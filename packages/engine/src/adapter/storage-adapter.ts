@@ -1,4 +1,5 @@
 import type { EntityType } from '@oqlkit/oqo-schema'
+import type { FilterNode } from '../plan/filter-node.ts'
 import type { QueryPlan } from '../plan/query-plan.ts'
 
 /** An entity as stored: the record exactly as ingested (every field, nested objects and arrays). */
@@ -49,6 +50,23 @@ export interface AdapterCapabilities {
   readonly semanticSearch?: boolean
   /** Grouping on more than one dimension. Default false. */
   readonly multiDimensionGroupBy?: boolean
+  /**
+   * `queryGroups` honours `plan.groupOrder` (buckets by key, or by count ascending). Default false: the
+   * adapter returns buckets by count descending, then key, and the engine orders other requests itself
+   * (it reads every bucket, up to a limit, and pages them).
+   */
+  readonly groupOrder?: boolean
+}
+
+/** A type-ahead lookup: records of one entity whose display name starts a word with `text`. */
+export interface AutocompleteRequest {
+  readonly entity: EntityType
+  /** What the user typed so far (trimmed, not empty). */
+  readonly text: string
+  /** How many records to return at most. */
+  readonly limit: number
+  /** Records must also match this filter (it holds no search nodes), or null for none. */
+  readonly filter: FilterNode | null
 }
 
 /** The storage behind the engine. The DuckDB adapter is one; the conformance suite pins the behaviour. */
@@ -64,5 +82,13 @@ export interface StorageAdapter {
   findByExternalId(entity: EntityType, scheme: ExternalIdScheme, value: string): Promise<LookupResult>
   /** A random entity (the `/works/random` singleton). */
   findRandom(entity: EntityType): Promise<LookupResult>
+  /**
+   * Type-ahead (`/autocomplete`): records whose display name is `text`, starts with it, or has a word
+   * starting with it (a phrase prefix: `univ of cal` matches "University of California"), best first:
+   * exact names, then names that start with the text, then the rest; within each, the most cited (works)
+   * or the most productive (other entities) first. Optional: without it the engine searches display
+   * names through `queryRows`, when the adapter has full-text search.
+   */
+  autocomplete?(request: AutocompleteRequest): Promise<readonly EntityRecord[]>
   close(): Promise<void>
 }

@@ -21,7 +21,9 @@ export interface OffsetPage {
 
 /**
  * Page by cursor (keyset): rows strictly after the sort-key values of the last row of the previous
- * page (`after`), or from the start when `after` is null (`cursor=*`).
+ * page (`after`), or from the start when `after` is null (`cursor=*`). Group buckets have no sort
+ * keys of their own, so in a plan with `groupBy` a cursor's `after` is `[offset]`: the number of
+ * buckets earlier pages returned (the engine pages them by position).
  */
 export interface CursorPage {
   readonly kind: 'cursor'
@@ -41,6 +43,18 @@ export interface GroupDimension {
   readonly includeUnknown: boolean
 }
 
+/**
+ * How group buckets are ordered: by their row count or by their key. Ties are broken by the key,
+ * ascending, so the order is total and pages of buckets do not overlap.
+ */
+export interface GroupOrder {
+  readonly by: 'count' | 'key'
+  readonly direction: SortDirection
+}
+
+/** The order buckets come in when the request names none. */
+export const DEFAULT_GROUP_ORDER: GroupOrder = Object.freeze({ by: 'count', direction: 'desc' })
+
 /** A whole query, ready for an adapter: what rows, in what order, which page, and how grouped. */
 export interface QueryPlan {
   readonly kind: 'query'
@@ -54,4 +68,6 @@ export interface QueryPlan {
   /** Top-level fields to return, or null for whole records. */
   readonly select: readonly string[] | null
   readonly groupBy: readonly GroupDimension[]
+  /** The order of the buckets of a grouped plan (count descending unless asked otherwise). */
+  readonly groupOrder: GroupOrder
 }

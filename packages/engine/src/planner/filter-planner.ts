@@ -38,10 +38,28 @@ export class FilterPlanError extends Error {
   }
 }
 
+/** A number no stored value can be compared with: past the integers a 64-bit store holds exactly. */
+export class FilterValueRangeError extends Error {
+  override readonly name = 'FilterValueRangeError'
+  constructor(
+    readonly columnId: string,
+    readonly value: number,
+  ) {
+    super(`The value ${value} of '${columnId}' is out of range`)
+  }
+}
+
+const checkNumber = (column: Column, value: LeafFilter['value']): void => {
+  if (typeof value !== 'number') return
+  const valid = column.kind === 'number' ? Number.isSafeInteger(value) : Number.isFinite(value)
+  if (!valid) throw new FilterValueRangeError(column.id, value)
+}
+
 const planLeaf = (entity: EntityType, registry: PropertiesRegistry, leaf: LeafFilter): FilterNode => {
   const column = registry.resolveColumn(entity, leaf.column_id)
   if (column === undefined || column.kind === null) throw new FilterPlanError(leaf.column_id)
   const operator = leaf.operator ?? 'is'
+  if (column.kind === 'number' || column.kind === 'float') checkNumber(column, leaf.value)
   let node: FilterNode
   if (operator === 'in collection') node = FilterNodes.collection(refOf(column), String(leaf.value))
   else if (operator === 'has') {

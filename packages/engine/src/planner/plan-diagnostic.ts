@@ -1,15 +1,21 @@
 /** Stable codes of planning errors: a query that parses but cannot be run as asked. */
 export const PLAN_CODES = {
-  invalid_sort: 'A sort field does not exist, cannot be sorted by, or has a bad direction.',
+  invalid_sort:
+    'A sort field does not exist, cannot be sorted by, or has a bad direction (buckets of a group_by sort by key or count).',
   relevance_sort_requires_search: 'relevance_score sorting needs a search in the query.',
+  relevance_sort_ascending: 'relevance_score sorts descending only.',
   invalid_per_page: 'per_page is not an integer from 1 to 100.',
   invalid_page: 'page is not a positive integer, or pages past 10,000 results were asked for.',
   invalid_cursor: 'The cursor is not one this server issued (or it belongs to another query).',
   cursor_with_page: 'cursor and page cannot be used together.',
   sample_with_sort: 'sample cannot be combined with sort or group_by.',
+  sample_with_cursor: 'A sample is paged by page number (with a seed), not by cursor.',
+  sample_page_without_seed: 'Pages after the first of a sample need a seed, or they would overlap.',
+  seed_without_sample: 'seed was given without sample.',
   invalid_select: 'A select field is not a top-level field of the entity, or select was used with group_by.',
   invalid_group_by: 'A group_by column cannot be grouped by, or more dimensions were asked for than allowed.',
   invalid_filter: 'A filter column cannot be used to filter.',
+  value_out_of_range: 'A filter number is larger than any stored value can be (past 2^53 - 1).',
 } as const
 
 export type PlanCode = keyof typeof PLAN_CODES

@@ -1,15 +1,26 @@
 import {
   type EntityType,
+  entityPath,
   type Oqo,
   type PropertiesRegistry,
   propertiesRegistry,
   resolveEntityType,
 } from '@oqlkit/oqo-schema'
 import type { FilterNode } from '../plan/filter-node.ts'
-import type { CursorPage, GroupDimension, OffsetPage, QueryPlan, SortKey } from '../plan/query-plan.ts'
+import {
+  type CursorPage,
+  DEFAULT_GROUP_ORDER,
+  type GroupDimension,
+  type GroupOrder,
+  type OffsetPage,
+  type QueryPlan,
+  type SortKey,
+} from '../plan/query-plan.ts'
 import { decodeCursor } from './cursor-codec.ts'
-import { FilterPlanError, planFilter } from './filter-planner.ts'
+import { FilterPlanError, FilterValueRangeError, planFilter } from './filter-planner.ts'
+import { parseGroupOrder } from './group-order-parser.ts'
 import type { PlanDiagnostic } from './plan-diagnostic.ts'
+import { selectableFields, writeUnknownSelectMessage } from './select-fields.ts'
 
 /** How many results a page may reach into (page × per_page). Deeper paging uses a cursor. */
 export const MAX_PAGE_DEPTH = 10_000
@@ -56,6 +67,31 @@ export const sortSignatureOf = (sort: readonly SortKey[]): string =>
     .map((key) => `${typeof key.column === 'string' ? key.column : key.column.id}:${key.direction}`)
     .join(',')
 
+/**
+ * The string a cursor over group buckets is bound to: the dimensions, their order and the page size
+ * (its position is a count of buckets, so it only means something for the same grouping and pages).
+ */
+export const groupSignatureOf = (
+  groupBy: readonly GroupDimension[],
+  order: GroupOrder,
+  perPage: number,
+): string =>
+  `groups(${groupBy.map((dimension) => `${dimension.column.id}${dimension.includeUnknown ? '+unknown' : ''}`).join(',')}):${order.by}:${order.direction}:${perPage}`
+
+const sortableFields = (entity: EntityType, registry: PropertiesRegistry): string[] =>
+  registry
+    .columnsOf(entity, { includeUnlisted: false })
+    .filter((column) => column.kind !== null && column.actions.includes('sort'))
+    .map((column) => column.id)
+    .sort()
+
+const groupableFields = (entity: EntityType, registry: PropertiesRegistry): string[] =>
+  registry
+    .columnsOf(entity, { includeUnlisted: false })
+    .filter((column) => column.kind !== null && column.actions.includes('group_by'))
+    .map((column) => column.id)
+    .sort()
+
 const isPositiveInteger = (value: number | undefined): value is number =>
   value !== undefined && Number.isInteger(value) && value >= 1
 
@@ -82,19 +118,28 @@ export const planQuery = (
   try {
     filter = planFilter(entity, registry, oqo.filter_rows ?? [])
   } catch (error) {
-    if (!(error instanceof FilterPlanError)) throw error
-    errors.push({
-      code: 'invalid_filter',
-      parameter: 'filter',
-      message: `'${error.columnId}' of ${entity} cannot be used to filter. See GET /properties/${entity}.`,
-    })
+    if (error instanceof FilterValueRangeError)
+      errors.push({
+        code: 'value_out_of_range',
+        parameter: 'filter',
+        message: `The value ${error.value} of '${error.columnId}' is out of range: numbers go up to ${Number.MAX_SAFE_INTEGER}. Write a smaller number, or an open range such as ${error.columnId}:>1000.`,
+      })
+    else if (!(error instanceof FilterPlanError)) throw error
+    else
+      errors.push({
+        code: 'invalid_filter',
+        parameter: 'filter',
+        message: `'${error.columnId}' of ${entity} cannot be used to filter. See GET /properties/${entity}.`,
+      })
   }
   const searching = hasSearch(filter)
   const grouping = (oqo.group_by?.length ?? 0) > 0
   const sampling = oqo.sample !== undefined && oqo.sample !== null
 
   const sort: SortKey[] = []
-  for (const part of (view.sort ?? '')
+  const grouped = grouping ? parseGroupOrder(view.sort) : { order: DEFAULT_GROUP_ORDER, errors: [] }
+  errors.push(...grouped.errors)
+  for (const part of (grouping ? '' : (view.sort ?? ''))
     .split(',')
     .map((text) => text.trim())
     .filter((text) => text !== '')) {
@@ -108,7 +153,13 @@ export const planQuery = (
       continue
     }
     if (name === 'relevance_score') {
-      if (!searching)
+      if (direction === 'asc')
+        errors.push({
+          code: 'relevance_sort_ascending',
+          parameter: 'sort',
+          message: 'relevance_score sorts descending only (most relevant first); write relevance_score:desc.',
+        })
+      else if (!searching)
         errors.push({
           code: 'relevance_sort_requires_search',
           parameter: 'sort',
@@ -123,7 +174,7 @@ export const planQuery = (
       errors.push({
         code: 'invalid_sort',
         parameter: 'sort',
-        message: `'${name}' cannot be used to sort ${entity}. Sortable fields are listed with the 'sort' action in GET /properties/${entity}.`,
+        message: `'${name}' cannot be used to sort ${entityPath(entity)}${name === 'key' || name === 'count' ? ` ('${name}' sorts the buckets of a group_by)` : ''}. Sortable fields: relevance_score (with a search), ${sortableFields(entity, registry).join(', ')}.`,
       })
     else sort.push({ column: found.ref, direction })
   }
@@ -136,6 +187,26 @@ export const planQuery = (
       parameter: 'sample',
       message:
         'sample returns random rows, so it cannot be combined with sort or group_by. Drop one of them.',
+    })
+  const seeded = oqo.seed !== undefined && oqo.seed !== null && String(oqo.seed) !== ''
+  if (seeded && !sampling)
+    errors.push({
+      code: 'seed_without_sample',
+      parameter: 'seed',
+      message: 'seed picks which random sample is drawn, so it needs sample: add sample=N or drop seed.',
+    })
+  if (sampling && view.cursor !== undefined)
+    errors.push({
+      code: 'sample_with_cursor',
+      parameter: 'cursor',
+      message:
+        'A sample is paged by number: drop cursor and ask for page=1, page=2, … with a seed (sample=100&seed=7&page=2).',
+    })
+  if (sampling && !seeded && view.page !== undefined && view.page > 1)
+    errors.push({
+      code: 'sample_page_without_seed',
+      parameter: 'page',
+      message: `Pages of a sample need a seed, or each page draws a new sample and pages overlap. Add one: sample=${oqo.sample}&seed=123&page=${view.page}.`,
     })
 
   const perPage = view.perPage ?? DEFAULT_PER_PAGE
@@ -164,20 +235,6 @@ export const planQuery = (
       message: 'cursor and page cannot be used together: cursor paging follows meta.next_cursor. Drop page.',
     })
 
-  const sortSignature = sortSignatureOf(sort)
-  let page: OffsetPage | CursorPage = { kind: 'offset', page: view.page ?? 1, perPage }
-  if (view.cursor !== undefined) {
-    const after = view.cursor === '*' ? null : decodeCursor(view.cursor, sortSignature)
-    if (after === undefined)
-      errors.push({
-        code: 'invalid_cursor',
-        parameter: 'cursor',
-        message:
-          'This cursor was not issued for this query. Start with cursor=* and follow meta.next_cursor.',
-      })
-    else page = { kind: 'cursor', after, perPage }
-  }
-
   const groupBy: GroupDimension[] = []
   if ((oqo.group_by?.length ?? 0) > MAX_GROUP_DIMENSIONS)
     errors.push({
@@ -191,10 +248,30 @@ export const planQuery = (
       errors.push({
         code: 'invalid_group_by',
         parameter: 'group_by',
-        message: `'${column_id}' cannot be grouped by on ${entity}. Groupable fields have the 'group_by' action in GET /properties/${entity}.`,
+        message: `'${column_id}' cannot be grouped by on ${entityPath(entity)}. Groupable fields: ${groupableFields(entity, registry).join(', ')}.`,
       })
     else
       groupBy.push({ column: found.ref, includeUnknown: view.includeUnknown?.includes(column_id) ?? false })
+  }
+
+  const sortSignature = grouping ? groupSignatureOf(groupBy, grouped.order, perPage) : sortSignatureOf(sort)
+  let page: OffsetPage | CursorPage = { kind: 'offset', page: view.page ?? 1, perPage }
+  if (view.cursor !== undefined) {
+    let after = view.cursor === '*' ? null : decodeCursor(view.cursor, sortSignature)
+    // A bucket cursor holds an offset at a page boundary; anything else was not issued by this server.
+    if (grouping && after !== null && after !== undefined) {
+      const offset = after[0]
+      if (after.length !== 1 || !Number.isInteger(offset) || (offset as number) % perPage !== 0)
+        after = undefined
+    }
+    if (after === undefined)
+      errors.push({
+        code: 'invalid_cursor',
+        parameter: 'cursor',
+        message:
+          'This cursor was not issued for this query. Start with cursor=* and follow meta.next_cursor.',
+      })
+    else page = { kind: 'cursor', after, perPage }
   }
 
   let select: string[] | null = null
@@ -205,18 +282,14 @@ export const planQuery = (
         parameter: 'select',
         message: 'select shapes result rows, and group_by returns buckets instead; drop one of them.',
       })
-    const fields = new Set(
-      registry
-        .columnsOf(entity)
-        .filter((column) => column.actions.includes('select') && !column.id.includes('.'))
-        .map((column) => column.id),
-    )
-    const unknown = view.select.filter((field) => !fields.has(field))
+    const valid = selectableFields(entity, registry)
+    const known = new Set(valid)
+    const unknown = view.select.filter((field) => !known.has(field))
     if (unknown.length > 0)
       errors.push({
         code: 'invalid_select',
         parameter: 'select',
-        message: `select takes top-level fields of ${entity}; ${unknown.map((field) => `'${field}'`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not one. Valid: ${[...fields].sort().join(', ')}.`,
+        message: writeUnknownSelectMessage(entityPath(entity), unknown, valid),
       })
     select = [...view.select]
   }
@@ -237,6 +310,7 @@ export const planQuery = (
       : null,
     select: select === null ? null : Object.freeze(select),
     groupBy: Object.freeze(groupBy),
+    groupOrder: grouped.order,
   })
   return { ok: true, plan, sortSignature }
 }

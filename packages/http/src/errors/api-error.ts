@@ -1,0 +1,67 @@
+/**
+ * The `error` codes the HTTP layer itself answers with. Query problems found by the URL reader, the
+ * OQO validator and the planner keep their own stable codes (`URL_DIAGNOSTIC_CODES` of `@oqlkit/oql`,
+ * `VALIDATION_CODES` of `@oqlkit/oqo-schema`, `PLAN_CODES` of `@oqlkit/engine`).
+ */
+export const API_ERROR_CODES = {
+  unknown_parameter: 'A query parameter the endpoint does not take.',
+  repeated_parameter: 'A parameter appears more than once (filter included: combine filters with commas).',
+  invalid_parameter: 'A parameter value of the wrong form (per_page=abc, an empty q).',
+  oql_not_allowed_here: 'oql= or oqo= on an entity path; OQL runs at the root (GET or POST /).',
+  too_many_groups: 'The query needs more group buckets in memory than the engine allows.',
+  not_supported: 'The catalog or its adapter cannot answer this query (semantic search without vectors, …).',
+  not_found: 'No such route, entity type or entity.',
+  method_not_allowed: 'The path exists, but not for this HTTP method.',
+  request_line_too_long: 'The GET request line is longer than 8,190 bytes; POST the query to / instead.',
+  bad_request: 'The request could not be read (a malformed URL).',
+  internal_error: 'A fault of the server; the message hides its details.',
+} as const
+
+export type ApiErrorCode = keyof typeof API_ERROR_CODES
+
+/** One problem of a request, as the error body lists it. */
+export interface ApiProblem {
+  /** A stable code: one of `API_ERROR_CODES` or of the URL, OQO and plan diagnostic codes. */
+  readonly error: string
+  readonly message: string
+  /** The query parameter at fault, when there is one. */
+  readonly parameter?: string
+}
+
+/**
+ * An error that becomes an HTTP response: its status, its stable `error` code and a message that says
+ * what was wrong and what is valid. Handlers throw it; the one `onError` mapper writes the JSON body
+ * `{error, message, parameter?, errors?}` (`errors` lists every problem when there are several).
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError'
+  readonly status: number
+  readonly problems: readonly ApiProblem[]
+  readonly headers: Readonly<Record<string, string>>
+
+  constructor(
+    status: number,
+    problems: readonly ApiProblem[],
+    headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(problems[0]?.message ?? 'Request failed')
+    this.status = status
+    this.problems = problems
+    this.headers = headers
+  }
+
+  /** The code of the first problem. */
+  get code(): string {
+    return this.problems[0]?.error ?? 'bad_request'
+  }
+
+  static of(status: number, error: string, message: string, parameter?: string): ApiError {
+    return new ApiError(status, [
+      parameter === undefined ? { error, message } : { error, message, parameter },
+    ])
+  }
+}
+
+/** True for an `ApiError`, also from another copy of this package (checks the name). */
+export const isApiError = (error: unknown): error is ApiError =>
+  error instanceof Error && error.name === 'ApiError' && Array.isArray((error as ApiError).problems)

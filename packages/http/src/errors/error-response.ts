@@ -1,0 +1,59 @@
+import { isQueryLimitError } from '@oqlkit/engine'
+import { HTTPError } from 'h3'
+import { ApiError, type ApiProblem, isApiError } from './api-error.ts'
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
+
+/** A JSON response. */
+export const jsonResponse = (
+  body: unknown,
+  status = 200,
+  headers: Readonly<Record<string, string>> = {},
+): Response => new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } })
+
+/** The body of an error: the first problem at the top, every problem under `errors` when there are several. */
+export const errorBody = (problems: readonly ApiProblem[]): Record<string, unknown> => {
+  const [first] = problems
+  return {
+    error: first?.error ?? 'bad_request',
+    message: first?.message ?? 'The request failed.',
+    ...(first?.parameter === undefined ? {} : { parameter: first.parameter }),
+    ...(problems.length > 1 ? { errors: problems } : {}),
+  }
+}
+
+// A plan an adapter refuses is a capability it lacks, except for the two reasons that are the request's fault.
+const unsupportedPlanError = (error: Error & { reason?: unknown }): ApiError =>
+  error.reason === 'invalid_cursor' || error.reason === 'invalid_search'
+    ? ApiError.of(400, error.reason, error.message)
+    : ApiError.of(501, 'not_supported', `This catalog cannot answer the query: ${error.message}.`)
+
+/** The `ApiError` a thrown value stands for, or undefined for a fault of the server. */
+export const toApiError = (thrown: unknown): ApiError | undefined => {
+  const error = HTTPError.isError(thrown) && thrown.cause instanceof Error ? thrown.cause : thrown
+  if (isApiError(error)) return error
+  if (isQueryLimitError(error)) return ApiError.of(400, 'too_many_groups', error.message)
+  if (error instanceof Error && error.name === 'UnsupportedPlanError') return unsupportedPlanError(error)
+  if (HTTPError.isError(error) && error.status === 404)
+    return ApiError.of(404, 'not_found', 'No route matches this path. GET / describes the server.')
+  if (HTTPError.isError(error) && error.status < 500 && error.unhandled !== true)
+    return ApiError.of(error.status, 'bad_request', error.message)
+  return undefined
+}
+
+/**
+ * The one mapper from thrown errors to responses (h3's `onError`): domain errors become their JSON
+ * error, anything else a 500 whose body says nothing of its cause (the cause is logged instead).
+ */
+export const errorResponse = (thrown: unknown, log: (error: unknown) => void = console.error): Response => {
+  const apiError = toApiError(thrown)
+  if (apiError !== undefined)
+    return jsonResponse(errorBody(apiError.problems), apiError.status, apiError.headers)
+  log(HTTPError.isError(thrown) && thrown.cause !== undefined ? thrown.cause : thrown)
+  return jsonResponse(
+    errorBody([
+      { error: 'internal_error', message: 'The server failed to answer this request. It has been logged.' },
+    ]),
+    500,
+  )
+}

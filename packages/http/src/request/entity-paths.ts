@@ -1,0 +1,36 @@
+import { type EntityType, entityPath } from '@oqlkit/oqo-schema'
+
+/** The entity types the API serves at `/{entities}`, by path (`/work-types` is the OQO's `types`). */
+export const API_ENTITIES: readonly EntityType[] = Object.freeze([
+  'works',
+  'authors',
+  'sources',
+  'institutions',
+  'topics',
+  'keywords',
+  'publishers',
+  'funders',
+  'awards',
+  'domains',
+  'fields',
+  'subfields',
+  'sdgs',
+  'countries',
+  'continents',
+  'languages',
+  'types',
+  'source-types',
+  'institution-types',
+  'licenses',
+  'concepts',
+])
+
+const BY_PATH: ReadonlyMap<string, EntityType> = new Map(
+  API_ENTITIES.map((entity) => [entityPath(entity), entity]),
+)
+
+/** The entity a path segment names (`work-types` → `types`), any case; undefined when it names none. */
+export const entityOfPath = (segment: string): EntityType | undefined => BY_PATH.get(segment.toLowerCase())
+
+/** `/works, /authors, …`: for messages that list the valid entity paths. */
+export const ENTITY_PATH_LIST = API_ENTITIES.map((entity) => `/${entityPath(entity)}`).join(', ')

@@ -1,0 +1,53 @@
+import { costClassOfPlan, costUsdOf, executeQuery, planQuery, type StorageAdapter } from '@oqlkit/engine'
+import type { H3Event } from 'h3'
+import { listEnvelope } from '../envelope/list-envelope.ts'
+import { xQueryOf } from '../envelope/x-query.ts'
+import { ApiError } from '../errors/api-error.ts'
+import { ENTITY_PATH_LIST, entityOfPath } from '../request/entity-paths.ts'
+import { readListRequest } from '../request/list-request-reader.ts'
+import { rawQueryOf } from '../request/query-parameters.ts'
+
+/** A 404 for a path segment that names no entity type. */
+export const unknownEntityError = (segment: string): ApiError =>
+  ApiError.of(
+    404,
+    'not_found',
+    `'/${segment}' is not an entity type of this API. Entity paths: ${ENTITY_PATH_LIST}.`,
+  )
+
+/**
+ * `GET /{entities}`: the classic request read into an OQO and view (one path shared with the OQL
+ * endpoints), planned, run on the adapter and shaped into the list envelope.
+ */
+export const entityListHandler =
+  (adapter: StorageAdapter) =>
+  async (event: H3Event): Promise<unknown> => {
+    const segment = event.context.params?.entity ?? ''
+    const entity = entityOfPath(segment)
+    if (entity === undefined) throw unknownEntityError(segment)
+    const reading = readListRequest(entity, rawQueryOf(event.req.url))
+    if (!reading.ok) throw new ApiError(400, reading.problems)
+    const { request } = reading
+    const planned = planQuery(request.oqo, request.view)
+    if (!planned.ok)
+      throw new ApiError(
+        400,
+        planned.errors.map((error) => ({
+          error: error.code,
+          message: error.message,
+          parameter: error.parameter,
+        })),
+      )
+    const started = performance.now()
+    const response = await executeQuery(
+      adapter,
+      planned,
+      request.groupFilter === undefined ? {} : { groupFilter: request.groupFilter },
+    )
+    return listEnvelope(response, {
+      dbResponseTimeMs: Math.round(performance.now() - started),
+      costUsd: costUsdOf(costClassOfPlan(planned.plan)),
+      xQuery: xQueryOf(request.oqo, request.urlView),
+      ...(request.groupFilter === undefined ? {} : { groupFilter: request.groupFilter }),
+    })
+  }

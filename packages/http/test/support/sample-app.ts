@@ -1,0 +1,112 @@
+// The entity-API tests' app: the bundled sample snapshot ingested once per test run into a temporary folder
+// (shared by the test files through a folder named after the vitest main process; the first file to get there
+// builds it under a lock, the others wait), opened with the DuckDB adapter and wrapped by `createApp`.
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createDuckDbAdapter, ingestSnapshot } from '@oqlkit/adapter-duckdb'
+import type { StorageAdapter } from '@oqlkit/engine'
+import { createApp } from '@oqlkit/http'
+import { afterAll, beforeAll } from 'vitest'
+import { SAMPLE_SNAPSHOT_DIR } from './sample-records.ts'
+
+const PREFIX = 'oqlkit-entity-api-'
+
+const running = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
+
+async function catalogOfThisRun(): Promise<string> {
+  const root = join(tmpdir(), `${PREFIX}${process.ppid}`)
+  const catalogDir = join(root, 'catalog')
+  const lock = join(root, 'lock')
+  mkdirSync(root, { recursive: true })
+  for (;;) {
+    if (existsSync(join(catalogDir, 'catalog.json'))) return catalogDir
+    try {
+      mkdirSync(lock)
+    } catch {
+      await pause(250)
+      continue
+    }
+    // This file builds it; leftovers of earlier runs go first.
+    for (const name of readdirSync(tmpdir()))
+      if (
+        name.startsWith(PREFIX) &&
+        name !== `${PREFIX}${process.ppid}` &&
+        !running(Number(name.slice(PREFIX.length)))
+      )
+        rmSync(join(tmpdir(), name), { recursive: true, force: true })
+    const staging = join(root, `staging-${process.pid}`)
+    try {
+      await ingestSnapshot({ snapshotDir: SAMPLE_SNAPSHOT_DIR, outDir: staging, mode: 'replace' })
+      renameSync(staging, catalogDir)
+    } finally {
+      rmSync(lock, { recursive: true, force: true })
+    }
+  }
+}
+
+export interface SampleApp {
+  readonly app: ReturnType<typeof createApp>
+  readonly adapter: StorageAdapter
+  readonly catalogDir: string
+  /** Faults the app logged (what it answered 500 for); every test file expects none. */
+  readonly faults: unknown[]
+}
+
+/** Opens the sample app for the calling test file; the fields are set once `beforeAll` has run. */
+export function useSampleApp(): SampleApp {
+  const opened = { faults: [] as unknown[] } as {
+    app: ReturnType<typeof createApp>
+    adapter: StorageAdapter
+    catalogDir: string
+    faults: unknown[]
+  }
+  beforeAll(async () => {
+    opened.catalogDir = await catalogOfThisRun()
+    opened.adapter = await createDuckDbAdapter({ catalogDir: opened.catalogDir, threads: 1 })
+    opened.app = createApp({
+      adapter: opened.adapter,
+      catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
+      logError: (error) => {
+        opened.faults.push(error)
+      },
+    })
+  }, 180_000)
+  afterAll(async () => {
+    await opened.adapter?.close()
+  })
+  return opened
+}
+
+export interface JsonResponse<T = Record<string, unknown>> {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: T
+}
+
+/** One GET through `app.fetch`, redirects not followed, the body parsed as JSON. */
+export async function get<T = Record<string, unknown>>(
+  sample: SampleApp,
+  path: string,
+): Promise<JsonResponse<T>> {
+  const response = await sample.app.fetch(new Request(`http://localhost${path}`, { redirect: 'manual' }))
+  const text = await response.text()
+  let body: T
+  try {
+    body = JSON.parse(text) as T
+  } catch {
+    throw new Error(
+      `GET ${path} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`,
+    )
+  }
+  return { status: response.status, headers: response.headers, body }
+}

@@ -191,6 +191,13 @@ const ENTITY_SINGULAR: Readonly<Record<string, string>> = {
   awards: 'an award',
 }
 
+/**
+ * A source's host organization is a publisher or, for a repository, the institution that runs it: the
+ * host columns take either kind of id (`host_institution_lineage` is another name of the same column).
+ */
+const alsoAcceptedPrefixes = (column: Column): readonly string[] =>
+  /(^|\.)host_organization(_lineage)?$/.test(column.id) ? ['I'] : []
+
 /** Checks that a value belongs to the column's domain: a vocabulary member, or an id of the right entity. */
 const domainProblem = (
   column: Column,
@@ -218,7 +225,8 @@ const domainProblem = (
   const id = parseNativeId(text)
   if (prefix === undefined)
     return id === undefined ? { expected: 'an OpenAlex id such as W2741809807' } : undefined
-  if (id?.letter === prefix) return undefined
+  if (id?.letter === prefix || (id !== undefined && alsoAcceptedPrefixes(column).includes(id.letter)))
+    return undefined
   const expected = `${ENTITY_SINGULAR[entity as string] ?? 'an'} id (${prefix} followed by digits)`
   const other = id === undefined ? undefined : entityOfIdPrefix(id.letter)
   return {

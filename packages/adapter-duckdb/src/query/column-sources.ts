@@ -338,6 +338,15 @@ const ACCEPTED_OR_PUBLISHED = oaLocationWithVersion(['acceptedVersion', 'publish
 const PUBLISHED = oaLocationWithVersion(['publishedVersion'])
 const SUBMITTED = oaLocationWithVersion(['submittedVersion'])
 
+const SCOPUS_CODEC: ValueCodec = {
+  stored: (expr) => expr,
+  input: (value) => {
+    const text = String(value).trim()
+    return /authorID=([0-9]+)/i.exec(text)?.[1] ?? text.toLowerCase()
+  },
+  placeholder: '?',
+}
+
 // ---- continents and the Global South, from country codes (country-geography-sql.ts) ----
 
 const continentScalar = (code: string): ScalarSource => {
@@ -539,6 +548,13 @@ const specialSources = (entity: CatalogEntity): ReadonlyMap<string, SourceFactor
     }
     case 'authors':
       sources.set('orcid', () => derivedExternal(entity, 'orcid', 'orcid'))
+      // Scopus ids are stated as profile URLs (`…authorDetails.url?authorID=7004212771&…`): the author id
+      // in them, or the whole text where there is none, matches the number or the URL.
+      sources.set('scopus', () => {
+        const stored = jsonText('$.ids.scopus')
+        const key = `coalesce(nullif(regexp_extract(${stored}, 'authorID=([0-9]+)', 1), ''), lower(trim(${stored})))`
+        return scalar(key, SCOPUS_CODEC, VALUE_KEY, stored, 'computed')
+      })
       sources.set('has_orcid', () => computedBoolean('"orcid" IS NOT NULL'))
       {
         const countries = jsonList('$.last_known_institutions[*].country_code')

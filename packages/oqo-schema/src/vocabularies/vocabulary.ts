@@ -24,6 +24,9 @@ interface RawEntry {
   readonly display_name: string
 }
 
+// institution-types.json adds `funder` to the shared vocabulary: institution records carry that type (the
+// bundled sample has works whose institutions are funders), and a vocabulary that refuses a value the
+// data holds makes those records unreachable by filter.
 // The files keep the reference server's short ids (`countries/US`, `types/article`); the OQO value is
 // the part after the first slash.
 const toEntries = (raw: readonly RawEntry[]): readonly VocabularyEntry[] =>

@@ -149,7 +149,12 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
   return duckDbAdapterOver(
     db,
     compiler,
-    { fullTextSearch: search !== undefined, semanticSearch: false, multiDimensionGroupBy: true },
+    {
+      fullTextSearch: search !== undefined,
+      semanticSearch: false,
+      multiDimensionGroupBy: true,
+      groupOrder: true,
+    },
     storeRecordFetcher(records),
     () => records.close(),
   )

@@ -361,7 +361,14 @@ export class DuckDbPlanCompiler {
       `__buckets AS (SELECT ${keyNames.join(', ')}, count(*) AS __n FROM __keys${known.length > 0 ? ` WHERE ${known.join(' AND ')}` : ''} GROUP BY ALL)`,
     )
     const clauses = withClause([...context.searches, base, keysClause, buckets])
-    const order = `__n DESC, ${keyNames.map((name) => `${name} ASC NULLS LAST`).join(', ')}`
+    // The engine's bucket order (group-bucket-order.ts): by count, ties by the keys ascending; or by the keys,
+    // unknown last in both directions, ties by count descending.
+    const direction = plan.groupOrder.direction === 'asc' ? 'ASC' : 'DESC'
+    const keysAscending = keyNames.map((name) => `${name} ASC NULLS LAST`).join(', ')
+    const order =
+      plan.groupOrder.by === 'count'
+        ? `__n ${direction}, ${keysAscending}`
+        : `${keyNames.map((name) => `${name} ${direction} NULLS LAST`).join(', ')}, __n DESC`
     const perPage = plan.page.perPage
     const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
     const statement = sql`${clauses}SELECT ${raw(keyNames.join(', '))}, __n, count(*) OVER () AS __groups FROM __buckets ORDER BY ${raw(order)} LIMIT ${param(perPage)} OFFSET ${param(offset)}`

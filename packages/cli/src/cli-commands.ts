@@ -1,5 +1,6 @@
 import type { CliCommand, CommandContext, CommandResult } from './commands/cli-command.ts'
 import { generateCommand } from './commands/generate-command.ts'
+import { indexCommand } from './commands/index-command.ts'
 import { ingestCommand } from './commands/ingest-command.ts'
 import { serveCommand } from './commands/serve-command.ts'
 import { translateCommand } from './commands/translate-command.ts'
@@ -8,6 +9,7 @@ import { validateCommand } from './commands/validate-command.ts'
 export const COMMANDS: readonly CliCommand[] = [
   serveCommand,
   ingestCommand,
+  indexCommand,
   generateCommand,
   translateCommand,
   validateCommand,

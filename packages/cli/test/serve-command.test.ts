@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -21,39 +21,63 @@ const waitForRoot = async (url: string, timeoutMs: number): Promise<Response> =>
   }
 }
 
+/** Starts `oqlkit serve` on a catalog folder, waits for `GET /`, and returns its body and a stop function. */
+const startServe = async (catalogDir: string) => {
+  const port = 20_000 + Math.floor(Math.random() * 20_000)
+  const child = spawn(process.execPath, [bin, 'serve', '--catalog', catalogDir, '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const server = { output: '' }
+  child.stdout.on('data', (chunk: Buffer) => {
+    server.output += chunk.toString()
+  })
+  child.stderr.on('data', (chunk: Buffer) => {
+    server.output += chunk.toString()
+  })
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
+  const stop = async () => {
+    child.kill('SIGINT')
+    return exited
+  }
+  try {
+    const response = await waitForRoot(`http://127.0.0.1:${port}/`, 60_000)
+    const body = (await response.json()) as { status: string; catalog: { entities: Record<string, number> } }
+    return { status: response.status, body, server, stop, port }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
 describe('oqlkit serve', () => {
+  const catalogDir = join(scratch, 'catalog')
+
   it('builds the sample catalog on first start, serves it, and stops cleanly on SIGINT', async () => {
-    const port = 20_000 + Math.floor(Math.random() * 20_000)
-    const child = spawn(
-      process.execPath,
-      [bin, 'serve', '--catalog', join(scratch, 'catalog'), '--port', String(port)],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    )
-    let output = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-    })
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-    })
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
+    const started = await startServe(catalogDir)
     try {
-      const response = await waitForRoot(`http://127.0.0.1:${port}/`, 60_000)
-      expect(response.status).toBe(200)
-      const body = (await response.json()) as {
-        status: string
-        catalog: { entities: Record<string, number> }
-      }
-      expect(body.status).toBe('ok')
-      expect(body.catalog.entities.works).toBe(565)
-      expect(output).toContain('building it from the bundled sample')
+      expect(started.status).toBe(200)
+      expect(started.body.status).toBe('ok')
+      expect(started.body.catalog.entities.works).toBe(565)
+      expect(started.server.output).toContain('building it from the bundled sample')
+      const works = await fetch(`http://127.0.0.1:${started.port}/works?per_page=1`)
+      expect(((await works.json()) as { meta: { count: number } }).meta.count).toBe(565)
     } finally {
-      child.kill('SIGINT')
+      expect(await started.stop()).toBe(0)
     }
-    expect(await exited).toBe(0)
-    expect(output).toContain('oqlkit: stopped')
+    expect(started.server.output).toContain('oqlkit: stopped')
+  }, 90_000)
+
+  it('rebuilds a sample catalog an older oqlkit wrote, and serves it', async () => {
+    const manifestFile = join(catalogDir, 'catalog.json')
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { formatVersion: number }
+    writeFileSync(manifestFile, JSON.stringify({ ...manifest, formatVersion: 1 }))
+    const started = await startServe(catalogDir)
+    try {
+      expect(started.body.catalog.entities.works).toBe(565)
+      expect(started.server.output).toContain('building it from the bundled sample')
+    } finally {
+      await started.stop()
+    }
   }, 90_000)
 
   it('rejects a port that is not a number', async () => {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { createDuckDbAdapter, ingestSnapshot, readCatalogManifest } from '@oqlkit/adapter-duckdb'
 import { createApp } from '@oqlkit/http'
@@ -20,6 +21,23 @@ const optionValue = (args: readonly string[], name: string): string | undefined 
   return index === -1 ? undefined : args[index + 1]
 }
 
+/**
+ * A catalog built from the bundled sample by an older oqlkit (another catalog format): rebuilt on start, since
+ * it holds nothing but the sample. Any other catalog of another format is the user's to re-ingest.
+ */
+const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
+  if ((await readCatalogManifest(catalogDir)).ok) return false
+  try {
+    const stated = JSON.parse(await readFile(join(catalogDir, 'catalog.json'), 'utf8')) as {
+      ingests?: { snapshotDir?: unknown }[]
+    }
+    const sources = (stated.ingests ?? []).map((ingest) => ingest.snapshotDir)
+    return sources.length > 0 && sources.every((source) => source === SAMPLE_SNAPSHOT_DIR)
+  } catch {
+    return false
+  }
+}
+
 export const serveCommand: CliCommand = {
   name: 'serve',
   usage: `oqlkit serve [--catalog DIR] [--port N]   (defaults: ${DEFAULT_CATALOG_DIR}, $PORT or ${DEFAULT_PORT})`,
@@ -31,16 +49,17 @@ export const serveCommand: CliCommand = {
     if (!Number.isInteger(port) || port < 0 || port > 65_535)
       return usageError(this, `--port needs a port number (was ${portText})`)
 
-    if (!existsSync(join(catalogDir, 'catalog.json'))) {
+    if (!existsSync(join(catalogDir, 'catalog.json')) || (await isStaleSampleCatalog(catalogDir))) {
       // First start on a fresh clone: the catalog is built from the committed snapshot, once.
       context.writeProgress(
-        `No catalog in ${catalogDir}: building it from the bundled sample (${SAMPLE_SNAPSHOT_DIR}).\n`,
+        `No catalog this oqlkit can read in ${catalogDir}: building it from the bundled sample (${SAMPLE_SNAPSHOT_DIR}).\n`,
       )
       const bar = createProgressBar(context.writeProgress, { interactive: context.interactive })
       try {
         await ingestSnapshot({
           snapshotDir: SAMPLE_SNAPSHOT_DIR,
           outDir: catalogDir,
+          mode: 'replace',
           onProgress: (event) =>
             bar.update(
               event.phase === 'build' ? event.stepsDone : event.bytesDone,

@@ -4,7 +4,7 @@
 // same shapes also go end to end to a running server (planning, HTTP and JSON included).
 //
 //   npm run bench:catalog -- --catalog /tmp/cat-1m [--rounds 15] [--contenders adapter,sql,http]
-//                            [--http http://127.0.0.1:8080] [--json out.json]
+//                            [--http http://127.0.0.1:8080 [--load SECONDS] [--clients 2]] [--json out.json]
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -29,6 +29,8 @@ const { values: args } = parseArgs({
     http: { type: 'string' },
     json: { type: 'string' },
     only: { type: 'string' },
+    load: { type: 'string' },
+    clients: { type: 'string', default: '2' },
   },
 })
 if (args.catalog === undefined) {
@@ -274,6 +276,35 @@ for (const result of results) {
     )
   console.log(`| ${result.shape} | ${result.target} | ${cells.join(' | ')} |`)
 }
+// ---- throughput: concurrent clients against the server, for `--load SECONDS` each ----
+if (args.load !== undefined && args.http !== undefined) {
+  const seconds = Number(args.load)
+  const clients = Number(args.clients)
+  const throughputShapes = [shapes[0]!, shapes[2]!]
+  console.log(
+    `\n| throughput (${clients} concurrent clients, ${seconds} s each) | requests/s | median latency |`,
+  )
+  console.log('|---|---|---|')
+  for (const shape of throughputShapes) {
+    const latencies: number[] = []
+    const until = performance.now() + seconds * 1000
+    let next = 0
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        while (performance.now() < until) {
+          const path = shape.url(next++)
+          const started = performance.now()
+          await httpGet(path)
+          latencies.push(performance.now() - started)
+        }
+      }),
+    )
+    console.log(
+      `| ${shape.name} | ${Math.round(latencies.length / seconds)} | ${formatMs(median(latencies))} ms |`,
+    )
+  }
+}
+
 const usage = process.resourceUsage()
 console.log(
   `\npeak RSS of this process (adapter and hand-written SQL engines together): ${(usage.maxRSS / 1024).toFixed(0)} MB`,

@@ -241,6 +241,7 @@ export const recordStoreSql = (info: CatalogEntityInfo) => ({
   records: `SELECT id, record FROM ${finalTable(info)}`,
   examples: `SELECT record FROM ${finalTable(info)} ORDER BY hash(id), id LIMIT 16`,
   createOffsets: `CREATE OR REPLACE TABLE record_offsets (id VARCHAR, record_offset BIGINT, record_bytes INTEGER)`,
+  checkOffsets: `SELECT (SELECT count(*) FROM ${finalTable(info)}) AS rows, (SELECT count(DISTINCT f.id) FROM ${finalTable(info)} AS f JOIN record_offsets AS o ON f.id = o.id) AS located`,
   attachOffsets: [
     `ALTER TABLE ${finalTable(info)} ADD COLUMN record_offset BIGINT`,
     `ALTER TABLE ${finalTable(info)} ADD COLUMN record_bytes INTEGER`,

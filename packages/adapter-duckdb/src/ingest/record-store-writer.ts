@@ -60,6 +60,17 @@ export async function writeRecordStore(
     await file.close()
     offsets.closeSync()
   }
+  // Every row must have found its record: a short store would answer with the wrong bytes, not with an error.
+  const [{ rows, located } = { rows: 0, located: 0 }] = (await db.rows(statements.checkOffsets)).map(
+    (row) => ({
+      rows: Number(row.rows),
+      located: Number(row.located),
+    }),
+  )
+  if (rows !== records || located !== records)
+    throw new Error(
+      `The record store of ${info.entity} holds ${records} records for ${rows} rows (${located} located): the build stopped short`,
+    )
   for (const sql of statements.attachOffsets) await db.run(sql)
 
   return {

@@ -35,7 +35,9 @@ export class StagingDatabase {
     }
     if (options.threads !== undefined) config.threads = String(options.threads)
     if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit
-    const instance = await DuckDBInstance.create(':memory:', config)
+    // A database file, not `:memory:`: the staged records of a big snapshot are larger than memory, and an
+    // in-memory database fails when its tables outgrow the memory limit (measured at 1M works with 8 GB).
+    const instance = await DuckDBInstance.create(join(dir, 'staging.duckdb'), config)
     return new StagingDatabase(instance, await instance.connect())
   }
 

@@ -1,3 +1,4 @@
+import { buildOpenApiDocument } from '@oqlkit/http'
 import { OQL_PARSE_DIAGNOSTIC_ENTRIES, URL_DIAGNOSTIC_CODES } from '@oqlkit/oql'
 import { buildDiagnosticsRegistry, buildOqoJsonSchema, buildPropertiesPayload } from '@oqlkit/oqo-schema'
 import { compile } from 'json-schema-to-typescript'
@@ -16,7 +17,7 @@ const GENERATED_BANNER = `/* Generated from spec/oqo.schema.json by scripts/gene
 /**
  * Every committed artifact that is generated from code: the OQO JSON Schema (from the arktype
  * validators), the TypeScript types generated from that schema, the properties registry as
- * `/properties` serves it, and the diagnostics code registry.
+ * `/properties` serves it, the diagnostics code registry and the OpenAPI description of the server.
  */
 export const buildArtifacts = async (): Promise<Artifact[]> => {
   const schema = buildOqoJsonSchema()
@@ -32,6 +33,7 @@ export const buildArtifacts = async (): Promise<Artifact[]> => {
     { path: 'spec/oqo.schema.json', content: json(schema) },
     { path: 'packages/oqo-schema/src/oqo.generated.ts', content: types },
     { path: 'spec/properties.json', content: json(buildPropertiesPayload()) },
+    { path: 'spec/openapi.json', content: json(buildOpenApiDocument()) },
     {
       path: 'spec/diagnostics.json',
       content: json(

@@ -2,27 +2,44 @@ import type { H3Event } from 'h3'
 import { ApiError } from '../errors/api-error.ts'
 import { ENTITY_PATH_LIST, entityOfPath } from '../request/entity-paths.ts'
 
+// First path segments of the routes besides the entity paths.
+const ROUTE_SEGMENTS = [
+  '',
+  'autocomplete',
+  'query',
+  'validate',
+  'parse-context',
+  'properties',
+  'openapi.json',
+]
+
+// The paths that also take POST (the execute and translate endpoints).
+const POST_PATHS = ['/', '/query']
+
 /**
  * Every request no route took: 405 for a known path with another method, 404 (JSON, naming the
  * routes there are) otherwise.
  */
 export const fallbackHandler = (event: H3Event): never => {
-  const segment = event.url.pathname.split('/')[1] ?? ''
-  const known = segment === '' || segment === 'autocomplete' || entityOfPath(segment) !== undefined
-  if (known && event.req.method !== 'GET' && event.req.method !== 'HEAD')
+  const { pathname } = event.url
+  const segment = pathname.split('/')[1] ?? ''
+  const known = ROUTE_SEGMENTS.includes(segment) || entityOfPath(segment) !== undefined
+  if (known && event.req.method !== 'GET' && event.req.method !== 'HEAD') {
+    const allow = POST_PATHS.includes(pathname) ? 'GET, HEAD, POST' : 'GET, HEAD'
     throw new ApiError(
       405,
       [
         {
           error: 'method_not_allowed',
-          message: `${event.req.method} ${event.url.pathname} is not served; this path answers GET.`,
+          message: `${event.req.method} ${pathname} is not served; this path answers ${allow.replace(', HEAD', '')}.`,
         },
       ],
-      { allow: 'GET, HEAD' },
+      { allow },
     )
+  }
   throw ApiError.of(
     404,
     'not_found',
-    `No route matches ${event.url.pathname}. Routes: GET /, GET /{entities}, GET /{entities}/{id}, GET /autocomplete and GET /autocomplete/{entity}, where {entities} is one of ${ENTITY_PATH_LIST}.`,
+    `No route matches ${pathname}. Routes: GET /, GET or POST / with a query (oql, oqo), GET /{entities}, GET /{entities}/{id}, GET /autocomplete, GET /autocomplete/{entity}, GET /query/oql/{oql}, /query/oqo/{oqo}, /query/oxurl/{url}, POST /query, GET /validate, GET /parse-context, GET /properties, GET /properties/{entity}, GET /query/spec, GET /query/spec/oqo and GET /openapi.json, where {entities} is one of ${ENTITY_PATH_LIST}. GET /openapi.json describes them all.`,
   )
 }

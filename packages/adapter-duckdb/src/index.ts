@@ -1,7 +1,10 @@
 // The public API of @oqlkit/adapter-duckdb: the catalog layout, snapshot ingest, the full-text search
-// index, the DuckDB storage adapter that runs the engine's plans, and the scale generator.
+// index, the DuckDB storage adapter that runs the engine's plans, the scale generator, and the embedded
+// (file-backed) key, meter and collection stores.
 export * from './catalog/index.ts'
+export * from './collections/index.ts'
 export * from './generate/index.ts'
 export * from './ingest/index.ts'
+export * from './metering/index.ts'
 export * from './query/index.ts'
 export * from './search/index.ts'

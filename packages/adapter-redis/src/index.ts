@@ -1,3 +1,11 @@
-// The public API of @oqlkit/adapter-redis. The metering and collection stores arrive with the keys
-// and collections issue; for now it offers the connection probe the stores and tests share.
+// The public API of @oqlkit/adapter-redis: the metering stores (keys, budgets and rate limits shared by
+// several server processes, atomic through Lua scripts), the collection store and the connection probe.
+
 export { DEFAULT_REDIS_URL, probeRedis, type RedisAvailability } from './redis-availability.ts'
+export {
+  createRedisCollectionStore,
+  type RedisCollectionStoreOptions,
+} from './redis-collection-store.ts'
+export { connectRedis } from './redis-connection.ts'
+export { createRedisKeyStore, type RedisKeyStoreOptions } from './redis-key-store.ts'
+export { createRedisMeterStore, type RedisMeterStoreOptions } from './redis-meter-store.ts'

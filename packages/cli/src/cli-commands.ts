@@ -2,6 +2,7 @@ import type { CliCommand, CommandContext, CommandResult } from './commands/cli-c
 import { generateCommand } from './commands/generate-command.ts'
 import { indexCommand } from './commands/index-command.ts'
 import { ingestCommand } from './commands/ingest-command.ts'
+import { keysCommand } from './commands/keys-command.ts'
 import { serveCommand } from './commands/serve-command.ts'
 import { translateCommand } from './commands/translate-command.ts'
 import { validateCommand } from './commands/validate-command.ts'
@@ -11,6 +12,7 @@ export const COMMANDS: readonly CliCommand[] = [
   ingestCommand,
   indexCommand,
   generateCommand,
+  keysCommand,
   translateCommand,
   validateCommand,
 ]

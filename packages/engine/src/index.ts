@@ -1,5 +1,6 @@
 // The public API of @oqlkit/engine: query plans, the planner, the storage adapter interface, result
-// shaping and request costs. Pure: no DuckDB, no Redis, no HTTP, no `node:` imports.
+// shaping, request costs and metering (keys, budgets, rate limits). Pure: no DuckDB, no Redis, no HTTP,
+// no `node:` imports.
 
 export type {
   AdapterCapabilities,
@@ -12,7 +13,79 @@ export type {
   RowsResult,
   StorageAdapter,
 } from './adapter/storage-adapter.ts'
+export {
+  type CollectionEntityId,
+  DEFAULT_ID_BASE,
+  entityIdUrl,
+  readCollectionEntityId,
+} from './collections/collection-entity-id.ts'
+export {
+  COLLECTION_ERROR_CODES,
+  CollectionError,
+  type CollectionErrorCode,
+  type CollectionErrorKind,
+  collectionErrorKindOf,
+  isCollectionError,
+  writeCollectionNotFoundMessage,
+  writeForbiddenCollectionMessage,
+} from './collections/collection-error.ts'
+export {
+  type CollectionLookup,
+  hasCollectionFilters,
+  resolveCollectionFilters,
+} from './collections/collection-filter-resolver.ts'
+export {
+  type CollectionChanges,
+  type CollectionInput,
+  collectionFullError,
+  looksLikeUrl,
+  readCollectionChanges,
+  readCollectionInput,
+  readDescription,
+  readDisplayName,
+  readEntityIds,
+  readEntityType,
+} from './collections/collection-input-reader.ts'
+export {
+  COLLECTION_ENTITY_TYPES,
+  COLLECTION_LIMITS,
+  type CollectionEntityType,
+  type CollectionList,
+  type CollectionMembers,
+  type CollectionRecord,
+  collectionTimestamp,
+  displayNameKey,
+  ISSUED_COLLECTION_ID,
+  isCollectionEntityType,
+  newCollectionId,
+} from './collections/collection-record.ts'
+export {
+  type AdminQuery,
+  type CollectionCaller,
+  CollectionService,
+  type CollectionServiceOptions,
+  type PageRequest,
+  type ResolvedCollection,
+} from './collections/collection-service.ts'
+export {
+  CollectionLogError,
+  type CollectionOperation,
+  CollectionState,
+  type Decision,
+  type StoredCollection,
+} from './collections/collection-state.ts'
+export type {
+  AddResult,
+  CollectionDraft,
+  CollectionQuery,
+  CollectionStore,
+  CollectionUpdate,
+  RemoveResult,
+} from './collections/collection-store.ts'
+export { createMemoryCollectionStore } from './collections/memory-collection-store.ts'
+export { englishProfanityFilter, type ProfanityFilter } from './collections/profanity-filter.ts'
 export { type CostClass, costClassOfPlan, costUsdOf, ENDPOINT_COSTS_USD } from './cost/request-cost.ts'
+export * from './metering/index.ts'
 export {
   type AndNode,
   type CollectionNode,

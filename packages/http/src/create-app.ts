@@ -1,11 +1,26 @@
 import type { StorageAdapter } from '@oqlkit/engine'
-import { H3 } from 'h3'
+import { H3, type H3Event } from 'h3'
+import { type CollectionsOptions, useCollections } from './collections/collection-routes.ts'
 import { errorResponse } from './errors/error-response.ts'
+import type { MeteringOptions } from './metering/metering-options.ts'
+import { useMetering } from './metering/use-metering.ts'
+import { asksToExecute } from './request/query-execute-reader.ts'
+import { rawQueryOf } from './request/query-parameters.ts'
 import { checkRequestLine } from './request/request-line-limit.ts'
 import { autocompleteHandler, entityAutocompleteHandler } from './routes/autocomplete-handler.ts'
 import { entityListHandler } from './routes/entity-list-handler.ts'
 import { entitySingletonHandler } from './routes/entity-singleton-handler.ts'
 import { fallbackHandler } from './routes/fallback-handler.ts'
+import { propertiesHandler } from './routes/properties-handler.ts'
+import { queryExecuteHandler } from './routes/query-execute-handler.ts'
+import { queryParseContextHandler } from './routes/query-parse-context-handler.ts'
+import { openApiHandler, oqoSchemaHandler, querySpecIndexHandler } from './routes/query-spec-handler.ts'
+import {
+  queryDescriptorHandler,
+  queryTranslatePathHandler,
+  queryTranslatePostHandler,
+} from './routes/query-translate-handler.ts'
+import { queryValidateHandler } from './routes/query-validate-handler.ts'
 import { type CatalogInfo, rootHandler } from './routes/root-handler.ts'
 
 export type { CatalogInfo } from './routes/root-handler.ts'
@@ -16,15 +31,22 @@ export interface AppOptions {
   readonly version?: string
   /** Where faults of the server are logged (default `console.error`); their details never reach clients. */
   readonly logError?: (error: unknown) => void
+  /** API keys, budgets and rate limits (`GET /rate-limit`, X-RateLimit headers); unmetered without. */
+  readonly metering?: MeteringOptions
+  /** The collection-management API (`/me/collections`, …) and collection filters; absent without. */
+  readonly collections?: CollectionsOptions
 }
 
 /**
  * The oqlkit API as an h3 app: handlers read the request, call the library and return JSON; one
  * `onError` turns domain errors into JSON error responses. Serve it with h3's `serve`, or call
- * `app.fetch(request)` in process (as the tests do).
+ * `app.fetch(request)` in process (as the tests do). `spec/openapi.json` describes every route.
  *
- * Routes: `GET /` (health and catalog summary), `GET /autocomplete`, `GET /autocomplete/:entity`,
- * `GET /:entity` (lists, groups) and `GET /:entity/**` (singletons); anything else is a JSON 404/405.
+ * Routes: `GET /` (health check, or with `oql=`/`oqo=` the execute endpoint) and `POST /` (execute);
+ * `GET /query`, `GET /query/{oql,oqo,oxurl}/…` and `POST /query` (translate); `GET /validate`,
+ * `GET /parse-context`; `GET /properties[/{entity}]`; `GET /query/spec[/oqo]`, `GET /openapi.json`;
+ * `GET /autocomplete[/{entity}]`; `GET /{entities}` (lists, groups) and `GET /{entities}/…`
+ * (singletons). Anything else is a JSON 404/405.
  */
 export const createApp = (options: AppOptions): H3 => {
   const { adapter } = options
@@ -33,13 +55,30 @@ export const createApp = (options: AppOptions): H3 => {
     silent: true,
     onError: (error) => errorResponse(error, options.logError),
   })
+  if (options.metering !== undefined) useMetering(app, options.metering, options.logError)
   app.use((event) => {
     checkRequestLine(event.req)
   })
-  app.get('/', rootHandler(adapter, options.catalog, options.version ?? '0.0.0'))
+  const resolvePlan = options.collections === undefined ? undefined : useCollections(app, options.collections)
+  const health = rootHandler(adapter, options.catalog, options.version ?? '0.0.0')
+  const execute = queryExecuteHandler(adapter, resolvePlan)
+  app.get('/', (event: H3Event) => (asksToExecute(rawQueryOf(event.req.url)) ? execute(event) : health()))
+  app.post('/', execute)
+  app.get('/query', queryDescriptorHandler)
+  app.post('/query', queryTranslatePostHandler(adapter))
+  app.get('/query/oql/**', queryTranslatePathHandler(adapter, 'oql'))
+  app.get('/query/oqo/**', queryTranslatePathHandler(adapter, 'oqo'))
+  app.get('/query/oxurl/**', queryTranslatePathHandler(adapter, 'oxurl'))
+  app.get('/query/spec', querySpecIndexHandler)
+  app.get('/query/spec/oqo', oqoSchemaHandler)
+  app.get('/validate', queryValidateHandler)
+  app.get('/parse-context', queryParseContextHandler(adapter))
+  app.get('/properties', propertiesHandler)
+  app.get('/properties/:entity', propertiesHandler)
+  app.get('/openapi.json', openApiHandler)
   app.get('/autocomplete', autocompleteHandler(adapter))
   app.get('/autocomplete/:entity', entityAutocompleteHandler(adapter))
-  app.get('/:entity', entityListHandler(adapter))
+  app.get('/:entity', entityListHandler(adapter, resolvePlan))
   app.get('/:entity/**', entitySingletonHandler(adapter))
   app.all('/**', fallbackHandler)
   return app

@@ -1,5 +1,9 @@
 // The public API of @oqlkit/http: the app factory and the pieces later routes reuse (the classic
 // request reader, the envelope, the error type and its mapper). The server is composed by `@oqlkit/cli`.
+export { apiKeyOf, type CallerResolver, fixedKeyCallers, meteredCaller } from './collections/caller.ts'
+export { collectionFilterResolver, type PlanResolver } from './collections/collection-filter-hook.ts'
+export { type CollectionsOptions, useCollections } from './collections/collection-routes.ts'
+export { createCollectionsApp } from './collections/collections-app.ts'
 export { type AppOptions, type CatalogInfo, createApp } from './create-app.ts'
 export { listEnvelope } from './envelope/list-envelope.ts'
 export { type XQuery, xQueryOf } from './envelope/x-query.ts'
@@ -11,6 +15,12 @@ export {
   isApiError,
 } from './errors/api-error.ts'
 export { errorResponse, toApiError } from './errors/error-response.ts'
+export { type Credential, readCredential } from './metering/credential-reader.ts'
+export { callerOf, type MeteredRequest, meteredRequestOf } from './metering/metered-request.ts'
+export type { MeteringOptions } from './metering/metering-options.ts'
+export { priceRequest } from './metering/request-pricing.ts'
+export { API_VERSION, buildOpenApiDocument } from './openapi/openapi-document.ts'
 export { API_ENTITIES, entityOfPath } from './request/entity-paths.ts'
 export { type ListRequest, type ListRequestReading, readListRequest } from './request/list-request-reader.ts'
+export { MAX_QUERY_BODY_BYTES } from './request/query-body-reader.ts'
 export { MAX_REQUEST_LINE_BYTES } from './request/request-line-limit.ts'

@@ -1,11 +1,22 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { createDuckDbAdapter, ingestSnapshot, readCatalogManifest } from '@oqlkit/adapter-duckdb'
-import { createApp } from '@oqlkit/http'
+import {
+  createDuckDbAdapter,
+  ingestSnapshot,
+  openEmbeddedCollectionStore,
+  readCatalogManifest,
+} from '@oqlkit/adapter-duckdb'
+import { createApp, meteredCaller } from '@oqlkit/http'
 import { serve } from 'h3'
 import { type CliCommand, usageError } from './cli-command.ts'
 import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'
+import {
+  defaultStateDirOf,
+  describeLocation,
+  openServerMetering,
+  readStoreLocation,
+} from './metering-setup.ts'
 import { createProgressBar } from './progress-bar.ts'
 
 /** The bundled sample snapshot, committed in the repository: what `npm start` serves. */
@@ -40,7 +51,7 @@ const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  usage: `oqlkit serve [--catalog DIR] [--port N]   (defaults: ${DEFAULT_CATALOG_DIR}, $PORT or ${DEFAULT_PORT})`,
+  usage: `oqlkit serve [--catalog DIR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P] | --no-metering] [--collections-dir DIR]   (defaults: ${DEFAULT_CATALOG_DIR}, $PORT or ${DEFAULT_PORT}, state beside the catalog)`,
   summary: 'Serve a catalog over HTTP; with no catalog yet, build one from the bundled sample first.',
   async run(args, context) {
     const catalogDir = resolve(optionValue(args, '--catalog') ?? DEFAULT_CATALOG_DIR)
@@ -48,6 +59,18 @@ export const serveCommand: CliCommand = {
     const port = Number(portText)
     if (!Number.isInteger(port) || port < 0 || port > 65_535)
       return usageError(this, `--port needs a port number (was ${portText})`)
+    const metered = !args.includes('--no-metering')
+    const location = readStoreLocation(args, defaultStateDirOf(catalogDir))
+    if (typeof location === 'string') return usageError(this, location)
+    const keysFile = optionValue(args, '--keys')
+    if (args.includes('--keys') && (keysFile === undefined || keysFile.startsWith('--')))
+      return usageError(this, '--keys needs a JSON file of keys')
+    const collectionsDir = optionValue(args, '--collections-dir')
+    if (
+      args.includes('--collections-dir') &&
+      (collectionsDir === undefined || collectionsDir.startsWith('--'))
+    )
+      return usageError(this, '--collections-dir needs a folder for the collections')
 
     if (!existsSync(join(catalogDir, 'catalog.json')) || (await isStaleSampleCatalog(catalogDir))) {
       // First start on a fresh clone: the catalog is built from the committed snapshot, once.
@@ -83,7 +106,40 @@ export const serveCommand: CliCommand = {
     const entities = Object.fromEntries(
       Object.entries(manifest.manifest.entities).map(([entity, table]) => [entity, table.rowCount]),
     )
-    const app = createApp({ adapter, catalog: { createdAt: manifest.manifest.createdAt, entities } })
+    let metering: Awaited<ReturnType<typeof openServerMetering>> | undefined
+    try {
+      if (metered)
+        metering = await openServerMetering(
+          location,
+          keysFile === undefined ? undefined : resolve(keysFile),
+          new Date(),
+        )
+    } catch (error) {
+      await adapter.close()
+      return {
+        exitCode: 1,
+        stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
+      }
+    }
+    // Private collections (embedded, one process): callers are the key holders metering identified.
+    let collections: Awaited<ReturnType<typeof openEmbeddedCollectionStore>> | undefined
+    try {
+      if (collectionsDir !== undefined)
+        collections = await openEmbeddedCollectionStore({ dir: resolve(collectionsDir) })
+    } catch (error) {
+      await metering?.close()
+      await adapter.close()
+      return {
+        exitCode: 1,
+        stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
+      }
+    }
+    const app = createApp({
+      ...(collections === undefined ? {} : { collections: { store: collections, callers: meteredCaller } }),
+      adapter,
+      catalog: { createdAt: manifest.manifest.createdAt, entities },
+      ...(metering === undefined ? {} : { metering: { keys: metering.keys, meter: metering.meter } }),
+    })
     // Node refuses request heads over 16 KB with a bare 431; a larger limit lets the app answer long GET
     // lines itself, with a 414 that says to POST the query instead.
     const server = serve(app, {
@@ -96,11 +152,18 @@ export const serveCommand: CliCommand = {
     context.writeProgress(
       `oqlkit serving ${catalogDir} at ${server.url ?? `http://127.0.0.1:${port}/`} (Ctrl-C to stop)\n`,
     )
+    context.writeProgress(
+      metering === undefined
+        ? 'Metering is off: no keys, budgets or rate limits.\n'
+        : `Keys, budgets and rate limits in ${describeLocation(location)}${metering.provisioned > 0 ? `, with ${metering.provisioned} key(s) from ${keysFile}` : ''}.\n`,
+    )
     await new Promise<void>((done) => {
       process.once('SIGINT', done)
       process.once('SIGTERM', done)
     })
     await server.close()
+    await metering?.close()
+    await collections?.close()
     await adapter.close()
     return { exitCode: 0, stdout: 'oqlkit: stopped\n' }
   },

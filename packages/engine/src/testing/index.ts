@@ -9,6 +9,8 @@ export {
   orFilter,
   planOf,
 } from './adapter-conformance.ts'
+export { type CollectionStoreHarness, describeCollectionStoreContract } from './collection-store-contract.ts'
+export { describeMeterStoreConformance, type MeterStoreUnderTest } from './meter-store-conformance.ts'
 export {
   idKey,
   lastSegment,

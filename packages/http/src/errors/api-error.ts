@@ -14,7 +14,19 @@ export const API_ERROR_CODES = {
   method_not_allowed: 'The path exists, but not for this HTTP method.',
   request_line_too_long: 'The GET request line is longer than 8,190 bytes; POST the query to / instead.',
   bad_request: 'The request could not be read (a malformed URL).',
+  invalid_body:
+    'A POST body that is not a JSON object with exactly one query (oql, oqo or oxurl) and known siblings.',
+  invalid_oql: 'An empty OQL text.',
+  invalid_oqo: 'An OQO that is not a JSON object.',
+  payload_too_large: 'A POST body over the size cap of the query endpoints.',
+  invalid_entity: 'An entity type the properties registry does not have.',
   internal_error: 'A fault of the server; the message hides its details.',
+  invalid_api_key: 'The API key (api_key= or Bearer) is malformed or unknown: 401, never silently anonymous.',
+  invalid_authorization: "An Authorization header that is not 'Bearer <key>' (401).",
+  conflicting_api_keys: 'Two different API keys in one request (api_key= and Authorization, or twice).',
+  rate_limited: 'More than 100 requests in one second from one key or address (429, with Retry-After).',
+  budget_exhausted:
+    'The daily budget (and prepaid balance) cannot pay for the call (429, until midnight UTC).',
 } as const
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES
@@ -31,23 +43,28 @@ export interface ApiProblem {
 /**
  * An error that becomes an HTTP response: its status, its stable `error` code and a message that says
  * what was wrong and what is valid. Handlers throw it; the one `onError` mapper writes the JSON body
- * `{error, message, parameter?, errors?}` (`errors` lists every problem when there are several).
+ * `{error, message, parameter?, errors?}` (`errors` lists every problem when there are several), or
+ * `body` when the endpoint's contract gives its errors another shape (the query endpoints' `validation`).
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError'
   readonly status: number
   readonly problems: readonly ApiProblem[]
   readonly headers: Readonly<Record<string, string>>
+  /** The whole response body, when it is not the standard `{error, message, …}`. */
+  readonly body: Readonly<Record<string, unknown>> | undefined
 
   constructor(
     status: number,
     problems: readonly ApiProblem[],
     headers: Readonly<Record<string, string>> = {},
+    body?: Readonly<Record<string, unknown>>,
   ) {
     super(problems[0]?.message ?? 'Request failed')
     this.status = status
     this.problems = problems
     this.headers = headers
+    this.body = body
   }
 
   /** The code of the first problem. */

@@ -1,5 +1,6 @@
-import { isQueryLimitError } from '@oqlkit/engine'
+import { isCollectionError, isQueryLimitError } from '@oqlkit/engine'
 import { HTTPError } from 'h3'
+import { collectionApiError } from '../collections/collection-api-error.ts'
 import { ApiError, type ApiProblem, isApiError } from './api-error.ts'
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
@@ -33,6 +34,7 @@ export const toApiError = (thrown: unknown): ApiError | undefined => {
   const error = HTTPError.isError(thrown) && thrown.cause instanceof Error ? thrown.cause : thrown
   if (isApiError(error)) return error
   if (isQueryLimitError(error)) return ApiError.of(400, 'too_many_groups', error.message)
+  if (isCollectionError(error)) return collectionApiError(error)
   if (error instanceof Error && error.name === 'UnsupportedPlanError') return unsupportedPlanError(error)
   if (HTTPError.isError(error) && error.status === 404)
     return ApiError.of(404, 'not_found', 'No route matches this path. GET / describes the server.')
@@ -48,7 +50,7 @@ export const toApiError = (thrown: unknown): ApiError | undefined => {
 export const errorResponse = (thrown: unknown, log: (error: unknown) => void = console.error): Response => {
   const apiError = toApiError(thrown)
   if (apiError !== undefined)
-    return jsonResponse(errorBody(apiError.problems), apiError.status, apiError.headers)
+    return jsonResponse(apiError.body ?? errorBody(apiError.problems), apiError.status, apiError.headers)
   log(HTTPError.isError(thrown) && thrown.cause !== undefined ? thrown.cause : thrown)
   return jsonResponse(
     errorBody([

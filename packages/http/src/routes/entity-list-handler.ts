@@ -1,5 +1,6 @@
 import { costClassOfPlan, costUsdOf, executeQuery, planQuery, type StorageAdapter } from '@oqlkit/engine'
 import type { H3Event } from 'h3'
+import type { PlanResolver } from '../collections/collection-filter-hook.ts'
 import { listEnvelope } from '../envelope/list-envelope.ts'
 import { xQueryOf } from '../envelope/x-query.ts'
 import { ApiError } from '../errors/api-error.ts'
@@ -20,7 +21,7 @@ export const unknownEntityError = (segment: string): ApiError =>
  * endpoints), planned, run on the adapter and shaped into the list envelope.
  */
 export const entityListHandler =
-  (adapter: StorageAdapter) =>
+  (adapter: StorageAdapter, resolvePlan?: PlanResolver) =>
   async (event: H3Event): Promise<unknown> => {
     const segment = event.context.params?.entity ?? ''
     const entity = entityOfPath(segment)
@@ -28,16 +29,18 @@ export const entityListHandler =
     const reading = readListRequest(entity, rawQueryOf(event.req.url))
     if (!reading.ok) throw new ApiError(400, reading.problems)
     const { request } = reading
-    const planned = planQuery(request.oqo, request.view)
-    if (!planned.ok)
+    const planning = planQuery(request.oqo, request.view)
+    if (!planning.ok)
       throw new ApiError(
         400,
-        planned.errors.map((error) => ({
+        planning.errors.map((error) => ({
           error: error.code,
           message: error.message,
           parameter: error.parameter,
         })),
       )
+    // Collection filters become their members' ids here, for this request's caller.
+    const planned = resolvePlan === undefined ? planning : await resolvePlan(event, planning)
     const started = performance.now()
     const response = await executeQuery(
       adapter,

@@ -116,6 +116,12 @@ const readNumber = (context: FilterValueContext, item: string): ValueOutcome => 
   return numberProblem(context, item)
 }
 
+const collectionOnValueField = (context: FilterValueContext, item: string): ValueOutcome =>
+  valueProblem(
+    'invalid_value',
+    `'${context.key}' is not an ID field, so it cannot take the collection ${item}. Filter by a collection with collection:${item} on the endpoint of its type, or on an ID field that holds ids of its type; otherwise give ${context.key} literal values (quote one that starts with col_).`,
+  )
+
 /** One value of the list: `null`, a collection, a number, a comparison, a boolean or a literal. */
 const readItem = (context: FilterValueContext, item: string, quoted: boolean): ValueOutcome => {
   const column = context.column
@@ -125,6 +131,8 @@ const readItem = (context: FilterValueContext, item: string, quoted: boolean): V
     (!quoted && COLLECTION_ID.test(item) && column.operators.includes('in collection'))
   )
     return valueOk(leaf(column, item, 'in collection'))
+  // A collection id on a field that holds no entity ids is a mistake to name, not a literal to look for.
+  if (!quoted && COLLECTION_ID.test(item)) return collectionOnValueField(context, item)
   switch (column.kind) {
     case 'number':
     case 'float':

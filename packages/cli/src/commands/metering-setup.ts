@@ -1,0 +1,148 @@
+import { readFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { openEmbeddedKeyStore, openEmbeddedMeterStore } from '@oqlkit/adapter-duckdb'
+import { connectRedis, createRedisKeyStore, createRedisMeterStore, probeRedis } from '@oqlkit/adapter-redis'
+import {
+  createMemoryKeyStore,
+  type KeyStore,
+  layerKeyStores,
+  type MeterStore,
+  readKeysFile,
+} from '@oqlkit/engine'
+
+/** The state folder's name: beside the catalog for `serve`, in the working folder for `keys`. */
+export const STATE_DIR_NAME = '.oqlkit-state'
+
+export const DEFAULT_REDIS_PREFIX = 'oqlkit:'
+
+/** Where keys and budgets live: a state folder (embedded, the default) or a Redis server. */
+export type StoreLocation =
+  | { readonly kind: 'embedded'; readonly dir: string }
+  | { readonly kind: 'redis'; readonly url: string; readonly prefix: string }
+
+export const describeLocation = (location: StoreLocation): string =>
+  location.kind === 'embedded'
+    ? `the embedded store in ${location.dir}`
+    : `Redis at ${location.url} (key prefix ${location.prefix})`
+
+const optionAfter = (args: readonly string[], name: string): string | undefined => {
+  const index = args.indexOf(name)
+  return index === -1 ? undefined : args[index + 1]
+}
+
+/**
+ * The store options of a command line: `--state DIR`, or `--redis URL` with `--redis-prefix P`; a
+ * problem (a missing value, both given) as a string.
+ */
+export const readStoreLocation = (
+  args: readonly string[],
+  defaultStateDir: string,
+): StoreLocation | string => {
+  for (const name of ['--state', '--redis', '--redis-prefix'])
+    if (args.includes(name)) {
+      const value = optionAfter(args, name)
+      if (value === undefined || value.startsWith('--')) return `${name} needs a value`
+    }
+  const redis = optionAfter(args, '--redis')
+  if (redis !== undefined && args.includes('--state'))
+    return '--state and --redis are two places for the same state: give one'
+  if (redis !== undefined) {
+    if (!/^rediss?:\/\//.test(redis)) return `--redis needs a redis:// or rediss:// URL (was ${redis})`
+    return { kind: 'redis', url: redis, prefix: optionAfter(args, '--redis-prefix') ?? DEFAULT_REDIS_PREFIX }
+  }
+  if (args.includes('--redis-prefix')) return '--redis-prefix goes with --redis'
+  return { kind: 'embedded', dir: resolve(optionAfter(args, '--state') ?? defaultStateDir) }
+}
+
+/** The default state folder of a server: beside its catalog folder, so re-ingesting never touches it. */
+export const defaultStateDirOf = (catalogDir: string): string =>
+  join(dirname(resolve(catalogDir)), STATE_DIR_NAME)
+
+export interface MeteringStores {
+  readonly keys: KeyStore
+  readonly meter: MeterStore
+  readonly close: () => Promise<void>
+}
+
+/**
+ * Opens only the key store of a location: what `oqlkit keys` writes to, also while a server runs on
+ * the same state (the embedded meter store admits one process; the key store any number).
+ */
+export const openKeyStore = async (
+  location: StoreLocation,
+): Promise<{ keys: KeyStore; close: () => Promise<void> }> => {
+  if (location.kind === 'embedded') {
+    const keys = await openEmbeddedKeyStore({ dir: location.dir })
+    return { keys, close: () => keys.close() }
+  }
+  const probe = await probeRedis(location.url)
+  if (!probe.reachable) throw new Error(`Redis at ${location.url} did not answer: ${probe.reason}`)
+  const client = await connectRedis(location.url)
+  return {
+    keys: createRedisKeyStore({ client, prefix: location.prefix }),
+    close: async () => {
+      await client.quit().catch(() => client.disconnect())
+    },
+  }
+}
+
+/** Opens the key and meter stores of a location (Redis is probed first, so a dead one fails at once). */
+export const openMeteringStores = async (location: StoreLocation): Promise<MeteringStores> => {
+  if (location.kind === 'embedded') {
+    const keys = await openEmbeddedKeyStore({ dir: location.dir })
+    const meter = await openEmbeddedMeterStore({ dir: location.dir })
+    return {
+      keys,
+      meter,
+      close: async () => {
+        await meter.close()
+        await keys.close()
+      },
+    }
+  }
+  const probe = await probeRedis(location.url)
+  if (!probe.reachable) throw new Error(`Redis at ${location.url} did not answer: ${probe.reason}`)
+  const client = await connectRedis(location.url)
+  return {
+    keys: createRedisKeyStore({ client, prefix: location.prefix }),
+    meter: createRedisMeterStore({ client, prefix: location.prefix }),
+    close: async () => {
+      await client.quit().catch(() => client.disconnect())
+    },
+  }
+}
+
+/**
+ * The stores of a server: those of its location, with the keys of a keys file (`--keys`) in front.
+ * Provisioned keys stay in memory (every process of a deployment reads the same file), so the file
+ * remains the one place they are defined, and a key there overrides a stored key of the same value.
+ */
+export const openServerMetering = async (
+  location: StoreLocation,
+  keysFile: string | undefined,
+  now: Date,
+): Promise<MeteringStores & { readonly provisioned: number }> => {
+  let provisioned: KeyStore | undefined
+  let count = 0
+  if (keysFile !== undefined) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(await readFile(keysFile, 'utf8'))
+    } catch (error) {
+      throw new Error(
+        `cannot read the keys file ${keysFile}: ${error instanceof Error ? error.message : String(error)}`,
+      )
+    }
+    const reading = await readKeysFile(parsed, now)
+    if (!reading.ok)
+      throw new Error(`the keys file ${keysFile} is not valid:\n  ${reading.problems.join('\n  ')}`)
+    provisioned = createMemoryKeyStore(reading.records)
+    count = reading.records.length
+  }
+  const stores = await openMeteringStores(location)
+  return {
+    ...stores,
+    keys: provisioned === undefined ? stores.keys : layerKeyStores(provisioned, stores.keys),
+    provisioned: count,
+  }
+}

@@ -1,0 +1,286 @@
+// `oqlkit serve` with metering, as real processes: keys from a file and from `oqlkit keys create` while
+// the server runs, the embedded store surviving SIGKILL without losing an acknowledged charge, and two
+// servers sharing budgets and the request rate through Redis.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { ingestSnapshot } from '@oqlkit/adapter-duckdb'
+import { connectRedis } from '@oqlkit/adapter-redis'
+import { runCli } from '@oqlkit/cli'
+import { toMicroUsd } from '@oqlkit/engine'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { redisForTests } from '../../adapter-redis/test/redis-test-gate.ts'
+import { SAMPLE_SNAPSHOT_DIR } from '../src/commands/serve-command.ts'
+
+const redis = await redisForTests()
+const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-metering-'))
+const catalogDir = join(scratch, 'catalog')
+const entry = resolve(import.meta.dirname, '../src/bin.ts')
+const servers = new Set<ChildProcess>()
+
+beforeAll(async () => {
+  await ingestSnapshot({
+    snapshotDir: SAMPLE_SNAPSHOT_DIR,
+    outDir: catalogDir,
+    mode: 'replace',
+    searchIndex: false,
+  })
+}, 180_000)
+afterAll(() => {
+  for (const server of servers) server.kill('SIGKILL')
+  rmSync(scratch, { recursive: true, force: true })
+})
+
+interface Server {
+  readonly base: string
+  readonly output: () => string
+  /** SIGINT, then the exit code. */
+  readonly stop: () => Promise<number | null>
+  readonly kill: () => Promise<void>
+}
+
+// The server process itself (not the bin wrapper, which would leave it running on SIGKILL).
+const startServer = async (args: readonly string[]): Promise<Server> => {
+  const port = 20_000 + Math.floor(Math.random() * 20_000)
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=@oqlkit/source',
+      '--import',
+      'tsx',
+      entry,
+      'serve',
+      '--catalog',
+      catalogDir,
+      '--port',
+      String(port),
+      ...args,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  servers.add(child)
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  const exited = new Promise<number | null>((done) =>
+    child.on('exit', (code) => {
+      servers.delete(child)
+      done(code)
+    }),
+  )
+  const base = `http://127.0.0.1:${port}`
+  const started = Date.now()
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited: ${output}`)
+    try {
+      await fetch(`${base}/`)
+      break
+    } catch (error) {
+      if (Date.now() - started > 60_000) throw error
+      await new Promise((done) => setTimeout(done, 150))
+    }
+  }
+  return {
+    base,
+    output: () => output,
+    stop: async () => {
+      child.kill('SIGINT')
+      return exited
+    },
+    kill: async () => {
+      child.kill('SIGKILL')
+      await exited
+    },
+  }
+}
+
+const usedOf = async (server: Server, key: string): Promise<number> => {
+  const response = await fetch(`${server.base}/rate-limit`, { headers: { authorization: `Bearer ${key}` } })
+  const body = (await response.json()) as { rate_limit: { daily_used_usd: number } }
+  return toMicroUsd(body.rate_limit.daily_used_usd)
+}
+
+const keysFile = (name: string, entries: readonly Record<string, unknown>[]): string => {
+  const path = join(scratch, name)
+  writeFileSync(path, JSON.stringify(entries))
+  return path
+}
+
+describe('oqlkit serve, metered', () => {
+  it('serves keys from a keys file and keys created while it runs; refuses unknown ones', async () => {
+    const state = join(scratch, 'state-keys')
+    const fileKey = 'file-key-000000000000000001'
+    const server = await startServer([
+      '--state',
+      state,
+      '--keys',
+      keysFile('keys.json', [
+        { key: fileKey, user_id: 'file-user', admin: false, daily_budget_usd: 3, prepaid_usd: 0 },
+      ]),
+    ])
+    try {
+      expect(server.output()).toContain('with 1 key(s) from')
+      const report = await fetch(`${server.base}/rate-limit?api_key=${fileKey}`)
+      expect(report.status).toBe(200)
+      expect(
+        ((await report.json()) as { rate_limit: { daily_budget_usd: number } }).rate_limit.daily_budget_usd,
+      ).toBe(3)
+      const works = await fetch(`${server.base}/works?per_page=1`, {
+        headers: { authorization: `Bearer ${fileKey}` },
+      })
+      expect(works.status).toBe(200)
+      expect(works.headers.get('x-ratelimit-credits-used')).toBe('0.0001')
+      expect(works.headers.get('x-ratelimit-limit')).toBe('3')
+      const created = await runCli(['keys', 'create', '--user', 'late', '--state', state])
+      expect(created.exitCode, created.stderr).toBe(0)
+      const lateKey = created.stdout?.trim() ?? ''
+      expect((await fetch(`${server.base}/rate-limit?api_key=${lateKey}`)).status).toBe(200)
+      expect((await fetch(`${server.base}/rate-limit?api_key=${lateKey.slice(0, -1)}x`)).status).toBe(401)
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  }, 90_000)
+
+  it('refuses to start on a keys file with problems, naming them', async () => {
+    const bad = keysFile('bad.json', [{ key: 'short', user_id: 'x' }, { key: 'file-key-000000000000000002' }])
+    const child = spawn(
+      process.execPath,
+      [
+        '--conditions=@oqlkit/source',
+        '--import',
+        'tsx',
+        entry,
+        'serve',
+        '--catalog',
+        catalogDir,
+        '--port',
+        '0',
+        '--state',
+        join(scratch, 'state-bad'),
+        '--keys',
+        bad,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    expect(await new Promise((done) => child.on('exit', done))).toBe(1)
+    expect(stderr).toContain('entry 0: key must be 16 to 128 characters')
+    expect(stderr).toContain('entry 1: user_id must be a non-empty string')
+  }, 60_000)
+
+  it('loses no acknowledged charge when killed with SIGKILL (embedded store)', async () => {
+    const state = join(scratch, 'state-crash')
+    const key = 'crash-key-00000000000000001'
+    const keys = keysFile('crash-keys.json', [{ key, user_id: 'crash' }])
+    const first = await startServer(['--state', state, '--keys', keys])
+    let acknowledged = 0
+    for (let i = 0; i < 40; i++) {
+      const response = await fetch(`${first.base}/works?per_page=1&page=${1 + (i % 5)}&api_key=${key}`)
+      expect(response.status).toBe(200)
+      acknowledged++
+    }
+    await first.kill()
+    const second = await startServer(['--state', state, '--keys', keys])
+    try {
+      expect(await usedOf(second, key)).toBe(acknowledged * toMicroUsd(0.0001))
+    } finally {
+      await second.stop()
+    }
+  }, 120_000)
+})
+
+describe.skipIf(!redis.reachable)('two oqlkit servers sharing Redis', () => {
+  const prefix = `oqlkit-test:serve-${process.pid}-${Date.now().toString(36)}:`
+  const budgetKey = 'shared-budget-key-0000000001'
+  const burstKey = 'shared-burst-key-00000000001'
+  let pair: Server[] = []
+
+  beforeAll(async () => {
+    const keys = keysFile('shared-keys.json', [
+      { key: budgetKey, user_id: 'budget', daily_budget_usd: 0.005 },
+      { key: burstKey, user_id: 'burst' },
+    ])
+    const args = ['--redis', redis.url, '--redis-prefix', prefix, '--keys', keys]
+    pair = [await startServer(args), await startServer(args)]
+  }, 120_000)
+  afterAll(async () => {
+    for (const server of pair) await server.stop()
+    const client = await connectRedis(redis.url)
+    const written = await client.keys(`${prefix}*`)
+    if (written.length > 0) await client.del(...written)
+    client.disconnect()
+  })
+
+  it('never lets a shared budget go negative: exactly the budget is spent', async () => {
+    // $0.005 pays for 50 list calls; 90 arrive at once, split between the two processes.
+    const answers = await Promise.all(
+      Array.from({ length: 90 }, async (_, i) => {
+        const response = await fetch(`${pair[i % 2]!.base}/works?per_page=1&page=${1 + (i % 7)}`, {
+          headers: { authorization: `Bearer ${budgetKey}` },
+        })
+        return { status: response.status, body: (await response.json()) as { error?: string } }
+      }),
+    )
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(50)
+    const refused = answers.filter((answer) => answer.status === 429)
+    expect(refused).toHaveLength(40)
+    for (const answer of refused) expect(answer.body.error).toBe('budget_exhausted')
+    for (const server of pair) {
+      const report = (await (await fetch(`${server.base}/rate-limit?api_key=${budgetKey}`)).json()) as {
+        rate_limit: { daily_used_usd: number; daily_remaining_usd: number }
+      }
+      expect(report.rate_limit).toMatchObject({ daily_used_usd: 0.005, daily_remaining_usd: 0 })
+    }
+  }, 60_000)
+
+  it('holds 100 requests per second for one key under 300 requests per second across both', async () => {
+    interface Sent {
+      readonly sentAt: number
+      readonly answeredAt: number
+      readonly status: number
+    }
+    const sent: Promise<Sent>[] = []
+    const started = performance.now()
+    // 15 requests every 50 ms for 2 seconds: 300 a second, alternating between the servers.
+    for (let tick = 0; tick < 40; tick++) {
+      const due = started + tick * 50
+      await new Promise((done) => setTimeout(done, Math.max(0, due - performance.now())))
+      for (let i = 0; i < 15; i++) {
+        const server = pair[(tick * 15 + i) % 2]!
+        const sentAt = performance.now()
+        sent.push(
+          fetch(`${server.base}/rate-limit`, { headers: { authorization: `Bearer ${burstKey}` } }).then(
+            async (response) => {
+              await response.arrayBuffer()
+              return { sentAt, answeredAt: performance.now(), status: response.status }
+            },
+          ),
+        )
+      }
+    }
+    const results = await Promise.all(sent)
+    const accepted = results.filter((result) => result.status === 200).sort((a, b) => a.sentAt - b.sentAt)
+    expect(results.filter((result) => result.status !== 200 && result.status !== 429)).toEqual([])
+    // Each accepted request was admitted between sending and answer; no one-second span may wholly
+    // contain more than 100 of those intervals.
+    for (const first of accepted) {
+      const inside = accepted.filter(
+        (other) => other.sentAt >= first.sentAt && other.answeredAt < first.sentAt + 1000,
+      ).length
+      expect(inside).toBeLessThanOrEqual(100)
+    }
+    const span = (accepted.at(-1)?.answeredAt ?? 0) - (accepted[0]?.sentAt ?? 0)
+    expect(accepted.length).toBeLessThanOrEqual(100 * Math.ceil(span / 1000))
+    // And the limiter is not stricter than the rule: most of the allowed requests got through.
+    expect(accepted.length).toBeGreaterThanOrEqual(150)
+    expect(results.filter((result) => result.status === 429).length).toBeGreaterThan(100)
+  }, 60_000)
+})

@@ -1,0 +1,55 @@
+import { CollectionError } from '@oqlkit/engine'
+
+/** The largest body the collections API reads: 1,000 full id URLs take about 40 KB. */
+export const MAX_COLLECTION_BODY_BYTES = 256 * 1024
+
+const tooLarge = (limit: number) =>
+  new CollectionError(
+    'invalid_body',
+    `The body is larger than ${limit} bytes, more than any collection request needs (1,000 ids fit in about 40 KB). Send fewer ids per request.`,
+  )
+
+/**
+ * The JSON value of a request body, read up to `limit` bytes (a larger body is refused as soon as it
+ * passes the limit, not buffered whole). An empty, non-UTF-8 or non-JSON body is an `invalid_body`.
+ */
+export const readJsonBody = async (request: Request, limit = MAX_COLLECTION_BODY_BYTES): Promise<unknown> => {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN)
+  if (declared > limit) throw tooLarge(limit)
+  const chunks: Uint8Array[] = []
+  let size = 0
+  if (request.body !== null) {
+    const reader = request.body.getReader()
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      size += value.byteLength
+      if (size > limit) {
+        await reader.cancel().catch(() => {})
+        throw tooLarge(limit)
+      }
+      chunks.push(value)
+    }
+  }
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw new CollectionError('invalid_body', 'The body is not UTF-8 text; send a JSON object.')
+  }
+  if (text.trim() === '') throw new CollectionError('invalid_body', 'The body is empty; send a JSON object.')
+  try {
+    return JSON.parse(text) as unknown
+  } catch (error) {
+    throw new CollectionError(
+      'invalid_body',
+      `The body is not valid JSON (${error instanceof Error ? error.message : 'unreadable'}); send a JSON object.`,
+    )
+  }
+}

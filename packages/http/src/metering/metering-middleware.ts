@@ -1,0 +1,140 @@
+import {
+  allowanceOf,
+  type Caller,
+  type ChargeOutcome,
+  costUsdOf,
+  DEFAULT_METERING_LIMITS,
+  fromMicroUsd,
+  hashApiKey,
+  type MeteringLimits,
+  subjectOf,
+  toMicroUsd,
+  usageSummary,
+} from '@oqlkit/engine'
+import { getRequestIP, type H3Event, type Middleware, toResponse } from 'h3'
+import { errorBody, errorResponse, jsonResponse } from '../errors/error-response.ts'
+import { rawQueryOf } from '../request/query-parameters.ts'
+import { readCredential, unknownKeyError } from './credential-reader.ts'
+import { setMeteredRequest } from './metered-request.ts'
+import type { MeteringOptions } from './metering-options.ts'
+import { rateLimitHeaders } from './rate-limit-headers.ts'
+import { priceRequest } from './request-pricing.ts'
+
+// IPv4, IPv6 (with an optional zone) and IPv4-mapped forms; anything else is not an address to key budgets by.
+const ADDRESS = /^[0-9A-Fa-f:.]{2,45}(?:%[A-Za-z0-9_.-]{1,20})?$/
+
+/** The address whose anonymous budget a caller without a key uses. */
+const clientAddress = (event: H3Event, trustProxy: boolean): string => {
+  const address = getRequestIP(event, { xForwardedFor: trustProxy })?.trim()
+  return address !== undefined && ADDRESS.test(address) ? address : 'unknown'
+}
+
+const who = (caller: Caller): string => (caller.kind === 'key' ? 'this key' : 'this address without a key')
+
+/** The 429 of a rejected charge: why, and when to retry (`Retry-After` and in the body). */
+const tooManyRequests = (
+  outcome: Extract<ChargeOutcome, { ok: false }>,
+  caller: Caller,
+  limits: MeteringLimits,
+  headers: Record<string, string>,
+): Response => {
+  const retryAfterSeconds = Math.max(1, Math.ceil(outcome.retryAfterMs / 1000))
+  const retryAt = new Date(outcome.nowMs + outcome.retryAfterMs).toISOString()
+  const message =
+    outcome.reason === 'rate_limited'
+      ? `More than ${limits.requestsPerWindow} requests within ${limits.rateWindowMs / 1000} s from ${who(caller)}. Retry after ${retryAfterSeconds} s, backing off exponentially if it happens again.`
+      : `The daily budget of ${who(caller)} is spent${caller.kind === 'key' ? ', and its prepaid balance cannot pay for this call' : ''}. It refills at midnight UTC (${retryAt}, in ${retryAfterSeconds} s)${caller.kind === 'key' ? '; a prepaid balance pays for calls beyond it' : '; an API key has a larger budget'}. GET /rate-limit shows what is left.`
+  return jsonResponse(
+    {
+      ...errorBody([{ error: outcome.reason, message }]),
+      retry_after_seconds: retryAfterSeconds,
+      retry_at: retryAt,
+    },
+    429,
+    { ...headers, 'retry-after': String(retryAfterSeconds) },
+  )
+}
+
+const withHeaders = (response: Response, headers: Record<string, string>): Response => {
+  const merged = new Headers(response.headers)
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value)
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: merged,
+  })
+}
+
+/**
+ * The metering middleware, around every route: it reads the caller's key (refusing invalid ones with
+ * 401), prices the request, and charges it in one atomic store operation that also applies the request
+ * rate; a rejected call answers 429 and is not charged. A call that fails (status 400 and up) after it
+ * was charged is refunded. Every response it lets through carries the X-RateLimit headers.
+ */
+export const meteringMiddleware = (
+  options: MeteringOptions,
+  logError?: (error: unknown) => void,
+): Middleware => {
+  const limits = options.limits ?? DEFAULT_METERING_LIMITS
+  const clock = options.clock ?? Date.now
+  const rate = { requests: limits.requestsPerWindow, windowMs: limits.rateWindowMs }
+  return async (event, next) => {
+    const credential = readCredential(event.req.headers.get('authorization'), rawQueryOf(event.req.url))
+    if (credential.kind === 'refused') return errorResponse(credential.error, logError)
+    let caller: Caller
+    if (credential.kind === 'key') {
+      const record = await options.keys.findKey(await hashApiKey(credential.key))
+      if (record === undefined) return errorResponse(unknownKeyError(), logError)
+      caller = { kind: 'key', key: record }
+    } else caller = { kind: 'anonymous', address: clientAddress(event, options.trustProxy === true) }
+
+    const costClass = await priceRequest(event.req, event.url.pathname)
+    const costMicroUsd = costClass === undefined ? 0 : toMicroUsd(costUsdOf(costClass))
+    const allowance = allowanceOf(caller, limits)
+    const outcome = await options.meter.charge({
+      subject: subjectOf(caller),
+      costMicroUsd,
+      allowance,
+      rate,
+      nowMs: clock(),
+      requestId: crypto.randomUUID(),
+    })
+    if (!outcome.ok)
+      return tooManyRequests(
+        outcome,
+        caller,
+        limits,
+        rateLimitHeaders(usageSummary(allowance, outcome.counters, outcome.nowMs), 0),
+      )
+
+    setMeteredRequest(event, {
+      caller,
+      allowance,
+      counters: outcome.counters,
+      nowMs: outcome.nowMs,
+      costUsd: fromMicroUsd(costMicroUsd),
+    })
+    let response: Response
+    try {
+      response = await toResponse(await next(), event)
+    } catch (error) {
+      response = errorResponse(error, logError)
+    }
+    let { counters, nowMs } = outcome
+    let charged = costMicroUsd
+    const { receipt } = outcome
+    if (response.status >= 400 && receipt.dailyMicroUsd + receipt.prepaidMicroUsd > 0) {
+      try {
+        ;({ counters, nowMs } = await options.meter.refund(receipt, clock()))
+        charged = 0
+      } catch (error) {
+        // The call failed and stays charged; the client still gets its answer.
+        ;(logError ?? console.error)(error)
+      }
+    }
+    return withHeaders(
+      response,
+      rateLimitHeaders(usageSummary(allowance, counters, nowMs), fromMicroUsd(charged)),
+    )
+  }
+}

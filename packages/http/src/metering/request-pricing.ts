@@ -1,0 +1,96 @@
+import { type CostClass, costClassOfPlan, planQuery, type ViewParameters } from '@oqlkit/engine'
+import { translate } from '@oqlkit/oql'
+import type { Oqo } from '@oqlkit/oqo-schema'
+import { entityOfPath } from '../request/entity-paths.ts'
+import { readListRequest } from '../request/list-request-reader.ts'
+import { rawQueryOf, readQueryParameters } from '../request/query-parameters.ts'
+import { MAX_REQUEST_LINE_BYTES, requestLineBytes } from '../request/request-line-limit.ts'
+
+/** The price class of a query in its canonical OQO form, or undefined when it does not plan. */
+const classOfOqo = (oqo: Oqo | null, view: ViewParameters = {}): CostClass | undefined => {
+  if (oqo === null) return undefined
+  const planned = planQuery(oqo, view)
+  return planned.ok ? costClassOfPlan(planned.plan) : undefined
+}
+
+/** An OQL text or OQO (object or JSON text) translated to its canonical OQO, or null. */
+const oqoOf = (form: 'oql' | 'oqo', value: unknown): Oqo | null => {
+  if (form === 'oql') return typeof value === 'string' ? translate({ oql: value }).oqo : null
+  let oqo = value
+  if (typeof value === 'string')
+    try {
+      oqo = JSON.parse(value)
+    } catch {
+      return null
+    }
+  return translate({ oqo }).oqo
+}
+
+/** Bodies larger than this are not priced (free): the execute endpoint refuses them anyway. */
+const MAX_PRICED_BODY_BYTES = 4 * 1024 * 1024
+
+// Reads a clone of the body (the handler reads the original), stopping past the cap.
+const readJsonBody = async (request: Request): Promise<unknown> => {
+  const stream = request.clone().body
+  if (stream === null) return undefined
+  const reader = stream.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  let size = 0
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      size += value.byteLength
+      if (size > MAX_PRICED_BODY_BYTES) return undefined
+      text += decoder.decode(value, { stream: true })
+    }
+  } finally {
+    // Not awaited: a branch of a teed body settles its cancel only once the other branch ends too.
+    reader.cancel().catch(() => {})
+  }
+  try {
+    return JSON.parse(text + decoder.decode())
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * What a request will cost, before it runs (so an unaffordable call is refused without running):
+ * its class in the engine's price table, or undefined for free requests. Lists (and groups) are priced
+ * by their plan (`costClassOfPlan`: list, search or semantic); the execute endpoints (`/?oql=`,
+ * `/?oqo=`, `POST /`) like the classic list of the same query; singletons at 0; `/text` as text.
+ * Everything else is free: the root document, `/query` translation, `/validate`, `/parse-context`,
+ * `/properties`, `/query/spec`, autocomplete, `/rate-limit`, collection management. A request that does
+ * not read or plan is free too (it fails with 400); a charged call that fails is refunded anyway.
+ */
+export const priceRequest = async (request: Request, pathname: string): Promise<CostClass | undefined> => {
+  if (requestLineBytes(request) > MAX_REQUEST_LINE_BYTES) return undefined
+  const segments = pathname.split('/').filter((segment) => segment !== '')
+  const [first] = segments
+  const method = request.method
+  if (first === undefined) {
+    if (method === 'POST') {
+      const body = await readJsonBody(request)
+      if (typeof body !== 'object' || body === null) return undefined
+      const fields = body as Record<string, unknown>
+      if ('oql' in fields) return classOfOqo(oqoOf('oql', fields.oql))
+      if ('oqo' in fields) return classOfOqo(oqoOf('oqo', fields.oqo))
+      return undefined
+    }
+    const parameter = readQueryParameters(rawQueryOf(request.url)).find(
+      (candidate) => candidate.name === 'oql' || candidate.name === 'oqo',
+    )
+    return parameter === undefined
+      ? undefined
+      : classOfOqo(oqoOf(parameter.name as 'oql' | 'oqo', parameter.value))
+  }
+  if (first === 'text') return 'text'
+  const entity = entityOfPath(first)
+  if (entity === undefined) return undefined
+  if (segments.length > 1) return 'singleton'
+  if (method !== 'GET' && method !== 'HEAD') return undefined
+  const reading = readListRequest(entity, rawQueryOf(request.url))
+  return reading.ok ? classOfOqo(reading.request.oqo, reading.request.view) : undefined
+}

@@ -21,6 +21,7 @@ import { compileFilter } from './filter-compiler.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
 import { joinSql, param, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
 import { quoteIdentifier } from './sql-identifier.ts'
+import { unindexedSearch } from './unindexed-search.ts'
 import { UnsupportedPlanError } from './unsupported-plan-error.ts'
 import { BOOLEAN_CODEC, DATE_CODEC, NUMBER_CODEC, TIMESTAMP_CODEC, type ValueCodec } from './value-codecs.ts'
 
@@ -156,15 +157,17 @@ export class DuckDbPlanCompiler {
           'semantic_search',
           `Semantic search (${node.column.id}) is not available: this adapter has no vector index`,
         )
-      if (this.#search === undefined)
+      const scan = unindexedSearch(entity, node)
+      if (scan === undefined && this.#search === undefined)
         throw new UnsupportedPlanError(
           'full_text_search',
           `Full-text search (${node.column.id}) needs the catalog's search index, which this adapter was opened without`,
         )
       const name = `__s${names.size}`
       names.set(node, name)
+      const matches = scan ?? this.#search!.compileSearch(entity, node)
       clauses.push(
-        sql`${raw(quoteIdentifier(name))}(doc, score) AS (SELECT doc, sum(score) FROM (${this.#search.compileSearch(entity, node)}) GROUP BY doc)`,
+        sql`${raw(quoteIdentifier(name))}(doc, score) AS (SELECT doc, sum(score) FROM (${matches}) GROUP BY doc)`,
       )
     }
     const filter = compileFilter(entity, plan.filter, (node) => names.get(node)!)

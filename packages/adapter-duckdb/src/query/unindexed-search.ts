@@ -1,0 +1,32 @@
+// Search on text the index does not hold: the raw affiliation strings of works' authorships. Rather than
+// refusing a registry search filter (a 501 for a valid query), such a search scans the records: every word
+// of the query must occur among the field's exact tokens, and each match scores 1. A scan of the JSON, so it
+// is slow on big catalogs; the answer is right and the index can take the field over later.
+import type { SearchNode } from '@oqlkit/engine'
+import type { CatalogEntity } from '../catalog/catalog-entities.ts'
+import { exactTokens, exactTokensSql } from '../search/search-tokenizer.ts'
+import { entityView } from './catalog-views.ts'
+import { joinSql, param, raw, type SqlFragment, sql } from './sql-fragment.ts'
+import { jsonPathLiteral } from './sql-identifier.ts'
+
+const UNINDEXED_TEXT: Readonly<Partial<Record<CatalogEntity, Readonly<Record<string, string>>>>> = {
+  works: { 'raw_affiliation_strings.search': '$.authorships[*].raw_affiliation_strings[*]' },
+}
+
+/** The `(doc, score)` relation of a search on an unindexed field, or undefined when the field is indexed. */
+export const unindexedSearch = (entity: CatalogEntity, node: SearchNode): SqlFragment | undefined => {
+  const path = UNINDEXED_TEXT[entity]?.[node.column.id]
+  if (path === undefined) return undefined
+  const words = exactTokens(node.text)
+  const tokens = exactTokensSql(
+    `array_to_string(json_extract_string(e.record, ${jsonPathLiteral(path)}), ' ')`,
+  )
+  const condition =
+    words.length === 0
+      ? raw('FALSE')
+      : joinSql(
+          words.map((word) => sql`list_contains(${raw(tokens)}, ${param(word)})`),
+          ' AND ',
+        )
+  return sql`SELECT e."id" AS doc, 1.0 AS score FROM ${raw(entityView(entity))} AS e WHERE ${condition}`
+}

@@ -31,6 +31,8 @@ interface SampleWork {
   readonly abstract: string
 }
 let works: SampleWork[]
+const SEGMENT_DOCS = 200
+const BUCKET_ROWS = 20_000
 
 /** The abstract of a record, rebuilt from its inverted index without the code under test. */
 function abstractOf(record: Record<string, unknown>): string {
@@ -58,7 +60,14 @@ beforeAll(async () => {
     autoload_known_extensions: 'false',
   })
   connection = await instance.connect()
-  index = await buildSearchIndex({ connection, catalogDir })
+  // Small segments and buckets, so that the sample's works are tokenized in several segments and searches
+  // read postings from several buckets.
+  index = await buildSearchIndex({
+    connection,
+    catalogDir,
+    segmentDocs: SEGMENT_DOCS,
+    bucketRows: BUCKET_ROWS,
+  })
   const records = await rows('SELECT id, display_name, record FROM read_parquet($1) ORDER BY id', [
     join(catalogDir, 'entities', 'works.parquet'),
   ])
@@ -76,7 +85,9 @@ afterAll(() => {
 })
 
 async function search(field: string, mode: 'stemmed' | 'exact', match: SearchNode) {
-  const compiled = compileSearch({ entity: 'works', field, mode, match }, { catalogDir })
+  const works = index.entities.works
+  if (works === undefined) throw new Error('works are not indexed')
+  const compiled = compileSearch({ entity: 'works', field, mode, match }, { catalogDir, index: works })
   if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
   const hits = await rows(`SELECT id, score FROM (${compiled.sql}) ORDER BY score DESC, id`, compiled.params)
   return hits.map((hit) => ({ id: String(hit.id), score: Number(hit.score) }))
@@ -89,7 +100,14 @@ describe('the sample index', () => {
   it('indexes every entity and lists files that exist', async () => {
     expect(Object.keys(index.entities).sort()).toStrictEqual([...CATALOG_ENTITY_NAMES].sort())
     expect(index.entities.works?.docs).toBe(works.length)
-    expect(index.files).toHaveLength(CATALOG_ENTITY_NAMES.length * 7)
+    const buckets = index.entities.works?.files.stemmed.postings.length ?? 0
+    expect(buckets).toBeGreaterThan(2)
+    // Per entity: docs, doc stats, field stats, two dictionaries, and a postings file per bucket and mode.
+    const postingsFiles = Object.values(index.entities).reduce(
+      (sum, entity) => sum + entity.files.exact.postings.length + entity.files.stemmed.postings.length,
+      0,
+    )
+    expect(index.files).toHaveLength(CATALOG_ENTITY_NAMES.length * 5 + postingsFiles)
     for (const file of index.files) {
       const path = join(catalogDir, ...file.path.split('/'))
       expect(existsSync(path)).toBe(true)
@@ -106,17 +124,44 @@ describe('the sample index', () => {
     expect(withSearchIndex(merged, index).files).toStrictEqual(merged.files)
   })
 
-  it('writes postings sorted by term, field and document', async () => {
-    for (const mode of ['exact', 'stemmed']) {
-      const path = join(catalogDir, 'search', 'works', `${mode}-postings.parquet`)
-      const [row] = await rows(
-        `SELECT count(*) AS n, count(*) FILTER (WHERE previous IS NOT NULL AND previous >= current) AS unordered
-         FROM (SELECT (term, field, doc) AS current, lag((term, field, doc)) OVER (ORDER BY file_row_number) AS previous
-               FROM read_parquet($1, file_row_number = true))`,
-        [path],
-      )
-      expect(Number(row?.n)).toBeGreaterThan(50_000)
-      expect(Number(row?.unordered)).toBe(0)
+  it('writes buckets of consecutive terms, each sorted by term, field and document, as its bounds say', async () => {
+    const worksIndex = index.entities.works
+    expect(worksIndex?.idPrefix).toBe('W')
+    for (const mode of ['exact', 'stemmed'] as const) {
+      const { postings, bounds } = worksIndex?.files[mode] ?? { postings: [], bounds: [] }
+      expect(bounds).toHaveLength(postings.length)
+      expect(bounds[0]).toBe('')
+      for (const [bucket, file] of postings.entries()) {
+        const [row] = await rows(
+          `SELECT count(*) FILTER (WHERE previous IS NOT NULL AND previous >= current) AS unordered,
+             count(*) FILTER (WHERE term < $2 OR ($3 IS NOT NULL AND term >= $3)) AS outside
+           FROM (SELECT term, (term, field, doc) AS current, lag((term, field, doc)) OVER (ORDER BY file_row_number) AS previous
+                 FROM read_parquet($1, file_row_number = true))`,
+          [join(catalogDir, ...file.split('/')), bounds[bucket] ?? '', bounds[bucket + 1] ?? null],
+        )
+        expect(Number(row?.unordered)).toBe(0)
+        expect(Number(row?.outside)).toBe(0)
+      }
+    }
+  })
+
+  it('stores each posting with its BM25 score, from the dictionary and the field statistics', async () => {
+    const worksIndex = index.entities.works
+    if (worksIndex === undefined) throw new Error('works are not indexed')
+    const statistics = new Map(worksIndex.fields.map((field) => [field.code, field]))
+    const files = listValue(worksIndex.files.stemmed.postings.map((file) => join(catalogDir, file)))
+    const scored = await rows(
+      `SELECT p.field, p.tf, p.len, p.score, t.df FROM read_parquet($1) p
+       JOIN read_parquet($2) t USING (term, field) USING SAMPLE 2000 ROWS (reservoir, 7)`,
+      [files, join(catalogDir, worksIndex.files.stemmed.terms)],
+    )
+    expect(scored.length).toBe(2000)
+    for (const { field, tf, len, score, df } of scored) {
+      const stats = statistics.get(Number(field))
+      if (stats === undefined) throw new Error(`field ${field}`)
+      const idf = Math.log(1 + (stats.docs - Number(df) + 0.5) / (Number(df) + 0.5))
+      const norm = 1.2 * (1 - 0.75 + (0.75 * Number(len)) / stats.avgLength)
+      expect(Number(score)).toBeCloseTo((idf * Number(tf) * 2.2) / (Number(tf) + norm), 9)
     }
   })
 
@@ -147,7 +192,10 @@ describe('the sample index', () => {
       `SELECT d.id, p.field, list(p.term ORDER BY p.pos) AS tokens
        FROM (SELECT term, field, doc, unnest(positions) AS pos FROM read_parquet($1)) p
        JOIN read_parquet($2) d USING (doc) GROUP BY d.id, p.field`,
-      [join(search, 'exact-postings.parquet'), join(search, 'docs.parquet')],
+      [
+        listValue((index.entities.works?.files.exact.postings ?? []).map((file) => join(catalogDir, file))),
+        join(search, 'docs.parquet'),
+      ],
     )
     const byKey = new Map(stored.map((row) => [`${row.id}/${row.field}`, row.tokens]))
     for (const work of works) {
@@ -187,6 +235,32 @@ describe('searches on the sample', () => {
       (work) =>
         hasAdjacent(exactTokens(work.title), 'climate', 'change') ||
         hasAdjacent(exactTokens(work.abstract), 'climate', 'change'),
+    )
+    expect(expected.length).toBeGreaterThan(0)
+    expect(hits.map((hit) => hit.id).sort()).toStrictEqual(expected.map((work) => work.id).sort())
+  })
+
+  it('a wildcard whose terms are in two buckets: every work with a word of that prefix', async () => {
+    const exact = index.entities.works?.files.exact
+    if (exact === undefined) throw new Error('works are not indexed')
+    const dictionary = join(catalogDir, exact.terms)
+    let prefix: string | undefined
+    for (const bound of exact.bounds.slice(1)) {
+      const candidate = bound.slice(0, 4)
+      if (!/^[a-z]{4}$/.test(candidate)) continue
+      const [row] = await rows(
+        'SELECT count(*) AS n FROM read_parquet($1) WHERE starts_with(term, $2) AND term < $3',
+        [dictionary, candidate, bound],
+      )
+      if (Number(row?.n) > 0) {
+        prefix = candidate
+        break
+      }
+    }
+    if (prefix === undefined) throw new Error('no bucket boundary inside a 4-letter prefix')
+    const hits = await search('title_and_abstract', 'exact', word(`${prefix}*`))
+    const expected = works.filter((work) =>
+      [...exactTokens(work.title), ...exactTokens(work.abstract)].some((token) => token.startsWith(prefix)),
     )
     expect(expected.length).toBeGreaterThan(0)
     expect(hits.map((hit) => hit.id).sort()).toStrictEqual(expected.map((work) => work.id).sort())

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { porterStem } from '../src/search/porter-stemmer.ts'
 import { compileSearch } from '../src/search/search-compiler.ts'
+import type { SearchEntityIndex } from '../src/search/search-index-layout.ts'
 import { prefixEnd } from '../src/search/search-plan.ts'
 import {
   allOf,
@@ -157,6 +158,30 @@ describe('tokenizer', () => {
 })
 
 describe('compileSearch problems', () => {
+  // An index's files and statistics as the manifest records them; these tests never run the SQL.
+  const INDEX: SearchEntityIndex = {
+    docs: 2,
+    idPrefix: 'W',
+    fields: [{ name: 'display_name', code: 0, docs: 2, tokens: 6, avgLength: 3 }],
+    files: {
+      docs: 'search/works/docs.parquet',
+      docStats: 'search/works/doc-stats.parquet',
+      fieldStats: 'search/works/field-stats.parquet',
+      exact: {
+        postings: ['search/works/exact-postings/00000.parquet'],
+        bounds: [''],
+        terms: 'search/works/exact-terms.parquet',
+        frequent: { the: 2 },
+      },
+      stemmed: {
+        postings: ['search/works/stemmed-postings/00000.parquet'],
+        bounds: [''],
+        terms: 'search/works/stemmed-terms.parquet',
+        frequent: { the: 2 },
+      },
+    },
+    terms: { exact: 4, stemmed: 4 },
+  }
   const query = (match: SearchNode, overrides: Partial<SearchQuery> = {}): SearchQuery => ({
     entity: 'works',
     field: 'display_name',
@@ -165,7 +190,7 @@ describe('compileSearch problems', () => {
     ...overrides,
   })
   const problemCodes = (q: SearchQuery): SearchProblemCode[] => {
-    const result = compileSearch(q, { catalogDir: '/nowhere' })
+    const result = compileSearch(q, { catalogDir: '/nowhere', index: INDEX })
     return result.ok ? [] : result.problems.map((problem) => problem.code)
   }
 
@@ -201,6 +226,7 @@ describe('compileSearch problems', () => {
   it('binds every query word as a parameter and numbers parameters from firstParam', () => {
     const result = compileSearch(query(phrase("O'Brien; DROP TABLE x; --")), {
       catalogDir: '/c',
+      index: INDEX,
       firstParam: 4,
     })
     if (!result.ok) throw new Error('expected SQL')

@@ -59,7 +59,8 @@ export const catalogSearchCompiler = (
         'semantic_search',
         'Semantic search is not available: there is no vector index',
       )
-    if (index.entities[entity] === undefined)
+    const entityIndex = index.entities[entity]
+    if (entityIndex === undefined)
       throw new UnsupportedPlanError(
         'full_text_search',
         `The search index of this catalog does not cover ${entity}`,
@@ -75,7 +76,7 @@ export const catalogSearchCompiler = (
       throw new UnsupportedPlanError('invalid_search', `The search value of ${node.column.id} has no words`)
     const compiled = compileSearch(
       { entity, field, mode: node.mode === 'exact' ? 'exact' : 'stemmed', match },
-      { catalogDir },
+      { catalogDir, index: entityIndex },
     )
     if (!compiled.ok)
       throw new UnsupportedPlanError(

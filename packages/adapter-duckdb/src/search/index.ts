@@ -1,4 +1,5 @@
 // The full-text search index: build it from a catalog's entity files, compile searches against it.
+export * from './catalog-search-indexer.ts'
 export * from './porter-stemmer.ts'
 export * from './search-compiler.ts'
 export * from './search-fields.ts'

@@ -15,15 +15,18 @@
 // The API multiplies relevance by a citation boost (1 + sqrt(cited_by_count)); that needs the entity table,
 // so the caller applies it.
 import { join } from 'node:path'
-import type { DuckDBValue } from '@duckdb/node-api'
+import { type DuckDBValue, listValue } from '@duckdb/node-api'
 import { sqlInteger } from '../ingest/sql-text.ts'
 import { STORED_FIELDS, type WeightedField } from './search-fields.ts'
 import {
   BM25_B,
   BM25_K1,
-  type SearchIndexFileKind,
+  FREQUENT_TERMS,
+  MIN_FREQUENT_ROWS,
+  postingsFilesOf,
+  type SearchEntityIndex,
+  type SearchFieldStats,
   type SearchMode,
-  searchFilePath,
 } from './search-index-layout.ts'
 import { type NodePlan, planSearch, type SequencePlan, type TokenPlan } from './search-plan.ts'
 import type { SearchProblem, SearchQuery } from './search-query.ts'
@@ -31,6 +34,8 @@ import type { SearchProblem, SearchQuery } from './search-query.ts'
 export interface CompileSearchOptions {
   /** The catalog folder; the index files are read from its `search/` folder. */
   readonly catalogDir: string
+  /** The index of the query's entity (`catalog.json` `extensions.search.entities`): its files and statistics. */
+  readonly index: SearchEntityIndex
   /** The number of the first `$n` parameter, when the SQL is embedded after the caller's own (default 1). */
   readonly firstParam?: number
 }
@@ -44,13 +49,25 @@ export function compileSearch(query: SearchQuery, options: CompileSearchOptions)
   if (!planned.ok) return planned
   const emitter = new SqlEmitter(query, planned.plan.fields, options)
   const root = emitter.node(planned.plan.root)
-  const docs = emitter.file('docs')
-  const sql = `WITH ${emitter.ctes.join(',\n')}\nSELECT d.id, r.score FROM ${root} r JOIN ${docs} d USING (doc)`
-  return { ok: true, sql, params: emitter.params }
+  const prefix = options.index.idPrefix
+  // Documents numbered by their id need no lookup to become ids again.
+  const select =
+    prefix === null
+      ? `SELECT d.id, r.score FROM ${root} r JOIN ${emitter.file('docs')} d USING (doc)`
+      : `SELECT ${emitter.param(prefix)} || CAST(r.doc AS VARCHAR) AS id, r.score FROM ${root} r`
+  return { ok: true, sql: `WITH ${emitter.ctes.join(',\n')}\n${select}`, params: emitter.params }
 }
 
-const K1 = String(BM25_K1)
-const B = String(BM25_B)
+// DOUBLE, not DECIMAL literals: DuckDB's DECIMAL arithmetic per posting is several times slower.
+const K1 = `CAST(${BM25_K1} AS DOUBLE)`
+const B = `CAST(${BM25_B} AS DOUBLE)`
+// An `and` of at most this many operands tags each with a bit (a safe integer in JavaScript, a BIGINT in
+// DuckDB); beyond, it joins them.
+const MAX_TAGGED_OPERANDS = 52
+// An `and` starts from its rarest operand when that has this many times fewer postings than another.
+const RARER_BY = 4
+
+type IndexFile = 'docs' | 'terms'
 
 class SqlEmitter {
   readonly ctes: string[] = []
@@ -58,13 +75,15 @@ class SqlEmitter {
   readonly #query: SearchQuery
   readonly #fields: readonly WeightedField[]
   readonly #catalogDir: string
+  readonly #index: SearchEntityIndex
   readonly #firstParam: number
-  readonly #fileParams = new Map<string, string>()
+  readonly #shared = new Map<string, string>()
 
   constructor(query: SearchQuery, fields: readonly WeightedField[], options: CompileSearchOptions) {
     this.#query = query
     this.#fields = fields
     this.#catalogDir = options.catalogDir
+    this.#index = options.index
     this.#firstParam = options.firstParam ?? 1
     if (!Number.isSafeInteger(this.#firstParam) || this.#firstParam < 1) {
       throw new Error(`firstParam must be a positive integer, got ${this.#firstParam}`)
@@ -76,14 +95,33 @@ class SqlEmitter {
     return `$${this.#firstParam + this.params.length - 1}`
   }
 
-  /** `read_parquet($n)` of an index file, one parameter per file however often it is read. */
-  file(kind: SearchIndexFileKind, mode: SearchMode = this.#query.mode): string {
-    const path = join(this.#catalogDir, ...searchFilePath(this.#query.entity, kind, mode).split('/'))
-    let param = this.#fileParams.get(path)
+  /** One parameter per distinct value of a kind (a file, a statistic), however often the SQL uses it. */
+  #sharedParam(key: string, value: () => DuckDBValue): string {
+    let param = this.#shared.get(key)
     if (param === undefined) {
-      param = this.param(path)
-      this.#fileParams.set(path, param)
+      param = this.param(value())
+      this.#shared.set(key, param)
     }
+    return param
+  }
+
+  #path(path: string): string {
+    return join(this.#catalogDir, ...path.split('/'))
+  }
+
+  /** `read_parquet($n)` of an index file. */
+  file(kind: IndexFile, mode: SearchMode = this.#query.mode): string {
+    const files = this.#index.files
+    const path = kind === 'docs' ? files.docs : files[mode].terms
+    return `read_parquet(${this.#sharedParam(`file/${path}`, () => this.#path(path))})`
+  }
+
+  /** `read_parquet($n)` of the postings buckets that hold `term` (or every term in `[term, high)`). */
+  #postings(term: string, high?: string): string {
+    const paths = postingsFilesOf(this.#index.files[this.#query.mode], term, high)
+    const param = this.#sharedParam(`postings/${paths.join('|')}`, () =>
+      listValue(paths.map((path) => this.#path(path))),
+    )
     return `read_parquet(${param})`
   }
 
@@ -98,15 +136,28 @@ class SqlEmitter {
     return this.#fields.map(({ field }) => sqlInteger(STORED_FIELDS[field].code)).join(', ')
   }
 
-  /** `CASE field WHEN 0 THEN 1 …`: the weight of each stored field in the search field. */
-  get #weight(): string {
+  /** `CASE x.field WHEN 0 THEN … END`: a value per stored field of the search field. */
+  #perField(value: (field: WeightedField) => string): string {
     const cases = this.#fields.map(
-      ({ field, weight }) => `WHEN ${sqlInteger(STORED_FIELDS[field].code)} THEN ${numberLiteral(weight)}`,
+      (field) => `WHEN ${sqlInteger(STORED_FIELDS[field.field].code)} THEN ${value(field)}`,
     )
     return `CASE x.field ${cases.join(' ')} END`
   }
 
-  /** A relation `(doc, score)` for a node; returns its CTE name. */
+  /** The weight of each stored field in the search field. */
+  get #weight(): string {
+    return this.#perField(({ weight }) => numberLiteral(weight))
+  }
+
+  /** A collection statistic of each stored field (documents with the field, average length), bound. */
+  #statistic(name: 'docs' | 'avgLength'): string {
+    return this.#perField(({ field }) => {
+      const stats: SearchFieldStats | undefined = this.#index.fields.find((stat) => stat.name === field)
+      return this.#sharedParam(`${name}/${field}`, () => stats?.[name] ?? 0)
+    })
+  }
+
+  /** A relation `(doc, score)` for a node, one row per matching document; returns its CTE name. */
   node(plan: NodePlan): string {
     switch (plan.kind) {
       case 'sequence':
@@ -118,10 +169,9 @@ class SqlEmitter {
       case 'and':
         return this.#and(plan.operands)
       case 'or': {
-        const parts = plan.operands.map((operand) => `SELECT doc, score FROM ${this.node(operand)}`)
-        return parts.length === 1
-          ? this.cte(parts[0] as string)
-          : this.cte(`SELECT doc, sum(score) AS score FROM (${parts.join(' UNION ALL ')}) GROUP BY doc`)
+        if (plan.operands.length === 1) return this.node(plan.operands[0] as NodePlan)
+        const parts = plan.operands.map((operand) => `SELECT doc, score FROM ${this.#rows(operand)}`)
+        return this.cte(`SELECT doc, sum(score) AS score FROM (${parts.join(' UNION ALL ')}) GROUP BY doc`)
       }
       case 'not':
         return this.cte(
@@ -130,8 +180,19 @@ class SqlEmitter {
     }
   }
 
+  /**
+   * A relation `(doc, score)` for a node whose scores add up to the node's per document, maybe in several
+   * rows: for a word, one per posting (a stored field of a document), so that `and` and `or` aggregate all
+   * their operands' rows once instead of each word's and then joining them.
+   */
+  #rows(plan: NodePlan): string {
+    if (plan.kind === 'sequence' && plan.tokens.length === 1)
+      return `(${this.#wordRows(plan.tokens[0] as TokenPlan, plan.boost)})`
+    return this.node(plan)
+  }
+
   #and(operands: readonly NodePlan[]): string {
-    const positive = operands.filter((operand) => operand.kind !== 'not').map((operand) => this.node(operand))
+    const positive = operands.filter((operand) => operand.kind !== 'not')
     const negative = operands.flatMap((operand) =>
       operand.kind === 'not' ? [this.node(operand.operand)] : [],
     )
@@ -141,11 +202,64 @@ class SqlEmitter {
         `SELECT doc, CAST(0 AS DOUBLE) AS score FROM ${this.file('docs')} WHERE ${excluded.join(' AND ')}`,
       )
     }
-    const [first, ...rest] = positive as [string, ...string[]]
+    const where = excluded.length > 0 ? ` WHERE ${excluded.join(' AND ')}` : ''
+    if (positive.length === 1) {
+      return this.cte(`SELECT doc, score FROM ${this.node(positive[0] as NodePlan)}${where}`)
+    }
+    // Every operand's rows, tagged with the operand's bit; a document matches when it has every bit. When
+    // one operand is much rarer than another, the others' rows are first cut to its documents, so that the
+    // postings of a frequent word are only read, not scored and aggregated.
+    if (positive.length <= MAX_TAGGED_OPERANDS) {
+      const estimates = positive.map((operand) => this.#estimate(operand))
+      const rarest = estimates.indexOf(Math.min(...estimates))
+      const driver =
+        (estimates[rarest] ?? 0) * RARER_BY < Math.max(...estimates)
+          ? this.cte(`SELECT doc, score FROM ${this.#rows(positive[rarest] as NodePlan)}`, true)
+          : undefined
+      const parts = positive.map((operand, i) => {
+        const tag = `CAST(${sqlInteger(2 ** i)} AS BIGINT) AS k`
+        if (driver === undefined) return `SELECT doc, score, ${tag} FROM ${this.#rows(operand)}`
+        return i === rarest
+          ? `SELECT doc, score, ${tag} FROM ${driver}`
+          : `SELECT doc, score, ${tag} FROM ${this.#rows(operand)} WHERE doc IN (SELECT doc FROM ${driver})`
+      })
+      const all = sqlInteger(2 ** positive.length - 1)
+      return this.cte(
+        `SELECT doc, sum(score) AS score FROM (${parts.join(' UNION ALL ')})${where} GROUP BY doc HAVING bit_or(k) = ${all}`,
+      )
+    }
+    const [first, ...rest] = positive.map((operand) => this.node(operand)) as [string, ...string[]]
     const joins = rest.map((name, i) => ` JOIN ${name} a${i + 1} USING (doc)`).join('')
     const score = ['a0.score', ...rest.map((_, i) => `a${i + 1}.score`)].join(' + ')
-    const where = excluded.length > 0 ? ` WHERE ${excluded.join(' AND ')}` : ''
     return this.cte(`SELECT doc, ${score} AS score FROM ${first} a0${joins}${where}`)
+  }
+
+  /**
+   * About how many postings a node's documents come from, by the manifest's list of frequent terms: a term not
+   * listed has fewer than any listed; a wildcard, `or` or `not` may have any number.
+   */
+  #estimate(plan: NodePlan): number {
+    switch (plan.kind) {
+      case 'sequence':
+        return Math.min(...plan.tokens.map((token) => this.#tokenEstimate(token)))
+      case 'proximity':
+        return Math.min(...plan.operands.flat().map((token) => this.#tokenEstimate(token)))
+      case 'and':
+        return Math.min(
+          ...plan.operands.map((operand) => (operand.kind === 'not' ? Infinity : this.#estimate(operand))),
+        )
+      default:
+        return Infinity
+    }
+  }
+
+  #tokenEstimate(token: TokenPlan): number {
+    if (token.kind === 'pattern') return Infinity
+    const frequent = this.#index.files[this.#query.mode].frequent
+    const listed = Object.values(frequent)
+    // The list holds every term with `MIN_FREQUENT_ROWS` postings unless it is full.
+    const below = listed.length >= FREQUENT_TERMS ? Math.min(...listed) : MIN_FREQUENT_ROWS
+    return frequent[token.term] ?? below - 1
   }
 
   /**
@@ -155,15 +269,18 @@ class SqlEmitter {
    * count as one term, whose documents are those of any expansion.
    */
   #token(token: TokenPlan, withPositions: boolean): string {
-    const postings = this.file('postings')
-    const fieldStats = this.file('fieldStats')
+    const postings =
+      token.kind === 'term' ? this.#postings(token.term) : this.#postings(token.low, token.high)
     const fields = `field IN (${this.#fieldCodes})`
-    const idf = 'ln(1 + (f.docs - x.df + 0.5) / (x.df + 0.5)) AS idf'
+    const idf = `ln(1 + (${this.#statistic('docs')} - x.df + 0.5) / (x.df + 0.5))`
     if (token.kind === 'term') {
       const term = this.param(token.term)
       const positions = withPositions ? ', p.positions' : ''
+      const df = this.cte(
+        `SELECT x.field, ${idf} AS idf FROM ${this.file('terms')} x WHERE x.term = ${term} AND x.${fields}`,
+      )
       return this.cte(
-        `SELECT x.*, ${idf} FROM (SELECT p.doc, p.field, p.tf, p.len${positions}, t.df FROM ${postings} p JOIN (SELECT field, df FROM ${this.file('terms')} WHERE term = ${term} AND ${fields}) t USING (field) WHERE p.term = ${term} AND p.${fields}) x JOIN ${fieldStats} f USING (field)`,
+        `SELECT p.doc, p.field, p.tf, p.len${positions}, t.idf FROM ${postings} p JOIN ${df} t USING (field) WHERE p.term = ${term} AND p.${fields}`,
       )
     }
     const range = `term >= ${this.param(token.low)} AND term < ${this.param(token.high)} AND ${fields}`
@@ -174,22 +291,37 @@ class SqlEmitter {
       true,
     )
     return this.cte(
-      `SELECT x.*, ${idf} FROM (SELECT *, count(*) OVER (PARTITION BY field) AS df FROM ${rows}) x JOIN ${fieldStats} f USING (field)`,
+      `SELECT x.*, ${idf} AS idf FROM (SELECT *, count(*) OVER (PARTITION BY field) AS df FROM ${rows}) x`,
     )
   }
 
   #word(token: TokenPlan, boost: number): string {
-    const rows = this.#token(token, false)
-    return this.#bm25(`SELECT t.doc, t.field, t.tf, t.len, t.idf FROM ${rows} t`, boost)
+    return this.cte(`SELECT doc, sum(score) AS score FROM (${this.#wordRows(token, boost)}) GROUP BY doc`)
+  }
+
+  /**
+   * A word's weighted BM25 per posting, `(doc, score)`: a term's is stored with its postings (the build
+   * knows every document frequency); a wildcard's expansions count as one term, scored here.
+   */
+  #wordRows(token: TokenPlan, boost: number): string {
+    if (token.kind === 'pattern') {
+      const rows = this.#token(token, false)
+      return this.#scoreRows(`SELECT t.doc, t.field, t.tf, t.len, t.idf FROM ${rows} t`, boost)
+    }
+    const boosted = boost === 1 ? '' : ` * ${this.param(boost)}`
+    return `SELECT x.doc, ${this.#weight} * x.score${boosted} AS score FROM ${this.#postings(token.term)} x WHERE x.term = ${this.param(token.term)} AND x.field IN (${this.#fieldCodes})`
+  }
+
+  /** BM25 of each row `(doc, field, tf, len, idf)`, weighted per stored field: `(doc, score)` rows. */
+  #scoreRows(rows: string, boost: number): string {
+    const boosted = boost === 1 ? '' : ` * ${this.param(boost)}`
+    const norm = `${K1} * (1 - ${B} + ${B} * x.len / ${this.#statistic('avgLength')})`
+    return `SELECT x.doc, ${this.#weight} * x.idf * x.tf * (${K1} + 1) / (x.tf + ${norm})${boosted} AS score FROM (${rows}) x WHERE x.tf > 0`
   }
 
   /** BM25 of rows `(doc, field, tf, len, idf)`, weighted per stored field and summed per document. */
   #bm25(rows: string, boost: number): string {
-    const boosted = boost === 1 ? '' : ` * ${this.param(boost)}`
-    const norm = `${K1} * (1 - ${B} + ${B} * x.len / f.avg_length)`
-    return this.cte(
-      `SELECT x.doc, sum(${this.#weight} * x.idf * x.tf * (${K1} + 1) / (x.tf + ${norm}))${boosted} AS score FROM (${rows}) x JOIN ${this.file('fieldStats')} f USING (field) WHERE x.tf > 0 GROUP BY x.doc`,
-    )
+    return this.cte(`SELECT doc, sum(score) AS score FROM (${this.#scoreRows(rows, boost)}) GROUP BY doc`)
   }
 
   /**
@@ -258,5 +390,5 @@ class SqlEmitter {
 
 function numberLiteral(value: number): string {
   if (!Number.isFinite(value)) throw new Error(`not a finite weight: ${value}`)
-  return String(value)
+  return `CAST(${value} AS DOUBLE)`
 }

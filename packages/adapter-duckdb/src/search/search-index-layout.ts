@@ -1,20 +1,21 @@
 // The on-disk layout of the search index under the catalog's `search/` folder, and the manifest that goes
 // into `catalog.json` as `extensions.search`. README.md next to this file has the prose version.
 //
-//   search/<entity>/docs.parquet              (doc, id): the dense document number of each record, in id order
-//   search/<entity>/doc-stats.parquet         (doc, field, length): tokens per document and stored field
-//   search/<entity>/field-stats.parquet       (field, docs, tokens, avg_length): BM25 collection statistics
-//   search/<entity>/<mode>-postings.parquet   (term, field, doc, tf, len, positions), sorted by term, field, doc
-//   search/<entity>/<mode>-terms.parquet      (term, field, df, cf), sorted by term, field: the dictionary
+//   search/<entity>/docs.parquet                      (doc, id): the document number of each record
+//   search/<entity>/doc-stats.parquet                 (doc, field, length): tokens per document and stored field
+//   search/<entity>/field-stats.parquet               (field, docs, tokens, avg_length): BM25 collection statistics
+//   search/<entity>/<mode>-postings/<bucket>.parquet  (term, field, doc, tf, len, score, positions) of one range of
+//                                                     terms, sorted by term, field, doc
+//   search/<entity>/<mode>-terms.parquet              (term, field, df, cf), sorted by term, field: the dictionary
 //
-// with <mode> `exact` or `stemmed`.
+// with <mode> `exact` or `stemmed`, and <bucket> `00000`, `00001`, … (the buckets' terms follow each other).
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { type CatalogFile, SEARCH_DIR } from '../catalog/catalog-layout.ts'
 import type { StoredFieldName } from './search-fields.ts'
 
 export const SEARCH_INDEX_FORMAT = 'oqlkit-search-index'
 /** Bumped when a file, column, tokenizer or stemmer rule changes meaning: an index of another version is rebuilt. */
-export const SEARCH_INDEX_FORMAT_VERSION = 1
+export const SEARCH_INDEX_FORMAT_VERSION = 2
 /** The key of the index in `catalog.json` `extensions`. */
 export const SEARCH_EXTENSION_KEY = 'search'
 
@@ -33,10 +34,12 @@ export type SearchIndexFileKind = 'docs' | 'docStats' | 'fieldStats' | 'postings
 
 export const searchEntityDir = (entity: CatalogEntity): string => `${SEARCH_DIR}/${entity}`
 
+/** The path of an index file; postings take the bucket's number. */
 export function searchFilePath(
   entity: CatalogEntity,
   kind: SearchIndexFileKind,
   mode: SearchMode = 'exact',
+  bucket = 0,
 ): string {
   const dir = searchEntityDir(entity)
   switch (kind) {
@@ -47,7 +50,7 @@ export function searchFilePath(
     case 'fieldStats':
       return `${dir}/field-stats.parquet`
     case 'postings':
-      return `${dir}/${mode}-postings.parquet`
+      return `${dir}/${mode}-postings/${String(bucket).padStart(5, '0')}.parquet`
     case 'terms':
       return `${dir}/${mode}-terms.parquet`
   }
@@ -62,15 +65,38 @@ export interface SearchFieldStats {
   readonly avgLength: number
 }
 
+/** The files of one mode: the dictionary, and postings in buckets of terms. */
+export interface SearchModeFiles {
+  /** One file per bucket, in term order. */
+  readonly postings: readonly string[]
+  /** The smallest term of each bucket (the first is `''`): bucket `i` holds the terms in `[bounds[i], bounds[i + 1])`. */
+  readonly bounds: readonly string[]
+  readonly terms: string
+  /**
+   * Postings (over all fields) of the most frequent terms, at most `FREQUENT_TERMS` of those with at least
+   * `MIN_FREQUENT_ROWS`: a term not listed has fewer than any listed. Lets a query start from its rarest word.
+   */
+  readonly frequent: Readonly<Record<string, number>>
+}
+
+export const FREQUENT_TERMS = 500
+export const MIN_FREQUENT_ROWS = 1_000
+
 export interface SearchEntityIndex {
   readonly docs: number
+  /**
+   * How documents are numbered. A letter (`W`): every id is that letter and a number, and `doc` is the
+   * number, so a search gives ids back as the letter and `doc` without reading `docs.parquet`. Null: `doc` is
+   * the record's rank in id order, and ids come from `docs.parquet`.
+   */
+  readonly idPrefix: string | null
   readonly fields: readonly SearchFieldStats[]
   readonly files: {
     readonly docs: string
     readonly docStats: string
     readonly fieldStats: string
-    readonly exact: { readonly postings: string; readonly terms: string }
-    readonly stemmed: { readonly postings: string; readonly terms: string }
+    readonly exact: SearchModeFiles
+    readonly stemmed: SearchModeFiles
   }
   /** Distinct terms per mode. */
   readonly terms: Readonly<Record<SearchMode, number>>
@@ -94,3 +120,31 @@ export const SEARCH_TOKENIZER_ID = 'apostrophes-deleted+lower+strip-accents+spli
 export const SEARCH_STEMMER_ID = 'porter-1980+bli+logi/1'
 export const BM25_K1 = 1.2
 export const BM25_B = 0.75
+
+/** Orders terms as DuckDB orders VARCHAR: by their UTF-8 bytes, which is code point order. */
+export function compareTerms(a: string, b: string): number {
+  const left = a[Symbol.iterator]()
+  const right = b[Symbol.iterator]()
+  for (;;) {
+    const x = left.next()
+    const y = right.next()
+    if (x.done === true || y.done === true) return x.done === true ? (y.done === true ? 0 : -1) : 1
+    const difference = (x.value.codePointAt(0) ?? 0) - (y.value.codePointAt(0) ?? 0)
+    if (difference !== 0) return difference
+  }
+}
+
+/**
+ * The postings files that hold `term`, or every term in `[term, high)` when `high` is given: the buckets
+ * whose range meets it, in order.
+ */
+export function postingsFilesOf(files: SearchModeFiles, term: string, high?: string): readonly string[] {
+  const { bounds, postings } = files
+  // The last bucket starting at or before `term` (the first starts at '', before every term).
+  let first = 0
+  while (first + 1 < bounds.length && compareTerms(bounds[first + 1] ?? '', term) <= 0) first++
+  let last = first
+  if (high !== undefined)
+    while (last + 1 < bounds.length && compareTerms(bounds[last + 1] ?? '', high) < 0) last++
+  return postings.slice(first, last + 1)
+}

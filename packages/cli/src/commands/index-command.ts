@@ -6,9 +6,9 @@ import { createProgressBar } from './progress-bar.ts'
 const megabytes = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MB`
 
 const describeProgress = (event: SearchBuildProgress): [number, number, string] => [
-  event.docsDone,
-  event.docsTotal,
-  `${event.entity}: ${event.step} (${event.docsDone.toLocaleString('en-US')} records indexed)`,
+  event.done,
+  event.total,
+  `${event.entity}: ${event.step}`,
 ]
 
 /** `--name value` options, each at most once; the rest are positional. */
@@ -75,10 +75,10 @@ export const indexCommand: CliCommand = {
       const lines = [
         `indexed ${entities.length} entities of ${result.catalogDir} in ${(result.durationMs / 1000).toFixed(1)} s; index ${megabytes(result.bytes)}`,
         '',
-        `${'entity'.padEnd(18)} ${'records'.padStart(10)} ${'segments'.padStart(8)} ${'terms'.padStart(10)}`,
+        `${'entity'.padEnd(18)} ${'records'.padStart(10)} ${'terms'.padStart(10)} ${'buckets'.padStart(8)}`,
         ...entities.map(
           ([entity, index]) =>
-            `${entity.padEnd(18)} ${String(index.docs).padStart(10)} ${String(index.files.stemmed.postings.length).padStart(8)} ${String(index.terms.stemmed).padStart(10)}`,
+            `${entity.padEnd(18)} ${String(index.docs).padStart(10)} ${String(index.terms.stemmed).padStart(10)} ${String(index.files.stemmed.postings.length).padStart(8)}`,
         ),
       ]
       return { exitCode: 0, stdout: `${lines.join('\n')}\n` }

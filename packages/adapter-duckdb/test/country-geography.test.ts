@@ -16,10 +16,7 @@ import {
 import { readSampleRecords, useSampleCatalogConnections } from './query-sample-fixture.ts'
 
 const connections = useSampleCatalogConnections()
-const vocabularyFile = new URL(
-  '../../../../shared/data/openalex-sample/vocabularies/countries.json',
-  import.meta.url,
-)
+const vocabularyFile = new URL('../../oqo-schema/src/vocabularies/countries.json', import.meta.url)
 
 const planOf = (oqo: Oqo): QueryPlan => {
   const planned = planQuery(oqo, { perPage: 1 })

@@ -12,9 +12,10 @@ import {
 import { urlToOqo } from '@oqlkit/oql'
 import { type EntityType, entityPath, NATIVE_ID_PREFIXES } from '@oqlkit/oqo-schema'
 import type { H3Event } from 'h3'
-import { ApiError, type ApiProblem } from '../errors/api-error.ts'
+import { ApiError } from '../errors/api-error.ts'
 import { API_ENTITIES, entityOfPath } from '../request/entity-paths.ts'
-import { type QueryParameter, rawQueryOf, readQueryParameters } from '../request/query-parameters.ts'
+import { collectKnownParameters } from '../request/known-parameters.ts'
+import { type QueryParameter, rawQueryOf } from '../request/query-parameters.ts'
 import { readSingletonId } from '../request/singleton-id-reader.ts'
 import { unknownEntityError } from './entity-list-handler.ts'
 
@@ -108,23 +109,7 @@ const readParameters = (
   valid: readonly string[],
   where: string,
 ): Map<string, QueryParameter> => {
-  const problems: ApiProblem[] = []
-  const parameters = new Map<string, QueryParameter>()
-  for (const parameter of readQueryParameters(search)) {
-    if (!valid.includes(parameter.name))
-      problems.push({
-        error: 'unknown_parameter',
-        parameter: parameter.written,
-        message: `'${parameter.written}' is not a parameter of ${where}. Valid parameters: ${valid.join(', ')}.`,
-      })
-    else if (parameters.has(parameter.name))
-      problems.push({
-        error: 'repeated_parameter',
-        parameter: parameter.written,
-        message: `${parameter.written}= appears more than once; give it once.`,
-      })
-    else parameters.set(parameter.name, parameter)
-  }
+  const { parameters, problems } = collectKnownParameters(search, valid, where)
   const q = parameters.get('q')?.value.trim() ?? ''
   if (q === '' && problems.length === 0)
     problems.push({

@@ -18,6 +18,7 @@ interface Diagnostic {
   line: number
   column: number
   location: string | null
+  path: number[] | null
 }
 
 interface ValidateBody {
@@ -33,6 +34,7 @@ interface ContextBody {
   entity: string | null
   context: {
     category: string
+    state: string
     prefix: string
     replace_range: { start: number; end: number }
     field?: string
@@ -117,6 +119,7 @@ describe('GET /validate', () => {
         line: diagnostic.line,
         column: diagnostic.column,
         location: diagnostic.path ?? null,
+        path: diagnostic.address ?? null,
       })),
     )
     for (const diagnostic of body.diagnostics) {
@@ -136,6 +139,31 @@ describe('GET /validate', () => {
   it('a validation finding carries the JSON path of the OQO', async () => {
     const body = await validate('works where country is uk')
     expect(body.diagnostics[0]).toMatchObject({ code: 'invalid_value', location: 'filter_rows[0].value' })
+  })
+
+  it.each([
+    // The outline addresses of the addressing spec's worked example: N.0 a field, N.M its values.
+    ['works where type is (article or bogus)', 'filter_rows[0].filters[1].value', [1, 2]],
+    [
+      'works where title has (animal) and (institution is (I33213144 or I97018004) or type is bogus)',
+      'filter_rows[1].filters[2].value',
+      [2, 2, 1],
+    ],
+    ['works where year >= 2019 and language is xx', 'filter_rows[1].value', [2, 1]],
+    [
+      'works where full text has ((dog or cat) and (play or jump)) and country is (us or zz)',
+      // The two search branches merge into clause 1, so the country clause is the second.
+      'filter_rows[2].filters[1].value',
+      [2, 2],
+    ],
+  ])('a validation finding names its clause by outline address: %j', async (q, location, path) => {
+    const body = await validate(q)
+    expect(body.diagnostics).toEqual([expect.objectContaining({ code: 'invalid_value', location, path })])
+  })
+
+  it('a parse finding has no address', async () => {
+    const body = await validate('works where colour is blue')
+    expect(body.diagnostics[0]).toMatchObject({ code: 'OQL_UNKNOWN_FIELD', location: null, path: null })
   })
 
   it('without q: the empty query', async () => {
@@ -164,11 +192,30 @@ describe('GET /parse-context', () => {
       const body = await context(q, pos)
       const expected = parseContext(q, pos)
       expect(body.entity).toBe(expected.entity)
-      expect(body.context.category).toBe(expected.state)
+      expect(body.context.state).toBe(expected.state)
       expect(body.context.prefix).toBe(expected.prefix)
       expect(body.context.replace_range).toEqual(expected.replaceRange)
       expect(body.context.suggestions).toEqual(expected.suggestions)
     }
+  })
+
+  it.each([
+    // The editor protocol's categories, with the finer state beside them.
+    ['', 'entity', 'entity'],
+    ['works ', 'directive-keyword', 'after-entity'],
+    ['works (', 'value', 'corpus'],
+    ['works where ', 'field', 'field'],
+    ['works where it ', 'verb-phrase', 'verb-phrase'],
+    ['works where year ', 'operator', 'operator'],
+    ['works where year is ', 'value', 'value'],
+    ['works where title has (', 'value', 'search-term'],
+    ['works where year is 2020 ', 'connective', 'connective'],
+    ['works where year is 2020 group by ', 'field', 'group-by-field'],
+    ['works group ', 'directive-keyword', 'directive'],
+    ['works where title has "unclosed', 'none', 'none'],
+  ])('reports %j as category %s (state %s)', async (q, category, state) => {
+    const body = await context(q)
+    expect({ category: body.context.category, state: body.context.state }).toEqual({ category, state })
   })
 
   it('the entity types at the start', async () => {

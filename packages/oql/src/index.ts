@@ -9,8 +9,10 @@ export {
   type Span,
 } from './diagnostics/index.ts'
 export {
+  type ContextCategory,
   type ContextState,
   type ContextSuggestion,
+  contextCategoryOf,
   type ParseContext,
   type ParseResult,
   parseContext,
@@ -18,6 +20,7 @@ export {
   validateOql,
 } from './parser/index.ts'
 export {
+  clauseAddressOf,
   type NameLookup,
   type OqlRenderLine,
   type OqlRenderTree,

@@ -1,5 +1,5 @@
 import { autocompleteEntities, type StorageAdapter } from '@oqlkit/engine'
-import { type ContextSuggestion, type ParseContext, parseContext } from '@oqlkit/oql'
+import { type ContextSuggestion, contextCategoryOf, type ParseContext, parseContext } from '@oqlkit/oql'
 import { entityPath } from '@oqlkit/oqo-schema'
 import type { H3Event } from 'h3'
 import { ApiError } from '../errors/api-error.ts'
@@ -75,7 +75,8 @@ export const queryParseContextHandler =
     return {
       entity: context.entity === null ? null : entityPath(context.entity),
       context: {
-        category: context.state,
+        category: contextCategoryOf(context.state),
+        state: context.state,
         prefix: context.prefix,
         replace_range: context.replaceRange,
         ...(context.field === undefined ? {} : fieldView(context.field)),

@@ -15,6 +15,8 @@ export interface DiagnosticView {
   readonly column: number
   /** The JSON path in the OQO of a validation finding, or null for a parse finding. */
   readonly location: string | null
+  /** The outline address of the clause or value a validation finding is about (`[3, 1, 2]`), or null. */
+  readonly path: readonly number[] | null
 }
 
 export const diagnosticView = (diagnostic: OqlDiagnostic): DiagnosticView => ({
@@ -27,6 +29,7 @@ export const diagnosticView = (diagnostic: OqlDiagnostic): DiagnosticView => ({
   line: diagnostic.line,
   column: diagnostic.column,
   location: diagnostic.path === undefined || diagnostic.path === '' ? null : diagnostic.path,
+  path: diagnostic.address ?? null,
 })
 
 const PARAMETERS = ['q', 'api_key', 'mailto']

@@ -26,6 +26,11 @@ export interface OqlDiagnostic {
   readonly column: number
   /** For validation codes: the JSON path in the OQO (`filter_rows[0].value`). */
   readonly path?: string
+  /**
+   * For validation codes: the outline address of the clause or value in the printed query
+   * (`[3, 1, 2]` for `3.1.2`), when the finding points at one.
+   */
+  readonly address?: readonly number[]
 }
 
 /** A problem found while parsing, before it is placed in the text (line and column). */

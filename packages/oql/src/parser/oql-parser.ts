@@ -6,6 +6,7 @@ import {
   type Span,
   toDiagnostic,
 } from '../diagnostics/oql-diagnostic.ts'
+import { clauseAddressOf } from '../printer/clause-address.ts'
 import { queryParser } from './oql-grammar.ts'
 import type { LexedOql } from './oql-lexer.ts'
 import type { QueryNode } from './oql-syntax.ts'
@@ -184,9 +185,13 @@ export const validateOql = (text: string): OqlDiagnostic[] => {
   if (analysis.oqo === undefined) return []
   try {
     const validation = validateOqo(analysis.oqo)
-    return [...validation.errors, ...validation.warnings].map((diagnostic) =>
-      fromValidation(text, diagnostic, analysis.locate),
-    )
+    const oqo = analysis.oqo
+    // Each finding also names its clause by address, for an editor's outline (§7 `path`).
+    return [...validation.errors, ...validation.warnings].map((diagnostic) => {
+      const placed = fromValidation(text, diagnostic, analysis.locate)
+      const address = diagnostic.path === '' ? undefined : clauseAddressOf(oqo, diagnostic.path)
+      return address === undefined ? placed : { ...placed, address }
+    })
   } catch (error) {
     return [toDiagnostic(text, internalError(text, error))]
   }

@@ -1,4 +1,5 @@
 // The OQL printer: canonical OQO → canonical OQL text (wrapped or one line) and the editor's token tree.
+export { clauseAddressOf } from './clause-address.ts'
 export type { NameLookup } from './clause-tree.ts'
 export {
   DEFAULT_WIDTH,

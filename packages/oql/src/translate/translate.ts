@@ -142,7 +142,11 @@ export const translate = (
             location: null,
           })),
         )
-      return failure(parsed.diagnostics.map(validationError))
+      // The text parsed but its object is not valid: the object comes back with the errors, and the
+      // warnings stay warnings.
+      const errors = parsed.diagnostics.filter((diagnostic) => diagnostic.severity === 'error')
+      const warnings = parsed.diagnostics.filter((diagnostic) => diagnostic.severity !== 'error')
+      return failure(errors.map(validationError), warnings.map(warningOf), parsed.oqo ?? null)
     }
     const sorted = canonicalizeOqo(parsed.oqo, { sortOperands: true })
     return render(parsed.oqo, sorted, parsed.warnings.map(warningOf), options)

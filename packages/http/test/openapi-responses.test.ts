@@ -1,6 +1,19 @@
-import { readFileSync } from 'node:fs'
-import { MAX_QUERY_BODY_BYTES } from '@oqlkit/http'
-import { afterAll, describe, expect, it } from 'vitest'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openEmbeddedMeterStore } from '@oqlkit/adapter-duckdb'
+import {
+  createMemoryCollectionStore,
+  createMemoryKeyStore,
+  DEFAULT_METERING_LIMITS,
+  generateApiKey,
+  type KeyStore,
+  keyRecordOf,
+  type MeteringLimits,
+  type MeterStore,
+} from '@oqlkit/engine'
+import { createApp, MAX_QUERY_BODY_BYTES, meteredCaller } from '@oqlkit/http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type OpenApiDocument, OpenApiValidator } from './support/openapi-validator.ts'
 import { post } from './support/query-requests.ts'
 import { useSampleApp } from './support/sample-app.ts'
@@ -143,6 +156,244 @@ describe('every response validates against spec/openapi.json', () => {
     }
   })
 
+  it('the validation is not vacuous: a body of another shape fails', () => {
+    expect(validator.validateResponse('GET', '/query', 200, { msg: 'x' }).valid).toBe(false)
+    expect(validator.validateResponse('GET', '/works', 200, { meta: {}, results: [] }).valid).toBe(false)
+    expect(validator.validateResponse('POST', '/', 400, { error: 'x', message: 'y' }).valid).toBe(false)
+    expect(validator.validateResponse('GET', '/works/W1', 404, { error: 'x' }).valid).toBe(false)
+  })
+})
+
+// The same check with metering and collections on: the rate-limit report, the collection endpoints
+// (success and every error status they document), and the two answers metering can give any operation,
+// a 401 for an unknown key and a 429 once the caller's rate is spent.
+describe('with metering and collections on, every response validates too', () => {
+  const NOW = Date.UTC(2030, 0, 10, 12)
+  const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-openapi-metered-'))
+  const meters: MeterStore[] = []
+  const keys: Record<'ann' | 'bob' | 'admin' | 'spent', string> = {
+    ann: generateApiKey(),
+    bob: generateApiKey(),
+    admin: generateApiKey(),
+    spent: generateApiKey(),
+  }
+  let keyStore: KeyStore
+  const meteredApp = async (name: string, limits: MeteringLimits) => {
+    const meter = await openEmbeddedMeterStore({ dir: join(scratch, name) })
+    meters.push(meter)
+    return createApp({
+      adapter: sample.adapter,
+      catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
+      logError: (error) => {
+        sample.faults.push(error)
+      },
+      metering: { keys: keyStore, meter, limits, clock: () => NOW },
+      collections: { store: createMemoryCollectionStore(), callers: meteredCaller },
+    })
+  }
+  let app: Awaited<ReturnType<typeof meteredApp>>
+  // One request a second: after its first call, every call of the key is refused by the rate.
+  let oneASecond: Awaited<ReturnType<typeof meteredApp>>
+  beforeAll(async () => {
+    const now = new Date(NOW)
+    keyStore = createMemoryKeyStore([
+      await keyRecordOf(keys.ann, { userId: 'ann' }, now),
+      await keyRecordOf(keys.bob, { userId: 'bob' }, now),
+      await keyRecordOf(keys.admin, { userId: 'root', admin: true }, now),
+      await keyRecordOf(keys.spent, { userId: 'spent' }, now),
+    ])
+    app = await meteredApp('main', DEFAULT_METERING_LIMITS)
+    oneASecond = await meteredApp('one-a-second', { ...DEFAULT_METERING_LIMITS, requestsPerWindow: 1 })
+  })
+  afterAll(async () => {
+    for (const meter of meters) await meter.close()
+    rmSync(scratch, { recursive: true, force: true })
+  })
+
+  type Target = typeof app
+  const exchange = async (
+    target: Target,
+    method: string,
+    path: string,
+    options: { key?: string; body?: unknown } = {},
+  ) => {
+    const headers = new Headers()
+    if (options.key !== undefined) headers.set('authorization', `Bearer ${options.key}`)
+    if (options.body !== undefined) headers.set('content-type', 'application/json')
+    const response = await target.fetch(
+      new Request(`http://localhost${path}`, {
+        method,
+        headers,
+        redirect: 'manual',
+        ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      }),
+    )
+    return { status: response.status, headers: response.headers, body: (await response.json()) as unknown }
+  }
+  const expectValid = async (
+    target: Target,
+    method: string,
+    path: string,
+    status: number,
+    options: { key?: string; body?: unknown } = {},
+  ) => {
+    const response = await exchange(target, method, path, options)
+    expect(response.status, `${method} ${path}: ${JSON.stringify(response.body).slice(0, 300)}`).toBe(status)
+    const result = validator.validateResponse(method, path, response.status, response.body)
+    expect(result.errors, `${method} ${path} → ${result.operation} ${result.status}`).toEqual([])
+    return response.body as Record<string, unknown>
+  }
+
+  it('the rate-limit report, for a key and for an address', async () => {
+    const keyed = await expectValid(app, 'GET', '/rate-limit', 200, { key: keys.ann })
+    expect(keyed.api_key).toMatch(/^oqk_…/)
+    const anonymous = await expectValid(app, 'GET', '/rate-limit', 200)
+    expect(anonymous.api_key).toBeNull()
+  })
+
+  it('the collection endpoints, success and error', async () => {
+    const { ann, bob, admin } = keys
+    await expectValid(app, 'GET', '/me/collections', 401)
+    await expectValid(app, 'POST', '/me/collections', 400, {
+      key: ann,
+      body: { display_name: '', entity_type: 'works' },
+    })
+    const created = await expectValid(app, 'POST', '/me/collections', 201, {
+      key: ann,
+      body: { display_name: 'To read', entity_type: 'works', entity_ids: ['W1', 'W2'] },
+    })
+    const id = String(created.id)
+    await expectValid(app, 'GET', '/me/collections?entity_id=W1', 200, { key: ann })
+    await expectValid(app, 'GET', `/collections/${id}`, 200, { key: ann })
+    await expectValid(app, 'GET', `/collections/${id}`, 403, { key: bob })
+    await expectValid(app, 'GET', '/collections/col_0000000000', 404, { key: ann })
+    await expectValid(app, 'GET', `/collections/${id}/entities?per_page=1`, 200, { key: ann })
+    await expectValid(app, 'PATCH', `/me/collections/${id}`, 200, { key: ann, body: { description: 'Soon' } })
+    await expectValid(app, 'POST', `/me/collections/${id}/entities`, 200, {
+      key: ann,
+      body: { entity_ids: ['W3', 'W1'] },
+    })
+    await expectValid(app, 'DELETE', `/me/collections/${id}/entities`, 200, {
+      key: ann,
+      body: { entity_ids: ['W3'] },
+    })
+    await expectValid(app, 'DELETE', `/me/collections/${id}/entities/W2`, 200, { key: ann })
+    await expectValid(app, 'GET', '/admin/collections?owner_id=ann', 200, { key: admin })
+    await expectValid(app, 'GET', '/admin/collections', 403, { key: ann })
+    await expectValid(app, 'GET', `/admin/collections/${id}`, 200, { key: admin })
+    await expectValid(app, 'PATCH', `/admin/collections/${id}`, 200, {
+      key: admin,
+      body: { display_name: 'Checked' },
+    })
+    // Every error each operation documents: no key, another user's (or a non-admin), none such, bad input.
+    const none = '/col_0000000000'
+    const refusals: readonly (readonly [string, string, number, string | undefined, unknown?])[] = [
+      ['GET', '/me/collections', 401, undefined],
+      ['GET', '/me/collections?per_page=500', 400, ann],
+      ['POST', '/me/collections', 401, undefined, { display_name: 'x', entity_type: 'works' }],
+      ['PATCH', `/me/collections/${id}`, 400, ann, { display_name: '' }],
+      ['PATCH', `/me/collections/${id}`, 401, undefined, { description: 'x' }],
+      ['PATCH', `/me/collections/${id}`, 403, bob, { description: 'x' }],
+      ['PATCH', `/me/collections${none}`, 404, ann, { description: 'x' }],
+      ['DELETE', `/me/collections/${id}`, 401, undefined],
+      ['DELETE', `/me/collections/${id}`, 403, bob],
+      ['DELETE', `/me/collections${none}`, 404, ann],
+      ['POST', `/me/collections/${id}/entities`, 400, ann, { entity_ids: ['A1'] }],
+      ['POST', `/me/collections/${id}/entities`, 401, undefined, { entity_ids: ['W1'] }],
+      ['POST', `/me/collections/${id}/entities`, 403, bob, { entity_ids: ['W1'] }],
+      ['POST', `/me/collections${none}/entities`, 404, ann, { entity_ids: ['W1'] }],
+      ['DELETE', `/me/collections/${id}/entities`, 400, ann, { entity_ids: 'W1' }],
+      ['DELETE', `/me/collections/${id}/entities`, 401, undefined, { entity_ids: ['W1'] }],
+      ['DELETE', `/me/collections/${id}/entities`, 403, bob, { entity_ids: ['W1'] }],
+      ['DELETE', `/me/collections${none}/entities`, 404, ann, { entity_ids: ['W1'] }],
+      ['DELETE', `/me/collections/${id}/entities/A1`, 400, ann],
+      ['DELETE', `/me/collections/${id}/entities/W1`, 401, undefined],
+      ['DELETE', `/me/collections/${id}/entities/W1`, 403, bob],
+      ['DELETE', `/me/collections${none}/entities/W1`, 404, ann],
+      ['GET', `/collections/${id}`, 401, undefined],
+      ['GET', `/collections/${id}/entities?per_page=500`, 400, ann],
+      ['GET', `/collections/${id}/entities`, 401, undefined],
+      ['GET', `/collections/${id}/entities`, 403, bob],
+      ['GET', `/collections${none}/entities`, 404, ann],
+      ['GET', '/admin/collections?per_page=500', 400, admin],
+      ['GET', '/admin/collections', 401, undefined],
+      ['GET', `/admin/collections/${id}`, 401, undefined],
+      ['GET', `/admin/collections/${id}`, 403, ann],
+      ['GET', `/admin/collections${none}`, 404, admin],
+      ['PATCH', `/admin/collections/${id}`, 400, admin, { display_name: '' }],
+      ['PATCH', `/admin/collections/${id}`, 401, undefined, { description: 'x' }],
+      ['PATCH', `/admin/collections/${id}`, 403, ann, { description: 'x' }],
+      ['PATCH', `/admin/collections${none}`, 404, admin, { description: 'x' }],
+      ['DELETE', `/admin/collections/${id}`, 401, undefined],
+      ['DELETE', `/admin/collections/${id}`, 403, ann],
+      ['DELETE', `/admin/collections${none}`, 404, admin],
+    ]
+    for (const [method, path, status, key, body] of refusals)
+      await expectValid(app, method, path, status, {
+        ...(key === undefined ? {} : { key }),
+        ...(body === undefined ? {} : { body }),
+      })
+    await expectValid(app, 'DELETE', `/me/collections/${id}`, 200, { key: ann })
+    const other = await expectValid(app, 'POST', '/me/collections', 201, {
+      key: bob,
+      body: { display_name: 'Mine', entity_type: 'authors' },
+    })
+    await expectValid(app, 'DELETE', `/admin/collections/${String(other.id)}`, 200, { key: admin })
+  })
+
+  // One request for each served operation: metering refuses it before the route runs, so the ids in it
+  // need not exist.
+  const COLLECTION_REQUESTS: readonly (readonly [string, string, unknown?])[] = [
+    ['GET', '/rate-limit'],
+    ['GET', '/me/collections'],
+    ['POST', '/me/collections', { display_name: 'x', entity_type: 'works' }],
+    ['PATCH', '/me/collections/col_0000000000', { description: 'x' }],
+    ['DELETE', '/me/collections/col_0000000000'],
+    ['POST', '/me/collections/col_0000000000/entities', { entity_ids: ['W1'] }],
+    ['DELETE', '/me/collections/col_0000000000/entities', { entity_ids: ['W1'] }],
+    ['DELETE', '/me/collections/col_0000000000/entities/W1'],
+    ['GET', '/collections/col_0000000000'],
+    ['GET', '/collections/col_0000000000/entities'],
+    ['GET', '/admin/collections'],
+    ['GET', '/admin/collections/col_0000000000'],
+    ['PATCH', '/admin/collections/col_0000000000', { description: 'x' }],
+    ['DELETE', '/admin/collections/col_0000000000'],
+  ]
+  const everyOperation = (): (readonly [string, string, unknown?])[] => {
+    const seen = new Set<string>()
+    const requests: (readonly [string, string, unknown?])[] = []
+    for (const [method, path, body] of [
+      ...CASES.map(([method, path, , body]) => [method, path, body] as const),
+      ...COLLECTION_REQUESTS,
+    ]) {
+      const operation = `${method} ${validator.pathOf(path.split('?')[0]!)}`
+      // Requests over the size limits are refused before metering; any other of the operation will do.
+      if (seen.has(operation) || path.length > 8000 || JSON.stringify(body ?? '').length > 8000) continue
+      seen.add(operation)
+      requests.push([method, path, body])
+    }
+    return requests
+  }
+
+  it('every operation: 401 for an unknown key, 429 once the rate is spent (and not charged)', async () => {
+    const unknown = generateApiKey()
+    const requests = everyOperation()
+    expect(requests.length).toBeGreaterThan(30)
+    // The first call of the key spends its one request of the second.
+    await exchange(oneASecond, 'GET', '/rate-limit', { key: keys.spent })
+    for (const [method, path, body] of requests) {
+      const options = body === undefined ? {} : { body }
+      await expectValid(app, method, path, 401, { ...options, key: unknown })
+      const refused = await exchange(oneASecond, method, path, { ...options, key: keys.spent })
+      expect(refused.status, `${method} ${path}`).toBe(429)
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+      const result = validator.validateResponse(method, path, 429, refused.body)
+      expect(result.errors, `${method} ${path}`).toEqual([])
+    }
+  })
+})
+
+describe('coverage of the document', () => {
   it('every documented response of a served operation was produced (5xx and default aside)', () => {
     const documented = validator.documentedResponses(
       (status) => status !== 'default' && !status.startsWith('5'),
@@ -150,12 +401,5 @@ describe('every response validates against spec/openapi.json', () => {
     const missing = documented.filter((key) => !validator.exercised.has(key))
     expect(missing).toEqual([])
     expect(documented.length).toBeGreaterThan(40)
-  })
-
-  it('the validation is not vacuous: a body of another shape fails', () => {
-    expect(validator.validateResponse('GET', '/query', 200, { msg: 'x' }).valid).toBe(false)
-    expect(validator.validateResponse('GET', '/works', 200, { meta: {}, results: [] }).valid).toBe(false)
-    expect(validator.validateResponse('POST', '/', 400, { error: 'x', message: 'y' }).valid).toBe(false)
-    expect(validator.validateResponse('GET', '/works/W1', 404, { error: 'x' }).valid).toBe(false)
   })
 })

@@ -1,3 +1,5 @@
+import { collectionPaths } from './openapi-collection-paths.ts'
+import { withMeteringResponses } from './openapi-metering-responses.ts'
 import { builtPaths, componentParameters, componentResponses } from './openapi-paths.ts'
 import { plannedPaths } from './openapi-planned-paths.ts'
 import { componentSchemas } from './openapi-schemas.ts'
@@ -7,7 +9,9 @@ export const API_VERSION = '0.1.0'
 
 const DESCRIPTION = `A self-hostable, OpenAlex-compatible scholarly catalog API: entities (works, authors, sources, institutions, …) with filters, search, sorting, sampling, paging and grouping; a query language in three interchangeable forms (OQL text, OQO JSON, classic URL) with an execute endpoint at the root and translate, validate and autocomplete endpoints; and the properties registry.
 
-Operations marked \`x-oqlkit-status: planned\` are in the API description but not served by this version yet (metering, text tagging, private collections); they answer 404 until then.
+Operations marked \`x-oqlkit-status: planned\` are in the API description but not served by this version yet (text tagging); they answer 404 until then.
+
+Metering (\`oqlkit serve\` turns it on unless \`--no-metering\`): every call is priced and charged to the caller's daily budget, its key's or, without a key, its address's (\`GET /rate-limit\` reports it, and \`X-RateLimit-*\` headers come on every response). An unknown key is a 401; a call the budget cannot pay, or more than 100 calls in a second, is a 429 with \`Retry-After\`, and is not charged. The collection endpoints are served when the server has a collection store, beside this API (the paths do not collide) or on a port of their own.
 
 Errors are JSON. Most are \`{error, message, parameter?}\`; the query endpoints answer \`{validation: {valid: false, errors, warnings}}\` (with the \`oqo\` once the query was read), and a failing query is never a silent empty result. OQL, OQO and their endpoints are alpha: details may change.`
 
@@ -32,13 +36,13 @@ export const buildOpenApiDocument = (): Record<string, unknown> => ({
     { name: 'Query language', description: 'Execute, translate, validate and autocomplete OQL and OQO.' },
     { name: 'Registry', description: 'The queryable columns of each entity.' },
     { name: 'Specification', description: 'The contract’s artifacts.' },
-    { name: 'Metering', description: 'Budgets and costs (planned).' },
+    { name: 'Metering', description: 'Budgets, costs and request rates.' },
     { name: 'Text', description: 'Tagging free text (planned).' },
-    { name: 'Collections', description: 'Private collections of entity ids (planned).' },
-    { name: 'Collections admin', description: 'Collections of every user, for admins (planned).' },
+    { name: 'Collections', description: 'Private collections of entity ids, usable in filters.' },
+    { name: 'Collections admin', description: 'Collections of every user, for admins.' },
   ],
   security: [{}, { api_key: [] }, { bearer: [] }],
-  paths: { ...builtPaths(), ...plannedPaths() },
+  paths: { ...withMeteringResponses({ ...builtPaths(), ...collectionPaths() }), ...plannedPaths() },
   components: {
     schemas: componentSchemas(),
     parameters: componentParameters(),

@@ -76,6 +76,15 @@ export const componentResponses = (): Record<string, OpenApiObject> => ({
   ),
   NotSupported: jsonOf('The catalog cannot answer this query (semantic search without vectors, …).', 'Error'),
   ServerError: jsonOf('A fault of the server; the body says nothing of its cause.', 'Error'),
+  Unauthorized: jsonOf(
+    'The API key is unknown or malformed (it is never repeated back), or the endpoint needs a key and none came.',
+    'Error',
+  ),
+  RateLimited: jsonOf(
+    'Refused and not charged: more than the allowed requests per second, or the budget cannot pay for the call.',
+    'RateLimited',
+    { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', minimum: 1 } } },
+  ),
   QueryRefused: jsonOf(
     'The query is invalid: `validation.errors` lists every problem with its code, message and fix (and its position in OQL text); `oqo` is the query as read when it parsed.',
     'QueryError',
@@ -373,6 +382,20 @@ export const builtPaths = (): Record<string, OpenApiObject> => ({
       summary: 'The OQO JSON Schema (draft 2020-12)',
       responses: {
         200: jsonOf('`spec/oqo.schema.json`.', 'JsonDocument'),
+        default: response('ServerError'),
+      },
+    },
+  },
+  '/rate-limit': {
+    get: {
+      operationId: 'getRateLimit',
+      tags: ['Metering'],
+      summary: 'The caller’s daily budget, what is used and what each operation costs',
+      description:
+        'Free. Served when metering is on. For a caller without a key, the budget of its address (`api_key` null).',
+      parameters: [parameter('api_key')],
+      responses: {
+        200: jsonOf('The rate-limit report.', 'RateLimitReport'),
         default: response('ServerError'),
       },
     },

@@ -69,7 +69,20 @@ export const oqoComponentSchemas = (): Record<string, Schema> => {
 
 const VALIDATION_ERROR_TYPES = ['parse_error', 'bad_request', 'invalid_entity', 'invalid_body']
 
+// The editor protocol's nine categories (OQL v2.2 §7), and the finer states they group.
 const PARSE_CONTEXT_CATEGORIES = [
+  'entity',
+  'field',
+  'operator',
+  'verb-phrase',
+  'value',
+  'connective',
+  'directive-keyword',
+  'annotation-or-end',
+  'none',
+]
+
+const PARSE_CONTEXT_STATES = [
   'entity',
   'after-entity',
   'corpus',
@@ -396,6 +409,12 @@ export const componentSchemas = (): Record<string, Schema> => ({
     line: INTEGER,
     column: INTEGER,
     location: nullable({ type: 'string', description: 'The JSON path in the OQO of a validation finding.' }),
+    path: nullable({
+      type: 'array',
+      items: { type: 'integer', minimum: 0 },
+      description:
+        'The outline address of the clause or value a validation finding is about, as numbers: `[3, 1, 2]` is `3.1.2` (the third top-level condition, its first clause, that clause’s second value; `.0` is a field or connective). Null for parse findings and findings outside the filters.',
+    }),
   }),
   ValidateResult: object(
     {
@@ -423,7 +442,15 @@ export const componentSchemas = (): Record<string, Schema> => ({
       entity: nullable(STRING),
       context: object(
         {
-          category: { enum: PARSE_CONTEXT_CATEGORIES },
+          category: {
+            enum: PARSE_CONTEXT_CATEGORIES,
+            description: 'What the grammar expects, in the editor protocol’s categories.',
+          },
+          state: {
+            enum: PARSE_CONTEXT_STATES,
+            description:
+              'The same, finer: `after-entity` and `directive` are `directive-keyword`; `corpus`, `search-term`, `sample-size` and `seed` are `value`; `group-by-field` is `field`.',
+          },
           prefix: { type: 'string', description: 'The text being typed at the cursor.' },
           replace_range: ref('Range'),
           ...fieldContext,
@@ -439,7 +466,7 @@ export const componentSchemas = (): Record<string, Schema> => ({
           autocomplete_entity: { type: 'string', description: 'The open id space values are looked up in.' },
           suggestions: { type: 'array', items: ref('Suggestion') },
         },
-        ['category', 'prefix', 'replace_range', 'suggestions'],
+        ['category', 'state', 'prefix', 'replace_range', 'suggestions'],
       ),
       diagnostic: nullable(ref('Diagnostic')),
     },
@@ -492,8 +519,25 @@ export const componentSchemas = (): Record<string, Schema> => ({
   }),
   JsonDocument: { type: 'object', description: 'A JSON document (a JSON Schema, an OpenAPI description).' },
 
+  RateLimited: object(
+    {
+      error: { enum: ['rate_limited', 'budget_exhausted'] },
+      message: { type: 'string', description: 'Why, and when to retry.' },
+      errors: {
+        type: 'array',
+        items: object({ error: STRING, message: STRING }, ['error', 'message']),
+      },
+      retry_after_seconds: { type: 'integer', minimum: 1, description: 'Also the `Retry-After` header.' },
+      retry_at: { type: 'string', description: 'When to retry (ISO 8601, UTC).' },
+    },
+    ['error', 'message', 'retry_after_seconds', 'retry_at'],
+    'A call refused, and not charged, because the caller sent too many requests or its budget cannot pay.',
+  ),
   RateLimitReport: object({
-    api_key: { type: 'string', description: 'The key, masked.' },
+    api_key: nullable({
+      type: 'string',
+      description: 'The key, masked; null for a caller without a key (whose budget is its address’s).',
+    }),
     rate_limit: object({
       daily_budget_usd: NUMBER,
       daily_used_usd: NUMBER,
@@ -589,4 +633,9 @@ export const componentSchemas = (): Record<string, Schema> => ({
   EntityIds: object({ entity_ids: { ...STRINGS, description: 'Full id URLs or short ids (W123).' } }),
   BulkAddResult: object({ added: INTEGER, already_present: INTEGER, rejected_wrong_type: { const: 0 } }),
   DeleteResult: object({ deleted_collection_id: STRING }),
+  RemoveResult: object({
+    removed: INTEGER,
+    not_present: { type: 'integer', description: 'Ids that were not in the collection.' },
+    entity_count: { type: 'integer', description: 'How many entities the collection holds now.' },
+  }),
 })

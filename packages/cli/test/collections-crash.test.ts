@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { type ServerProcess, startServerProcess } from './support/server-process.ts'
 
 // The embedded collection store under SIGKILL: a server takes a stream of collection writes from four
 // users at once, is killed mid-stream with no chance to flush anything, and is started again on the same
@@ -11,8 +11,6 @@ import { afterAll, describe, expect, it } from 'vitest'
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-collections-crash-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-const repo = resolve(import.meta.dirname, '../../..')
-const entry = resolve(repo, 'packages/cli/src/bin.ts')
 const catalogDir = join(scratch, 'catalog')
 const stateDir = join(scratch, 'state')
 const collectionsDir = join(scratch, 'collections')
@@ -25,64 +23,17 @@ writeFileSync(keysFile, JSON.stringify(WRITERS.map(({ user, key }) => ({ key, us
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
-interface Server {
-  readonly child: ChildProcess
-  readonly url: string
-  readonly output: () => string
-}
+const startServer = (): Promise<ServerProcess> =>
+  startServerProcess(catalogDir, [
+    '--state',
+    stateDir,
+    '--keys',
+    keysFile,
+    '--collections-dir',
+    collectionsDir,
+  ])
 
-/**
- * Starts the server process itself (not the `bin/oqlkit.js` wrapper, which would survive as an orphan
- * of a SIGKILL sent to it): node with the source condition and the tsx loader, as the wrapper runs it.
- */
-const startServer = async (): Promise<Server> => {
-  const port = 20_000 + Math.floor(Math.random() * 20_000)
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=@oqlkit/source',
-      '--import',
-      'tsx',
-      entry,
-      'serve',
-      '--catalog',
-      catalogDir,
-      '--port',
-      String(port),
-      '--state',
-      stateDir,
-      '--keys',
-      keysFile,
-      '--collections-dir',
-      collectionsDir,
-    ],
-    { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
-  )
-  let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString()
-  })
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString()
-  })
-  const url = `http://127.0.0.1:${port}`
-  const started = Date.now()
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`oqlkit serve exited (${child.exitCode}): ${output}`)
-    try {
-      await fetch(`${url}/`)
-      return { child, url, output: () => output }
-    } catch (error) {
-      if (Date.now() - started > 120_000) {
-        child.kill('SIGKILL')
-        throw error
-      }
-      await pause(200)
-    }
-  }
-}
-
-const call = async (server: Server, key: string, method: string, path: string, body?: unknown) => {
+const call = async (server: ServerProcess, key: string, method: string, path: string, body?: unknown) => {
   const response = await fetch(`${server.url}${path}`, {
     method,
     headers: {
@@ -104,7 +55,7 @@ interface Ledger {
 }
 
 const write = async (
-  server: Server,
+  server: ServerProcess,
   writer: { user: string; key: string },
   ledger: Ledger,
   stop: { now: boolean },

@@ -1,10 +1,10 @@
 // `oqlkit serve` with metering, as real processes: keys from a file and from `oqlkit keys create` while
 // the server runs, the embedded store surviving SIGKILL without losing an acknowledged charge, and two
-// servers sharing budgets and the request rate through Redis.
-import { type ChildProcess, spawn } from 'node:child_process'
+// servers sharing budgets and the request rate through Redis; and keys telling who calls the collections
+// API with metering off, on the main port and on a port of its own.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { ingestSnapshot } from '@oqlkit/adapter-duckdb'
 import { connectRedis } from '@oqlkit/adapter-redis'
 import { runCli } from '@oqlkit/cli'
@@ -12,12 +12,11 @@ import { toMicroUsd } from '@oqlkit/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { redisForTests } from '../../adapter-redis/test/redis-test-gate.ts'
 import { SAMPLE_SNAPSHOT_DIR } from '../src/commands/serve-command.ts'
+import { randomPort, type ServerProcess, startServerProcess } from './support/server-process.ts'
 
 const redis = await redisForTests()
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-metering-'))
 const catalogDir = join(scratch, 'catalog')
-const entry = resolve(import.meta.dirname, '../src/bin.ts')
-const servers = new Set<ChildProcess>()
 
 beforeAll(async () => {
   await ingestSnapshot({
@@ -28,79 +27,15 @@ beforeAll(async () => {
   })
 }, 180_000)
 afterAll(() => {
-  for (const server of servers) server.kill('SIGKILL')
   rmSync(scratch, { recursive: true, force: true })
 })
 
-interface Server {
-  readonly base: string
-  readonly output: () => string
-  /** SIGINT, then the exit code. */
-  readonly stop: () => Promise<number | null>
-  readonly kill: () => Promise<void>
-}
+type Server = ServerProcess
 
-// The server process itself (not the bin wrapper, which would leave it running on SIGKILL).
-const startServer = async (args: readonly string[]): Promise<Server> => {
-  const port = 20_000 + Math.floor(Math.random() * 20_000)
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=@oqlkit/source',
-      '--import',
-      'tsx',
-      entry,
-      'serve',
-      '--catalog',
-      catalogDir,
-      '--port',
-      String(port),
-      ...args,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
-  servers.add(child)
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString()
-  })
-  child.stderr.on('data', (chunk: Buffer) => {
-    output += chunk.toString()
-  })
-  const exited = new Promise<number | null>((done) =>
-    child.on('exit', (code) => {
-      servers.delete(child)
-      done(code)
-    }),
-  )
-  const base = `http://127.0.0.1:${port}`
-  const started = Date.now()
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited: ${output}`)
-    try {
-      await fetch(`${base}/`)
-      break
-    } catch (error) {
-      if (Date.now() - started > 60_000) throw error
-      await new Promise((done) => setTimeout(done, 150))
-    }
-  }
-  return {
-    base,
-    output: () => output,
-    stop: async () => {
-      child.kill('SIGINT')
-      return exited
-    },
-    kill: async () => {
-      child.kill('SIGKILL')
-      await exited
-    },
-  }
-}
+const startServer = (args: readonly string[]): Promise<Server> => startServerProcess(catalogDir, args)
 
 const usedOf = async (server: Server, key: string): Promise<number> => {
-  const response = await fetch(`${server.base}/rate-limit`, { headers: { authorization: `Bearer ${key}` } })
+  const response = await fetch(`${server.url}/rate-limit`, { headers: { authorization: `Bearer ${key}` } })
   const body = (await response.json()) as { rate_limit: { daily_used_usd: number } }
   return toMicroUsd(body.rate_limit.daily_used_usd)
 }
@@ -125,12 +60,12 @@ describe('oqlkit serve, metered', () => {
     ])
     try {
       expect(server.output()).toContain('with 1 key(s) from')
-      const report = await fetch(`${server.base}/rate-limit?api_key=${fileKey}`)
+      const report = await fetch(`${server.url}/rate-limit?api_key=${fileKey}`)
       expect(report.status).toBe(200)
       expect(
         ((await report.json()) as { rate_limit: { daily_budget_usd: number } }).rate_limit.daily_budget_usd,
       ).toBe(3)
-      const works = await fetch(`${server.base}/works?per_page=1`, {
+      const works = await fetch(`${server.url}/works?per_page=1`, {
         headers: { authorization: `Bearer ${fileKey}` },
       })
       expect(works.status).toBe(200)
@@ -139,8 +74,8 @@ describe('oqlkit serve, metered', () => {
       const created = await runCli(['keys', 'create', '--user', 'late', '--state', state])
       expect(created.exitCode, created.stderr).toBe(0)
       const lateKey = created.stdout?.trim() ?? ''
-      expect((await fetch(`${server.base}/rate-limit?api_key=${lateKey}`)).status).toBe(200)
-      expect((await fetch(`${server.base}/rate-limit?api_key=${lateKey.slice(0, -1)}x`)).status).toBe(401)
+      expect((await fetch(`${server.url}/rate-limit?api_key=${lateKey}`)).status).toBe(200)
+      expect((await fetch(`${server.url}/rate-limit?api_key=${lateKey.slice(0, -1)}x`)).status).toBe(401)
     } finally {
       expect(await server.stop()).toBe(0)
     }
@@ -148,30 +83,18 @@ describe('oqlkit serve, metered', () => {
 
   it('refuses to start on a keys file with problems, naming them', async () => {
     const bad = keysFile('bad.json', [{ key: 'short', user_id: 'x' }, { key: 'file-key-000000000000000002' }])
-    const child = spawn(
-      process.execPath,
-      [
-        '--conditions=@oqlkit/source',
-        '--import',
-        'tsx',
-        entry,
-        'serve',
-        '--catalog',
-        catalogDir,
-        '--port',
-        '0',
-        '--state',
-        join(scratch, 'state-bad'),
-        '--keys',
-        bad,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    )
-    let stderr = ''
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    expect(await new Promise((done) => child.on('exit', done))).toBe(1)
+    const { exitCode, stderr } = await runCli([
+      'serve',
+      '--catalog',
+      catalogDir,
+      '--port',
+      '0',
+      '--state',
+      join(scratch, 'state-bad'),
+      '--keys',
+      bad,
+    ])
+    expect(exitCode).toBe(1)
     expect(stderr).toContain('entry 0: key must be 16 to 128 characters')
     expect(stderr).toContain('entry 1: user_id must be a non-empty string')
   }, 60_000)
@@ -183,7 +106,7 @@ describe('oqlkit serve, metered', () => {
     const first = await startServer(['--state', state, '--keys', keys])
     let acknowledged = 0
     for (let i = 0; i < 40; i++) {
-      const response = await fetch(`${first.base}/works?per_page=1&page=${1 + (i % 5)}&api_key=${key}`)
+      const response = await fetch(`${first.url}/works?per_page=1&page=${1 + (i % 5)}&api_key=${key}`)
       expect(response.status).toBe(200)
       acknowledged++
     }
@@ -195,6 +118,78 @@ describe('oqlkit serve, metered', () => {
       await second.stop()
     }
   }, 120_000)
+})
+
+describe('oqlkit serve --no-metering with collections', () => {
+  it('identifies callers by their keys, on the main port and on --collections-port', async () => {
+    const key = 'collector-key-000000000000001'
+    const keys = keysFile('collections-keys.json', [{ key, user_id: 'collector' }])
+    const collectionsPort = randomPort()
+    const server = await startServer([
+      '--no-metering',
+      '--state',
+      join(scratch, 'state-collections'),
+      '--keys',
+      keys,
+      '--collections-dir',
+      join(scratch, 'collections'),
+      '--collections-port',
+      String(collectionsPort),
+    ])
+    try {
+      expect(server.output()).toContain('Metering is off')
+      const json = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+      const created = await fetch(`${server.url}/me/collections`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ display_name: 'Reading', entity_type: 'works', entity_ids: ['W1'] }),
+      })
+      expect(created.status).toBe(201)
+      const collection = (await created.json()) as { id: string; user_id: string }
+      expect(collection.user_id).toBe('collector')
+      // No budgets: no rate-limit headers, and no /rate-limit.
+      expect(created.headers.get('x-ratelimit-limit')).toBeNull()
+      const anonymous = await fetch(`${server.url}/me/collections`)
+      expect(anonymous.status).toBe(401)
+      // The same store on the collections port, which serves nothing else.
+      const side = `http://127.0.0.1:${collectionsPort}`
+      const read = await fetch(`${side}/collections/${collection.id}/entities`, { headers: json })
+      expect(read.status).toBe(200)
+      expect(((await read.json()) as { entity_ids: string[] }).entity_ids).toEqual([
+        'https://openalex.org/W1',
+      ])
+      expect((await fetch(`${side}/collections/${collection.id}`)).status).toBe(401)
+      const works = await fetch(`${side}/works`)
+      expect(works.status).toBe(404)
+      expect(await works.json()).toMatchObject({ error: expect.any(String) })
+      // The collection works in a filter of the main API.
+      const filtered = await fetch(`${server.url}/works?filter=collection:${collection.id}`, {
+        headers: json,
+      })
+      expect(filtered.status).toBe(200)
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  }, 90_000)
+
+  it('refuses --collections-port without --collections-dir, or on the main port', async () => {
+    const alone = await runCli(['serve', '--catalog', catalogDir, '--collections-port', '9999'])
+    expect(alone.exitCode).toBe(2)
+    expect(alone.stderr).toContain('give --collections-dir too')
+    const same = await runCli([
+      'serve',
+      '--catalog',
+      catalogDir,
+      '--port',
+      '9999',
+      '--collections-dir',
+      join(scratch, 'c'),
+      '--collections-port',
+      '9999',
+    ])
+    expect(same.exitCode).toBe(2)
+    expect(same.stderr).toContain('a port other than --port')
+  })
 })
 
 describe.skipIf(!redis.reachable)('two oqlkit servers sharing Redis', () => {
@@ -223,7 +218,7 @@ describe.skipIf(!redis.reachable)('two oqlkit servers sharing Redis', () => {
     // $0.005 pays for 50 list calls; 90 arrive at once, split between the two processes.
     const answers = await Promise.all(
       Array.from({ length: 90 }, async (_, i) => {
-        const response = await fetch(`${pair[i % 2]!.base}/works?per_page=1&page=${1 + (i % 7)}`, {
+        const response = await fetch(`${pair[i % 2]!.url}/works?per_page=1&page=${1 + (i % 7)}`, {
           headers: { authorization: `Bearer ${budgetKey}` },
         })
         return { status: response.status, body: (await response.json()) as { error?: string } }
@@ -234,7 +229,7 @@ describe.skipIf(!redis.reachable)('two oqlkit servers sharing Redis', () => {
     expect(refused).toHaveLength(40)
     for (const answer of refused) expect(answer.body.error).toBe('budget_exhausted')
     for (const server of pair) {
-      const report = (await (await fetch(`${server.base}/rate-limit?api_key=${budgetKey}`)).json()) as {
+      const report = (await (await fetch(`${server.url}/rate-limit?api_key=${budgetKey}`)).json()) as {
         rate_limit: { daily_used_usd: number; daily_remaining_usd: number }
       }
       expect(report.rate_limit).toMatchObject({ daily_used_usd: 0.005, daily_remaining_usd: 0 })
@@ -257,7 +252,7 @@ describe.skipIf(!redis.reachable)('two oqlkit servers sharing Redis', () => {
         const server = pair[(tick * 15 + i) % 2]!
         const sentAt = performance.now()
         sent.push(
-          fetch(`${server.base}/rate-limit`, { headers: { authorization: `Bearer ${burstKey}` } }).then(
+          fetch(`${server.url}/rate-limit`, { headers: { authorization: `Bearer ${burstKey}` } }).then(
             async (response) => {
               await response.arrayBuffer()
               return { sentAt, answeredAt: performance.now(), status: response.status }

@@ -1,6 +1,12 @@
 // The public API of @oqlkit/http: the app factory and the pieces later routes reuse (the classic
 // request reader, the envelope, the error type and its mapper). The server is composed by `@oqlkit/cli`.
-export { apiKeyOf, type CallerResolver, fixedKeyCallers, meteredCaller } from './collections/caller.ts'
+export {
+  apiKeyOf,
+  type CallerResolver,
+  fixedKeyCallers,
+  keyStoreCallers,
+  meteredCaller,
+} from './collections/caller.ts'
 export { collectionFilterResolver, type PlanResolver } from './collections/collection-filter-hook.ts'
 export { type CollectionsOptions, useCollections } from './collections/collection-routes.ts'
 export { createCollectionsApp } from './collections/collections-app.ts'

@@ -112,6 +112,26 @@ export const openMeteringStores = async (location: StoreLocation): Promise<Meter
   }
 }
 
+/** The keys of a keys file (`--keys`), in memory, and how many; none without a file. */
+const readProvisionedKeys = async (
+  keysFile: string | undefined,
+  now: Date,
+): Promise<{ readonly keys: KeyStore | undefined; readonly count: number }> => {
+  if (keysFile === undefined) return { keys: undefined, count: 0 }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(await readFile(keysFile, 'utf8'))
+  } catch (error) {
+    throw new Error(
+      `cannot read the keys file ${keysFile}: ${error instanceof Error ? error.message : String(error)}`,
+    )
+  }
+  const reading = await readKeysFile(parsed, now)
+  if (!reading.ok)
+    throw new Error(`the keys file ${keysFile} is not valid:\n  ${reading.problems.join('\n  ')}`)
+  return { keys: createMemoryKeyStore(reading.records), count: reading.records.length }
+}
+
 /**
  * The stores of a server: those of its location, with the keys of a keys file (`--keys`) in front.
  * Provisioned keys stay in memory (every process of a deployment reads the same file), so the file
@@ -122,27 +142,33 @@ export const openServerMetering = async (
   keysFile: string | undefined,
   now: Date,
 ): Promise<MeteringStores & { readonly provisioned: number }> => {
-  let provisioned: KeyStore | undefined
-  let count = 0
-  if (keysFile !== undefined) {
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(await readFile(keysFile, 'utf8'))
-    } catch (error) {
-      throw new Error(
-        `cannot read the keys file ${keysFile}: ${error instanceof Error ? error.message : String(error)}`,
-      )
-    }
-    const reading = await readKeysFile(parsed, now)
-    if (!reading.ok)
-      throw new Error(`the keys file ${keysFile} is not valid:\n  ${reading.problems.join('\n  ')}`)
-    provisioned = createMemoryKeyStore(reading.records)
-    count = reading.records.length
-  }
+  const provisioned = await readProvisionedKeys(keysFile, now)
   const stores = await openMeteringStores(location)
   return {
     ...stores,
-    keys: provisioned === undefined ? stores.keys : layerKeyStores(provisioned, stores.keys),
-    provisioned: count,
+    keys: provisioned.keys === undefined ? stores.keys : layerKeyStores(provisioned.keys, stores.keys),
+    provisioned: provisioned.count,
+  }
+}
+
+/**
+ * The keys of a server without metering, layered the same way: enough to tell who calls the
+ * collections API, with no budgets kept.
+ */
+export const openServerKeys = async (
+  location: StoreLocation,
+  keysFile: string | undefined,
+  now: Date,
+): Promise<{
+  readonly keys: KeyStore
+  readonly provisioned: number
+  readonly close: () => Promise<void>
+}> => {
+  const provisioned = await readProvisionedKeys(keysFile, now)
+  const stored = await openKeyStore(location)
+  return {
+    keys: provisioned.keys === undefined ? stored.keys : layerKeyStores(provisioned.keys, stored.keys),
+    provisioned: provisioned.count,
+    close: stored.close,
   }
 }

@@ -7,13 +7,14 @@ import {
   openEmbeddedCollectionStore,
   readCatalogManifest,
 } from '@oqlkit/adapter-duckdb'
-import { createApp, meteredCaller } from '@oqlkit/http'
+import { createApp, createCollectionsApp, keyStoreCallers, meteredCaller } from '@oqlkit/http'
 import { serve } from 'h3'
 import { type CliCommand, usageError } from './cli-command.ts'
 import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'
 import {
   defaultStateDirOf,
   describeLocation,
+  openServerKeys,
   openServerMetering,
   readStoreLocation,
 } from './metering-setup.ts'
@@ -51,7 +52,7 @@ const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  usage: `oqlkit serve [--catalog DIR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P] | --no-metering] [--collections-dir DIR]   (defaults: ${DEFAULT_CATALOG_DIR}, $PORT or ${DEFAULT_PORT}, state beside the catalog)`,
+  usage: `oqlkit serve [--catalog DIR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--no-metering] [--collections-dir DIR [--collections-port N]]   (defaults: ${DEFAULT_CATALOG_DIR}, $PORT or ${DEFAULT_PORT}, state beside the catalog)`,
   summary: 'Serve a catalog over HTTP; with no catalog yet, build one from the bundled sample first.',
   async run(args, context) {
     const catalogDir = resolve(optionValue(args, '--catalog') ?? DEFAULT_CATALOG_DIR)
@@ -71,6 +72,19 @@ export const serveCommand: CliCommand = {
       (collectionsDir === undefined || collectionsDir.startsWith('--'))
     )
       return usageError(this, '--collections-dir needs a folder for the collections')
+    const collectionsPortText = optionValue(args, '--collections-port')
+    const collectionsPort = collectionsPortText === undefined ? undefined : Number(collectionsPortText)
+    if (args.includes('--collections-port')) {
+      if (collectionsPort === undefined || !Number.isInteger(collectionsPort) || collectionsPort < 0)
+        return usageError(this, `--collections-port needs a port number (was ${collectionsPortText})`)
+      if (collectionsPort > 65_535 || (collectionsPort === port && port !== 0))
+        return usageError(
+          this,
+          `--collections-port needs a port other than --port (was ${collectionsPortText})`,
+        )
+      if (collectionsDir === undefined)
+        return usageError(this, '--collections-port serves the collections: give --collections-dir too')
+    }
 
     if (!existsSync(join(catalogDir, 'catalog.json')) || (await isStaleSampleCatalog(catalogDir))) {
       // First start on a fresh clone: the catalog is built from the committed snapshot, once.
@@ -107,35 +121,37 @@ export const serveCommand: CliCommand = {
       Object.entries(manifest.manifest.entities).map(([entity, table]) => [entity, table.rowCount]),
     )
     let metering: Awaited<ReturnType<typeof openServerMetering>> | undefined
-    try {
-      if (metered)
-        metering = await openServerMetering(
-          location,
-          keysFile === undefined ? undefined : resolve(keysFile),
-          new Date(),
-        )
-    } catch (error) {
-      await adapter.close()
-      return {
-        exitCode: 1,
-        stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
-      }
-    }
-    // Private collections (embedded, one process): callers are the key holders metering identified.
+    // Without metering, collections still need to know who calls: the key store alone.
+    let keysOnly: Awaited<ReturnType<typeof openServerKeys>> | undefined
     let collections: Awaited<ReturnType<typeof openEmbeddedCollectionStore>> | undefined
-    try {
-      if (collectionsDir !== undefined)
-        collections = await openEmbeddedCollectionStore({ dir: resolve(collectionsDir) })
-    } catch (error) {
+    const closeStores = async () => {
+      await collections?.close()
+      await keysOnly?.close()
       await metering?.close()
+    }
+    try {
+      const keysPath = keysFile === undefined ? undefined : resolve(keysFile)
+      if (metered) metering = await openServerMetering(location, keysPath, new Date())
+      if (collectionsDir !== undefined) {
+        if (!metered) keysOnly = await openServerKeys(location, keysPath, new Date())
+        collections = await openEmbeddedCollectionStore({ dir: resolve(collectionsDir) })
+      }
+    } catch (error) {
+      await closeStores()
       await adapter.close()
       return {
         exitCode: 1,
         stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
       }
     }
+    const keyStore = metering?.keys ?? keysOnly?.keys
+    // On the main port, metering has identified the caller already; elsewhere the key store answers.
+    const mainCallers =
+      metering === undefined && keyStore !== undefined ? keyStoreCallers(keyStore) : meteredCaller
+    // Collection filters need the store on the main API; the management API is served there too (its
+    // paths do not collide) and, when asked, on a port of its own.
     const app = createApp({
-      ...(collections === undefined ? {} : { collections: { store: collections, callers: meteredCaller } }),
+      ...(collections === undefined ? {} : { collections: { store: collections, callers: mainCallers } }),
       adapter,
       catalog: { createdAt: manifest.manifest.createdAt, entities },
       ...(metering === undefined ? {} : { metering: { keys: metering.keys, meter: metering.meter } }),
@@ -154,16 +170,30 @@ export const serveCommand: CliCommand = {
     )
     context.writeProgress(
       metering === undefined
-        ? 'Metering is off: no keys, budgets or rate limits.\n'
+        ? 'Metering is off: no budgets or rate limits.\n'
         : `Keys, budgets and rate limits in ${describeLocation(location)}${metering.provisioned > 0 ? `, with ${metering.provisioned} key(s) from ${keysFile}` : ''}.\n`,
     )
+    // The collections API on a port of its own, when asked: same store, callers from the key store.
+    const collectionsServer =
+      collections === undefined || collectionsPort === undefined
+        ? undefined
+        : serve(createCollectionsApp({ store: collections, callers: keyStoreCallers(keyStore!) }), {
+            port: collectionsPort,
+            hostname: '127.0.0.1',
+            silent: true,
+          })
+    await collectionsServer?.ready()
+    if (collections !== undefined)
+      context.writeProgress(
+        `Collections in ${resolve(collectionsDir!)}, served beside the API${collectionsServer === undefined ? '' : ` and at ${collectionsServer.url ?? `http://127.0.0.1:${collectionsPort}/`}`}.\n`,
+      )
     await new Promise<void>((done) => {
       process.once('SIGINT', done)
       process.once('SIGTERM', done)
     })
     await server.close()
-    await metering?.close()
-    await collections?.close()
+    await collectionsServer?.close()
+    await closeStores()
     await adapter.close()
     return { exitCode: 0, stdout: 'oqlkit: stopped\n' }
   },

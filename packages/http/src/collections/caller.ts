@@ -1,4 +1,4 @@
-import type { CollectionCaller } from '@oqlkit/engine'
+import { type CollectionCaller, hashApiKey, isWellFormedApiKey, type KeyStore } from '@oqlkit/engine'
 import type { H3Event } from 'h3'
 import { callerOf } from '../metering/metered-request.ts'
 import { readQueryParameters } from '../request/query-parameters.ts'
@@ -45,3 +45,17 @@ export const meteredCaller: CallerResolver = (event) => {
   const caller = callerOf(event)
   return caller?.kind === 'key' ? { userId: caller.key.userId, admin: caller.key.admin } : null
 }
+
+/**
+ * A resolver over a key store: the holder of a known key. For a server that serves collections without
+ * metering, and for the collections API on a port of its own, where no metering middleware has
+ * identified the caller. A malformed key is no caller, without being hashed or looked up.
+ */
+export const keyStoreCallers =
+  (keys: KeyStore): CallerResolver =>
+  async (event) => {
+    const key = apiKeyOf(event.req)
+    if (key === undefined || !isWellFormedApiKey(key)) return null
+    const record = await keys.findKey(await hashApiKey(key))
+    return record === undefined ? null : { userId: record.userId, admin: record.admin }
+  }

@@ -1,0 +1,96 @@
+// `oqlkit serve` as a real process for the CLI tests: the server process itself (node with the source
+// condition and the tsx loader, as the `bin/oqlkit.js` wrapper runs it), not the wrapper, which would
+// survive as an orphan of a SIGKILL sent to it. Servers still running when a test file ends are killed.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { resolve } from 'node:path'
+import { afterAll } from 'vitest'
+
+const REPO = resolve(import.meta.dirname, '../../../..')
+const ENTRY = resolve(REPO, 'packages/cli/src/bin.ts')
+
+export interface ServerProcess {
+  readonly child: ChildProcess
+  /** `http://127.0.0.1:<port>` of the main API. */
+  readonly url: string
+  /** Everything the process wrote so far, stdout and stderr. */
+  readonly output: () => string
+  /** SIGINT, then the exit code. */
+  readonly stop: () => Promise<number | null>
+  /** SIGKILL: no chance to flush anything. Resolves once the process is gone. */
+  readonly kill: () => Promise<void>
+}
+
+const running = new Set<ChildProcess>()
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL')
+})
+
+/** A port unlikely to be taken, for a server of a test. */
+export const randomPort = (): number => 20_000 + Math.floor(Math.random() * 20_000)
+
+const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
+
+/** Starts `oqlkit serve --catalog <dir> --port <random> ...args` and waits until it answers. */
+export const startServerProcess = async (
+  catalogDir: string,
+  args: readonly string[] = [],
+): Promise<ServerProcess> => {
+  const port = randomPort()
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=@oqlkit/source',
+      '--import',
+      'tsx',
+      ENTRY,
+      'serve',
+      '--catalog',
+      catalogDir,
+      '--port',
+      String(port),
+      ...args,
+    ],
+    { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  running.add(child)
+  let output = ''
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString()
+  }
+  child.stdout?.on('data', collect)
+  child.stderr?.on('data', collect)
+  const exited = new Promise<number | null>((done) =>
+    child.on('exit', (code) => {
+      running.delete(child)
+      done(code)
+    }),
+  )
+  const url = `http://127.0.0.1:${port}`
+  const started = Date.now()
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`oqlkit serve exited (${child.exitCode}): ${output}`)
+    try {
+      await fetch(`${url}/`)
+      break
+    } catch (error) {
+      if (Date.now() - started > 120_000) {
+        child.kill('SIGKILL')
+        throw error
+      }
+      await pause(150)
+    }
+  }
+  return {
+    child,
+    url,
+    output: () => output,
+    stop: async () => {
+      child.kill('SIGINT')
+      return exited
+    },
+    kill: async () => {
+      child.kill('SIGKILL')
+      await exited
+    },
+  }
+}

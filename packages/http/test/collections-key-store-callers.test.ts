@@ -1,0 +1,75 @@
+import {
+  createMemoryCollectionStore,
+  createMemoryKeyStore,
+  generateApiKey,
+  keyRecordOf,
+} from '@oqlkit/engine'
+import { createCollectionsApp, keyStoreCallers } from '@oqlkit/http'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+// Collections without metering: callers are the holders of the keys a key store knows, looked up by
+// the key's hash. This is how `oqlkit serve --no-metering` and the collections port tell who calls.
+
+const key = generateApiKey()
+const adminKey = generateApiKey()
+let app: ReturnType<typeof createCollectionsApp>
+
+beforeAll(async () => {
+  const now = new Date()
+  const keys = createMemoryKeyStore([
+    await keyRecordOf(key, { userId: 'ann' }, now),
+    await keyRecordOf(adminKey, { userId: 'root', admin: true }, now),
+  ])
+  app = createCollectionsApp({ store: createMemoryCollectionStore(), callers: keyStoreCallers(keys) })
+})
+
+const request = async (path: string, init: RequestInit = {}) => {
+  const response = await app.fetch(new Request(`http://localhost${path}`, init))
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
+const create = (headers: Record<string, string>, path = '/me/collections') =>
+  request(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ display_name: `List ${Math.random()}`, entity_type: 'works' }),
+  })
+
+describe('keyStoreCallers', () => {
+  it('knows the holder of a stored key, by Bearer token or api_key', async () => {
+    const byHeader = await create({ authorization: `Bearer ${key}` })
+    expect(byHeader.status).toBe(201)
+    expect(byHeader.body.user_id).toBe('ann')
+    const byQuery = await create({}, `/me/collections?api_key=${key}`)
+    expect(byQuery.status).toBe(201)
+    expect(byQuery.body.user_id).toBe('ann')
+  })
+
+  it('carries the admin flag of the key', async () => {
+    expect(
+      (await request('/admin/collections', { headers: { authorization: `Bearer ${key}` } })).status,
+    ).toBe(403)
+    const admin = await request('/admin/collections?owner_id=ann', {
+      headers: { authorization: `Bearer ${adminKey}` },
+    })
+    expect(admin.status).toBe(200)
+    expect((admin.body.results as unknown[]).length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('refuses no key, an unknown key and a malformed one with 401, changing nothing', async () => {
+    const before = await request('/me/collections', { headers: { authorization: `Bearer ${key}` } })
+    for (const headers of [
+      {},
+      { authorization: `Bearer ${generateApiKey()}` },
+      { authorization: 'Bearer a b' },
+    ]) {
+      const answer = await create(headers)
+      expect(answer.status).toBe(401)
+      expect(answer.body.error).toBeTypeOf('string')
+    }
+    const junk = await create({}, `/me/collections?api_key=${'%00'.repeat(20)}`)
+    expect(junk.status).toBe(401)
+    const after = await request('/me/collections', { headers: { authorization: `Bearer ${key}` } })
+    expect(after.body.meta).toEqual(before.body.meta)
+  })
+})

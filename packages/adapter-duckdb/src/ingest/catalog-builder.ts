@@ -1,7 +1,9 @@
 // Turns the staging tables into the catalog files: one version per id, merges and deletions applied,
+
 // derived columns, side tables, id tables. Runs after every snapshot file has been staged.
 import { mkdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { DuckDBValue } from '@duckdb/node-api'
 import { CATALOG_ENTITIES, type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import {
   type CatalogColumn,
@@ -84,9 +86,17 @@ export async function buildCatalog(
   let done = 0
   const step = (name: string) => onStep(name, done++, BUILD_STEP_COUNT)
   const files: CatalogFile[] = []
+  // A statement that fails (out of memory, out of disk) says which step of the build it was.
+  const run = async (label: string, sql: string, params?: readonly DuckDBValue[]): Promise<number> => {
+    try {
+      return await db.run(sql, params)
+    } catch (error) {
+      throw new Error(`${label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+    }
+  }
   const write = async (path: string, sql: string): Promise<number> => {
     step(path)
-    const rows = await db.run(sql, [join(outDir, ...path.split('/'))])
+    const rows = await run(`writing ${path}`, sql, [join(outDir, ...path.split('/'))])
     files.push({ path, bytes: (await stat(join(outDir, ...path.split('/')))).size, rows })
     return rows
   }
@@ -100,12 +110,12 @@ export async function buildCatalog(
   const entities = {} as Record<CatalogEntity, CatalogEntityTable>
   const counts = {} as Record<CatalogEntity, EntityVerdictCounts>
   for (const info of CATALOG_ENTITIES) {
-    await db.run(pickWinnersSql(info))
-    await db.run(judgeWinnersSql(info), [info.entity])
+    await run(`${info.entity}: picking the newest version of each id`, pickWinnersSql(info))
+    await run(`${info.entity}: applying merges and deletions`, judgeWinnersSql(info), [info.entity])
     const verdict = (await db.rows(verdictCountsSql(info)))[0] ?? {}
-    await db.run(buildFinalTableSql(info))
-    await db.run(recordLiveIdsSql(info), [info.entity])
-    await db.run(insertExternalIdsSql(info), [info.entity])
+    await run(`${info.entity}: building the table`, buildFinalTableSql(info))
+    await run(`${info.entity}: recording live ids`, recordLiveIdsSql(info), [info.entity])
+    await run(`${info.entity}: collecting external ids`, insertExternalIdsSql(info), [info.entity])
     const records = await writeRecordStore(db, info, outDir)
     files.push(...records.files)
     const path = entityFilePath(info.entity)

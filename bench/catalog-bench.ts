@@ -82,8 +82,13 @@ const sqlRecords = async (sql: string, params: (string | number)[] = []) =>
 
 // ---- the values the queries use, drawn from the catalog (deterministic) ----
 const pick = async (sql: string): Promise<string> => String(Object.values((await sqlRows(sql))[0] ?? {})[0])
-const keyAt = (view: string, rank: number) =>
-  pick(`SELECT key FROM ${view} GROUP BY key ORDER BY count(*) DESC, key LIMIT 1 OFFSET ${rank}`)
+// The key at a rank of popularity, or the least popular one when a small catalog has fewer keys.
+const keyAt = async (view: string, rank: number) => {
+  const keys = Number(await pick(`SELECT count(DISTINCT key) FROM ${view}`))
+  return pick(
+    `SELECT key FROM ${view} GROUP BY key ORDER BY count(*) DESC, key LIMIT 1 OFFSET ${Math.max(0, Math.min(rank, keys - 1))}`,
+  )
+}
 const workIds = (await sqlRows('SELECT id FROM works ORDER BY hash(id) LIMIT 64')).map((row) =>
   String(row.id),
 )

@@ -36,7 +36,7 @@ async function lookupShortId(
   )
   if (rows.length > 0) {
     const [text] = await fetchRecords(info.entity, rows)
-    return { status: 'found', record: JSON.parse(text!) as Record<string, unknown> }
+    return foundRecord(text!)
   }
   const merged = await db.all(
     `SELECT new_id FROM ${quoteIdentifier(MERGED_IDS_VIEW)} WHERE entity = ? AND old_id = ? LIMIT 1`,
@@ -51,6 +51,20 @@ async function lookupShortId(
 }
 
 /** One entity by its OpenAlex id in any form and case (`W123`, `w123`, `https://openalex.org/W123`). */
+
+/** A found record: its stored text, parsed only if something reads the object (a `select`). */
+const foundRecord = (json: string): LookupResult => {
+  let parsed: Record<string, unknown> | undefined
+  return {
+    status: 'found',
+    json,
+    get record() {
+      parsed ??= JSON.parse(json) as Record<string, unknown>
+      return parsed
+    },
+  }
+}
+
 export async function findEntityById(
   db: DuckDbConnectionLike,
   fetchRecords: RecordFetcher,

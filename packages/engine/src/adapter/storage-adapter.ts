@@ -32,7 +32,15 @@ export interface GroupsResult {
 export type ExternalIdScheme = 'doi' | 'orcid' | 'ror' | 'issn' | 'pmid' | 'pmcid' | 'mag' | 'wikidata'
 
 export type LookupResult =
-  | { readonly status: 'found'; readonly record: EntityRecord }
+  | {
+      readonly status: 'found'
+      readonly record: EntityRecord
+      /**
+       * The record's JSON text as the adapter stores it, when it has it: a response with nothing to
+       * select sends it as it is, instead of parsing it and writing the same record again.
+       */
+      readonly json?: string
+    }
   /** The id was merged into another: answer 301 to it. */
   | { readonly status: 'merged'; readonly id: string }
   /** The id was deleted from the catalog: answer 404, saying so. */

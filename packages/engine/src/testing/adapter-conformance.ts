@@ -5,7 +5,13 @@
 import type { Filter, Oqo } from '@oqlkit/oqo-schema'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { EntityRecord, GroupsResult, RowsResult, StorageAdapter } from '../adapter/storage-adapter.ts'
+import type {
+  EntityRecord,
+  GroupsResult,
+  LookupResult,
+  RowsResult,
+  StorageAdapter,
+} from '../adapter/storage-adapter.ts'
 import type { QueryPlan } from '../plan/query-plan.ts'
 import { encodeCursor } from '../planner/cursor-codec.ts'
 import { planQuery, type ViewParameters } from '../planner/plan-query.ts'
@@ -488,12 +494,19 @@ export function describeAdapterConformance(
     })
 
     describe('singletons', () => {
+      // A found record, and its stored JSON text when the adapter gives it: the same record.
+      const expectFound = (result: LookupResult, record: EntityRecord) => {
+        expect(result.status).toBe('found')
+        if (result.status !== 'found') return
+        expect(result.record).toEqual(record)
+        if (result.json !== undefined) expect(JSON.parse(result.json)).toEqual(record)
+      }
+
       it('finds a work by its id in any form and case, as stored', async () => {
         const work = works[0]!
         const short = shortIdOf(work)
         for (const form of [short, short.toLowerCase(), `https://openalex.org/${short}`]) {
-          const found = await adapter.findById('works', form)
-          expect(found).toEqual({ status: 'found', record: work })
+          expectFound(await adapter.findById('works', form), work)
         }
       })
 
@@ -514,10 +527,7 @@ export function describeAdapterConformance(
         const doi = String(dois[0]![0])
         const work = works.find((record) => record.doi === doi)!
         for (const form of [doi, doi.replace(/^https:\/\/doi\.org\//, ''), doi.toUpperCase()])
-          expect(await adapter.findByExternalId('works', 'doi', form)).toEqual({
-            status: 'found',
-            record: work,
-          })
+          expectFound(await adapter.findByExternalId('works', 'doi', form), work)
         expect(await adapter.findByExternalId('works', 'doi', '10.0000/not-in-this-catalog')).toEqual({
           status: 'missing',
         })
@@ -527,10 +537,7 @@ export function describeAdapterConformance(
           const orcid = String(orcids[0]![0])
           const author = authors.find((record) => record.orcid === orcid)!
           const bare = orcid.replace(/^https:\/\/orcid\.org\//, '')
-          expect(await adapter.findByExternalId('authors', 'orcid', bare)).toEqual({
-            status: 'found',
-            record: author,
-          })
+          expectFound(await adapter.findByExternalId('authors', 'orcid', bare), author)
         }
       })
 

@@ -1,9 +1,12 @@
 // The catalog benchmark: each query shape of the storage issue, run through the DuckDB adapter (plans made
 // from the classic URL beforehand) and, side by side in the same rounds, the same question written by hand
 // in DuckDB SQL over the same catalog files: our overhead over the engine we run on. With `--http URL`, the
-// same shapes also go end to end to a running server (planning, HTTP and JSON included).
+// same shapes also go end to end to a running server (planning, HTTP and JSON included). The `app`
+// contender is the same server started in this process over this process's adapter: its difference from
+// `adapter` is planning + HTTP alone, with the same DuckDB instance and cache behind both.
 //
-//   npm run bench:catalog -- --catalog /tmp/cat-1m [--rounds 15] [--contenders adapter,sql,http]
+//   npm run bench:catalog -- --catalog /tmp/cat-1m [--rounds 15] [--warmup 2] [--contenders adapter,sql,http,app] [--only 'a|b']
+//   (a singleton shape cycles through 64 ids: --warmup 64 times them all warm)
 //                            [--http http://127.0.0.1:8080 [--load SECONDS] [--clients 2]] [--json out.json]
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
@@ -11,7 +14,9 @@ import { parseArgs } from 'node:util'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { planQuery, type QueryPlan } from '@oqlkit/engine'
+import { createApp } from '@oqlkit/http'
 import { urlToOqo } from '@oqlkit/oql'
+import { serve } from 'h3'
 import {
   type Contender,
   type ContenderTimes,
@@ -25,6 +30,7 @@ const { values: args } = parseArgs({
   options: {
     catalog: { type: 'string' },
     rounds: { type: 'string', default: '15' },
+    warmup: { type: 'string', default: '2' },
     contenders: { type: 'string', default: 'adapter,sql' },
     http: { type: 'string' },
     json: { type: 'string' },
@@ -220,34 +226,44 @@ if (manifest.extensions.search !== undefined)
     ),
   )
 
-const httpGet = async (path: string): Promise<unknown> => {
-  const response = await fetch(new URL(path, args.http), { redirect: 'manual' })
+// The `app` contender: the server over this process's adapter, on a loopback port of its own.
+const local = enabled.has('app')
+  ? serve(createApp({ adapter, catalog: { createdAt: 'bench', entities: {} } }), {
+      port: 0,
+      hostname: '127.0.0.1',
+      silent: true,
+    })
+  : undefined
+await local?.ready()
+
+const httpGet = async (path: string, base = args.http): Promise<unknown> => {
+  const response = await fetch(new URL(path, base), { redirect: 'manual' })
   if (response.status >= 400) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`)
   return response.arrayBuffer()
 }
 
 // ---- run ----
 const results: { shape: string; target: string; url: string; contenders: ContenderTimes[] }[] = []
-const selected = args.only === undefined ? shapes : shapes.filter((shape) => shape.name.includes(args.only!))
+// `--only 'singleton|year+type'`: the shapes whose name holds any of the parts.
+const wanted = args.only?.split('|') ?? []
+const selected =
+  wanted.length === 0 ? shapes : shapes.filter((shape) => wanted.some((part) => shape.name.includes(part)))
 console.log(
-  `catalog ${catalogDir}: ${manifest.entities.works!.rowCount.toLocaleString('en-US')} works; ${rounds} rounds after 2 warm-up rounds; contenders ${[...enabled].join(', ')}`,
+  `catalog ${catalogDir}: ${manifest.entities.works!.rowCount.toLocaleString('en-US')} works; ${rounds} rounds after ${args.warmup} warm-up rounds; contenders ${[...enabled].join(', ')}`,
 )
 for (const shape of selected) {
   let round = 0
   const contenders: Contender[] = []
   if (enabled.has('http')) contenders.push({ name: 'http', run: () => httpGet(shape.url(round)) })
+  if (local !== undefined) contenders.push({ name: 'app', run: () => httpGet(shape.url(round), local.url) })
   if (enabled.has('adapter')) contenders.push({ name: 'adapter', run: () => shape.adapter(round) })
   if (enabled.has('sql')) contenders.push({ name: 'sql', run: () => shape.sql(round) })
-  // The round number moves on after the last contender, so all of them answer the same question each round.
-  const last = contenders[contenders.length - 1]!
-  contenders[contenders.length - 1] = {
-    name: last.name,
-    run: async () => {
-      await last.run()
+  const times = await runSideBySide(contenders, rounds, {
+    warmup: Number(args.warmup),
+    onRoundEnd: () => {
       round++
     },
-  }
-  const times = await runSideBySide(contenders, rounds)
+  })
   results.push({ shape: shape.name, target: shape.target, url: shape.url(0), contenders: times })
   console.log(
     `${shape.name.padEnd(62)} ${times.map((t) => `${t.name} ${formatMs(median(t.times))} ms (p95 ${formatMs(percentile(t.times, 95))})`).join('  ')}`,
@@ -258,13 +274,13 @@ const column = (times: ContenderTimes[], name: string, p: number) => {
   const found = times.find((t) => t.name === name)
   return found === undefined ? Number.NaN : percentile(found.times, p)
 }
-const names = [...enabled].filter((name) => ['http', 'adapter', 'sql'].includes(name))
+const names = [...enabled].filter((name) => ['http', 'app', 'adapter', 'sql'].includes(name))
 console.log('')
 console.log(
-  `| query | target | ${names.map((name) => `${name} median | ${name} p95`).join(' | ')}${enabled.has('adapter') && enabled.has('sql') ? ' | adapter ÷ sql' : ''}${enabled.has('http') && enabled.has('adapter') ? ' | http − adapter' : ''} |`,
+  `| query | target | ${names.map((name) => `${name} median | ${name} p95`).join(' | ')}${enabled.has('adapter') && enabled.has('sql') ? ' | adapter ÷ sql' : ''}${enabled.has('http') && enabled.has('adapter') ? ' | http − adapter' : ''}${enabled.has('app') && enabled.has('adapter') ? ' | app − adapter' : ''} |`,
 )
 console.log(
-  `|---|---|${names.map(() => '---|---|').join('')}${enabled.has('adapter') && enabled.has('sql') ? '---|' : ''}${enabled.has('http') && enabled.has('adapter') ? '---|' : ''}`,
+  `|---|---|${names.map(() => '---|---|').join('')}${enabled.has('adapter') && enabled.has('sql') ? '---|' : ''}${enabled.has('http') && enabled.has('adapter') ? '---|' : ''}${enabled.has('app') && enabled.has('adapter') ? '---|' : ''}`,
 )
 for (const result of results) {
   const cells = names.flatMap((name) => [
@@ -278,6 +294,10 @@ for (const result of results) {
   if (enabled.has('http') && enabled.has('adapter'))
     cells.push(
       `${formatMs(column(result.contenders, 'http', 50) - column(result.contenders, 'adapter', 50))} ms`,
+    )
+  if (enabled.has('app') && enabled.has('adapter'))
+    cells.push(
+      `${formatMs(column(result.contenders, 'app', 50) - column(result.contenders, 'adapter', 50))} ms`,
     )
   console.log(`| ${result.shape} | ${result.target} | ${cells.join(' | ')} |`)
 }
@@ -319,6 +339,7 @@ if (args.json !== undefined)
     args.json,
     `${JSON.stringify({ catalogDir, rounds, results, maxRssKb: usage.maxRSS }, null, 2)}\n`,
   )
+await local?.close()
 await adapter.close()
 raw.closeSync()
 instance.closeSync()

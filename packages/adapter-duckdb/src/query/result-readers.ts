@@ -42,9 +42,19 @@ export const readRows = (
     more && last !== undefined
       ? Array.from({ length: query.sortKeyCount }, (_, index) => last[`__k${index}`] ?? null)
       : null
+  const count = countOf(countRows, '__count')
+  if (query.select !== null || query.scored)
+    return { count, rows: page.map((row, index) => recordOf(row, records[index]!, query)), nextAfter }
+  // The stored records unchanged: their text, parsed only if something reads the objects.
+  const rowsJson = records.slice(0, page.length)
+  let parsed: readonly EntityRecord[] | undefined
   return {
-    count: countOf(countRows, '__count'),
-    rows: page.map((row, index) => recordOf(row, records[index]!, query)),
+    count,
+    rowsJson,
+    get rows() {
+      parsed ??= rowsJson.map((text) => JSON.parse(text) as EntityRecord)
+      return parsed
+    },
     nextAfter,
   }
 }

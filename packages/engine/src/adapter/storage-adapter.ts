@@ -10,6 +10,11 @@ export interface RowsResult {
   readonly count: number
   /** The page of records, each with `relevance_score` when the query searched. */
   readonly rows: readonly EntityRecord[]
+  /**
+   * The same page as the JSON text the adapter stores, when the rows are those records unchanged (no
+   * select, no score): a response sends them as they are instead of parsing and writing them again.
+   */
+  readonly rowsJson?: readonly string[]
   /** Sort-key values of the last row, for the next cursor page; null when there is no further page. */
   readonly nextAfter: readonly unknown[] | null
 }

@@ -1,5 +1,5 @@
 import { type PropertiesRegistry, propertiesRegistry } from '@oqlkit/oqo-schema'
-import type { GroupBucket, StorageAdapter } from '../adapter/storage-adapter.ts'
+import type { EntityRecord, GroupBucket, StorageAdapter } from '../adapter/storage-adapter.ts'
 import { DEFAULT_GROUP_ORDER, type QueryPlan } from '../plan/query-plan.ts'
 import { encodeCursor } from '../planner/cursor-codec.ts'
 import { shapeEntity } from './entity-shaper.ts'
@@ -32,6 +32,9 @@ const executeRows = async (
 ): Promise<RowsResponse> => {
   const result = await adapter.queryRows(plan)
   const cursorPaging = plan.page.kind === 'cursor'
+  // Unchanged stored records pass through as text; the objects are made only if something reads them.
+  const passThrough = plan.select === null ? result.rowsJson : undefined
+  let results: readonly EntityRecord[] | undefined
   return {
     kind: 'rows',
     count: plan.sample === null ? result.count : Math.min(plan.sample.size, result.count),
@@ -42,7 +45,11 @@ const executeRows = async (
         ? null
         : encodeCursor(sortSignature, result.nextAfter)
       : undefined,
-    results: result.rows.map((row) => shapeEntity(row, plan.select)),
+    ...(passThrough === undefined ? {} : { resultsJson: passThrough }),
+    get results() {
+      results ??= result.rows.map((row) => shapeEntity(row, plan.select))
+      return results
+    },
   }
 }
 

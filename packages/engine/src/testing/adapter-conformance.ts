@@ -131,6 +131,9 @@ export function describeAdapterConformance(
       const result = await rowsOf(oqo, { perPage: 100 })
       expect(result.count, JSON.stringify(filters)).toBe(expected)
       expect(result.rows.length).toBe(Math.min(expected, 100))
+      // Stored text of the rows, when the adapter gives it, is the same page.
+      if (result.rowsJson !== undefined)
+        expect(result.rowsJson.map((text) => JSON.parse(text) as unknown)).toEqual(result.rows)
       return expected
     }
 

@@ -1,4 +1,5 @@
 import type { QueryResponse } from '@oqlkit/engine'
+import { jsonTextResponse } from '../errors/error-response.ts'
 import type { XQuery } from './x-query.ts'
 
 export interface EnvelopeFacts {
@@ -16,7 +17,10 @@ export interface EnvelopeFacts {
  * `results` for rows (with an empty `group_by`, as the public API writes it) or `group_by` for buckets.
  * `next_cursor` is there only under cursor paging.
  */
-export const listEnvelope = (response: QueryResponse, facts: EnvelopeFacts): Record<string, unknown> => {
+export const listEnvelope = (
+  response: QueryResponse,
+  facts: EnvelopeFacts,
+): Record<string, unknown> | Response => {
   const meta = {
     count: response.count,
     db_response_time_ms: facts.dbResponseTimeMs,
@@ -28,7 +32,11 @@ export const listEnvelope = (response: QueryResponse, facts: EnvelopeFacts): Rec
     cost_usd: facts.costUsd,
     x_query: facts.xQuery,
   }
-  return response.kind === 'rows'
-    ? { meta, results: response.results, group_by: [] }
-    : { meta, group_by: response.groups }
+  if (response.kind === 'groups') return { meta, group_by: response.groups }
+  // Stored records go out as the text they are stored as, spliced into the envelope.
+  if (response.resultsJson !== undefined)
+    return jsonTextResponse(
+      `{"meta":${JSON.stringify(meta)},"results":[${response.resultsJson.join(',')}],"group_by":[]}`,
+    )
+  return { meta, results: response.results, group_by: [] }
 }

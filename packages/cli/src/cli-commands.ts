@@ -43,5 +43,8 @@ export const runCli = async (
       exitCode: 2,
       stderr: `oqlkit: unknown command '${name}'. Known commands: ${COMMANDS.map((known) => known.name).join(', ')}, help.\n`,
     }
+  // `oqlkit <command> --help` is a question, not a mistake: the command's usage, on stdout, exit 0.
+  if (args.includes('--help') || args.includes('-h'))
+    return { exitCode: 0, stdout: `${command.summary}\nUsage: ${command.usage}\n` }
   return command.run(args, context)
 }

@@ -13,6 +13,19 @@ describe('the oqlkit command', () => {
     }
   })
 
+  it('prints a command’s usage for --help and -h, doing nothing else', async () => {
+    for (const argv of [
+      ['ingest', '--help'],
+      ['serve', '-h'],
+      ['keys', 'create', '--help'],
+    ]) {
+      const result = await runCli(argv)
+      expect(result.exitCode, argv.join(' ')).toBe(0)
+      expect(result.stdout).toContain(`Usage: oqlkit ${argv[0]}`)
+      expect(result.stderr).toBeUndefined()
+    }
+  })
+
   it('rejects an unknown command with exit code 2 and the list of commands', async () => {
     const result = await runCli(['sevre'])
     expect(result.exitCode).toBe(2)

@@ -212,6 +212,7 @@ describe('GET /parse-context', () => {
     ['works where year is 2020 ', 'connective', 'connective'],
     ['works where year is 2020 group by ', 'field', 'group-by-field'],
     ['works group ', 'directive-keyword', 'directive'],
+    ['works where year is 2020 group ', 'directive-keyword', 'directive'],
     ['works where title has "unclosed', 'none', 'none'],
   ])('reports %j as category %s (state %s)', async (q, category, state) => {
     const body = await context(q)

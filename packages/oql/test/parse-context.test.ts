@@ -145,6 +145,15 @@ describe('parseContext', () => {
     expect(values(at('works group by year sample 5 '))).toEqual(['seed'])
   })
 
+  it('reads `group ▮` after a condition as the directive begun, not as a second bare value', () => {
+    for (const text of ['works where year is 2020 group ', 'works where title has cancer group ']) {
+      expect(at(text).state, text).toBe('directive')
+      expect(values(at(text))).toEqual(['by'])
+    }
+    // Inside parentheses a directive cannot start: nothing to offer.
+    expect(at('works where (year is 2020 group ').state).toBe('none')
+  })
+
   it('filters field names by the prefix', () => {
     expect(values(at('works where ti'))).toEqual(['title', 'title/abstract'])
     expect(values(at('authors where na'))).toContain('name')

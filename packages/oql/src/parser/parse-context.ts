@@ -319,6 +319,16 @@ const afterBareConnective = (
   }
 }
 
+/**
+ * After a bare value or term, `group ▮` at the end of the top level: the `group by` directive begun,
+ * which the value reader took for a second term.
+ */
+const afterBareGroup = (error: SyntaxErrorNode | undefined, place: Place): Situation | undefined => {
+  if (error?.code !== 'OQL_UNDELIMITED_TERM_LIST' || error.found?.toLowerCase() !== 'group') return undefined
+  if (place.openGroups > 0 || error.span.end < place.end - 1) return undefined
+  return { state: 'directive', keywords: ['by'], explains: error.span.start }
+}
+
 const situateValue = (
   node: ValueNode,
   clause: ClauseNode,
@@ -331,7 +341,8 @@ const situateValue = (
     case 'missing':
       return atEnd(node, place.end) ? { ...base, state: 'value', inList } : NONE
     case 'bare':
-      if (node.error !== undefined) return afterBareConnective(node.error, clause, place) ?? NONE
+      if (node.error !== undefined)
+        return afterBareConnective(node.error, clause, place) ?? afterBareGroup(node.error, place) ?? NONE
       return { state: 'connective', openGroups: base.openGroups, sibling: clause, keywords }
     case 'group':
       return node.closed
@@ -360,7 +371,8 @@ const situateSearch = (
     case 'missing':
       return atEnd(node, place.end) ? { ...base, state: 'search-term', inList } : NONE
     case 'bare':
-      if (node.error !== undefined) return afterBareConnective(node.error, clause, place) ?? NONE
+      if (node.error !== undefined)
+        return afterBareConnective(node.error, clause, place) ?? afterBareGroup(node.error, place) ?? NONE
       return situateSearch(node.item, clause, place, base, keywords, false)
     case 'group':
       return node.closed

@@ -15,7 +15,8 @@ export interface EnvelopeFacts {
 /**
  * The list envelope: `meta` (count, timing, paging, groups, cursor, cost, the query's three forms) and
  * `results` for rows (with an empty `group_by`, as the public API writes it) or `group_by` for buckets.
- * `next_cursor` is there only under cursor paging.
+ * `next_cursor` is there only under cursor paging. When the results are stored records unchanged, the
+ * envelope is a response with their stored text spliced in, rather than an object to serialise.
  */
 export const listEnvelope = (
   response: QueryResponse,

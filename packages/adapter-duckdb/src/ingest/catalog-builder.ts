@@ -4,7 +4,12 @@
 import { mkdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { DuckDBValue } from '@duckdb/node-api'
-import { CATALOG_ENTITIES, type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
+import {
+  CATALOG_ENTITIES,
+  type CatalogEntity,
+  type CatalogEntityInfo,
+  catalogEntityInfo,
+} from '../catalog/catalog-entities.ts'
 import {
   type CatalogColumn,
   type CatalogEntityTable,
@@ -30,21 +35,27 @@ import {
 import { derivedColumnsOf } from '../catalog/entity-columns.ts'
 import { LINK_TABLES } from '../catalog/link-tables.ts'
 import {
-  buildFinalTableSql,
+  buildUnsortedTableSql,
   COPY_DELETED_SQL,
   COPY_EXTERNAL_IDS_SQL,
   COPY_MERGED_SQL,
   copyEntitySql,
   copyLinkTableSql,
+  createSortedTableSql,
   dropEntityWorkTablesSql,
+  dropUnsortedTableSql,
   FOLLOW_MERGE_CHAINS_SQL,
   insertExternalIdsSql,
+  insertSortedRangeSql,
   judgeWinnersSql,
   latestPartitionSql,
   pickWinnersSql,
   RESOLVE_DELETED_SQL,
   RESOLVE_MERGED_SQL,
   recordLiveIdsSql,
+  sortAllSql,
+  sortBoundariesSql,
+  unsortedSizeSql,
   verdictCountsSql,
 } from './catalog-sql.ts'
 import { writeRecordStore } from './record-store-writer.ts'
@@ -76,10 +87,44 @@ const MAX_MERGE_HOPS = 32
 
 export const BUILD_STEP_COUNT = CATALOG_ENTITIES.length + LINK_TABLES.length + 3
 
+export interface BuildOptions {
+  /** The most record bytes sorted at once (default: a sixth of DuckDB's memory limit). */
+  readonly sortBatchBytes?: number
+}
+
+/**
+ * The share of DuckDB's memory limit one sort may take. A sort of rows with large strings needs several
+ * times their size; a sixth sorted 100k works of 13 KB in eight ranges under a 1 GB limit.
+ */
+const SORT_MEMORY_SHARE = 6
+
+const UNITS: Readonly<Record<string, number>> = {
+  bytes: 1,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+}
+
+/** DuckDB's memory limit in bytes (`current_setting` answers text such as `7.4 GiB`). */
+const memoryLimitBytes = async (db: StagingDatabase): Promise<number> => {
+  const [row] = await db.rows("SELECT current_setting('memory_limit') AS setting")
+  const match = /^([\d.]+)\s*([a-z]+)$/i.exec(String(row?.setting ?? '').trim())
+  const bytes =
+    match === null ? Number.NaN : Number(match[1]) * (UNITS[match[2]!.toLowerCase()] ?? Number.NaN)
+  // An unreadable setting: assume 1 GB, which only makes the ranges smaller than they need be.
+  return Number.isFinite(bytes) && bytes > 0 ? bytes : 2 ** 30
+}
+
 export async function buildCatalog(
   db: StagingDatabase,
   outDir: string,
   onStep: BuildStepListener,
+  options: BuildOptions = {},
 ): Promise<BuiltCatalog> {
   for (const dir of [ENTITIES_DIR, RECORDS_DIR, LINKS_DIR, IDS_DIR])
     await mkdir(join(outDir, dir), { recursive: true })
@@ -101,6 +146,30 @@ export async function buildCatalog(
     return rows
   }
 
+  // The table sorted by id, a range at a time when its records would not fit a sort in memory.
+  const sortById = async (info: CatalogEntityInfo, label: string): Promise<void> => {
+    const [size] = await db.rows(unsortedSizeSql(info))
+    const budget = options.sortBatchBytes ?? (await memoryLimitBytes(db)) / SORT_MEMORY_SHARE
+    const parts = Math.max(1, Math.min(Number(size?.rows ?? 0), Math.ceil(Number(size?.bytes ?? 0) / budget)))
+    if (parts === 1) await run(label, sortAllSql(info))
+    else {
+      const [row] = await db.rows(sortBoundariesSql(info, parts))
+      const bounds = [...new Set((row?.bounds ?? []) as string[])]
+      await run(label, createSortedTableSql(info))
+      for (let index = 0; index <= bounds.length; index++) {
+        const lower = bounds[index - 1]
+        const upper = bounds[index]
+        const params = [...(lower === undefined ? [] : [lower]), ...(upper === undefined ? [] : [upper])]
+        await run(
+          `${label} (range ${index + 1} of ${bounds.length + 1})`,
+          insertSortedRangeSql(info, lower !== undefined, upper !== undefined),
+          params,
+        )
+      }
+    }
+    await db.run(dropUnsortedTableSql(info))
+  }
+
   await db.run(RESOLVE_MERGED_SQL)
   for (let hop = 0; hop < MAX_MERGE_HOPS && (await db.run(FOLLOW_MERGE_CHAINS_SQL)) > 0; hop++) {
     // Each pass moves every merge one step further along its chain.
@@ -113,7 +182,8 @@ export async function buildCatalog(
     await run(`${info.entity}: picking the newest version of each id`, pickWinnersSql(info))
     await run(`${info.entity}: applying merges and deletions`, judgeWinnersSql(info), [info.entity])
     const verdict = (await db.rows(verdictCountsSql(info)))[0] ?? {}
-    await run(`${info.entity}: building the table`, buildFinalTableSql(info))
+    await run(`${info.entity}: building the table`, buildUnsortedTableSql(info))
+    await sortById(info, `${info.entity}: sorting the table`)
     await run(`${info.entity}: recording live ids`, recordLiveIdsSql(info), [info.entity])
     await run(`${info.entity}: collecting external ids`, insertExternalIdsSql(info), [info.entity])
     const records = await writeRecordStore(db, info, outDir)

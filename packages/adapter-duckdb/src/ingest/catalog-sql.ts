@@ -19,6 +19,7 @@ const stageTable = (info: CatalogEntityInfo): string => sqlIdentifier(stageTable
 const winnerTable = (info: CatalogEntityInfo): string => sqlIdentifier(`winner_${info.table}`)
 const verdictTable = (info: CatalogEntityInfo): string => sqlIdentifier(`verdict_${info.table}`)
 const finalTable = (info: CatalogEntityInfo): string => sqlIdentifier(`final_${info.table}`)
+const unsortedTable = (info: CatalogEntityInfo): string => sqlIdentifier(`unsorted_${info.table}`)
 
 const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd'
 
@@ -212,16 +213,51 @@ function derivedColumnSql(column: DerivedColumn, paths: readonly string[]): stri
 }
 
 /**
- * The kept records with their derived columns, sorted by the short id so that the zone maps of `id` prune
- * point lookups and the joins from link tables (whose `work_id` is the same text).
+ * The kept records with their derived columns, in no order yet. The final table is this one sorted by the
+ * short id (below), so that the zone maps of `id` prune point lookups and the joins from link tables (whose
+ * `work_id` is the same text).
  */
-export function buildFinalTableSql(info: CatalogEntityInfo): string {
+export function buildUnsortedTableSql(info: CatalogEntityInfo): string {
   const paths = extractPathsOf(info)
   const derived = derivedColumnsOf(info.entity)
     .map((column) => derivedColumnSql(column, paths))
     .join(', ')
   const extract = `json_extract_string(s.record, [${paths.map(sqlConstant).join(', ')}])`
-  return `CREATE TABLE ${finalTable(info)} AS SELECT id, ${idNumberSql(info)} AS id_num, openalex_id, ${derived}, TRY_CAST(partition_date AS DATE) AS partition_date, TRY_CAST(updated_date AS TIMESTAMP) AS updated_date, record, v AS ${EXTRACT} FROM (SELECT s.*, ${extract} AS v FROM ${stageTable(info)} s WHERE s.seq IN (SELECT seq FROM ${verdictTable(info)} WHERE NOT is_deleted AND NOT is_merged)) ORDER BY id`
+  return `CREATE TABLE ${unsortedTable(info)} AS SELECT id, ${idNumberSql(info)} AS id_num, openalex_id, ${derived}, TRY_CAST(partition_date AS DATE) AS partition_date, TRY_CAST(updated_date AS TIMESTAMP) AS updated_date, record, v AS ${EXTRACT} FROM (SELECT s.*, ${extract} AS v FROM ${stageTable(info)} s WHERE s.seq IN (SELECT seq FROM ${verdictTable(info)} WHERE NOT is_deleted AND NOT is_merged))`
+}
+
+// ---- sorting by id in ranges: DuckDB cannot sort rows carrying large strings within its memory limit (it
+// fails to pin blocks instead of spilling), so the table is sorted a range of ids at a time, each range
+// small enough to sort in memory, the ranges appended in order (inserts keep their ORDER BY). ----
+
+/** One row: the kept rows, and the bytes of their records and extracts (what a sort must hold). */
+export function unsortedSizeSql(info: CatalogEntityInfo): string {
+  return `SELECT count(*) AS rows, coalesce(sum(strlen(record) + strlen(CAST(${EXTRACT} AS VARCHAR))), 0) AS bytes FROM ${unsortedTable(info)}`
+}
+
+/** One row, `bounds`: the ids that cut the rows into `parts` ranges of about equal size. */
+export function sortBoundariesSql(info: CatalogEntityInfo, parts: number): string {
+  const fractions = Array.from({ length: parts - 1 }, (_, index) => ((index + 1) / parts).toFixed(9))
+  return `SELECT quantile_disc(id, [${fractions.join(', ')}]) AS bounds FROM ${unsortedTable(info)}`
+}
+
+/** The whole table sorted at once, when it is small enough. */
+export function sortAllSql(info: CatalogEntityInfo): string {
+  return `CREATE TABLE ${finalTable(info)} AS SELECT * FROM ${unsortedTable(info)} ORDER BY id`
+}
+
+export function createSortedTableSql(info: CatalogEntityInfo): string {
+  return `CREATE TABLE ${finalTable(info)} AS FROM ${unsortedTable(info)} LIMIT 0`
+}
+
+/** The rows of one id range, sorted: `$1` the exclusive lower bound when `lower`, then the inclusive upper bound when `upper`. */
+export function insertSortedRangeSql(info: CatalogEntityInfo, lower: boolean, upper: boolean): string {
+  const conditions = [lower ? 'id > $1' : 'TRUE', upper ? `id <= $${lower ? 2 : 1}` : 'TRUE']
+  return `INSERT INTO ${finalTable(info)} SELECT * FROM ${unsortedTable(info)} WHERE ${conditions.join(' AND ')} ORDER BY id`
+}
+
+export function dropUnsortedTableSql(info: CatalogEntityInfo): string {
+  return `DROP TABLE ${unsortedTable(info)}`
 }
 
 /** $1 entity name. */

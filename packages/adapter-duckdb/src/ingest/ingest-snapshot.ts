@@ -51,6 +51,8 @@ export interface IngestOptions {
   /** DuckDB threads and memory limit for the build. */
   readonly threads?: number
   readonly memoryLimit?: string
+  /** The most record bytes sorted at once (default: a sixth of the memory limit); for tests. */
+  readonly sortBatchBytes?: number
   /**
    * Build the full-text search index with the catalog (default true). Without it the catalog answers every
    * query but searches; `indexCatalogSearch` (`oqlkit index`) adds the index later.
@@ -84,8 +86,11 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     const previous = updating ? await stagePreviousCatalog(db, build, cursor) : undefined
     const read = await stageSnapshot(db, plan, cursor, progress)
 
-    const built = await buildCatalog(db, build.path, (step, done, total) =>
-      progress.building(step, done, total),
+    const built = await buildCatalog(
+      db,
+      build.path,
+      (step, done, total) => progress.building(step, done, total),
+      options.sortBatchBytes === undefined ? {} : { sortBatchBytes: options.sortBatchBytes },
     )
     // The full-text index is part of the catalog: built in the same folder, swapped in with it.
     const searchIndex =

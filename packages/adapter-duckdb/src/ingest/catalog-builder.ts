@@ -42,7 +42,8 @@ import {
   copyEntitySql,
   copyLinkTableSql,
   createSortedTableSql,
-  dropEntityWorkTablesSql,
+  dropEntityTableSql,
+  dropStagingTablesSql,
   dropUnsortedTableSql,
   FOLLOW_MERGE_CHAINS_SQL,
   insertExternalIdsSql,
@@ -183,6 +184,7 @@ export async function buildCatalog(
     await run(`${info.entity}: applying merges and deletions`, judgeWinnersSql(info), [info.entity])
     const verdict = (await db.rows(verdictCountsSql(info)))[0] ?? {}
     await run(`${info.entity}: building the table`, buildUnsortedTableSql(info))
+    for (const sql of dropStagingTablesSql(info)) await db.run(sql)
     await sortById(info, `${info.entity}: sorting the table`)
     await run(`${info.entity}: recording live ids`, recordLiveIdsSql(info), [info.entity])
     await run(`${info.entity}: collecting external ids`, insertExternalIdsSql(info), [info.entity])
@@ -191,7 +193,7 @@ export async function buildCatalog(
     const path = entityFilePath(info.entity)
     const written = await write(path, copyEntitySql(info))
     const latest = (await db.rows(latestPartitionSql(info)))[0]?.latest
-    for (const sql of dropEntityWorkTablesSql(info)) await db.run(sql)
+    for (const sql of dropEntityTableSql(info)) await db.run(sql)
     counts[info.entity] = {
       ids: Number(verdict.ids ?? 0),
       superseded: Number(verdict.superseded ?? 0),

@@ -291,11 +291,20 @@ export function latestPartitionSql(info: CatalogEntityInfo): string {
   return `SELECT CAST(max(partition_date) AS VARCHAR) AS latest FROM ${finalTable(info)}`
 }
 
-/** Frees the entity's staging tables once its file is written; the works table stays for the link tables. */
-export function dropEntityWorkTablesSql(info: CatalogEntityInfo): string[] {
-  const tables = [stageTable(info), winnerTable(info), verdictTable(info)]
-  if (info.entity !== 'works') tables.push(finalTable(info))
-  return tables.map((table) => `DROP TABLE ${table}`)
+/**
+ * Frees the entity's staging tables once its unsorted table holds what is kept of them: the disk they
+ * take is reused by the sorted table (after a checkpoint), rather than held until the entity is written.
+ */
+export function dropStagingTablesSql(info: CatalogEntityInfo): string[] {
+  return [
+    ...[stageTable(info), winnerTable(info), verdictTable(info)].map((table) => `DROP TABLE ${table}`),
+    'CHECKPOINT',
+  ]
+}
+
+/** Frees the entity's table once its files are written; the works table stays for the link tables. */
+export function dropEntityTableSql(info: CatalogEntityInfo): string[] {
+  return info.entity === 'works' ? [] : [`DROP TABLE ${finalTable(info)}`, 'CHECKPOINT']
 }
 
 // ---- external ids ----

@@ -9,6 +9,8 @@ export {
   type Span,
 } from './diagnostics/index.ts'
 export {
+  CONTEXT_CATEGORIES,
+  CONTEXT_STATES,
   type ContextCategory,
   type ContextState,
   type ContextSuggestion,

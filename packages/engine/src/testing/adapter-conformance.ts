@@ -131,9 +131,14 @@ export function describeAdapterConformance(
       const result = await rowsOf(oqo, { perPage: 100 })
       expect(result.count, JSON.stringify(filters)).toBe(expected)
       expect(result.rows.length).toBe(Math.min(expected, 100))
-      // Stored text of the rows, when the adapter gives it, is the same page.
-      if (result.rowsJson !== undefined)
-        expect(result.rowsJson.map((text) => JSON.parse(text) as unknown)).toEqual(result.rows)
+      // Stored text of the rows, when the adapter gives it: each the fixture's record, as many as the page.
+      if (result.rowsJson !== undefined) {
+        expect(result.rowsJson.length).toBe(Math.min(expected, 100))
+        for (const text of result.rowsJson) {
+          const record = JSON.parse(text) as EntityRecord
+          expect(record).toEqual(context.byId.get(shortIdOf(record)))
+        }
+      }
       return expected
     }
 

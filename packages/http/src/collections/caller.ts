@@ -1,7 +1,8 @@
-import { type CollectionCaller, hashApiKey, isWellFormedApiKey, type KeyStore } from '@oqlkit/engine'
+import { type CollectionCaller, hashApiKey, type KeyStore } from '@oqlkit/engine'
 import type { H3Event } from 'h3'
+import { readCredential } from '../metering/credential-reader.ts'
 import { callerOf } from '../metering/metered-request.ts'
-import { readQueryParameters } from '../request/query-parameters.ts'
+import { rawQueryOf } from '../request/query-parameters.ts'
 
 /**
  * Who sends a request to the collections API or a collection filter: the user of its API key and
@@ -10,19 +11,13 @@ import { readQueryParameters } from '../request/query-parameters.ts'
  */
 export type CallerResolver = (event: H3Event) => Promise<CollectionCaller | null> | CollectionCaller | null
 
-const BEARER = /^Bearer +(\S+) *$/i
-
-/** The API key a request presents, `api_key=` in the query or `Authorization: Bearer <key>`. */
+/**
+ * The API key a request presents, `api_key=` in the query or `Authorization: Bearer <key>`, read by the
+ * same reader as metering's; none for no key, and none for a credential that reader refuses.
+ */
 export const apiKeyOf = (request: Request): string | undefined => {
-  const authorization = request.headers.get('authorization')
-  const bearer = authorization === null ? null : BEARER.exec(authorization.trim())
-  if (bearer !== null) return bearer[1]
-  const question = request.url.indexOf('?')
-  if (question === -1) return undefined
-  const parameter = readQueryParameters(request.url.slice(question + 1).split('#', 1)[0] ?? '').find(
-    (each) => each.name === 'api_key' && each.value !== '',
-  )
-  return parameter?.value
+  const credential = readCredential(request.headers.get('authorization'), rawQueryOf(request.url))
+  return credential.kind === 'key' ? credential.key : undefined
 }
 
 /**
@@ -49,13 +44,15 @@ export const meteredCaller: CallerResolver = (event) => {
 /**
  * A resolver over a key store: the holder of a known key. For a server that serves collections without
  * metering, and for the collections API on a port of its own, where no metering middleware has
- * identified the caller. A malformed key is no caller, without being hashed or looked up.
+ * identified the caller.
  */
 export const keyStoreCallers =
   (keys: KeyStore): CallerResolver =>
   async (event) => {
-    const key = apiKeyOf(event.req)
-    if (key === undefined || !isWellFormedApiKey(key)) return null
-    const record = await keys.findKey(await hashApiKey(key))
+    // A malformed key or header is refused with metering's own 401 (or 400 for two keys), saying why.
+    const credential = readCredential(event.req.headers.get('authorization'), rawQueryOf(event.req.url))
+    if (credential.kind === 'refused') throw credential.error
+    if (credential.kind === 'none') return null
+    const record = await keys.findKey(await hashApiKey(credential.key))
     return record === undefined ? null : { userId: record.userId, admin: record.admin }
   }

@@ -1,4 +1,5 @@
 import { CollectionError } from '@oqlkit/engine'
+import { readCappedBody } from '../request/capped-body-reader.ts'
 
 /** The largest body the collections API reads: 1,000 full id URLs take about 40 KB. */
 export const MAX_COLLECTION_BODY_BYTES = 256 * 1024
@@ -14,29 +15,8 @@ const tooLarge = (limit: number) =>
  * passes the limit, not buffered whole). An empty, non-UTF-8 or non-JSON body is an `invalid_body`.
  */
 export const readJsonBody = async (request: Request, limit = MAX_COLLECTION_BODY_BYTES): Promise<unknown> => {
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN)
-  if (declared > limit) throw tooLarge(limit)
-  const chunks: Uint8Array[] = []
-  let size = 0
-  if (request.body !== null) {
-    const reader = request.body.getReader()
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      size += value.byteLength
-      if (size > limit) {
-        await reader.cancel().catch(() => {})
-        throw tooLarge(limit)
-      }
-      chunks.push(value)
-    }
-  }
-  const bytes = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
+  const bytes = await readCappedBody(request, limit)
+  if (bytes === undefined) throw tooLarge(limit)
   let text: string
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)

@@ -1,3 +1,4 @@
+import { CONTEXT_CATEGORIES, CONTEXT_STATES } from '@oqlkit/oql'
 import { buildOqoJsonSchema, ENTITY_TYPES, entityPath } from '@oqlkit/oqo-schema'
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) as a plain object. */
@@ -68,36 +69,6 @@ export const oqoComponentSchemas = (): Record<string, Schema> => {
 }
 
 const VALIDATION_ERROR_TYPES = ['parse_error', 'bad_request', 'invalid_entity', 'invalid_body']
-
-// The editor protocol's nine categories (OQL v2.2 §7), and the finer states they group.
-const PARSE_CONTEXT_CATEGORIES = [
-  'entity',
-  'field',
-  'operator',
-  'verb-phrase',
-  'value',
-  'connective',
-  'directive-keyword',
-  'annotation-or-end',
-  'none',
-]
-
-const PARSE_CONTEXT_STATES = [
-  'entity',
-  'after-entity',
-  'corpus',
-  'field',
-  'verb-phrase',
-  'operator',
-  'value',
-  'search-term',
-  'connective',
-  'group-by-field',
-  'sample-size',
-  'seed',
-  'directive',
-  'none',
-]
 
 const SUGGESTION_KINDS = [
   'entity',
@@ -443,11 +414,11 @@ export const componentSchemas = (): Record<string, Schema> => ({
       context: object(
         {
           category: {
-            enum: PARSE_CONTEXT_CATEGORIES,
+            enum: [...CONTEXT_CATEGORIES],
             description: 'What the grammar expects, in the editor protocol’s categories.',
           },
           state: {
-            enum: PARSE_CONTEXT_STATES,
+            enum: [...CONTEXT_STATES],
             description:
               'The same, finer: `after-entity` and `directive` are `directive-keyword`; `corpus`, `search-term`, `sample-size` and `seed` are `value`; `group-by-field` is `field`.',
           },

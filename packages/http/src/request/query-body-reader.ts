@@ -1,5 +1,6 @@
 import type { TranslationError } from '@oqlkit/oql'
 import { queryProblem } from '../errors/query-error.ts'
+import { readCappedBody } from './capped-body-reader.ts'
 
 /**
  * The largest POST body the query endpoints read, in bytes. Queries have no length limit of their own
@@ -30,33 +31,6 @@ const invalid = (message: string): BodyReading => ({
   error: queryProblem('invalid_body', 'invalid_body', message),
 })
 
-// Reads the body up to the cap, refusing as soon as it is passed rather than after buffering it all.
-const readCapped = async (request: Request): Promise<Uint8Array | undefined> => {
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN)
-  if (Number.isFinite(declared) && declared > MAX_QUERY_BODY_BYTES) return undefined
-  if (request.body === null) return new Uint8Array()
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > MAX_QUERY_BODY_BYTES) {
-      await reader.cancel()
-      return undefined
-    }
-    chunks.push(value)
-  }
-  const bytes = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return bytes
-}
-
 /**
  * Reads the JSON object body of a query POST: `Content-Type: application/json` required, the size
  * capped (413), the text parsed, an object (not an array or a scalar) required. Each refusal says how
@@ -68,7 +42,7 @@ export const readJsonObjectBody = async (request: Request, example: string): Pro
     return invalid(
       `The body must be JSON sent with Content-Type: application/json (was ${contentType === null ? 'no Content-Type' : `'${contentType}'`}). Send ${example}.`,
     )
-  const bytes = await readCapped(request)
+  const bytes = await readCappedBody(request, MAX_QUERY_BODY_BYTES)
   if (bytes === undefined) return tooLarge()
   const text = new TextDecoder().decode(bytes)
   if (text.trim() === '') return invalid(`The body is empty. Send ${example}.`)

@@ -5,16 +5,19 @@ import type { ContextState } from './parse-context.ts'
  * nine. `parseContext` tells finer states apart; each falls in one of these, so a client written for
  * the reference's categories works unchanged and one that wants more reads the state.
  */
-export type ContextCategory =
-  | 'entity'
-  | 'field'
-  | 'operator'
-  | 'verb-phrase'
-  | 'value'
-  | 'connective'
-  | 'directive-keyword'
-  | 'annotation-or-end'
-  | 'none'
+export const CONTEXT_CATEGORIES = [
+  'entity',
+  'field',
+  'operator',
+  'verb-phrase',
+  'value',
+  'connective',
+  'directive-keyword',
+  'annotation-or-end',
+  'none',
+] as const
+
+export type ContextCategory = (typeof CONTEXT_CATEGORIES)[number]
 
 const CATEGORY_OF_STATE: Readonly<Record<ContextState, ContextCategory>> = {
   entity: 'entity',
@@ -38,3 +41,6 @@ const CATEGORY_OF_STATE: Readonly<Record<ContextState, ContextCategory>> = {
 
 /** The editor-protocol category of a parse-context state. */
 export const contextCategoryOf = (state: ContextState): ContextCategory => CATEGORY_OF_STATE[state]
+
+/** Every state `parseContext` reports, in the order of its documentation. */
+export const CONTEXT_STATES = Object.keys(CATEGORY_OF_STATE) as readonly ContextState[]

@@ -2,7 +2,12 @@
 // (`validateOql`), what the grammar expects at a cursor (`parseContext`), and the syntax tree with the
 // span of every node (`parseOqlSyntax`).
 
-export { type ContextCategory, contextCategoryOf } from './context-category.ts'
+export {
+  CONTEXT_CATEGORIES,
+  CONTEXT_STATES,
+  type ContextCategory,
+  contextCategoryOf,
+} from './context-category.ts'
 export { type FieldEntry, type FieldTarget, fieldIndexOf } from './field-index.ts'
 export { type LexedOql, lexOql, type Token, type TokenKind } from './oql-lexer.ts'
 export {

@@ -18,8 +18,9 @@ const fixture = {
   mergedIds: readSampleMergedAuthors().map((merged) => ({ entity: 'authors' as const, ...merged })),
 }
 
-// Both ways of opening a catalog: tables loaded at open (what small catalogs get) and views over Parquet.
-for (const load of ['tables', 'views'] as const)
+// Every way of opening a catalog: tables loaded at open (what small catalogs get), views over Parquet, and
+// views plus in-memory narrow tables (what large catalogs get).
+for (const load of ['tables', 'views', 'narrow'] as const)
   describeAdapterConformance(
     `DuckDB over the sample catalog (${load})`,
     async () => createDuckDbAdapter({ catalogDir: (await catalog).catalogDir, threads: 2, load }),

@@ -26,9 +26,25 @@ const readParquet = (catalogDir: string, table: CatalogTable): string => {
 /**
  * How the catalog is opened: `views` read the Parquet files on every query (memory stays low, whatever the
  * catalog's size); `tables` load them into DuckDB's memory at open (a copy of the catalog in RAM, and no
- * Parquet decompression per query).
+ * Parquet decompression per query); `narrow` keeps the views and adds an in-memory copy of each entity
+ * table without its `record` column (about 120 MB for 1M works), which answers every statement that does
+ * not read the record JSON: filters, sorts, counts and groups on derived columns, autocomplete.
  */
-export type CatalogLoadMode = 'views' | 'tables'
+export type CatalogLoadMode = 'views' | 'narrow' | 'tables'
+
+/** The in-memory table of an entity without its `record` column (`"works__narrow"`), in `narrow` mode. */
+export const narrowEntityTable = (entity: CatalogEntity): string =>
+  quoteIdentifier(`${catalogEntityInfo(entity)!.table}__narrow`)
+
+/** The column of a narrow table holding its display name as autocomplete compares it (computed at open). */
+export const AUTOCOMPLETE_NAME_COLUMN = '__autocomplete_name'
+
+/**
+ * SQL of an entity's display name as `normalizeAutocompleteText` writes typed text: lower case, accents
+ * dropped, each run of other characters one space.
+ */
+export const normalizedNameSql = (alias: string): string =>
+  `trim(regexp_replace(strip_accents(lower(coalesce(${alias}."display_name", ''))), '[^\\pL\\pN]+', ' ', 'g'))`
 
 /** The catalog's bytes on disk (entity, link and id files), what `tables` would hold in memory, compressed. */
 export const catalogBytes = (manifest: CatalogManifest): number =>
@@ -40,12 +56,16 @@ export const catalogViewStatements = (
   manifest: CatalogManifest,
   mode: CatalogLoadMode = 'views',
 ): string[] => {
-  const create = mode === 'views' ? 'CREATE VIEW' : 'CREATE TABLE'
+  const create = mode === 'tables' ? 'CREATE TABLE' : 'CREATE VIEW'
   const statements: string[] = []
-  for (const info of CATALOG_ENTITIES)
-    statements.push(
-      `${create} ${entityView(info.entity)} AS SELECT * FROM ${readParquet(catalogDir, manifest.entities[info.entity])}`,
-    )
+  for (const info of CATALOG_ENTITIES) {
+    const source = readParquet(catalogDir, manifest.entities[info.entity])
+    statements.push(`${create} ${entityView(info.entity)} AS SELECT * FROM ${source}`)
+    if (mode === 'narrow')
+      statements.push(
+        `CREATE TABLE ${narrowEntityTable(info.entity)} AS SELECT * EXCLUDE (record), ${normalizedNameSql('e')} AS ${quoteIdentifier(AUTOCOMPLETE_NAME_COLUMN)} FROM ${source} AS e`,
+      )
+  }
   for (const spec of LINK_TABLES) {
     const table = manifest.links[spec.name]
     const source =

@@ -8,7 +8,7 @@
 import type { ColumnRef, FilterNode, QueryPlan, SearchNode, SortKey } from '@oqlkit/engine'
 import { type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { fullOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
-import { entityView } from './catalog-views.ts'
+import { entityView, narrowEntityTable } from './catalog-views.ts'
 import { type ColumnSource, catalogEntityOf, columnSourceOf, type GroupKeyKind } from './column-sources.ts'
 import type {
   CompiledGroupsQuery,
@@ -18,6 +18,7 @@ import type {
   SqlParam,
 } from './compiled-query.ts'
 import { compileFilter } from './filter-compiler.ts'
+import { readsRecordColumn } from './record-column-use.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
 import { joinSql, param, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
 import { quoteIdentifier } from './sql-identifier.ts'
@@ -36,6 +37,11 @@ export interface DuckDbPlanCompilerOptions {
   readonly search?: SearchCompilerLike
   /** The seed of a sample that has none (a new one per query by default; tests fix it). */
   readonly newSampleSeed?: () => string
+  /**
+   * The catalog was opened in `narrow` mode: statements that do not read the `record` column run on the
+   * in-memory narrow tables instead of the Parquet views.
+   */
+  readonly narrowTables?: boolean
 }
 
 type KeyType = 'number' | 'date' | 'timestamp' | 'boolean' | 'text'
@@ -133,10 +139,19 @@ const withClause = (clauses: readonly SqlFragment[]): SqlFragment =>
 export class DuckDbPlanCompiler {
   readonly #search: SearchCompilerLike | undefined
   readonly #newSampleSeed: () => string
+  /** Statements that do not read records run on the in-memory narrow tables (`narrow` catalog mode). */
+  readonly narrowTables: boolean
 
   constructor(options: DuckDbPlanCompilerOptions = {}) {
     this.#search = options.search
     this.#newSampleSeed = options.newSampleSeed ?? (() => Math.random().toString(36).slice(2))
+    this.narrowTables = options.narrowTables ?? false
+  }
+
+  /** The relation a statement reads the entity's rows from, given the SQL it puts around them. */
+  #rowsOf(entity: CatalogEntity, ...parts: readonly SqlFragment[]): string {
+    const narrow = this.narrowTables && !parts.some((part) => readsRecordColumn(part.sql))
+    return narrow ? narrowEntityTable(entity) : entityView(entity)
   }
 
   compile(plan: QueryPlan): CompiledQuery {
@@ -193,7 +208,8 @@ export class DuckDbPlanCompiler {
   }
 
   #countStatement(context: Context): SqlFragment {
-    return sql`${withClause(context.searches)}SELECT count(*) AS __count FROM ${raw(entityView(context.entity))} AS ${raw(ROW)} WHERE ${context.where}`
+    const rows = this.#rowsOf(context.entity, ...context.searches, context.where)
+    return sql`${withClause(context.searches)}SELECT count(*) AS __count FROM ${raw(rows)} AS ${raw(ROW)} WHERE ${context.where}`
   }
 
   #source(entity: CatalogEntity, key: ColumnRef): ColumnSource {
@@ -261,7 +277,10 @@ export class DuckDbPlanCompiler {
   compileRows(plan: QueryPlan): CompiledRowsQuery {
     const context = this.#context(plan)
     const perPage = plan.page.perPage
-    const from = raw(`${entityView(context.entity)} AS ${ROW}${context.scoreJoins}`)
+    const from = (...parts: readonly SqlFragment[]): SqlFragment =>
+      raw(
+        `${this.#rowsOf(context.entity, ...context.searches, context.where, ...parts)} AS ${ROW}${context.scoreJoins}`,
+      )
     // The page is chosen from narrow columns only; its records are read afterwards by id (`records`), so a
     // sort or a filter never drags the wide JSON column through DuckDB's operators.
     const select = raw(`${RECORD_LOCATION_COLUMNS(ROW)}, ${context.scoreExpr} AS __score`)
@@ -271,7 +290,7 @@ export class DuckDbPlanCompiler {
       const seed = plan.sample.seed ?? this.#newSampleSeed()
       const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
       const limit = Math.max(0, Math.min(perPage, plan.sample.size - offset))
-      const statement = sql`${head}SELECT ${select} FROM ${from} WHERE ${context.where} ORDER BY hash(${raw(ROW)}."id" || '/' || ${param(seed)}), ${raw(ROW)}."id" LIMIT ${param(limit)} OFFSET ${param(offset)}`
+      const statement = sql`${head}SELECT ${select} FROM ${from()} WHERE ${context.where} ORDER BY hash(${raw(ROW)}."id" || '/' || ${param(seed)}), ${raw(ROW)}."id" LIMIT ${param(limit)} OFFSET ${param(offset)}`
       return {
         kind: 'rows',
         entity: context.entity,
@@ -292,7 +311,7 @@ export class DuckDbPlanCompiler {
     if (plan.page.kind === 'cursor') {
       if (plan.page.after !== null) where = sql`${where} AND ${this.#keyset(keys, plan.page.after)}`
     } else offset = (plan.page.page - 1) * perPage
-    const statement = sql`${head}SELECT ${select}, ${raw(keyColumns)} FROM ${from} WHERE ${where} ORDER BY ${raw(order)} LIMIT ${param(perPage + 1)}${offset > 0 ? sql` OFFSET ${param(offset)}` : raw('')}`
+    const statement = sql`${head}SELECT ${select}, ${raw(keyColumns)} FROM ${from(where, raw(keyColumns))} WHERE ${where} ORDER BY ${raw(order)} LIMIT ${param(perPage + 1)}${offset > 0 ? sql` OFFSET ${param(offset)}` : raw('')}`
     return {
       kind: 'rows',
       entity: context.entity,
@@ -353,7 +372,8 @@ export class DuckDbPlanCompiler {
       if (!dimension.includeUnknown) known.push(`${key} IS NOT NULL`)
     })
     const keyNames = plan.groupBy.map((_, index) => `__g${index}`)
-    const base = sql`__base AS (SELECT ${raw(baseColumns.join(', '))} FROM ${raw(entityView(context.entity))} AS ${raw(ROW)} WHERE ${context.where})`
+    const rows = this.#rowsOf(context.entity, ...context.searches, context.where, raw(baseColumns.join(', ')))
+    const base = sql`__base AS (SELECT ${raw(baseColumns.join(', '))} FROM ${raw(rows)} AS ${raw(ROW)} WHERE ${context.where})`
     const keysClause = raw(
       // No DISTINCT: each row is already one (id, key combination) — a scalar has one value per id, lists are
       // list_distinct'ed, and link tables hold distinct (key, work_id) pairs — and at 1M works a DISTINCT

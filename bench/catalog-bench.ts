@@ -8,6 +8,7 @@
 //   npm run bench:catalog -- --catalog /tmp/cat-1m [--rounds 15] [--warmup 2] [--contenders adapter,sql,http,app] [--only 'a|b']
 //   (a singleton shape cycles through 64 ids: --warmup 64 times them all warm)
 //                            [--http http://127.0.0.1:8080 [--load SECONDS] [--clients 2]] [--json out.json]
+//                            [--adapter-load views|narrow|tables]
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -37,6 +38,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     load: { type: 'string' },
     clients: { type: 'string', default: '2' },
+    'adapter-load': { type: 'string' },
   },
 })
 if (args.catalog === undefined) {
@@ -110,7 +112,9 @@ const cited = await keyAt('citations', 1000)
 const [wordA, wordB] = ['learning', 'network']
 
 // ---- the adapter side ----
-const adapter = await createDuckDbAdapter({ catalogDir })
+// `--adapter-load views|narrow|tables`: how the adapter opens the catalog (default: as `oqlkit serve` does).
+const load = args['adapter-load'] as 'views' | 'narrow' | 'tables' | undefined
+const adapter = await createDuckDbAdapter({ catalogDir, ...(load === undefined ? {} : { load }) })
 const planOf = (url: string): QueryPlan => {
   const read = urlToOqo(url)
   if (!read.ok) throw new Error(`${url}: ${JSON.stringify(read.errors)}`)

@@ -96,6 +96,15 @@ export const LINK_TABLES: readonly LinkTableSpec[] = [
     description: 'authorships[].countries[] and the country_code of the authorships’ institutions',
   },
   {
+    // Apart from works-countries: an authorship's countries can come without an institution (raw affiliation
+    // strings), so grouping by institution country must count the institutions' codes alone.
+    name: 'works-institution-countries',
+    keyEntity: 'countries',
+    transform: 'country',
+    sources: [list('authorships', '$[*].institutions[*].country_code')],
+    description: 'the country_code of the authorships’ institutions',
+  },
+  {
     name: 'works-sdgs',
     keyEntity: 'sdgs',
     transform: 'path-id',

@@ -459,6 +459,7 @@ const specialSources = (entity: CatalogEntity): ReadonlyMap<string, SourceFactor
       linked('authorships.institutions.id', 'works-institutions')
       linked('authorships.institutions.lineage', 'works-institution-lineage')
       linked('authorships.countries', 'works-countries')
+      linked('authorships.institutions.country_code', 'works-institution-countries')
       linked('topics.id', 'works-topics')
       linked('keywords.id', 'works-keywords')
       linked('concepts.id', 'works-concepts')

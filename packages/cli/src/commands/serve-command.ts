@@ -187,7 +187,9 @@ export const serveCommand: CliCommand = {
         : `Keys, budgets and rate limits in ${describeLocation(location)}${metering.provisioned > 0 ? `, with ${metering.provisioned} key(s) from ${keysFile}` : ''}.\n`,
     )
     if (tagger === undefined)
-      context.writeProgress('This catalog has no text-tagging model: /text answers 501 until it is re-ingested.\n')
+      context.writeProgress(
+        'This catalog has no text-tagging model: /text answers 501 until it is re-ingested.\n',
+      )
     // The collections API on a port of its own, when asked: same store, callers from the key store.
     const collectionsServer =
       collections === undefined || collectionsPort === undefined

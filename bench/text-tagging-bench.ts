@@ -11,9 +11,9 @@ import {
   readCatalogTrainingWorks,
   seededIdFraction,
   type TextTagModel,
+  type TrainingWork,
   textTerms,
   trainTextTagModel,
-  type TrainingWork,
 } from '@oqlkit/adapter-duckdb'
 import type { TagKind } from '@oqlkit/engine'
 import { median, percentile } from './bench-stats.ts'
@@ -51,7 +51,13 @@ const settings = {
   ...(args['name-weight'] === undefined ? {} : { nameMatchWeight: Number(args['name-weight']) }),
   ...(args.threshold === undefined
     ? {}
-    : { thresholds: { keywords: Number(args.threshold), concepts: Number(args.threshold), topics: Number(args.threshold) } }),
+    : {
+        thresholds: {
+          keywords: Number(args.threshold),
+          concepts: Number(args.threshold),
+          topics: Number(args.threshold),
+        },
+      }),
 }
 
 /** The baseline's lookup: labels by the first term of their name, with the name's terms. */
@@ -90,7 +96,9 @@ interface Tally {
   returned: number
 }
 const tally = (): Tally => ({ works: 0, precision: 0, recall: 0, returned: 0 })
-const scores = new Map(KINDS.map((kind) => [kind, { model: tally(), baseline: tally(), reachable: 0, truth: 0 }]))
+const scores = new Map(
+  KINDS.map((kind) => [kind, { model: tally(), baseline: tally(), reachable: 0, truth: 0 }]),
+)
 const texts: string[] = []
 let heldOutWorks = 0
 for await (const work of readCatalogTrainingWorks(catalogDir)) {
@@ -114,7 +122,10 @@ for await (const work of readCatalogTrainingWorks(catalogDir)) {
       into.recall += hits / truth.size
       into.returned += top.length
     }
-    score(entry.model, model.tag(text, kind, settings).map((tag) => tag.id))
+    score(
+      entry.model,
+      model.tag(text, kind, settings).map((tag) => tag.id),
+    )
     score(entry.baseline, baselineTags(text, kind))
   }
 }
@@ -145,7 +156,9 @@ console.log(`catalog ${catalogDir}`)
 console.log(
   `held out ${heldOutWorks} works (seed ${seed}, share ${holdout}), trained on ${model.trainedWorks}; training ${(trainMs / 1000).toFixed(1)} s, model ${(modelBytes / 1e6).toFixed(2)} MB, vocabulary ${model.vectorizer.size}`,
 )
-console.log('kind      works  P@5 model  P@5 base  R@5 model  R@5 base  tags/text model  base  labels seen in training')
+console.log(
+  'kind      works  P@5 model  P@5 base  R@5 model  R@5 base  tags/text model  base  labels seen in training',
+)
 for (const kind of KINDS) {
   const { model: m, baseline: b, reachable, truth } = scores.get(kind)!
   const avg = (t: Tally, key: 'precision' | 'recall' | 'returned') => (t.works === 0 ? 0 : t[key] / t.works)

@@ -151,3 +151,12 @@ export { compareGroupKeys, orderBuckets } from './shaping/group-bucket-order.ts'
 export { type GroupKeyLabel, labelGroupKeys, type RawGroupKey } from './shaping/group-key-labeler.ts'
 export { isQueryLimitError, QueryLimitError } from './shaping/query-limit-error.ts'
 export type { GroupsResponse, GroupView, QueryResponse, RowsResponse } from './shaping/query-response.ts'
+export {
+  TAG_KINDS,
+  type Tag,
+  type Tagger,
+  type TaggingInput,
+  type TagKind,
+  TEXT_TAGGING_LIMITS,
+  taggingInputLength,
+} from './tagging/tagger.ts'

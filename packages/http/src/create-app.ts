@@ -1,4 +1,4 @@
-import type { StorageAdapter } from '@oqlkit/engine'
+import type { StorageAdapter, Tagger } from '@oqlkit/engine'
 import { H3, type H3Event } from 'h3'
 import { type CollectionsOptions, useCollections } from './collections/collection-routes.ts'
 import { errorResponse } from './errors/error-response.ts'
@@ -22,6 +22,7 @@ import {
 } from './routes/query-translate-handler.ts'
 import { queryValidateHandler } from './routes/query-validate-handler.ts'
 import { type CatalogInfo, rootHandler } from './routes/root-handler.ts'
+import { textTaggingHandler } from './routes/text-tagging-handler.ts'
 
 export type { CatalogInfo } from './routes/root-handler.ts'
 
@@ -35,6 +36,11 @@ export interface AppOptions {
   readonly metering?: MeteringOptions
   /** The collection-management API (`/me/collections`, …) and collection filters; absent without. */
   readonly collections?: CollectionsOptions
+  /**
+   * Tags free text for `/text*` (a model trained from the catalog, `loadCatalogTagger`). Without it those
+   * routes answer 501 `tagger_unavailable`.
+   */
+  readonly tagger?: Tagger
 }
 
 /**
@@ -45,7 +51,7 @@ export interface AppOptions {
  * Routes: `GET /` (health check, or with `oql=`/`oqo=` the execute endpoint) and `POST /` (execute);
  * `GET /query`, `GET /query/{oql,oqo,oxurl}/…` and `POST /query` (translate); `GET /validate`,
  * `GET /parse-context`; `GET /properties[/{entity}]`; `GET /query/spec[/oqo]`, `GET /openapi.json`;
- * `GET /autocomplete[/{entity}]`; `GET /{entities}` (lists, groups) and `GET /{entities}/…`
+ * `GET /autocomplete[/{entity}]`; `GET|POST /text[/{keywords,concepts,topics}]` (text tagging); `GET /{entities}` (lists, groups) and `GET /{entities}/…`
  * (singletons). Anything else is a JSON 404/405.
  */
 export const createApp = (options: AppOptions): H3 => {
@@ -76,6 +82,12 @@ export const createApp = (options: AppOptions): H3 => {
   app.get('/properties', propertiesHandler)
   app.get('/properties/:entity', propertiesHandler)
   app.get('/openapi.json', openApiHandler)
+  for (const route of ['all', 'keywords', 'concepts', 'topics'] as const) {
+    const path = route === 'all' ? '/text' : `/text/${route}`
+    const handler = textTaggingHandler(options.tagger, route)
+    app.get(path, handler)
+    app.post(path, handler)
+  }
   app.get('/autocomplete', autocompleteHandler(adapter))
   app.get('/autocomplete/:entity', entityAutocompleteHandler(adapter))
   app.get('/:entity', entityListHandler(adapter, resolvePlan))

@@ -43,17 +43,11 @@ const externalNotInSample = (entity: string, scheme: string, value: string): All
   absent: { entity, scheme, value },
 })
 
-const TEXT = 'the /text endpoints arrive with the text-tagging issue (404 until then)'
 const PER_PAGE_200 = 'per_page max is 100 (API description), 200 is the legacy public limit'
 const UNKNOWN_FIELD = 'not a filter field of the registry (spec/properties.json): 400 unknown filter field'
 
 /** Every non-2xx the replay may give, with its reason. Keys are path + query exactly as in the file. */
 const ALLOWED: Readonly<Record<string, Allowed>> = {
-  '/text/concepts?title=type%201%20diabetes%20research%20for%20children': { status: 404, reason: TEXT },
-  '/text/keywords?title=type%201%20diabetes%20research%20for%20children': { status: 404, reason: TEXT },
-  '/text/topics?title=type%201%20diabetes%20research%20for%20children': { status: 404, reason: TEXT },
-  '/text?title=Machine+learning+for+drug+discovery': { status: 404, reason: TEXT },
-  '/text?title=type%201%20diabetes%20research%20for%20children': { status: 404, reason: TEXT },
   '/authors/A2798520857': notInSample('authors', 'A2798520857'),
   '/authors/A5092938886': notInSample('authors', 'A5092938886'),
   '/authors/https://orcid.org/0000-0002-1298-3089': externalNotInSample(

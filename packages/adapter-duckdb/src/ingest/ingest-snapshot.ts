@@ -18,6 +18,8 @@ import {
 import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
 import { buildSearchIndex } from '../search/search-index-builder.ts'
 import { withSearchIndex } from '../search/search-index-manifest.ts'
+import { buildTextTagger, DEFAULT_TEXT_TAGGER_SEED } from '../tagging/text-tagger-builder.ts'
+import { withTextTagger } from '../tagging/text-tagger-layout.ts'
 import { type BuiltCatalog, buildCatalog } from './catalog-builder.ts'
 import {
   CREATE_ID_STAGE_TABLES_SQL,
@@ -58,6 +60,12 @@ export interface IngestOptions {
    * query but searches; `indexCatalogSearch` (`oqlkit index`) adds the index later.
    */
   readonly searchIndex?: boolean
+  /**
+   * Train the text-tagging model (`/text`) from the works (default true). The same works and seed give a
+   * byte-identical model; the seed only matters when the catalog has more works than are trained on.
+   */
+  readonly textTagger?: boolean
+  readonly textTaggerSeed?: number
 }
 
 const STAGING_DIR = '.staging'
@@ -104,6 +112,14 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     db.close()
     db = undefined
     await rm(stagingDir, { recursive: true, force: true })
+    const textTagger =
+      options.textTagger === false
+        ? undefined
+        : await buildTextTagger({
+            catalogDir: build.path,
+            seed: options.textTaggerSeed ?? DEFAULT_TEXT_TAGGER_SEED,
+            onProgress: (done, total) => progress.building('text-tagger', done, total),
+          })
 
     const ingest: CatalogIngestRecord = {
       at: new Date().toISOString(),
@@ -113,7 +129,8 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       recordsRead: cursor.recordsRead,
     }
     const catalog = catalogManifestOf(built, ingest, previous?.manifest.ingests ?? [])
-    const manifest = searchIndex === undefined ? catalog : withSearchIndex(catalog, searchIndex)
+    const indexed = searchIndex === undefined ? catalog : withSearchIndex(catalog, searchIndex)
+    const manifest = textTagger === undefined ? indexed : withTextTagger(indexed, textTagger.manifest)
     await writeFile(join(build.path, CATALOG_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
     progress.emit('commit')
     await commitBuildFolder(build)

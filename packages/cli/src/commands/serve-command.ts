@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import {
   createDuckDbAdapter,
   ingestSnapshot,
+  loadCatalogTagger,
   openEmbeddedCollectionStore,
   readCatalogManifest,
 } from '@oqlkit/adapter-duckdb'
@@ -117,6 +118,17 @@ export const serveCommand: CliCommand = {
     const manifest = await readCatalogManifest(catalogDir)
     if (!manifest.ok) return { exitCode: 1, stderr: `oqlkit serve: ${manifest.message}\n` }
     const adapter = await createDuckDbAdapter({ catalogDir })
+    // The text-tagging model trained at ingest; a catalog without one serves everything but /text.
+    let tagger: Awaited<ReturnType<typeof loadCatalogTagger>>
+    try {
+      tagger = await loadCatalogTagger(catalogDir)
+    } catch (error) {
+      await adapter.close()
+      return {
+        exitCode: 1,
+        stderr: `oqlkit serve: the catalog's text-tagging model cannot be read (${error instanceof Error ? error.message : String(error)}); re-ingest the catalog.\n`,
+      }
+    }
     const entities = Object.fromEntries(
       Object.entries(manifest.manifest.entities).map(([entity, table]) => [entity, table.rowCount]),
     )
@@ -155,6 +167,7 @@ export const serveCommand: CliCommand = {
       adapter,
       catalog: { createdAt: manifest.manifest.createdAt, entities },
       ...(metering === undefined ? {} : { metering: { keys: metering.keys, meter: metering.meter } }),
+      ...(tagger === undefined ? {} : { tagger }),
     })
     // Node refuses request heads over 16 KB with a bare 431; a larger limit lets the app answer long GET
     // lines itself, with a 414 that says to POST the query instead.
@@ -173,6 +186,10 @@ export const serveCommand: CliCommand = {
         ? 'Metering is off: no budgets or rate limits.\n'
         : `Keys, budgets and rate limits in ${describeLocation(location)}${metering.provisioned > 0 ? `, with ${metering.provisioned} key(s) from ${keysFile}` : ''}.\n`,
     )
+    if (tagger === undefined)
+      context.writeProgress(
+        'This catalog has no text-tagging model: /text answers 501 until it is re-ingested.\n',
+      )
     // The collections API on a port of its own, when asked: same store, callers from the key store.
     const collectionsServer =
       collections === undefined || collectionsPort === undefined

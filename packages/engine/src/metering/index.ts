@@ -19,6 +19,7 @@ export {
   type RateWindowState,
   refundCounters,
 } from './charge-decision.ts'
+export { classRateOf, classRateSubject } from './class-rate-limit.ts'
 export {
   type KeyGrant,
   type KeysFileReading,

@@ -1,3 +1,6 @@
+import type { CostClass } from '../cost/request-cost.ts'
+import type { RateRule } from './meter-store.ts'
+
 /**
  * The limits of the API description (Limits table): what a caller may spend per UTC day and how many
  * requests it may send per second. The server can be given other values (tests shrink them), so every
@@ -12,6 +15,11 @@ export interface MeteringLimits {
   readonly requestsPerWindow: number
   /** The length of that window, in milliseconds. */
   readonly rateWindowMs: number
+  /**
+   * Extra windows for expensive price classes, per caller and class, on top of the general one (the API
+   * description: text tagging 1 request per second; semantic search likewise).
+   */
+  readonly classRates: Readonly<Partial<Record<CostClass, RateRule>>>
 }
 
 export const DEFAULT_METERING_LIMITS: MeteringLimits = Object.freeze({
@@ -19,6 +27,10 @@ export const DEFAULT_METERING_LIMITS: MeteringLimits = Object.freeze({
   keyDailyBudgetUsd: 1,
   requestsPerWindow: 100,
   rateWindowMs: 1000,
+  classRates: Object.freeze({
+    text: Object.freeze({ requests: 1, windowMs: 1000 }),
+    semantic: Object.freeze({ requests: 1, windowMs: 1000 }),
+  }),
 })
 
 /**

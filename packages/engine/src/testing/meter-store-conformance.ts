@@ -4,6 +4,7 @@
 // and reads, at random moments, against both and compares every answer.
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { classRateSubject } from '../metering/class-rate-limit.ts'
 import { MeterLedger } from '../metering/meter-ledger.ts'
 import type {
   Allowance,
@@ -27,6 +28,7 @@ const T0 = DAY_START + 10 * 3_600_000
 
 const RATE: RateRule = { requests: 3, windowMs: 1000 }
 const WIDE_RATE: RateRule = { requests: 1_000_000, windowMs: 1000 }
+const ONE_A_SECOND: RateRule = { requests: 1, windowMs: 1000 }
 
 let sequence = 0
 const subjectFor = (name: string): string =>
@@ -204,6 +206,31 @@ export function describeMeterStoreConformance(
       accepted(await store().charge(requestOf(one, 100, allowance(100), T0)))
       accepted(await store().charge(requestOf(two, 100, allowance(100), T0)))
       expect((await store().read(one, T0)).counters.dailyUsedMicroUsd).toBe(100)
+    })
+
+    it('holds a per-class window of 1 per second (zero-cost charges on a subject of its own) under concurrency', async () => {
+      const subject = subjectFor('class')
+      const classSubject = classRateSubject(subject, 'text')
+      const grant = allowance(1_000_000)
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, () => store().charge(requestOf(classSubject, 0, grant, T0, ONE_A_SECOND))),
+      )
+      expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1)
+      expect(outcomes.find((outcome) => !outcome.ok)).toMatchObject({
+        reason: 'rate_limited',
+        retryAfterMs: 1000,
+      })
+      // The class window spends nothing and leaves the caller's own subject alone.
+      expect((await store().read(classSubject, T0)).counters.dailyUsedMicroUsd).toBe(0)
+      accepted(await store().charge(requestOf(subject, 100, grant, T0, ONE_A_SECOND)))
+      expect((await store().charge(requestOf(classSubject, 0, grant, T0 + 999, ONE_A_SECOND))).ok).toBe(false)
+      accepted(await store().charge(requestOf(classSubject, 0, grant, T0 + 1000, ONE_A_SECOND)))
+      // Another class of the same caller has a window of its own.
+      accepted(
+        await store().charge(
+          requestOf(classRateSubject(subject, 'semantic'), 0, grant, T0 + 1000, ONE_A_SECOND),
+        ),
+      )
     })
 
     it('never spends more than the allowance under concurrent charges', async () => {

@@ -20,11 +20,16 @@ export const API_ERROR_CODES = {
   invalid_oqo: 'An OQO that is not a JSON object.',
   payload_too_large: 'A POST body over the size cap of the query endpoints.',
   invalid_entity: 'An entity type the properties registry does not have.',
+  missing_parameter: 'A required parameter is absent (title= of the text-tagging endpoints).',
+  text_too_short: 'Title plus abstract of a text-tagging request have fewer than 20 characters.',
+  text_too_long: 'Title plus abstract of a text-tagging request have more than 2,000 characters.',
+  tagger_unavailable: 'The catalog has no text-tagging model (ingested without one); re-ingest to build it.',
   internal_error: 'A fault of the server; the message hides its details.',
   invalid_api_key: 'The API key (api_key= or Bearer) is malformed or unknown: 401, never silently anonymous.',
   invalid_authorization: "An Authorization header that is not 'Bearer <key>' (401).",
   conflicting_api_keys: 'Two different API keys in one request (api_key= and Authorization, or twice).',
-  rate_limited: 'More than 100 requests in one second from one key or address (429, with Retry-After).',
+  rate_limited:
+    'More than 100 requests in one second from one key or address, or more than 1 per second to an expensive endpoint (/text, semantic search) (429, with Retry-After).',
   budget_exhausted:
     'The daily budget (and prepaid balance) cannot pay for the call (429, until midnight UTC).',
 } as const

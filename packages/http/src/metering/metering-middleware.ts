@@ -2,6 +2,9 @@ import {
   allowanceOf,
   type Caller,
   type ChargeOutcome,
+  type CostClass,
+  classRateOf,
+  classRateSubject,
   costUsdOf,
   DEFAULT_METERING_LIMITS,
   fromMicroUsd,
@@ -37,13 +40,17 @@ const tooManyRequests = (
   caller: Caller,
   limits: MeteringLimits,
   headers: Record<string, string>,
+  limitedClass?: CostClass,
 ): Response => {
   const retryAfterSeconds = Math.max(1, Math.ceil(outcome.retryAfterMs / 1000))
   const retryAt = new Date(outcome.nowMs + outcome.retryAfterMs).toISOString()
+  const classRate = limitedClass === undefined ? undefined : limits.classRates[limitedClass]
   const message =
-    outcome.reason === 'rate_limited'
-      ? `More than ${limits.requestsPerWindow} requests within ${limits.rateWindowMs / 1000} s from ${who(caller)}. Retry after ${retryAfterSeconds} s, backing off exponentially if it happens again.`
-      : `The daily budget of ${who(caller)} is spent${caller.kind === 'key' ? ', and its prepaid balance cannot pay for this call' : ''}. It refills at midnight UTC (${retryAt}, in ${retryAfterSeconds} s)${caller.kind === 'key' ? '; a prepaid balance pays for calls beyond it' : '; an API key has a larger budget'}. GET /rate-limit shows what is left.`
+    classRate !== undefined
+      ? `More than ${classRate.requests} ${limitedClass} request${classRate.requests === 1 ? '' : 's'} within ${classRate.windowMs / 1000} s from ${who(caller)} (${limitedClass === 'text' ? 'the /text endpoints' : 'semantic search'} allow ${classRate.requests} per ${classRate.windowMs / 1000} s). Retry after ${retryAfterSeconds} s.`
+      : outcome.reason === 'rate_limited'
+        ? `More than ${limits.requestsPerWindow} requests within ${limits.rateWindowMs / 1000} s from ${who(caller)}. Retry after ${retryAfterSeconds} s, backing off exponentially if it happens again.`
+        : `The daily budget of ${who(caller)} is spent${caller.kind === 'key' ? ', and its prepaid balance cannot pay for this call' : ''}. It refills at midnight UTC (${retryAt}, in ${retryAfterSeconds} s)${caller.kind === 'key' ? '; a prepaid balance pays for calls beyond it' : '; an API key has a larger budget'}. GET /rate-limit shows what is left.`
   return jsonResponse(
     {
       ...errorBody([{ error: outcome.reason, message }]),
@@ -91,6 +98,28 @@ export const meteringMiddleware = (
     const costClass = await priceRequest(event.req, event.url.pathname)
     const costMicroUsd = costClass === undefined ? 0 : toMicroUsd(costUsdOf(costClass))
     const allowance = allowanceOf(caller, limits)
+    // The expensive classes' own window first, at zero cost: a call it refuses touches nothing else.
+    const classRate = classRateOf(limits, costClass)
+    if (classRate !== undefined && costClass !== undefined) {
+      const limited = await options.meter.charge({
+        subject: classRateSubject(subjectOf(caller), costClass),
+        costMicroUsd: 0,
+        allowance,
+        rate: classRate,
+        nowMs: clock(),
+        requestId: crypto.randomUUID(),
+      })
+      if (!limited.ok) {
+        const reading = await options.meter.read(subjectOf(caller), limited.nowMs)
+        return tooManyRequests(
+          limited,
+          caller,
+          limits,
+          rateLimitHeaders(usageSummary(allowance, reading.counters, reading.nowMs), 0),
+          costClass,
+        )
+      }
+    }
     const outcome = await options.meter.charge({
       subject: subjectOf(caller),
       costMicroUsd,

@@ -1,15 +1,15 @@
 import { collectionPaths } from './openapi-collection-paths.ts'
 import { withMeteringResponses } from './openapi-metering-responses.ts'
 import { builtPaths, componentParameters, componentResponses } from './openapi-paths.ts'
-import { plannedPaths } from './openapi-planned-paths.ts'
 import { componentSchemas } from './openapi-schemas.ts'
+import { textPaths } from './openapi-text-paths.ts'
 
 /** The version of the API the document describes (the query language is alpha; see `info.description`). */
 export const API_VERSION = '0.1.0'
 
 const DESCRIPTION = `A self-hostable, OpenAlex-compatible scholarly catalog API: entities (works, authors, sources, institutions, …) with filters, search, sorting, sampling, paging and grouping; a query language in three interchangeable forms (OQL text, OQO JSON, classic URL) with an execute endpoint at the root and translate, validate and autocomplete endpoints; and the properties registry.
 
-Operations marked \`x-oqlkit-status: planned\` are in the API description but not served by this version yet (text tagging); they answer 404 until then.
+Text tagging (\`/text\`, GET or POST) tags a title and abstract with keywords and concepts from a model the server trains from its own catalog at ingest.
 
 Metering (\`oqlkit serve\` turns it on unless \`--no-metering\`): every call is priced and charged to the caller's daily budget, its key's or, without a key, its address's (\`GET /rate-limit\` reports it, and \`X-RateLimit-*\` headers come on every response). An unknown key is a 401; a call the budget cannot pay, or more than 100 calls in a second, is a 429 with \`Retry-After\`, and is not charged. The collection endpoints are served when the server has a collection store, beside this API (the paths do not collide) or on a port of their own.
 
@@ -17,8 +17,7 @@ Errors are JSON. Most are \`{error, message, parameter?}\`; the query endpoints 
 
 /**
  * The OpenAPI 3.1 description of the server (`spec/openapi.json`, served at `GET /openapi.json`): the
- * routes it serves, with their request and response schemas, and the routes the API description names
- * that are still to come, marked `x-oqlkit-status: planned`. Built from code, like the OQO schema it
+ * routes it serves, with their request and response schemas. Built from code, like the OQO schema it
  * embeds, and committed; a test checks that the server's responses match it.
  */
 export const buildOpenApiDocument = (): Record<string, unknown> => ({
@@ -37,12 +36,12 @@ export const buildOpenApiDocument = (): Record<string, unknown> => ({
     { name: 'Registry', description: 'The queryable columns of each entity.' },
     { name: 'Specification', description: 'The contract’s artifacts.' },
     { name: 'Metering', description: 'Budgets, costs and request rates.' },
-    { name: 'Text', description: 'Tagging free text (planned).' },
+    { name: 'Text', description: 'Tagging free text with keywords and concepts.' },
     { name: 'Collections', description: 'Private collections of entity ids, usable in filters.' },
     { name: 'Collections admin', description: 'Collections of every user, for admins.' },
   ],
   security: [{}, { api_key: [] }, { bearer: [] }],
-  paths: { ...withMeteringResponses({ ...builtPaths(), ...collectionPaths() }), ...plannedPaths() },
+  paths: withMeteringResponses({ ...builtPaths(), ...textPaths(), ...collectionPaths() }),
   components: {
     schemas: componentSchemas(),
     parameters: componentParameters(),

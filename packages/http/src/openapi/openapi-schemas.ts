@@ -528,15 +528,29 @@ export const componentSchemas = (): Record<string, Schema> => ({
       }),
     }),
   }),
-  TextTag: object({ id: STRING, display_name: STRING, score: NUMBER }),
-  TextTagging: object(
-    {
-      meta: object({ keywords_count: INTEGER, concepts_count: INTEGER }, []),
-      keywords: { type: 'array', items: ref('TextTag') },
-      concepts: { type: 'array', items: ref('TextTag') },
-    },
-    ['meta'],
-  ),
+  TextTag: object({
+    id: STRING,
+    display_name: STRING,
+    score: { type: 'number', minimum: 0, maximum: 1 },
+  }),
+  TextTagging: object({
+    meta: object({ keywords_count: INTEGER, concepts_count: INTEGER, cost_usd: NUMBER }),
+    keywords: { type: 'array', items: ref('TextTag') },
+    concepts: { type: 'array', items: ref('TextTag') },
+  }),
+  TextKeywords: object({
+    meta: object({ count: INTEGER, cost_usd: NUMBER }),
+    keywords: { type: 'array', items: ref('TextTag') },
+  }),
+  TextConcepts: object({
+    meta: object({ count: INTEGER, cost_usd: NUMBER }),
+    concepts: { type: 'array', items: ref('TextTag') },
+  }),
+  TextTopics: object({
+    meta: object({ count: INTEGER, cost_usd: NUMBER }),
+    topics: { type: 'array', items: ref('TextTag') },
+    warning: { type: 'string', description: 'The route is deprecated; use /text/keywords.' },
+  }),
   TextRequest: object(
     {
       title: { type: 'string', description: '20-2000 characters with the abstract.' },

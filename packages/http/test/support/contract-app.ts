@@ -5,7 +5,12 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createDuckDbAdapter, ingestSnapshot, readCatalogManifest } from '@oqlkit/adapter-duckdb'
+import {
+  createDuckDbAdapter,
+  ingestSnapshot,
+  loadCatalogTagger,
+  readCatalogManifest,
+} from '@oqlkit/adapter-duckdb'
 import { createApp } from '@oqlkit/http'
 import { afterAll, beforeAll } from 'vitest'
 import { SAMPLE_SNAPSHOT_DIR } from './sample-oracle.ts'
@@ -82,7 +87,13 @@ export function useContractApp(): ContractApp {
     const entities = Object.fromEntries(
       Object.entries(manifest.manifest.entities).map(([entity, table]) => [entity, table.rowCount]),
     )
-    opened.app = createApp({ adapter, catalog: { createdAt: manifest.manifest.createdAt, entities } })
+    // The text-tagging model the ingest trained, so the real /text URLs are answered too.
+    const tagger = await loadCatalogTagger(catalogDir)
+    opened.app = createApp({
+      adapter,
+      catalog: { createdAt: manifest.manifest.createdAt, entities },
+      ...(tagger === undefined ? {} : { tagger }),
+    })
     opened.close = () => adapter.close()
   }, 240_000)
   afterAll(async () => {

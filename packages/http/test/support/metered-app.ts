@@ -113,6 +113,7 @@ export function useMeteredApp(
     opened.stores = await kind.open()
     opened.app = createApp({
       adapter: sample.adapter,
+      tagger: sample.tagger,
       catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
       logError: (error) => {
         sample.faults.push(error)

@@ -4,8 +4,8 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createDuckDbAdapter, ingestSnapshot } from '@oqlkit/adapter-duckdb'
-import type { StorageAdapter } from '@oqlkit/engine'
+import { createDuckDbAdapter, ingestSnapshot, loadCatalogTagger } from '@oqlkit/adapter-duckdb'
+import type { StorageAdapter, Tagger } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
 import { afterAll, beforeAll } from 'vitest'
 import { SAMPLE_SNAPSHOT_DIR } from './sample-records.ts'
@@ -58,6 +58,8 @@ export interface SampleApp {
   readonly app: ReturnType<typeof createApp>
   readonly adapter: StorageAdapter
   readonly catalogDir: string
+  /** The catalog's text-tagging model, trained by the ingest. */
+  readonly tagger: Tagger
   /** Faults the app logged (what it answered 500 for); every test file expects none. */
   readonly faults: unknown[]
 }
@@ -68,12 +70,18 @@ export function useSampleApp(): SampleApp {
     app: ReturnType<typeof createApp>
     adapter: StorageAdapter
     catalogDir: string
+    tagger: Tagger
     faults: unknown[]
   }
   beforeAll(async () => {
     opened.catalogDir = await catalogOfThisRun()
     opened.adapter = await createDuckDbAdapter({ catalogDir: opened.catalogDir, threads: 1 })
+    const tagger = await loadCatalogTagger(opened.catalogDir)
+    if (tagger === undefined)
+      throw new Error(`the sample catalog ${opened.catalogDir} has no text-tagging model`)
+    opened.tagger = tagger
     opened.app = createApp({
+      tagger,
       adapter: opened.adapter,
       catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
       logError: (error) => {

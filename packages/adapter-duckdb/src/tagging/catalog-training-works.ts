@@ -1,0 +1,78 @@
+// Streams the works of a catalog as training examples: title, the abstract rebuilt from its inverted
+// index, and the keywords, concepts and topics with their scores. DuckDB extracts just those parts of each
+// record (not the whole record into JavaScript), in id order so training sees the same sequence every time.
+import { join } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { entityFilePath } from '../catalog/catalog-layout.ts'
+import { textFromInvertedIndex } from '../text-model/inverted-index-text.ts'
+import { readTrainingLabels, type TrainingWork } from '../text-model/training-work.ts'
+
+const TRAINING_WORKS_SQL = `SELECT id,
+  coalesce(json_extract_string(record, '$.title'), json_extract_string(record, '$.display_name'), '') AS title,
+  json_extract(record, '$.abstract_inverted_index')::VARCHAR AS abstract,
+  json_extract(record, '$.keywords')::VARCHAR AS keywords,
+  json_extract(record, '$.concepts')::VARCHAR AS concepts,
+  json_extract(record, '$.topics')::VARCHAR AS topics
+FROM read_parquet($1) ORDER BY id_num, id`
+
+const parsed = (text: unknown): unknown => {
+  if (typeof text !== 'string') return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
+  }
+}
+
+/** The number of works in a catalog folder's works file. */
+export async function countCatalogWorks(catalogDir: string): Promise<number> {
+  const instance = await DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  })
+  const connection = await instance.connect()
+  try {
+    const reader = await connection.runAndReadAll('SELECT count(*) AS n FROM read_parquet($1)', [
+      join(catalogDir, ...entityFilePath('works').split('/')),
+    ])
+    return Number(reader.getRowObjectsJson()[0]?.n ?? 0)
+  } finally {
+    connection.closeSync()
+    instance.closeSync()
+  }
+}
+
+/** Every work of a catalog folder, as a training example, in id order. */
+export async function* readCatalogTrainingWorks(
+  catalogDir: string,
+  options: { readonly threads?: number } = {},
+): AsyncGenerator<TrainingWork> {
+  const instance = await DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    threads: String(options.threads ?? 1),
+  })
+  const connection = await instance.connect()
+  try {
+    const result = await connection.stream(TRAINING_WORKS_SQL, [
+      join(catalogDir, ...entityFilePath('works').split('/')),
+    ])
+    for await (const rows of result.yieldRows()) {
+      for (const [id, title, abstract, keywords, concepts, topics] of rows) {
+        yield {
+          id: String(id),
+          title: typeof title === 'string' ? title : '',
+          abstract: textFromInvertedIndex(parsed(abstract)),
+          labels: {
+            keywords: readTrainingLabels(parsed(keywords)),
+            concepts: readTrainingLabels(parsed(concepts)),
+            topics: readTrainingLabels(parsed(topics)),
+          },
+        }
+      }
+    }
+  } finally {
+    connection.closeSync()
+    instance.closeSync()
+  }
+}

@@ -59,6 +59,12 @@ interface ModelHeader {
   >
 }
 
+interface LabelSimilarities {
+  /** By label index; 0 for labels the text shares no term with. */
+  readonly scores: Float64Array
+  readonly touched: readonly number[]
+}
+
 /** The inverted form of a kind's centroids, built at load: term → labels, and name term → labels. */
 class KindIndex {
   readonly postingOffsets: Uint32Array
@@ -137,13 +143,13 @@ export class TextTagModel {
     const matched = new Map<number, number>()
     for (const term of new Set(terms))
       for (const label of index.nameLabels.get(term) ?? []) matched.set(label, (matched.get(label) ?? 0) + 1)
-    const candidates = new Set<number>(similarity.keys())
+    const candidates = new Set<number>(similarity.touched)
     for (const label of matched.keys()) candidates.add(label)
     const tags: Array<{ label: number; score: number }> = []
     const threshold = thresholds[kind]
     for (const label of candidates) {
       const share = (matched.get(label) ?? 0) / Math.max(1, index.nameLengths[label]!)
-      const fromText = Math.min(1, similarityScale * (similarity.get(label) ?? 0))
+      const fromText = Math.min(1, similarityScale * similarity.scores[label]!)
       const score = 1 - (1 - fromText) * (1 - nameMatchWeight * share * share)
       if (score >= threshold) tags.push({ label, score })
     }
@@ -165,17 +171,23 @@ export class TextTagModel {
     return index
   }
 
-  #similarities(vector: SparseTermVector, index: KindIndex): Map<number, number> {
-    const sums = new Map<number, number>()
+  /**
+   * The dot product of the text's vector with every centroid that shares a term with it. A typed array and
+   * a list of the labels touched, not a Map: a text meets hundreds of thousands of postings at 100k works.
+   */
+  #similarities(vector: SparseTermVector, index: KindIndex): LabelSimilarities {
+    const scores = new Float64Array(index.nameLengths.length)
+    const touched: number[] = []
     for (let k = 0; k < vector.termIds.length; k++) {
       const term = vector.termIds[k]!
       const weight = vector.weights[k]!
       for (let p = index.postingOffsets[term]!; p < index.postingOffsets[term + 1]!; p++) {
         const label = index.postingLabels[p]!
-        sums.set(label, (sums.get(label) ?? 0) + weight * index.postingWeights[p]!)
+        if (scores[label] === 0) touched.push(label)
+        scores[label]! += weight * index.postingWeights[p]!
       }
     }
-    return sums
+    return { scores, touched }
   }
 
   /**

@@ -54,12 +54,9 @@ interface MixValues {
 const CURSOR_DEPTH_PAGES = 100 // of 100 results: the page that starts at result 10,000
 const SEARCH_WORDS = ['learning', 'network'] as const
 const SAMPLE_SEED = 42
-// Each word in the title or as a key of the abstract's inverted index.
+// Each word in the title or as a key of the abstract's inverted index (in the record's text, `"word":[`).
 const HAND_SEARCH = [1, 2]
-  .map(
-    (n) =>
-      `(display_name ILIKE '%' || $${n} || '%' OR CAST(json_extract(record, '$.abstract_inverted_index') AS VARCHAR) ILIKE '%"' || $${n} || '"%')`,
-  )
+  .map((n) => `(display_name ILIKE '%' || $${n} || '%' OR record ILIKE '%"' || $${n} || '":[%')`)
   .join(' AND ')
 export const NESTED_OQL =
   'works where (type is (article) or type is (review)) and (year >= (2015) and (open access is (true) or citation count > (20)))'
@@ -243,7 +240,7 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       `/works?search=${SEARCH_WORDS.join('%20')}&sort=relevance_score:desc`,
       {
         // DuckDB has no full-text index without the `fts` extension (not reachable offline): the hand-written
-        // form scans titles and the abstracts' words (the keys of the inverted index), most-cited first.
+        // form scans titles and records for the abstracts' words, most-cited first.
         count: `SELECT count(*) AS n FROM works WHERE ${HAND_SEARCH}`,
         page: `SELECT record FROM works WHERE ${HAND_SEARCH} ORDER BY cited_by_count DESC NULLS LAST, id LIMIT 25`,
         params: [...SEARCH_WORDS],

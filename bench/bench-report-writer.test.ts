@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-
+import {
+  ratio,
+  renderGrowthTable,
+  renderMemoryTable,
+  renderQueryTable,
+  type SizeResult,
 } from './bench-report-writer.ts'
 
 describe('the report tables', () => {

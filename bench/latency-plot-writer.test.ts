@@ -1,10 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import {
-  ratio,
-  renderGrowthTable,
-  renderMemoryTable,
-  renderQueryTable,
-  type SizeResult,
 import { decadeTicks, formatWorks, renderLatencyPlot } from './latency-plot-writer.ts'
 
 describe('renderLatencyPlot', () => {

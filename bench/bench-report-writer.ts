@@ -42,6 +42,8 @@ export interface SizeResult {
   readonly seed: number
   readonly date: string
   readonly machine: string
+  /** The machine's 1-minute load average when the size's run started and when it ended. */
+  readonly loadAverage?: readonly [number, number]
   readonly rounds: number
   readonly warmup: number
   readonly build: { readonly generateMs?: number; readonly ingestMs?: number }
@@ -156,7 +158,7 @@ export function renderReport(results: readonly SizeResult[]): string {
     ...sorted.flatMap((result) => [
       `## ${formatWorks(result.works)} works (seed ${result.seed}), ${result.date}`,
       '',
-      `${result.machine}; ${result.rounds} rounds after ${result.warmup} warm-up rounds.`,
+      `${result.machine}; ${result.rounds} rounds after ${result.warmup} warm-up rounds${result.loadAverage === undefined ? '' : `; load average ${result.loadAverage[0].toFixed(1)} at the start, ${result.loadAverage[1].toFixed(1)} at the end`}.`,
       '',
       renderQueryTable(result),
       '',

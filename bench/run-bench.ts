@@ -7,7 +7,7 @@
 //   npm run bench -- --sizes 100k          (see bench-arguments.ts for every option)
 
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { cpus, totalmem } from 'node:os'
+import { cpus, loadavg, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { createApp } from '@oqlkit/http'
@@ -47,6 +47,7 @@ const wanted = (name: string) => args.only.length === 0 || args.only.some((part)
 
 async function benchSize(works: number): Promise<SizeResult> {
   log(`== ${formatWorks(works)} works ==`)
+  const loadAtStart = loadavg()[0]!
   const cached = await ensureCatalog({
     cacheDir: args.cacheDir,
     works,
@@ -187,6 +188,7 @@ async function benchSize(works: number): Promise<SizeResult> {
       seed: args.seed,
       date: new Date().toISOString().slice(0, 10),
       machine,
+      loadAverage: [loadAtStart, loadavg()[0]!],
       rounds: args.rounds,
       warmup: args.warmup,
       build: cached.built,

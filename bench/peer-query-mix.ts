@@ -54,9 +54,10 @@ interface MixValues {
 const CURSOR_DEPTH_PAGES = 100 // of 100 results: the page that starts at result 10,000
 const SEARCH_WORDS = ['learning', 'network'] as const
 const SAMPLE_SEED = 42
-// Each word in the title or as a key of the abstract's inverted index (in the record's text, `"word":[`).
+// Each word in the title (any case) or as a key of the abstract's inverted index (the record's text holds
+// `"word":[`; matched as written, since ILIKE over 13 KB records took 23 s at 20k works).
 const HAND_SEARCH = [1, 2]
-  .map((n) => `(display_name ILIKE '%' || $${n} || '%' OR record ILIKE '%"' || $${n} || '":[%')`)
+  .map((n) => `(display_name ILIKE '%' || $${n} || '%' OR strpos(record, '"' || $${n} || '":[') > 0)`)
   .join(' AND ')
 export const NESTED_OQL =
   'works where (type is (article) or type is (review)) and (year >= (2015) and (open access is (true) or citation count > (20)))'

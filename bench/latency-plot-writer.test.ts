@@ -19,6 +19,7 @@ describe('renderLatencyPlot', () => {
   it('is one SVG document of the given size', () => {
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg" width="800" height="400"')).toBe(true)
     expect(svg.trimEnd().endsWith('</svg>')).toBe(true)
+    expect(svg).toContain('<title>latency &#38; size</title>')
   })
 
   it('draws a line through the points of a series in order of size, and a dot at each point', () => {

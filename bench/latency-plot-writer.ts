@@ -59,6 +59,7 @@ export function renderLatencyPlot(series: readonly LatencySeries[], options: Plo
 
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+    `<title>${escapeXml(options.title)}</title>`,
     `<rect width="${width}" height="${height}" fill="white"/>`,
     `<text x="${margin.left}" y="24" font-size="15">${escapeXml(options.title)}</text>`,
   ]

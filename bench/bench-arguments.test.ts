@@ -26,6 +26,8 @@ describe('parseBenchArguments', () => {
     expect(args.connections).toEqual([1, 2, 8])
     expect(args.postgres).toEqual({ host: '127.0.0.1', port: 5432, user: 'postgres' })
     expect(args.resultsDir).toBe('bench/results')
+    expect(args.reportOnly).toBe(false)
+    expect(parseBenchArguments(['--report-only']).reportOnly).toBe(true)
   })
 
   it('selects sizes (sorted, without repeats) and skips parts', () => {

@@ -20,12 +20,14 @@ export interface BenchArguments {
   readonly connections: readonly number[]
   readonly postgres: { readonly host: string; readonly port: number; readonly user: string }
   readonly ingestMemoryLimit: string | undefined
+  /** Only rewrite the report and the plot from the results already in the folder. */
+  readonly reportOnly: boolean
 }
 
 export const BENCH_USAGE = `npm run bench -- [--sizes 100k,1M,10M] [--seed 1] [--rounds 15] [--warmup 3]
   [--skip postgres,load,memory] [--only 'shape|shape'] [--cache-dir .bench-cache] [--results-dir bench/results]
   [--load-seconds 5] [--load-runs 3] [--connections 1,2,8] [--pg-host 127.0.0.1] [--pg-port 5432]
-  [--pg-user postgres] [--ingest-memory-limit 8GB]`
+  [--pg-user postgres] [--ingest-memory-limit 8GB] [--report-only]`
 
 export class BenchArgumentError extends Error {
   constructor(message: string) {
@@ -61,31 +63,35 @@ const list = (text: string): string[] =>
     .map((part) => part.trim())
     .filter((part) => part.length > 0)
 
+const readOptions = (argv: readonly string[]) =>
+  parseArgs({
+    args: [...argv],
+    options: {
+      sizes: { type: 'string', default: '100k,1M,10M' },
+      seed: { type: 'string', default: '1' },
+      rounds: { type: 'string', default: '15' },
+      warmup: { type: 'string', default: '3' },
+      skip: { type: 'string', default: '' },
+      only: { type: 'string', default: '' },
+      'cache-dir': { type: 'string', default: '.bench-cache' },
+      'results-dir': { type: 'string', default: 'bench/results' },
+      'load-seconds': { type: 'string', default: '5' },
+      'load-runs': { type: 'string', default: '3' },
+      connections: { type: 'string', default: '1,2,8' },
+      'pg-host': { type: 'string', default: '127.0.0.1' },
+      'pg-port': { type: 'string', default: '5432' },
+      'pg-user': { type: 'string', default: 'postgres' },
+      'ingest-memory-limit': { type: 'string' },
+      'report-only': { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  }).values
+
 export function parseBenchArguments(argv: readonly string[]): BenchArguments {
-  let values: Record<string, string | undefined>
+  let values: ReturnType<typeof readOptions>
   try {
-    values = parseArgs({
-      args: [...argv],
-      options: {
-        sizes: { type: 'string', default: '100k,1M,10M' },
-        seed: { type: 'string', default: '1' },
-        rounds: { type: 'string', default: '15' },
-        warmup: { type: 'string', default: '3' },
-        skip: { type: 'string', default: '' },
-        only: { type: 'string', default: '' },
-        'cache-dir': { type: 'string', default: '.bench-cache' },
-        'results-dir': { type: 'string', default: 'bench/results' },
-        'load-seconds': { type: 'string', default: '5' },
-        'load-runs': { type: 'string', default: '3' },
-        connections: { type: 'string', default: '1,2,8' },
-        'pg-host': { type: 'string', default: '127.0.0.1' },
-        'pg-port': { type: 'string', default: '5432' },
-        'pg-user': { type: 'string', default: 'postgres' },
-        'ingest-memory-limit': { type: 'string' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values
+    values = readOptions(argv)
   } catch (error) {
     throw new BenchArgumentError(error instanceof Error ? error.message : String(error))
   }
@@ -122,5 +128,6 @@ export function parseBenchArguments(argv: readonly string[]): BenchArguments {
       user: values['pg-user']!,
     },
     ingestMemoryLimit: memoryLimit,
+    reportOnly: values['report-only'],
   }
 }

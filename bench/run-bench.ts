@@ -204,7 +204,7 @@ async function benchSize(works: number): Promise<SizeResult> {
   }
 }
 
-for (const works of args.sizes) {
+for (const works of args.reportOnly ? [] : args.sizes) {
   const result = await benchSize(works)
   const file = join(resultsDir, `results-${works}.json`)
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`)

@@ -53,13 +53,17 @@ export interface LoadedDatabase {
   readonly indexMs: number
   readonly analyzeMs: number
   readonly sizeBytes: number
-  /** Drops the database (closing every connection to it first). */
+  /** Drops the database (closing every connection to it first); once, however often it is called. */
   readonly drop: () => Promise<void>
 }
 
-/** The snapshot's part files of one entity, in a stable order. */
+/**
+ * The snapshot's part files of one entity, in a stable order. The snapshot folder is either the one that holds
+ * `data/` (as `oqlkit generate` writes it and S3 serves it) or that `data/` folder itself (the bundled sample).
+ */
 export function snapshotParts(snapshotDir: string, entity: string): string[] {
-  const dir = join(snapshotDir, 'data', entity)
+  const nested = join(snapshotDir, 'data', entity)
+  const dir = existsSync(nested) ? nested : join(snapshotDir, entity)
   if (!existsSync(dir)) return []
   return readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && entry.name.startsWith('updated_date='))
@@ -119,7 +123,10 @@ export async function loadSnapshotIntoPostgres(options: {
   if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error(`not a plain database name: ${database}`)
   const admin = connectPostgres(options.server, 'postgres')
   await admin.unsafe(`CREATE DATABASE ${database}`)
+  let dropped = false
   const drop = async () => {
+    if (dropped) return
+    dropped = true
     await sql.end({ timeout: 5 }).catch(() => {})
     await admin.unsafe(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
     await admin.end({ timeout: 5 })

@@ -15,6 +15,8 @@ export interface ShapeResult {
   readonly growth: string
   readonly path: string
   readonly contenders: readonly ContenderSummary[]
+  /** The number the answers should agree on (a list's count, a group-by's largest bucket), per contender. */
+  readonly check?: Readonly<Record<string, number>>
 }
 
 export interface LoadSummary {
@@ -84,6 +86,16 @@ export function renderQueryTable(result: SizeResult): string {
     )
   }
   return lines.join('\n')
+}
+
+/** The shapes whose contenders disagreed on their check number, as lines for the report. */
+export function checkDisagreements(result: SizeResult): string[] {
+  return result.shapes.flatMap((shape) => {
+    const values = Object.entries(shape.check ?? {})
+    return new Set(values.map(([, value]) => value)).size > 1
+      ? [`${shape.shape}: ${values.map(([name, value]) => `${name} ${value}`).join(', ')}`]
+      : []
+  })
 }
 
 export function renderLoadTable(result: SizeResult): string {
@@ -162,6 +174,19 @@ export function renderReport(results: readonly SizeResult[]): string {
       '',
       renderQueryTable(result),
       '',
+      ...(result.shapes.some((shape) => shape.check !== undefined)
+        ? checkDisagreements(result).length === 0
+          ? [
+              'Every contender agreed on each checked count (lists: the total; group-bys: the largest bucket).',
+              '',
+            ]
+          : [
+              'Contenders that disagreed (lists: the total; group-bys: the largest bucket):',
+              '',
+              ...checkDisagreements(result).map((line) => `- ${line}`),
+              '',
+            ]
+        : []),
       ...(result.load.length === 0 ? [] : [renderLoadTable(result), '']),
     ]),
     '## How cost grows',

@@ -21,7 +21,21 @@ export interface QueryShape {
   readonly path: (round: number) => string
   readonly duckdb: (round: number) => Promise<unknown>
   readonly postgres?: (round: number) => Promise<unknown>
+  /**
+   * The number each contender's answer should agree on, read once before timing: a list's total count, a
+   * group-by's largest bucket. A disagreement means the hand-written SQL asks a different question.
+   */
+  readonly check?: {
+    readonly fromApp: (body: string) => number
+    readonly duckdb: () => Promise<number>
+    readonly postgres?: () => Promise<number>
+  }
 }
+
+const firstNumber = (rows: readonly Record<string, unknown>[]): number => Number(rows[0]?.n ?? Number.NaN)
+const listCount = (body: string): number => (JSON.parse(body) as { meta: { count: number } }).meta.count
+const largestBucket = (body: string): number =>
+  Math.max(...(JSON.parse(body) as { group_by: { count: number }[] }).group_by.map((bucket) => bucket.count))
 
 export interface QueryMixSources {
   readonly app: H3
@@ -57,8 +71,11 @@ const SAMPLE_SEED = 42
 // Each word in the title (any case) or as a key of the abstract's inverted index (the record's text holds
 // `"word":[`; matched as written, since ILIKE over 13 KB records took 23 s at 20k works).
 const HAND_SEARCH = [1, 2]
-  .map((n) => `(display_name ILIKE '%' || $${n} || '%' OR strpos(record, '"' || $${n} || '":[') > 0)`)
+  .map((n) => `(w.display_name ILIKE '%' || $${n} || '%' OR strpos(w.record, '"' || $${n} || '":[') > 0)`)
   .join(' AND ')
+// The API answers from the core corpus unless asked otherwise (xpac works left out, as OpenAlex does), so
+// every hand-written list, count and group-by says so too; over the alias `w` of the works table.
+const CORE_W = 'NOT coalesce(w.is_xpac, FALSE)'
 export const NESTED_OQL =
   'works where (type is (article) or type is (review)) and (year >= (2015) and (open access is (true) or citation count > (20)))'
 
@@ -81,6 +98,7 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
     path: string,
     duck: { count: string; page: string; params?: Param[] },
     pgSql?: { count: string; page: string; params?: Param[] },
+    checked = true,
   ): QueryShape => ({
     name,
     growth,
@@ -91,6 +109,17 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       : {
           postgres: () => Promise.all([pgRows(pgSql.count, pgSql.params), pgRows(pgSql.page, pgSql.params)]),
         }),
+    ...(checked
+      ? {
+          check: {
+            fromApp: listCount,
+            duckdb: async () => firstNumber(await rows(duck.count, duck.params)),
+            ...(pg === undefined || pgSql === undefined
+              ? {}
+              : { postgres: async () => firstNumber(await pgRows(pgSql.count, pgSql.params)) }),
+          },
+        }
+      : {}),
   })
   const group = (name: string, growth: Growth, path: string, duck: string, pgSql: string): QueryShape => ({
     name,
@@ -98,6 +127,11 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
     path: () => path,
     duckdb: () => rows(duck),
     ...(pg === undefined ? {} : { postgres: () => pgRows(pgSql) }),
+    check: {
+      fromApp: largestBucket,
+      duckdb: async () => firstNumber(await rows(duck)),
+      ...(pg === undefined ? {} : { postgres: async () => firstNumber(await pgRows(pgSql)) }),
+    },
   })
   // Works linked to one entity through a side table, newest-cited first.
   const linked = (
@@ -113,17 +147,20 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       'matches',
       `/works?filter=${filter}:${key}&sort=cited_by_count:desc`,
       {
-        count: `SELECT count(*) AS n FROM ${duckView} WHERE key = $1`,
-        page: `SELECT record FROM works WHERE id IN (SELECT work_id FROM ${duckView} WHERE key = $1) ORDER BY cited_by_count DESC NULLS LAST, id LIMIT 25`,
+        count: `SELECT count(*) AS n FROM ${duckView} l JOIN works w ON w.id = l.work_id WHERE l.key = $1 AND ${CORE_W}`,
+        page: `SELECT record FROM works w WHERE w.id IN (SELECT work_id FROM ${duckView} WHERE key = $1) AND ${CORE_W} ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 25`,
         params: [key],
       },
       {
-        count: `SELECT count(DISTINCT work_id) AS n FROM ${pgTable} WHERE ${pgColumn} = $1`,
-        page: `SELECT w.* FROM works w WHERE w.id IN (SELECT work_id FROM ${pgTable} WHERE ${pgColumn} = $1) ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 25`,
+        count: `SELECT count(DISTINCT l.work_id) AS n FROM ${pgTable} l JOIN works w ON w.id = l.work_id WHERE l.${pgColumn} = $1 AND ${CORE_W}`,
+        page: `SELECT w.* FROM works w WHERE w.id IN (SELECT work_id FROM ${pgTable} WHERE ${pgColumn} = $1) AND ${CORE_W} ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 25`,
         params: [longId(key)],
       },
     )
 
+  const yearTypeOa = `w.publication_year = 2020 AND w.type = 'article' AND ${CORE_W}`
+  const citedYears = `w.cited_by_count > 50 AND w.publication_year BETWEEN 2010 AND 2015 AND ${CORE_W}`
+  const nested = `(w.type = 'article' OR w.type = 'review') AND w.publication_year >= 2015 AND (OA OR w.cited_by_count > 20) AND ${CORE_W}`
   const shapes: QueryShape[] = [
     {
       name: 'singleton by id',
@@ -158,13 +195,12 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       'linear',
       '/works?filter=publication_year:2020,type:article,is_oa:true&sort=cited_by_count:desc',
       {
-        count: "SELECT count(*) AS n FROM works WHERE publication_year = 2020 AND type = 'article' AND is_oa",
-        page: "SELECT record FROM works WHERE publication_year = 2020 AND type = 'article' AND is_oa ORDER BY cited_by_count DESC NULLS LAST, id LIMIT 25",
+        count: `SELECT count(*) AS n FROM works w WHERE ${yearTypeOa} AND w.is_oa`,
+        page: `SELECT record FROM works w WHERE ${yearTypeOa} AND w.is_oa ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 25`,
       },
       {
-        count:
-          "SELECT count(*) AS n FROM works w JOIN works_open_access o ON o.work_id = w.id WHERE w.publication_year = 2020 AND w.type = 'article' AND o.is_oa",
-        page: "SELECT w.* FROM works w JOIN works_open_access o ON o.work_id = w.id WHERE w.publication_year = 2020 AND w.type = 'article' AND o.is_oa ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 25",
+        count: `SELECT count(*) AS n FROM works w JOIN works_open_access o ON o.work_id = w.id WHERE ${yearTypeOa} AND o.is_oa`,
+        page: `SELECT w.* FROM works w JOIN works_open_access o ON o.work_id = w.id WHERE ${yearTypeOa} AND o.is_oa ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 25`,
       },
     ),
     list(
@@ -172,14 +208,12 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       'linear',
       '/works?filter=cited_by_count:>50,publication_year:2010-2015&sort=publication_date:desc',
       {
-        count:
-          'SELECT count(*) AS n FROM works WHERE cited_by_count > 50 AND publication_year BETWEEN 2010 AND 2015',
-        page: 'SELECT record FROM works WHERE cited_by_count > 50 AND publication_year BETWEEN 2010 AND 2015 ORDER BY publication_date DESC NULLS LAST, id LIMIT 25',
+        count: `SELECT count(*) AS n FROM works w WHERE ${citedYears}`,
+        page: `SELECT record FROM works w WHERE ${citedYears} ORDER BY w.publication_date DESC NULLS LAST, w.id LIMIT 25`,
       },
       {
-        count:
-          'SELECT count(*) AS n FROM works WHERE cited_by_count > 50 AND publication_year BETWEEN 2010 AND 2015',
-        page: 'SELECT * FROM works WHERE cited_by_count > 50 AND publication_year BETWEEN 2010 AND 2015 ORDER BY publication_date DESC NULLS LAST, id LIMIT 25',
+        count: `SELECT count(*) AS n FROM works w WHERE ${citedYears}`,
+        page: `SELECT w.* FROM works w WHERE ${citedYears} ORDER BY w.publication_date DESC NULLS LAST, w.id LIMIT 25`,
       },
     ),
     linked(
@@ -211,29 +245,29 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       'group_by type',
       'linear',
       '/works?group_by=type',
-      'SELECT type, count(*) AS n FROM works GROUP BY type ORDER BY n DESC, type',
-      'SELECT type, count(*) AS n FROM works GROUP BY type ORDER BY n DESC, type',
+      `SELECT w.type, count(*) AS n FROM works w WHERE ${CORE_W} GROUP BY w.type ORDER BY n DESC, w.type`,
+      `SELECT w.type, count(*) AS n FROM works w WHERE ${CORE_W} GROUP BY w.type ORDER BY n DESC, w.type`,
     ),
     group(
       'group_by year',
       'linear',
       '/works?group_by=publication_year',
-      'SELECT publication_year, count(*) AS n FROM works GROUP BY publication_year ORDER BY n DESC, publication_year',
-      'SELECT publication_year, count(*) AS n FROM works GROUP BY publication_year ORDER BY n DESC, publication_year',
+      `SELECT w.publication_year, count(*) AS n FROM works w WHERE ${CORE_W} GROUP BY w.publication_year ORDER BY n DESC, w.publication_year`,
+      `SELECT w.publication_year, count(*) AS n FROM works w WHERE ${CORE_W} GROUP BY w.publication_year ORDER BY n DESC, w.publication_year`,
     ),
     group(
       'group_by institution country',
       'linear',
       '/works?group_by=authorships.institutions.country_code',
-      'SELECT key, count(*) AS n FROM work_countries GROUP BY key ORDER BY n DESC, key',
-      'SELECT i.country_code, count(DISTINCT a.work_id) AS n FROM works_authorships a JOIN institutions i ON i.id = a.institution_id WHERE i.country_code IS NOT NULL GROUP BY i.country_code ORDER BY n DESC, i.country_code',
+      `SELECT c.key, count(*) AS n FROM work_countries c JOIN works w ON w.id = c.work_id WHERE ${CORE_W} GROUP BY c.key ORDER BY n DESC, c.key`,
+      `SELECT i.country_code, count(DISTINCT a.work_id) AS n FROM works_authorships a JOIN institutions i ON i.id = a.institution_id JOIN works w ON w.id = a.work_id WHERE i.country_code IS NOT NULL AND ${CORE_W} GROUP BY i.country_code ORDER BY n DESC, i.country_code`,
     ),
     group(
       'group_by topic',
       'linear',
       '/works?group_by=topics.id',
-      'SELECT t.key, count(*) AS n FROM work_topics t GROUP BY t.key ORDER BY n DESC, t.key LIMIT 200',
-      'SELECT wt.topic_id, t.display_name, count(*) AS n FROM works_topics wt JOIN topics t ON t.id = wt.topic_id GROUP BY wt.topic_id, t.display_name ORDER BY n DESC, wt.topic_id LIMIT 200',
+      `SELECT t.key, count(*) AS n FROM work_topics t JOIN works w ON w.id = t.work_id WHERE ${CORE_W} GROUP BY t.key ORDER BY n DESC, t.key LIMIT 200`,
+      `SELECT wt.topic_id, t.display_name, count(*) AS n FROM works_topics wt JOIN topics t ON t.id = wt.topic_id JOIN works w ON w.id = wt.work_id WHERE ${CORE_W} GROUP BY wt.topic_id, t.display_name ORDER BY n DESC, wt.topic_id LIMIT 200`,
     ),
     list(
       `search "${SEARCH_WORDS.join(' ')}", top 25 by relevance`,
@@ -242,43 +276,43 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       {
         // DuckDB has no full-text index without the `fts` extension (not reachable offline): the hand-written
         // form scans titles and records for the abstracts' words, most-cited first.
-        count: `SELECT count(*) AS n FROM works WHERE ${HAND_SEARCH}`,
-        page: `SELECT record FROM works WHERE ${HAND_SEARCH} ORDER BY cited_by_count DESC NULLS LAST, id LIMIT 25`,
+        count: `SELECT count(*) AS n FROM works w WHERE ${HAND_SEARCH} AND ${CORE_W}`,
+        page: `SELECT record FROM works w WHERE ${HAND_SEARCH} AND ${CORE_W} ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 25`,
         params: [...SEARCH_WORDS],
       },
       {
-        count: "SELECT count(*) AS n FROM works WHERE search_vector @@ plainto_tsquery('english', $1)",
-        page: "SELECT *, ts_rank(search_vector, plainto_tsquery('english', $1)) AS score FROM works WHERE search_vector @@ plainto_tsquery('english', $1) ORDER BY score DESC, id LIMIT 25",
+        count: `SELECT count(*) AS n FROM works w WHERE w.search_vector @@ plainto_tsquery('english', $1) AND ${CORE_W}`,
+        page: `SELECT w.*, ts_rank(w.search_vector, plainto_tsquery('english', $1)) AS score FROM works w WHERE w.search_vector @@ plainto_tsquery('english', $1) AND ${CORE_W} ORDER BY score DESC, w.id LIMIT 25`,
         params: [SEARCH_WORDS.join(' ')],
       },
     ),
     await cursorShape(app, rows, records, pg),
+    // The sample's `meta.count` is the sample's size, so there is no total to check against.
     list(
       `sample 25 with seed ${SAMPLE_SEED}`,
       'linear',
       `/works?sample=25&seed=${SAMPLE_SEED}`,
       {
-        count: 'SELECT count(*) AS n FROM works',
-        page: `SELECT record FROM works ORDER BY hash(id || '/' || ${SAMPLE_SEED}), id LIMIT 25`,
+        count: `SELECT count(*) AS n FROM works w WHERE ${CORE_W}`,
+        page: `SELECT record FROM works w WHERE ${CORE_W} ORDER BY hash(w.id || '/' || ${SAMPLE_SEED}), w.id LIMIT 25`,
       },
       {
-        count: 'SELECT count(*) AS n FROM works',
-        page: `SELECT * FROM works ORDER BY md5(id || '/${SAMPLE_SEED}'), id LIMIT 25`,
+        count: `SELECT count(*) AS n FROM works w WHERE ${CORE_W}`,
+        page: `SELECT w.* FROM works w WHERE ${CORE_W} ORDER BY md5(w.id || '/${SAMPLE_SEED}'), w.id LIMIT 25`,
       },
+      false,
     ),
     list(
       'OQL, nested booleans',
       'linear',
       `/?oql=${encodeURIComponent(NESTED_OQL)}`,
       {
-        count:
-          "SELECT count(*) AS n FROM works WHERE (type = 'article' OR type = 'review') AND publication_year >= 2015 AND (is_oa OR cited_by_count > 20)",
-        page: "SELECT record FROM works WHERE (type = 'article' OR type = 'review') AND publication_year >= 2015 AND (is_oa OR cited_by_count > 20) ORDER BY id LIMIT 25",
+        count: `SELECT count(*) AS n FROM works w WHERE ${nested.replace('OA', 'w.is_oa')}`,
+        page: `SELECT record FROM works w WHERE ${nested.replace('OA', 'w.is_oa')} ORDER BY w.id LIMIT 25`,
       },
       {
-        count:
-          "SELECT count(*) AS n FROM works w JOIN works_open_access o ON o.work_id = w.id WHERE (w.type = 'article' OR w.type = 'review') AND w.publication_year >= 2015 AND (o.is_oa OR w.cited_by_count > 20)",
-        page: "SELECT w.* FROM works w JOIN works_open_access o ON o.work_id = w.id WHERE (w.type = 'article' OR w.type = 'review') AND w.publication_year >= 2015 AND (o.is_oa OR w.cited_by_count > 20) ORDER BY w.id LIMIT 25",
+        count: `SELECT count(*) AS n FROM works w JOIN works_open_access o ON o.work_id = w.id WHERE ${nested.replace('OA', 'o.is_oa')}`,
+        page: `SELECT w.* FROM works w JOIN works_open_access o ON o.work_id = w.id WHERE ${nested.replace('OA', 'o.is_oa')} ORDER BY w.id LIMIT 25`,
       },
     ),
   ]
@@ -335,16 +369,22 @@ async function cursorShape(
   }
   const lastId = (last?.id ?? '').replace(OPENALEX, '')
   const lastCount = last?.cited_by_count ?? Number.MAX_SAFE_INTEGER
-  const keyset = '(cited_by_count < $1 OR (cited_by_count = $1 AND id > $2))'
+  const keyset = `(w.cited_by_count < $1 OR (w.cited_by_count = $1 AND w.id > $2)) AND ${CORE_W}`
+  const totalSql = `SELECT count(*) AS n FROM works w WHERE w.publication_year > 1990 AND ${CORE_W}`
   return {
     name: 'cursor page at depth 10,000',
+    check: {
+      fromApp: listCount,
+      duckdb: async () => firstNumber(await rows(totalSql)),
+      ...(pg === undefined ? {} : { postgres: async () => firstNumber(await pg.unsafe(totalSql)) }),
+    },
     growth: 'linear',
     path: () => `${base}&cursor=${encodeURIComponent(cursor)}`,
     duckdb: () =>
       Promise.all([
-        rows('SELECT count(*) AS n FROM works WHERE publication_year > 1990'),
+        rows(totalSql),
         records(
-          `SELECT record FROM works WHERE publication_year > 1990 AND ${keyset} ORDER BY cited_by_count DESC NULLS LAST, id LIMIT 100`,
+          `SELECT record FROM works w WHERE w.publication_year > 1990 AND ${keyset} ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 100`,
           [lastCount, lastId],
         ),
       ]),
@@ -353,9 +393,9 @@ async function cursorShape(
       : {
           postgres: () =>
             Promise.all([
-              pg.unsafe('SELECT count(*) AS n FROM works WHERE publication_year > 1990'),
+              pg.unsafe(totalSql),
               pg.unsafe(
-                `SELECT * FROM works WHERE publication_year > 1990 AND ${keyset} ORDER BY cited_by_count DESC NULLS LAST, id LIMIT 100`,
+                `SELECT w.* FROM works w WHERE w.publication_year > 1990 AND ${keyset} ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 100`,
                 [lastCount, longId(lastId)],
               ),
             ]),

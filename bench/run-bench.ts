@@ -90,6 +90,16 @@ async function benchSize(works: number): Promise<SizeResult> {
     const shapeResults: ShapeResult[] = []
     if (args.parts.has('queries'))
       for (const shape of shapes.filter((candidate) => wanted(candidate.name))) {
+        let check: Record<string, number> | undefined
+        if (shape.check !== undefined) {
+          check = {
+            app: shape.check.fromApp(await appGet(app, shape.path(0))),
+            duckdb: await shape.check.duckdb(),
+            ...(shape.check.postgres === undefined ? {} : { postgres: await shape.check.postgres() }),
+          }
+          if (new Set(Object.values(check)).size > 1)
+            log(`! ${shape.name}: the contenders disagree: ${JSON.stringify(check)}`)
+        }
         let round = 0
         const contenders: Contender[] = [
           { name: 'app', run: () => appGet(app, shape.path(round)) },
@@ -107,6 +117,7 @@ async function benchSize(works: number): Promise<SizeResult> {
           shape: shape.name,
           growth: shape.growth,
           path: shape.path(0),
+          ...(check === undefined ? {} : { check }),
           contenders: times.map((t) => ({
             name: t.name,
             medianMs: median(t.times),

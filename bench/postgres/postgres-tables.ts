@@ -44,6 +44,9 @@ export const WORK_TABLES: readonly PostgresTable[] = [
       ['cited_by_api_url', 'text'],
       ['abstract_inverted_index', 'json'],
       ['language', 'text'],
+      // Not in the scripts' schema (it predates xpac works), but the API leaves xpac works out by default,
+      // so the baseline needs it to ask the same questions.
+      ['is_xpac', 'boolean'],
     ],
     primaryKey: ['id'],
     indexes: [['doi'], ['publication_year'], ['type'], ['cited_by_count'], ['publication_date']],

@@ -62,6 +62,7 @@ const work = {
   referenced_works: ['https://openalex.org/W2', 'https://openalex.org/W3', 'https://openalex.org/W2'],
   related_works: [],
   abstract_inverted_index: { Deep: [0], learning: [1] },
+  is_xpac: true,
 }
 
 describe('flattenWork', () => {
@@ -89,6 +90,7 @@ describe('flattenWork', () => {
         null,
         { Deep: [0], learning: [1] },
         'en',
+        true,
       ],
     ])
     expect(rows.works_ids).toEqual([
@@ -198,7 +200,7 @@ describe('the DDL', () => {
   it('creates each table with its columns, and keys and indexes after the load', () => {
     const works = WORK_TABLES.find((table) => table.name === 'works')!
     expect(createTableSql(works)).toMatch(
-      /^CREATE TABLE works \(id text NOT NULL, doi text, .*language text\)$/,
+      /^CREATE TABLE works \(id text NOT NULL, doi text, .*language text, is_xpac boolean\)$/,
     )
     expect(keyAndIndexSql(works)).toContain('ALTER TABLE works ADD PRIMARY KEY (id)')
     expect(keyAndIndexSql(works)).toContain(

@@ -93,6 +93,7 @@ export function flattenWork(record: JsonObject): TableRows {
         textOf(record.cited_by_api_url),
         objectOf(record.abstract_inverted_index) ?? null,
         textOf(record.language),
+        booleanOf(record.is_xpac) ?? false,
       ],
     ],
     works_ids: [

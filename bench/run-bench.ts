@@ -29,7 +29,12 @@ import { openHandSqlViews } from './hand-sql-views.ts'
 import { compareLoad, startBareH3Server, startOqlkitServer, summariseLoad } from './http-load-runner.ts'
 import { formatWorks } from './latency-plot-writer.ts'
 import { appGet, buildQueryMix } from './peer-query-mix.ts'
-import { type LoadedDatabase, loadSnapshotIntoPostgres } from './postgres/postgres-snapshot-loader.ts'
+import {
+  benchDatabaseName,
+  dropDatabase,
+  type LoadedDatabase,
+  loadSnapshotIntoPostgres,
+} from './postgres/postgres-snapshot-loader.ts'
 
 let args: ReturnType<typeof parseBenchArguments>
 try {
@@ -65,13 +70,16 @@ async function benchSize(works: number): Promise<SizeResult> {
   process.once('SIGINT', onSignal)
   try {
     if (args.parts.has('postgres')) {
-      log('loading the snapshot into PostgreSQL')
+      const name = benchDatabaseName()
+      log(`loading the snapshot into PostgreSQL (database ${name})`)
+      // Registered before the load, so a Ctrl-C during it still drops the database.
+      cleanUp.push(() => (database === undefined ? dropDatabase(args.postgres, name) : database.drop()))
       database = await loadSnapshotIntoPostgres({
         server: args.postgres,
         snapshotDir: cached.snapshotDir,
+        database: name,
         onProgress: log,
       })
-      cleanUp.push(() => database?.drop())
       const { copyMs, indexMs, analyzeMs, sizeBytes, rows } = database
       postgresLoad = { copyMs, indexMs, analyzeMs, sizeBytes, rows }
       log(

@@ -113,13 +113,27 @@ const openCopy = async (sql: PostgresSql, table: PostgresTable): Promise<CopySin
       .writable(),
   )
 
+/** A database name of its own for one benchmark run. */
+export const benchDatabaseName = (): string => `oqlkit_bench_${process.pid}_${Date.now().toString(36)}`
+
+/** Drops a database if it exists, closing its connections: for a run stopped while it was being loaded. */
+export async function dropDatabase(server: PostgresServer, database: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error(`not a plain database name: ${database}`)
+  const admin = connectPostgres(server, 'postgres')
+  try {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
+  } finally {
+    await admin.end({ timeout: 5 })
+  }
+}
+
 export async function loadSnapshotIntoPostgres(options: {
   readonly server: PostgresServer
   readonly snapshotDir: string
   readonly database?: string
   readonly onProgress?: (message: string) => void
 }): Promise<LoadedDatabase> {
-  const database = options.database ?? `oqlkit_bench_${process.pid}_${Date.now().toString(36)}`
+  const database = options.database ?? benchDatabaseName()
   if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error(`not a plain database name: ${database}`)
   const admin = connectPostgres(options.server, 'postgres')
   await admin.unsafe(`CREATE DATABASE ${database}`)

@@ -6,7 +6,12 @@ export default defineConfig({
   resolve: { conditions: ['@oqlkit/source'] },
   ssr: { resolve: { conditions: ['@oqlkit/source'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/*/test/**/*.test.ts',
+      'scripts/**/*.test.ts',
+      'bench/**/*.test.ts',
+    ],
     restoreMocks: true,
     testTimeout: 30_000,
     // Ingests and catalog builds run in beforeAll; on a loaded 2-core machine they take tens of seconds.

@@ -9,10 +9,9 @@
 //   (a singleton shape cycles through 64 ids: --warmup 64 times them all warm)
 //                            [--http http://127.0.0.1:8080 [--load SECONDS] [--clients 2]] [--json out.json]
 //                            [--adapter-load views|narrow|tables]
-import { readFileSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DuckDBInstance } from '@duckdb/node-api'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { planQuery, type QueryPlan } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
@@ -26,6 +25,7 @@ import {
   percentile,
   runSideBySide,
 } from './bench-stats.ts'
+import { openHandSqlViews } from './hand-sql-views.ts'
 
 const { values: args } = parseArgs({
   options: {
@@ -55,34 +55,10 @@ if (enabled.has('http') && args.http === undefined) {
   process.exit(2)
 }
 
-interface Manifest {
-  readonly entities: Record<string, { readonly files: string[]; readonly rowCount: number }>
-  readonly links: Record<string, { readonly files: string[] }>
-  readonly externalIds: { readonly files: string[] }
-  readonly extensions: Record<string, unknown>
-}
-const manifest = JSON.parse(readFileSync(join(catalogDir, 'catalog.json'), 'utf8')) as Manifest
-const fileList = (files: readonly string[]) =>
-  `[${files.map((file) => `'${join(catalogDir, file).replaceAll("'", "''")}'`).join(', ')}]`
-
 // ---- the hand-written side: plain views over the files, as someone writing SQL by hand would make ----
-const instance = await DuckDBInstance.create(':memory:', {
-  autoinstall_known_extensions: 'false',
-  autoload_known_extensions: 'false',
-})
-const raw = await instance.connect()
-await raw.run('SET parquet_metadata_cache = true')
-const views: Record<string, readonly string[]> = {
-  works: manifest.entities.works!.files,
-  authorships: manifest.links['works-authors']!.files,
-  work_institutions: manifest.links['works-institutions']!.files,
-  work_topics: manifest.links['works-topics']!.files,
-  citations: manifest.links['works-referenced-works']!.files,
-  work_countries: manifest.links['works-countries']!.files,
-  external_ids: manifest.externalIds.files,
-}
-for (const [view, files] of Object.entries(views))
-  await raw.run(`CREATE VIEW ${view} AS SELECT * FROM read_parquet(${fileList(files)})`)
+const hand = await openHandSqlViews(catalogDir)
+const { manifest } = hand
+const raw = hand.connection
 const sqlRows = async (sql: string, params: (string | number)[] = []) =>
   (await raw.runAndReadAll(sql, params)).getRowObjectsJson()
 const sqlRecords = async (sql: string, params: (string | number)[] = []) =>
@@ -345,5 +321,4 @@ if (args.json !== undefined)
   )
 await local?.close()
 await adapter.close()
-raw.closeSync()
-instance.closeSync()
+hand.close()

@@ -1,0 +1,172 @@
+// HTTP throughput side by side: autocannon (a maintained load generator) against a real listening server
+// process, our `oqlkit serve` and a bare h3 server of the same body size, taking turns run after run so both
+// meet the same machine. Also the serving process's peak resident memory (VmHWM), for the memory table.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import { median } from './bench-stats.ts'
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
+const NODE_SOURCE_ARGS = ['--conditions=@oqlkit/source', '--import', 'tsx']
+
+export interface ServerProcess {
+  readonly url: string
+  readonly pid: number
+  /** Peak resident memory so far, in bytes (Linux: VmHWM of /proc/<pid>/status). */
+  readonly peakRssBytes: () => number | undefined
+  readonly stop: () => Promise<void>
+}
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      probe.close(() => resolve(port))
+    })
+  })
+
+/** VmHWM of a process in bytes, or undefined where /proc is not there. */
+export function peakRssOf(pid: number): number | undefined {
+  try {
+    const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+    return match === null ? undefined : Number(match[1]) * 1024
+  } catch {
+    return undefined
+  }
+}
+
+async function startProcess(args: readonly string[], label: string): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(process.execPath, [...NODE_SOURCE_ARGS, ...args], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${label} did not start in 120 s:\n${output}`)), 120_000)
+    const look = (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /(http:\/\/127\.0\.0\.1:\d+)\/?/.exec(output)
+      if (match !== null) {
+        clearTimeout(timer)
+        resolve(match[1]!)
+      }
+    }
+    child.stdout!.on('data', look)
+    child.stderr!.on('data', look)
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`${label} exited (${code}) before serving:\n${output}`))
+    })
+  })
+  const pid = child.pid!
+  return {
+    url,
+    pid,
+    peakRssBytes: () => peakRssOf(pid),
+    stop: async () => {
+      if (child.exitCode !== null) return
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+export const startOqlkitServer = async (catalogDir: string): Promise<ServerProcess> =>
+  startProcess(
+    [
+      'packages/cli/src/bin.ts',
+      'serve',
+      '--catalog',
+      catalogDir,
+      '--port',
+      String(await freePort()),
+      '--no-metering',
+    ],
+    'oqlkit serve',
+  )
+
+export const startBareH3Server = (bodyBytes: number): Promise<ServerProcess> =>
+  startProcess(['bench/bare-h3-server.ts', '--port', '0', '--body-bytes', String(bodyBytes)], 'bare h3')
+
+export interface LoadRun {
+  readonly requestsPerSecond: number
+  readonly latencyMedianMs: number
+  readonly latencyMeanMs: number
+  readonly errors: number
+}
+
+export async function runLoad(
+  url: string,
+  paths: readonly string[],
+  connections: number,
+  seconds: number,
+): Promise<LoadRun> {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    // Each connection walks the list of requests in turn (singletons cycle through 64 ids).
+    requests: paths.map((path) => ({ method: 'GET', path })),
+  })
+  return {
+    requestsPerSecond: result.requests.average,
+    latencyMedianMs: result.latency.p50,
+    latencyMeanMs: result.latency.mean,
+    errors: result.errors + result.timeouts + result.non2xx,
+  }
+}
+
+export interface LoadComparison {
+  readonly shape: string
+  readonly connections: number
+  readonly ours: readonly LoadRun[]
+  readonly bare: readonly LoadRun[]
+}
+
+/** `runs` runs of each, alternating which goes first, so drift in the machine's load falls on both. */
+export async function compareLoad(options: {
+  readonly shape: string
+  readonly ours: { readonly url: string; readonly paths: readonly string[] }
+  readonly bare: { readonly url: string }
+  readonly connections: number
+  readonly seconds: number
+  readonly runs: number
+}): Promise<LoadComparison> {
+  const ours: LoadRun[] = []
+  const bare: LoadRun[] = []
+  for (let run = 0; run < options.runs; run++) {
+    const order = run % 2 === 0 ? (['ours', 'bare'] as const) : (['bare', 'ours'] as const)
+    for (const side of order)
+      if (side === 'ours')
+        ours.push(await runLoad(options.ours.url, options.ours.paths, options.connections, options.seconds))
+      else bare.push(await runLoad(options.bare.url, ['/bench'], options.connections, options.seconds))
+  }
+  return { shape: options.shape, connections: options.connections, ours, bare }
+}
+
+/** Medians of a comparison, and the per-request overhead as the difference of mean service times. */
+export function summariseLoad(comparison: LoadComparison) {
+  const side = (runs: readonly LoadRun[]) => ({
+    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+    latencyMedianMs: median(runs.map((run) => run.latencyMedianMs)),
+    latencyMeanMs: median(runs.map((run) => run.latencyMeanMs)),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+  })
+  const ours = side(comparison.ours)
+  const bare = side(comparison.bare)
+  return {
+    shape: comparison.shape,
+    connections: comparison.connections,
+    ours,
+    bare,
+    // With the server busy all the time, 1/throughput is the time it spends on one request.
+    serviceOverheadMs: 1000 / ours.requestsPerSecond - 1000 / bare.requestsPerSecond,
+    latencyOverheadMs: ours.latencyMeanMs - bare.latencyMeanMs,
+  }
+}

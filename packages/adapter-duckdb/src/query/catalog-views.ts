@@ -64,6 +64,8 @@ export const catalogViewStatements = (
     if (mode === 'narrow')
       statements.push(
         `CREATE TABLE ${narrowEntityTable(info.entity)} AS SELECT * EXCLUDE (record), ${normalizedNameSql('e')} AS ${quoteIdentifier(AUTOCOMPLETE_NAME_COLUMN)} FROM ${source} AS e`,
+        // Singletons find their row through an ART index: 0.45 ms instead of 1.3 ms at 100k works.
+        `CREATE INDEX ${quoteIdentifier(`${info.table}__narrow_id`)} ON ${narrowEntityTable(info.entity)} ("id")`,
       )
   }
   for (const spec of LINK_TABLES) {
@@ -74,8 +76,14 @@ export const catalogViewStatements = (
         : `SELECT * FROM ${readParquet(catalogDir, table)}`
     statements.push(`${create} ${quoteIdentifier(linkViewOf(spec.name))} AS ${source}`)
   }
+  // External ids are looked up with parameters, which do not prune Parquet row groups: a DOI read every
+  // row group of the view (14 ms at 100k works). In memory with an index on the value it takes 3 ms.
+  const externalIdsInMemory = mode !== 'views'
   statements.push(
-    `${create} ${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS SELECT * FROM ${readParquet(catalogDir, manifest.externalIds)}`,
+    `${externalIdsInMemory ? 'CREATE TABLE' : 'CREATE VIEW'} ${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS SELECT * FROM ${readParquet(catalogDir, manifest.externalIds)}`,
+    ...(externalIdsInMemory
+      ? [`CREATE INDEX "external_ids_value" ON ${quoteIdentifier(EXTERNAL_IDS_VIEW)} ("value")`]
+      : []),
     `${create} ${quoteIdentifier(MERGED_IDS_VIEW)} AS SELECT * FROM ${readParquet(catalogDir, manifest.mergedIds)}`,
     `${create} ${quoteIdentifier(DELETED_IDS_VIEW)} AS SELECT * FROM ${readParquet(catalogDir, manifest.deletedIds)}`,
   )

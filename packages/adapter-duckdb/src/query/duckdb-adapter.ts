@@ -103,10 +103,11 @@ export function duckDbAdapterOver(
       return readGroups(query, countRows, bucketRows, groupsCountRows)
     },
     findById: (entity: EntityType, id: string): Promise<LookupResult> =>
-      findEntityById(db, fetchRecords, entity, id),
+      findEntityById(db, fetchRecords, entity, id, compiler.narrowTables),
     findByExternalId: (entity: EntityType, scheme: ExternalIdScheme, value: string): Promise<LookupResult> =>
-      findEntityByExternalId(db, fetchRecords, entity, scheme, value),
-    findRandom: (entity: EntityType): Promise<LookupResult> => findRandomEntity(db, fetchRecords, entity),
+      findEntityByExternalId(db, fetchRecords, entity, scheme, value, compiler.narrowTables),
+    findRandom: (entity: EntityType): Promise<LookupResult> =>
+      findRandomEntity(db, fetchRecords, entity, compiler.narrowTables),
     autocomplete: (request) => autocompleteLookup(db, fetchRecords, request, compiler.narrowTables),
     close: async () => {
       await onClose()

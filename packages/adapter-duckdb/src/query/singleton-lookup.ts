@@ -4,7 +4,13 @@ import type { ExternalIdScheme, LookupResult, StorageAdapter } from '@oqlkit/eng
 import { type CatalogEntityInfo, catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { normalizeExternalId } from '../catalog/external-id-schemes.ts'
 import { shortOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
-import { DELETED_IDS_VIEW, EXTERNAL_IDS_VIEW, entityView, MERGED_IDS_VIEW } from './catalog-views.ts'
+import {
+  DELETED_IDS_VIEW,
+  EXTERNAL_IDS_VIEW,
+  entityView,
+  MERGED_IDS_VIEW,
+  narrowEntityTable,
+} from './catalog-views.ts'
 import { catalogEntityOf } from './column-sources.ts'
 import type { DuckDbConnectionLike } from './duckdb-driver.ts'
 import { RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
@@ -24,14 +30,19 @@ const infoOf = (entity: EntityType): CatalogEntityInfo | undefined => {
 const idPredicate = (info: CatalogEntityInfo): string =>
   info.idKind === 'letter' ? '"id" = ?' : 'lower("id") = lower(?)'
 
+/** The relation a lookup reads ids and record locations from: the indexed narrow table when there is one. */
+const rowsOf = (info: CatalogEntityInfo, narrowTables: boolean): string =>
+  narrowTables ? narrowEntityTable(info.entity) : entityView(info.entity)
+
 async function lookupShortId(
   db: DuckDbConnectionLike,
   fetchRecords: RecordFetcher,
   info: CatalogEntityInfo,
   short: string,
+  narrowTables: boolean,
 ): Promise<LookupResult> {
   const rows = await db.all(
-    `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${entityView(info.entity)} AS e WHERE ${idPredicate(info)} LIMIT 1`,
+    `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${rowsOf(info, narrowTables)} AS e WHERE ${idPredicate(info)} LIMIT 1`,
     [short],
   )
   if (rows.length > 0) {
@@ -70,11 +81,12 @@ export async function findEntityById(
   fetchRecords: RecordFetcher,
   entity: EntityType,
   id: string,
+  narrowTables = false,
 ): Promise<LookupResult> {
   const info = infoOf(entity)
   const short = info === undefined ? undefined : shortOpenAlexId(info, id)
   if (info === undefined || short === undefined) return MISSING
-  return lookupShortId(db, fetchRecords, info, short)
+  return lookupShortId(db, fetchRecords, info, short, narrowTables)
 }
 
 /** One entity by an external id (DOI, ORCID, ROR, ISSN, PMID, PMCID, MAG, Wikidata) in URL or bare form. */
@@ -84,6 +96,7 @@ export async function findEntityByExternalId(
   entity: EntityType,
   scheme: ExternalIdScheme,
   value: string,
+  narrowTables = false,
 ): Promise<LookupResult> {
   const info = infoOf(entity)
   const normalised = normalizeExternalId(scheme, value)
@@ -94,7 +107,7 @@ export async function findEntityByExternalId(
     [info.entity, scheme, normalised],
   )
   const row = rows[0]
-  return row === undefined ? MISSING : lookupShortId(db, fetchRecords, info, String(row.id))
+  return row === undefined ? MISSING : lookupShortId(db, fetchRecords, info, String(row.id), narrowTables)
 }
 
 /** A uniformly drawn entity of the table. */
@@ -102,11 +115,12 @@ export async function findRandomEntity(
   db: DuckDbConnectionLike,
   fetchRecords: RecordFetcher,
   entity: EntityType,
+  narrowTables = false,
 ): Promise<LookupResult> {
   const info = infoOf(entity)
   if (info === undefined) return MISSING
   // Draw the id first: sampling whole rows would decompress every record of the table.
-  const rows = await db.all(`SELECT "id" FROM ${entityView(info.entity)} USING SAMPLE reservoir(1 ROWS)`)
+  const rows = await db.all(`SELECT "id" FROM ${rowsOf(info, narrowTables)} USING SAMPLE reservoir(1 ROWS)`)
   const row = rows[0]
-  return row === undefined ? MISSING : lookupShortId(db, fetchRecords, info, String(row.id))
+  return row === undefined ? MISSING : lookupShortId(db, fetchRecords, info, String(row.id), narrowTables)
 }

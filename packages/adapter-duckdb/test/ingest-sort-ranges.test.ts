@@ -1,7 +1,7 @@
 // The build sorts each entity table by id a range of ids at a time when its records are too large for
 // one sort within DuckDB's memory limit. Forced to sort the bundled sample in many small ranges, the
 // build must write the same catalog, byte for byte, as one sort does.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -35,6 +35,8 @@ describe('sorting entity tables in id ranges', () => {
     actual.delete('catalog.json')
     expect(actual.size).toBeGreaterThan(20)
     expect(actual).toStrictEqual(expected)
+    // The folders the ranges waited in are gone with them.
+    expect(readdirSync(ranged).filter((name) => name.startsWith('.sort-ranges'))).toEqual([])
   })
 
   it('keeps each table in id order', async () => {

@@ -1,9 +1,10 @@
 // Turns the staging tables into the catalog files: one version per id, merges and deletions applied,
 
 // derived columns, side tables, id tables. Runs after every snapshot file has been staged.
-import { mkdir, stat } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { mkdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { DuckDBValue } from '@duckdb/node-api'
+import { type DuckDBValue, listValue } from '@duckdb/node-api'
 import {
   CATALOG_ENTITIES,
   type CatalogEntity,
@@ -53,9 +54,11 @@ import {
   pickWinnersSql,
   RESOLVE_DELETED_SQL,
   RESOLVE_MERGED_SQL,
+  rangeFolderName,
   recordLiveIdsSql,
   sortAllSql,
   sortBoundariesSql,
+  splitUnsortedIntoRangesSql,
   unsortedSizeSql,
   verdictCountsSql,
 } from './catalog-sql.ts'
@@ -98,6 +101,9 @@ export interface BuildOptions {
  * times their size; a sixth sorted 100k works of 13 KB in eight ranges under a 1 GB limit.
  */
 const SORT_MEMORY_SHARE = 6
+
+/** Where an entity's rows wait, split by id range, to be sorted (inside the build folder; removed after). */
+const SORT_RANGES_DIR = '.sort-ranges'
 
 const UNITS: Readonly<Record<string, number>> = {
   bytes: 1,
@@ -147,28 +153,47 @@ export async function buildCatalog(
     return rows
   }
 
-  // The table sorted by id, a range at a time when its records would not fit a sort in memory.
+  // The table sorted by id, a range at a time when its records would not fit a sort in memory: the rows are
+  // split into one compressed Parquet folder per range in one pass, the table dropped, and each range read
+  // back, sorted and appended in order (inserts keep their ORDER BY).
   const sortById = async (info: CatalogEntityInfo, label: string): Promise<void> => {
     const [size] = await db.rows(unsortedSizeSql(info))
+    const rows = Number(size?.rows ?? 0)
+    const bytes = Number(size?.bytes ?? 0)
     const budget = options.sortBatchBytes ?? (await memoryLimitBytes(db)) / SORT_MEMORY_SHARE
-    const parts = Math.max(1, Math.min(Number(size?.rows ?? 0), Math.ceil(Number(size?.bytes ?? 0) / budget)))
-    if (parts === 1) await run(label, sortAllSql(info))
-    else {
-      const [row] = await db.rows(sortBoundariesSql(info, parts))
-      const bounds = [...new Set((row?.bounds ?? []) as string[])]
-      await run(label, createSortedTableSql(info))
-      for (let index = 0; index <= bounds.length; index++) {
-        const lower = bounds[index - 1]
-        const upper = bounds[index]
-        const params = [...(lower === undefined ? [] : [lower]), ...(upper === undefined ? [] : [upper])]
-        await run(
-          `${label} (range ${index + 1} of ${bounds.length + 1})`,
-          insertSortedRangeSql(info, lower !== undefined, upper !== undefined),
-          params,
-        )
-      }
+    const parts = Math.max(1, Math.min(rows, Math.ceil(bytes / budget)))
+    if (parts === 1) {
+      await run(label, sortAllSql(info))
+      await db.run(dropUnsortedTableSql(info))
+      return
     }
-    await db.run(dropUnsortedTableSql(info))
+    const [row] = await db.rows(sortBoundariesSql(info, parts))
+    const bounds = [...new Set((row?.bounds ?? []) as string[])]
+    const rangesDir = join(outDir, `${SORT_RANGES_DIR}-${info.entity}`)
+    try {
+      await run(label, createSortedTableSql(info))
+      // Each range's folder buffers rows until this many before writing them: a share of the budget each.
+      const rowBytes = bytes / Math.max(1, rows)
+      const flushRows = Math.max(64, Math.floor(budget / (bounds.length + 1) / Math.max(1, rowBytes)))
+      await db.run(`SET partitioned_write_flush_threshold = ${flushRows}`)
+      await run(`${label} (splitting into ${bounds.length + 1} ranges)`, splitUnsortedIntoRangesSql(info), [
+        listValue(bounds),
+        rangesDir,
+      ])
+      await db.run(dropUnsortedTableSql(info))
+      await db.run('CHECKPOINT')
+      for (let index = 0; index <= bounds.length; index++) {
+        const folder = join(rangesDir, rangeFolderName(index))
+        // A range can be empty (bounds that repeat were merged, but the last range may hold nothing).
+        if (!existsSync(folder)) continue
+        await run(`${label} (range ${index + 1} of ${bounds.length + 1})`, insertSortedRangeSql(info), [
+          join(folder, '*.parquet'),
+        ])
+        await rm(folder, { recursive: true, force: true })
+      }
+    } finally {
+      await rm(rangesDir, { recursive: true, force: true })
+    }
   }
 
   await db.run(RESOLVE_MERGED_SQL)

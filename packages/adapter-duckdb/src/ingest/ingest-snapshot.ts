@@ -18,6 +18,8 @@ import {
 import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
 import { buildSearchIndex } from '../search/search-index-builder.ts'
 import { withSearchIndex } from '../search/search-index-manifest.ts'
+import { withVectorIndex } from '../vectors/vector-index-manifest.ts'
+import { buildWorkVectors, type VectorsChoice } from '../vectors/work-vector-builder.ts'
 import { type BuiltCatalog, buildCatalog } from './catalog-builder.ts'
 import {
   CREATE_ID_STAGE_TABLES_SQL,
@@ -58,6 +60,11 @@ export interface IngestOptions {
    * query but searches; `indexCatalogSearch` (`oqlkit index`) adds the index later.
    */
   readonly searchIndex?: boolean
+  /**
+   * The works' vectors for semantic search (default: the built-in LSA model, trained here from the titles
+   * and abstracts); `false` for none. With an embeddings server, its client computes them.
+   */
+  readonly vectors?: VectorsChoice | false
 }
 
 const STAGING_DIR = '.staging'
@@ -101,6 +108,15 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
             catalogDir: build.path,
             onEntity: (entity, done, total) => progress.building(`search/${entity}`, done, total),
           })
+    const vectors =
+      options.vectors === false
+        ? undefined
+        : await buildWorkVectors({
+            session: db,
+            catalogDir: build.path,
+            vectors: options.vectors ?? { kind: 'lsa' },
+            onProgress: (done, total, step) => progress.building(`vectors (${step})`, done, total),
+          })
     db.close()
     db = undefined
     await rm(stagingDir, { recursive: true, force: true })
@@ -113,7 +129,8 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       recordsRead: cursor.recordsRead,
     }
     const catalog = catalogManifestOf(built, ingest, previous?.manifest.ingests ?? [])
-    const manifest = searchIndex === undefined ? catalog : withSearchIndex(catalog, searchIndex)
+    const indexed = searchIndex === undefined ? catalog : withSearchIndex(catalog, searchIndex)
+    const manifest = vectors === undefined ? indexed : withVectorIndex(indexed, vectors)
     await writeFile(join(build.path, CATALOG_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
     progress.emit('commit')
     await commitBuildFolder(build)

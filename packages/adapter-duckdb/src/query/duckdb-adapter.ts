@@ -2,26 +2,33 @@
 // pattern): the plan compiler (pure, `compile`), the driver (a DuckDB with views over the catalog's Parquet
 // files), and the capabilities. Views rather than tables loaded at open: the records stay on disk, so the
 // serving process holds only what a query touches (DuckDB's buffer cache), and opening is instant.
-import type {
-  AdapterCapabilities,
-  ExternalIdScheme,
-  GroupsResult,
-  LookupResult,
-  QueryPlan,
-  RowsResult,
-  StorageAdapter,
+import {
+  type AdapterCapabilities,
+  type Embedder,
+  type ExternalIdScheme,
+  embeddersMatch,
+  type GroupsResult,
+  type LookupResult,
+  type QueryPlan,
+  type RowsResult,
+  type StorageAdapter,
+  unitVector,
+  writeEmbedderMismatchMessage,
 } from '@oqlkit/engine'
 import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
 import { searchIndexOf } from '../search/search-index-manifest.ts'
+import { loadCatalogEmbedder } from '../vectors/catalog-embedder.ts'
+import { vectorIndexOf } from '../vectors/vector-index-manifest.ts'
 import { autocompleteLookup } from './autocomplete-lookup.ts'
 import { catalogSearchCompiler } from './catalog-search.ts'
 import { type CatalogLoadMode, catalogBytes, catalogViewStatements } from './catalog-views.ts'
 import type { CompiledQuery } from './compiled-query.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase } from './duckdb-driver.ts'
-import { DuckDbPlanCompiler, type SearchCompilerLike } from './duckdb-plan-compiler.ts'
+import { DuckDbPlanCompiler, type QueryVectors, type SearchCompilerLike } from './duckdb-plan-compiler.ts'
 import { type RecordFetcher, sqlRecordFetcher, storeRecordFetcher } from './record-fetcher.ts'
 import { RecordStoreReader } from './record-store-reader.ts'
 import { pageOf, readGroups, readRows } from './result-readers.ts'
+import { workVectorsTableStatement } from './semantic-search-sql.ts'
 import { findEntityByExternalId, findEntityById, findRandomEntity } from './singleton-lookup.ts'
 
 const DEFAULT_TABLES_UP_TO_BYTES = 64 * 1024 * 1024
@@ -50,11 +57,29 @@ export interface DuckDbAdapterOptions {
   readonly search?: SearchCompilerLike
   /** The seed of samples that have none (default: a new random seed per query). */
   readonly newSampleSeed?: () => string
+  /**
+   * What embeds the text of a semantic search. Default: the model the catalog's vectors were made with when
+   * the catalog holds it (the built-in LSA model); a catalog whose vectors came from an embeddings server
+   * needs a client of that server here. One that does not match the catalog's vectors is refused at open.
+   */
+  readonly embedder?: Embedder
 }
 
 export interface DuckDbAdapter extends StorageAdapter {
-  /** The statements a plan compiles to, without running them. */
-  compile(plan: QueryPlan): CompiledQuery
+  /** The statements a plan compiles to, without running them (semantic searches need `queryVectors`). */
+  compile(plan: QueryPlan, queryVectors?: QueryVectors): CompiledQuery
+}
+
+/** The unit query vectors of a plan's semantic searches, embedded in one batch. */
+const embedQueries = async (
+  texts: readonly string[],
+  embedder: Embedder | undefined,
+): Promise<QueryVectors> => {
+  if (texts.length === 0 || embedder === undefined) return new Map()
+  const vectors = await embedder.embed(texts)
+  return new Map(
+    texts.map((text, index) => [text, unitVector(vectors[index] ?? new Float32Array(embedder.dimensions))]),
+  )
 }
 
 export class CatalogOpenError extends Error {
@@ -77,12 +102,14 @@ export function duckDbAdapterOver(
   capabilities: AdapterCapabilities,
   fetchRecords: RecordFetcher = sqlRecordFetcher(db),
   onClose: () => Promise<void> = async () => {},
+  embedder?: Embedder,
 ): DuckDbAdapter {
   return {
     capabilities,
-    compile: (plan) => compiler.compile(plan),
+    compile: (plan, queryVectors) => compiler.compile(plan, queryVectors),
     async queryRows(plan: QueryPlan): Promise<RowsResult> {
-      const query = compiler.compileRows(plan)
+      const vectors = await embedQueries(compiler.semanticTexts(plan), embedder)
+      const query = compiler.compileRows(plan, vectors)
       const [countRows, pageRows] = await Promise.all([
         db.all(query.count.sql, query.count.params),
         db.all(query.sql, query.params),
@@ -91,7 +118,8 @@ export function duckDbAdapterOver(
       return readRows(query, countRows, pageRows, records)
     },
     async queryGroups(plan: QueryPlan): Promise<GroupsResult> {
-      const query = compiler.compileGroups(plan)
+      const vectors = await embedQueries(compiler.semanticTexts(plan), embedder)
+      const query = compiler.compileGroups(plan, vectors)
       const [countRows, bucketRows] = await Promise.all([
         db.all(query.count.sql, query.count.params),
         db.all(query.sql, query.params),
@@ -129,11 +157,22 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
         ? 'tables'
         : 'views'
       : options.load
+  const vectors = vectorIndexOf(manifest.manifest)
+  let embedder: Embedder | undefined
   try {
     // Parquet footers are read once, not on every query of a view.
     await db.all('SET parquet_metadata_cache = true')
     for (const statement of catalogViewStatements(options.catalogDir, manifest.manifest, load))
       await db.all(statement)
+    if (vectors !== undefined) {
+      embedder = options.embedder ?? (await loadCatalogEmbedder(options.catalogDir, vectors))
+      if (embedder !== undefined && !embeddersMatch(vectors.embedder, embedder))
+        throw new CatalogOpenError(
+          options.catalogDir,
+          writeEmbedderMismatchMessage(vectors.embedder, embedder),
+        )
+      if (embedder !== undefined) await db.all(workVectorsTableStatement(options.catalogDir, vectors))
+    }
   } catch (error) {
     await db.close()
     throw error
@@ -144,6 +183,14 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
   const compiler = new DuckDbPlanCompiler({
     ...(search === undefined ? {} : { search }),
     ...(options.newSampleSeed === undefined ? {} : { newSampleSeed: options.newSampleSeed }),
+    ...(vectors === undefined || embedder === undefined
+      ? {}
+      : { semantic: { dimensions: vectors.dimensions } }),
+    ...(vectors !== undefined && embedder === undefined
+      ? {
+          semanticUnavailable: `this catalog's vectors were made by ${vectors.embedder.modelId}${vectors.embedder.kind === 'openai-compatible' ? ' on an embeddings server' : ''}, and the server was started without an embedder for queries (oqlkit serve --embeddings-url URL --embeddings-model ${vectors.embedder.model ?? 'MODEL'})`,
+        }
+      : {}),
   })
   const records = new RecordStoreReader(options.catalogDir, manifest.manifest)
   return duckDbAdapterOver(
@@ -151,11 +198,12 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     compiler,
     {
       fullTextSearch: search !== undefined,
-      semanticSearch: false,
+      semanticSearch: embedder !== undefined,
       multiDimensionGroupBy: true,
       groupOrder: true,
     },
     storeRecordFetcher(records),
     () => records.close(),
+    embedder,
   )
 }

@@ -19,6 +19,7 @@ import type {
 } from './compiled-query.ts'
 import { compileFilter } from './filter-compiler.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
+import { semanticMatchesSql } from './semantic-search-sql.ts'
 import { joinSql, param, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
 import { quoteIdentifier } from './sql-identifier.ts'
 import { unindexedSearch } from './unindexed-search.ts'
@@ -36,7 +37,20 @@ export interface DuckDbPlanCompilerOptions {
   readonly search?: SearchCompilerLike
   /** The seed of a sample that has none (a new one per query by default; tests fix it). */
   readonly newSampleSeed?: () => string
+  /**
+   * Semantic search over the catalog's vectors (loaded as `work_vectors`), `dimensions` wide; without it a
+   * plan with a semantic search node is unsupported.
+   */
+  readonly semantic?: { readonly dimensions: number }
+  /** Why semantic search is unavailable, when the catalog has vectors but nothing to embed queries with. */
+  readonly semanticUnavailable?: string
 }
+
+/**
+ * The embedded query texts of a plan's semantic searches, by text (unit vectors). The adapter embeds them
+ * before compiling, since embedding may wait on a server and compiling does not.
+ */
+export type QueryVectors = ReadonlyMap<string, Float32Array>
 
 type KeyType = 'number' | 'date' | 'timestamp' | 'boolean' | 'text'
 
@@ -91,6 +105,16 @@ const scoringSearches = (node: FilterNode | null, negated = false): SearchNode[]
   }
 }
 
+/** The filter without `removed` (a top-level AND leaf, as the planner places a semantic search). */
+const withoutNode = (node: FilterNode | null, removed: SearchNode): FilterNode | null => {
+  if (node === null || node === removed) return null
+  if (node.kind !== 'and') return node
+  const children = node.children
+    .map((child) => withoutNode(child, removed))
+    .filter((child): child is FilterNode => child !== null)
+  return children.length === 0 ? null : children.length === 1 ? children[0]! : { kind: 'and', children }
+}
+
 const allSearches = (node: FilterNode | null): SearchNode[] => {
   if (node === null) return []
   if (node.kind === 'search') return [node]
@@ -127,36 +151,101 @@ interface Context {
   readonly scored: boolean
 }
 
+const NO_VECTORS: QueryVectors = new Map()
+
 const withClause = (clauses: readonly SqlFragment[]): SqlFragment =>
   clauses.length === 0 ? raw('') : sql`WITH ${joinSql(clauses, ', ')} `
 
 export class DuckDbPlanCompiler {
   readonly #search: SearchCompilerLike | undefined
   readonly #newSampleSeed: () => string
+  readonly #semantic: { readonly dimensions: number } | undefined
+  readonly #semanticUnavailable: string | undefined
 
   constructor(options: DuckDbPlanCompilerOptions = {}) {
     this.#search = options.search
+    this.#semantic = options.semantic
+    this.#semanticUnavailable = options.semanticUnavailable
     this.#newSampleSeed = options.newSampleSeed ?? (() => Math.random().toString(36).slice(2))
   }
 
-  compile(plan: QueryPlan): CompiledQuery {
-    return plan.groupBy.length > 0 ? this.compileGroups(plan) : this.compileRows(plan)
+  compile(plan: QueryPlan, queryVectors: QueryVectors = NO_VECTORS): CompiledQuery {
+    return plan.groupBy.length > 0
+      ? this.compileGroups(plan, queryVectors)
+      : this.compileRows(plan, queryVectors)
   }
 
-  #context(plan: QueryPlan): Context {
+  /** Whether a plan needs query vectors to compile: the texts of its semantic searches. */
+  semanticTexts(plan: QueryPlan): string[] {
+    return [
+      ...new Set(
+        allSearches(plan.filter)
+          .filter((node) => node.mode === 'semantic')
+          .map((node) => node.text),
+      ),
+    ]
+  }
+
+  #semanticMatches(
+    entity: CatalogEntity,
+    plan: QueryPlan,
+    node: SearchNode,
+    vectors: QueryVectors,
+  ): SqlFragment {
+    if (this.#semantic === undefined || entity !== 'works')
+      throw new UnsupportedPlanError(
+        'semantic_search',
+        `Semantic search (${node.column.id}) is not available: ${this.#semanticUnavailable ?? `this catalog has no vectors of ${entity} (ingest builds them unless told not to)`}`,
+      )
+    const vector = vectors.get(node.text)
+    if (vector === undefined)
+      throw new UnsupportedPlanError(
+        'semantic_search',
+        `The query vector of ${node.column.id} was not computed: embed the text before compiling`,
+      )
+    // The nearest works are taken among those the rest of the query keeps (the planner puts a semantic
+    // search at the top level, so the rest is an AND of the other conditions).
+    const rest = withoutNode(plan.filter, node)
+    const conditions: SqlFragment[] = []
+    if (plan.corpus !== 'all')
+      conditions.push(
+        raw(plan.corpus === 'core' ? 'NOT coalesce("is_xpac", FALSE)' : 'coalesce("is_xpac", FALSE)'),
+      )
+    if (rest !== null)
+      conditions.push(
+        compileFilter(entity, rest, () => {
+          throw new UnsupportedPlanError(
+            'semantic_search',
+            'A semantic search cannot be combined with another search',
+          )
+        }),
+      )
+    const candidates =
+      conditions.length === 0
+        ? null
+        : sql`SELECT "id" FROM ${raw(entityView(entity))} WHERE ${joinSql(conditions, ' AND ')}`
+    return semanticMatchesSql(this.#semantic.dimensions, vector, candidates)
+  }
+
+  #context(plan: QueryPlan, vectors: QueryVectors): Context {
     const entity = catalogEntityOf(plan.entity)
     if (entity === undefined)
       throw new UnsupportedPlanError('entity', `The DuckDB catalog has no ${plan.entity} table`)
     const searches = allSearches(plan.filter)
     const names = new Map<SearchNode, string>()
     const clauses: SqlFragment[] = []
+    const semanticNames = new Set<string>()
     for (const node of searches) {
       if (names.has(node)) continue
-      if (node.mode === 'semantic')
-        throw new UnsupportedPlanError(
-          'semantic_search',
-          `Semantic search (${node.column.id}) is not available: this adapter has no vector index`,
+      if (node.mode === 'semantic') {
+        const name = `__s${names.size}`
+        names.set(node, name)
+        semanticNames.add(name)
+        clauses.push(
+          sql`${raw(quoteIdentifier(name))}(doc, score) AS (${this.#semanticMatches(entity, plan, node, vectors)})`,
         )
+        continue
+      }
       const scan = unindexedSearch(entity, node)
       if (scan === undefined && this.#search === undefined)
         throw new UnsupportedPlanError(
@@ -184,10 +273,13 @@ export class DuckDbPlanCompiler {
       scoreJoins: scoring.map((name) => ` LEFT JOIN ${name} ON ${name}.doc = ${ROW}."id"`).join(''),
       // The API's relevance carries a citation boost: the text score times 1 + √cited_by_count. Rounded, so
       // a parallel sum that differs in its last bits still gives the same cursor value on the next page.
+      // A semantic search's relevance is its cosine as it is (the planner never combines it with text search).
       scoreExpr:
         scoring.length === 0
           ? 'NULL'
-          : `round((${scoring.map((name) => `coalesce(${name}.score, 0)`).join(' + ')}) * (1 + sqrt(greatest(coalesce(${ROW}."cited_by_count", 0), 0))), 9)`,
+          : scoring.every((name) => semanticNames.has(name))
+            ? `round(${scoring.map((name) => `coalesce(${name}.score, 0)`).join(' + ')}, 9)`
+            : `round((${scoring.map((name) => `coalesce(${name}.score, 0)`).join(' + ')}) * (1 + sqrt(greatest(coalesce(${ROW}."cited_by_count", 0), 0))), 9)`,
       scored: scoring.length > 0,
     }
   }
@@ -258,8 +350,8 @@ export class DuckDbPlanCompiler {
     )})`
   }
 
-  compileRows(plan: QueryPlan): CompiledRowsQuery {
-    const context = this.#context(plan)
+  compileRows(plan: QueryPlan, queryVectors: QueryVectors = NO_VECTORS): CompiledRowsQuery {
+    const context = this.#context(plan, queryVectors)
     const perPage = plan.page.perPage
     const from = raw(`${entityView(context.entity)} AS ${ROW}${context.scoreJoins}`)
     // The page is chosen from narrow columns only; its records are read afterwards by id (`records`), so a
@@ -305,8 +397,8 @@ export class DuckDbPlanCompiler {
     }
   }
 
-  compileGroups(plan: QueryPlan): CompiledGroupsQuery {
-    const context = this.#context(plan)
+  compileGroups(plan: QueryPlan, queryVectors: QueryVectors = NO_VECTORS): CompiledGroupsQuery {
+    const context = this.#context(plan, queryVectors)
     if (plan.page.kind === 'cursor' && plan.page.after !== null)
       throw new UnsupportedPlanError('group_cursor', 'Group buckets are paged by number, not by cursor')
     const baseColumns: string[] = [`${ROW}."id" AS __id`]

@@ -3,12 +3,12 @@
 // (file-backed) key, meter and collection stores, and semantic search (text model, LSA, vectors).
 export * from './catalog/index.ts'
 export * from './collections/index.ts'
+export * from './embeddings-client/index.ts'
 export * from './generate/index.ts'
 export * from './ingest/index.ts'
 export * from './latent-semantics/index.ts'
 export * from './metering/index.ts'
 export * from './query/index.ts'
 export * from './search/index.ts'
-export * from './text-model/index.ts'
 export * from './text-model/index.ts'
 export * from './vectors/index.ts'

@@ -15,7 +15,7 @@ const leaf = (value: string, column_id = 'abstract.search.semantic') => ({
   value,
   operator: 'has' as const,
 })
-const works = (filter_rows: Oqo['filter_rows']): Oqo => ({ get_rows: 'works', filter_rows })
+const works = (filter_rows: NonNullable<Oqo['filter_rows']>): Oqo => ({ get_rows: 'works', filter_rows })
 const codesOf = (oqo: Oqo): string[] => {
   const planned = planQuery(oqo)
   return planned.ok ? [] : planned.errors.map((error) => error.code)

@@ -76,7 +76,7 @@ if (
   })
   vectors = built.vectors
   console.log(
-    `built LSA vectors: ${vectors.count.toLocaleString('en-US')} works, ${vectors.lsa!.terms.toLocaleString('en-US')} terms, trained on ${vectors.lsa!.trainingDocuments.toLocaleString('en-US')} works, ${dimensions} dimensions, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    `built LSA vectors: ${vectors.count.toLocaleString('en-US')} works, ${vectors.lsa!.terms.toLocaleString('en-US')} terms, trained on ${vectors.lsa!.trainingDocuments.toLocaleString('en-US')} works, ${vectors.dimensions} dimensions, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   )
 }
 const lsa = vectors!.lsa!

@@ -24,7 +24,12 @@ import { catalogSearchCompiler } from './catalog-search.ts'
 import { type CatalogLoadMode, catalogBytes, catalogViewStatements } from './catalog-views.ts'
 import type { CompiledQuery } from './compiled-query.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase } from './duckdb-driver.ts'
-import { DuckDbPlanCompiler, type QueryVectors, type SearchCompilerLike } from './duckdb-plan-compiler.ts'
+import {
+  DuckDbPlanCompiler,
+  type SearchCompilerLike,
+  type SemanticInputs,
+  type SemanticMatch,
+} from './duckdb-plan-compiler.ts'
 import { type RecordFetcher, sqlRecordFetcher, storeRecordFetcher } from './record-fetcher.ts'
 import { RecordStoreReader } from './record-store-reader.ts'
 import { pageOf, readGroups, readRows } from './result-readers.ts'
@@ -66,20 +71,35 @@ export interface DuckDbAdapterOptions {
 }
 
 export interface DuckDbAdapter extends StorageAdapter {
-  /** The statements a plan compiles to, without running them (semantic searches need `queryVectors`). */
-  compile(plan: QueryPlan, queryVectors?: QueryVectors): CompiledQuery
+  /** The statements a plan compiles to, without running them (semantic searches need their inputs). */
+  compile(plan: QueryPlan, semantic?: SemanticInputs): CompiledQuery
 }
 
-/** The unit query vectors of a plan's semantic searches, embedded in one batch. */
-const embedQueries = async (
-  texts: readonly string[],
+/**
+ * The works each semantic search of a plan finds: its texts embedded in one batch, then one scan per text.
+ * Run before the count and the page, which both read the result instead of scanning the vectors again.
+ */
+const findSemanticMatches = async (
+  db: DuckDbConnectionLike,
+  compiler: DuckDbPlanCompiler,
+  plan: QueryPlan,
   embedder: Embedder | undefined,
-): Promise<QueryVectors> => {
-  if (texts.length === 0 || embedder === undefined) return new Map()
-  const vectors = await embedder.embed(texts)
-  return new Map(
-    texts.map((text, index) => [text, unitVector(vectors[index] ?? new Float32Array(embedder.dimensions))]),
+): Promise<SemanticInputs> => {
+  const texts = compiler.semanticTexts(plan)
+  if (texts.length === 0 || embedder === undefined) return {}
+  const embedded = await embedder.embed(texts)
+  const vectors = new Map(
+    texts.map((text, index) => [text, unitVector(embedded[index] ?? new Float32Array(embedder.dimensions))]),
   )
+  const matches = new Map<string, readonly SemanticMatch[]>()
+  for (const { text, statement } of compiler.semanticStatements(plan, vectors)) {
+    const rows = await db.all(statement.sql, statement.params)
+    matches.set(
+      text,
+      rows.map((row) => ({ doc: String(row.doc), score: Number(row.score) })),
+    )
+  }
+  return { matches }
 }
 
 export class CatalogOpenError extends Error {
@@ -106,10 +126,9 @@ export function duckDbAdapterOver(
 ): DuckDbAdapter {
   return {
     capabilities,
-    compile: (plan, queryVectors) => compiler.compile(plan, queryVectors),
+    compile: (plan, semantic) => compiler.compile(plan, semantic),
     async queryRows(plan: QueryPlan): Promise<RowsResult> {
-      const vectors = await embedQueries(compiler.semanticTexts(plan), embedder)
-      const query = compiler.compileRows(plan, vectors)
+      const query = compiler.compileRows(plan, await findSemanticMatches(db, compiler, plan, embedder))
       const [countRows, pageRows] = await Promise.all([
         db.all(query.count.sql, query.count.params),
         db.all(query.sql, query.params),
@@ -118,8 +137,7 @@ export function duckDbAdapterOver(
       return readRows(query, countRows, pageRows, records)
     },
     async queryGroups(plan: QueryPlan): Promise<GroupsResult> {
-      const vectors = await embedQueries(compiler.semanticTexts(plan), embedder)
-      const query = compiler.compileGroups(plan, vectors)
+      const query = compiler.compileGroups(plan, await findSemanticMatches(db, compiler, plan, embedder))
       const [countRows, bucketRows] = await Promise.all([
         db.all(query.count.sql, query.count.params),
         db.all(query.sql, query.params),

@@ -16,6 +16,7 @@ import type {
   CompiledRowsQuery,
   GroupKeyFormat,
   SqlParam,
+  SqlStatement,
 } from './compiled-query.ts'
 import { compileFilter } from './filter-compiler.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
@@ -51,6 +52,31 @@ export interface DuckDbPlanCompilerOptions {
  * before compiling, since embedding may wait on a server and compiling does not.
  */
 export type QueryVectors = ReadonlyMap<string, Float32Array>
+
+/** One of the works a semantic search found: its id and cosine. */
+export interface SemanticMatch {
+  readonly doc: string
+  readonly score: number
+}
+
+/**
+ * What a plan's semantic searches need to compile: their query vectors (the scan is then part of each
+ * statement), or the works they found already (the adapter runs the scan once per request, so the count and
+ * the page do not both pay for it).
+ */
+export interface SemanticInputs {
+  readonly vectors?: QueryVectors
+  readonly matches?: ReadonlyMap<string, readonly SemanticMatch[]>
+}
+
+/** The works a semantic search found, as a relation of constants bound as parameters. */
+const matchesRelation = (matches: readonly SemanticMatch[]): SqlFragment =>
+  matches.length === 0
+    ? raw('SELECT CAST(NULL AS VARCHAR) AS doc, CAST(NULL AS DOUBLE) AS score WHERE FALSE')
+    : sql`SELECT CAST(doc AS VARCHAR) AS doc, CAST(score AS DOUBLE) AS score FROM (VALUES ${joinSql(
+        matches.map((match) => sql`(${param(match.doc)}, ${param(match.score)})`),
+        ', ',
+      )}) AS __m(doc, score)`
 
 type KeyType = 'number' | 'date' | 'timestamp' | 'boolean' | 'text'
 
@@ -151,7 +177,7 @@ interface Context {
   readonly scored: boolean
 }
 
-const NO_VECTORS: QueryVectors = new Map()
+const NO_INPUTS: SemanticInputs = {}
 
 const withClause = (clauses: readonly SqlFragment[]): SqlFragment =>
   clauses.length === 0 ? raw('') : sql`WITH ${joinSql(clauses, ', ')} `
@@ -169,10 +195,22 @@ export class DuckDbPlanCompiler {
     this.#newSampleSeed = options.newSampleSeed ?? (() => Math.random().toString(36).slice(2))
   }
 
-  compile(plan: QueryPlan, queryVectors: QueryVectors = NO_VECTORS): CompiledQuery {
-    return plan.groupBy.length > 0
-      ? this.compileGroups(plan, queryVectors)
-      : this.compileRows(plan, queryVectors)
+  compile(plan: QueryPlan, semantic: SemanticInputs = NO_INPUTS): CompiledQuery {
+    return plan.groupBy.length > 0 ? this.compileGroups(plan, semantic) : this.compileRows(plan, semantic)
+  }
+
+  /** The nearest-neighbour scan of each semantic search of a plan, by its text (run once per request). */
+  semanticStatements(plan: QueryPlan, vectors: QueryVectors): { text: string; statement: SqlStatement }[] {
+    const entity = catalogEntityOf(plan.entity)
+    if (entity === undefined)
+      throw new UnsupportedPlanError('entity', `The DuckDB catalog has no ${plan.entity} table`)
+    const seen = new Set<string>()
+    return allSearches(plan.filter)
+      .filter((node) => node.mode === 'semantic' && !seen.has(node.text) && seen.add(node.text))
+      .map((node) => ({
+        text: node.text,
+        statement: toStatement(this.#semanticMatches(entity, plan, node, { vectors })),
+      }))
   }
 
   /** Whether a plan needs query vectors to compile: the texts of its semantic searches. */
@@ -190,14 +228,16 @@ export class DuckDbPlanCompiler {
     entity: CatalogEntity,
     plan: QueryPlan,
     node: SearchNode,
-    vectors: QueryVectors,
+    inputs: SemanticInputs,
   ): SqlFragment {
     if (this.#semantic === undefined || entity !== 'works')
       throw new UnsupportedPlanError(
         'semantic_search',
         `Semantic search (${node.column.id}) is not available: ${this.#semanticUnavailable ?? `this catalog has no vectors of ${entity} (ingest builds them unless told not to)`}`,
       )
-    const vector = vectors.get(node.text)
+    const found = inputs.matches?.get(node.text)
+    if (found !== undefined) return matchesRelation(found)
+    const vector = inputs.vectors?.get(node.text)
     if (vector === undefined)
       throw new UnsupportedPlanError(
         'semantic_search',
@@ -227,7 +267,7 @@ export class DuckDbPlanCompiler {
     return semanticMatchesSql(this.#semantic.dimensions, vector, candidates)
   }
 
-  #context(plan: QueryPlan, vectors: QueryVectors): Context {
+  #context(plan: QueryPlan, semantic: SemanticInputs): Context {
     const entity = catalogEntityOf(plan.entity)
     if (entity === undefined)
       throw new UnsupportedPlanError('entity', `The DuckDB catalog has no ${plan.entity} table`)
@@ -242,7 +282,7 @@ export class DuckDbPlanCompiler {
         names.set(node, name)
         semanticNames.add(name)
         clauses.push(
-          sql`${raw(quoteIdentifier(name))}(doc, score) AS (${this.#semanticMatches(entity, plan, node, vectors)})`,
+          sql`${raw(quoteIdentifier(name))}(doc, score) AS (${this.#semanticMatches(entity, plan, node, semantic)})`,
         )
         continue
       }
@@ -350,8 +390,8 @@ export class DuckDbPlanCompiler {
     )})`
   }
 
-  compileRows(plan: QueryPlan, queryVectors: QueryVectors = NO_VECTORS): CompiledRowsQuery {
-    const context = this.#context(plan, queryVectors)
+  compileRows(plan: QueryPlan, semantic: SemanticInputs = NO_INPUTS): CompiledRowsQuery {
+    const context = this.#context(plan, semantic)
     const perPage = plan.page.perPage
     const from = raw(`${entityView(context.entity)} AS ${ROW}${context.scoreJoins}`)
     // The page is chosen from narrow columns only; its records are read afterwards by id (`records`), so a
@@ -397,8 +437,8 @@ export class DuckDbPlanCompiler {
     }
   }
 
-  compileGroups(plan: QueryPlan, queryVectors: QueryVectors = NO_VECTORS): CompiledGroupsQuery {
-    const context = this.#context(plan, queryVectors)
+  compileGroups(plan: QueryPlan, semantic: SemanticInputs = NO_INPUTS): CompiledGroupsQuery {
+    const context = this.#context(plan, semantic)
     if (plan.page.kind === 'cursor' && plan.page.after !== null)
       throw new UnsupportedPlanError('group_cursor', 'Group buckets are paged by number, not by cursor')
     const baseColumns: string[] = [`${ROW}."id" AS __id`]

@@ -110,7 +110,7 @@ interface Probe {
   related: string[]
 }
 const probes: Probe[] = []
-for await (const batch of readWorkTexts(source, worksFile, 5000)) {
+for await (const batch of readWorkTexts(source, worksFile, 32_768)) {
   for (const work of batch) {
     const split = work.text.indexOf('\n\n')
     if (split === -1 || !isHeldOut(work.id, seed, holdOut)) continue

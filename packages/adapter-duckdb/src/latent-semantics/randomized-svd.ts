@@ -25,9 +25,12 @@ export interface RandomizedSvd {
   readonly rightVectors: Float64Array
 }
 
-/** Orthonormalises the columns of `matrix` (rows × width, row-major) in place; dependent columns become zero. */
-export function orthonormalizeColumns(matrix: Float64Array, rows: number, width: number): void {
-  // Modified Gram–Schmidt, twice ("twice is enough"), on a column-major copy for contiguous loops.
+/**
+ * Orthonormalises the columns of `matrix` (rows × width, row-major) in place; dependent columns become zero.
+ * Modified Gram–Schmidt, on a column-major copy for contiguous loops; `passes` 2 ("twice is enough") makes the
+ * columns orthogonal to working precision, 1 is enough between power iterations (the next one corrects it).
+ */
+export function orthonormalizeColumns(matrix: Float64Array, rows: number, width: number, passes = 2): void {
   const columns: Float64Array[] = []
   for (let c = 0; c < width; c++) {
     const column = new Float64Array(rows)
@@ -37,7 +40,7 @@ export function orthonormalizeColumns(matrix: Float64Array, rows: number, width:
   for (let c = 0; c < width; c++) {
     const column = columns[c]!
     const original = Math.sqrt(dot(column, column))
-    for (let pass = 0; pass < 2; pass++)
+    for (let pass = 0; pass < passes; pass++)
       for (let previous = 0; previous < c; previous++) {
         const basis = columns[previous]!
         const projection = dot(column, basis)
@@ -129,9 +132,9 @@ export function randomizedSvd(matrix: SparseRowMatrix, options: RandomizedSvdOpt
   for (let i = 0; i < omega.length; i++) omega[i] = random.next()
   let y = matrix.times(omega, width)
   for (let iteration = 0; iteration < iterations; iteration++) {
-    orthonormalizeColumns(y, matrix.rows, width)
+    orthonormalizeColumns(y, matrix.rows, width, 1)
     const z = matrix.transposeTimes(y, width)
-    orthonormalizeColumns(z, matrix.columns, width)
+    orthonormalizeColumns(z, matrix.columns, width, 1)
     y = matrix.times(z, width)
   }
   orthonormalizeColumns(y, matrix.rows, width)

@@ -66,7 +66,10 @@ export interface BuildWorkVectorsOptions {
   /** Where `vectors/` is written (default: the catalog folder). */
   readonly outDir?: string
   readonly vectors: VectorsChoice
-  /** Works read and embedded at a time (default 2,000). */
+  /**
+   * Works read and embedded at a time (default 32,768: two row groups of the works file, whose records are
+   * decompressed once per batch that touches them, so small batches read the file many times over).
+   */
   readonly batchSize?: number
   /** Works embedded so far, of all; the training pass counts as the first half when there is one. */
   readonly onProgress?: (done: number, total: number, step: 'training' | 'embedding') => void
@@ -81,7 +84,7 @@ export async function buildWorkVectors(options: BuildWorkVectorsOptions): Promis
   const outDir = options.outDir ?? catalogDir
   const output = (path: string) => join(outDir, ...path.split('/'))
   const worksFile = join(catalogDir, ...entityFilePath('works').split('/'))
-  const batchSize = options.batchSize ?? 2000
+  const batchSize = options.batchSize ?? 32_768
   const [counted] = await session.rows('SELECT count(*) AS n FROM read_parquet($1)', [worksFile])
   const total = Number(counted?.n ?? 0)
   await mkdir(output(VECTORS_DIR), { recursive: true })

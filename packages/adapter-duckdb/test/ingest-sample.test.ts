@@ -166,8 +166,9 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
       expect(statSync(join(catalogDir, file.path)).size, file.path).toBe(file.bytes)
     }
     expect(manifest.files.map((file) => file.path)).toContain('links/works-authors.parquet')
-    // The full-text search index is built with the catalog and registered as its one extension.
-    expect(Object.keys(manifest.extensions)).toStrictEqual(['search'])
+    // The full-text search index, the text-tagging model and the works' vectors are built with the catalog.
+    expect(Object.keys(manifest.extensions).sort()).toStrictEqual(['search', 'textTagger', 'vectors'])
+    expect(manifest.files.map((file) => file.path)).toContain('vectors/works.parquet')
     expect(existsSync(join(catalogDir, '.staging'))).toBe(false)
     expect(readdirSync(outRoot)).toStrictEqual(['catalog'])
   })

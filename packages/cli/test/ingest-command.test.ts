@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { runCli } from '@oqlkit/cli'
 import { afterAll, describe, expect, it } from 'vitest'
+import { startStandInServer } from '../../adapter-duckdb/test/embeddings-stand-in-server.ts'
 
 const sampleSnapshot = resolve(import.meta.dirname, '../../../data/sample-snapshot')
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-cli-ingest-'))
@@ -46,10 +47,20 @@ describe('oqlkit ingest', () => {
     expect(existsSync(out)).toBe(false)
   })
 
-  it('builds without the search index when told, and the catalog says so', async () => {
+  it('builds without the search index, the vectors and the tag model when told, and the catalog says so', async () => {
     const out = join(scratch, 'no-search')
     const result = await runCli(
-      ['ingest', sampleSnapshot, '--out', out, '--no-search-index', '--memory-limit', '2GB'],
+      [
+        'ingest',
+        sampleSnapshot,
+        '--out',
+        out,
+        '--no-search-index',
+        '--no-vectors',
+        '--no-text-tagger',
+        '--memory-limit',
+        '2GB',
+      ],
       collect().context,
     )
     expect(result.exitCode).toBe(0)
@@ -58,7 +69,62 @@ describe('oqlkit ingest', () => {
     }
     expect(manifest.extensions).toStrictEqual({})
     expect(existsSync(join(out, 'search'))).toBe(false)
+    expect(existsSync(join(out, 'vectors'))).toBe(false)
+    expect(existsSync(join(out, 'text-tagger'))).toBe(false)
   })
+
+  it('computes the vectors through an embeddings server when given one', async () => {
+    const server = await startStandInServer(16)
+    try {
+      const out = join(scratch, 'served-vectors')
+      const result = await runCli(
+        [
+          'ingest',
+          sampleSnapshot,
+          '--out',
+          out,
+          '--no-search-index',
+          '--embeddings-url',
+          server.url,
+          '--embeddings-model',
+          'stand-in',
+        ],
+        collect().context,
+      )
+      expect(result.stderr).toBeUndefined()
+      expect(result.exitCode).toBe(0)
+      const manifest = JSON.parse(readFileSync(join(out, 'catalog.json'), 'utf8')) as {
+        extensions: { vectors?: { embedder: unknown; dimensions: number; count: number } }
+      }
+      expect(manifest.extensions.vectors?.embedder).toEqual({
+        modelId: 'openai-compatible:stand-in',
+        dimensions: 16,
+        kind: 'openai-compatible',
+        model: 'stand-in',
+      })
+      expect(manifest.extensions.vectors?.count).toBeGreaterThan(500)
+      expect(server.requests.length).toBeGreaterThan(1)
+    } finally {
+      await server.close()
+    }
+    // A server that is not there: a clear error before anything is built.
+    const gone = await runCli(
+      [
+        'ingest',
+        sampleSnapshot,
+        '--out',
+        join(scratch, 'never'),
+        '--embeddings-url',
+        server.url,
+        '--embeddings-model',
+        'm',
+      ],
+      collect().context,
+    )
+    expect(gone.exitCode).toBe(1)
+    expect(gone.stderr).toMatch(/could not be reached[\s\S]*Nothing was changed/)
+    expect(existsSync(join(scratch, 'never'))).toBe(false)
+  }, 240_000)
 
   it('explains its usage when the arguments are wrong', async () => {
     for (const argv of [
@@ -67,6 +133,10 @@ describe('oqlkit ingest', () => {
       ['ingest', 'a', '--out'],
       ['ingest', 'a', '--memory-limit', 'lots'],
       ['ingest', 'a', '--no-such-option'],
+      ['ingest', 'a', '--embeddings-url'],
+      ['ingest', 'a', '--embeddings-url', 'http://127.0.0.1:9'],
+      ['ingest', 'a', '--embeddings-model', 'm'],
+      ['ingest', 'a', '--no-vectors', '--embeddings-url', 'http://127.0.0.1:9', '--embeddings-model', 'm'],
     ]) {
       const result = await runCli(argv)
       expect(result.exitCode).toBe(2)

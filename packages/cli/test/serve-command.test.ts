@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { runCli } from '@oqlkit/cli'
 import { afterAll, describe, expect, it } from 'vitest'
+import { startStandInServer } from '../../adapter-duckdb/test/embeddings-stand-in-server.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -61,6 +63,12 @@ describe('oqlkit serve', () => {
       expect(started.server.output).toContain('building it from the bundled sample')
       const works = await fetch(`http://127.0.0.1:${started.port}/works?per_page=1`)
       expect(((await works.json()) as { meta: { count: number } }).meta.count).toBe(565)
+      // The sample catalog carries its LSA model: semantic search works with no flag.
+      const similar = await fetch(
+        `http://127.0.0.1:${started.port}/works?search.semantic=coral%20reefs&per_page=1`,
+      )
+      expect(similar.status).toBe(200)
+      expect(((await similar.json()) as { meta: { count: number } }).meta.count).toBe(50)
     } finally {
       expect(await started.stop()).toBe(0)
     }
@@ -79,6 +87,40 @@ describe('oqlkit serve', () => {
       await started.stop()
     }
   }, 90_000)
+
+  it('refuses an embeddings server whose model did not make the catalog’s vectors, or that is not there', async () => {
+    const server = await startStandInServer(8)
+    try {
+      const mismatch = await runCli([
+        'serve',
+        '--catalog',
+        catalogDir,
+        '--no-metering',
+        '--embeddings-url',
+        server.url,
+        '--embeddings-model',
+        'stand-in',
+      ])
+      expect(mismatch.exitCode).toBe(1)
+      expect(mismatch.stderr).toMatch(
+        /vectors were made by lsa-\d+:[0-9a-f]{16} .* but queries would be embedded by openai-compatible:stand-in/,
+      )
+    } finally {
+      await server.close()
+    }
+    const gone = await runCli([
+      'serve',
+      '--catalog',
+      catalogDir,
+      '--no-metering',
+      '--embeddings-url',
+      server.url,
+      '--embeddings-model',
+      'stand-in',
+    ])
+    expect(gone.exitCode).toBe(1)
+    expect(gone.stderr).toMatch(/could not be reached/)
+  }, 60_000)
 
   it('rejects a port that is not a number', async () => {
     const child = spawn(process.execPath, [bin, 'serve', '--port', 'eighty'], {

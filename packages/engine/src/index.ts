@@ -85,6 +85,17 @@ export type {
 export { createMemoryCollectionStore } from './collections/memory-collection-store.ts'
 export { englishProfanityFilter, type ProfanityFilter } from './collections/profanity-filter.ts'
 export { type CostClass, costClassOfPlan, costUsdOf, ENDPOINT_COSTS_USD } from './cost/request-cost.ts'
+export {
+  type Embedder,
+  EmbedderError,
+  type EmbedderFailure,
+  type EmbedderIdentity,
+  embeddersMatch,
+  isEmbedderError,
+  unitVector,
+  writeEmbedderMismatchMessage,
+} from './embedding/embedder.ts'
+export { SEMANTIC_SEARCH_LIMITS } from './embedding/semantic-search-limits.ts'
 export * from './metering/index.ts'
 export {
   type AndNode,
@@ -131,6 +142,7 @@ export {
   type ViewParameters,
 } from './planner/plan-query.ts'
 export { selectableFields, unknownSelectFields, writeUnknownSelectMessage } from './planner/select-fields.ts'
+export { checkSemanticSearch, semanticSearchOf } from './planner/semantic-search-rules.ts'
 export {
   AUTOCOMPLETE_ENTITY_NAMES,
   type AutocompleteResult,

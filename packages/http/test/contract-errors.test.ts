@@ -209,13 +209,17 @@ describe('never a 5xx for bad input', () => {
   })
 })
 
-describe('a capability the catalog lacks', () => {
-  it('semantic search without a vector index is a deliberate JSON error, not a 500', async () => {
-    const response = await request(context.app, '/works?search.semantic=frogs')
-    expect(response.status).not.toBe(500)
-    expect(response.status).toBeGreaterThanOrEqual(400)
+describe('semantic search, which ingest builds vectors for', () => {
+  // A catalog without vectors answers 501 not_supported: semantic-search.test.ts covers it, and every
+  // other refusal of search.semantic.
+  it('answers at most 50 works as JSON, and refuses an empty text with a JSON 400', async () => {
+    const response = await request(context.app, '/works?search.semantic=frogs&per_page=100')
+    expect(response.status).toBe(200)
     expect(response.headers.get('content-type') ?? '').toContain('application/json')
-    expect((response.json as { message?: unknown }).message).toMatch(/semantic/i)
+    expect((response.json as { results: unknown[] }).results.length).toBeLessThanOrEqual(50)
+    const empty = await request(context.app, '/works?search.semantic=')
+    expect(empty.status).toBe(400)
+    expect((empty.json as { message?: unknown }).message).toMatch(/semantic/i)
   })
 })
 

@@ -20,6 +20,8 @@ import { buildSearchIndex } from '../search/search-index-builder.ts'
 import { withSearchIndex } from '../search/search-index-manifest.ts'
 import { buildTextTagger, DEFAULT_TEXT_TAGGER_SEED } from '../tagging/text-tagger-builder.ts'
 import { withTextTagger } from '../tagging/text-tagger-layout.ts'
+import { withVectorIndex } from '../vectors/vector-index-manifest.ts'
+import { buildWorkVectors, type VectorsChoice } from '../vectors/work-vector-builder.ts'
 import { type BuiltCatalog, buildCatalog } from './catalog-builder.ts'
 import {
   CREATE_ID_STAGE_TABLES_SQL,
@@ -66,6 +68,11 @@ export interface IngestOptions {
    */
   readonly textTagger?: boolean
   readonly textTaggerSeed?: number
+  /**
+   * The works' vectors for semantic search (default: the built-in LSA model, trained here from the titles
+   * and abstracts); `false` for none. With an embeddings server, its client computes them.
+   */
+  readonly vectors?: VectorsChoice | false
 }
 
 const STAGING_DIR = '.staging'
@@ -109,6 +116,15 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
             catalogDir: build.path,
             onEntity: (entity, done, total) => progress.building(`search/${entity}`, done, total),
           })
+    const vectors =
+      options.vectors === false
+        ? undefined
+        : await buildWorkVectors({
+            session: db,
+            catalogDir: build.path,
+            vectors: options.vectors ?? { kind: 'lsa' },
+            onProgress: (done, total, step) => progress.building(`vectors (${step})`, done, total),
+          })
     db.close()
     db = undefined
     await rm(stagingDir, { recursive: true, force: true })
@@ -130,7 +146,8 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     }
     const catalog = catalogManifestOf(built, ingest, previous?.manifest.ingests ?? [])
     const indexed = searchIndex === undefined ? catalog : withSearchIndex(catalog, searchIndex)
-    const manifest = textTagger === undefined ? indexed : withTextTagger(indexed, textTagger.manifest)
+    const tagged = textTagger === undefined ? indexed : withTextTagger(indexed, textTagger.manifest)
+    const manifest = vectors === undefined ? tagged : withVectorIndex(tagged, vectors)
     await writeFile(join(build.path, CATALOG_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
     progress.emit('commit')
     await commitBuildFolder(build)

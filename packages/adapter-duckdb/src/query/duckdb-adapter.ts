@@ -2,26 +2,38 @@
 // pattern): the plan compiler (pure, `compile`), the driver (a DuckDB with views over the catalog's Parquet
 // files), and the capabilities. Views rather than tables loaded at open: the records stay on disk, so the
 // serving process holds only what a query touches (DuckDB's buffer cache), and opening is instant.
-import type {
-  AdapterCapabilities,
-  ExternalIdScheme,
-  GroupsResult,
-  LookupResult,
-  QueryPlan,
-  RowsResult,
-  StorageAdapter,
+import {
+  type AdapterCapabilities,
+  type Embedder,
+  type ExternalIdScheme,
+  embeddersMatch,
+  type GroupsResult,
+  type LookupResult,
+  type QueryPlan,
+  type RowsResult,
+  type StorageAdapter,
+  unitVector,
+  writeEmbedderMismatchMessage,
 } from '@oqlkit/engine'
 import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
 import { searchIndexOf } from '../search/search-index-manifest.ts'
+import { loadCatalogEmbedder } from '../vectors/catalog-embedder.ts'
+import { vectorIndexOf } from '../vectors/vector-index-manifest.ts'
 import { autocompleteLookup } from './autocomplete-lookup.ts'
 import { catalogSearchCompiler } from './catalog-search.ts'
 import { type CatalogLoadMode, catalogBytes, catalogViewStatements } from './catalog-views.ts'
 import type { CompiledQuery } from './compiled-query.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase } from './duckdb-driver.ts'
-import { DuckDbPlanCompiler, type SearchCompilerLike } from './duckdb-plan-compiler.ts'
+import {
+  DuckDbPlanCompiler,
+  type SearchCompilerLike,
+  type SemanticInputs,
+  type SemanticMatch,
+} from './duckdb-plan-compiler.ts'
 import { type RecordFetcher, sqlRecordFetcher, storeRecordFetcher } from './record-fetcher.ts'
 import { RecordStoreReader } from './record-store-reader.ts'
 import { pageOf, readGroups, readRows } from './result-readers.ts'
+import { workVectorsTableStatement } from './semantic-search-sql.ts'
 import { findEntityByExternalId, findEntityById, findRandomEntity } from './singleton-lookup.ts'
 
 const DEFAULT_TABLES_UP_TO_BYTES = 64 * 1024 * 1024
@@ -51,11 +63,44 @@ export interface DuckDbAdapterOptions {
   readonly search?: SearchCompilerLike
   /** The seed of samples that have none (default: a new random seed per query). */
   readonly newSampleSeed?: () => string
+  /**
+   * What embeds the text of a semantic search. Default: the model the catalog's vectors were made with when
+   * the catalog holds it (the built-in LSA model); a catalog whose vectors came from an embeddings server
+   * needs a client of that server here. One that does not match the catalog's vectors is refused at open.
+   */
+  readonly embedder?: Embedder
 }
 
 export interface DuckDbAdapter extends StorageAdapter {
-  /** The statements a plan compiles to, without running them. */
-  compile(plan: QueryPlan): CompiledQuery
+  /** The statements a plan compiles to, without running them (semantic searches need their inputs). */
+  compile(plan: QueryPlan, semantic?: SemanticInputs): CompiledQuery
+}
+
+/**
+ * The works each semantic search of a plan finds: its texts embedded in one batch, then one scan per text.
+ * Run before the count and the page, which both read the result instead of scanning the vectors again.
+ */
+const findSemanticMatches = async (
+  db: DuckDbConnectionLike,
+  compiler: DuckDbPlanCompiler,
+  plan: QueryPlan,
+  embedder: Embedder | undefined,
+): Promise<SemanticInputs> => {
+  const texts = compiler.semanticTexts(plan)
+  if (texts.length === 0 || embedder === undefined) return {}
+  const embedded = await embedder.embed(texts)
+  const vectors = new Map(
+    texts.map((text, index) => [text, unitVector(embedded[index] ?? new Float32Array(embedder.dimensions))]),
+  )
+  const matches = new Map<string, readonly SemanticMatch[]>()
+  for (const { text, statement } of compiler.semanticStatements(plan, vectors)) {
+    const rows = await db.all(statement.sql, statement.params)
+    matches.set(
+      text,
+      rows.map((row) => ({ doc: String(row.doc), score: Number(row.score) })),
+    )
+  }
+  return { matches }
 }
 
 export class CatalogOpenError extends Error {
@@ -78,12 +123,13 @@ export function duckDbAdapterOver(
   capabilities: AdapterCapabilities,
   fetchRecords: RecordFetcher = sqlRecordFetcher(db),
   onClose: () => Promise<void> = async () => {},
+  embedder?: Embedder,
 ): DuckDbAdapter {
   return {
     capabilities,
-    compile: (plan) => compiler.compile(plan),
+    compile: (plan, semantic) => compiler.compile(plan, semantic),
     async queryRows(plan: QueryPlan): Promise<RowsResult> {
-      const query = compiler.compileRows(plan)
+      const query = compiler.compileRows(plan, await findSemanticMatches(db, compiler, plan, embedder))
       const [countRows, pageRows] = await Promise.all([
         db.all(query.count.sql, query.count.params),
         db.all(query.sql, query.params),
@@ -92,7 +138,7 @@ export function duckDbAdapterOver(
       return readRows(query, countRows, pageRows, records)
     },
     async queryGroups(plan: QueryPlan): Promise<GroupsResult> {
-      const query = compiler.compileGroups(plan)
+      const query = compiler.compileGroups(plan, await findSemanticMatches(db, compiler, plan, embedder))
       const [countRows, bucketRows] = await Promise.all([
         db.all(query.count.sql, query.count.params),
         db.all(query.sql, query.params),
@@ -131,14 +177,25 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
         ? 'tables'
         : 'narrow'
       : options.load
+  const vectors = vectorIndexOf(manifest.manifest)
+  let embedder: Embedder | undefined
   try {
     // Parquet footers are read once, not on every query of a view.
     await db.all('SET parquet_metadata_cache = true')
     for (const statement of catalogViewStatements(options.catalogDir, manifest.manifest, load))
       await db.all(statement)
+    if (vectors !== undefined) {
+      embedder = options.embedder ?? (await loadCatalogEmbedder(options.catalogDir, vectors))
+      if (embedder !== undefined && !embeddersMatch(vectors.embedder, embedder))
+        throw new CatalogOpenError(
+          options.catalogDir,
+          writeEmbedderMismatchMessage(vectors.embedder, embedder),
+        )
+      if (embedder !== undefined) await db.all(workVectorsTableStatement(options.catalogDir, vectors))
+    }
     // A checkpoint compresses the in-memory tables (dictionary, FSST, bit-packing): 12 MB, not 100+, for the
     // narrow tables of 100k works.
-    if (load !== 'views') await db.all('CHECKPOINT')
+    await db.all('CHECKPOINT')
   } catch (error) {
     await db.close()
     throw error
@@ -150,6 +207,14 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     ...(search === undefined ? {} : { search }),
     ...(options.newSampleSeed === undefined ? {} : { newSampleSeed: options.newSampleSeed }),
     narrowTables: load === 'narrow',
+    ...(vectors === undefined || embedder === undefined
+      ? {}
+      : { semantic: { dimensions: vectors.dimensions } }),
+    ...(vectors !== undefined && embedder === undefined
+      ? {
+          semanticUnavailable: `this catalog's vectors were made by ${vectors.embedder.modelId}${vectors.embedder.kind === 'openai-compatible' ? ' on an embeddings server' : ''}, and the server was started without an embedder for queries (oqlkit serve --embeddings-url URL --embeddings-model ${vectors.embedder.model ?? 'MODEL'})`,
+        }
+      : {}),
   })
   const records = new RecordStoreReader(options.catalogDir, manifest.manifest)
   return duckDbAdapterOver(
@@ -157,11 +222,12 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     compiler,
     {
       fullTextSearch: search !== undefined,
-      semanticSearch: false,
+      semanticSearch: embedder !== undefined,
       multiDimensionGroupBy: true,
       groupOrder: true,
     },
     storeRecordFetcher(records),
     () => records.close(),
+    embedder,
   )
 }

@@ -16,10 +16,12 @@ import type {
   CompiledRowsQuery,
   GroupKeyFormat,
   SqlParam,
+  SqlStatement,
 } from './compiled-query.ts'
 import { compileFilter } from './filter-compiler.ts'
 import { readsRecordColumn } from './record-column-use.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
+import { semanticMatchesSql } from './semantic-search-sql.ts'
 import { joinSql, param, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
 import { quoteIdentifier } from './sql-identifier.ts'
 import { unindexedSearch } from './unindexed-search.ts'
@@ -42,7 +44,45 @@ export interface DuckDbPlanCompilerOptions {
    * in-memory narrow tables instead of the Parquet views.
    */
   readonly narrowTables?: boolean
+  /**
+   * Semantic search over the catalog's vectors (loaded as `work_vectors`), `dimensions` wide; without it a
+   * plan with a semantic search node is unsupported.
+   */
+  readonly semantic?: { readonly dimensions: number }
+  /** Why semantic search is unavailable, when the catalog has vectors but nothing to embed queries with. */
+  readonly semanticUnavailable?: string
 }
+
+/**
+ * The embedded query texts of a plan's semantic searches, by text (unit vectors). The adapter embeds them
+ * before compiling, since embedding may wait on a server and compiling does not.
+ */
+export type QueryVectors = ReadonlyMap<string, Float32Array>
+
+/** One of the works a semantic search found: its id and cosine. */
+export interface SemanticMatch {
+  readonly doc: string
+  readonly score: number
+}
+
+/**
+ * What a plan's semantic searches need to compile: their query vectors (the scan is then part of each
+ * statement), or the works they found already (the adapter runs the scan once per request, so the count and
+ * the page do not both pay for it).
+ */
+export interface SemanticInputs {
+  readonly vectors?: QueryVectors
+  readonly matches?: ReadonlyMap<string, readonly SemanticMatch[]>
+}
+
+/** The works a semantic search found, as a relation of constants bound as parameters. */
+const matchesRelation = (matches: readonly SemanticMatch[]): SqlFragment =>
+  matches.length === 0
+    ? raw('SELECT CAST(NULL AS VARCHAR) AS doc, CAST(NULL AS DOUBLE) AS score WHERE FALSE')
+    : sql`SELECT CAST(doc AS VARCHAR) AS doc, CAST(score AS DOUBLE) AS score FROM (VALUES ${joinSql(
+        matches.map((match) => sql`(${param(match.doc)}, ${param(match.score)})`),
+        ', ',
+      )}) AS __m(doc, score)`
 
 type KeyType = 'number' | 'date' | 'timestamp' | 'boolean' | 'text'
 
@@ -97,6 +137,16 @@ const scoringSearches = (node: FilterNode | null, negated = false): SearchNode[]
   }
 }
 
+/** The filter without `removed` (a top-level AND leaf, as the planner places a semantic search). */
+const withoutNode = (node: FilterNode | null, removed: SearchNode): FilterNode | null => {
+  if (node === null || node === removed) return null
+  if (node.kind !== 'and') return node
+  const children = node.children
+    .map((child) => withoutNode(child, removed))
+    .filter((child): child is FilterNode => child !== null)
+  return children.length === 0 ? null : children.length === 1 ? children[0]! : { kind: 'and', children }
+}
+
 const allSearches = (node: FilterNode | null): SearchNode[] => {
   if (node === null) return []
   if (node.kind === 'search') return [node]
@@ -133,6 +183,8 @@ interface Context {
   readonly scored: boolean
 }
 
+const NO_INPUTS: SemanticInputs = {}
+
 const withClause = (clauses: readonly SqlFragment[]): SqlFragment =>
   clauses.length === 0 ? raw('') : sql`WITH ${joinSql(clauses, ', ')} `
 
@@ -141,9 +193,13 @@ export class DuckDbPlanCompiler {
   readonly #newSampleSeed: () => string
   /** Statements that do not read records run on the in-memory narrow tables (`narrow` catalog mode). */
   readonly narrowTables: boolean
+  readonly #semantic: { readonly dimensions: number } | undefined
+  readonly #semanticUnavailable: string | undefined
 
   constructor(options: DuckDbPlanCompilerOptions = {}) {
     this.#search = options.search
+    this.#semantic = options.semantic
+    this.#semanticUnavailable = options.semanticUnavailable
     this.#newSampleSeed = options.newSampleSeed ?? (() => Math.random().toString(36).slice(2))
     this.narrowTables = options.narrowTables ?? false
   }
@@ -154,24 +210,97 @@ export class DuckDbPlanCompiler {
     return narrow ? narrowEntityTable(entity) : entityView(entity)
   }
 
-  compile(plan: QueryPlan): CompiledQuery {
-    return plan.groupBy.length > 0 ? this.compileGroups(plan) : this.compileRows(plan)
+  compile(plan: QueryPlan, semantic: SemanticInputs = NO_INPUTS): CompiledQuery {
+    return plan.groupBy.length > 0 ? this.compileGroups(plan, semantic) : this.compileRows(plan, semantic)
   }
 
-  #context(plan: QueryPlan): Context {
+  /** The nearest-neighbour scan of each semantic search of a plan, by its text (run once per request). */
+  semanticStatements(plan: QueryPlan, vectors: QueryVectors): { text: string; statement: SqlStatement }[] {
+    const entity = catalogEntityOf(plan.entity)
+    if (entity === undefined)
+      throw new UnsupportedPlanError('entity', `The DuckDB catalog has no ${plan.entity} table`)
+    const seen = new Set<string>()
+    return allSearches(plan.filter)
+      .filter((node) => node.mode === 'semantic' && !seen.has(node.text) && seen.add(node.text))
+      .map((node) => ({
+        text: node.text,
+        statement: toStatement(this.#semanticMatches(entity, plan, node, { vectors })),
+      }))
+  }
+
+  /** Whether a plan needs query vectors to compile: the texts of its semantic searches. */
+  semanticTexts(plan: QueryPlan): string[] {
+    return [
+      ...new Set(
+        allSearches(plan.filter)
+          .filter((node) => node.mode === 'semantic')
+          .map((node) => node.text),
+      ),
+    ]
+  }
+
+  #semanticMatches(
+    entity: CatalogEntity,
+    plan: QueryPlan,
+    node: SearchNode,
+    inputs: SemanticInputs,
+  ): SqlFragment {
+    if (this.#semantic === undefined || entity !== 'works')
+      throw new UnsupportedPlanError(
+        'semantic_search',
+        `Semantic search (${node.column.id}) is not available: ${this.#semanticUnavailable ?? `this catalog has no vectors of ${entity} (ingest builds them unless told not to)`}`,
+      )
+    const found = inputs.matches?.get(node.text)
+    if (found !== undefined) return matchesRelation(found)
+    const vector = inputs.vectors?.get(node.text)
+    if (vector === undefined)
+      throw new UnsupportedPlanError(
+        'semantic_search',
+        `The query vector of ${node.column.id} was not computed: embed the text before compiling`,
+      )
+    // The nearest works are taken among those the rest of the query keeps (the planner puts a semantic
+    // search at the top level, so the rest is an AND of the other conditions).
+    const rest = withoutNode(plan.filter, node)
+    const conditions: SqlFragment[] = []
+    if (plan.corpus !== 'all')
+      conditions.push(
+        raw(plan.corpus === 'core' ? 'NOT coalesce("is_xpac", FALSE)' : 'coalesce("is_xpac", FALSE)'),
+      )
+    if (rest !== null)
+      conditions.push(
+        compileFilter(entity, rest, () => {
+          throw new UnsupportedPlanError(
+            'semantic_search',
+            'A semantic search cannot be combined with another search',
+          )
+        }),
+      )
+    const candidates =
+      conditions.length === 0
+        ? null
+        : sql`SELECT "id" FROM ${raw(entityView(entity))} WHERE ${joinSql(conditions, ' AND ')}`
+    return semanticMatchesSql(this.#semantic.dimensions, vector, candidates)
+  }
+
+  #context(plan: QueryPlan, semantic: SemanticInputs): Context {
     const entity = catalogEntityOf(plan.entity)
     if (entity === undefined)
       throw new UnsupportedPlanError('entity', `The DuckDB catalog has no ${plan.entity} table`)
     const searches = allSearches(plan.filter)
     const names = new Map<SearchNode, string>()
     const clauses: SqlFragment[] = []
+    const semanticNames = new Set<string>()
     for (const node of searches) {
       if (names.has(node)) continue
-      if (node.mode === 'semantic')
-        throw new UnsupportedPlanError(
-          'semantic_search',
-          `Semantic search (${node.column.id}) is not available: this adapter has no vector index`,
+      if (node.mode === 'semantic') {
+        const name = `__s${names.size}`
+        names.set(node, name)
+        semanticNames.add(name)
+        clauses.push(
+          sql`${raw(quoteIdentifier(name))}(doc, score) AS (${this.#semanticMatches(entity, plan, node, semantic)})`,
         )
+        continue
+      }
       const scan = unindexedSearch(entity, node)
       if (scan === undefined && this.#search === undefined)
         throw new UnsupportedPlanError(
@@ -199,10 +328,13 @@ export class DuckDbPlanCompiler {
       scoreJoins: scoring.map((name) => ` LEFT JOIN ${name} ON ${name}.doc = ${ROW}."id"`).join(''),
       // The API's relevance carries a citation boost: the text score times 1 + √cited_by_count. Rounded, so
       // a parallel sum that differs in its last bits still gives the same cursor value on the next page.
+      // A semantic search's relevance is its cosine as it is (the planner never combines it with text search).
       scoreExpr:
         scoring.length === 0
           ? 'NULL'
-          : `round((${scoring.map((name) => `coalesce(${name}.score, 0)`).join(' + ')}) * (1 + sqrt(greatest(coalesce(${ROW}."cited_by_count", 0), 0))), 9)`,
+          : scoring.every((name) => semanticNames.has(name))
+            ? `round(${scoring.map((name) => `coalesce(${name}.score, 0)`).join(' + ')}, 9)`
+            : `round((${scoring.map((name) => `coalesce(${name}.score, 0)`).join(' + ')}) * (1 + sqrt(greatest(coalesce(${ROW}."cited_by_count", 0), 0))), 9)`,
       scored: scoring.length > 0,
     }
   }
@@ -274,8 +406,8 @@ export class DuckDbPlanCompiler {
     )})`
   }
 
-  compileRows(plan: QueryPlan): CompiledRowsQuery {
-    const context = this.#context(plan)
+  compileRows(plan: QueryPlan, semantic: SemanticInputs = NO_INPUTS): CompiledRowsQuery {
+    const context = this.#context(plan, semantic)
     const perPage = plan.page.perPage
     const from = (...parts: readonly SqlFragment[]): SqlFragment =>
       raw(
@@ -324,8 +456,8 @@ export class DuckDbPlanCompiler {
     }
   }
 
-  compileGroups(plan: QueryPlan): CompiledGroupsQuery {
-    const context = this.#context(plan)
+  compileGroups(plan: QueryPlan, semantic: SemanticInputs = NO_INPUTS): CompiledGroupsQuery {
+    const context = this.#context(plan, semantic)
     if (plan.page.kind === 'cursor' && plan.page.after !== null)
       throw new UnsupportedPlanError('group_cursor', 'Group buckets are paged by number, not by cursor')
     const baseColumns: string[] = [`${ROW}."id" AS __id`]

@@ -1,5 +1,11 @@
 import { resolve } from 'node:path'
-import { type IngestProgress, type IngestSummary, ingestSnapshot } from '@oqlkit/adapter-duckdb'
+import {
+  createOpenAiEmbedder,
+  type IngestProgress,
+  type IngestSummary,
+  ingestSnapshot,
+  type VectorsChoice,
+} from '@oqlkit/adapter-duckdb'
 import { type CliCommand, usageError } from './cli-command.ts'
 import { createProgressBar } from './progress-bar.ts'
 
@@ -40,11 +46,11 @@ export const formatIngestSummary = (summary: IngestSummary): string => {
 
 export const ingestCommand: CliCommand = {
   name: 'ingest',
-  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>] [--no-search-index] [--memory-limit 8GB]   (default --out ${DEFAULT_CATALOG_DIR})`,
+  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>] [--no-search-index] [--no-text-tagger] [--no-vectors | --embeddings-url URL --embeddings-model M] [--memory-limit 8GB]   (default --out ${DEFAULT_CATALOG_DIR}; vectors by the built-in LSA model unless an embeddings server is given)`,
   summary: 'Build (or update) a catalog from an OpenAlex snapshot in either public layout, with progress.',
   async run(args, context) {
     const valued = new Map<string, number>()
-    for (const name of ['--out', '--memory-limit']) {
+    for (const name of ['--out', '--memory-limit', '--embeddings-url', '--embeddings-model']) {
       const index = args.indexOf(name)
       if (index !== -1) valued.set(name, index)
     }
@@ -54,7 +60,28 @@ export const ingestCommand: CliCommand = {
     }
     const taken = new Set([...valued.values()].flatMap((index) => [index, index + 1]))
     const noSearchIndex = args.includes('--no-search-index')
-    const positional = args.filter((arg, index) => !taken.has(index) && arg !== '--no-search-index')
+    const noVectors = args.includes('--no-vectors')
+    const noTextTagger = args.includes('--no-text-tagger')
+    const switches = new Set(['--no-search-index', '--no-vectors', '--no-text-tagger'])
+    const positional = args.filter((arg, index) => !taken.has(index) && !switches.has(arg))
+    const embeddingsUrl = optionValue('--embeddings-url')
+    const embeddingsModel = optionValue('--embeddings-model')
+    if (valued.has('--embeddings-url') && (embeddingsUrl === undefined || embeddingsUrl.startsWith('--')))
+      return usageError(this, '--embeddings-url needs the URL of an OpenAI-compatible embeddings server')
+    if (
+      valued.has('--embeddings-model') &&
+      (embeddingsModel === undefined || embeddingsModel.startsWith('--'))
+    )
+      return usageError(this, '--embeddings-model needs the name of the server’s model')
+    if (embeddingsUrl !== undefined && embeddingsModel === undefined)
+      return usageError(
+        this,
+        '--embeddings-url needs --embeddings-model too (the model the server should use)',
+      )
+    if (embeddingsModel !== undefined && embeddingsUrl === undefined)
+      return usageError(this, '--embeddings-model needs --embeddings-url (the server that has the model)')
+    if (noVectors && embeddingsUrl !== undefined)
+      return usageError(this, '--no-vectors and --embeddings-url contradict each other: drop one')
     const out = valued.has('--out') ? optionValue('--out') : DEFAULT_CATALOG_DIR
     if (out === undefined || out.startsWith('--')) return usageError(this, '--out needs a folder')
     const memoryLimit = optionValue('--memory-limit')
@@ -72,12 +99,24 @@ export const ingestCommand: CliCommand = {
           ? 'no snapshot folder given'
           : `unexpected arguments: ${positional.slice(1).join(' ')}`,
       )
+    let vectors: VectorsChoice | false | undefined = noVectors ? false : undefined
+    if (embeddingsUrl !== undefined && embeddingsModel !== undefined) {
+      try {
+        const embedder = await createOpenAiEmbedder({ url: embeddingsUrl, model: embeddingsModel })
+        vectors = { kind: 'openai-compatible', embedder, model: embeddingsModel }
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error)
+        return { exitCode: 1, stderr: `oqlkit ingest: ${message}\nNothing was changed in ${resolve(out)}.\n` }
+      }
+    }
     const bar = createProgressBar(context.writeProgress, { interactive: context.interactive })
     try {
       const summary = await ingestSnapshot({
+        ...(vectors === undefined ? {} : { vectors }),
         snapshotDir: resolve(positional[0]!),
         outDir: resolve(out),
         ...(noSearchIndex ? { searchIndex: false } : {}),
+        ...(noTextTagger ? { textTagger: false } : {}),
         ...(memoryLimit === undefined ? {} : { memoryLimit }),
         onProgress: (event) => bar.update(...describeProgress(event)),
       })

@@ -3,11 +3,14 @@ import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import {
   createDuckDbAdapter,
+  createOpenAiEmbedder,
   ingestSnapshot,
   loadCatalogTagger,
   openEmbeddedCollectionStore,
   readCatalogManifest,
+  vectorIndexOf,
 } from '@oqlkit/adapter-duckdb'
+import type { Embedder } from '@oqlkit/engine'
 import { createApp, createCollectionsApp, keyStoreCallers, meteredCaller } from '@oqlkit/http'
 import { serve } from 'h3'
 import { type CliCommand, usageError } from './cli-command.ts'
@@ -53,7 +56,7 @@ const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  usage: `oqlkit serve [--catalog DIR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--no-metering] [--collections-dir DIR [--collections-port N]]   (defaults: ${DEFAULT_CATALOG_DIR}, $PORT or ${DEFAULT_PORT}, state beside the catalog)`,
+  usage: `oqlkit serve [--catalog DIR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--no-metering] [--collections-dir DIR [--collections-port N]] [--embeddings-url URL [--embeddings-model M]]   (defaults: ${DEFAULT_CATALOG_DIR}, $PORT or ${DEFAULT_PORT}, state beside the catalog)`,
   summary: 'Serve a catalog over HTTP; with no catalog yet, build one from the bundled sample first.',
   async run(args, context) {
     const catalogDir = resolve(optionValue(args, '--catalog') ?? DEFAULT_CATALOG_DIR)
@@ -117,7 +120,38 @@ export const serveCommand: CliCommand = {
 
     const manifest = await readCatalogManifest(catalogDir)
     if (!manifest.ok) return { exitCode: 1, stderr: `oqlkit serve: ${manifest.message}\n` }
-    const adapter = await createDuckDbAdapter({ catalogDir })
+    // Semantic search embeds queries with the catalog's own model, or with the embeddings server its vectors
+    // came from; the model defaults to the one the catalog records.
+    const vectors = vectorIndexOf(manifest.manifest)
+    const embeddingsUrl = optionValue(args, '--embeddings-url')
+    const embeddingsModel = optionValue(args, '--embeddings-model') ?? vectors?.embedder.model
+    if (args.includes('--embeddings-url') && (embeddingsUrl === undefined || embeddingsUrl.startsWith('--')))
+      return usageError(this, '--embeddings-url needs the URL of an OpenAI-compatible embeddings server')
+    let embedder: Embedder | undefined
+    if (embeddingsUrl !== undefined) {
+      if (embeddingsModel === undefined || embeddingsModel.startsWith('--'))
+        return usageError(
+          this,
+          '--embeddings-url needs --embeddings-model (this catalog records no served model)',
+        )
+      try {
+        embedder = await createOpenAiEmbedder({ url: embeddingsUrl, model: embeddingsModel })
+      } catch (error) {
+        return {
+          exitCode: 1,
+          stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
+        }
+      }
+    }
+    let adapter: Awaited<ReturnType<typeof createDuckDbAdapter>>
+    try {
+      adapter = await createDuckDbAdapter({ catalogDir, ...(embedder === undefined ? {} : { embedder }) })
+    } catch (error) {
+      return {
+        exitCode: 1,
+        stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
+      }
+    }
     // The text-tagging model trained at ingest; a catalog without one serves everything but /text.
     let tagger: Awaited<ReturnType<typeof loadCatalogTagger>>
     try {
@@ -178,6 +212,10 @@ export const serveCommand: CliCommand = {
       node: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
     })
     await server.ready()
+    if (vectors !== undefined && !adapter.capabilities.semanticSearch)
+      context.writeProgress(
+        `Semantic search is off: this catalog's vectors came from ${vectors.embedder.modelId} on an embeddings server; start with --embeddings-url URL to serve it.\n`,
+      )
     context.writeProgress(
       `oqlkit serving ${catalogDir} at ${server.url ?? `http://127.0.0.1:${port}/`} (Ctrl-C to stop)\n`,
     )

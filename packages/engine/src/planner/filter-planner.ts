@@ -21,6 +21,8 @@ const DATE_BOUND = /^(from|to)_(.+_date)$/
 const refOf = (column: Column): ColumnRef => ({ id: column.id, kind: column.kind ?? 'string' })
 
 const searchModeOf = (columnId: string): { field: string; mode: SearchMode } => {
+  // The classic API's kNN filter: a search by meaning of the work's text, like `search.semantic=`.
+  if (columnId === 'semantic.search') return { field: 'semantic', mode: 'semantic' }
   const match = /^(.*)\.search(?:\.(exact|semantic))?$/.exec(columnId)
   if (match === null) return { field: columnId, mode: 'stemmed' }
   return {

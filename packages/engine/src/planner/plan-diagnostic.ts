@@ -16,6 +16,9 @@ export const PLAN_CODES = {
   invalid_group_by: 'A group_by column cannot be grouped by, or more dimensions were asked for than allowed.',
   invalid_filter: 'A filter column cannot be used to filter.',
   value_out_of_range: 'A filter number is larger than any stored value can be (past 2^53 - 1).',
+  invalid_semantic_search:
+    'A semantic search on an entity other than works, negated, in an OR, repeated, combined with a full-text search, or empty.',
+  semantic_query_too_long: 'The semantic search text is longer than 2,000 characters.',
 } as const
 
 export type PlanCode = keyof typeof PLAN_CODES

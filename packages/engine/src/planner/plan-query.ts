@@ -21,6 +21,7 @@ import { FilterPlanError, FilterValueRangeError, planFilter } from './filter-pla
 import { parseGroupOrder } from './group-order-parser.ts'
 import type { PlanDiagnostic } from './plan-diagnostic.ts'
 import { selectableFields, writeUnknownSelectMessage } from './select-fields.ts'
+import { checkSemanticSearch } from './semantic-search-rules.ts'
 
 /** How many results a page may reach into (page × per_page). Deeper paging uses a cursor. */
 export const MAX_PAGE_DEPTH = 10_000
@@ -132,6 +133,7 @@ export const planQuery = (
         message: `'${error.columnId}' of ${entity} cannot be used to filter. See GET /properties/${entity}.`,
       })
   }
+  errors.push(...checkSemanticSearch(entity, filter))
   const searching = hasSearch(filter)
   const grouping = (oqo.group_by?.length ?? 0) > 0
   const sampling = oqo.sample !== undefined && oqo.sample !== null

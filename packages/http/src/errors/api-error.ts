@@ -10,6 +10,8 @@ export const API_ERROR_CODES = {
   oql_not_allowed_here: 'oql= or oqo= on an entity path; OQL runs at the root (GET or POST /).',
   too_many_groups: 'The query needs more group buckets in memory than the engine allows.',
   not_supported: 'The catalog or its adapter cannot answer this query (semantic search without vectors, …).',
+  embeddings_unavailable:
+    'The embeddings server that semantic search embeds queries with is down, too slow or answered badly (503).',
   not_found: 'No such route, entity type or entity.',
   method_not_allowed: 'The path exists, but not for this HTTP method.',
   request_line_too_long: 'The GET request line is longer than 8,190 bytes; POST the query to / instead.',

@@ -1,4 +1,4 @@
-import { isCollectionError, isQueryLimitError } from '@oqlkit/engine'
+import { isCollectionError, isEmbedderError, isQueryLimitError } from '@oqlkit/engine'
 import { HTTPError } from 'h3'
 import { collectionApiError } from '../collections/collection-api-error.ts'
 import { ApiError, type ApiProblem, isApiError } from './api-error.ts'
@@ -39,6 +39,9 @@ export const toApiError = (thrown: unknown): ApiError | undefined => {
   if (isQueryLimitError(error)) return ApiError.of(400, 'too_many_groups', error.message)
   if (isCollectionError(error)) return collectionApiError(error)
   if (error instanceof Error && error.name === 'UnsupportedPlanError') return unsupportedPlanError(error)
+  // The embeddings server semantic search needs is down or misbehaving: the server is fine, that part is not.
+  if (isEmbedderError(error))
+    return ApiError.of(503, 'embeddings_unavailable', `Semantic search cannot run now: ${error.message}`)
   if (HTTPError.isError(error) && error.status === 404)
     return ApiError.of(404, 'not_found', 'No route matches this path. GET / describes the server.')
   if (HTTPError.isError(error) && error.status < 500 && error.unhandled !== true)

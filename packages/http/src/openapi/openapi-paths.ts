@@ -23,6 +23,10 @@ export const componentParameters = (): Record<string, OpenApiObject> => ({
     '`field:value` pairs separated by commas (AND); `|` separates OR values (at most 100); a leading `!` negates a value; `>`/`<` prefixes compare numbers. `collection:col_…` filters on a private collection.',
   ),
   search: query('search', 'Full-text search over the entity’s default text (title and abstract for works).'),
+  'search.semantic': query(
+    'search.semantic',
+    'Works only: the works nearest in meaning to this passage (1 to 2,000 characters), by cosine similarity of embeddings of their title and abstract. At most 50 works match (the nearest among those the filters keep); `meta.count` is how many, `relevance_score` the cosine, pages and groups are taken from them. Not combinable with `search`; costs $0.01.',
+  ),
   sort: query(
     'sort',
     '`column:direction`, comma-separated (`cited_by_count:desc`); `relevance_score:desc` with a search.',
@@ -75,6 +79,10 @@ export const componentResponses = (): Record<string, OpenApiObject> => ({
     'Error',
   ),
   NotSupported: jsonOf('The catalog cannot answer this query (semantic search without vectors, …).', 'Error'),
+  EmbeddingsUnavailable: jsonOf(
+    'Semantic search could not embed the query: the embeddings server is down, too slow or answered badly.',
+    'Error',
+  ),
   ServerError: jsonOf('A fault of the server; the body says nothing of its cause.', 'Error'),
   Unauthorized: jsonOf(
     'The API key is unknown or malformed (it is never repeated back), or the endpoint needs a key and none came.',
@@ -139,6 +147,7 @@ export const builtPaths = (): Record<string, OpenApiObject> => ({
         400: response('QueryRefused'),
         414: response('RequestLineTooLong'),
         501: response('NotSupported'),
+        503: response('EmbeddingsUnavailable'),
         default: response('ServerError'),
       },
     },
@@ -155,6 +164,7 @@ export const builtPaths = (): Record<string, OpenApiObject> => ({
         400: response('QueryRefused'),
         413: jsonOf('The body is larger than the server reads.', 'QueryError'),
         501: response('NotSupported'),
+        503: response('EmbeddingsUnavailable'),
         default: response('ServerError'),
       },
     },
@@ -170,6 +180,7 @@ export const builtPaths = (): Record<string, OpenApiObject> => ({
         parameter('entities'),
         parameter('filter'),
         parameter('search'),
+        parameter('search.semantic'),
         parameter('sort'),
         parameter('per_page'),
         parameter('page'),
@@ -190,6 +201,7 @@ export const builtPaths = (): Record<string, OpenApiObject> => ({
         404: response('NotFound'),
         414: response('RequestLineTooLong'),
         501: response('NotSupported'),
+        503: response('EmbeddingsUnavailable'),
         default: response('ServerError'),
       },
     },

@@ -192,7 +192,9 @@ export const readUrl = (url: string, options: UrlToOqoOptions = {}): UrlReading 
       errors.push(...outcome.errors)
       warnings.push(...outcome.warnings)
     } else if (isSearchParameter(name)) {
-      if (value.trim() === '') continue
+      // An empty search= means no search (the API's behaviour); an empty search.semantic= is a mistake the
+      // caller pays for (a semantic search costs more), so it is refused rather than ignored.
+      if (value.trim() === '' && name !== 'search.semantic') continue
       const outcome = parseSearchParameter(entity, name, value)
       rows.push(...outcome.rows)
       errors.push(...outcome.errors)

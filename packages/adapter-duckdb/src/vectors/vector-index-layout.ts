@@ -1,0 +1,54 @@
+// The on-disk layout of a catalog's vectors under `vectors/`, and their entry in `catalog.json`
+// (`extensions.vectors`). README.md next to this file has the prose version.
+//
+//   vectors/works.parquet           (id, vector TINYINT[d], norm FLOAT), sorted by id: one row per work that
+//                                   has a title or an abstract, the vector quantised to int8
+//   vectors/lsa-vocabulary.bin      the built-in model's terms and document frequencies (LSA catalogs only)
+//   vectors/lsa-projection.f32      its term → dimension matrix, float32 little-endian, row per term
+import type { CatalogFile } from '../catalog/catalog-layout.ts'
+
+export const VECTORS_DIR = 'vectors'
+export const VECTOR_INDEX_FORMAT = 'oqlkit-vectors'
+/** Bumped when a file or its meaning changes: vectors of another version are rebuilt, not read. */
+export const VECTOR_INDEX_FORMAT_VERSION = 1
+export const VECTORS_EXTENSION_KEY = 'vectors'
+export const WORK_VECTORS_FILE = `${VECTORS_DIR}/works.parquet`
+
+/** How a stored vector relates to the embedder's: scaled so its largest component is ±127, then rounded. */
+export const VECTOR_QUANTIZATION = 'int8-max-abs'
+
+/** What made the vectors: the identity a query embedder must match, and how to make another like it. */
+export interface VectorEmbedderRecord {
+  readonly modelId: string
+  readonly dimensions: number
+  /** `lsa`: the model stored beside the vectors; `openai-compatible`: a `/v1/embeddings` server's model. */
+  readonly kind: 'lsa' | 'openai-compatible'
+  /** The served model's name (openai-compatible), as sent in `model`. */
+  readonly model?: string
+}
+
+/** The built-in model's files and how it was trained (so a build can be repeated). */
+export interface LsaModelRecord {
+  readonly vocabularyFile: string
+  readonly projectionFile: string
+  readonly seed: number
+  readonly terms: number
+  /** Works whose text trained the model. */
+  readonly trainingDocuments: number
+  /** The share of works kept out of training (chosen by `isHeldOut`), for measuring the model on unseen text. */
+  readonly holdOutFraction: number
+}
+
+export interface VectorIndexManifest {
+  readonly format: typeof VECTOR_INDEX_FORMAT
+  readonly formatVersion: typeof VECTOR_INDEX_FORMAT_VERSION
+  readonly entity: 'works'
+  readonly file: string
+  /** Works with a vector. */
+  readonly count: number
+  readonly dimensions: number
+  readonly quantization: typeof VECTOR_QUANTIZATION
+  readonly embedder: VectorEmbedderRecord
+  readonly lsa?: LsaModelRecord
+  readonly files: readonly CatalogFile[]
+}

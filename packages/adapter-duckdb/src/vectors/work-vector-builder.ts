@@ -1,0 +1,204 @@
+// Builds the vectors of a catalog's works: with the built-in model, first trains it (LSA over the titles and
+// abstracts of the works not held out, at most `maxTrainingDocuments` of them) and stores it beside the
+// vectors; with an embeddings server, sends the texts through its client. Then every work with a title or an
+// abstract is embedded, quantised and written to `vectors/works.parquet`, sorted by id. Both passes read the
+// works a batch at a time. The same catalog and seed give byte-identical files.
+import { mkdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { DuckDBAppender, DuckDBValue } from '@duckdb/node-api'
+import type { Embedder } from '@oqlkit/engine'
+import type { CatalogFile } from '../catalog/catalog-layout.ts'
+import { entityFilePath } from '../catalog/catalog-layout.ts'
+import { lsaEmbedder } from '../latent-semantics/lsa-embedder.ts'
+import { writeLsaModel } from '../latent-semantics/lsa-model-files.ts'
+import { DEFAULT_LSA_DIMENSIONS, trainLsaModel } from '../latent-semantics/lsa-model-trainer.ts'
+import { textTerms } from '../text-model/text-terms.ts'
+import { isHeldOut } from './held-out-works.ts'
+import {
+  type LsaModelRecord,
+  VECTOR_INDEX_FORMAT,
+  VECTOR_INDEX_FORMAT_VERSION,
+  VECTOR_QUANTIZATION,
+  VECTORS_DIR,
+  type VectorEmbedderRecord,
+  type VectorIndexManifest,
+  WORK_VECTORS_FILE,
+} from './vector-index-layout.ts'
+import { quantizeVector } from './vector-quantizer.ts'
+import { type RowSource, readWorkTexts } from './work-text-reader.ts'
+
+export interface VectorBuildSession extends RowSource {
+  run(sql: string, params?: readonly DuckDBValue[]): Promise<number>
+  appender(table: string): Promise<DuckDBAppender>
+}
+
+/** The built-in model, trained from the catalog. */
+export interface LsaVectorsChoice {
+  readonly kind: 'lsa'
+  /**
+   * Latent dimensions, at most (default 256). A small catalog gets fewer: a quarter of the works trained on
+   * (at least 8), since a corpus cannot show more independent topics than it has documents to show them in,
+   * and the extra dimensions would only cost training time.
+   */
+  readonly dimensions?: number
+  /** Seed of the random projection and of the choice of held-out and training works (default 1). */
+  readonly seed?: number
+  /** Share of works never trained on, for measuring the model on unseen text (default 0). */
+  readonly holdOutFraction?: number
+  /** The most works trained on (default 100,000); a larger catalog trains on a seeded sample of its works. */
+  readonly maxTrainingDocuments?: number
+}
+
+/** An embeddings server's model, through its client. */
+export interface ServedVectorsChoice {
+  readonly kind: 'openai-compatible'
+  readonly embedder: Embedder
+  /** The model's name as the server knows it. */
+  readonly model: string
+}
+
+export type VectorsChoice = LsaVectorsChoice | ServedVectorsChoice
+
+export interface BuildWorkVectorsOptions {
+  readonly session: VectorBuildSession
+  /** The catalog folder the works file is read from. */
+  readonly catalogDir: string
+  /** Where `vectors/` is written (default: the catalog folder). */
+  readonly outDir?: string
+  readonly vectors: VectorsChoice
+  /**
+   * Works read and embedded at a time (default 32,768: two row groups of the works file, whose records are
+   * decompressed once per batch that touches them, so small batches read the file many times over).
+   */
+  readonly batchSize?: number
+  /** Works embedded so far, of all; the training pass counts as the first half when there is one. */
+  readonly onProgress?: (done: number, total: number, step: 'training' | 'embedding') => void
+}
+
+const DEFAULT_MAX_TRAINING_DOCUMENTS = 100_000
+const MIN_LSA_DIMENSIONS = 8
+const BUILD_TABLE = 'vector_build'
+
+export async function buildWorkVectors(options: BuildWorkVectorsOptions): Promise<VectorIndexManifest> {
+  const { session, catalogDir } = options
+  const outDir = options.outDir ?? catalogDir
+  const output = (path: string) => join(outDir, ...path.split('/'))
+  const worksFile = join(catalogDir, ...entityFilePath('works').split('/'))
+  const batchSize = options.batchSize ?? 32_768
+  const [counted] = await session.rows('SELECT count(*) AS n FROM read_parquet($1)', [worksFile])
+  const total = Number(counted?.n ?? 0)
+  await mkdir(output(VECTORS_DIR), { recursive: true })
+  const files: CatalogFile[] = []
+  const record = async (path: string, rows: number) =>
+    files.push({ path, bytes: (await stat(output(path))).size, rows })
+
+  let embedder: Embedder
+  let made: VectorEmbedderRecord
+  let lsa: LsaModelRecord | undefined
+  if (options.vectors.kind === 'lsa') {
+    const choice = options.vectors
+    const seed = choice.seed ?? 1
+    const holdOut = choice.holdOutFraction ?? 0
+    const maxTraining = choice.maxTrainingDocuments ?? DEFAULT_MAX_TRAINING_DOCUMENTS
+    const eligible = total * (1 - holdOut)
+    // A seeded share of the eligible works, about `maxTraining` of them: the same works on every run.
+    const trainShare = eligible <= maxTraining ? 1 : maxTraining / eligible
+    const documents: string[][] = []
+    let read = 0
+    for await (const batch of readWorkTexts(session, worksFile, batchSize)) {
+      for (const work of batch) {
+        if (work.text === '' || isHeldOut(work.id, seed, holdOut)) continue
+        if (trainShare < 1 && !isHeldOut(`train/${work.id}`, seed, trainShare)) continue
+        documents.push(textTerms(work.text))
+      }
+      read += batch.length
+      options.onProgress?.(read, 2 * total, 'training')
+    }
+    const dimensions = Math.min(
+      choice.dimensions ?? DEFAULT_LSA_DIMENSIONS,
+      Math.max(MIN_LSA_DIMENSIONS, Math.floor(documents.length / 4)),
+    )
+    const model = trainLsaModel(documents, { dimensions, seed })
+    const paths = {
+      vocabulary: `${VECTORS_DIR}/lsa-vocabulary.bin`,
+      projection: `${VECTORS_DIR}/lsa-projection.f32`,
+    }
+    const written = await writeLsaModel(model, {
+      vocabulary: output(paths.vocabulary),
+      projection: output(paths.projection),
+    })
+    await record(paths.vocabulary, model.vectorizer.size)
+    await record(paths.projection, model.vectorizer.size)
+    embedder = lsaEmbedder(model, written.modelId)
+    made = { modelId: written.modelId, dimensions, kind: 'lsa' }
+    lsa = {
+      vocabularyFile: paths.vocabulary,
+      projectionFile: paths.projection,
+      seed,
+      terms: model.vectorizer.size,
+      trainingDocuments: documents.length,
+      holdOutFraction: holdOut,
+    }
+  } else {
+    embedder = options.vectors.embedder
+    made = {
+      modelId: embedder.modelId,
+      dimensions: embedder.dimensions,
+      kind: 'openai-compatible',
+      model: options.vectors.model,
+    }
+  }
+
+  const offset = lsa === undefined ? 0 : total
+  const span = lsa === undefined ? total : 2 * total
+  await session.run(`CREATE OR REPLACE TEMP TABLE ${BUILD_TABLE} (id VARCHAR, vector VARCHAR, norm DOUBLE)`)
+  let rows = 0
+  try {
+    const appender = await session.appender(BUILD_TABLE)
+    try {
+      let done = 0
+      for await (const batch of readWorkTexts(session, worksFile, batchSize)) {
+        const works = batch.filter((work) => work.text !== '')
+        const vectors = await embedder.embed(works.map((work) => work.text))
+        works.forEach((work, index) => {
+          const vector = vectors[index]
+          if (vector === undefined || vector.length !== embedder.dimensions)
+            throw new Error(
+              `The embedder returned ${vector === undefined ? 'no vector' : `a vector of ${vector.length} numbers`} for work ${work.id}; ${embedder.dimensions} were expected`,
+            )
+          const quantized = quantizeVector(vector)
+          if (quantized.norm === 0) return
+          appender.appendVarchar(work.id)
+          appender.appendVarchar(quantized.text)
+          appender.appendDouble(quantized.norm)
+          appender.endRow()
+          rows++
+        })
+        done += batch.length
+        options.onProgress?.(offset + done, span, 'embedding')
+      }
+    } finally {
+      appender.closeSync()
+    }
+    const dimensions = Number(made.dimensions)
+    await session.run(
+      `COPY (SELECT id, CAST(vector AS TINYINT[${dimensions}]) AS vector, CAST(norm AS FLOAT) AS norm FROM ${BUILD_TABLE} ORDER BY id) TO $1 (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 16384)`,
+      [output(WORK_VECTORS_FILE)],
+    )
+  } finally {
+    await session.run(`DROP TABLE IF EXISTS ${BUILD_TABLE}`)
+  }
+  await record(WORK_VECTORS_FILE, rows)
+  return {
+    format: VECTOR_INDEX_FORMAT,
+    formatVersion: VECTOR_INDEX_FORMAT_VERSION,
+    entity: 'works',
+    file: WORK_VECTORS_FILE,
+    count: rows,
+    dimensions: made.dimensions,
+    quantization: VECTOR_QUANTIZATION,
+    embedder: made,
+    ...(lsa === undefined ? {} : { lsa }),
+    files,
+  }
+}

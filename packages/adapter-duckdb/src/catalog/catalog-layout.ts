@@ -16,7 +16,7 @@ import type { CatalogColumnType } from './entity-columns.ts'
 
 export const CATALOG_FORMAT = 'oqlkit-catalog'
 /** Bumped whenever a file, column or rule changes meaning; readers refuse other versions. */
-export const CATALOG_FORMAT_VERSION = 2
+export const CATALOG_FORMAT_VERSION = 3
 export const CATALOG_MANIFEST_FILE = 'catalog.json'
 
 export const ENTITIES_DIR = 'entities'

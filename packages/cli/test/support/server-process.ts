@@ -25,16 +25,37 @@ afterAll(() => {
   for (const child of running) child.kill('SIGKILL')
 })
 
-/** A port unlikely to be taken, for a server of a test. */
-export const randomPort = (): number => 20_000 + Math.floor(Math.random() * 20_000)
+/**
+ * A port unlikely to be taken, for a server of a test: below Linux's ephemeral range (32768 and up), where
+ * the outgoing connections of everything else on the machine take theirs.
+ */
+export const randomPort = (): number => 20_000 + Math.floor(Math.random() * 12_000)
+
+/** Starts before giving up when the port chosen turns out to be taken after all. */
+const PORT_ATTEMPTS = 5
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
-/** Starts `oqlkit serve --catalog <dir> --port <random> ...args` and waits until it answers. */
+/**
+ * Starts `oqlkit serve --catalog <dir> --port <random> ...args` and waits until it answers; on another
+ * random port when the one chosen was taken meanwhile (EADDRINUSE).
+ */
 export const startServerProcess = async (
   catalogDir: string,
   args: readonly string[] = [],
 ): Promise<ServerProcess> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(catalogDir, args)
+    } catch (error) {
+      if (attempt >= PORT_ATTEMPTS || !(error instanceof PortTakenError)) throw error
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+const startOnce = async (catalogDir: string, args: readonly string[]): Promise<ServerProcess> => {
   const port = randomPort()
   const child = spawn(
     process.execPath,
@@ -68,7 +89,12 @@ export const startServerProcess = async (
   const url = `http://127.0.0.1:${port}`
   const started = Date.now()
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`oqlkit serve exited (${child.exitCode}): ${output}`)
+    if (child.exitCode !== null) {
+      const message = `oqlkit serve exited (${child.exitCode}): ${output}`
+      throw output.includes('EADDRINUSE') && output.includes(`:${port}`)
+        ? new PortTakenError(message)
+        : new Error(message)
+    }
     try {
       await fetch(`${url}/`)
       break

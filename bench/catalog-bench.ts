@@ -191,7 +191,7 @@ const shapes: Shape[] = [
     'group_by institution country',
     '< 100 ms',
     '/works?group_by=authorships.institutions.country_code',
-    'SELECT key, count(*) AS n FROM work_countries GROUP BY key ORDER BY n DESC, key',
+    'SELECT key, count(*) AS n FROM work_institution_countries GROUP BY key ORDER BY n DESC, key',
   ),
 ]
 if (manifest.extensions.search !== undefined)

@@ -34,7 +34,7 @@ export async function openHandSqlViews(catalogDir: string): Promise<HandSqlDatab
     work_institutions: manifest.links['works-institutions']?.files,
     work_topics: manifest.links['works-topics']?.files,
     citations: manifest.links['works-referenced-works']?.files,
-    work_countries: manifest.links['works-countries']?.files,
+    work_institution_countries: manifest.links['works-institution-countries']?.files,
     external_ids: manifest.externalIds.files,
   }
   for (const [view, files] of Object.entries(views)) {

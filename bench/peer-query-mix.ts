@@ -259,7 +259,7 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       'group_by institution country',
       'linear',
       '/works?group_by=authorships.institutions.country_code',
-      `SELECT c.key, count(*) AS n FROM work_countries c JOIN works w ON w.id = c.work_id WHERE ${CORE_W} GROUP BY c.key ORDER BY n DESC, c.key`,
+      `SELECT c.key, count(*) AS n FROM work_institution_countries c JOIN works w ON w.id = c.work_id WHERE ${CORE_W} GROUP BY c.key ORDER BY n DESC, c.key`,
       `SELECT i.country_code, count(DISTINCT a.work_id) AS n FROM works_authorships a JOIN institutions i ON i.id = a.institution_id JOIN works w ON w.id = a.work_id WHERE i.country_code IS NOT NULL AND ${CORE_W} GROUP BY i.country_code ORDER BY n DESC, i.country_code`,
     ),
     group(

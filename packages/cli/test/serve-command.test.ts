@@ -90,17 +90,19 @@ describe('oqlkit serve', () => {
 
   it('refuses an embeddings server whose model did not make the catalog’s vectors, or that is not there', async () => {
     const server = await startStandInServer(8)
-    try {
-      const mismatch = await runCli([
+    const serveWith = (url: string) =>
+      runCli([
         'serve',
         '--catalog',
         catalogDir,
         '--no-metering',
         '--embeddings-url',
-        server.url,
+        url,
         '--embeddings-model',
         'stand-in',
       ])
+    try {
+      const mismatch = await serveWith(server.url)
       expect(mismatch.exitCode).toBe(1)
       expect(mismatch.stderr).toMatch(
         /vectors were made by lsa-\d+:[0-9a-f]{16} .* but queries would be embedded by openai-compatible:stand-in/,
@@ -108,16 +110,7 @@ describe('oqlkit serve', () => {
     } finally {
       await server.close()
     }
-    const gone = await runCli([
-      'serve',
-      '--catalog',
-      catalogDir,
-      '--no-metering',
-      '--embeddings-url',
-      server.url,
-      '--embeddings-model',
-      'stand-in',
-    ])
+    const gone = await serveWith(server.url)
     expect(gone.exitCode).toBe(1)
     expect(gone.stderr).toMatch(/could not be reached/)
   }, 60_000)

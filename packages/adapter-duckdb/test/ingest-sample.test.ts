@@ -131,11 +131,12 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
           'SELECT id, record, record_offset, record_bytes FROM read_parquet($1) ORDER BY record_offset',
           [catalog.file(`entities/${entity}.parquet`)],
         )
-        const texts = await reader.read(
+        const stored = await reader.read(
           entity as CatalogEntity,
           rows.map((row) => ({ offset: Number(row.record_offset), bytes: Number(row.record_bytes) })),
         )
-        expect(texts).toStrictEqual(rows.map((row) => row.record))
+        const decoder = new TextDecoder('utf-8', { fatal: true })
+        expect(stored.map((bytes) => decoder.decode(bytes))).toStrictEqual(rows.map((row) => row.record))
         // The records follow each other with no gap, and the file ends with the last one.
         const last = rows[rows.length - 1]!
         expect(statSync(catalog.file(`records/${entity}.records`)).size).toBe(

@@ -270,16 +270,17 @@ describe('the adapter over a fake driver', () => {
     const result = await adapter.queryRows(
       planOf({ get_rows: 'works' }, { sort: 'publication_year:desc', perPage: 2 }),
     )
-    // Unselected and unscored: the records' text as stored comes too, the page and no more.
+    // Unselected and unscored: the records' bytes as stored come too, the page and no more.
+    const utf8 = new TextEncoder()
     expect(result).toEqual({
       count: 3,
       rows: [
         { id: 'https://openalex.org/W2', a: 2, display_name: 'two' },
         { id: 'https://openalex.org/W1', a: 1, display_name: 'one' },
       ],
-      rowsJson: [
-        JSON.stringify({ id: 'https://openalex.org/W2', a: 2, display_name: 'two' }),
-        JSON.stringify({ id: 'https://openalex.org/W1', a: 1, display_name: 'one' }),
+      rowsJsonBytes: [
+        utf8.encode(JSON.stringify({ id: 'https://openalex.org/W2', a: 2, display_name: 'two' })),
+        utf8.encode(JSON.stringify({ id: 'https://openalex.org/W1', a: 1, display_name: 'one' })),
       ],
       nextAfter: [2019, 'W1'],
     })
@@ -288,7 +289,7 @@ describe('the adapter over a fake driver', () => {
       planOf({ get_rows: 'works' }, { perPage: 2, select: ['cited_by_count', 'display_name'] }),
     )
     expect(selected.rows).toEqual([{ display_name: 'two' }, { display_name: 'one' }])
-    // A selection changes the records: no stored text to send in their place.
-    expect(selected.rowsJson).toBeUndefined()
+    // A selection changes the records: no stored bytes to send in their place.
+    expect(selected.rowsJsonBytes).toBeUndefined()
   })
 })

@@ -32,11 +32,10 @@ export class RecordCodec {
       : deflateRawSync(json, { level: constants.Z_DEFAULT_COMPRESSION, dictionary: this.#dictionary })
   }
 
-  decode(bytes: Uint8Array): string {
-    const inflated =
-      this.#dictionary.length === 0
-        ? inflateRawSync(bytes)
-        : inflateRawSync(bytes, { dictionary: this.#dictionary })
-    return inflated.toString('utf8')
+  /** The record's JSON as UTF-8 bytes: a response can send them as they are. */
+  decode(bytes: Uint8Array): Uint8Array {
+    return this.#dictionary.length === 0
+      ? inflateRawSync(bytes)
+      : inflateRawSync(bytes, { dictionary: this.#dictionary })
   }
 }

@@ -13,7 +13,7 @@ import { catalogEntityOf } from './column-sources.ts'
 import type { DuckDbConnectionLike } from './duckdb-driver.ts'
 import { compileFilter } from './filter-compiler.ts'
 import { readsRecordColumn } from './record-column-use.ts'
-import { RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
+import { parseJsonBytes, RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
 import { param, raw, sql, toStatement } from './sql-fragment.ts'
 import { UnsupportedPlanError } from './unsupported-plan-error.ts'
 
@@ -45,5 +45,5 @@ export async function autocompleteLookup(
   const rows = await db.all(ranked.sql, ranked.params)
   if (rows.length === 0) return []
   const records = await fetchRecords(entity, rows)
-  return records.map((record) => JSON.parse(record) as EntityRecord)
+  return records.map((record) => parseJsonBytes(record) as EntityRecord)
 }

@@ -8,8 +8,8 @@ import type { DuckDbConnectionLike, DuckDbRow } from './duckdb-driver.ts'
 import type { RecordStoreReader } from './record-store-reader.ts'
 import { paramList, raw, sql, toStatement } from './sql-fragment.ts'
 
-/** The records (JSON text) of the rows, in the rows' order. */
-export type RecordFetcher = (entity: CatalogEntity, rows: readonly DuckDbRow[]) => Promise<string[]>
+/** The records (UTF-8 JSON bytes) of the rows, in the rows' order. */
+export type RecordFetcher = (entity: CatalogEntity, rows: readonly DuckDbRow[]) => Promise<Uint8Array[]>
 
 /** The columns a statement selects so that its rows can be fetched (`e` is the entity's alias). */
 export const RECORD_LOCATION_COLUMNS = (alias: string): string =>
@@ -37,6 +37,12 @@ export const sqlRecordFetcher =
     return ids.map((id) => {
       const text = found.get(id)
       if (text === undefined) throw new Error(`The record of ${id} vanished between two statements`)
-      return text
+      return utf8.encode(text)
     })
   }
+
+const utf8 = new TextEncoder()
+const utf8Decoder = new TextDecoder()
+
+/** A stored record's bytes as the object they write. */
+export const parseJsonBytes = (bytes: Uint8Array): unknown => JSON.parse(utf8Decoder.decode(bytes))

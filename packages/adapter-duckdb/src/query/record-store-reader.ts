@@ -59,8 +59,8 @@ export class RecordStoreReader {
     return opened
   }
 
-  /** The records (JSON text) at these locations, in the same order. */
-  async read(entity: CatalogEntity, locations: readonly RecordLocation[]): Promise<string[]> {
+  /** The records (UTF-8 JSON bytes) at these locations, in the same order. */
+  async read(entity: CatalogEntity, locations: readonly RecordLocation[]): Promise<Uint8Array[]> {
     if (locations.length === 0) return []
     const { file, codec } = await this.#store(entity)
     return Promise.all(

@@ -3,6 +3,7 @@
 import type { EntityRecord, GroupBucket, GroupsResult, RowsResult } from '@oqlkit/engine'
 import type { CompiledGroupsQuery, CompiledRowsQuery } from './compiled-query.ts'
 import type { DuckDbRow } from './duckdb-driver.ts'
+import { parseJsonBytes } from './record-fetcher.ts'
 
 const countOf = (rows: readonly DuckDbRow[], column: string): number => Number(rows[0]?.[column] ?? 0)
 
@@ -17,8 +18,8 @@ const selectFields = (
   return picked
 }
 
-const recordOf = (row: DuckDbRow, text: string, query: CompiledRowsQuery): EntityRecord => {
-  const parsed = JSON.parse(text) as Record<string, unknown>
+const recordOf = (row: DuckDbRow, bytes: Uint8Array, query: CompiledRowsQuery): EntityRecord => {
+  const parsed = parseJsonBytes(bytes) as Record<string, unknown>
   const record = query.select === null ? parsed : selectFields(parsed, query.select)
   return query.scored ? { ...record, relevance_score: Number(row.__score ?? 0) } : record
 }
@@ -32,8 +33,8 @@ export const readRows = (
   query: CompiledRowsQuery,
   countRows: readonly DuckDbRow[],
   pageRows: readonly DuckDbRow[],
-  /** The records of the page's rows, in order. */
-  records: readonly string[],
+  /** The records of the page's rows (UTF-8 JSON bytes), in order. */
+  records: readonly Uint8Array[],
 ): RowsResult => {
   const page = pageOf(query, pageRows)
   const more = query.sortKeyCount > 0 && pageRows.length > query.perPage
@@ -45,14 +46,14 @@ export const readRows = (
   const count = countOf(countRows, '__count')
   if (query.select !== null || query.scored)
     return { count, rows: page.map((row, index) => recordOf(row, records[index]!, query)), nextAfter }
-  // The stored records unchanged: their text, parsed only if something reads the objects.
-  const rowsJson = records.slice(0, page.length)
+  // The stored records unchanged: their bytes, parsed only if something reads the objects.
+  const rowsJsonBytes = records.slice(0, page.length)
   let parsed: readonly EntityRecord[] | undefined
   return {
     count,
-    rowsJson,
+    rowsJsonBytes,
     get rows() {
-      parsed ??= rowsJson.map((text) => JSON.parse(text) as EntityRecord)
+      parsed ??= rowsJsonBytes.map((bytes) => parseJsonBytes(bytes) as EntityRecord)
       return parsed
     },
     nextAfter,

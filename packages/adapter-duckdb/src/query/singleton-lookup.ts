@@ -13,7 +13,7 @@ import {
 } from './catalog-views.ts'
 import { catalogEntityOf } from './column-sources.ts'
 import type { DuckDbConnectionLike } from './duckdb-driver.ts'
-import { RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
+import { parseJsonBytes, RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
 import { quoteIdentifier } from './sql-identifier.ts'
 
 // The entity names of the engine (`@oqlkit/oqo-schema`'s EntityType), without depending on that package.
@@ -46,8 +46,8 @@ async function lookupShortId(
     [short],
   )
   if (rows.length > 0) {
-    const [text] = await fetchRecords(info.entity, rows)
-    return foundRecord(text!)
+    const [bytes] = await fetchRecords(info.entity, rows)
+    return foundRecord(bytes!)
   }
   const merged = await db.all(
     `SELECT new_id FROM ${quoteIdentifier(MERGED_IDS_VIEW)} WHERE entity = ? AND old_id = ? LIMIT 1`,
@@ -63,14 +63,14 @@ async function lookupShortId(
 
 /** One entity by its OpenAlex id in any form and case (`W123`, `w123`, `https://openalex.org/W123`). */
 
-/** A found record: its stored text, parsed only if something reads the object (a `select`). */
-const foundRecord = (json: string): LookupResult => {
+/** A found record: its stored bytes, parsed only if something reads the object (a `select`). */
+const foundRecord = (jsonBytes: Uint8Array): LookupResult => {
   let parsed: Record<string, unknown> | undefined
   return {
     status: 'found',
-    json,
+    jsonBytes,
     get record() {
-      parsed ??= JSON.parse(json) as Record<string, unknown>
+      parsed ??= parseJsonBytes(jsonBytes) as Record<string, unknown>
       return parsed
     },
   }

@@ -11,10 +11,11 @@ export interface RowsResult {
   /** The page of records, each with `relevance_score` when the query searched. */
   readonly rows: readonly EntityRecord[]
   /**
-   * The same page as the JSON text the adapter stores, when the rows are those records unchanged (no
-   * select, no score): a response sends them as they are instead of parsing and writing them again.
+   * The same page as the UTF-8 JSON bytes the adapter stores, when the rows are those records unchanged
+   * (no select, no score): a response sends those bytes as they are, rather than decoding them, parsing
+   * them and writing the same records again.
    */
-  readonly rowsJson?: readonly string[]
+  readonly rowsJsonBytes?: readonly Uint8Array[]
   /** Sort-key values of the last row, for the next cursor page; null when there is no further page. */
   readonly nextAfter: readonly unknown[] | null
 }
@@ -41,10 +42,10 @@ export type LookupResult =
       readonly status: 'found'
       readonly record: EntityRecord
       /**
-       * The record's JSON text as the adapter stores it, when it has it: a response with nothing to
-       * select sends it as it is, instead of parsing it and writing the same record again.
+       * The record's UTF-8 JSON bytes as the adapter stores them, when it has them: a response with
+       * nothing to select sends them as they are, instead of parsing them and writing the same record again.
        */
-      readonly json?: string
+      readonly jsonBytes?: Uint8Array
     }
   /** The id was merged into another: answer 301 to it. */
   | { readonly status: 'merged'; readonly id: string }

@@ -32,8 +32,8 @@ const executeRows = async (
 ): Promise<RowsResponse> => {
   const result = await adapter.queryRows(plan)
   const cursorPaging = plan.page.kind === 'cursor'
-  // Unchanged stored records pass through as text; the objects are made only if something reads them.
-  const passThrough = plan.select === null ? result.rowsJson : undefined
+  // Unchanged stored records pass through as bytes; the objects are made only if something reads them.
+  const passThrough = plan.select === null ? result.rowsJsonBytes : undefined
   let results: readonly EntityRecord[] | undefined
   return {
     kind: 'rows',
@@ -45,7 +45,7 @@ const executeRows = async (
         ? null
         : encodeCursor(sortSignature, result.nextAfter)
       : undefined,
-    ...(passThrough === undefined ? {} : { resultsJson: passThrough }),
+    ...(passThrough === undefined ? {} : { resultsJsonBytes: passThrough }),
     get results() {
       results ??= result.rows.map((row) => shapeEntity(row, plan.select))
       return results

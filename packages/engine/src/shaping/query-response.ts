@@ -24,8 +24,8 @@ export interface RowsResponse {
   /** Under cursor paging, the cursor of the next page, or null after the last; undefined otherwise. */
   readonly nextCursor: string | null | undefined
   readonly results: readonly EntityRecord[]
-  /** The results as the adapter's stored JSON text, when they are those records unchanged. */
-  readonly resultsJson?: readonly string[]
+  /** The results as the adapter's stored UTF-8 JSON bytes, when they are those records unchanged. */
+  readonly resultsJsonBytes?: readonly Uint8Array[]
 }
 
 /** A page of group buckets. */

@@ -131,11 +131,11 @@ export function describeAdapterConformance(
       const result = await rowsOf(oqo, { perPage: 100 })
       expect(result.count, JSON.stringify(filters)).toBe(expected)
       expect(result.rows.length).toBe(Math.min(expected, 100))
-      // Stored text of the rows, when the adapter gives it: each the fixture's record, as many as the page.
-      if (result.rowsJson !== undefined) {
-        expect(result.rowsJson.length).toBe(Math.min(expected, 100))
-        for (const text of result.rowsJson) {
-          const record = JSON.parse(text) as EntityRecord
+      // Stored bytes of the rows, when the adapter gives them: each the fixture's record, as many as the page.
+      if (result.rowsJsonBytes !== undefined) {
+        expect(result.rowsJsonBytes.length).toBe(Math.min(expected, 100))
+        for (const bytes of result.rowsJsonBytes) {
+          const record = JSON.parse(new TextDecoder().decode(bytes)) as EntityRecord
           expect(record).toEqual(context.byId.get(shortIdOf(record)))
         }
       }
@@ -507,7 +507,8 @@ export function describeAdapterConformance(
         expect(result.status).toBe('found')
         if (result.status !== 'found') return
         expect(result.record).toEqual(record)
-        if (result.json !== undefined) expect(JSON.parse(result.json)).toEqual(record)
+        if (result.jsonBytes !== undefined)
+          expect(JSON.parse(new TextDecoder().decode(result.jsonBytes))).toEqual(record)
       }
 
       it('finds a work by its id in any form and case, as stored', async () => {

@@ -12,8 +12,9 @@ export const jsonResponse = (
   headers: Readonly<Record<string, string>> = {},
 ): Response => new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } })
 
-/** A 200 of JSON text that is already written (a stored record). */
-export const jsonTextResponse = (json: string): Response => new Response(json, { headers: JSON_HEADERS })
+/** A 200 of JSON that is already written, as UTF-8 bytes (a stored record, an envelope around stored records). */
+export const jsonBytesResponse = (json: Uint8Array): Response =>
+  new Response(json as Uint8Array<ArrayBuffer>, { headers: JSON_HEADERS })
 
 /** The body of an error: the first problem at the top, every problem under `errors` when there are several. */
 export const errorBody = (problems: readonly ApiProblem[]): Record<string, unknown> => {

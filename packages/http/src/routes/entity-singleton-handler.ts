@@ -9,7 +9,7 @@ import {
 import { type EntityType, entityPath, propertiesRegistry } from '@oqlkit/oqo-schema'
 import type { H3Event } from 'h3'
 import { ApiError, type ApiProblem } from '../errors/api-error.ts'
-import { jsonResponse, jsonTextResponse } from '../errors/error-response.ts'
+import { jsonBytesResponse, jsonResponse } from '../errors/error-response.ts'
 import { entityOfPath } from '../request/entity-paths.ts'
 import { rawPathOf, rawQueryOf, readQueryParameters } from '../request/query-parameters.ts'
 import { readSingletonId } from '../request/singleton-id-reader.ts'
@@ -114,8 +114,8 @@ export const entitySingletonHandler =
     switch (result.status) {
       case 'found':
         if (select !== null) return selectFields(result.record, select)
-        // The stored text goes out as it is: parsing it to write it again costs a third of a millisecond.
-        return result.json === undefined ? result.record : jsonTextResponse(result.json)
+        // The stored bytes go out as they are: parsing them to write them again costs a third of a millisecond.
+        return result.jsonBytes === undefined ? result.record : jsonBytesResponse(result.jsonBytes)
       case 'merged': {
         const location = `/${list}/${result.id}${search === '' ? '' : `?${search}`}`
         return jsonResponse(

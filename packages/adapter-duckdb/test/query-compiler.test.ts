@@ -46,7 +46,9 @@ describe('DuckDbPlanCompiler', () => {
 
   it('reads derived columns directly and the rest from the JSON record by the column path', () => {
     const year = rowsOf(works({ column_id: 'publication_year', value: 2020, operator: '>=' }))
-    expect(year.count.sql).toContain('coalesce("publication_year" >= ?, FALSE)')
+    // Outside a NOT a comparison stays bare, so DuckDB can push it into the scan.
+    expect(year.count.sql).toContain('AND "publication_year" >= ?')
+    expect(year.count.sql).not.toContain('coalesce("publication_year"')
     const nested = rowsOf(works({ column_id: 'authorships.institutions.type', value: 'Education' }))
     expect(nested.count.sql).toContain("json_extract_string(record, '$.authorships[*].institutions[*].type')")
     expect(nested.count.params).toEqual(['education'])
@@ -76,6 +78,28 @@ describe('DuckDbPlanCompiler', () => {
   it('negates without losing rows that have no value, and writes null as missing', () => {
     const negated = rowsOf(works({ column_id: 'language', value: 'en', is_negated: true }))
     expect(negated.count.sql).toContain('(NOT coalesce(lower("language") = ?, FALSE))')
+    // Every leaf under a NOT is guarded, however deep, and the leaves beside it are not.
+    const nested = rowsOf(
+      works({
+        join: 'and',
+        filters: [
+          { column_id: 'publication_year', value: 2020 },
+          {
+            join: 'or',
+            is_negated: true,
+            filters: [
+              { column_id: 'language', value: 'en' },
+              { column_id: 'is_oa', value: true },
+            ],
+          },
+        ],
+      }),
+    )
+    expect(nested.count.sql).toContain('"publication_year" = ?')
+    expect(nested.count.sql).not.toContain('coalesce("publication_year"')
+    expect(nested.count.sql).toContain(
+      '(NOT (coalesce(lower("language") = ?, FALSE) OR coalesce("is_oa" = ?, FALSE)))',
+    )
     expect(rowsOf(works({ column_id: 'language', value: null })).count.sql).toContain('"language" IS NULL')
     expect(rowsOf(works({ column_id: 'authorships.author.id', value: null })).count.sql).toContain(
       '"id" NOT IN (SELECT work_id FROM "link_works_authors")',

@@ -60,6 +60,44 @@ describe('DuckDbPlanCompiler in narrow mode', () => {
     expect(query.sql).not.toContain('works__narrow')
   })
 
+  it('finds the works of a link filter by row number in the in-memory link table, and ties by row', () => {
+    const plan = planOf(works({ column_id: 'authorships.author.id', value: 'A5023888391' }), {
+      sort: 'cited_by_count:desc',
+    })
+    const query = narrow.compileRows(plan)
+    expect(query.count.sql).toContain(
+      'e.rowid IN (SELECT work_row FROM "link_works_authors__narrow" WHERE key IN (?))',
+    )
+    // Narrow rows are in id order: the id tiebreak orders by row number and still reports the id.
+    expect(query.sql).toContain('ORDER BY "cited_by_count" DESC NULLS LAST, e.rowid ASC NULLS LAST')
+    expect(query.sql).toContain('e."id" AS __k1')
+    const missing = narrow.compileRows(planOf(works({ column_id: 'authorships.author.id', value: null })))
+    expect(missing.count.sql).toContain('e.rowid NOT IN (SELECT work_row FROM "link_works_authors__narrow")')
+  })
+
+  it('joins a grouped link table by row number', () => {
+    const query = narrow.compileGroups(
+      planOf({ get_rows: 'works', group_by: [{ column_id: 'authorships.institutions.country_code' }] }),
+    )
+    expect(query.sql).toContain('e.rowid AS __row')
+    expect(query.sql).toContain(
+      'LEFT JOIN "link_works_institution_countries__narrow" AS __l0 ON __l0.work_row = __base.__row',
+    )
+  })
+
+  it('writes a link filter by id when the statement reads the record and so runs on the view', () => {
+    const plan = planOf(
+      works(
+        { column_id: 'authorships.author.id', value: 'A5023888391' },
+        { column_id: 'authorships.institutions.type', value: 'education' },
+      ),
+    )
+    const query = narrow.compileRows(plan)
+    expect(query.sql).toContain('FROM "works" AS e')
+    expect(query.sql).toContain('"id" IN (SELECT work_id FROM "link_works_authors" WHERE key IN (?))')
+    expect(query.sql).not.toContain('rowid')
+  })
+
   it('is off unless asked for', () => {
     const query = views.compileRows(planOf(works({ column_id: 'publication_year', value: 2020 })))
     expect(query.sql).not.toContain('__narrow')

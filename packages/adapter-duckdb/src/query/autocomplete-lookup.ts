@@ -11,7 +11,7 @@ import {
 } from './catalog-views.ts'
 import { catalogEntityOf } from './column-sources.ts'
 import type { DuckDbConnectionLike } from './duckdb-driver.ts'
-import { compileFilter } from './filter-compiler.ts'
+import { compileFilter, type FilterTarget } from './filter-compiler.ts'
 import { readsRecordColumn } from './record-column-use.ts'
 import { parseJsonBytes, RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
 import { param, raw, sql, toStatement } from './sql-fragment.ts'
@@ -31,11 +31,22 @@ export async function autocompleteLookup(
   const entity = catalogEntityOf(request.entity)
   const text = normalizeAutocompleteText(request.text)
   if (entity === undefined || text === '' || request.limit < 1) return []
-  const filter = compileFilter(entity, request.filter, (node) => {
-    throw new UnsupportedPlanError('invalid_search', `Autocomplete filters cannot search (${node.column.id})`)
-  })
+  const filterOver = (target: FilterTarget) =>
+    compileFilter(
+      entity,
+      request.filter,
+      (node) => {
+        throw new UnsupportedPlanError(
+          'invalid_search',
+          `Autocomplete filters cannot search (${node.column.id})`,
+        )
+      },
+      target,
+    )
+  const viewFilter = filterOver({})
   const popularity = entity === 'works' ? '"cited_by_count"' : '"works_count"'
-  const narrow = narrowTables && !readsRecordColumn(filter.sql)
+  const narrow = narrowTables && !readsRecordColumn(viewFilter.sql)
+  const filter = narrow ? filterOver({ narrowRow: 'e' }) : viewFilter
   const view = raw(narrow ? narrowEntityTable(entity) : entityView(entity))
   const name = raw(narrow ? `e."${AUTOCOMPLETE_NAME_COLUMN}"` : normalizedNameSql('e'))
   // The winners are chosen from narrow columns; only their records are read.

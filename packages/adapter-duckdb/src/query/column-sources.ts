@@ -76,6 +76,8 @@ export interface LinkSource {
   readonly kind: 'link'
   /** The view name of the link table. */
   readonly view: string
+  /** Its in-memory copy in `narrow` mode, `(key, work_row)`: keys sorted, works by their narrow row. */
+  readonly narrowTable: string
   readonly codec: ValueCodec
   readonly groupKey: GroupKeyKind
   readonly list: ListSource
@@ -307,6 +309,9 @@ export const linkViewOf = (name: string): string => {
   return view
 }
 
+/** The name of a link table's in-memory copy in `narrow` mode (catalog-views.ts creates it). */
+export const narrowLinkTableOf = (name: string): string => `${linkViewOf(name)}__narrow`
+
 const link = (name: string, column: ColumnRef, list: ListSource): LinkSource => {
   const spec = LINK_TABLES.find((candidate) => candidate.name === name)!
   const codec =
@@ -318,6 +323,7 @@ const link = (name: string, column: ColumnRef, list: ListSource): LinkSource => 
   return {
     kind: 'link',
     view: linkViewOf(name),
+    narrowTable: narrowLinkTableOf(name),
     codec,
     groupKey: column.kind === 'enum' ? CODE_KEY : entityKey(spec.keyEntity),
     list,

@@ -1,6 +1,9 @@
 // The filter of a plan as an SQL predicate over one entity view: a `FilterVisitor` that emits fragments.
-// Every leaf is wrapped in `coalesce(…, FALSE)`, so a row without the value does not match, and `NOT` of a
-// leaf keeps it (`!type:article` keeps works with no type), as the API's negation does.
+// A row without the value never matches a leaf, and `NOT` of a leaf keeps it (`!type:article` keeps works
+// with no type), as the API's negation does. Under a NOT, each leaf is wrapped in `coalesce(…, FALSE)` so
+// that its NULL becomes FALSE before the negation. Elsewhere the leaf stays bare: AND and OR alone treat a
+// NULL as WHERE does, as not matching, and only a bare comparison is pushed into DuckDB's scan, where zone
+// maps skip whole row groups (a key lookup in a sorted link table: 1.6 ms bare, 230 ms wrapped).
 import {
   type ColumnRef,
   type ComparisonNode,
@@ -15,7 +18,13 @@ import {
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { LETTER_ID_PATTERN } from '../catalog/openalex-id-normalizer.ts'
 import { EXTERNAL_IDS_VIEW, entityView } from './catalog-views.ts'
-import { type ColumnSource, columnSourceOf, type ListSource, linkViewOf } from './column-sources.ts'
+import {
+  type ColumnSource,
+  columnSourceOf,
+  type LinkSource,
+  type ListSource,
+  linkViewOf,
+} from './column-sources.ts'
 import type { SqlParam } from './compiled-query.ts'
 import { FALSE_SQL, joinSql, param, raw, type SqlFragment, sql, TRUE_SQL } from './sql-fragment.ts'
 import { constantLiteral, quoteIdentifier } from './sql-identifier.ts'
@@ -33,8 +42,6 @@ const DATE_BOUND = /^(from|to)_(.+_date)$/
 const LETTER_ID_SQL = constantLiteral(`(?i)${LETTER_ID_PATTERN}`)
 const REFERENCED_WORKS_VIEW = quoteIdentifier(linkViewOf('works-referenced-works'))
 const LAMBDA = '__x'
-
-const guard = (fragment: SqlFragment): SqlFragment => sql`coalesce(${fragment}, FALSE)`
 
 const sourceOf = (entity: CatalogEntity, column: ColumnRef): ColumnSource => {
   const source = columnSourceOf(entity, column)
@@ -80,11 +87,26 @@ const relatedWorks = (values: SqlFragment): SqlFragment =>
     sql`SELECT upper(regexp_extract(trim(__r), ${raw(LETTER_ID_SQL)}, 1)) FROM (SELECT unnest(json_extract_string(__w.record, '$.related_works[*]')) AS __r FROM ${raw(entityView('works'))} AS __w WHERE __w."id" IN (${values}))`,
   )
 
+/**
+ * Where the filter's rows are: the entity view (by id), or a narrow table whose rows link tables can name
+ * by row number, under the alias `narrowRow`.
+ */
+export interface FilterTarget {
+  readonly narrowRow?: string
+}
+
+/** The rows of the works linked to `keys` by a link table. */
+const linkedWorks = (source: LinkSource, target: FilterTarget, keys: SqlFragment): SqlFragment =>
+  target.narrowRow === undefined
+    ? idsIn(sql`SELECT work_id FROM ${raw(quoteIdentifier(source.view))} WHERE key IN (${keys})`)
+    : sql`${raw(target.narrowRow)}.rowid IN (SELECT work_row FROM ${raw(quoteIdentifier(source.narrowTable))} WHERE key IN (${keys}))`
+
 /** `column = any of values` for one source (a single value is a list of one). */
 const matchAny = (
   entity: CatalogEntity,
   source: ColumnSource,
   values: readonly FilterValue[],
+  target: FilterTarget,
 ): SqlFragment => {
   switch (source.kind) {
     case 'scalar': {
@@ -106,9 +128,7 @@ const matchAny = (
     case 'link': {
       const found = inputs(source.codec, values)
       if (found.length === 0) return FALSE_SQL
-      return idsIn(
-        sql`SELECT work_id FROM ${raw(quoteIdentifier(source.view))} WHERE key IN (${placeholders(source.codec, found)})`,
-      )
+      return linkedWorks(source, target, placeholders(source.codec, found))
     }
     case 'external-id': {
       const found = inputs(source.codec, values)
@@ -182,7 +202,7 @@ const compareRange = (source: ColumnSource, operator: RangeOperator, value: Filt
   }
 }
 
-const missing = (entity: CatalogEntity, source: ColumnSource): SqlFragment => {
+const missing = (entity: CatalogEntity, source: ColumnSource, target: FilterTarget): SqlFragment => {
   switch (source.kind) {
     case 'scalar':
       return raw(`${source.expr} IS NULL`)
@@ -195,7 +215,11 @@ const missing = (entity: CatalogEntity, source: ColumnSource): SqlFragment => {
     case 'related-to':
       return raw(`coalesce(len(${source.list.expr}), 0) = 0`)
     case 'link':
-      return raw(`"id" NOT IN (SELECT work_id FROM ${quoteIdentifier(source.view)})`)
+      return raw(
+        target.narrowRow === undefined
+          ? `"id" NOT IN (SELECT work_id FROM ${quoteIdentifier(source.view)})`
+          : `${target.narrowRow}.rowid NOT IN (SELECT work_row FROM ${quoteIdentifier(source.narrowTable)})`,
+      )
     case 'external-id':
       return sql`"id" NOT IN (SELECT id FROM ${raw(quoteIdentifier(EXTERNAL_IDS_VIEW))} WHERE entity = ${param(entity)} AND scheme = ${param(source.scheme)})`
     case 'unsupported':
@@ -210,23 +234,32 @@ const operatorOf = (node: ComparisonNode): ComparisonNode['operator'] => {
   return bound[1] === 'from' ? '>=' : '<='
 }
 
-/** The visitor compiling a filter tree of `entity` to a predicate. */
+/**
+ * The visitor compiling a filter tree of `entity` to a predicate; `negated` when the tree is under a NOT,
+ * whose leaves must be FALSE rather than NULL for a row without the value.
+ */
 export const filterVisitor = (
   entity: CatalogEntity,
   searchRelationOf: SearchRelationOf,
+  target: FilterTarget = {},
+  negated = false,
 ): FilterVisitor<SqlFragment> => {
+  const guard = (fragment: SqlFragment): SqlFragment =>
+    negated ? sql`coalesce(${fragment}, FALSE)` : fragment
+  let underNot: FilterVisitor<SqlFragment> | undefined
   const visitor: FilterVisitor<SqlFragment> = {
     comparison: (node) => {
       const operator = operatorOf(node)
       const source = sourceOf(entity, node.column)
       return guard(
         operator === '='
-          ? matchAny(entity, source, [node.value])
+          ? matchAny(entity, source, [node.value], target)
           : compareRange(source, operator, node.value),
       )
     },
-    'in-list': (node: InListNode) => guard(matchAny(entity, sourceOf(entity, node.column), node.values)),
-    missing: (node: MissingNode) => guard(missing(entity, sourceOf(entity, node.column))),
+    'in-list': (node: InListNode) =>
+      guard(matchAny(entity, sourceOf(entity, node.column), node.values, target)),
+    missing: (node: MissingNode) => guard(missing(entity, sourceOf(entity, node.column), target)),
     search: (node) => guard(sql`"id" IN (SELECT doc FROM ${raw(quoteIdentifier(searchRelationOf(node)))})`),
     collection: (node) => {
       throw new UnsupportedPlanError(
@@ -248,7 +281,10 @@ export const filterVisitor = (
             node.children.map((child) => visitFilter(child, visitor)),
             ' OR ',
           )})`,
-    not: (node) => sql`(NOT ${visitFilter(node.child, visitor)})`,
+    not: (node) => {
+      underNot ??= negated ? visitor : filterVisitor(entity, searchRelationOf, target, true)
+      return sql`(NOT ${visitFilter(node.child, underNot)})`
+    },
   }
   return visitor
 }
@@ -258,4 +294,6 @@ export const compileFilter = (
   entity: CatalogEntity,
   filter: FilterNode | null,
   searchRelationOf: SearchRelationOf,
-): SqlFragment => (filter === null ? TRUE_SQL : visitFilter(filter, filterVisitor(entity, searchRelationOf)))
+  target: FilterTarget = {},
+): SqlFragment =>
+  filter === null ? TRUE_SQL : visitFilter(filter, filterVisitor(entity, searchRelationOf, target))

@@ -183,11 +183,15 @@ describe('DuckDbPlanCompiler', () => {
     expect(query.sql).toContain('unnest(CASE WHEN len(__base.__d0) = 0 THEN [NULL] ELSE __base.__d0 END)')
     expect(query.sql).toContain('LEFT JOIN "link_works_authors" AS __l1 ON __l1.work_id = __base.__id')
     // One row per work and key combination without a DISTINCT: lists are list_distinct'ed, link pairs distinct.
-    expect(query.sql).toContain('__keys AS (SELECT __base.__id')
+    expect(query.sql).toContain('__keys AS (SELECT __g0, __l1.key AS __g1 FROM __base')
+    expect(query.sql).not.toContain('DISTINCT __')
     expect(query.sql).toContain('list_distinct(')
     expect(query.sql).toContain('WHERE __g1 IS NOT NULL')
     expect(query.sql).toContain('ORDER BY __n DESC, __g0 ASC NULLS LAST, __g1 ASC NULLS LAST')
     expect(query.keyFormats[1]!('A5')).toBe('https://openalex.org/A5')
+    // Without a link table to join, the rows carry their keys alone.
+    const scalar = compiler.compileGroups(planOf({ get_rows: 'works', group_by: [{ column_id: 'type' }] }))
+    expect(scalar.sql).not.toContain('__id')
     expect(query.keyFormats[0]!('education')).toBe('education')
     expect(query.keyFormats[0]!(null)).toBeNull()
     expectUnsupported(

@@ -491,7 +491,9 @@ export class DuckDbPlanCompiler {
     const context = this.#context(plan, semantic)
     if (plan.page.kind === 'cursor' && plan.page.after !== null)
       throw new UnsupportedPlanError('group_cursor', 'Group buckets are paged by number, not by cursor')
-    const baseColumns: string[] = [`${ROW}."id" AS __id`]
+    // Only the key columns are carried, and the row's id or number when a link table joins by it: the
+    // buckets count rows, and a work's id text dragged through the grouping cost time for nothing.
+    const baseColumns: string[] = []
     // Link tables join by the work's id, or by its row when the rows come from the narrow table, which is
     // decided once the columns are known.
     const joins: ((narrow: boolean) => string)[] = []
@@ -541,13 +543,14 @@ export class DuckDbPlanCompiler {
     })
     const keyNames = plan.groupBy.map((_, index) => `__g${index}`)
     const rows = this.#relation(context, raw(baseColumns.join(', ')))
-    if (rows.narrow) baseColumns.push(`${ROW}.rowid AS __row`)
+    if (plan.groupBy.some((dimension) => this.#source(context.entity, dimension.column).kind === 'link'))
+      baseColumns.push(rows.narrow ? `${ROW}.rowid AS __row` : `${ROW}."id" AS __id`)
     const base = sql`__base AS (SELECT ${raw(baseColumns.join(', '))} FROM ${raw(rows.table)} AS ${raw(ROW)} WHERE ${rows.where})`
     const keysClause = raw(
       // No DISTINCT: each row is already one (id, key combination) — a scalar has one value per id, lists are
       // list_distinct'ed, and link tables hold distinct (key, work_id) pairs — and at 1M works a DISTINCT
       // over the joined rows cost more than the grouping itself.
-      `__keys AS (SELECT __base.__id, ${keyColumns.join(', ')} FROM __base${joins.map((join) => join(rows.narrow)).join('')})`,
+      `__keys AS (SELECT ${keyColumns.join(', ')} FROM __base${joins.map((join) => join(rows.narrow)).join('')})`,
     )
     const buckets = raw(
       `__buckets AS (SELECT ${keyNames.join(', ')}, count(*) AS __n FROM __keys${known.length > 0 ? ` WHERE ${known.join(' AND ')}` : ''} GROUP BY ALL)`,

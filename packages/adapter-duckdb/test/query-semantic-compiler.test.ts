@@ -1,11 +1,10 @@
-// The SQL of a semantic search, without a database: the query vector and the text only ever as parameters,
-// the other filters inside the scan (so they narrow the candidates before the 50 nearest are taken), the
-// matches read by the count and the page as bound constants (one scan per request), and the refusals.
+// The SQL of a semantic search, without a database: the text never in the SQL, the other filters as the
+// statement of the candidates (so they narrow them before the 50 nearest are taken), the matches read by the
+// count and the page as bound constants (one search per request), and the refusals.
 import { planQuery, type QueryPlan } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
 import { DuckDbPlanCompiler } from '../src/query/duckdb-plan-compiler.ts'
-import { vectorParameter } from '../src/query/semantic-search-sql.ts'
 import { isUnsupportedPlanError, type UnsupportedPlanError } from '../src/query/unsupported-plan-error.ts'
 
 const TEXT = "coral reefs'); DROP TABLE works; --"
@@ -21,24 +20,33 @@ const plan = planOf({
     { column_id: 'publication_year', value: 2015, operator: '>' },
   ],
 })
-const vector = Float32Array.from([0.5, -0.5, 0.5, 0.5])
 const compiler = new DuckDbPlanCompiler({ semantic: { dimensions: 4 } })
 
 describe('semantic search SQL', () => {
-  it('scans with the vector as a parameter, the filters inside the scan, and never the text', () => {
-    const [scan, ...more] = compiler.semanticStatements(plan, new Map([[TEXT, vector]]))
+  it('lists the candidates the other filters keep, in id order, and never writes the text', () => {
+    const [search, ...more] = compiler.semanticSearches(plan)
     expect(more).toEqual([])
-    expect(scan!.text).toBe(TEXT)
-    const { sql, params } = scan!.statement
-    expect(sql).toContain('array_inner_product')
-    expect(sql).toContain('LIMIT ?')
+    expect(search!.text).toBe(TEXT)
+    const { sql, params } = search!.candidates!
+    expect(sql).toMatch(
+      /^SELECT e\."id" AS id FROM "works" AS e WHERE .*"publication_year" > \? ORDER BY e\."id"$/,
+    )
     expect(sql).not.toContain('DROP')
-    expect(sql).not.toContain('0.5')
-    expect(params).toContain(vectorParameter(vector))
-    expect(params).toContain(50)
-    // The year filter is a condition of the candidates, inside the scan.
-    expect(sql).toMatch(/__v\.id IN \(SELECT "id" FROM "works" WHERE .*publication_year/)
-    expect(params).toContain(2015)
+    expect(params).toEqual([2015])
+    // Over a narrow table, in its row order, which is id order.
+    const narrow = new DuckDbPlanCompiler({ semantic: { dimensions: 4 }, narrowTables: true })
+    expect(narrow.semanticSearches(plan)[0]!.candidates!.sql).toMatch(
+      /FROM "works__narrow" AS e .*ORDER BY e\.rowid$/,
+    )
+    // Every work of the catalog is a candidate when nothing narrows them: no statement.
+    const alone = planOf({
+      get_rows: 'works',
+      corpus: 'all',
+      filter_rows: [{ column_id: 'abstract.search.semantic', value: TEXT, operator: 'has' }],
+    })
+    expect(compiler.semanticSearches(alone)).toEqual([{ text: TEXT, candidates: null }])
+    // A plan without a semantic search has none to run.
+    expect(compiler.semanticSearches(planOf({ get_rows: 'works' }))).toEqual([])
   })
 
   it('reads the matches in the count and the page without scanning again', () => {
@@ -65,12 +73,6 @@ describe('semantic search SQL', () => {
     expect(none.sql).toContain('WHERE FALSE')
   })
 
-  it('compiles the scan into the statements when given only the vector (compile-only path)', () => {
-    const rows = compiler.compileRows(plan, { vectors: new Map([[TEXT, vector]]) })
-    expect(rows.sql).toContain('array_inner_product')
-    expect(rows.count.sql).toContain('array_inner_product')
-  })
-
   it('refuses without vectors, and without the query vector', () => {
     const reasonOf = (run: () => unknown): string => {
       try {
@@ -89,6 +91,7 @@ describe('semantic search SQL', () => {
         new DuckDbPlanCompiler({ semanticUnavailable: 'start with --embeddings-url' }).compileRows(plan),
       ),
     ).toMatch(/--embeddings-url/)
-    expect(reasonOf(() => compiler.compileRows(plan))).toMatch(/^semantic_search: .*not computed/)
+    expect(reasonOf(() => compiler.compileRows(plan))).toMatch(/^semantic_search: .*not looked up/)
+    expect(reasonOf(() => new DuckDbPlanCompiler().semanticSearches(plan))).toMatch(/no vectors of works/)
   })
 })

@@ -61,6 +61,8 @@ describe('work vectors of the built-in model', () => {
         textFromInvertedIndex(work.abstract_inverted_index).trim() !== '',
     )
     expect(built.count).toBe(withText.length)
+    // The int8 matrix: a row of `dimensions` bytes per work, beside the ids and norms.
+    expect(readFileSync(join(catalogDir, built.matrixFile)).length).toBe(built.count * built.dimensions)
     const trained = withText.filter(
       (work) => !isHeldOut(String(work.id).replace('https://openalex.org/', ''), 3, 0.2),
     )

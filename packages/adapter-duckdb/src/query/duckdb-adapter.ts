@@ -11,6 +11,7 @@ import {
   type LookupResult,
   type QueryPlan,
   type RowsResult,
+  SEMANTIC_SEARCH_LIMITS,
   type StorageAdapter,
   unitVector,
   writeEmbedderMismatchMessage,
@@ -18,7 +19,9 @@ import {
 import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
 import { searchIndexOf } from '../search/search-index-manifest.ts'
 import { loadCatalogEmbedder } from '../vectors/catalog-embedder.ts'
+import { VECTOR_INDEX_FORMAT_VERSION, VECTORS_EXTENSION_KEY } from '../vectors/vector-index-layout.ts'
 import { vectorIndexOf } from '../vectors/vector-index-manifest.ts'
+import type { WorkVectorMatrix } from '../vectors/work-vector-matrix.ts'
 import { autocompleteLookup } from './autocomplete-lookup.ts'
 import { catalogSearchCompiler } from './catalog-search.ts'
 import { type CatalogLoadMode, catalogBytes, catalogViewStatements } from './catalog-views.ts'
@@ -33,8 +36,8 @@ import {
 import { type RecordFetcher, sqlRecordFetcher, storeRecordFetcher } from './record-fetcher.ts'
 import { RecordStoreReader } from './record-store-reader.ts'
 import { pageOf, readGroups, readRows } from './result-readers.ts'
-import { workVectorsTableStatement } from './semantic-search-sql.ts'
 import { findEntityByExternalId, findEntityById, findRandomEntity } from './singleton-lookup.ts'
+import { loadWorkVectorMatrix } from './work-vector-loader.ts'
 
 const DEFAULT_TABLES_UP_TO_BYTES = 64 * 1024 * 1024
 
@@ -76,28 +79,46 @@ export interface DuckDbAdapter extends StorageAdapter {
   compile(plan: QueryPlan, semantic?: SemanticInputs): CompiledQuery
 }
 
+/** What semantic search needs at query time: the embedder of query texts and the works' vectors. */
+interface SemanticSearcher {
+  readonly embedder: Embedder
+  readonly matrix: WorkVectorMatrix
+}
+
 /**
- * The works each semantic search of a plan finds: its texts embedded in one batch, then one scan per text.
- * Run before the count and the page, which both read the result instead of scanning the vectors again.
+ * The works each semantic search of a plan finds: its texts embedded in one batch, then for each the nearest
+ * among its candidates (listed by DuckDB when other filters narrow them). Run before the count and the page,
+ * which both read the result instead of searching again.
  */
 const findSemanticMatches = async (
   db: DuckDbConnectionLike,
   compiler: DuckDbPlanCompiler,
   plan: QueryPlan,
-  embedder: Embedder | undefined,
+  semantic: SemanticSearcher | undefined,
 ): Promise<SemanticInputs> => {
-  const texts = compiler.semanticTexts(plan)
-  if (texts.length === 0 || embedder === undefined) return {}
-  const embedded = await embedder.embed(texts)
-  const vectors = new Map(
-    texts.map((text, index) => [text, unitVector(embedded[index] ?? new Float32Array(embedder.dimensions))]),
-  )
+  const searches = compiler.semanticSearches(plan)
+  if (searches.length === 0 || semantic === undefined) return {}
+  const { embedder, matrix } = semantic
+  const embedded = await embedder.embed(searches.map((search) => search.text))
   const matches = new Map<string, readonly SemanticMatch[]>()
-  for (const { text, statement } of compiler.semanticStatements(plan, vectors)) {
-    const rows = await db.all(statement.sql, statement.params)
+  for (const [index, search] of searches.entries()) {
+    const query = unitVector(embedded[index] ?? new Float32Array(embedder.dimensions))
+    // A text with no word the model knows has no direction: nothing is near it.
+    if (!query.some((value) => value !== 0)) {
+      matches.set(search.text, [])
+      continue
+    }
+    const keep =
+      search.candidates === null
+        ? undefined
+        : matrix.rowsOf(
+            (await db.all(search.candidates.sql, search.candidates.params)).map((row) => String(row.id)),
+          )
     matches.set(
-      text,
-      rows.map((row) => ({ doc: String(row.doc), score: Number(row.score) })),
+      search.text,
+      matrix
+        .nearest(query, SEMANTIC_SEARCH_LIMITS.maxResults, keep)
+        .map((match) => ({ doc: match.id, score: match.score })),
     )
   }
   return { matches }
@@ -123,13 +144,13 @@ export function duckDbAdapterOver(
   capabilities: AdapterCapabilities,
   fetchRecords: RecordFetcher = sqlRecordFetcher(db),
   onClose: () => Promise<void> = async () => {},
-  embedder?: Embedder,
+  semantic?: SemanticSearcher,
 ): DuckDbAdapter {
   return {
     capabilities,
     compile: (plan, semantic) => compiler.compile(plan, semantic),
     async queryRows(plan: QueryPlan): Promise<RowsResult> {
-      const query = compiler.compileRows(plan, await findSemanticMatches(db, compiler, plan, embedder))
+      const query = compiler.compileRows(plan, await findSemanticMatches(db, compiler, plan, semantic))
       const [countRows, pageRows] = await Promise.all([
         db.all(query.count.sql, query.count.params),
         db.all(query.sql, query.params),
@@ -138,7 +159,7 @@ export function duckDbAdapterOver(
       return readRows(query, countRows, pageRows, records)
     },
     async queryGroups(plan: QueryPlan): Promise<GroupsResult> {
-      const query = compiler.compileGroups(plan, await findSemanticMatches(db, compiler, plan, embedder))
+      const query = compiler.compileGroups(plan, await findSemanticMatches(db, compiler, plan, semantic))
       const [countRows, bucketRows] = await Promise.all([
         db.all(query.count.sql, query.count.params),
         db.all(query.sql, query.params),
@@ -179,6 +200,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
       : options.load
   const vectors = vectorIndexOf(manifest.manifest)
   let embedder: Embedder | undefined
+  let matrix: WorkVectorMatrix | undefined
   try {
     // Parquet footers are read once, not on every query of a view.
     await db.all('SET parquet_metadata_cache = true')
@@ -191,7 +213,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
           options.catalogDir,
           writeEmbedderMismatchMessage(vectors.embedder, embedder),
         )
-      if (embedder !== undefined) await db.all(workVectorsTableStatement(options.catalogDir, vectors))
+      if (embedder !== undefined) matrix = await loadWorkVectorMatrix(db, options.catalogDir, vectors)
     }
     // A checkpoint compresses the in-memory tables (dictionary, FSST, bit-packing): 12 MB, not 100+, for the
     // narrow tables of 100k works.
@@ -215,6 +237,11 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
           semanticUnavailable: `this catalog's vectors were made by ${vectors.embedder.modelId}${vectors.embedder.kind === 'openai-compatible' ? ' on an embeddings server' : ''}, and the server was started without an embedder for queries (oqlkit serve --embeddings-url URL --embeddings-model ${vectors.embedder.model ?? 'MODEL'})`,
         }
       : {}),
+    ...(vectors === undefined && manifest.manifest.extensions[VECTORS_EXTENSION_KEY] !== undefined
+      ? {
+          semanticUnavailable: `this catalog's vectors are of an older format than this oqlkit reads (version ${VECTOR_INDEX_FORMAT_VERSION}); ingest the snapshot again to rebuild them`,
+        }
+      : {}),
   })
   const records = new RecordStoreReader(options.catalogDir, manifest.manifest)
   return duckDbAdapterOver(
@@ -228,6 +255,6 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     },
     storeRecordFetcher(records),
     () => records.close(),
-    embedder,
+    embedder === undefined || matrix === undefined ? undefined : { embedder, matrix },
   )
 }

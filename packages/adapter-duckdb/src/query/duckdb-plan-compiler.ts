@@ -21,7 +21,6 @@ import type {
 import { compileFilter, type FilterTarget } from './filter-compiler.ts'
 import { readsRecordColumn } from './record-column-use.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
-import { semanticMatchesSql } from './semantic-search-sql.ts'
 import { joinSql, param, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
 import { quoteIdentifier } from './sql-identifier.ts'
 import { unindexedSearch } from './unindexed-search.ts'
@@ -53,12 +52,6 @@ export interface DuckDbPlanCompilerOptions {
   readonly semanticUnavailable?: string
 }
 
-/**
- * The embedded query texts of a plan's semantic searches, by text (unit vectors). The adapter embeds them
- * before compiling, since embedding may wait on a server and compiling does not.
- */
-export type QueryVectors = ReadonlyMap<string, Float32Array>
-
 /** One of the works a semantic search found: its id and cosine. */
 export interface SemanticMatch {
   readonly doc: string
@@ -66,13 +59,21 @@ export interface SemanticMatch {
 }
 
 /**
- * What a plan's semantic searches need to compile: their query vectors (the scan is then part of each
- * statement), or the works they found already (the adapter runs the scan once per request, so the count and
- * the page do not both pay for it).
+ * What a plan's semantic searches need to compile: the works each found, by its text. The adapter finds them
+ * before compiling (embedding the text may wait on a server; the scan runs once per request, so the count
+ * and the page do not both pay for it).
  */
 export interface SemanticInputs {
-  readonly vectors?: QueryVectors
   readonly matches?: ReadonlyMap<string, readonly SemanticMatch[]>
+}
+
+/**
+ * A semantic search of a plan as the adapter runs it: its text, and the statement listing the works the
+ * rest of the query keeps, in id order (null when every work is a candidate).
+ */
+export interface SemanticSearchTask {
+  readonly text: string
+  readonly candidates: SqlStatement | null
 }
 
 /** The works a semantic search found, as a relation of constants bound as parameters. */
@@ -237,72 +238,52 @@ export class DuckDbPlanCompiler {
     return plan.groupBy.length > 0 ? this.compileGroups(plan, semantic) : this.compileRows(plan, semantic)
   }
 
-  /** The nearest-neighbour scan of each semantic search of a plan, by its text (run once per request). */
-  semanticStatements(plan: QueryPlan, vectors: QueryVectors): { text: string; statement: SqlStatement }[] {
+  /** Each semantic search of a plan, once per text, with the statement of its candidates. */
+  semanticSearches(plan: QueryPlan): SemanticSearchTask[] {
     const entity = catalogEntityOf(plan.entity)
     if (entity === undefined)
       throw new UnsupportedPlanError('entity', `The DuckDB catalog has no ${plan.entity} table`)
     const seen = new Set<string>()
     return allSearches(plan.filter)
       .filter((node) => node.mode === 'semantic' && !seen.has(node.text) && seen.add(node.text))
-      .map((node) => ({
-        text: node.text,
-        statement: toStatement(this.#semanticMatches(entity, plan, node, { vectors })),
-      }))
+      .map((node) => {
+        this.#requireSemantic(entity, node)
+        const candidates = this.#semanticCandidates(plan, node)
+        return { text: node.text, candidates: candidates === null ? null : toStatement(candidates) }
+      })
   }
 
-  /** Whether a plan needs query vectors to compile: the texts of its semantic searches. */
-  semanticTexts(plan: QueryPlan): string[] {
-    return [
-      ...new Set(
-        allSearches(plan.filter)
-          .filter((node) => node.mode === 'semantic')
-          .map((node) => node.text),
-      ),
-    ]
-  }
-
-  #semanticMatches(
-    entity: CatalogEntity,
-    plan: QueryPlan,
-    node: SearchNode,
-    inputs: SemanticInputs,
-  ): SqlFragment {
+  #requireSemantic(entity: CatalogEntity, node: SearchNode): void {
     if (this.#semantic === undefined || entity !== 'works')
       throw new UnsupportedPlanError(
         'semantic_search',
         `Semantic search (${node.column.id}) is not available: ${this.#semanticUnavailable ?? `this catalog has no vectors of ${entity} (ingest builds them unless told not to)`}`,
       )
+  }
+
+  /** The works a semantic search found, as a relation, from the matches the adapter passed in. */
+  #semanticMatches(entity: CatalogEntity, node: SearchNode, inputs: SemanticInputs): SqlFragment {
+    this.#requireSemantic(entity, node)
     const found = inputs.matches?.get(node.text)
-    if (found !== undefined) return matchesRelation(found)
-    const vector = inputs.vectors?.get(node.text)
-    if (vector === undefined)
+    if (found === undefined)
       throw new UnsupportedPlanError(
         'semantic_search',
-        `The query vector of ${node.column.id} was not computed: embed the text before compiling`,
+        `The works nearest to ${node.column.id} were not looked up: run the semantic search before compiling`,
       )
-    // The nearest works are taken among those the rest of the query keeps (the planner puts a semantic
-    // search at the top level, so the rest is an AND of the other conditions).
+    return matchesRelation(found)
+  }
+
+  /**
+   * The works a semantic search picks its nearest among: those the rest of the query keeps (the planner puts
+   * a semantic search at the top level, so the rest is an AND of the other conditions), in id order; null
+   * when that is every work.
+   */
+  #semanticCandidates(plan: QueryPlan, node: SearchNode): SqlFragment | null {
     const rest = withoutNode(plan.filter, node)
-    const conditions: SqlFragment[] = []
-    if (plan.corpus !== 'all')
-      conditions.push(
-        raw(plan.corpus === 'core' ? 'NOT coalesce("is_xpac", FALSE)' : 'coalesce("is_xpac", FALSE)'),
-      )
-    if (rest !== null)
-      conditions.push(
-        compileFilter(entity, rest, () => {
-          throw new UnsupportedPlanError(
-            'semantic_search',
-            'A semantic search cannot be combined with another search',
-          )
-        }),
-      )
-    const candidates =
-      conditions.length === 0
-        ? null
-        : sql`SELECT "id" FROM ${raw(entityView(entity))} WHERE ${joinSql(conditions, ' AND ')}`
-    return semanticMatchesSql(this.#semantic.dimensions, vector, candidates)
+    if (rest === null && plan.corpus === 'all') return null
+    const context = this.#context({ ...plan, filter: rest, groupBy: [] }, NO_INPUTS)
+    const rows = this.#relation(context)
+    return sql`SELECT ${raw(ROW)}."id" AS id FROM ${raw(rows.table)} AS ${raw(ROW)} WHERE ${rows.where} ORDER BY ${raw(rows.narrow ? `${ROW}.rowid` : `${ROW}."id"`)}`
   }
 
   #context(plan: QueryPlan, semantic: SemanticInputs): Context {
@@ -320,7 +301,7 @@ export class DuckDbPlanCompiler {
         names.set(node, name)
         semanticNames.add(name)
         clauses.push(
-          sql`${raw(quoteIdentifier(name))}(doc, score) AS (${this.#semanticMatches(entity, plan, node, semantic)})`,
+          sql`${raw(quoteIdentifier(name))}(doc, score) AS (${this.#semanticMatches(entity, node, semantic)})`,
         )
         continue
       }

@@ -27,10 +27,10 @@ export {
 export {
   DuckDbPlanCompiler,
   type DuckDbPlanCompilerOptions,
-  type QueryVectors,
   type SearchCompilerLike,
   type SemanticInputs,
   type SemanticMatch,
+  type SemanticSearchTask,
 } from './duckdb-plan-compiler.ts'
 export type { SqlFragment } from './sql-fragment.ts'
 export {

@@ -1,8 +1,10 @@
 // The on-disk layout of a catalog's vectors under `vectors/`, and their entry in `catalog.json`
 // (`extensions.vectors`). README.md next to this file has the prose version.
 //
-//   vectors/works.parquet           (id, vector TINYINT[d], norm FLOAT), sorted by id: one row per work that
-//                                   has a title or an abstract, the vector quantised to int8
+//   vectors/works.parquet           (id, norm FLOAT), sorted by id: one row per work that has a title or an
+//                                   abstract and a vector that is not zero
+//   vectors/works.i8                the vectors quantised to int8, d bytes each, one per row of works.parquet
+//                                   in the same order (read into memory as they are, no decoding)
 //   vectors/lsa-vocabulary.bin      the built-in model's terms and document frequencies (LSA catalogs only)
 //   vectors/lsa-projection.f32      its term → dimension matrix, float32 little-endian, row per term
 import type { CatalogFile } from '../catalog/catalog-layout.ts'
@@ -10,9 +12,10 @@ import type { CatalogFile } from '../catalog/catalog-layout.ts'
 export const VECTORS_DIR = 'vectors'
 export const VECTOR_INDEX_FORMAT = 'oqlkit-vectors'
 /** Bumped when a file or its meaning changes: vectors of another version are rebuilt, not read. */
-export const VECTOR_INDEX_FORMAT_VERSION = 1
+export const VECTOR_INDEX_FORMAT_VERSION = 2
 export const VECTORS_EXTENSION_KEY = 'vectors'
 export const WORK_VECTORS_FILE = `${VECTORS_DIR}/works.parquet`
+export const WORK_VECTOR_MATRIX_FILE = `${VECTORS_DIR}/works.i8`
 
 /** How a stored vector relates to the embedder's: scaled so its largest component is ±127, then rounded. */
 export const VECTOR_QUANTIZATION = 'int8-max-abs'
@@ -43,7 +46,10 @@ export interface VectorIndexManifest {
   readonly format: typeof VECTOR_INDEX_FORMAT
   readonly formatVersion: typeof VECTOR_INDEX_FORMAT_VERSION
   readonly entity: 'works'
+  /** The ids and norms, sorted by id. */
   readonly file: string
+  /** The int8 vectors, a row of `dimensions` bytes per row of `file`. */
+  readonly matrixFile: string
   /** Works with a vector. */
   readonly count: number
   readonly dimensions: number

@@ -4,24 +4,22 @@
 // it instead of computing it per query.
 
 export interface QuantizedVector {
-  /** `[12,-127,…]`: the int8 components as the text DuckDB casts to `TINYINT[d]`. */
-  readonly text: string
+  /** The int8 components. */
+  readonly values: Int8Array
   /** Euclidean norm of the int8 components (0 for a zero vector). */
   readonly norm: number
 }
 
-const COMPONENTS = Array.from({ length: 255 }, (_, index) => String(index - 127))
-
 export function quantizeVector(vector: Float32Array): QuantizedVector {
   let largest = 0
   for (let i = 0; i < vector.length; i++) largest = Math.max(largest, Math.abs(vector[i]!))
-  const parts: string[] = new Array(vector.length)
+  const values = new Int8Array(vector.length)
   let squares = 0
   const scale = largest === 0 || !Number.isFinite(largest) ? 0 : 127 / largest
   for (let i = 0; i < vector.length; i++) {
     const component = Math.round(vector[i]! * scale)
     squares += component * component
-    parts[i] = COMPONENTS[component + 127]!
+    values[i] = component
   }
-  return { text: `[${parts.join(',')}]`, norm: Math.sqrt(squares) }
+  return { values, norm: Math.sqrt(squares) }
 }

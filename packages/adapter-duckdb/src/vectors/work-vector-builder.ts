@@ -1,9 +1,10 @@
 // Builds the vectors of a catalog's works: with the built-in model, first trains it (LSA over the titles and
 // abstracts of the works not held out, at most `maxTrainingDocuments` of them) and stores it beside the
 // vectors; with an embeddings server, sends the texts through its client. Then every work with a title or an
-// abstract is embedded, quantised and written to `vectors/works.parquet`, sorted by id. Both passes read the
-// works a batch at a time. The same catalog and seed give byte-identical files.
-import { mkdir, stat } from 'node:fs/promises'
+// abstract is embedded and quantised: its bytes appended to `vectors/works.i8`, its id and norm to
+// `vectors/works.parquet`, in id order. Both passes read the works a batch at a time. The same catalog and
+// seed give byte-identical files.
+import { mkdir, open, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { DuckDBAppender, DuckDBValue } from '@duckdb/node-api'
 import type { Embedder } from '@oqlkit/engine'
@@ -22,6 +23,7 @@ import {
   VECTORS_DIR,
   type VectorEmbedderRecord,
   type VectorIndexManifest,
+  WORK_VECTOR_MATRIX_FILE,
   WORK_VECTORS_FILE,
 } from './vector-index-layout.ts'
 import { quantizeVector } from './vector-quantizer.ts'
@@ -151,13 +153,16 @@ export async function buildWorkVectors(options: BuildWorkVectorsOptions): Promis
 
   const offset = lsa === undefined ? 0 : total
   const span = lsa === undefined ? total : 2 * total
-  await session.run(`CREATE OR REPLACE TEMP TABLE ${BUILD_TABLE} (id VARCHAR, vector VARCHAR, norm DOUBLE)`)
+  await session.run(`CREATE OR REPLACE TEMP TABLE ${BUILD_TABLE} (id VARCHAR, norm FLOAT)`)
   let rows = 0
   try {
     const appender = await session.appender(BUILD_TABLE)
+    const matrix = await open(output(WORK_VECTOR_MATRIX_FILE), 'w')
     try {
       let done = 0
+      let previousId: string | undefined
       for await (const batch of readWorkTexts(session, worksFile, batchSize)) {
+        const bytes: Int8Array[] = []
         const works = batch.filter((work) => work.text !== '')
         const vectors = await embedder.embed(works.map((work) => work.text))
         works.forEach((work, index) => {
@@ -168,32 +173,47 @@ export async function buildWorkVectors(options: BuildWorkVectorsOptions): Promis
             )
           const quantized = quantizeVector(vector)
           if (quantized.norm === 0) return
+          // The matrix's rows follow the ids' order with nothing to sort them by later: the works come in
+          // id order, and this checks it.
+          if (previousId !== undefined && !(previousId < work.id))
+            throw new Error(`The works came out of id order at ${work.id}; the vector matrix needs id order`)
+          previousId = work.id
           appender.appendVarchar(work.id)
-          appender.appendVarchar(quantized.text)
-          appender.appendDouble(quantized.norm)
+          appender.appendFloat(quantized.norm)
           appender.endRow()
+          bytes.push(quantized.values)
           rows++
         })
+        const block = new Uint8Array(bytes.reduce((sum, values) => sum + values.length, 0))
+        let at = 0
+        for (const values of bytes) {
+          block.set(new Uint8Array(values.buffer, values.byteOffset, values.length), at)
+          at += values.length
+        }
+        for (let written = 0; written < block.length; )
+          written += (await matrix.write(block, written, block.length - written)).bytesWritten
         done += batch.length
         options.onProgress?.(offset + done, span, 'embedding')
       }
     } finally {
       appender.closeSync()
+      await matrix.close()
     }
-    const dimensions = Number(made.dimensions)
     await session.run(
-      `COPY (SELECT id, CAST(vector AS TINYINT[${dimensions}]) AS vector, CAST(norm AS FLOAT) AS norm FROM ${BUILD_TABLE} ORDER BY id) TO $1 (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 16384)`,
+      `COPY (SELECT id, norm FROM ${BUILD_TABLE} ORDER BY id) TO $1 (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 16384)`,
       [output(WORK_VECTORS_FILE)],
     )
   } finally {
     await session.run(`DROP TABLE IF EXISTS ${BUILD_TABLE}`)
   }
   await record(WORK_VECTORS_FILE, rows)
+  await record(WORK_VECTOR_MATRIX_FILE, rows)
   return {
     format: VECTOR_INDEX_FORMAT,
     formatVersion: VECTOR_INDEX_FORMAT_VERSION,
     entity: 'works',
     file: WORK_VECTORS_FILE,
+    matrixFile: WORK_VECTOR_MATRIX_FILE,
     count: rows,
     dimensions: made.dimensions,
     quantization: VECTOR_QUANTIZATION,

@@ -38,11 +38,18 @@ const optionValue = (args: readonly string[], name: string): string | undefined 
 }
 
 /**
- * A catalog built from the bundled sample by an older oqlkit (another catalog format): rebuilt on start, since
- * it holds nothing but the sample. Any other catalog of another format is the user's to re-ingest.
+ * A catalog built from the bundled sample by an older oqlkit (another catalog format, or vectors of an older
+ * format): rebuilt on start, since it holds nothing but the sample. Any other catalog of another format is
+ * the user's to re-ingest.
  */
 const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
-  if ((await readCatalogManifest(catalogDir)).ok) return false
+  const manifest = await readCatalogManifest(catalogDir)
+  // Vectors of an older format are not read (semantic search would answer 501): a sample rebuilt has them.
+  const outdatedVectors =
+    manifest.ok &&
+    manifest.manifest.extensions.vectors !== undefined &&
+    vectorIndexOf(manifest.manifest) === undefined
+  if (manifest.ok && !outdatedVectors) return false
   try {
     const stated = JSON.parse(await readFile(join(catalogDir, 'catalog.json'), 'utf8')) as {
       ingests?: { snapshotDir?: unknown }[]

@@ -1,0 +1,101 @@
+// The in-memory vector scan against a plain reference: every cosine computed here in the simplest way,
+// sorted, cut to the limit. Random int8 vectors, masks, ties and the edges of the limit.
+import { describe, expect, it } from 'vitest'
+import { SeededGaussian } from '../src/latent-semantics/seeded-gaussian.ts'
+import { VectorMatrixError, WorkVectorMatrix } from '../src/vectors/work-vector-matrix.ts'
+
+const random = new SeededGaussian(17)
+
+const matrixOf = (rows: number, dimensions: number) => {
+  const ids = Array.from({ length: rows }, (_, row) => `W${String(1000 + row)}`)
+  const values = Int8Array.from({ length: rows * dimensions }, () =>
+    Math.max(-127, Math.min(127, Math.round(random.next() * 40))),
+  )
+  const norms = Float32Array.from({ length: rows }, (_, row) =>
+    Math.hypot(...values.subarray(row * dimensions, (row + 1) * dimensions)),
+  )
+  return new WorkVectorMatrix(ids, values, norms, dimensions)
+}
+
+const unitQuery = (dimensions: number): Float32Array => {
+  const query = Float32Array.from({ length: dimensions }, () => random.next())
+  const length = Math.hypot(...query)
+  return query.map((value) => value / length)
+}
+
+const reference = (matrix: WorkVectorMatrix, query: Float32Array, limit: number, keep?: Uint8Array) => {
+  const scored = matrix.ids.flatMap((id, row) => {
+    if (keep !== undefined && keep[row] !== 1) return []
+    let dot = 0
+    for (let k = 0; k < matrix.dimensions; k++) dot += matrix.values[row * matrix.dimensions + k]! * query[k]!
+    return [{ id, score: dot / matrix.norms[row]! }]
+  })
+  scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+  return scored.slice(0, limit)
+}
+
+describe('WorkVectorMatrix', () => {
+  it('finds the same nearest works as a plain sort of every cosine, for odd widths too', () => {
+    for (const dimensions of [1, 3, 8, 37, 256]) {
+      const matrix = matrixOf(500, dimensions)
+      for (const limit of [1, 5, 50]) {
+        const query = unitQuery(dimensions)
+        const found = matrix.nearest(query, limit)
+        const expected = reference(matrix, query, limit)
+        expect(found.map((match) => match.id)).toEqual(expected.map((match) => match.id))
+        found.forEach((match, index) => {
+          expect(match.score).toBeCloseTo(expected[index]!.score, 9)
+        })
+      }
+    }
+  })
+
+  it('keeps to the rows of a mask, and returns fewer than the limit when fewer pass', () => {
+    const matrix = matrixOf(300, 16)
+    const query = unitQuery(16)
+    const kept = matrix.ids.filter((_, row) => row % 7 === 3)
+    const keep = matrix.rowsOf(kept)
+    expect(keep.reduce((sum, bit) => sum + bit, 0)).toBe(kept.length)
+    expect(matrix.nearest(query, 10, keep)).toEqual(
+      reference(matrix, query, 10, keep).map((match) => expect.objectContaining({ id: match.id })),
+    )
+    expect(matrix.nearest(query, 100, keep)).toHaveLength(kept.length)
+    expect(matrix.nearest(query, 10, new Uint8Array(300))).toEqual([])
+    expect(matrix.nearest(query, 0)).toEqual([])
+  })
+
+  it('breaks ties by id, the earlier first, in and out of the kept set', () => {
+    // Every row the same vector: every score equal, so the order is the ids'.
+    const ids = ['W1', 'W2', 'W3', 'W4', 'W5']
+    const values = Int8Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? 3 : 4))
+    const matrix = new WorkVectorMatrix(ids, values, new Float32Array(5).fill(5), 2)
+    expect(matrix.nearest(Float32Array.from([0.6, 0.8]), 3).map((match) => match.id)).toEqual([
+      'W1',
+      'W2',
+      'W3',
+    ])
+    expect(matrix.nearest(Float32Array.from([0.6, 0.8]), 3)[0]!.score).toBeCloseTo(1, 6)
+  })
+
+  it('maps ids to rows by a merge walk: ids it does not hold are skipped', () => {
+    const matrix = new WorkVectorMatrix(
+      ['W10', 'W20', 'W30', 'W40'],
+      new Int8Array(4),
+      new Float32Array(4).fill(1),
+      1,
+    )
+    expect([...matrix.rowsOf(['W05', 'W20', 'W25', 'W40', 'W50'])]).toEqual([0, 1, 0, 1])
+    expect([...matrix.rowsOf([])]).toEqual([0, 0, 0, 0])
+  })
+
+  it('refuses a matrix whose parts disagree or whose ids are out of order, and a query of another width', () => {
+    expect(() => new WorkVectorMatrix(['W1'], new Int8Array(3), new Float32Array(1), 2)).toThrow(
+      VectorMatrixError,
+    )
+    expect(() => new WorkVectorMatrix(['W2', 'W1'], new Int8Array(2), new Float32Array(2), 1)).toThrow(
+      /ascending/,
+    )
+    const matrix = matrixOf(3, 4)
+    expect(() => matrix.nearest(new Float32Array(3), 1)).toThrow(/3 numbers/)
+  })
+})

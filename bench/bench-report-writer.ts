@@ -37,6 +37,15 @@ export interface LoadSummary {
   }
   readonly serviceOverheadMs: number
   readonly latencyOverheadMs: number
+  /** Bare h3 answering through the same adapter (the storage's work on both sides), when measured. */
+  readonly floor?: {
+    readonly requestsPerSecond: number
+    readonly latencyMedianMs: number
+    readonly latencyMeanMs: number
+    readonly errors: number
+  }
+  /** Our service time minus the floor's: oqlkit's own per-request work over the framework. */
+  readonly overFloorServiceMs?: number
 }
 
 export interface SizeResult {
@@ -100,12 +109,13 @@ export function checkDisagreements(result: SizeResult): string[] {
 
 export function renderLoadTable(result: SizeResult): string {
   const lines = [
-    `| ${formatWorks(result.works)} works: request | connections | oqlkit req/s | bare h3 req/s | oqlkit latency median / mean | bare h3 latency median / mean | service time difference (1/req/s) | mean latency difference |`,
-    '|---|---|---|---|---|---|---|---|',
+    `| ${formatWorks(result.works)} works: request | connections | oqlkit req/s | bare h3 req/s | bare h3 + adapter req/s | oqlkit latency median / mean | bare h3 latency median / mean | service time difference (1/req/s) | service time over bare h3 + adapter | mean latency difference |`,
+    '|---|---|---|---|---|---|---|---|---|---|',
   ]
+  const rate = (value: number) => Math.round(value).toLocaleString('en-US')
   for (const load of result.load)
     lines.push(
-      `| ${load.shape} (${(load.bodyBytes / 1024).toFixed(1)} KB) | ${load.connections} | ${Math.round(load.ours.requestsPerSecond).toLocaleString('en-US')} | ${Math.round(load.bare.requestsPerSecond).toLocaleString('en-US')} | ${formatMs(load.ours.latencyMedianMs)} / ${formatMs(load.ours.latencyMeanMs)} ms | ${formatMs(load.bare.latencyMedianMs)} / ${formatMs(load.bare.latencyMeanMs)} ms | ${ms(load.serviceOverheadMs)} | ${ms(load.latencyOverheadMs)} |`,
+      `| ${load.shape} (${(load.bodyBytes / 1024).toFixed(1)} KB) | ${load.connections} | ${rate(load.ours.requestsPerSecond)} | ${rate(load.bare.requestsPerSecond)} | ${load.floor === undefined ? '—' : rate(load.floor.requestsPerSecond)} | ${formatMs(load.ours.latencyMedianMs)} / ${formatMs(load.ours.latencyMeanMs)} ms | ${formatMs(load.bare.latencyMedianMs)} / ${formatMs(load.bare.latencyMeanMs)} ms | ${ms(load.serviceOverheadMs)} | ${load.overFloorServiceMs === undefined ? '—' : ms(load.overFloorServiceMs)} | ${ms(load.latencyOverheadMs)} |`,
     )
   return lines.join('\n')
 }

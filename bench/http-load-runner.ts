@@ -94,6 +94,13 @@ export const startOqlkitServer = async (catalogDir: string): Promise<ServerProce
 export const startBareH3Server = (bodyBytes: number): Promise<ServerProcess> =>
   startProcess(['bench/bare-h3-server.ts', '--port', '0', '--body-bytes', String(bodyBytes)], 'bare h3')
 
+/** A bare h3 server answering through the same adapter as oqlkit: singletons by id, and one list plan. */
+export const startBareAdapterServer = (catalogDir: string, listUrl: string): Promise<ServerProcess> =>
+  startProcess(
+    ['bench/bare-h3-server.ts', '--port', '0', '--catalog', catalogDir, '--list-url', listUrl],
+    'bare h3 over the adapter',
+  )
+
 export interface LoadRun {
   readonly requestsPerSecond: number
   readonly latencyMedianMs: number
@@ -127,6 +134,8 @@ export interface LoadComparison {
   readonly connections: number
   readonly ours: readonly LoadRun[]
   readonly bare: readonly LoadRun[]
+  /** Bare h3 over the same adapter, when measured. */
+  readonly floor: readonly LoadRun[]
 }
 
 /** `runs` runs of each, alternating which goes first, so drift in the machine's load falls on both. */
@@ -134,20 +143,30 @@ export async function compareLoad(options: {
   readonly shape: string
   readonly ours: { readonly url: string; readonly paths: readonly string[] }
   readonly bare: { readonly url: string }
+  /** Bare h3 over the same adapter, asked the same paths as ours. */
+  readonly floor?: { readonly url: string }
   readonly connections: number
   readonly seconds: number
   readonly runs: number
 }): Promise<LoadComparison> {
   const ours: LoadRun[] = []
   const bare: LoadRun[] = []
+  const floor: LoadRun[] = []
+  const sides = ['ours', 'bare', ...(options.floor === undefined ? [] : ['floor'])] as const
   for (let run = 0; run < options.runs; run++) {
-    const order = run % 2 === 0 ? (['ours', 'bare'] as const) : (['bare', 'ours'] as const)
+    // Each run starts with another side, so drift in the machine's load falls on all of them.
+    const order = sides.map((_, index) => sides[(index + run) % sides.length]!)
     for (const side of order)
       if (side === 'ours')
         ours.push(await runLoad(options.ours.url, options.ours.paths, options.connections, options.seconds))
-      else bare.push(await runLoad(options.bare.url, ['/bench'], options.connections, options.seconds))
+      else if (side === 'bare')
+        bare.push(await runLoad(options.bare.url, ['/bench'], options.connections, options.seconds))
+      else
+        floor.push(
+          await runLoad(options.floor!.url, options.ours.paths, options.connections, options.seconds),
+        )
   }
-  return { shape: options.shape, connections: options.connections, ours, bare }
+  return { shape: options.shape, connections: options.connections, ours, bare, floor }
 }
 
 /** Medians of a comparison, and the per-request overhead as the difference of mean service times. */
@@ -160,6 +179,7 @@ export function summariseLoad(comparison: LoadComparison) {
   })
   const ours = side(comparison.ours)
   const bare = side(comparison.bare)
+  const floor = comparison.floor.length === 0 ? undefined : side(comparison.floor)
   return {
     shape: comparison.shape,
     connections: comparison.connections,
@@ -168,5 +188,8 @@ export function summariseLoad(comparison: LoadComparison) {
     // With the server busy all the time, 1/throughput is the time it spends on one request.
     serviceOverheadMs: 1000 / ours.requestsPerSecond - 1000 / bare.requestsPerSecond,
     latencyOverheadMs: ours.latencyMeanMs - bare.latencyMeanMs,
+    ...(floor === undefined
+      ? {}
+      : { floor, overFloorServiceMs: 1000 / ours.requestsPerSecond - 1000 / floor.requestsPerSecond }),
   }
 }

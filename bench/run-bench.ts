@@ -26,7 +26,14 @@ import {
 } from './bench-report-writer.ts'
 import { type Contender, formatMs, median, percentile, runSideBySide } from './bench-stats.ts'
 import { openHandSqlViews } from './hand-sql-views.ts'
-import { compareLoad, startBareH3Server, startOqlkitServer, summariseLoad } from './http-load-runner.ts'
+import {
+  compareLoad,
+  type ServerProcess,
+  startBareAdapterServer,
+  startBareH3Server,
+  startOqlkitServer,
+  summariseLoad,
+} from './http-load-runner.ts'
 import { formatWorks } from './latency-plot-writer.ts'
 import { appGet, buildQueryMix } from './peer-query-mix.ts'
 import {
@@ -151,11 +158,19 @@ async function benchSize(works: number): Promise<SizeResult> {
       log('starting oqlkit serve')
       const server = await startOqlkitServer(cached.catalogDir)
       cleanUp.push(() => server.stop())
+      let floor: ServerProcess | undefined
       try {
+        const loadShapes = shapes.filter((candidate) =>
+          ['singleton by id', 'year+type+OA, top 25 by citations'].includes(candidate.name),
+        )
+        // The same answers from bare h3 over the same adapter: singletons by id, and the list shape's plan.
+        const listPath = loadShapes.find((shape) => shape.name.startsWith('year+type+OA'))!.path(0)
+        if (args.parts.has('load')) {
+          floor = await startBareAdapterServer(cached.catalogDir, listPath)
+          cleanUp.push(() => floor!.stop())
+        }
         if (args.parts.has('load'))
-          for (const shape of shapes.filter((candidate) =>
-            ['singleton by id', 'year+type+OA, top 25 by citations'].includes(candidate.name),
-          )) {
+          for (const shape of loadShapes) {
             const paths = Array.from({ length: 64 }, (_, round) => shape.path(round))
             const sizes: number[] = []
             for (const path of paths)
@@ -172,6 +187,7 @@ async function benchSize(works: number): Promise<SizeResult> {
                     shape: shape.name,
                     ours: { url: server.url, paths },
                     bare: { url: bare.url },
+                    floor: { url: floor!.url },
                     connections,
                     seconds: args.loadSeconds,
                     runs: args.loadRuns,
@@ -179,7 +195,7 @@ async function benchSize(works: number): Promise<SizeResult> {
                 )
                 load.push({ ...summary, bodyBytes })
                 log(
-                  `  oqlkit ${Math.round(summary.ours.requestsPerSecond)} req/s, bare h3 ${Math.round(summary.bare.requestsPerSecond)} req/s: ${formatMs(summary.serviceOverheadMs)} ms more per request`,
+                  `  oqlkit ${Math.round(summary.ours.requestsPerSecond)} req/s, bare h3 ${Math.round(summary.bare.requestsPerSecond)} req/s: ${formatMs(summary.serviceOverheadMs)} ms more per request; bare h3 + adapter ${Math.round(summary.floor?.requestsPerSecond ?? 0)} req/s: ${formatMs(summary.overFloorServiceMs ?? Number.NaN)} ms more`,
                 )
               }
             } finally {
@@ -198,6 +214,7 @@ async function benchSize(works: number): Promise<SizeResult> {
         )
       } finally {
         await server.stop()
+        await floor?.stop()
         cleanUp.length = 0
       }
     }

@@ -108,7 +108,8 @@ interface Shape {
   /** The classic API path of the question (what the adapter plan and the HTTP contender are made from). */
   readonly url: (round: number) => string
   readonly adapter: (round: number) => Promise<unknown>
-  readonly sql: (round: number) => Promise<unknown>
+  /** The same question in hand-written SQL; absent where SQL cannot ask it (semantic search). */
+  readonly sql?: (round: number) => Promise<unknown>
 }
 
 const listShape = (
@@ -206,6 +207,22 @@ if (manifest.extensions.search !== undefined)
     ),
   )
 
+// Semantic search, when the catalog has vectors: 64 work titles as queries, the 50 nearest works each.
+if (adapter.capabilities.semanticSearch === true) {
+  const titles = (
+    await sqlRows("SELECT display_name FROM works WHERE display_name <> '' ORDER BY hash(id || 's') LIMIT 64")
+  ).map((row) => String(row.display_name).slice(0, 300))
+  const urlOf = (round: number) =>
+    `/works?search.semantic=${encodeURIComponent(titles[round % titles.length]!)}&per_page=25`
+  const plans = titles.map((_, round) => planOf(urlOf(round)))
+  shapes.push({
+    name: 'semantic search, 25 of the 50 nearest (a work title as the query)',
+    target: '—',
+    url: urlOf,
+    adapter: (round) => adapter.queryRows(plans[round % plans.length]!),
+  })
+}
+
 // The `app` contender: the server over this process's adapter, on a loopback port of its own.
 const local = enabled.has('app')
   ? serve(createApp({ adapter, catalog: { createdAt: 'bench', entities: {} } }), {
@@ -237,7 +254,8 @@ for (const shape of selected) {
   if (enabled.has('http')) contenders.push({ name: 'http', run: () => httpGet(shape.url(round)) })
   if (local !== undefined) contenders.push({ name: 'app', run: () => httpGet(shape.url(round), local.url) })
   if (enabled.has('adapter')) contenders.push({ name: 'adapter', run: () => shape.adapter(round) })
-  if (enabled.has('sql')) contenders.push({ name: 'sql', run: () => shape.sql(round) })
+  const sql = shape.sql
+  if (enabled.has('sql') && sql !== undefined) contenders.push({ name: 'sql', run: () => sql(round) })
   const times = await runSideBySide(contenders, rounds, {
     warmup: Number(args.warmup),
     onRoundEnd: () => {

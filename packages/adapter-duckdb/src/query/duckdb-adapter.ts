@@ -25,7 +25,7 @@ import type { WorkVectorMatrix } from '../vectors/work-vector-matrix.ts'
 import { autocompleteLookup } from './autocomplete-lookup.ts'
 import { catalogSearchCompiler } from './catalog-search.ts'
 import { type CatalogLoadMode, catalogBytes, catalogViewStatements } from './catalog-views.ts'
-import type { CompiledQuery } from './compiled-query.ts'
+import type { CompiledQuery, SqlStatement } from './compiled-query.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase } from './duckdb-driver.ts'
 import {
   DuckDbPlanCompiler,
@@ -83,6 +83,30 @@ export interface DuckDbAdapter extends StorageAdapter {
 interface SemanticSearcher {
   readonly embedder: Embedder
   readonly matrix: WorkVectorMatrix
+  /** Masks of candidates already listed, by statement: the catalog does not change while it is served. */
+  readonly candidateMasks: Map<string, Uint8Array>
+}
+
+/**
+ * Candidate masks kept: every search with the default corpus has the same candidates (the core works, about a
+ * million ids to list at 1M works: 1.4 s), so the mask is listed once; a few others are kept beside it.
+ */
+const MAX_CANDIDATE_MASKS = 16
+
+const candidateMask = async (
+  db: DuckDbConnectionLike,
+  semantic: SemanticSearcher,
+  statement: SqlStatement,
+): Promise<Uint8Array> => {
+  const key = `${statement.sql}\u0000${JSON.stringify(statement.params)}`
+  const known = semantic.candidateMasks.get(key)
+  if (known !== undefined) return known
+  const ids = (await db.all(statement.sql, statement.params)).map((row) => String(row.id))
+  const mask = semantic.matrix.rowsOf(ids)
+  if (semantic.candidateMasks.size >= MAX_CANDIDATE_MASKS)
+    semantic.candidateMasks.delete(semantic.candidateMasks.keys().next().value!)
+  semantic.candidateMasks.set(key, mask)
+  return mask
 }
 
 /**
@@ -108,12 +132,7 @@ const findSemanticMatches = async (
       matches.set(search.text, [])
       continue
     }
-    const keep =
-      search.candidates === null
-        ? undefined
-        : matrix.rowsOf(
-            (await db.all(search.candidates.sql, search.candidates.params)).map((row) => String(row.id)),
-          )
+    const keep = search.candidates === null ? undefined : await candidateMask(db, semantic, search.candidates)
     matches.set(
       search.text,
       matrix
@@ -255,6 +274,8 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     },
     storeRecordFetcher(records),
     () => records.close(),
-    embedder === undefined || matrix === undefined ? undefined : { embedder, matrix },
+    embedder === undefined || matrix === undefined
+      ? undefined
+      : { embedder, matrix, candidateMasks: new Map() },
   )
 }

@@ -19,8 +19,8 @@ import {
 import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
 import { searchIndexOf } from '../search/search-index-manifest.ts'
 import { loadCatalogEmbedder } from '../vectors/catalog-embedder.ts'
-import { VECTOR_INDEX_FORMAT_VERSION, VECTORS_EXTENSION_KEY } from '../vectors/vector-index-layout.ts'
-import { vectorIndexOf } from '../vectors/vector-index-manifest.ts'
+import { VECTOR_INDEX_FORMAT_VERSION } from '../vectors/vector-index-layout.ts'
+import { hasUnreadableVectors, vectorIndexOf } from '../vectors/vector-index-manifest.ts'
 import type { WorkVectorMatrix } from '../vectors/work-vector-matrix.ts'
 import { autocompleteLookup } from './autocomplete-lookup.ts'
 import { catalogSearchCompiler } from './catalog-search.ts'
@@ -256,7 +256,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
           semanticUnavailable: `this catalog's vectors were made by ${vectors.embedder.modelId}${vectors.embedder.kind === 'openai-compatible' ? ' on an embeddings server' : ''}, and the server was started without an embedder for queries (oqlkit serve --embeddings-url URL --embeddings-model ${vectors.embedder.model ?? 'MODEL'})`,
         }
       : {}),
-    ...(vectors === undefined && manifest.manifest.extensions[VECTORS_EXTENSION_KEY] !== undefined
+    ...(hasUnreadableVectors(manifest.manifest)
       ? {
           semanticUnavailable: `this catalog's vectors are of an older format than this oqlkit reads (version ${VECTOR_INDEX_FORMAT_VERSION}); ingest the snapshot again to rebuild them`,
         }

@@ -478,6 +478,7 @@ export class DuckDbPlanCompiler {
     // Link tables join by the work's id, or by its row when the rows come from the narrow table, which is
     // decided once the columns are known.
     const joins: ((narrow: boolean) => string)[] = []
+    let joinsLinkTable = false
     const keyColumns: string[] = []
     const known: string[] = []
     const formats: GroupKeyFormat[] = []
@@ -497,6 +498,7 @@ export class DuckDbPlanCompiler {
           break
         }
         case 'link':
+          joinsLinkTable = true
           joins.push((narrow) =>
             narrow
               ? ` LEFT JOIN ${quoteIdentifier(source.narrowTable)} AS __l${index} ON __l${index}.work_row = __base.__row`
@@ -524,8 +526,7 @@ export class DuckDbPlanCompiler {
     })
     const keyNames = plan.groupBy.map((_, index) => `__g${index}`)
     const rows = this.#relation(context, raw(baseColumns.join(', ')))
-    if (plan.groupBy.some((dimension) => this.#source(context.entity, dimension.column).kind === 'link'))
-      baseColumns.push(rows.narrow ? `${ROW}.rowid AS __row` : `${ROW}."id" AS __id`)
+    if (joinsLinkTable) baseColumns.push(rows.narrow ? `${ROW}.rowid AS __row` : `${ROW}."id" AS __id`)
     const base = sql`__base AS (SELECT ${raw(baseColumns.join(', '))} FROM ${raw(rows.table)} AS ${raw(ROW)} WHERE ${rows.where})`
     const keysClause = raw(
       // No DISTINCT: each row is already one (id, key combination) — a scalar has one value per id, lists are

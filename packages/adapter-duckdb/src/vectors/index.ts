@@ -8,7 +8,7 @@ export {
 } from './catalog-vector-indexer.ts'
 export { isHeldOut } from './held-out-works.ts'
 export * from './vector-index-layout.ts'
-export { vectorIndexOf, withVectorIndex } from './vector-index-manifest.ts'
+export { hasUnreadableVectors, vectorIndexOf, withVectorIndex } from './vector-index-manifest.ts'
 export { quantizeVector } from './vector-quantizer.ts'
 export { readWorkTexts, type WorkText } from './work-text-reader.ts'
 export {

@@ -18,6 +18,11 @@ export function withVectorIndex(manifest: CatalogManifest, vectors: VectorIndexM
   }
 }
 
+/** Whether the catalog records vectors that this version cannot read (another format version). */
+export function hasUnreadableVectors(manifest: CatalogManifest): boolean {
+  return manifest.extensions[VECTORS_EXTENSION_KEY] !== undefined && vectorIndexOf(manifest) === undefined
+}
+
 /** The vectors a catalog records, or undefined when it has none or ones of another format version. */
 export function vectorIndexOf(manifest: CatalogManifest): VectorIndexManifest | undefined {
   const value = manifest.extensions[VECTORS_EXTENSION_KEY]

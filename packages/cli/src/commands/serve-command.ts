@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import {
   createDuckDbAdapter,
   createOpenAiEmbedder,
+  hasUnreadableVectors,
   ingestSnapshot,
   loadCatalogTagger,
   openEmbeddedCollectionStore,
@@ -45,11 +46,7 @@ const optionValue = (args: readonly string[], name: string): string | undefined 
 const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
   const manifest = await readCatalogManifest(catalogDir)
   // Vectors of an older format are not read (semantic search would answer 501): a sample rebuilt has them.
-  const outdatedVectors =
-    manifest.ok &&
-    manifest.manifest.extensions.vectors !== undefined &&
-    vectorIndexOf(manifest.manifest) === undefined
-  if (manifest.ok && !outdatedVectors) return false
+  if (manifest.ok && !hasUnreadableVectors(manifest.manifest)) return false
   try {
     const stated = JSON.parse(await readFile(join(catalogDir, 'catalog.json'), 'utf8')) as {
       ingests?: { snapshotDir?: unknown }[]

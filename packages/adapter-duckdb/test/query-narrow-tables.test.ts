@@ -70,7 +70,15 @@ describe('DuckDbPlanCompiler in narrow mode', () => {
     )
     // Narrow rows are in id order: the id tiebreak orders by row number and still reports the id.
     expect(query.sql).toContain('ORDER BY "cited_by_count" DESC NULLS LAST, e.rowid ASC NULLS LAST')
-    expect(query.sql).toContain('e."id" AS __k1')
+    // The page carries row numbers only; its ids and record locations are looked up for its rows alone.
+    expect(query.sql).toContain('SELECT e.rowid AS __row')
+    expect(query.sql).toContain('e.rowid AS __k1')
+    expect(query.sql).not.toMatch(/e\."id"|record_offset/)
+    expect(query.locate?.idKeyIndex).toBe(1)
+    expect(query.locate?.statementFor([7, 3])).toEqual({
+      sql: 'SELECT "row" AS __row, "id" AS __id, record_offset AS __ro, record_bytes AS __rb FROM "works__locations" WHERE "row" IN (?, ?)',
+      params: [7, 3],
+    })
     const missing = narrow.compileRows(planOf(works({ column_id: 'authorships.author.id', value: null })))
     expect(missing.count.sql).toContain('e.rowid NOT IN (SELECT work_row FROM "link_works_authors__narrow")')
   })

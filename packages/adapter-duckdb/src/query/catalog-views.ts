@@ -38,6 +38,15 @@ export type CatalogLoadMode = 'views' | 'narrow' | 'tables'
 export const narrowEntityTable = (entity: CatalogEntity): string =>
   quoteIdentifier(`${catalogEntityInfo(entity)!.table}__narrow`)
 
+/**
+ * The in-memory table of an entity's row numbers (`row`, the narrow table's `rowid`) with the id and record
+ * location of each (`"works__locations"`), indexed on `row`, in `narrow` mode. A page chosen on the narrow
+ * table by row number finds its 25 ids and records here in about a millisecond; DuckDB does not push a
+ * `rowid IN (…)` into a scan (it read every row, 17 ms at 1M works).
+ */
+export const rowLocationTable = (entity: CatalogEntity): string =>
+  quoteIdentifier(`${catalogEntityInfo(entity)!.table}__locations`)
+
 /** The column of a narrow table holding its display name as autocomplete compares it (computed at open). */
 export const AUTOCOMPLETE_NAME_COLUMN = '__autocomplete_name'
 
@@ -68,6 +77,8 @@ export const catalogViewStatements = (
         `CREATE TABLE ${narrowEntityTable(info.entity)} AS SELECT * EXCLUDE (record), ${normalizedNameSql('e')} AS ${quoteIdentifier(AUTOCOMPLETE_NAME_COLUMN)} FROM ${source} AS e`,
         // Singletons find their row through an ART index: 0.45 ms instead of 1.3 ms at 100k works.
         `CREATE INDEX ${quoteIdentifier(`${info.table}__narrow_id`)} ON ${narrowEntityTable(info.entity)} ("id")`,
+        `CREATE TABLE ${rowLocationTable(info.entity)} AS SELECT rowid AS "row", "id", record_offset, record_bytes FROM ${narrowEntityTable(info.entity)}`,
+        `CREATE INDEX ${quoteIdentifier(`${info.table}__locations_row`)} ON ${rowLocationTable(info.entity)} ("row")`,
       )
   }
   for (const spec of LINK_TABLES) {

@@ -33,6 +33,7 @@ import {
   type SemanticInputs,
   type SemanticMatch,
 } from './duckdb-plan-compiler.ts'
+import { locatePageRows } from './page-row-locator.ts'
 import { type RecordFetcher, sqlRecordFetcher, storeRecordFetcher } from './record-fetcher.ts'
 import { RecordStoreReader } from './record-store-reader.ts'
 import { pageOf, readGroups, readRows } from './result-readers.ts'
@@ -170,10 +171,18 @@ export function duckDbAdapterOver(
     compile: (plan, semantic) => compiler.compile(plan, semantic),
     async queryRows(plan: QueryPlan): Promise<RowsResult> {
       const query = compiler.compileRows(plan, await findSemanticMatches(db, compiler, plan, semantic))
-      const [countRows, pageRows] = await Promise.all([
+      const [countRows, chosenRows] = await Promise.all([
         db.all(query.count.sql, query.count.params),
         db.all(query.sql, query.params),
       ])
+      // The row after the page only tells that another page follows: it needs no location.
+      const pageRows =
+        query.locate === undefined
+          ? chosenRows
+          : [
+              ...(await locatePageRows(db, query.locate, pageOf(query, chosenRows))),
+              ...chosenRows.slice(query.perPage),
+            ]
       const records = await fetchRecords(query.entity, pageOf(query, pageRows))
       return readRows(query, countRows, pageRows, records)
     },

@@ -8,20 +8,21 @@
 import type { ColumnRef, FilterNode, QueryPlan, SearchNode, SortKey } from '@oqlkit/engine'
 import { type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { fullOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
-import { entityView, narrowEntityTable } from './catalog-views.ts'
+import { entityView, narrowEntityTable, rowLocationTable } from './catalog-views.ts'
 import { type ColumnSource, catalogEntityOf, columnSourceOf, type GroupKeyKind } from './column-sources.ts'
 import type {
   CompiledGroupsQuery,
   CompiledQuery,
   CompiledRowsQuery,
   GroupKeyFormat,
+  RowLocator,
   SqlParam,
   SqlStatement,
 } from './compiled-query.ts'
 import { compileFilter, type FilterTarget } from './filter-compiler.ts'
 import { readsRecordColumn } from './record-column-use.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
-import { joinSql, param, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
+import { joinSql, param, paramList, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
 import { quoteIdentifier } from './sql-identifier.ts'
 import { unindexedSearch } from './unindexed-search.ts'
 import { UnsupportedPlanError } from './unsupported-plan-error.ts'
@@ -415,6 +416,18 @@ export class DuckDbPlanCompiler {
     )})`
   }
 
+  #rowLocator(entity: CatalogEntity, keys: readonly CompiledSortKey[]): RowLocator {
+    const idKeyIndex = keys.findIndex((key) => key.narrowOrder !== undefined)
+    const table = raw(rowLocationTable(entity))
+    return {
+      statementFor: (rows) =>
+        toStatement(
+          sql`SELECT "row" AS __row, "id" AS __id, record_offset AS __ro, record_bytes AS __rb FROM ${table} WHERE "row" IN (${paramList(rows)})`,
+        ),
+      idKeyIndex: idKeyIndex < 0 ? null : idKeyIndex,
+    }
+  }
+
   compileRows(plan: QueryPlan, semantic: SemanticInputs = NO_INPUTS): CompiledRowsQuery {
     const context = this.#context(plan, semantic)
     const perPage = plan.page.perPage
@@ -455,8 +468,18 @@ export class DuckDbPlanCompiler {
           `${(rows.narrow ? key.narrowOrder : undefined) ?? key.expr} ${key.direction.toUpperCase()} NULLS LAST`,
       )
       .join(', ')
-    const statement = sql`${head}SELECT ${select}, ${raw(keyColumns)} FROM ${from(rows)} WHERE ${where} ORDER BY ${raw(order)} LIMIT ${param(perPage + 1)}${offset > 0 ? sql` OFFSET ${param(offset)}` : raw('')}`
+    const limit = sql`LIMIT ${param(perPage + 1)}${offset > 0 ? sql` OFFSET ${param(offset)}` : raw('')}`
+    // On the narrow table the page is chosen by row number and narrow keys alone (the id key too leaves as
+    // the row number); `locate` then adds the id and record location of its 26 rows.
+    const located = rows.narrow ? this.#rowLocator(context.entity, keys) : undefined
+    const statement =
+      located === undefined
+        ? sql`${head}SELECT ${select}, ${raw(keyColumns)} FROM ${from(rows)} WHERE ${where} ORDER BY ${raw(order)} ${limit}`
+        : sql`${head}SELECT ${raw(`${ROW}.rowid AS __row, ${context.scoreExpr} AS __score`)}, ${raw(
+            keys.map((key, index) => `${key.narrowOrder ?? keyOutput(key)} AS __k${index}`).join(', '),
+          )} FROM ${from(rows)} WHERE ${where} ORDER BY ${raw(order)} ${limit}`
     return {
+      ...(located === undefined ? {} : { locate: located }),
       kind: 'rows',
       entity: context.entity,
       ...toStatement(statement),

@@ -13,7 +13,10 @@ import { buildSearchIndex } from '../src/search/search-index-builder.ts'
 import { withSearchIndex } from '../src/search/search-index-manifest.ts'
 import { ingestSampleCatalog, readSampleRecords } from './query-sample-fixture.ts'
 
-let adapter: DuckDbAdapter
+// The same searches over both ways of holding a catalog: tables in memory (small catalogs), and narrow tables
+// beside the views (large ones), where matches join to the rows by their number in the index.
+const LOADS = ['tables', 'narrow'] as const
+const adapters = new Map<(typeof LOADS)[number], DuckDbAdapter>()
 let dispose: () => void
 const works = readSampleRecords('works')
 
@@ -35,10 +38,11 @@ beforeAll(async () => {
   const manifestPath = join(catalog.catalogDir, 'catalog.json')
   const manifest = JSON.parse(await readFile(manifestPath, 'utf8'))
   await writeFile(manifestPath, JSON.stringify(withSearchIndex(manifest, index)))
-  adapter = await createDuckDbAdapter({ catalogDir: catalog.catalogDir })
+  for (const load of LOADS)
+    adapters.set(load, await createDuckDbAdapter({ catalogDir: catalog.catalogDir, load }))
 }, 60_000)
 afterAll(async () => {
-  await adapter?.close()
+  for (const adapter of adapters.values()) await adapter.close()
   dispose?.()
 })
 
@@ -58,117 +62,173 @@ const titleWords = (record: Record<string, unknown>): Set<string> =>
       .split(/[^a-z0-9]+/),
   )
 
-describe('full-text search', () => {
-  it('says it can search, by words and (with the vectors ingest built) by meaning', () => {
-    expect(adapter.capabilities).toMatchObject({ fullTextSearch: true, semanticSearch: true })
-  })
+for (const load of LOADS)
+  describe(`full-text search (${load} catalog)`, () => {
+    let adapter: DuckDbAdapter
+    beforeAll(() => {
+      adapter = adapters.get(load)!
+    })
 
-  it('finds the works whose title has the word (exact mode), with relevance scores, best first', async () => {
-    const expected = works.filter((work) => titleWords(work).has('cancer')).length
-    expect(expected).toBeGreaterThan(2)
-    const result = await adapter.queryRows(
-      planOf(
-        { get_rows: 'works', filter_rows: search('display_name.search.exact', 'cancer') },
-        { perPage: 100 },
-      ),
-    )
-    expect(result.count).toBe(expected)
-    const scores = result.rows.map((row) => row.relevance_score as number)
-    expect(scores.every((score) => score > 0)).toBe(true)
-    expect(scores).toEqual([...scores].sort((a, b) => b - a))
-  })
+    it('says it can search, by words and (with the vectors ingest built) by meaning', () => {
+      expect(adapter.capabilities).toMatchObject({ fullTextSearch: true, semanticSearch: true })
+    })
 
-  it('excludes the matches when negated, and combines with other filters and group-by', async () => {
-    const all = (await adapter.queryRows(planOf({ get_rows: 'works' }))).count
-    const positive = (
-      await adapter.queryRows(planOf({ get_rows: 'works', filter_rows: search('title.search', 'climate') }))
-    ).count
-    const negated = await adapter.queryRows(
-      planOf({ get_rows: 'works', filter_rows: search('title.search', 'climate', { is_negated: true }) }),
-    )
-    expect(positive).toBeGreaterThan(0)
-    expect(negated.count).toBe(all - positive)
-    expect(negated.rows[0]).not.toHaveProperty('relevance_score')
-    const recent = await adapter.queryRows(
-      planOf(
-        {
+    it('finds the works whose title has the word (exact mode), with relevance scores, best first', async () => {
+      const expected = works.filter((work) => titleWords(work).has('cancer')).length
+      expect(expected).toBeGreaterThan(2)
+      const result = await adapter.queryRows(
+        planOf(
+          { get_rows: 'works', filter_rows: search('display_name.search.exact', 'cancer') },
+          { perPage: 100 },
+        ),
+      )
+      expect(result.count).toBe(expected)
+      const scores = result.rows.map((row) => row.relevance_score as number)
+      expect(scores.every((score) => score > 0)).toBe(true)
+      expect(scores).toEqual([...scores].sort((a, b) => b - a))
+    })
+
+    it('excludes the matches when negated, and combines with other filters and group-by', async () => {
+      const all = (await adapter.queryRows(planOf({ get_rows: 'works' }))).count
+      const positive = (
+        await adapter.queryRows(planOf({ get_rows: 'works', filter_rows: search('title.search', 'climate') }))
+      ).count
+      const negated = await adapter.queryRows(
+        planOf({ get_rows: 'works', filter_rows: search('title.search', 'climate', { is_negated: true }) }),
+      )
+      expect(positive).toBeGreaterThan(0)
+      expect(negated.count).toBe(all - positive)
+      expect(negated.rows[0]).not.toHaveProperty('relevance_score')
+      const recent = await adapter.queryRows(
+        planOf(
+          {
+            get_rows: 'works',
+            filter_rows: [
+              ...search('title.search', 'climate'),
+              { column_id: 'publication_year', value: 2015, operator: '>' },
+            ],
+          },
+          { sort: 'publication_year:desc' },
+        ),
+      )
+      expect(recent.count).toBeLessThanOrEqual(positive)
+      expect(recent.rows.every((row) => (row.publication_year as number) > 2015)).toBe(true)
+      expect(recent.rows.every((row) => typeof row.relevance_score === 'number')).toBe(true)
+      const groups = await adapter.queryGroups(
+        planOf({
           get_rows: 'works',
-          filter_rows: [
-            ...search('title.search', 'climate'),
-            { column_id: 'publication_year', value: 2015, operator: '>' },
-          ],
-        },
-        { sort: 'publication_year:desc' },
-      ),
-    )
-    expect(recent.count).toBeLessThanOrEqual(positive)
-    expect(recent.rows.every((row) => (row.publication_year as number) > 2015)).toBe(true)
-    expect(recent.rows.every((row) => typeof row.relevance_score === 'number')).toBe(true)
-    const groups = await adapter.queryGroups(
-      planOf({
-        get_rows: 'works',
-        filter_rows: search('title.search', 'climate'),
-        group_by: [{ column_id: 'type' }],
-      }),
-    )
-    expect(groups.count).toBe(positive)
-    expect(groups.groups.reduce((sum, bucket) => sum + bucket.count, 0)).toBe(positive)
-  })
+          filter_rows: search('title.search', 'climate'),
+          group_by: [{ column_id: 'type' }],
+        }),
+      )
+      expect(groups.count).toBe(positive)
+      expect(groups.groups.reduce((sum, bucket) => sum + bucket.count, 0)).toBe(positive)
+    })
 
-  it('pages by cursor through a relevance order exactly as by offset', async () => {
-    const oqo: Oqo = { get_rows: 'works', filter_rows: search('title_and_abstract.search', 'health') }
-    const byOffset = await adapter.queryRows(planOf(oqo, { perPage: 100 }))
-    expect(byOffset.count).toBeGreaterThan(10)
-    const byCursor: unknown[] = []
-    let cursor = '*'
-    for (let guard = 0; guard < 50; guard++) {
-      const planned = planQuery(oqo, { perPage: 7, cursor })
-      if (!planned.ok) throw new Error('plan')
-      const page = await adapter.queryRows(planned.plan)
-      byCursor.push(...page.rows.map((row) => row.id))
-      if (page.nextAfter === null) break
-      cursor = encodeCursor(planned.sortSignature, page.nextAfter)
-    }
-    expect(byCursor).toEqual(byOffset.rows.map((row) => row.id))
-  })
-
-  it('searches other entities with an index (authors by name)', async () => {
-    const result = await adapter.queryRows(
-      planOf({ get_rows: 'authors', filter_rows: search('display_name.search', 'smith') }),
-    )
-    expect(result.count).toBeGreaterThan(0)
-    for (const row of result.rows) expect(String(row.display_name).toLowerCase()).toMatch(/smith/)
-  })
-
-  it('runs semantic search, and refuses searches the index cannot do and entities it does not cover', async () => {
-    const reasons = async (oqo: Oqo): Promise<string> => {
-      try {
-        await adapter.queryRows(planOf(oqo))
-      } catch (error) {
-        expect(isUnsupportedPlanError(error)).toBe(true)
-        return (error as { reason: string }).reason
+    it('pages by cursor through a relevance order exactly as by offset', async () => {
+      const oqo: Oqo = { get_rows: 'works', filter_rows: search('title_and_abstract.search', 'health') }
+      const byOffset = await adapter.queryRows(planOf(oqo, { perPage: 100 }))
+      expect(byOffset.count).toBeGreaterThan(10)
+      const byCursor: unknown[] = []
+      let cursor = '*'
+      for (let guard = 0; guard < 50; guard++) {
+        const planned = planQuery(oqo, { perPage: 7, cursor })
+        if (!planned.ok) throw new Error('plan')
+        const page = await adapter.queryRows(planned.plan)
+        byCursor.push(...page.rows.map((row) => row.id))
+        if (page.nextAfter === null) break
+        cursor = encodeCursor(planned.sortSignature, page.nextAfter)
       }
-      return 'ran'
-    }
-    expect(await reasons({ get_rows: 'works', filter_rows: search('semantic.search', 'cancer') })).toBe('ran')
-    expect(
-      await reasons({ get_rows: 'works', filter_rows: search('display_name.search.exact', '*ancer') }),
-    ).toBe('invalid_search')
-    expect(await reasons({ get_rows: 'works', filter_rows: search('raw_author_name.search', 'smith') })).toBe(
-      'full_text_search',
-    )
-    expect(await reasons({ get_rows: 'sources', filter_rows: search('display_name.search', 'nature') })).toBe(
-      'full_text_search',
-    )
+      expect(byCursor).toEqual(byOffset.rows.map((row) => row.id))
+    })
+
+    it('searches other entities with an index (authors by name)', async () => {
+      const result = await adapter.queryRows(
+        planOf({ get_rows: 'authors', filter_rows: search('display_name.search', 'smith') }),
+      )
+      expect(result.count).toBeGreaterThan(0)
+      for (const row of result.rows) expect(String(row.display_name).toLowerCase()).toMatch(/smith/)
+    })
+
+    it('runs semantic search, and refuses searches the index cannot do and entities it does not cover', async () => {
+      const reasons = async (oqo: Oqo): Promise<string> => {
+        try {
+          await adapter.queryRows(planOf(oqo))
+        } catch (error) {
+          expect(isUnsupportedPlanError(error)).toBe(true)
+          return (error as { reason: string }).reason
+        }
+        return 'ran'
+      }
+      expect(await reasons({ get_rows: 'works', filter_rows: search('semantic.search', 'cancer') })).toBe(
+        'ran',
+      )
+      expect(
+        await reasons({ get_rows: 'works', filter_rows: search('display_name.search.exact', '*ancer') }),
+      ).toBe('invalid_search')
+      expect(
+        await reasons({ get_rows: 'works', filter_rows: search('raw_author_name.search', 'smith') }),
+      ).toBe('full_text_search')
+      expect(
+        await reasons({ get_rows: 'sources', filter_rows: search('display_name.search', 'nature') }),
+      ).toBe('full_text_search')
+    })
+
+    it('passes search text only as parameters', async () => {
+      const payload = "climate'); DROP TABLE works; --"
+      const plan = planOf({ get_rows: 'works', filter_rows: search('title.search', payload) })
+      const compiled = adapter.compile(plan)
+      expect(compiled.sql).not.toContain('DROP')
+      expect(compiled.count.sql).not.toContain('DROP')
+      await adapter.queryRows(plan)
+      expect((await adapter.queryRows(planOf({ get_rows: 'works' }))).count).toBeGreaterThan(0)
+    })
   })
 
-  it('passes search text only as parameters', async () => {
-    const payload = "climate'); DROP TABLE works; --"
-    const plan = planOf({ get_rows: 'works', filter_rows: search('title.search', payload) })
-    const compiled = adapter.compile(plan)
-    expect(compiled.sql).not.toContain('DROP')
-    expect(compiled.count.sql).not.toContain('DROP')
-    await adapter.queryRows(plan)
-    expect((await adapter.queryRows(planOf({ get_rows: 'works' }))).count).toBeGreaterThan(0)
+describe('full-text search over narrow tables', () => {
+  const queries: [string, Oqo, { sort?: string; perPage?: number }][] = [
+    ['one word', { get_rows: 'works', filter_rows: search('title_and_abstract.search', 'health') }, {}],
+    [
+      'two words and a year',
+      {
+        get_rows: 'works',
+        filter_rows: [
+          ...search('default.search', 'cancer cells'),
+          { column_id: 'publication_year', value: 2010, operator: '>' },
+        ],
+      },
+      {},
+    ],
+    [
+      'a search inside an OR',
+      {
+        get_rows: 'works',
+        filter_rows: [
+          {
+            join: 'or',
+            filters: [...search('title.search', 'climate'), { column_id: 'type', value: 'dataset' }],
+          },
+        ],
+      },
+      { sort: 'cited_by_count:desc' },
+    ],
+    ['authors by name', { get_rows: 'authors', filter_rows: search('display_name.search', 'smith') }, {}],
+  ]
+
+  it.each(queries)('answers %s as the tables in memory do, scores included', async (_, oqo, view) => {
+    const plan = planOf(oqo, { perPage: 100, ...view })
+    const [tables, narrow] = await Promise.all(LOADS.map((load) => adapters.get(load)!.queryRows(plan)))
+    expect(tables!.count).toBeGreaterThan(0)
+    expect(narrow!.count).toBe(tables!.count)
+    expect(narrow!.rows).toEqual(tables!.rows)
+  })
+
+  it('joins the matches a query requires by their number in the index, not by id text', () => {
+    const compiled = adapters
+      .get('narrow')!
+      .compile(planOf({ get_rows: 'works', filter_rows: search('title.search', 'climate') }))
+    expect(compiled.sql).toContain('FROM "works__narrow" AS e JOIN __s0 ON __s0.doc = e."__search_doc"')
+    expect(compiled.count.sql).toContain('JOIN __s0 ON __s0.doc = e."__search_doc"')
+    expect(compiled.sql).not.toMatch(/IN \(SELECT doc FROM/)
   })
 })

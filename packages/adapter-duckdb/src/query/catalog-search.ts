@@ -7,7 +7,7 @@ import { compileSearch } from '../search/search-compiler.ts'
 import { defaultSearchField, weightedFieldsOf } from '../search/search-fields.ts'
 import type { SearchIndexManifest } from '../search/search-index-layout.ts'
 import type { SqlParam } from './compiled-query.ts'
-import type { SearchCompilerLike } from './duckdb-plan-compiler.ts'
+import type { SearchCompilerLike, SearchDocs } from './duckdb-plan-compiler.ts'
 import { searchMatchOfText } from './search-text-parser.ts'
 import type { SqlFragment } from './sql-fragment.ts'
 import { UnsupportedPlanError } from './unsupported-plan-error.ts'
@@ -53,7 +53,8 @@ export const catalogSearchCompiler = (
   catalogDir: string,
   index: SearchIndexManifest,
 ): SearchCompilerLike => ({
-  compileSearch(entity: CatalogEntity, node: SearchNode): SqlFragment {
+  numbersById: (entity) => (index.entities[entity]?.idPrefix ?? null) !== null,
+  compileSearch(entity: CatalogEntity, node: SearchNode, docs: SearchDocs = 'id'): SqlFragment {
     if (node.mode === 'semantic' || node.field === 'semantic')
       throw new UnsupportedPlanError(
         'semantic_search',
@@ -76,7 +77,7 @@ export const catalogSearchCompiler = (
       throw new UnsupportedPlanError('invalid_search', `The search value of ${node.column.id} has no words`)
     const compiled = compileSearch(
       { entity, field, mode: node.mode === 'exact' ? 'exact' : 'stemmed', match },
-      { catalogDir, index: entityIndex },
+      { catalogDir, index: entityIndex, output: docs === 'number' ? 'doc' : 'id' },
     )
     if (!compiled.ok)
       throw new UnsupportedPlanError(
@@ -84,6 +85,9 @@ export const catalogSearchCompiler = (
         `Cannot search ${node.column.id} for ${JSON.stringify(node.text)}: ${compiled.problems.map((problem) => problem.message).join('; ')}`,
       )
     const relation = positionalToAnonymous(compiled.sql, compiled.params)
-    return { sql: `SELECT id AS doc, score FROM (${relation.sql})`, params: relation.params }
+    return {
+      sql: `SELECT ${docs === 'number' ? 'doc' : 'id AS doc'}, score FROM (${relation.sql})`,
+      params: relation.params,
+    }
   },
 })

@@ -8,7 +8,7 @@
 import type { ColumnRef, FilterNode, QueryPlan, SearchNode, SortKey } from '@oqlkit/engine'
 import { type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { fullOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
-import { entityView, narrowEntityTable, rowLocationTable } from './catalog-views.ts'
+import { entityView, narrowEntityTable, rowLocationTable, SEARCH_DOC_COLUMN } from './catalog-views.ts'
 import { type ColumnSource, catalogEntityOf, columnSourceOf, type GroupKeyKind } from './column-sources.ts'
 import type {
   CompiledGroupsQuery,
@@ -19,7 +19,7 @@ import type {
   SqlParam,
   SqlStatement,
 } from './compiled-query.ts'
-import { compileFilter, type FilterTarget } from './filter-compiler.ts'
+import { compileFilter, type FilterTarget, type SearchRelation } from './filter-compiler.ts'
 import { readsRecordColumn } from './record-column-use.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
 import { joinSql, param, paramList, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
@@ -28,10 +28,21 @@ import { unindexedSearch } from './unindexed-search.ts'
 import { UnsupportedPlanError } from './unsupported-plan-error.ts'
 import { BOOLEAN_CODEC, DATE_CODEC, NUMBER_CODEC, TIMESTAMP_CODEC, type ValueCodec } from './value-codecs.ts'
 
+/** How a search's rows name their records: by short id, or by the number in the id. */
+export type SearchDocs = 'id' | 'number'
+
 /** Full-text search as the compiler needs it: the matches of one search node as a `(doc, score)` relation. */
 export interface SearchCompilerLike {
-  /** SQL (with `?` placeholders) of the rows of `entity` that match, as `doc` (short id) and `score` (DOUBLE). */
-  compileSearch(entity: CatalogEntity, node: SearchNode): SqlFragment
+  /**
+   * SQL (with `?` placeholders) of the rows of `entity` that match, as `doc` (the short id, or with `number`
+   * the number in it) and `score` (DOUBLE).
+   */
+  compileSearch(entity: CatalogEntity, node: SearchNode, docs?: SearchDocs): SqlFragment
+  /**
+   * Whether matches of `entity` can be given as numbers: then the narrow table holds each row's number
+   * (`SEARCH_DOC_COLUMN`) and a search joins the rows on integers, not on the id's text.
+   */
+  numbersById?(entity: CatalogEntity): boolean
 }
 
 export interface DuckDbPlanCompilerOptions {
@@ -181,14 +192,16 @@ const formatGroupKey = (kind: GroupKeyKind): GroupKeyFormat => {
 
 interface Context {
   readonly entity: CatalogEntity
-  /** WITH clauses of the searches, named `s0`, `s1`, … */
+  /** WITH clauses of the searches, named `__s0`, `__s1`, … */
   readonly searches: readonly SqlFragment[]
   /** The filter over the entity view. */
   readonly where: SqlFragment
   /** The same filter over the narrow table, in `narrow` mode. */
   readonly narrowWhere: SqlFragment | undefined
-  /** Relations joined for relevance (empty when the query does not search). */
-  readonly scoreJoins: string
+  /** Inner joins of the searches every row must match, over the narrow table or the view. */
+  readonly joins: (narrow: boolean) => string
+  /** Left joins of the other searches that give relevance. */
+  readonly scoreJoins: (narrow: boolean) => string
   readonly scoreExpr: string
   readonly scored: boolean
 }
@@ -196,10 +209,33 @@ interface Context {
 /** The relation a statement reads an entity's rows from, and its filter written for that relation. */
 interface Relation {
   readonly table: string
+  /** The table as `e`, with the required searches joined. */
+  readonly from: string
   readonly where: SqlFragment
   /** The entity's narrow table: `rowid` is its row number, in id order. */
   readonly narrow: boolean
 }
+
+/** The search nodes every row must match: the filter itself, or conjuncts of its top AND. */
+const requiredSearches = (node: FilterNode | null): SearchNode[] =>
+  node === null
+    ? []
+    : node.kind === 'search'
+      ? [node]
+      : node.kind === 'and'
+        ? node.children.filter((child): child is SearchNode => child.kind === 'search')
+        : []
+
+const idDoc = (target: FilterTarget): string => `${target.narrowRow ?? ROW}."id"`
+
+/**
+ * The number in the row's id, as a search index numbered by id holds it: a narrow table's column, or (on the
+ * view) computed from the id.
+ */
+const numberedDoc = (target: FilterTarget): string =>
+  target.narrowRow === undefined
+    ? `TRY_CAST(substr(${ROW}."id", 2) AS UBIGINT)`
+    : `${target.narrowRow}.${quoteIdentifier(SEARCH_DOC_COLUMN)}`
 
 const NO_INPUTS: SemanticInputs = {}
 
@@ -230,9 +266,13 @@ export class DuckDbPlanCompiler {
     const narrow =
       context.narrowWhere !== undefined &&
       ![...context.searches, context.where, ...parts].some((part) => readsRecordColumn(part.sql))
-    return narrow
-      ? { table: narrowEntityTable(context.entity), where: context.narrowWhere!, narrow }
-      : { table: entityView(context.entity), where: context.where, narrow }
+    const table = narrow ? narrowEntityTable(context.entity) : entityView(context.entity)
+    return {
+      table,
+      from: `${table} AS ${ROW}${context.joins(narrow)}`,
+      where: narrow ? context.narrowWhere! : context.where,
+      narrow,
+    }
   }
 
   compile(plan: QueryPlan, semantic: SemanticInputs = NO_INPUTS): CompiledQuery {
@@ -284,7 +324,7 @@ export class DuckDbPlanCompiler {
     if (rest === null && plan.corpus === 'all') return null
     const context = this.#context({ ...plan, filter: rest, groupBy: [] }, NO_INPUTS)
     const rows = this.#relation(context)
-    return sql`SELECT ${raw(ROW)}."id" AS id FROM ${raw(rows.table)} AS ${raw(ROW)} WHERE ${rows.where} ORDER BY ${raw(rows.narrow ? `${ROW}.rowid` : `${ROW}."id"`)}`
+    return sql`${withClause(context.searches)}SELECT ${raw(ROW)}."id" AS id FROM ${raw(rows.from)} WHERE ${rows.where} ORDER BY ${raw(rows.narrow ? `${ROW}.rowid` : `${ROW}."id"`)}`
   }
 
   #context(plan: QueryPlan, semantic: SemanticInputs): Context {
@@ -292,14 +332,16 @@ export class DuckDbPlanCompiler {
     if (entity === undefined)
       throw new UnsupportedPlanError('entity', `The DuckDB catalog has no ${plan.entity} table`)
     const searches = allSearches(plan.filter)
-    const names = new Map<SearchNode, string>()
+    const required = new Set(requiredSearches(plan.filter))
+    const relations = new Map<SearchNode, SearchRelation>()
     const clauses: SqlFragment[] = []
     const semanticNames = new Set<string>()
     for (const node of searches) {
-      if (names.has(node)) continue
+      if (relations.has(node)) continue
+      const name = `__s${relations.size}`
+      const joined = required.has(node)
       if (node.mode === 'semantic') {
-        const name = `__s${names.size}`
-        names.set(node, name)
+        relations.set(node, { name, doc: idDoc, joined })
         semanticNames.add(name)
         clauses.push(
           sql`${raw(quoteIdentifier(name))}(doc, score) AS (${this.#semanticMatches(entity, node, semantic)})`,
@@ -312,9 +354,10 @@ export class DuckDbPlanCompiler {
           'full_text_search',
           `Full-text search (${node.column.id}) needs the catalog's search index, which this adapter was opened without`,
         )
-      const name = `__s${names.size}`
-      names.set(node, name)
-      const matches = scan ?? this.#search!.compileSearch(entity, node)
+      // Over the narrow tables, matches stay the numbers the index gives them: the rows join on integers.
+      const numbered = scan === undefined && this.narrowTables && this.#search!.numbersById?.(entity) === true
+      relations.set(node, { name, doc: numbered ? numberedDoc : idDoc, joined })
+      const matches = scan ?? this.#search!.compileSearch(entity, node, numbered ? 'number' : 'id')
       clauses.push(
         sql`${raw(quoteIdentifier(name))}(doc, score) AS (SELECT doc, sum(score) FROM (${matches}) GROUP BY doc)`,
       )
@@ -324,17 +367,32 @@ export class DuckDbPlanCompiler {
         ? null
         : raw(plan.corpus === 'core' ? 'NOT coalesce("is_xpac", FALSE)' : 'coalesce("is_xpac", FALSE)')
     const whereOver = (target: FilterTarget): SqlFragment => {
-      const filter = compileFilter(entity, plan.filter, (node) => names.get(node)!, target)
+      const filter = compileFilter(entity, plan.filter, (node) => relations.get(node)!, target)
       return corpus === null ? filter : sql`${corpus} AND ${filter}`
     }
     const where = whereOver({})
-    const scoring = [...new Set(scoringSearches(plan.filter).map((node) => names.get(node)!))]
+    const scoringRelations = [...new Set(scoringSearches(plan.filter).map((node) => relations.get(node)!))]
+    const scoring = [...new Set(scoringRelations.map((relation) => relation.name))]
+    const joinsOf =
+      (kind: 'JOIN' | 'LEFT JOIN', chosen: readonly SearchRelation[]) =>
+      (narrow: boolean): string =>
+        chosen
+          .map(
+            (relation) =>
+              ` ${kind} ${relation.name} ON ${relation.name}.doc = ${relation.doc(narrow ? { narrowRow: ROW } : {})}`,
+          )
+          .join('')
+    const joinedRelations = [...relations.values()].filter((relation) => relation.joined)
     return {
       entity,
       searches: clauses,
       where,
       narrowWhere: this.narrowTables ? whereOver({ narrowRow: ROW }) : undefined,
-      scoreJoins: scoring.map((name) => ` LEFT JOIN ${name} ON ${name}.doc = ${ROW}."id"`).join(''),
+      joins: joinsOf('JOIN', joinedRelations),
+      scoreJoins: joinsOf(
+        'LEFT JOIN',
+        scoringRelations.filter((relation) => !relation.joined),
+      ),
       // The API's relevance carries a citation boost: the text score times 1 + √cited_by_count. Rounded, so
       // a parallel sum that differs in its last bits still gives the same cursor value on the next page.
       // A semantic search's relevance is its cosine as it is (the planner never combines it with text search).
@@ -350,7 +408,7 @@ export class DuckDbPlanCompiler {
 
   #countStatement(context: Context): SqlFragment {
     const rows = this.#relation(context)
-    return sql`${withClause(context.searches)}SELECT count(*) AS __count FROM ${raw(rows.table)} AS ${raw(ROW)} WHERE ${rows.where}`
+    return sql`${withClause(context.searches)}SELECT count(*) AS __count FROM ${raw(rows.from)} WHERE ${rows.where}`
   }
 
   #source(entity: CatalogEntity, key: ColumnRef): ColumnSource {
@@ -431,7 +489,7 @@ export class DuckDbPlanCompiler {
   compileRows(plan: QueryPlan, semantic: SemanticInputs = NO_INPUTS): CompiledRowsQuery {
     const context = this.#context(plan, semantic)
     const perPage = plan.page.perPage
-    const from = (rows: Relation): SqlFragment => raw(`${rows.table} AS ${ROW}${context.scoreJoins}`)
+    const from = (rows: Relation): SqlFragment => raw(`${rows.from}${context.scoreJoins(rows.narrow)}`)
     // The page is chosen from narrow columns only; its records are read afterwards by id (`records`), so a
     // sort or a filter never drags the wide JSON column through DuckDB's operators.
     const select = raw(`${RECORD_LOCATION_COLUMNS(ROW)}, ${context.scoreExpr} AS __score`)
@@ -550,7 +608,7 @@ export class DuckDbPlanCompiler {
     const keyNames = plan.groupBy.map((_, index) => `__g${index}`)
     const rows = this.#relation(context, raw(baseColumns.join(', ')))
     if (joinsLinkTable) baseColumns.push(rows.narrow ? `${ROW}.rowid AS __row` : `${ROW}."id" AS __id`)
-    const base = sql`__base AS (SELECT ${raw(baseColumns.join(', '))} FROM ${raw(rows.table)} AS ${raw(ROW)} WHERE ${rows.where})`
+    const base = sql`__base AS (SELECT ${raw(baseColumns.join(', '))} FROM ${raw(rows.from)} WHERE ${rows.where})`
     const keysClause = raw(
       // No DISTINCT: each row is already one (id, key combination) — a scalar has one value per id, lists are
       // list_distinct'ed, and link tables hold distinct (key, work_id) pairs — and at 1M works a DISTINCT

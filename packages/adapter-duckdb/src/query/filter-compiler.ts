@@ -31,8 +31,17 @@ import { constantLiteral, quoteIdentifier } from './sql-identifier.ts'
 import { UnsupportedPlanError } from './unsupported-plan-error.ts'
 import type { ValueCodec } from './value-codecs.ts'
 
-/** Where a search node's matches are: the name of its `(doc, score)` relation in the statement's WITH. */
-export type SearchRelationOf = (node: SearchNode) => string
+/** Where a search node's matches are, in the statement's WITH, and how a row meets them. */
+export interface SearchRelation {
+  /** The name of its `(doc, score)` relation. */
+  readonly name: string
+  /** The row's value that `doc` holds (its id, or its number in the search index), for the filter's target. */
+  readonly doc: (target: FilterTarget) => string
+  /** The statement joins the row to its match (the search is required of every row): the leaf is TRUE. */
+  readonly joined: boolean
+}
+
+export type SearchRelationOf = (node: SearchNode) => SearchRelation
 
 // `from_publication_date: d` is `publication_date >= d`. The planner rewrites it when the base column is in
 // the registry; on entities whose registry lists only the bounds (authors' `from_created_date`), it is here
@@ -260,7 +269,13 @@ export const filterVisitor = (
     'in-list': (node: InListNode) =>
       guard(matchAny(entity, sourceOf(entity, node.column), node.values, target)),
     missing: (node: MissingNode) => guard(missing(entity, sourceOf(entity, node.column), target)),
-    search: (node) => guard(sql`"id" IN (SELECT doc FROM ${raw(quoteIdentifier(searchRelationOf(node)))})`),
+    search: (node) => {
+      const relation = searchRelationOf(node)
+      if (relation.joined && !negated) return TRUE_SQL
+      return guard(
+        sql`${raw(relation.doc(target))} IN (SELECT doc FROM ${raw(quoteIdentifier(relation.name))})`,
+      )
+    },
     collection: (node) => {
       throw new UnsupportedPlanError(
         'collection',

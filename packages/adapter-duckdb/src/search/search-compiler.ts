@@ -1,6 +1,7 @@
-// `compileSearch`: a `SearchQuery` → one DuckDB SELECT returning `(id, score)`, one row per matching record
-// of the entity, with a BM25 score (k1 1.2, b 0.75). Use it as a subquery: `WHERE id IN (SELECT id FROM (…))`
-// to filter, or `JOIN (…) s USING (id) ORDER BY s.score DESC` to sort by relevance.
+// `compileSearch`: a `SearchQuery` → one DuckDB SELECT returning `(id, score)` (or `(doc, score)`, see
+// `output`), one row per matching record of the entity, with a BM25 score (k1 1.2, b 0.75). Use it as a
+// subquery: `WHERE id IN (SELECT id FROM (…))` to filter, or `JOIN (…) s USING (id) ORDER BY s.score DESC`
+// to sort by relevance.
 //
 // Everything that comes from the query (terms, patterns, boosts, the proximity window) and every file path is
 // a bound parameter. The only text spliced into the SQL is this package's: CTE names it numbers itself,
@@ -38,6 +39,11 @@ export interface CompileSearchOptions {
   readonly index: SearchEntityIndex
   /** The number of the first `$n` parameter, when the SQL is embedded after the caller's own (default 1). */
   readonly firstParam?: number
+  /**
+   * What the rows name their records by: `id` (default), or `doc`, the number an index numbered by id gives a
+   * record (the number in its id), which joins to a column of integers where the id's text would not.
+   */
+  readonly output?: 'id' | 'doc'
 }
 
 export type CompiledSearch =
@@ -50,11 +56,15 @@ export function compileSearch(query: SearchQuery, options: CompileSearchOptions)
   const emitter = new SqlEmitter(query, planned.plan.fields, options)
   const root = emitter.node(planned.plan.root)
   const prefix = options.index.idPrefix
+  if (options.output === 'doc' && prefix === null)
+    throw new Error('Search rows can be numbered by id only over an index numbered by id')
   // Documents numbered by their id need no lookup to become ids again.
   const select =
-    prefix === null
-      ? `SELECT d.id, r.score FROM ${root} r JOIN ${emitter.file('docs')} d USING (doc)`
-      : `SELECT ${emitter.param(prefix)} || CAST(r.doc AS VARCHAR) AS id, r.score FROM ${root} r`
+    options.output === 'doc'
+      ? `SELECT r.doc, r.score FROM ${root} r`
+      : prefix === null
+        ? `SELECT d.id, r.score FROM ${root} r JOIN ${emitter.file('docs')} d USING (doc)`
+        : `SELECT ${emitter.param(prefix)} || CAST(r.doc AS VARCHAR) AS id, r.score FROM ${root} r`
   return { ok: true, sql: `WITH ${emitter.ctes.join(',\n')}\n${select}`, params: emitter.params }
 }
 

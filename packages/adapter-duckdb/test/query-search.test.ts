@@ -135,6 +135,8 @@ for (const load of LOADS)
         const planned = planQuery(oqo, { perPage: 7, cursor })
         if (!planned.ok) throw new Error('plan')
         const page = await adapter.queryRows(planned.plan)
+        // Past the first page too, the count is of every match, not of those after the cursor.
+        expect(page.count).toBe(byOffset.count)
         byCursor.push(...page.rows.map((row) => row.id))
         if (page.nextAfter === null) break
         cursor = encodeCursor(planned.sortSignature, page.nextAfter)
@@ -221,6 +223,17 @@ describe('full-text search over narrow tables', () => {
     expect(tables!.count).toBeGreaterThan(0)
     expect(narrow!.count).toBe(tables!.count)
     expect(narrow!.rows).toEqual(tables!.rows)
+  })
+
+  it('counts the matches in the page statement, and still counts them for a page past the last', async () => {
+    const oqo: Oqo = { get_rows: 'works', filter_rows: search('title_and_abstract.search', 'health') }
+    const narrow = adapters.get('narrow')!
+    const first = await narrow.queryRows(planOf(oqo, { perPage: 10 }))
+    expect(narrow.compile(planOf(oqo, { perPage: 10 }))).toMatchObject({ countInPage: true })
+    expect(first.rows).toHaveLength(10)
+    const beyond = await narrow.queryRows(planOf(oqo, { perPage: 10, page: Math.ceil(first.count / 10) + 1 }))
+    expect(beyond.rows).toHaveLength(0)
+    expect(beyond.count).toBe(first.count)
   })
 
   it('joins the matches a query requires by their number in the index, not by id text', () => {

@@ -42,6 +42,11 @@ export interface CompiledRowsQuery extends SqlStatement {
    * over, which at 1M works was half the time of a link filter's page.
    */
   readonly locate?: RowLocator
+  /**
+   * The page rows carry the count as `__count`: a query that joins a search counts its matches as it chooses
+   * the page, so the search runs once, not once more for `count`, which is left for a page with no rows.
+   */
+  readonly countInPage?: boolean
 }
 
 /** How page rows that carry only `__row` get their `__id`, `__ro` and `__rb`. */

@@ -25,8 +25,8 @@ import type { WorkVectorMatrix } from '../vectors/work-vector-matrix.ts'
 import { autocompleteLookup } from './autocomplete-lookup.ts'
 import { catalogSearchCompiler } from './catalog-search.ts'
 import { type CatalogLoadMode, catalogBytes, catalogViewStatements } from './catalog-views.ts'
-import type { CompiledQuery, SqlStatement } from './compiled-query.ts'
-import { type DuckDbConnectionLike, openDuckDbDatabase } from './duckdb-driver.ts'
+import type { CompiledQuery, CompiledRowsQuery, SqlStatement } from './compiled-query.ts'
+import { type DuckDbConnectionLike, type DuckDbRow, openDuckDbDatabase } from './duckdb-driver.ts'
 import {
   DuckDbPlanCompiler,
   type SearchCompilerLike,
@@ -144,6 +144,15 @@ const findSemanticMatches = async (
   return { matches }
 }
 
+/** The page, and the count from its first row (the count statement only when the page is empty). */
+async function pageThenCount(
+  db: DuckDbConnectionLike,
+  query: CompiledRowsQuery,
+): Promise<[readonly DuckDbRow[], readonly DuckDbRow[]]> {
+  const page = await db.all(query.sql, query.params)
+  return [page.length > 0 ? page.slice(0, 1) : await db.all(query.count.sql, query.count.params), page]
+}
+
 export class CatalogOpenError extends Error {
   override readonly name = 'CatalogOpenError'
   constructor(
@@ -171,10 +180,9 @@ export function duckDbAdapterOver(
     compile: (plan, semantic) => compiler.compile(plan, semantic),
     async queryRows(plan: QueryPlan): Promise<RowsResult> {
       const query = compiler.compileRows(plan, await findSemanticMatches(db, compiler, plan, semantic))
-      const [countRows, chosenRows] = await Promise.all([
-        db.all(query.count.sql, query.count.params),
-        db.all(query.sql, query.params),
-      ])
+      const [countRows, chosenRows] = query.countInPage
+        ? await pageThenCount(db, query)
+        : await Promise.all([db.all(query.count.sql, query.count.params), db.all(query.sql, query.params)])
       // The row after the page only tells that another page follows: it needs no location.
       const pageRows =
         query.locate === undefined

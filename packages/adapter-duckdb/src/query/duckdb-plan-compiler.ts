@@ -204,6 +204,8 @@ interface Context {
   readonly scoreJoins: (narrow: boolean) => string
   readonly scoreExpr: string
   readonly scored: boolean
+  /** Some search is joined: the rows are its matches, few enough to count in the page statement. */
+  readonly joinsSearch: boolean
 }
 
 /** The relation a statement reads an entity's rows from, and its filter written for that relation. */
@@ -403,6 +405,7 @@ export class DuckDbPlanCompiler {
             ? `round(${scoring.map((name) => `coalesce(${name}.score, 0)`).join(' + ')}, 9)`
             : `round((${scoring.map((name) => `coalesce(${name}.score, 0)`).join(' + ')}) * (1 + sqrt(greatest(coalesce(${ROW}."cited_by_count", 0), 0))), 9)`,
       scored: scoring.length > 0,
+      joinsSearch: joinedRelations.length > 0,
     }
   }
 
@@ -530,14 +533,18 @@ export class DuckDbPlanCompiler {
     // On the narrow table the page is chosen by row number and narrow keys alone (the id key too leaves as
     // the row number); `locate` then adds the id and record location of its 26 rows.
     const located = rows.narrow ? this.#rowLocator(context.entity, keys) : undefined
+    // Not past a cursor: the window would count only the rows after it.
+    const countInPage = context.joinsSearch && keyset === null
+    const counted = raw(countInPage ? ', count(*) OVER () AS __count' : '')
     const statement =
       located === undefined
-        ? sql`${head}SELECT ${select}, ${raw(keyColumns)} FROM ${from(rows)} WHERE ${where} ORDER BY ${raw(order)} ${limit}`
-        : sql`${head}SELECT ${raw(`${ROW}.rowid AS __row, ${context.scoreExpr} AS __score`)}, ${raw(
+        ? sql`${head}SELECT ${select}${counted}, ${raw(keyColumns)} FROM ${from(rows)} WHERE ${where} ORDER BY ${raw(order)} ${limit}`
+        : sql`${head}SELECT ${raw(`${ROW}.rowid AS __row, ${context.scoreExpr} AS __score`)}${counted}, ${raw(
             keys.map((key, index) => `${key.narrowOrder ?? keyOutput(key)} AS __k${index}`).join(', '),
           )} FROM ${from(rows)} WHERE ${where} ORDER BY ${raw(order)} ${limit}`
     return {
       ...(located === undefined ? {} : { locate: located }),
+      ...(countInPage ? { countInPage: true } : {}),
       kind: 'rows',
       entity: context.entity,
       ...toStatement(statement),

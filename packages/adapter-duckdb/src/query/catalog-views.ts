@@ -64,6 +64,25 @@ export const AUTOCOMPLETE_NAME_COLUMN = '__autocomplete_name'
 export const normalizedNameSql = (alias: string): string =>
   `trim(regexp_replace(strip_accents(lower(coalesce(${alias}."display_name", ''))), '[^\\pL\\pN]+', ' ', 'g'))`
 
+/**
+ * In `narrow` mode, after `catalogViewStatements`: the in-memory `(key, work_row)` copy of each link table.
+ * A link filter finds its works' rows in the narrow table by row number, not by id: a join on integers, and
+ * keys in order so that a key's zone maps skip every other row group. The files are in (key, work_id) order,
+ * which is (key, work_row) since narrow rows are in id order. A link table several times the size of the
+ * works is the side the join reads rather than hashes, and on one thread (`runOnOneThread`) the join emits
+ * its rows in the order it reads them: no sort (an ORDER BY held the 33M references of 1M works in a sort,
+ * the peak of the opening's memory; two threads interleave two ordered runs). A smaller one is sorted.
+ */
+export const narrowLinkTableStatements = (manifest: CatalogManifest): string[] =>
+  LINK_TABLES.map((spec) => {
+    const rows = manifest.links[spec.name]?.rowCount ?? 0
+    const inFileOrder = rows > LINK_ROWS_READ_IN_ORDER * manifest.entities.works.rowCount
+    return `CREATE TABLE ${quoteIdentifier(narrowLinkTableOf(spec.name))} AS SELECT l.key, w.rowid AS work_row FROM ${quoteIdentifier(linkViewOf(spec.name))} AS l JOIN ${narrowEntityTable('works')} AS w ON w."id" = l.work_id${inFileOrder ? '' : ' ORDER BY l.key, work_row'}`
+  })
+
+/** Link rows per work above which a link table is copied in its file's order, without a sort. */
+const LINK_ROWS_READ_IN_ORDER = 4
+
 /** The catalog's bytes on disk (entity, link and id files), what `tables` would hold in memory, compressed. */
 export const catalogBytes = (manifest: CatalogManifest): number =>
   manifest.files.filter((file) => !file.path.startsWith('search/')).reduce((sum, file) => sum + file.bytes, 0)
@@ -101,12 +120,6 @@ export const catalogViewStatements = (
         ? 'SELECT CAST(NULL AS VARCHAR) AS key, CAST(NULL AS VARCHAR) AS work_id WHERE FALSE'
         : `SELECT * FROM ${readParquet(catalogDir, table)}`
     statements.push(`${create} ${quoteIdentifier(linkViewOf(spec.name))} AS ${source}`)
-    // A link filter finds its works' rows in the narrow table by row number, not by id: a join on
-    // integers, and keys sorted so that a key's zone maps skip every other row group.
-    if (mode === 'narrow')
-      statements.push(
-        `CREATE TABLE ${quoteIdentifier(narrowLinkTableOf(spec.name))} AS SELECT l.key, w.rowid AS work_row FROM ${quoteIdentifier(linkViewOf(spec.name))} AS l JOIN ${narrowEntityTable('works')} AS w ON w."id" = l.work_id ORDER BY l.key, work_row`,
-      )
   }
   // External ids are looked up with parameters, which do not prune Parquet row groups: a DOI read every
   // row group of the view (14 ms at 100k works). In memory with an index on the value it takes 3 ms.

@@ -24,9 +24,19 @@ import { hasUnreadableVectors, vectorIndexOf } from '../vectors/vector-index-man
 import type { WorkVectorMatrix } from '../vectors/work-vector-matrix.ts'
 import { autocompleteLookup } from './autocomplete-lookup.ts'
 import { catalogSearchCompiler } from './catalog-search.ts'
-import { type CatalogLoadMode, catalogBytes, catalogViewStatements } from './catalog-views.ts'
+import {
+  type CatalogLoadMode,
+  catalogBytes,
+  catalogViewStatements,
+  narrowLinkTableStatements,
+} from './catalog-views.ts'
 import type { CompiledQuery, CompiledRowsQuery, SqlStatement } from './compiled-query.ts'
-import { type DuckDbConnectionLike, type DuckDbRow, openDuckDbDatabase } from './duckdb-driver.ts'
+import {
+  type DuckDbConnectionLike,
+  type DuckDbRow,
+  openDuckDbDatabase,
+  runOnOneThread,
+} from './duckdb-driver.ts'
 import {
   DuckDbPlanCompiler,
   type SearchCompilerLike,
@@ -242,6 +252,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     await db.all('SET parquet_metadata_cache = true')
     for (const statement of catalogViewStatements(options.catalogDir, manifest.manifest, load))
       await db.all(statement)
+    if (load === 'narrow') await runOnOneThread(db, narrowLinkTableStatements(manifest.manifest))
     if (vectors !== undefined) {
       embedder = options.embedder ?? (await loadCatalogEmbedder(options.catalogDir, vectors))
       if (embedder !== undefined && !embeddersMatch(vectors.embedder, embedder))

@@ -92,3 +92,16 @@ export async function openDuckDbDatabase(options: DuckDbDatabaseOptions = {}): P
   for (let i = 0; i < Math.max(1, options.connections ?? 2); i++) connections.push(await instance.connect())
   return new NodeApiDatabase(instance, connections)
 }
+
+/** Runs statements with DuckDB on one thread, then gives it back the threads it had. */
+export async function runOnOneThread(db: DuckDbConnectionLike, statements: readonly string[]): Promise<void> {
+  const [setting] = await db.all("SELECT CAST(current_setting('threads') AS INTEGER) AS threads")
+  const threads = Number(setting?.threads)
+  if (!Number.isSafeInteger(threads) || threads < 1) throw new Error(`DuckDB reports ${threads} threads`)
+  await db.all('SET threads = 1')
+  try {
+    for (const statement of statements) await db.all(statement)
+  } finally {
+    await db.all(`SET threads = ${threads}`)
+  }
+}

@@ -22,12 +22,19 @@ export interface BenchArguments {
   readonly ingestMemoryLimit: string | undefined
   /** Only rewrite the report and the plot from the results already in the folder. */
   readonly reportOnly: boolean
+  /**
+   * Keep each size's PostgreSQL database after the run, and use one a previous run kept (the load of 1M works
+   * takes half an hour).
+   */
+  readonly keepPostgres: boolean
+  /** Only load (or find) the kept PostgreSQL database of each size, from its snapshot, and stop. */
+  readonly preparePostgres: boolean
 }
 
 export const BENCH_USAGE = `npm run bench -- [--sizes 100k,1M,10M] [--seed 1] [--rounds 15] [--warmup 3]
   [--skip postgres,load,memory] [--only 'shape|shape'] [--cache-dir .bench-cache] [--results-dir bench/results]
   [--load-seconds 5] [--load-runs 3] [--connections 1,2,8] [--pg-host 127.0.0.1] [--pg-port 5432]
-  [--pg-user postgres] [--ingest-memory-limit 8GB] [--report-only]`
+  [--pg-user postgres] [--ingest-memory-limit 8GB] [--report-only] [--keep-postgres] [--prepare-postgres]`
 
 export class BenchArgumentError extends Error {
   constructor(message: string) {
@@ -83,6 +90,8 @@ const readOptions = (argv: readonly string[]) =>
       'pg-user': { type: 'string', default: 'postgres' },
       'ingest-memory-limit': { type: 'string' },
       'report-only': { type: 'boolean', default: false },
+      'keep-postgres': { type: 'boolean', default: false },
+      'prepare-postgres': { type: 'boolean', default: false },
     },
     strict: true,
     allowPositionals: false,
@@ -129,5 +138,7 @@ export function parseBenchArguments(argv: readonly string[]): BenchArguments {
     },
     ingestMemoryLimit: memoryLimit,
     reportOnly: values['report-only'],
+    keepPostgres: values['keep-postgres'] || values['prepare-postgres'],
+    preparePostgres: values['prepare-postgres'],
   }
 }

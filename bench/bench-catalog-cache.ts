@@ -37,37 +37,51 @@ export interface CachedCatalog {
   readonly built: { readonly generateMs?: number; readonly ingestMs?: number }
 }
 
-export async function ensureCatalog(options: {
+interface CacheOptions {
   readonly cacheDir: string
   readonly works: number
   readonly seed: number
-  readonly ingestMemoryLimit?: string | undefined
   readonly log: (line: string) => void
-}): Promise<CachedCatalog> {
+}
+
+/** The generated snapshot of a size, made when missing (a new one removes the catalog made from the old). */
+export async function ensureSnapshot(
+  options: CacheOptions,
+): Promise<{ readonly snapshotDir: string; readonly generateMs?: number }> {
   const cacheDir = resolve(options.cacheDir)
   const snapshotDir = join(cacheDir, snapshotCacheName(options.works, options.seed))
   const catalogDir = join(cacheDir, catalogCacheName(options.works, options.seed))
+  if (isComplete(snapshotDir)) {
+    options.log(`cached snapshot ${snapshotDir}`)
+    return { snapshotDir }
+  }
+  const started = performance.now()
+  await runCli(
+    [
+      'generate',
+      '--works',
+      String(options.works),
+      '--seed',
+      String(options.seed),
+      '--out',
+      snapshotDir,
+      '--overwrite',
+    ],
+    options.log,
+  )
+  writeFileSync(join(snapshotDir, COMPLETE_MARKER), '')
+  rmSync(catalogDir, { recursive: true, force: true })
+  return { snapshotDir, generateMs: performance.now() - started }
+}
+
+export async function ensureCatalog(
+  options: CacheOptions & { readonly ingestMemoryLimit?: string | undefined },
+): Promise<CachedCatalog> {
+  const cacheDir = resolve(options.cacheDir)
+  const catalogDir = join(cacheDir, catalogCacheName(options.works, options.seed))
   const built: { generateMs?: number; ingestMs?: number } = {}
-  if (!isComplete(snapshotDir)) {
-    const started = performance.now()
-    await runCli(
-      [
-        'generate',
-        '--works',
-        String(options.works),
-        '--seed',
-        String(options.seed),
-        '--out',
-        snapshotDir,
-        '--overwrite',
-      ],
-      options.log,
-    )
-    writeFileSync(join(snapshotDir, COMPLETE_MARKER), '')
-    built.generateMs = performance.now() - started
-    // A new snapshot makes any catalog of the old one stale.
-    rmSync(catalogDir, { recursive: true, force: true })
-  } else options.log(`cached snapshot ${snapshotDir}`)
+  const { snapshotDir, generateMs } = await ensureSnapshot(options)
+  if (generateMs !== undefined) built.generateMs = generateMs
   if (!isComplete(catalogDir)) {
     rmSync(catalogDir, { recursive: true, force: true })
     const started = performance.now()

@@ -8,11 +8,11 @@
 
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, totalmem } from 'node:os'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { createApp } from '@oqlkit/http'
 import { BenchArgumentError, parseBenchArguments } from './bench-arguments.ts'
-import { ensureCatalog } from './bench-catalog-cache.ts'
+import { ensureCatalog, ensureSnapshot } from './bench-catalog-cache.ts'
 import {
   type LoadSummary,
   renderGrowthPlot,
@@ -36,6 +36,7 @@ import {
 } from './http-load-runner.ts'
 import { formatWorks } from './latency-plot-writer.ts'
 import { appGet, buildQueryMix } from './peer-query-mix.ts'
+import { keptDatabaseName, openOrLoadKeptDatabase } from './postgres/kept-postgres-database.ts'
 import {
   benchDatabaseName,
   dropDatabase,
@@ -57,6 +58,43 @@ mkdirSync(resultsDir, { recursive: true })
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.versions.node}`
 const wanted = (name: string) => args.only.length === 0 || args.only.some((part) => name.includes(part))
 
+/**
+ * The PostgreSQL baseline of a snapshot: a fresh database dropped after the run, or with `--keep-postgres` the
+ * kept one (loaded when missing). The steps that undo it on Ctrl-C go to `cleanUp`.
+ */
+async function loadBaseline(
+  snapshotDir: string,
+  cleanUp: (() => Promise<void> | void)[],
+): Promise<LoadedDatabase> {
+  if (args.keepPostgres) {
+    const name = keptDatabaseName(basename(snapshotDir))
+    log(`the kept PostgreSQL database ${name}: used if a run finished loading it, loaded otherwise`)
+    const kept = await openOrLoadKeptDatabase({
+      server: args.postgres,
+      snapshotDir,
+      database: name,
+      onProgress: log,
+    })
+    cleanUp.push(() => kept.close())
+    return kept
+  }
+  const name = benchDatabaseName()
+  log(`loading the snapshot into PostgreSQL (database ${name})`)
+  let loaded: LoadedDatabase | undefined
+  // Registered before the load, so a Ctrl-C during it still drops the database.
+  cleanUp.push(() => (loaded === undefined ? dropDatabase(args.postgres, name) : loaded.drop()))
+  loaded = await loadSnapshotIntoPostgres({
+    server: args.postgres,
+    snapshotDir,
+    database: name,
+    onProgress: log,
+  })
+  return loaded
+}
+
+const releaseBaseline = async (database: LoadedDatabase | undefined): Promise<void> =>
+  args.keepPostgres ? database?.close() : database?.drop()
+
 async function benchSize(works: number): Promise<SizeResult> {
   log(`== ${formatWorks(works)} works ==`)
   const loadAtStart = loadavg()[0]!
@@ -77,16 +115,7 @@ async function benchSize(works: number): Promise<SizeResult> {
   process.once('SIGINT', onSignal)
   try {
     if (args.parts.has('postgres')) {
-      const name = benchDatabaseName()
-      log(`loading the snapshot into PostgreSQL (database ${name})`)
-      // Registered before the load, so a Ctrl-C during it still drops the database.
-      cleanUp.push(() => (database === undefined ? dropDatabase(args.postgres, name) : database.drop()))
-      database = await loadSnapshotIntoPostgres({
-        server: args.postgres,
-        snapshotDir: cached.snapshotDir,
-        database: name,
-        onProgress: log,
-      })
+      database = await loadBaseline(cached.snapshotDir, cleanUp)
       const { copyMs, indexMs, analyzeMs, sizeBytes, rows } = database
       postgresLoad = { copyMs, indexMs, analyzeMs, sizeBytes, rows }
       log(
@@ -146,7 +175,7 @@ async function benchSize(works: number): Promise<SizeResult> {
         )
       }
     // The in-process engines are closed before the server starts, so the server has the machine to itself.
-    await database?.drop()
+    await releaseBaseline(database)
     database = undefined
     hand.close()
     await adapter.close()
@@ -235,9 +264,21 @@ async function benchSize(works: number): Promise<SizeResult> {
     }
   } finally {
     for (const step of cleanUp.reverse()) await Promise.resolve(step()).catch(() => {})
-    await database?.drop().catch(() => {})
+    await releaseBaseline(database).catch(() => {})
     process.off('SIGINT', onSignal)
   }
+}
+
+if (args.preparePostgres) {
+  for (const works of args.sizes) {
+    const { snapshotDir } = await ensureSnapshot({ cacheDir: args.cacheDir, works, seed: args.seed, log })
+    const database = await loadBaseline(snapshotDir, [])
+    log(
+      `${formatWorks(works)} works: PostgreSQL database ${database.database} ready (${Math.round(database.sizeBytes / 1_048_576)} MB); runs with --keep-postgres use it`,
+    )
+    await database.close()
+  }
+  process.exit(0)
 }
 
 for (const works of args.reportOnly ? [] : args.sizes) {

@@ -55,6 +55,8 @@ export interface LoadedDatabase {
   readonly sizeBytes: number
   /** Drops the database (closing every connection to it first); once, however often it is called. */
   readonly drop: () => Promise<void>
+  /** Closes this process's connections and leaves the database as it is. */
+  readonly close: () => Promise<void>
 }
 
 /**
@@ -198,6 +200,7 @@ export async function loadSnapshotIntoPostgres(options: {
       analyzeMs,
       sizeBytes: Number(size!.bytes),
       drop,
+      close: () => sql.end({ timeout: 5 }).then(() => admin.end({ timeout: 5 })),
     }
   } catch (error) {
     await drop().catch(() => {})

@@ -1,11 +1,14 @@
 // The in-memory link copies of `narrow` mode: every link row kept, in (key, work_row) order without a sort,
 // and DuckDB given back its threads afterwards.
+import { planQuery } from '@oqlkit/engine'
+import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
 import { LINK_TABLES } from '../src/catalog/link-tables.ts'
 import { catalogViewStatements, narrowLinkTableStatements } from '../src/query/catalog-views.ts'
 import { linkViewOf, narrowLinkTableOf } from '../src/query/column-sources.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase, runOnOneThread } from '../src/query/duckdb-driver.ts'
+import { DuckDbPlanCompiler } from '../src/query/duckdb-plan-compiler.ts'
 import { quoteIdentifier } from '../src/query/sql-identifier.ts'
 import { ingestSampleCatalog } from './query-sample-fixture.ts'
 
@@ -68,5 +71,56 @@ describe('narrow link tables', () => {
        WHERE NOT EXISTS (SELECT 1 FROM ${quoteIdentifier(linkViewOf('works-authors'))} AS x WHERE x.key = l.key AND x.work_id = w."id")`,
     )
     expect(Number(mismatches?.n)).toBe(0)
+  })
+})
+
+describe('a group-by of a link dimension over a whole corpus', () => {
+  const compiler = new DuckDbPlanCompiler({ narrowTables: true })
+  const corpora = [
+    ['core', 'NOT coalesce(w.is_xpac, FALSE)'],
+    ['expansion', 'coalesce(w.is_xpac, FALSE)'],
+    ['all', 'TRUE'],
+  ] as const
+
+  it.each(corpora)(
+    'counts the link table alone, as the join of the works would (%s)',
+    async (corpus, where) => {
+      const oqo: Oqo = { get_rows: 'works', corpus, group_by: [{ column_id: 'authorships.countries' }] }
+      const planned = planQuery(oqo, { perPage: 100 })
+      if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
+      const query = compiler.compileGroups(planned.plan)
+      expect(query.sql).toContain('FROM "link_works_countries__narrow" AS __l WHERE')
+      expect(query.sql).not.toContain('works__narrow')
+      const buckets = await db.all(query.sql, query.params)
+      const expected = await db.all(
+        `SELECT v.key AS __g0, count(*) AS __n FROM ${quoteIdentifier(linkViewOf('works-countries'))} AS v
+       JOIN "works" AS w ON w."id" = v.work_id WHERE ${where} GROUP BY v.key ORDER BY __n DESC, __g0`,
+      )
+      // The sample holds no works of the expansion corpus: its answer is empty both ways.
+      expect(expected.length > 0).toBe(corpus !== 'expansion')
+      expect(buckets.map(({ __g0, __n }) => ({ __g0, __n }))).toEqual(expected)
+    },
+  )
+
+  it('joins the works when there is a filter or an unknown bucket to count', () => {
+    const cases: [Oqo, object][] = [
+      [
+        {
+          get_rows: 'works',
+          filter_rows: [{ column_id: 'type', value: 'article' }],
+          group_by: [{ column_id: 'authorships.countries' }],
+        },
+        {},
+      ],
+      [
+        { get_rows: 'works', group_by: [{ column_id: 'authorships.countries' }] },
+        { includeUnknown: ['authorships.countries'] },
+      ],
+    ]
+    for (const [oqo, view] of cases) {
+      const planned = planQuery(oqo, view)
+      if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
+      expect(compiler.compileGroups(planned.plan).sql).toContain('FROM "works__narrow" AS e')
+    }
   })
 })

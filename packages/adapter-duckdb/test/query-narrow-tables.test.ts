@@ -84,8 +84,13 @@ describe('DuckDbPlanCompiler in narrow mode', () => {
   })
 
   it('joins a grouped link table by row number', () => {
+    // Filtered: the whole corpus would be counted from the link table alone (query-narrow-links.test.ts).
     const query = narrow.compileGroups(
-      planOf({ get_rows: 'works', group_by: [{ column_id: 'authorships.institutions.country_code' }] }),
+      planOf({
+        get_rows: 'works',
+        filter_rows: [{ column_id: 'publication_year', value: 2020 }],
+        group_by: [{ column_id: 'authorships.institutions.country_code' }],
+      }),
     )
     expect(query.sql).toContain('e.rowid AS __row')
     expect(query.sql).toContain(

@@ -65,7 +65,8 @@ export const normalizedNameSql = (alias: string): string =>
   `trim(regexp_replace(strip_accents(lower(coalesce(${alias}."display_name", ''))), '[^\\pL\\pN]+', ' ', 'g'))`
 
 /**
- * In `narrow` mode, after `catalogViewStatements`: the in-memory `(key, work_row)` copy of each link table.
+ * In `narrow` mode, after `catalogViewStatements`: the in-memory `(key, work_row, work_is_xpac)` copy of each
+ * link table.
  * A link filter finds its works' rows in the narrow table by row number, not by id: a join on integers, and
  * keys in order so that a key's zone maps skip every other row group. The files are in (key, work_id) order,
  * which is (key, work_row) since narrow rows are in id order. A link table several times the size of the
@@ -77,8 +78,14 @@ export const narrowLinkTableStatements = (manifest: CatalogManifest): string[] =
   LINK_TABLES.map((spec) => {
     const rows = manifest.links[spec.name]?.rowCount ?? 0
     const inFileOrder = rows > LINK_ROWS_READ_IN_ORDER * manifest.entities.works.rowCount
-    return `CREATE TABLE ${quoteIdentifier(narrowLinkTableOf(spec.name))} AS SELECT l.key, w.rowid AS work_row FROM ${quoteIdentifier(linkViewOf(spec.name))} AS l JOIN ${narrowEntityTable('works')} AS w ON w."id" = l.work_id${inFileOrder ? '' : ' ORDER BY l.key, work_row'}`
+    return `CREATE TABLE ${quoteIdentifier(narrowLinkTableOf(spec.name))} AS SELECT l.key, w.rowid AS work_row, w."is_xpac" AS ${WORK_IS_XPAC_COLUMN} FROM ${quoteIdentifier(linkViewOf(spec.name))} AS l JOIN ${narrowEntityTable('works')} AS w ON w."id" = l.work_id${inFileOrder ? '' : ' ORDER BY l.key, work_row'}`
   })
+
+/**
+ * The column of a narrow link table that copies its work's `is_xpac`: a group-by of a link dimension over the
+ * whole corpus counts the link table alone, without joining a million works back.
+ */
+export const WORK_IS_XPAC_COLUMN = 'work_is_xpac'
 
 /** Link rows per work above which a link table is copied in its file's order, without a sort. */
 const LINK_ROWS_READ_IN_ORDER = 4

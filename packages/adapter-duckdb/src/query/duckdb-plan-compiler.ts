@@ -8,7 +8,13 @@
 import type { ColumnRef, FilterNode, QueryPlan, SearchNode, SortKey } from '@oqlkit/engine'
 import { type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { fullOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
-import { entityView, narrowEntityTable, rowLocationTable, SEARCH_DOC_COLUMN } from './catalog-views.ts'
+import {
+  entityView,
+  narrowEntityTable,
+  rowLocationTable,
+  SEARCH_DOC_COLUMN,
+  WORK_IS_XPAC_COLUMN,
+} from './catalog-views.ts'
 import { type ColumnSource, catalogEntityOf, columnSourceOf, type GroupKeyKind } from './column-sources.ts'
 import type {
   CompiledGroupsQuery,
@@ -556,10 +562,27 @@ export class DuckDbPlanCompiler {
     }
   }
 
+  /**
+   * The keys of a group-by of one link dimension over a whole corpus, without its unknown bucket, read from
+   * the narrow link table alone (it copies each work's corpus flag): no join of every work to its links.
+   * Undefined for any other group-by.
+   */
+  #linkTableKeys(plan: QueryPlan, context: Context): string | undefined {
+    const [dimension, ...others] = plan.groupBy
+    if (!this.narrowTables || dimension === undefined || others.length > 0) return undefined
+    if (plan.filter !== null || dimension.includeUnknown || context.entity !== 'works') return undefined
+    const source = this.#source(context.entity, dimension.column)
+    if (source.kind !== 'link') return undefined
+    const flag = `coalesce(__l.${WORK_IS_XPAC_COLUMN}, FALSE)`
+    const corpus = plan.corpus === 'all' ? 'TRUE' : plan.corpus === 'core' ? `NOT ${flag}` : flag
+    return `__keys AS (SELECT __l.key AS __g0 FROM ${quoteIdentifier(source.narrowTable)} AS __l WHERE ${corpus})`
+  }
+
   compileGroups(plan: QueryPlan, semantic: SemanticInputs = NO_INPUTS): CompiledGroupsQuery {
     const context = this.#context(plan, semantic)
     if (plan.page.kind === 'cursor' && plan.page.after !== null)
       throw new UnsupportedPlanError('group_cursor', 'Group buckets are paged by number, not by cursor')
+    const linkKeys = this.#linkTableKeys(plan, context)
     // Only the key columns are carried, and the row's id or number when a link table joins by it: the
     // buckets count rows, and a work's id text dragged through the grouping cost time for nothing.
     const baseColumns: string[] = []
@@ -625,7 +648,9 @@ export class DuckDbPlanCompiler {
     const buckets = raw(
       `__buckets AS (SELECT ${keyNames.join(', ')}, count(*) AS __n FROM __keys${known.length > 0 ? ` WHERE ${known.join(' AND ')}` : ''} GROUP BY ALL)`,
     )
-    const clauses = withClause([...context.searches, base, keysClause, buckets])
+    const clauses = withClause(
+      linkKeys === undefined ? [...context.searches, base, keysClause, buckets] : [raw(linkKeys), buckets],
+    )
     // The engine's bucket order (group-bucket-order.ts): by count, ties by the keys ascending; or by the keys,
     // unknown last in both directions, ties by count descending.
     const direction = plan.groupOrder.direction === 'asc' ? 'ASC' : 'DESC'

@@ -37,6 +37,20 @@ describe('parseBenchArguments', () => {
     expect(args.rounds).toBe(9)
   })
 
+  it('keeps the PostgreSQL database when asked, and prepares it only for sizes it is given', () => {
+    expect(parseBenchArguments([])).toMatchObject({ keepPostgres: false, preparePostgres: false })
+    expect(parseBenchArguments(['--keep-postgres'])).toMatchObject({
+      keepPostgres: true,
+      preparePostgres: false,
+    })
+    expect(parseBenchArguments(['--prepare-postgres', '--sizes', '1M'])).toMatchObject({
+      keepPostgres: true,
+      preparePostgres: true,
+      sizes: [1_000_000],
+    })
+    expect(() => parseBenchArguments(['--prepare-postgres'])).toThrow(/name them with --sizes/)
+  })
+
   it('splits --only on |', () => {
     expect(parseBenchArguments(['--only', 'singleton|group_by']).only).toEqual(['singleton', 'group_by'])
   })

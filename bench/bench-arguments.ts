@@ -104,6 +104,10 @@ export function parseBenchArguments(argv: readonly string[]): BenchArguments {
   } catch (error) {
     throw new BenchArgumentError(error instanceof Error ? error.message : String(error))
   }
+  if (values['prepare-postgres'] && !argv.some((arg) => arg === '--sizes' || arg.startsWith('--sizes=')))
+    throw new BenchArgumentError(
+      '--prepare-postgres loads a database of every size it is given: name them with --sizes (10M would need about 180 GB)',
+    )
   const sizes = [...new Set(list(values.sizes!).map(parseSize))].sort((a, b) => a - b)
   if (sizes.length === 0) throw new BenchArgumentError('--sizes needs at least one size, such as 100k')
   const skipped = list(values.skip!)

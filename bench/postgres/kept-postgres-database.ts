@@ -76,8 +76,13 @@ export async function openOrLoadKeptDatabase(options: {
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
   })
   const { rows, copyMs, indexMs, analyzeMs, sizeBytes } = loaded
-  await loaded.sql.unsafe(`CREATE TABLE ${MARKER_TABLE} (version integer NOT NULL, figures jsonb NOT NULL)`)
   const figures = { rows, copyMs, indexMs, analyzeMs, sizeBytes }
-  await loaded.sql`INSERT INTO ${loaded.sql(MARKER_TABLE)} VALUES (${BASELINE_LOADER_VERSION}, ${loaded.sql.json(figures)})`
+  try {
+    await loaded.sql.unsafe(`CREATE TABLE ${MARKER_TABLE} (version integer NOT NULL, figures jsonb NOT NULL)`)
+    await loaded.sql`INSERT INTO ${loaded.sql(MARKER_TABLE)} VALUES (${BASELINE_LOADER_VERSION}, ${loaded.sql.json(figures)})`
+  } catch (error) {
+    await loaded.close().catch(() => {})
+    throw error
+  }
   return { ...loaded, reused: false }
 }

@@ -24,6 +24,9 @@ beforeAll(async () => {
   db = await openDuckDbDatabase({ threads: 2 })
   for (const statement of catalogViewStatements(catalog.catalogDir, manifest.manifest, 'narrow'))
     await db.all(statement)
+  // The sample holds no works of the expansion corpus: a third of them join it here, before the link tables
+  // copy the flag, so that both corpora have works to count.
+  await db.all('UPDATE "works__narrow" SET is_xpac = TRUE WHERE rowid % 3 = 0')
   statements = narrowLinkTableStatements(manifest.manifest)
   await runOnOneThread(db, statements)
 }, 60_000)
@@ -94,10 +97,9 @@ describe('a group-by of a link dimension over a whole corpus', () => {
       const buckets = await db.all(query.sql, query.params)
       const expected = await db.all(
         `SELECT v.key AS __g0, count(*) AS __n FROM ${quoteIdentifier(linkViewOf('works-countries'))} AS v
-       JOIN "works" AS w ON w."id" = v.work_id WHERE ${where} GROUP BY v.key ORDER BY __n DESC, __g0`,
+       JOIN "works__narrow" AS w ON w."id" = v.work_id WHERE ${where} GROUP BY v.key ORDER BY __n DESC, __g0`,
       )
-      // The sample holds no works of the expansion corpus: its answer is empty both ways.
-      expect(expected.length > 0).toBe(corpus !== 'expansion')
+      expect(expected.length).toBeGreaterThan(0)
       expect(buckets.map(({ __g0, __n }) => ({ __g0, __n }))).toEqual(expected)
     },
   )

@@ -215,6 +215,29 @@ describe('full-text search over narrow tables', () => {
       { sort: 'cited_by_count:desc' },
     ],
     ['authors by name', { get_rows: 'authors', filter_rows: search('display_name.search', 'smith') }, {}],
+    [
+      'a search and a negated one',
+      {
+        get_rows: 'works',
+        filter_rows: [
+          ...search('title_and_abstract.search', 'health'),
+          ...search('title.search', 'care', { is_negated: true }),
+        ],
+      },
+      {},
+    ],
+    [
+      'a search and a column read from the records (the view, inside narrow mode)',
+      {
+        get_rows: 'works',
+        filter_rows: [
+          ...search('title_and_abstract.search', 'health'),
+          { column_id: 'authorships.institutions.type', value: 'education' },
+        ],
+      },
+      {},
+    ],
+    ['a semantic search', { get_rows: 'works', filter_rows: search('semantic.search', 'cancer cells') }, {}],
   ]
 
   it.each(queries)('answers %s as the tables in memory do, scores included', async (_, oqo, view) => {

@@ -42,7 +42,7 @@ export const narrowEntityTable = (entity: CatalogEntity): string =>
 /**
  * The in-memory table of an entity's row numbers (`row`, the narrow table's `rowid`) with the id and record
  * location of each (`"works__locations"`), indexed on `row`, in `narrow` mode. A page chosen on the narrow
- * table by row number finds its 25 ids and records here in about a millisecond; DuckDB does not push a
+ * table by row number finds the ids and record locations of its 25 rows here in about 1.5 ms; DuckDB does not push a
  * `rowid IN (…)` into a scan (it read every row, 17 ms at 1M works).
  */
 export const rowLocationTable = (entity: CatalogEntity): string =>
@@ -53,6 +53,17 @@ export const rowLocationTable = (entity: CatalogEntity): string =>
  * id), for entities whose index numbers records by id: searches join on it as integers.
  */
 export const SEARCH_DOC_COLUMN = '__search_doc'
+
+/**
+ * The entities whose narrow tables hold `SEARCH_DOC_COLUMN`: those the catalog's search index numbers by id
+ * (the index checked at build that every id is a letter and a number).
+ */
+export const searchDocEntities = (manifest: CatalogManifest): ReadonlySet<CatalogEntity> =>
+  new Set(
+    Object.entries(searchIndexOf(manifest)?.entities ?? {})
+      .filter(([, index]) => (index?.idPrefix ?? null) !== null)
+      .map(([entity]) => entity as CatalogEntity),
+  )
 
 /** The column of a narrow table holding its display name as autocomplete compares it (computed at open). */
 export const AUTOCOMPLETE_NAME_COLUMN = '__autocomplete_name'
@@ -70,8 +81,9 @@ export const normalizedNameSql = (alias: string): string =>
  * A link filter finds its works' rows in the narrow table by row number, not by id: a join on integers, and
  * keys in order so that a key's zone maps skip every other row group. The files are in (key, work_id) order,
  * which is (key, work_row) since narrow rows are in id order. A link table several times the size of the
- * works is the side the join reads rather than hashes, and on one thread (`runOnOneThread`) the join emits
- * its rows in the order it reads them: no sort (an ORDER BY held the 33M references of 1M works in a sort,
+ * works is the side the join reads rather than hashes, and on one thread (`runOnOneThread`) the join has
+ * been seen to emit its rows in the order it reads them (DuckDB does not promise it; only the zone maps'
+ * pruning depends on it, never an answer): no sort (an ORDER BY held the 33M references of 1M works in a sort,
  * the peak of the opening's memory; two threads interleave two ordered runs). A smaller one is sorted.
  */
 export const narrowLinkTableStatements = (manifest: CatalogManifest): string[] =>
@@ -94,7 +106,10 @@ const LINK_ROWS_READ_IN_ORDER = 4
 export const catalogBytes = (manifest: CatalogManifest): number =>
   manifest.files.filter((file) => !file.path.startsWith('search/')).reduce((sum, file) => sum + file.bytes, 0)
 
-/** `CREATE VIEW` (or `CREATE TABLE … AS`) statements for every table of the catalog. */
+/**
+ * `CREATE VIEW` (or `CREATE TABLE … AS`) statements for every table of the catalog, but the narrow link tables
+ * (`narrowLinkTableStatements`, run after these).
+ */
 export const catalogViewStatements = (
   catalogDir: string,
   manifest: CatalogManifest,
@@ -102,15 +117,14 @@ export const catalogViewStatements = (
 ): string[] => {
   const create = mode === 'tables' ? 'CREATE TABLE' : 'CREATE VIEW'
   const statements: string[] = []
-  const searchIndex = searchIndexOf(manifest)
+  const numbered = searchDocEntities(manifest)
   for (const info of CATALOG_ENTITIES) {
     const source = readParquet(catalogDir, manifest.entities[info.entity])
     statements.push(`${create} ${entityView(info.entity)} AS SELECT * FROM ${source}`)
     // The index checked at build that every id is a letter and a number.
-    const searchDoc =
-      (searchIndex?.entities[info.entity]?.idPrefix ?? null) === null
-        ? ''
-        : `, CAST(substr(e."id", 2) AS UBIGINT) AS ${quoteIdentifier(SEARCH_DOC_COLUMN)}`
+    const searchDoc = numbered.has(info.entity)
+      ? `, CAST(substr(e."id", 2) AS UBIGINT) AS ${quoteIdentifier(SEARCH_DOC_COLUMN)}`
+      : ''
     if (mode === 'narrow')
       statements.push(
         `CREATE TABLE ${narrowEntityTable(info.entity)} AS SELECT * EXCLUDE (record), ${normalizedNameSql('e')} AS ${quoteIdentifier(AUTOCOMPLETE_NAME_COLUMN)}${searchDoc} FROM ${source} AS e`,

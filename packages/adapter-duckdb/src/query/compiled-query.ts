@@ -17,7 +17,8 @@ export type GroupKeyFormat = (value: unknown) => string | number | boolean | nul
 
 /**
  * A compiled plan without `groupBy`: the page (`__id`, the record's place `__ro`/`__rb`, `__score`, sort keys
- * `__k0…`) and the count of every matching row. The records are read afterwards, from where the rows say.
+ * `__k0…`; or `__row` in place of the first three, see `locate`) and the count of every matching row. The
+ * records are read afterwards, from where the rows say.
  */
 export interface CompiledRowsQuery extends SqlStatement {
   readonly kind: 'rows'

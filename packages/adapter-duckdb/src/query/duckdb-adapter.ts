@@ -29,6 +29,7 @@ import {
   catalogBytes,
   catalogViewStatements,
   narrowLinkTableStatements,
+  searchDocEntities,
 } from './catalog-views.ts'
 import type { CompiledQuery, CompiledRowsQuery, SqlStatement } from './compiled-query.ts'
 import {
@@ -276,6 +277,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     ...(search === undefined ? {} : { search }),
     ...(options.newSampleSeed === undefined ? {} : { newSampleSeed: options.newSampleSeed }),
     narrowTables: load === 'narrow',
+    searchDocEntities: searchDocEntities(manifest.manifest),
     ...(vectors === undefined || embedder === undefined
       ? {}
       : { semantic: { dimensions: vectors.dimensions } }),

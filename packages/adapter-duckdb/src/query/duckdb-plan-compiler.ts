@@ -1,10 +1,12 @@
 // `DuckDbPlanCompiler`: a query plan → statements over the catalog views. No database is needed to compile
 // (the compile-only path of the tests); the adapter runs what this returns.
 //
-// Rows:   [WITH searches] SELECT record, score, sort keys FROM <entity> [LEFT JOIN searches]
+// Rows:   [WITH searches] SELECT record location (or, on a narrow table, the row number), score, sort keys
+//         [, count(*) OVER ()] FROM <entity> [JOIN required searches] [LEFT JOIN other scoring searches]
 //         WHERE corpus AND filter [AND keyset] ORDER BY keys NULLS LAST, id LIMIT perPage + 1 [OFFSET n]
-// Groups: WITH base (id, dimension values) → keys (one row per id and key combination, lists unnested,
-//         link tables joined) → buckets (count per key combination), ordered by count desc, then key.
+// Groups: WITH base (dimension values) → keys (one row per row and key combination, lists unnested, link
+//         tables joined) → buckets (count per key combination), ordered by count desc, then key; one link
+//         dimension over a whole corpus reads its narrow link table alone.
 import type { ColumnRef, FilterNode, QueryPlan, SearchNode, SortKey } from '@oqlkit/engine'
 import { type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { fullOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
@@ -61,6 +63,8 @@ export interface DuckDbPlanCompilerOptions {
    * in-memory narrow tables instead of the Parquet views.
    */
   readonly narrowTables?: boolean
+  /** The entities whose narrow tables hold the search index's number of each row (`searchDocEntities`). */
+  readonly searchDocEntities?: ReadonlySet<CatalogEntity>
   /**
    * Semantic search over the catalog's vectors (loaded as `work_vectors`), `dimensions` wide; without it a
    * plan with a semantic search node is unsupported.
@@ -94,14 +98,17 @@ export interface SemanticSearchTask {
   readonly candidates: SqlStatement | null
 }
 
-/** The works a semantic search found, as a relation of constants bound as parameters. */
+/**
+ * The works a semantic search found, as a relation of constants bound as parameters, one row per work (the
+ * statement may join it: a work found twice must not become two rows).
+ */
 const matchesRelation = (matches: readonly SemanticMatch[]): SqlFragment =>
   matches.length === 0
     ? raw('SELECT CAST(NULL AS VARCHAR) AS doc, CAST(NULL AS DOUBLE) AS score WHERE FALSE')
-    : sql`SELECT CAST(doc AS VARCHAR) AS doc, CAST(score AS DOUBLE) AS score FROM (VALUES ${joinSql(
+    : sql`SELECT CAST(doc AS VARCHAR) AS doc, max(CAST(score AS DOUBLE)) AS score FROM (VALUES ${joinSql(
         matches.map((match) => sql`(${param(match.doc)}, ${param(match.score)})`),
         ', ',
-      )}) AS __m(doc, score)`
+      )}) AS __m(doc, score) GROUP BY 1`
 
 type KeyType = 'number' | 'date' | 'timestamp' | 'boolean' | 'text'
 
@@ -216,8 +223,7 @@ interface Context {
 
 /** The relation a statement reads an entity's rows from, and its filter written for that relation. */
 interface Relation {
-  readonly table: string
-  /** The table as `e`, with the required searches joined. */
+  /** The entity's table as `e`, with the required searches joined. */
   readonly from: string
   readonly where: SqlFragment
   /** The entity's narrow table: `rowid` is its row number, in id order. */
@@ -257,6 +263,7 @@ export class DuckDbPlanCompiler {
   readonly narrowTables: boolean
   readonly #semantic: { readonly dimensions: number } | undefined
   readonly #semanticUnavailable: string | undefined
+  readonly #searchDocEntities: ReadonlySet<CatalogEntity>
 
   constructor(options: DuckDbPlanCompilerOptions = {}) {
     this.#search = options.search
@@ -264,6 +271,7 @@ export class DuckDbPlanCompiler {
     this.#semanticUnavailable = options.semanticUnavailable
     this.#newSampleSeed = options.newSampleSeed ?? (() => Math.random().toString(36).slice(2))
     this.narrowTables = options.narrowTables ?? false
+    this.#searchDocEntities = options.searchDocEntities ?? new Set()
   }
 
   /**
@@ -276,7 +284,6 @@ export class DuckDbPlanCompiler {
       ![...context.searches, context.where, ...parts].some((part) => readsRecordColumn(part.sql))
     const table = narrow ? narrowEntityTable(context.entity) : entityView(context.entity)
     return {
-      table,
       from: `${table} AS ${ROW}${context.joins(narrow)}`,
       where: narrow ? context.narrowWhere! : context.where,
       narrow,
@@ -363,7 +370,11 @@ export class DuckDbPlanCompiler {
           `Full-text search (${node.column.id}) needs the catalog's search index, which this adapter was opened without`,
         )
       // Over the narrow tables, matches stay the numbers the index gives them: the rows join on integers.
-      const numbered = scan === undefined && this.narrowTables && this.#search!.numbersById?.(entity) === true
+      const numbered =
+        scan === undefined &&
+        this.narrowTables &&
+        this.#searchDocEntities.has(entity) &&
+        this.#search!.numbersById?.(entity) === true
       relations.set(node, { name, doc: numbered ? numberedDoc : idDoc, joined })
       const matches = scan ?? this.#search!.compileSearch(entity, node, numbered ? 'number' : 'id')
       clauses.push(
@@ -537,7 +548,7 @@ export class DuckDbPlanCompiler {
       .join(', ')
     const limit = sql`LIMIT ${param(perPage + 1)}${offset > 0 ? sql` OFFSET ${param(offset)}` : raw('')}`
     // On the narrow table the page is chosen by row number and narrow keys alone (the id key too leaves as
-    // the row number); `locate` then adds the id and record location of its 26 rows.
+    // the row number); `locate` then adds the id and record location of the page's rows.
     const located = rows.narrow ? this.#rowLocator(context.entity, keys) : undefined
     // Not past a cursor: the window would count only the rows after it.
     const countInPage = context.joinsSearch && keyset === null

@@ -126,3 +126,35 @@ describe('a group-by of a link dimension over a whole corpus', () => {
     }
   })
 })
+
+describe('the count of a filter that is one link leaf', () => {
+  const compiler = new DuckDbPlanCompiler({ narrowTables: true })
+
+  it('counts the link table alone, as the probe of the works would, for one key or several', async () => {
+    const [top] = await db.all(
+      `SELECT list(key ORDER BY n DESC, key)[1:3] AS keys FROM (SELECT key, count(*) AS n FROM ${quoteIdentifier(narrowLinkTableOf('works-authors'))} GROUP BY key)`,
+    )
+    const keys = top?.keys as string[]
+    expect(keys).toHaveLength(3)
+    for (const corpus of ['core', 'expansion', 'all'] as const)
+      for (const value of [keys[0]!, keys.join('|')]) {
+        const leaves = value.split('|').map((key) => ({ column_id: 'authorships.author.id', value: key }))
+        const filter_rows = leaves.length === 1 ? leaves : [{ join: 'or', filters: leaves }]
+        const planned = planQuery({ get_rows: 'works', corpus, filter_rows } as Oqo, {})
+        if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
+        const query = compiler.compileRows(planned.plan)
+        expect(query.count.sql).toMatch(/FROM "link_works_authors__narrow" AS __l WHERE __l\.key IN/)
+        const [counted] = await db.all(query.count.sql, query.count.params)
+        const where =
+          corpus === 'all' ? 'TRUE' : `${corpus === 'core' ? 'NOT ' : ''}coalesce(e.is_xpac, FALSE)`
+        const [probed] = await db.all(
+          `SELECT count(*) AS n FROM "works__narrow" AS e WHERE ${where} AND e.rowid IN (SELECT work_row FROM ${quoteIdentifier(narrowLinkTableOf('works-authors'))} WHERE key IN (${value
+            .split('|')
+            .map(() => '?')
+            .join(', ')}))`,
+          value.split('|'),
+        )
+        expect(Number(counted?.__count), `${corpus} ${value}`).toBe(Number(probed?.n))
+      }
+  })
+})

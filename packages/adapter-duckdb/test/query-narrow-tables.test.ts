@@ -65,7 +65,7 @@ describe('DuckDbPlanCompiler in narrow mode', () => {
       sort: 'cited_by_count:desc',
     })
     const query = narrow.compileRows(plan)
-    expect(query.count.sql).toContain(
+    expect(query.sql).toContain(
       'e.rowid IN (SELECT work_row FROM "link_works_authors__narrow" WHERE key IN (?))',
     )
     // Narrow rows are in id order: the id tiebreak orders by row number and still reports the id.

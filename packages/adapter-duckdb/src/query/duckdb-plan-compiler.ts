@@ -27,7 +27,7 @@ import type {
   SqlParam,
   SqlStatement,
 } from './compiled-query.ts'
-import { compileFilter, type FilterTarget, type SearchRelation } from './filter-compiler.ts'
+import { compileFilter, type FilterTarget, type SearchRelation, singleLinkLeaf } from './filter-compiler.ts'
 import { readsRecordColumn } from './record-column-use.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
 import { joinSql, param, paramList, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
@@ -240,6 +240,12 @@ const requiredSearches = (node: FilterNode | null): SearchNode[] =>
         ? node.children.filter((child): child is SearchNode => child.kind === 'search')
         : []
 
+/** The corpus condition over a narrow link table `__l`, by its copy of each work's `is_xpac`. */
+const linkCorpus = (corpus: QueryPlan['corpus']): string => {
+  const flag = `coalesce(__l.${WORK_IS_XPAC_COLUMN}, FALSE)`
+  return corpus === 'all' ? 'TRUE' : corpus === 'core' ? `NOT ${flag}` : flag
+}
+
 const idDoc = (target: FilterTarget): string => `${target.narrowRow ?? ROW}."id"`
 
 /**
@@ -426,7 +432,15 @@ export class DuckDbPlanCompiler {
     }
   }
 
-  #countStatement(context: Context): SqlFragment {
+  #countStatement(context: Context, plan: QueryPlan): SqlFragment {
+    const linked =
+      this.narrowTables && context.searches.length === 0
+        ? singleLinkLeaf(context.entity, plan.filter)
+        : undefined
+    // A filter that is one link leaf counts its works in the link table alone (a range of its sorted keys,
+    // with the corpus flag copied beside them): probing a million narrow rows cost a link filter's count 10 ms.
+    if (linked !== undefined && context.entity === 'works')
+      return sql`SELECT ${raw(linked.keyCount === 1 ? 'count(*)' : 'count(DISTINCT __l.work_row)')} AS __count FROM ${raw(quoteIdentifier(linked.source.narrowTable))} AS __l WHERE __l.key IN (${linked.keys}) AND ${raw(linkCorpus(plan.corpus))}`
     const rows = this.#relation(context)
     return sql`${withClause(context.searches)}SELECT count(*) AS __count FROM ${raw(rows.from)} WHERE ${rows.where}`
   }
@@ -525,7 +539,7 @@ export class DuckDbPlanCompiler {
         kind: 'rows',
         entity: context.entity,
         ...toStatement(statement),
-        count: toStatement(this.#countStatement(context)),
+        count: toStatement(this.#countStatement(context, plan)),
         perPage,
         sortKeyCount: 0,
         select: plan.select,
@@ -565,7 +579,7 @@ export class DuckDbPlanCompiler {
       kind: 'rows',
       entity: context.entity,
       ...toStatement(statement),
-      count: toStatement(this.#countStatement(context)),
+      count: toStatement(this.#countStatement(context, plan)),
       perPage,
       sortKeyCount: keys.length,
       select: plan.select,
@@ -584,9 +598,7 @@ export class DuckDbPlanCompiler {
     if (plan.filter !== null || dimension.includeUnknown || context.entity !== 'works') return undefined
     const source = this.#source(context.entity, dimension.column)
     if (source.kind !== 'link') return undefined
-    const flag = `coalesce(__l.${WORK_IS_XPAC_COLUMN}, FALSE)`
-    const corpus = plan.corpus === 'all' ? 'TRUE' : plan.corpus === 'core' ? `NOT ${flag}` : flag
-    return `__keys AS (SELECT __l.key AS __g0 FROM ${quoteIdentifier(source.narrowTable)} AS __l WHERE ${corpus})`
+    return `__keys AS (SELECT __l.key AS __g0 FROM ${quoteIdentifier(source.narrowTable)} AS __l WHERE ${linkCorpus(plan.corpus)})`
   }
 
   compileGroups(plan: QueryPlan, semantic: SemanticInputs = NO_INPUTS): CompiledGroupsQuery {
@@ -677,7 +689,7 @@ export class DuckDbPlanCompiler {
     return {
       kind: 'groups',
       ...toStatement(statement),
-      count: toStatement(this.#countStatement(context)),
+      count: toStatement(this.#countStatement(context, plan)),
       keyFormats: formats,
       groupsCount: toStatement(groupsCount),
     }

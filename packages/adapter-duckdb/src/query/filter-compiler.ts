@@ -236,6 +236,24 @@ const missing = (entity: CatalogEntity, source: ColumnSource, target: FilterTarg
   }
 }
 
+/**
+ * The link table and keys of a filter that is one link leaf (`authorships.author.id:A1|A2`), so that the
+ * rows it keeps can be counted from the link table alone; undefined for any other filter.
+ */
+export const singleLinkLeaf = (
+  entity: CatalogEntity,
+  filter: FilterNode | null,
+): { readonly source: LinkSource; readonly keys: SqlFragment; readonly keyCount: number } | undefined => {
+  if (filter === null) return undefined
+  if (filter.kind !== 'in-list' && (filter.kind !== 'comparison' || operatorOf(filter) !== '='))
+    return undefined
+  const source = sourceOf(entity, filter.column)
+  if (source.kind !== 'link') return undefined
+  const found = inputs(source.codec, filter.kind === 'in-list' ? filter.values : [filter.value])
+  if (found.length === 0) return undefined
+  return { source, keys: placeholders(source.codec, found), keyCount: found.length }
+}
+
 /** The operator of a comparison, `=` on `from_x_date`/`to_x_date` being the bound `>=`/`<=` of `x_date`. */
 const operatorOf = (node: ComparisonNode): ComparisonNode['operator'] => {
   const bound = DATE_BOUND.exec(node.column.id)

@@ -1,31 +1,16 @@
 // The kept baseline database against the real PostgreSQL of this machine, over the bundled sample snapshot:
-// loaded once, found again by the next run, loaded anew when its load never finished. Skips and says so when
-// no server answers, unless OQLKIT_REQUIRE_POSTGRES=1 makes a missing server a failure.
-import { fileURLToPath } from 'node:url'
+// loaded once, found again by the next run, loaded anew when its load never finished (skipped, saying so,
+// when no server answers: postgres-test-server.ts).
 import { afterAll, describe, expect, it } from 'vitest'
 import { keptDatabaseName, openOrLoadKeptDatabase } from './kept-postgres-database.ts'
-import { connectPostgres, dropDatabase, type PostgresServer } from './postgres-snapshot-loader.ts'
+import { dropDatabase } from './postgres-snapshot-loader.ts'
+import {
+  postgresReachable,
+  SAMPLE_SNAPSHOT as SAMPLE,
+  TEST_POSTGRES as server,
+} from './postgres-test-server.ts'
 
-const SAMPLE = fileURLToPath(new URL('../../data/sample-snapshot', import.meta.url))
-const server: PostgresServer = { host: '127.0.0.1', port: 5432, user: 'postgres' }
-
-const reachable = async (): Promise<boolean> => {
-  const probe = connectPostgres(server, 'postgres')
-  try {
-    await probe`SELECT 1`
-    return true
-  } catch (error) {
-    if (process.env.OQLKIT_REQUIRE_POSTGRES === '1')
-      throw new Error(
-        `PostgreSQL is required (OQLKIT_REQUIRE_POSTGRES=1) but did not answer: ${String(error)}`,
-      )
-    console.warn(`Skipping the kept-database test: ${server.host}:${server.port} did not answer.`)
-    return false
-  } finally {
-    await probe.end({ timeout: 2 })
-  }
-}
-const available = await reachable()
+const available = await postgresReachable('the kept-database test')
 
 describe('keptDatabaseName', () => {
   it('names the database after the snapshot folder, as a plain identifier', () => {

@@ -1,38 +1,21 @@
-// The loader against the real PostgreSQL of this machine (127.0.0.1:5432, or OQLKIT_POSTGRES_URL's host and
-// port), over the bundled sample snapshot. Like the Redis tests, it skips and says so when no server answers,
-// unless OQLKIT_REQUIRE_POSTGRES=1 makes a missing server a failure.
+// The loader against the real PostgreSQL of this machine, over the bundled sample snapshot (skipped, saying
+// so, when no server answers: postgres-test-server.ts).
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   connectPostgres,
   type LoadedDatabase,
   loadSnapshotIntoPostgres,
-  type PostgresServer,
   snapshotParts,
 } from './postgres-snapshot-loader.ts'
+import {
+  postgresReachable,
+  SAMPLE_SNAPSHOT as SAMPLE,
+  TEST_POSTGRES as server,
+} from './postgres-test-server.ts'
 
-const SAMPLE = fileURLToPath(new URL('../../data/sample-snapshot', import.meta.url))
-const server: PostgresServer = { host: '127.0.0.1', port: 5432, user: 'postgres' }
-
-const reachable = async (): Promise<boolean> => {
-  const probe = connectPostgres(server, 'postgres')
-  try {
-    await probe`SELECT 1`
-    return true
-  } catch (error) {
-    if (process.env.OQLKIT_REQUIRE_POSTGRES === '1')
-      throw new Error(
-        `PostgreSQL is required (OQLKIT_REQUIRE_POSTGRES=1) but did not answer: ${String(error)}`,
-      )
-    console.warn(`Skipping the PostgreSQL loader test: ${server.host}:${server.port} did not answer.`)
-    return false
-  } finally {
-    await probe.end({ timeout: 2 })
-  }
-}
-const available = await reachable()
+const available = await postgresReachable('the PostgreSQL loader test')
 
 const sampleWorks = snapshotParts(SAMPLE, 'works').flatMap((file) =>
   gunzipSync(readFileSync(file))

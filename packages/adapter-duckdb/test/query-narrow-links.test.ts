@@ -158,3 +158,93 @@ describe('the count of a filter that is one link leaf', () => {
       }
   })
 })
+
+describe('the page of a filter that is one link leaf', () => {
+  const compiler = new DuckDbPlanCompiler({ narrowTables: true })
+  const authors = quoteIdentifier(narrowLinkTableOf('works-authors'))
+  // Each sort as the probe of the narrow works writes it, with the id's row as the last key.
+  const sorts = [
+    [undefined, 'e.rowid ASC'],
+    ['cited_by_count:desc', 'e.cited_by_count DESC NULLS LAST, e.rowid ASC'],
+    ['publication_date:desc', 'e.publication_date DESC NULLS LAST, e.rowid ASC'],
+    [
+      'publication_year:asc,cited_by_count:desc',
+      'e.publication_year ASC NULLS LAST, e.cited_by_count DESC NULLS LAST, e.rowid ASC',
+    ],
+  ] as const
+  const corpusWhere = (corpus: string) =>
+    corpus === 'all' ? 'TRUE' : `${corpus === 'core' ? 'NOT ' : ''}coalesce(e.is_xpac, FALSE)`
+  const planOf = (keys: readonly string[], corpus: string, sort: string | undefined, page = 1) => {
+    const leaves = keys.map((key) => ({ column_id: 'authorships.author.id', value: key }))
+    const filter_rows = leaves.length === 1 ? leaves : [{ join: 'or', filters: leaves }]
+    const planned = planQuery({ get_rows: 'works', corpus, filter_rows } as Oqo, {
+      perPage: 3,
+      page,
+      ...(sort === undefined ? {} : { sort }),
+    })
+    if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
+    return planned.plan
+  }
+
+  it('reads a range of the link table, in the order the probe of the works gives', async () => {
+    const [top] = await db.all(
+      `SELECT list(key ORDER BY n DESC, key)[1:3] AS keys FROM (SELECT key, count(*) AS n FROM ${authors} GROUP BY key)`,
+    )
+    const keys = top?.keys as string[]
+    let compared = 0
+    for (const corpus of ['core', 'expansion', 'all'] as const)
+      for (const chosen of [keys.slice(0, 1), keys])
+        for (const [sort, order] of sorts)
+          for (const page of [1, 2]) {
+            const query = compiler.compileRows(planOf(chosen, corpus, sort, page))
+            expect(query.sql).toContain(`FROM ${authors} AS __l`)
+            expect(query.sql).not.toContain('works__narrow')
+            const rows = await db.all(query.sql, query.params)
+            const keyColumns = order
+              .split(', ')
+              .map((term, index) => {
+                const expr = term.split(' ')[0]!
+                return `${expr === 'e.publication_date' ? `CAST(${expr} AS VARCHAR)` : expr} AS __k${index}`
+              })
+              .join(', ')
+            const expected = await db.all(
+              `SELECT e.rowid AS __row, ${keyColumns} FROM "works__narrow" AS e WHERE ${corpusWhere(corpus)} AND e.rowid IN (SELECT work_row FROM ${authors} WHERE key IN (${chosen.map(() => '?').join(', ')})) ORDER BY ${order} LIMIT 4 OFFSET ${(page - 1) * 3}`,
+              chosen,
+            )
+            const plain = (list: readonly Readonly<Record<string, unknown>>[]) =>
+              list.map((row) =>
+                Object.fromEntries(
+                  Object.entries(row)
+                    .filter(([name]) => name.startsWith('__k') || name === '__row')
+                    .map(([name, value]) => [name, typeof value === 'bigint' ? Number(value) : value]),
+                ),
+              )
+            expect(plain(rows), `${corpus} ${chosen.length} keys, ${sort}, page ${page}`).toEqual(
+              plain(expected),
+            )
+            compared += expected.length
+          }
+    expect(compared).toBeGreaterThan(50)
+  })
+
+  it('probes the works for a sort the link table lacks, a cursor past the first page, or more filters', () => {
+    const key = 'A5023888391'
+    const lacking = compiler.compileRows(planOf([key], 'all', 'display_name:asc'))
+    expect(lacking.sql).toContain('FROM "works__narrow" AS e')
+    const first = planOf([key], 'all', 'cited_by_count:desc')
+    const cursor = compiler.compileRows({ ...first, page: { kind: 'cursor', perPage: 3, after: [10, 'W1'] } })
+    expect(cursor.sql).toContain('FROM "works__narrow" AS e')
+    const planned = planQuery(
+      {
+        get_rows: 'works',
+        filter_rows: [
+          { column_id: 'authorships.author.id', value: key },
+          { column_id: 'publication_year', value: 2020 },
+        ],
+      },
+      {},
+    )
+    if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
+    expect(compiler.compileRows(planned.plan).sql).toContain('FROM "works__narrow" AS e')
+  })
+})

@@ -61,9 +61,14 @@ describe('DuckDbPlanCompiler in narrow mode', () => {
   })
 
   it('finds the works of a link filter by row number in the in-memory link table, and ties by row', () => {
-    const plan = planOf(works({ column_id: 'authorships.author.id', value: 'A5023888391' }), {
-      sort: 'cited_by_count:desc',
-    })
+    // With a second condition: a link leaf alone reads its page from the link table (query-narrow-links.test.ts).
+    const plan = planOf(
+      works(
+        { column_id: 'authorships.author.id', value: 'A5023888391' },
+        { column_id: 'type', value: 'article' },
+      ),
+      { sort: 'cited_by_count:desc' },
+    )
     const query = narrow.compileRows(plan)
     expect(query.sql).toContain(
       'e.rowid IN (SELECT work_row FROM "link_works_authors__narrow" WHERE key IN (?))',

@@ -12,6 +12,8 @@ import { type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entiti
 import { fullOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
 import {
   entityView,
+  LINK_SORT_COLUMNS,
+  linkSortColumn,
   narrowEntityTable,
   rowLocationTable,
   SEARCH_DOC_COLUMN,
@@ -561,6 +563,19 @@ export class DuckDbPlanCompiler {
       )
       .join(', ')
     const limit = sql`LIMIT ${param(perPage + 1)}${offset > 0 ? sql` OFFSET ${param(offset)}` : raw('')}`
+    const linkPage = keyset === null ? this.#linkPage(plan, context, keys, limit) : undefined
+    if (linkPage !== undefined)
+      return {
+        locate: this.#rowLocator(context.entity, keys),
+        kind: 'rows',
+        entity: context.entity,
+        ...toStatement(linkPage),
+        count: toStatement(this.#countStatement(context, plan)),
+        perPage,
+        sortKeyCount: keys.length,
+        select: plan.select,
+        scored: false,
+      }
     // On the narrow table the page is chosen by row number and narrow keys alone (the id key too leaves as
     // the row number); `locate` then adds the id and record location of the page's rows.
     const located = rows.narrow ? this.#rowLocator(context.entity, keys) : undefined
@@ -585,6 +600,45 @@ export class DuckDbPlanCompiler {
       select: plan.select,
       scored: context.scored,
     }
+  }
+
+  /**
+   * The page of a filter that is one link leaf, sorted by keys its narrow link table copies (the work's row
+   * for the id, `LINK_SORT_COLUMNS`): a range of the link table's sorted keys, where joining the matches back
+   * to the works probed every narrow row (17 ms for an institution's works at 1M). Undefined for any other
+   * page, and past a cursor, whose values name the id by its text.
+   */
+  #linkPage(
+    plan: QueryPlan,
+    context: Context,
+    keys: readonly CompiledSortKey[],
+    limit: SqlFragment,
+  ): SqlFragment | undefined {
+    if (!this.narrowTables || context.entity !== 'works' || context.searches.length > 0) return undefined
+    const linked = singleLinkLeaf(context.entity, plan.filter)
+    if (linked === undefined) return undefined
+    const copied = new Map(
+      LINK_SORT_COLUMNS.map((column) => [
+        quoteIdentifier(column.name),
+        `__l.${quoteIdentifier(linkSortColumn(column.name))}`,
+      ]),
+    )
+    const linkKeys: CompiledSortKey[] = []
+    for (const key of keys) {
+      const expr = key.narrowOrder !== undefined ? '__l.work_row' : copied.get(key.expr)
+      if (expr === undefined) return undefined
+      linkKeys.push({ ...key, expr })
+    }
+    const table = quoteIdentifier(linked.source.narrowTable)
+    const corpus = raw(linkCorpus(plan.corpus))
+    // Several keys can link one work more than once: its rows, all alike, become one.
+    const rows =
+      linked.keyCount === 1
+        ? sql`${raw(table)} AS __l WHERE __l.key IN (${linked.keys}) AND ${corpus}`
+        : sql`(SELECT DISTINCT * EXCLUDE (key) FROM ${raw(table)} AS __l WHERE __l.key IN (${linked.keys}) AND ${corpus}) AS __l`
+    const columns = linkKeys.map((key, index) => `${keyOutput(key)} AS __k${index}`).join(', ')
+    const order = linkKeys.map((key) => `${key.expr} ${key.direction.toUpperCase()} NULLS LAST`).join(', ')
+    return sql`SELECT __l.work_row AS __row, NULL AS __score, ${raw(columns)} FROM ${rows} ORDER BY ${raw(order)} ${limit}`
   }
 
   /**

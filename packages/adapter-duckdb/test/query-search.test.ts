@@ -7,7 +7,8 @@ import { DuckDBInstance } from '@duckdb/node-api'
 import { encodeCursor, planQuery, type QueryPlan } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createDuckDbAdapter, type DuckDbAdapter } from '../src/query/duckdb-adapter.ts'
+import { createDuckDbAdapter, type DuckDbAdapter, pageThenCount } from '../src/query/duckdb-adapter.ts'
+import { openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
 import { isUnsupportedPlanError } from '../src/query/unsupported-plan-error.ts'
 import { buildSearchIndex } from '../src/search/search-index-builder.ts'
 import { withSearchIndex } from '../src/search/search-index-manifest.ts'
@@ -252,11 +253,43 @@ describe('full-text search over narrow tables', () => {
     const oqo: Oqo = { get_rows: 'works', filter_rows: search('title_and_abstract.search', 'health') }
     const narrow = adapters.get('narrow')!
     const first = await narrow.queryRows(planOf(oqo, { perPage: 10 }))
-    expect(narrow.compile(planOf(oqo, { perPage: 10 }))).toMatchObject({ countInPage: true })
+    expect(narrow.compile(planOf(oqo, { perPage: 10 }))).toMatchObject({ countInPage: { firstPage: true } })
     expect(first.rows).toHaveLength(10)
     const beyond = await narrow.queryRows(planOf(oqo, { perPage: 10, page: Math.ceil(first.count / 10) + 1 }))
     expect(beyond.rows).toHaveLength(0)
     expect(beyond.count).toBe(first.count)
+  })
+
+  it('runs a search without hits once: an empty first page counts none', async () => {
+    const oqo: Oqo = { get_rows: 'works', filter_rows: search('title.search', 'zyxwvutsq') }
+    const narrow = adapters.get('narrow')!
+    expect(narrow.compile(planOf(oqo, { perPage: 10 }))).toMatchObject({ countInPage: { firstPage: true } })
+    expect(narrow.compile(planOf(oqo, { perPage: 10, page: 2 }))).toMatchObject({
+      countInPage: { firstPage: false },
+    })
+    const none = await narrow.queryRows(planOf(oqo, { perPage: 10 }))
+    expect(none).toMatchObject({ count: 0, rows: [] })
+    // What the adapter runs for such a page: the page statement alone on the first page, the count after it
+    // on a later one (the statements here are stand-ins that tell which ran).
+    const db = await openDuckDbDatabase({ threads: 1 })
+    const ran: string[] = []
+    const recording = {
+      all: (text: string, params?: readonly unknown[]) => (ran.push(text), db.all(text, params as never)),
+    }
+    const query = {
+      sql: 'SELECT 1 AS __count WHERE FALSE',
+      params: [],
+      count: { sql: 'SELECT 7 AS __count', params: [] },
+    }
+    expect(
+      await pageThenCount(recording as never, { ...query, countInPage: { firstPage: true } } as never),
+    ).toEqual([[{ __count: 0 }], []])
+    expect(ran).toEqual([query.sql])
+    expect(
+      await pageThenCount(recording as never, { ...query, countInPage: { firstPage: false } } as never),
+    ).toEqual([[{ __count: 7 }], []])
+    expect(ran).toEqual([query.sql, query.sql, query.count.sql])
+    await db.close()
   })
 
   it('joins the matches a query requires by their number in the index, not by id text', () => {

@@ -45,9 +45,10 @@ export interface CompiledRowsQuery extends SqlStatement {
   readonly locate?: RowLocator
   /**
    * The page rows carry the count as `__count`: a query that joins a search counts its matches as it chooses
-   * the page, so the search runs once, not once more for `count`, which is left for a page with no rows.
+   * the page, so the search runs once, not once more for `count`, which is left for a page with no rows past
+   * the first (`firstPage`: an empty first page has nothing to count, and a search without hits runs once).
    */
-  readonly countInPage?: boolean
+  readonly countInPage?: { readonly firstPage: boolean }
 }
 
 /** How page rows that carry only `__row` get their `__id`, `__ro` and `__rb`. */

@@ -156,12 +156,15 @@ const findSemanticMatches = async (
 }
 
 /** The page, and the count from its first row (the count statement only when the page is empty). */
-async function pageThenCount(
+/** The count and page rows of a query whose page carries its count (`countInPage`). */
+export async function pageThenCount(
   db: DuckDbConnectionLike,
   query: CompiledRowsQuery,
 ): Promise<[readonly DuckDbRow[], readonly DuckDbRow[]]> {
   const page = await db.all(query.sql, query.params)
-  return [page.length > 0 ? page.slice(0, 1) : await db.all(query.count.sql, query.count.params), page]
+  if (page.length > 0) return [page.slice(0, 1), page]
+  if (query.countInPage?.firstPage === true) return [[{ __count: 0 }], page]
+  return [await db.all(query.count.sql, query.count.params), page]
 }
 
 export class CatalogOpenError extends Error {

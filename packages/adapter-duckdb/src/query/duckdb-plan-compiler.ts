@@ -590,7 +590,7 @@ export class DuckDbPlanCompiler {
           )} FROM ${from(rows)} WHERE ${where} ORDER BY ${raw(order)} ${limit}`
     return {
       ...(located === undefined ? {} : { locate: located }),
-      ...(countInPage ? { countInPage: true } : {}),
+      ...(countInPage ? { countInPage: { firstPage: offset === 0 } } : {}),
       kind: 'rows',
       entity: context.entity,
       ...toStatement(statement),

@@ -227,6 +227,14 @@ describe('the page of a filter that is one link leaf', () => {
     expect(compared).toBeGreaterThan(50)
   })
 
+  it('plans the page as a top-N of the key range, with no join back to the table for the rest of its columns', async () => {
+    const query = compiler.compileRows(planOf(['A5023888391'], 'core', 'cited_by_count:desc'))
+    const plan = (await db.all(`EXPLAIN ${query.sql}`, query.params)).map((row) => String(row.explain_value))
+    expect(plan.join('\n')).toContain('TOP_N')
+    // DuckDB's late materialization would join the top rows' row ids back to a scan of the whole table.
+    expect(plan.join('\n')).not.toMatch(/HASH_JOIN|SEMI/)
+  })
+
   it('probes the works for a sort the link table lacks, a cursor past the first page, or more filters', () => {
     const key = 'A5023888391'
     const lacking = compiler.compileRows(planOf([key], 'all', 'display_name:asc'))

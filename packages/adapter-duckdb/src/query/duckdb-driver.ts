@@ -84,6 +84,10 @@ export async function openDuckDbDatabase(options: DuckDbDatabaseOptions = {}): P
   const config: Record<string, string> = {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
+    // Late materialization turns a filtered top-N into a top-N of row ids and a semi-join back to the table on
+    // them, which scans the whole table (DuckDB does not push row ids into a scan). Our pages already select
+    // narrow columns only: a top 26 of an author's link rows took 14 ms with it and 2.9 ms without, on 10M rows.
+    disabled_optimizers: 'late_materialization',
   }
   if (options.threads !== undefined) config.threads = String(options.threads)
   if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit

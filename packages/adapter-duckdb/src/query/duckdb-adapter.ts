@@ -254,9 +254,17 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
   try {
     // Parquet footers are read once, not on every query of a view.
     await db.all('SET parquet_metadata_cache = true')
-    for (const statement of catalogViewStatements(options.catalogDir, manifest.manifest, load))
+    // Each table is compressed (a checkpoint) as soon as it is made: made all at once and compressed at the
+    // end, every table's uncompressed copy was held together, the opening's peak.
+    for (const statement of catalogViewStatements(options.catalogDir, manifest.manifest, load)) {
       await db.all(statement)
-    if (load === 'narrow') await runOnOneThread(db, narrowLinkTableStatements(manifest.manifest))
+      if (statement.startsWith('CREATE TABLE')) await db.all('CHECKPOINT')
+    }
+    if (load === 'narrow')
+      await runOnOneThread(
+        db,
+        narrowLinkTableStatements(manifest.manifest).flatMap((statement) => [statement, 'CHECKPOINT']),
+      )
     if (vectors !== undefined) {
       embedder = options.embedder ?? (await loadCatalogEmbedder(options.catalogDir, vectors))
       if (embedder !== undefined && !embeddersMatch(vectors.embedder, embedder))
@@ -267,7 +275,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
       if (embedder !== undefined) matrix = await loadWorkVectorMatrix(db, options.catalogDir, vectors)
     }
     // A checkpoint compresses the in-memory tables (dictionary, FSST, bit-packing): 12 MB, not 100+, for the
-    // narrow tables of 100k works.
+    // narrow tables of 100k works. (The indexes and the vectors' tables since the last one.)
     await db.all('CHECKPOINT')
   } catch (error) {
     await db.close()

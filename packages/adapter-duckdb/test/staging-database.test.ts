@@ -2,10 +2,14 @@
 // store build does (records out, offsets in). DuckDB's appender flushes every 204,800 rows; a flush on the
 // connection of a pending streamed result ended that stream early, without an error.
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { StagingDatabase } from '../src/ingest/staging-database.ts'
+import {
+  defaultStagingMemoryLimit,
+  STAGING_MEMORY_SHARE,
+  StagingDatabase,
+} from '../src/ingest/staging-database.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-staging-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -75,5 +79,25 @@ describe('StagingDatabase storage', () => {
       db.close()
     }
     expect(statSync(join(dir, 'staging.duckdb')).size).toBeLessThan(rawBytes / 4)
+  })
+})
+
+describe('StagingDatabase memory', () => {
+  it('gives DuckDB a share of the machine unless told, leaving the rest to the ingest’s own work', async () => {
+    const told = await StagingDatabase.open(join(scratch, 'told'), { threads: 1, memoryLimit: '512MB' })
+    const untold = await StagingDatabase.open(join(scratch, 'untold'), { threads: 1 })
+    try {
+      // DuckDB reports the limit in its own units (`488.2 MiB`, `6.9 GiB`).
+      const [toldLimit] = await told.rows("SELECT current_setting('memory_limit') AS l")
+      expect(String(toldLimit!.l)).toMatch(/^488\.2 MiB$/)
+      const [untoldLimit] = await untold.rows("SELECT current_setting('memory_limit') AS l")
+      const [value, unit] = String(untoldLimit!.l).split(' ')
+      const bytes = Number(value) * (unit === 'GiB' ? 2 ** 30 : unit === 'MiB' ? 2 ** 20 : Number.NaN)
+      expect(bytes / totalmem()).toBeCloseTo(STAGING_MEMORY_SHARE, 1)
+      expect(defaultStagingMemoryLimit()).toMatch(/^\d+MB$/)
+    } finally {
+      told.close()
+      untold.close()
+    }
   })
 })

@@ -1,6 +1,7 @@
 // The DuckDB database an ingest builds the catalog in. It is a file inside the build folder, so staging can
 // outgrow memory (DuckDB spills to its temp folder next to it), and it goes away with the build folder.
 import { mkdir } from 'node:fs/promises'
+import { totalmem } from 'node:os'
 import { join } from 'node:path'
 import {
   type DuckDBAppender,
@@ -12,9 +13,21 @@ import {
 export interface StagingOptions {
   /** DuckDB `threads`; DuckDB's default (all cores) when absent. */
   readonly threads?: number
-  /** DuckDB `memory_limit`, e.g. `4GB`; DuckDB's default (80% of RAM) when absent. */
+  /** DuckDB `memory_limit`, e.g. `4GB`; `defaultStagingMemoryLimit()` when absent. */
   readonly memoryLimit?: string
 }
+
+/**
+ * DuckDB's share of the machine's memory when an ingest is not told one. The ingest's own work (record stores,
+ * search index segments, vectors, the tagging model) runs in the same process beside DuckDB: with DuckDB's
+ * default of 80% the 1M ingest grew to 24 GB on a 24 GB machine and was killed while indexing; with 6 GB of
+ * 24 it peaked at 11.6 GB.
+ */
+export const STAGING_MEMORY_SHARE = 0.3
+
+/** `STAGING_MEMORY_SHARE` of this machine's memory, as a DuckDB `memory_limit` (whole megabytes). */
+export const defaultStagingMemoryLimit = (): string =>
+  `${Math.max(256, Math.floor((totalmem() * STAGING_MEMORY_SHARE) / 1_048_576))}MB`
 
 export class StagingDatabase {
   readonly #instance: DuckDBInstance
@@ -39,7 +52,7 @@ export class StagingDatabase {
       force_compression: 'zstd',
     }
     if (options.threads !== undefined) config.threads = String(options.threads)
-    if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit
+    config.memory_limit = options.memoryLimit ?? defaultStagingMemoryLimit()
     // A database file, not `:memory:`: the staged records of a big snapshot are larger than memory, and an
     // in-memory database fails when its tables outgrow the memory limit (measured at 1M works with 8 GB).
     const instance = await DuckDBInstance.create(join(dir, 'staging.duckdb'), config)

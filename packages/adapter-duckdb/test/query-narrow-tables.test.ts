@@ -70,9 +70,11 @@ describe('DuckDbPlanCompiler in narrow mode', () => {
       { sort: 'cited_by_count:desc' },
     )
     const query = narrow.compileRows(plan)
+    // The narrow copy holds an author id as its number.
     expect(query.sql).toContain(
-      'e.rowid IN (SELECT work_row FROM "link_works_authors__narrow" WHERE key IN (?))',
+      'e.rowid IN (SELECT work_row FROM "link_works_authors__narrow" WHERE key IN (TRY_CAST(? AS UBIGINT)))',
     )
+    expect(query.params).toContain('5023888391')
     // Narrow rows are in id order: the id tiebreak orders by row number and still reports the id.
     expect(query.sql).toContain('ORDER BY "cited_by_count" DESC NULLS LAST, e.rowid ASC NULLS LAST')
     // The page carries row numbers only; its ids and record locations are looked up for its rows alone.

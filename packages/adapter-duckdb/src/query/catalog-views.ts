@@ -6,7 +6,7 @@ import type { CatalogManifest, CatalogTable } from '../catalog/catalog-layout.ts
 import { isCatalogRelativePath } from '../catalog/catalog-manifest-reader.ts'
 import { LINK_TABLES } from '../catalog/link-tables.ts'
 import { searchIndexOf } from '../search/search-index-manifest.ts'
-import { linkViewOf, narrowLinkTableOf } from './column-sources.ts'
+import { linkViewOf, narrowLinkKeyLetter, narrowLinkTableOf } from './column-sources.ts'
 import { constantLiteral, quoteIdentifier } from './sql-identifier.ts'
 
 export const EXTERNAL_IDS_VIEW = 'external_ids'
@@ -95,7 +95,10 @@ export const narrowLinkTableStatements = (manifest: CatalogManifest): string[] =
       (column) =>
         `, CAST(w.${quoteIdentifier(column.name)} AS ${column.type}) AS ${quoteIdentifier(linkSortColumn(column.name))}`,
     ).join('')
-    return `CREATE TABLE ${quoteIdentifier(narrowLinkTableOf(spec.name))} AS SELECT l.key, CAST(w.rowid AS UINTEGER) AS work_row, w."is_xpac" AS ${WORK_IS_XPAC_COLUMN}${sortKeys} FROM ${quoteIdentifier(linkViewOf(spec.name))} AS l JOIN ${narrowEntityTable('works')} AS w ON w."id" = l.work_id${inFileOrder ? '' : ' ORDER BY l.key, work_row'}`
+    // An id's number; the ingest wrote every key as the letter and digits, and no id has more digits than a
+    // UBIGINT holds (one that had would never match a filter here).
+    const key = narrowLinkKeyLetter(spec) === null ? 'l.key' : 'TRY_CAST(substr(l.key, 2) AS UBIGINT) AS key'
+    return `CREATE TABLE ${quoteIdentifier(narrowLinkTableOf(spec.name))} AS SELECT ${key}, CAST(w.rowid AS UINTEGER) AS work_row, w."is_xpac" AS ${WORK_IS_XPAC_COLUMN}${sortKeys} FROM ${quoteIdentifier(linkViewOf(spec.name))} AS l JOIN ${narrowEntityTable('works')} AS w ON w."id" = l.work_id${inFileOrder ? '' : ' ORDER BY 1, work_row'}`
   })
 
 /**

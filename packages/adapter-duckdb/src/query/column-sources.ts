@@ -10,7 +10,7 @@ import type { ColumnRef } from '@oqlkit/engine'
 import { CATALOG_ENTITY_NAMES, type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { type DerivedColumn, derivedColumnsOf } from '../catalog/entity-columns.ts'
 import type { ExternalIdScheme } from '../catalog/external-id-schemes.ts'
-import { LINK_TABLES } from '../catalog/link-tables.ts'
+import { LINK_TABLES, type LinkTableSpec } from '../catalog/link-tables.ts'
 import { LETTER_ID_PATTERN } from '../catalog/openalex-id-normalizer.ts'
 import {
   anyGlobalSouthSql,
@@ -78,6 +78,11 @@ export interface LinkSource {
   readonly view: string
   /** Its in-memory copy in `narrow` mode, `(key, work_row)`: keys sorted, works by their narrow row. */
   readonly narrowTable: string
+  /**
+   * The letter of the ids whose number (`I123` → 123) the narrow copy holds as its key, or null where it holds
+   * the key's text (see `narrowLinkKeyLetter`).
+   */
+  readonly narrowKeyLetter: string | null
   readonly codec: ValueCodec
   readonly groupKey: GroupKeyKind
   readonly list: ListSource
@@ -309,6 +314,15 @@ export const linkViewOf = (name: string): string => {
   return view
 }
 
+/**
+ * The letter of a link table's keys when its narrow copy holds them as numbers: every key of a letter-id
+ * table is that letter and digits (ingest writes them so). DuckDB keeps only the first 8 bytes of a string
+ * in the min/max statistics a scan prunes by, and ids as alike as `I9000000410` share them: counting an
+ * institution's 10,138 links read all 4.4M rows (11.6 ms) as text and one row group (1.4 ms) as numbers.
+ */
+export const narrowLinkKeyLetter = (spec: LinkTableSpec): string | null =>
+  spec.transform === 'letter-id' ? (catalogEntityInfo(spec.keyEntity)?.letter ?? null) : null
+
 /** The name of a link table's in-memory copy in `narrow` mode (catalog-views.ts creates it). */
 export const narrowLinkTableOf = (name: string): string => `${linkViewOf(name)}__narrow`
 
@@ -324,6 +338,7 @@ const link = (name: string, column: ColumnRef, list: ListSource): LinkSource => 
     kind: 'link',
     view: linkViewOf(name),
     narrowTable: narrowLinkTableOf(name),
+    narrowKeyLetter: narrowLinkKeyLetter(spec),
     codec,
     groupKey: column.kind === 'enum' ? CODE_KEY : entityKey(spec.keyEntity),
     list,

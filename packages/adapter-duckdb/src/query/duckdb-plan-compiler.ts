@@ -33,7 +33,7 @@ import { compileFilter, type FilterTarget, type SearchRelation, singleLinkLeaf }
 import { readsRecordColumn } from './record-column-use.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
 import { joinSql, param, paramList, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
-import { quoteIdentifier } from './sql-identifier.ts'
+import { constantLiteral, quoteIdentifier } from './sql-identifier.ts'
 import { unindexedSearch } from './unindexed-search.ts'
 import { UnsupportedPlanError } from './unsupported-plan-error.ts'
 import { BOOLEAN_CODEC, DATE_CODEC, NUMBER_CODEC, TIMESTAMP_CODEC, type ValueCodec } from './value-codecs.ts'
@@ -670,6 +670,9 @@ export class DuckDbPlanCompiler {
     const keyColumns: string[] = []
     const known: string[] = []
     const formats: GroupKeyFormat[] = []
+    // The letter of link keys that a narrow link table holds as numbers: buckets count them as numbers and
+    // name them afterwards (`I` || 123), a string made per bucket, not per link row.
+    const keyLetters: (string | null)[] = []
     plan.groupBy.forEach((dimension, index) => {
       const source = this.#source(context.entity, dimension.column)
       const value = `__d${index}`
@@ -694,6 +697,7 @@ export class DuckDbPlanCompiler {
           )
           keyColumns.push(`__l${index}.key AS ${key}`)
           formats.push(formatGroupKey(source.groupKey))
+          keyLetters[index] = source.narrowKeyLetter
           break
         case 'list': {
           const element = source.groupElement(LAMBDA)
@@ -725,8 +729,23 @@ export class DuckDbPlanCompiler {
     const buckets = raw(
       `__buckets AS (SELECT ${keyNames.join(', ')}, count(*) AS __n FROM __keys${known.length > 0 ? ` WHERE ${known.join(' AND ')}` : ''} GROUP BY ALL)`,
     )
+    const numbered = rows.narrow && keyLetters.some((letter) => letter !== undefined && letter !== null)
+    const named = raw(
+      `__named AS (SELECT ${keyNames
+        .map((name, index) => {
+          const letter = keyLetters[index]
+          return letter === undefined || letter === null
+            ? name
+            : `CASE WHEN ${name} IS NULL THEN NULL ELSE ${constantLiteral(letter)} || CAST(${name} AS VARCHAR) END AS ${name}`
+        })
+        .join(', ')}, __n FROM __buckets)`,
+    )
+    const bucketClauses = numbered ? [buckets, named] : [buckets]
+    const bucketsName = numbered ? '__named' : '__buckets'
     const clauses = withClause(
-      linkKeys === undefined ? [...context.searches, base, keysClause, buckets] : [raw(linkKeys), buckets],
+      linkKeys === undefined
+        ? [...context.searches, base, keysClause, ...bucketClauses]
+        : [raw(linkKeys), ...bucketClauses],
     )
     // The engine's bucket order (group-bucket-order.ts): by count, ties by the keys ascending; or by the keys,
     // unknown last in both directions, ties by count descending.
@@ -738,7 +757,7 @@ export class DuckDbPlanCompiler {
         : `${keyNames.map((name) => `${name} ${direction} NULLS LAST`).join(', ')}, __n DESC`
     const perPage = plan.page.perPage
     const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
-    const statement = sql`${clauses}SELECT ${raw(keyNames.join(', '))}, __n, count(*) OVER () AS __groups FROM __buckets ORDER BY ${raw(order)} LIMIT ${param(perPage)} OFFSET ${param(offset)}`
+    const statement = sql`${clauses}SELECT ${raw(keyNames.join(', '))}, __n, count(*) OVER () AS __groups FROM ${raw(bucketsName)} ORDER BY ${raw(order)} LIMIT ${param(perPage)} OFFSET ${param(offset)}`
     const groupsCount = sql`${clauses}SELECT count(*) AS __groups FROM __buckets`
     return {
       kind: 'groups',

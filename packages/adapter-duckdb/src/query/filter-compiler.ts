@@ -104,11 +104,41 @@ export interface FilterTarget {
   readonly narrowRow?: string
 }
 
-/** The rows of the works linked to `keys` by a link table. */
-const linkedWorks = (source: LinkSource, target: FilterTarget, keys: SqlFragment): SqlFragment =>
-  target.narrowRow === undefined
-    ? idsIn(sql`SELECT work_id FROM ${raw(quoteIdentifier(source.view))} WHERE key IN (${keys})`)
-    : sql`${raw(target.narrowRow)}.rowid IN (SELECT work_row FROM ${raw(quoteIdentifier(source.narrowTable))} WHERE key IN (${keys}))`
+/**
+ * Link keys (codec-normalised) as the narrow copy of their table holds them: the ids' numbers where it numbers
+ * them, an id of another letter left out (it links nothing there); null when none is left.
+ */
+export const narrowLinkKeys = (
+  source: LinkSource,
+  found: readonly SqlParam[],
+): { readonly keys: SqlFragment; readonly count: number } | null => {
+  const letter = source.narrowKeyLetter
+  if (letter === null)
+    return found.length === 0 ? null : { keys: placeholders(source.codec, found), count: found.length }
+  const digits = found.flatMap((value) => {
+    const id = /^([A-Za-z])([0-9]+)$/.exec(String(value))
+    return id !== null && id[1]!.toUpperCase() === letter ? [id[2]!] : []
+  })
+  if (digits.length === 0) return null
+  return {
+    keys: joinSql(
+      digits.map((number) => sql`TRY_CAST(${param(number)} AS UBIGINT)`),
+      ', ',
+    ),
+    count: digits.length,
+  }
+}
+
+/** The rows of the works linked to `found` (codec-normalised keys) by a link table. */
+const linkedWorks = (source: LinkSource, target: FilterTarget, found: readonly SqlParam[]): SqlFragment => {
+  if (target.narrowRow === undefined)
+    return idsIn(
+      sql`SELECT work_id FROM ${raw(quoteIdentifier(source.view))} WHERE key IN (${placeholders(source.codec, found)})`,
+    )
+  const narrow = narrowLinkKeys(source, found)
+  if (narrow === null) return FALSE_SQL
+  return sql`${raw(target.narrowRow)}.rowid IN (SELECT work_row FROM ${raw(quoteIdentifier(source.narrowTable))} WHERE key IN (${narrow.keys}))`
+}
 
 /** `column = any of values` for one source (a single value is a list of one). */
 const matchAny = (
@@ -137,7 +167,7 @@ const matchAny = (
     case 'link': {
       const found = inputs(source.codec, values)
       if (found.length === 0) return FALSE_SQL
-      return linkedWorks(source, target, placeholders(source.codec, found))
+      return linkedWorks(source, target, found)
     }
     case 'external-id': {
       const found = inputs(source.codec, values)
@@ -237,8 +267,9 @@ const missing = (entity: CatalogEntity, source: ColumnSource, target: FilterTarg
 }
 
 /**
- * The link table and keys of a filter that is one link leaf (`authorships.author.id:A1|A2`), so that the
- * rows it keeps can be counted from the link table alone; undefined for any other filter.
+ * The link table and keys (as its narrow copy holds them) of a filter that is one link leaf
+ * (`authorships.author.id:A1|A2`), so that the rows it keeps can be counted and paged from the narrow link
+ * table alone; undefined for any other filter.
  */
 export const singleLinkLeaf = (
   entity: CatalogEntity,
@@ -249,9 +280,12 @@ export const singleLinkLeaf = (
     return undefined
   const source = sourceOf(entity, filter.column)
   if (source.kind !== 'link') return undefined
-  const found = inputs(source.codec, filter.kind === 'in-list' ? filter.values : [filter.value])
-  if (found.length === 0) return undefined
-  return { source, keys: placeholders(source.codec, found), keyCount: found.length }
+  const narrow = narrowLinkKeys(
+    source,
+    inputs(source.codec, filter.kind === 'in-list' ? filter.values : [filter.value]),
+  )
+  if (narrow === null) return undefined
+  return { source, keys: narrow.keys, keyCount: narrow.count }
 }
 
 /** The operator of a comparison, `=` on `from_x_date`/`to_x_date` being the bound `>=`/`<=` of `x_date`. */

@@ -274,7 +274,10 @@ describe('full-text search over narrow tables', () => {
     const db = await openDuckDbDatabase({ threads: 1 })
     const ran: string[] = []
     const recording = {
-      all: (text: string, params?: readonly unknown[]) => (ran.push(text), db.all(text, params as never)),
+      all: (text: string, params?: readonly unknown[]) => {
+        ran.push(text)
+        return db.all(text, params as never)
+      },
     }
     const query = {
       sql: 'SELECT 1 AS __count WHERE FALSE',

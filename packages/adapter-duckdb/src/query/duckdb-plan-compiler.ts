@@ -435,16 +435,19 @@ export class DuckDbPlanCompiler {
   }
 
   #countStatement(context: Context, plan: QueryPlan): SqlFragment {
-    const linked =
-      this.narrowTables && context.searches.length === 0
-        ? singleLinkLeaf(context.entity, plan.filter)
-        : undefined
+    const linked = this.#loneLinkLeaf(plan, context)
     // A filter that is one link leaf counts its works in the link table alone (a range of its sorted keys,
     // with the corpus flag copied beside them): probing a million narrow rows cost a link filter's count 10 ms.
-    if (linked !== undefined && context.entity === 'works')
+    if (linked !== undefined)
       return sql`SELECT ${raw(linked.keyCount === 1 ? 'count(*)' : 'count(DISTINCT __l.work_row)')} AS __count FROM ${raw(quoteIdentifier(linked.source.narrowTable))} AS __l WHERE __l.key IN (${linked.keys}) AND ${raw(linkCorpus(plan.corpus))}`
     const rows = this.#relation(context)
     return sql`${withClause(context.searches)}SELECT count(*) AS __count FROM ${raw(rows.from)} WHERE ${rows.where}`
+  }
+
+  /** The link leaf a works filter is, when its narrow link table alone can answer (no search to join). */
+  #loneLinkLeaf(plan: QueryPlan, context: Context): ReturnType<typeof singleLinkLeaf> {
+    if (!this.narrowTables || context.entity !== 'works' || context.searches.length > 0) return undefined
+    return singleLinkLeaf(context.entity, plan.filter)
   }
 
   #source(entity: CatalogEntity, key: ColumnRef): ColumnSource {
@@ -563,31 +566,21 @@ export class DuckDbPlanCompiler {
       )
       .join(', ')
     const limit = sql`LIMIT ${param(perPage + 1)}${offset > 0 ? sql` OFFSET ${param(offset)}` : raw('')}`
+    // A lone link filter's page may come from its link table alone (`#linkPage`). Otherwise, on the narrow
+    // table, the page is chosen by row number and narrow keys alone (the id key too leaves as the row number).
+    // Either way `locate` then adds the id and record location of the page's rows.
     const linkPage = keyset === null ? this.#linkPage(plan, context, keys, limit) : undefined
-    if (linkPage !== undefined)
-      return {
-        locate: this.#rowLocator(context.entity, keys),
-        kind: 'rows',
-        entity: context.entity,
-        ...toStatement(linkPage),
-        count: toStatement(this.#countStatement(context, plan)),
-        perPage,
-        sortKeyCount: keys.length,
-        select: plan.select,
-        scored: false,
-      }
-    // On the narrow table the page is chosen by row number and narrow keys alone (the id key too leaves as
-    // the row number); `locate` then adds the id and record location of the page's rows.
-    const located = rows.narrow ? this.#rowLocator(context.entity, keys) : undefined
+    const located = linkPage !== undefined || rows.narrow ? this.#rowLocator(context.entity, keys) : undefined
     // Not past a cursor: the window would count only the rows after it.
-    const countInPage = context.joinsSearch && keyset === null
+    const countInPage = linkPage === undefined && context.joinsSearch && keyset === null
     const counted = raw(countInPage ? ', count(*) OVER () AS __count' : '')
     const statement =
-      located === undefined
+      linkPage ??
+      (located === undefined
         ? sql`${head}SELECT ${select}${counted}, ${raw(keyColumns)} FROM ${from(rows)} WHERE ${where} ORDER BY ${raw(order)} ${limit}`
         : sql`${head}SELECT ${raw(`${ROW}.rowid AS __row, ${context.scoreExpr} AS __score`)}${counted}, ${raw(
             keys.map((key, index) => `${key.narrowOrder ?? keyOutput(key)} AS __k${index}`).join(', '),
-          )} FROM ${from(rows)} WHERE ${where} ORDER BY ${raw(order)} ${limit}`
+          )} FROM ${from(rows)} WHERE ${where} ORDER BY ${raw(order)} ${limit}`)
     return {
       ...(located === undefined ? {} : { locate: located }),
       ...(countInPage ? { countInPage: { firstPage: offset === 0 } } : {}),
@@ -614,8 +607,7 @@ export class DuckDbPlanCompiler {
     keys: readonly CompiledSortKey[],
     limit: SqlFragment,
   ): SqlFragment | undefined {
-    if (!this.narrowTables || context.entity !== 'works' || context.searches.length > 0) return undefined
-    const linked = singleLinkLeaf(context.entity, plan.filter)
+    const linked = this.#loneLinkLeaf(plan, context)
     if (linked === undefined) return undefined
     const copied = new Map(
       LINK_SORT_COLUMNS.map((column) => [
@@ -675,6 +667,7 @@ export class DuckDbPlanCompiler {
     const keyLetters: (string | null)[] = []
     plan.groupBy.forEach((dimension, index) => {
       const source = this.#source(context.entity, dimension.column)
+      keyLetters.push(source.kind === 'link' ? source.narrowKeyLetter : null)
       const value = `__d${index}`
       const key = `__g${index}`
       switch (source.kind) {
@@ -697,7 +690,6 @@ export class DuckDbPlanCompiler {
           )
           keyColumns.push(`__l${index}.key AS ${key}`)
           formats.push(formatGroupKey(source.groupKey))
-          keyLetters[index] = source.narrowKeyLetter
           break
         case 'list': {
           const element = source.groupElement(LAMBDA)
@@ -729,12 +721,12 @@ export class DuckDbPlanCompiler {
     const buckets = raw(
       `__buckets AS (SELECT ${keyNames.join(', ')}, count(*) AS __n FROM __keys${known.length > 0 ? ` WHERE ${known.join(' AND ')}` : ''} GROUP BY ALL)`,
     )
-    const numbered = rows.narrow && keyLetters.some((letter) => letter !== undefined && letter !== null)
+    const numbered = rows.narrow && keyLetters.some((letter) => letter !== null)
     const named = raw(
       `__named AS (SELECT ${keyNames
         .map((name, index) => {
-          const letter = keyLetters[index]
-          return letter === undefined || letter === null
+          const letter = keyLetters[index] ?? null
+          return letter === null
             ? name
             : `CASE WHEN ${name} IS NULL THEN NULL ELSE ${constantLiteral(letter)} || CAST(${name} AS VARCHAR) END AS ${name}`
         })

@@ -347,26 +347,37 @@ export function describeAdapterConformance(
         }
       })
 
-      it('offset pages and cursor pages give the same sequence, the reference order', async () => {
-        // Sort keys with ties and missing values, so the cursor has to continue inside a run of equal keys
-        // and across the nulls.
-        const view = { sort: 'publication_year:desc,fwci:asc', perPage: 40 }
-        const plan = planOf(sortedFilter, view)
+      /**
+       * The reference order of a query, and its rows read page by page by offset and by cursor (every page
+       * but the last full).
+       */
+      const pagedBothWays = async (oqo: Oqo, view: { readonly perPage: number; readonly sort?: string }) => {
+        const plan = planOf(oqo, view)
         const expected = ids(referenceOrder(plan, referenceRows(plan, works, context)))
         const byOffset: string[] = []
-        for (let page = 1; (page - 1) * 40 < expected.length; page++)
-          byOffset.push(...ids((await rowsOf(sortedFilter, { ...view, page })).rows))
+        for (let page = 1; (page - 1) * view.perPage < expected.length; page++)
+          byOffset.push(...ids((await rowsOf(oqo, { ...view, page })).rows))
         const byCursor: string[] = []
         let cursor = '*'
         for (let guard = 0; guard < 1000; guard++) {
-          const planned = planQuery(sortedFilter, { ...view, cursor })
+          const planned = planQuery(oqo, { ...view, cursor })
           if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
           const result = await adapter.queryRows(planned.plan)
           byCursor.push(...ids(result.rows))
           if (result.nextAfter === null) break
-          expect(result.rows.length).toBe(40)
+          expect(result.rows.length).toBe(view.perPage)
           cursor = encodeCursor(planned.sortSignature, result.nextAfter)
         }
+        return { expected, byOffset, byCursor }
+      }
+
+      it('offset pages and cursor pages give the same sequence, the reference order', async () => {
+        // Sort keys with ties and missing values, so the cursor has to continue inside a run of equal keys
+        // and across the nulls.
+        const { expected, byOffset, byCursor } = await pagedBothWays(sortedFilter, {
+          sort: 'publication_year:desc,fwci:asc',
+          perPage: 40,
+        })
         expect(byOffset).toEqual(expected)
         expect(byCursor).toEqual(expected)
       })
@@ -389,23 +400,11 @@ export function describeAdapterConformance(
             'publication_date:desc',
             'publication_year:asc',
           ]) {
-            const view = { perPage: 7, ...(sort === undefined ? {} : { sort }) }
-            const plan = planOf(oqo, view)
-            const expected = ids(referenceOrder(plan, referenceRows(plan, works, context)))
+            const { expected, byOffset, byCursor } = await pagedBothWays(oqo, {
+              perPage: 7,
+              ...(sort === undefined ? {} : { sort }),
+            })
             expect(expected.length, sort).toBeGreaterThan(7)
-            const byOffset: string[] = []
-            for (let page = 1; (page - 1) * 7 < expected.length; page++)
-              byOffset.push(...ids((await rowsOf(oqo, { ...view, page })).rows))
-            const byCursor: string[] = []
-            let cursor = '*'
-            for (let guard = 0; guard < 1000; guard++) {
-              const planned = planQuery(oqo, { ...view, cursor })
-              if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
-              const result = await adapter.queryRows(planned.plan)
-              byCursor.push(...ids(result.rows))
-              if (result.nextAfter === null) break
-              cursor = encodeCursor(planned.sortSignature, result.nextAfter)
-            }
             expect(byOffset, `${JSON.stringify(oqo.filter_rows)} ${sort}`).toEqual(expected)
             expect(byCursor, `${JSON.stringify(oqo.filter_rows)} ${sort}`).toEqual(expected)
           }

@@ -1,5 +1,5 @@
 import { type CostClass, costClassOfPlan, planQuery, type ViewParameters } from '@oqlkit/engine'
-import { translate } from '@oqlkit/oql'
+import { type TranslationResult, translate } from '@oqlkit/oql'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { entityOfPath } from '../request/entity-paths.ts'
 import { readListRequest } from '../request/list-request-reader.ts'
@@ -13,9 +13,13 @@ const classOfOqo = (oqo: Oqo | null, view: ViewParameters = {}): CostClass | und
   return planned.ok ? costClassOfPlan(planned.plan) : undefined
 }
 
-/** An OQL text or OQO (object or JSON text) translated to its canonical OQO, or null. */
+/**
+ * An OQL text or OQO (object or JSON text) read and validated as the execute endpoint reads it: its
+ * canonical OQO, or null when it is not a valid query. Only a valid query is planned, so malformed input
+ * (`{}`, `[]`, a null node, …) is left free here and refused with its 400 by the handler.
+ */
 const oqoOf = (form: 'oql' | 'oqo', value: unknown): Oqo | null => {
-  if (form === 'oql') return typeof value === 'string' ? translate({ oql: value }).oqo : null
+  if (form === 'oql') return typeof value === 'string' ? validOqo(translate({ oql: value })) : null
   let oqo = value
   if (typeof value === 'string')
     try {
@@ -23,8 +27,11 @@ const oqoOf = (form: 'oql' | 'oqo', value: unknown): Oqo | null => {
     } catch {
       return null
     }
-  return translate({ oqo }).oqo
+  return validOqo(translate({ oqo }))
 }
+
+const validOqo = (translation: TranslationResult): Oqo | null =>
+  translation.validation.valid ? translation.oqo : null
 
 /** Bodies larger than this are not priced (free): the execute endpoint refuses them anyway. */
 const MAX_PRICED_BODY_BYTES = 4 * 1024 * 1024

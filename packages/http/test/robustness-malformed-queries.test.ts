@@ -62,7 +62,15 @@ describe('malformed queries on a metered server', () => {
   })
 
   it('POST bodies that are not an object with one query are 400s', async () => {
-    for (const body of ['', '[]', 'null', '{"oql": 5}', '{"oql": ""}', '{"oqo": {}, "oql": "works"}', '{"x":1}']) {
+    for (const body of [
+      '',
+      '[]',
+      'null',
+      '{"oql": 5}',
+      '{"oql": ""}',
+      '{"oqo": {}, "oql": "works"}',
+      '{"x":1}',
+    ]) {
       const answer = await call(metered, '/', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -28,7 +28,7 @@ const request = async (path: string, init: RequestInit = {}) => {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> }
 }
 
-const create = (headers: Record<string, string>, path = '/me/collections') =>
+const create = (headers: Readonly<Record<string, string>>, path = '/me/collections') =>
   request(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -43,6 +43,41 @@ describe('keyStoreCallers', () => {
     const byQuery = await create({}, `/me/collections?api_key=${key}`)
     expect(byQuery.status).toBe(201)
     expect(byQuery.body.user_id).toBe('ann')
+    const byApiKeyHeader = await create({ api_key: key })
+    expect(byApiKeyHeader.status).toBe(201)
+    expect(byApiKeyHeader.body.user_id).toBe('ann')
+  })
+
+  it('refuses an empty key in any transport with a 401 that says so, not as a missing key', async () => {
+    const before = await request('/me/collections', { headers: { authorization: `Bearer ${key}` } })
+    for (const [headers, path] of [
+      [{ authorization: '' }, '/me/collections'],
+      [{ authorization: 'Bearer ' }, '/me/collections'],
+      [{ api_key: '' }, '/me/collections'],
+      [{}, '/me/collections?api_key='],
+      // An empty key beside a valid one is still refused: the client meant to send something there.
+      [{ authorization: `Bearer ${key}` }, '/me/collections?api_key='],
+    ] as const) {
+      const answer = await create(headers, path)
+      expect(answer.status).toBe(401)
+      expect(answer.body).toMatchObject({
+        error: 'invalid_api_key',
+        message: expect.stringMatching(/^The API key is empty/),
+      })
+    }
+    const after = await request('/me/collections', { headers: { authorization: `Bearer ${key}` } })
+    expect(after.body.meta).toEqual(before.body.meta)
+  })
+
+  it('refuses two different keys with 400, whichever transports carry them', async () => {
+    for (const [headers, path] of [
+      [{ api_key: key }, `/me/collections?api_key=${adminKey}`],
+      [{ api_key: key, authorization: `Bearer ${adminKey}` }, '/me/collections'],
+    ] as const) {
+      const answer = await create(headers, path)
+      expect(answer.status).toBe(400)
+      expect(answer.body.error).toBe('conflicting_api_keys')
+    }
   })
 
   it('carries the admin flag of the key', async () => {

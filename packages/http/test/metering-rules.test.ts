@@ -36,24 +36,31 @@ for (const kind of STORE_KINDS) {
   describe.skipIf(kind.skip)(`metering over HTTP, ${kind.name}`, () => {
     const metered = useMeteredApp(kind, sample)
 
-    it('accepts a key in the api_key parameter and as a Bearer token, and reports it masked', async () => {
+    it('accepts a key as api_key=, as a Bearer token and as an api_key header, and reports it masked', async () => {
       const key = await metered.provision({ userId: 'transport' })
       const byQuery = await call(metered, `/rate-limit?api_key=${key}`)
       const byHeader = await call(metered, '/rate-limit', { headers: { authorization: `Bearer ${key}` } })
       const lowerCaseScheme = await call(metered, '/rate-limit', {
         headers: { authorization: `bearer ${key}` },
       })
-      const both = await call(metered, `/rate-limit?api_key=${key}`, {
-        headers: { authorization: `Bearer ${key}` },
+      // openalexR sends the key only this way.
+      const byApiKeyHeader = await call(metered, '/rate-limit', { headers: { api_key: key } })
+      // The same key in several transports is one key; none of them takes precedence.
+      const all = await call(metered, `/rate-limit?api_key=${key}`, {
+        headers: { authorization: `Bearer ${key}`, api_key: key },
       })
-      for (const answer of [byQuery, byHeader, lowerCaseScheme, both]) {
+      for (const answer of [byQuery, byHeader, lowerCaseScheme, byApiKeyHeader, all]) {
         expect(answer.status).toBe(200)
         expect(answer.body.api_key).toBe(`${key.slice(0, 4)}…${key.slice(-4)}`)
       }
-      // The key is charged, whichever way it came.
-      await call(metered, '/works?per_page=1', { headers: { authorization: `Bearer ${key}` } })
-      await call(metered, `/works?per_page=1&api_key=${key}`)
-      expect(await usedOf(metered, { key })).toBe(2 * toMicroUsd(ENDPOINT_COSTS_USD.list))
+      // The key is charged, whichever way it came, and the anonymous budget of the address is not.
+      const address = freshAddress()
+      await call(metered, '/works?per_page=1', { address, headers: { authorization: `Bearer ${key}` } })
+      await call(metered, `/works?per_page=1&api_key=${key}`, { address })
+      const viaApiKeyHeader = await call(metered, '/works?per_page=1', { address, headers: { api_key: key } })
+      expect(viaApiKeyHeader.headers.get('x-ratelimit-limit')).toBe('1')
+      expect(await usedOf(metered, { key })).toBe(3 * toMicroUsd(ENDPOINT_COSTS_USD.list))
+      expect(await usedOf(metered, { address })).toBe(0)
     })
 
     it('reports the budget, its use, the prepaid pool, the reset and the prices at /rate-limit', async () => {

@@ -1,7 +1,7 @@
-// Keys tried in every transport and shape: unknown, malformed, oversized, injected, a key's hash, a
-// masked key, wrong schemes, two keys at once. Every attempt is refused with 400 or 401 (or, where the
-// rule says so, treated as anonymous: an empty api_key=), no answer echoes what was sent, and nothing
-// changes: no budget is charged, no key is stored.
+// Keys tried in every transport (api_key=, Authorization: Bearer, the api_key header) and shape: empty,
+// unknown, malformed, oversized, injected, a key's hash, a masked key, wrong schemes, two keys at once.
+// Every attempt is refused with 400 or 401 and the X-RateLimit headers of the caller's address, no answer
+// echoes what was sent, and nothing changes: no budget is charged, no key is stored.
 import { hashApiKey } from '@oqlkit/engine'
 import { describe, expect, it } from 'vitest'
 import { call, type MeteredApp, rateLimitOf, STORE_KINDS, useMeteredApp } from './support/metered-app.ts'
@@ -25,6 +25,8 @@ interface Attempt {
   readonly secret: string
   readonly query?: string
   readonly authorization?: string
+  /** The `api_key` request header. */
+  readonly apiKeyHeader?: string
 }
 
 const attemptsFor = async (valid: string, other: string): Promise<Attempt[]> => {
@@ -58,7 +60,10 @@ const attemptsFor = async (valid: string, other: string): Promise<Attempt[]> => 
     // Header values cannot carry control characters, and HTTP strips whitespace around them (so
     // `Bearer <key> ` is the valid key): those stay query-only.
     if (/^[\u0020-\u007e\u0080-\u00ff]*$/.test(key) && key === key.trim())
-      attempts.push({ name: `Bearer: ${name}`, secret: key, authorization: `Bearer ${key}` })
+      attempts.push(
+        { name: `Bearer: ${name}`, secret: key, authorization: `Bearer ${key}` },
+        { name: `api_key header: ${name}`, secret: key, apiKeyHeader: key },
+      )
   }
   attempts.push(
     {
@@ -68,6 +73,35 @@ const attemptsFor = async (valid: string, other: string): Promise<Attempt[]> => 
     },
     { name: 'a Token scheme', secret: valid, authorization: `Token ${valid}` },
     { name: 'Bearer without a key', secret: '', authorization: 'Bearer' },
+    { name: 'Bearer and a space', secret: '', authorization: 'Bearer ' },
+    { name: 'an empty Authorization header', secret: '', authorization: '' },
+    { name: 'an empty api_key=', secret: '', query: 'api_key=' },
+    { name: 'an empty api_key header', secret: '', apiKeyHeader: '' },
+    {
+      name: 'an empty api_key= beside a valid Bearer',
+      secret: valid,
+      query: 'api_key=',
+      authorization: `Bearer ${valid}`,
+    },
+    {
+      name: 'an empty Authorization beside a valid api_key=',
+      secret: valid,
+      query: `api_key=${valid}`,
+      authorization: '',
+    },
+    {
+      name: 'api_key header and Bearer, different',
+      secret: other,
+      apiKeyHeader: valid,
+      authorization: `Bearer ${other}`,
+    },
+    {
+      name: 'api_key header and api_key=, different',
+      secret: other,
+      apiKeyHeader: other,
+      query: `api_key=${valid}`,
+    },
+    { name: 'api_key header twice, different', secret: other, apiKeyHeader: `${valid}, ${other}` },
     { name: 'Bearer with two keys', secret: other, authorization: `Bearer ${valid} ${other}` },
     { name: 'two Bearer credentials', secret: other, authorization: `Bearer ${valid}, Bearer ${other}` },
     { name: 'no space after Bearer', secret: valid, authorization: `Bearer${valid}` },
@@ -105,12 +139,13 @@ for (const kind of STORE_KINDS) {
       const other = await metered.provision({ userId: 'other' })
       const before = await snapshot(metered, valid, address)
       const attempts = await attemptsFor(valid, other)
-      expect(attempts.length).toBeGreaterThan(40)
+      expect(attempts.length).toBeGreaterThan(60)
       for (const attempt of attempts)
         for (const endpoint of ENDPOINTS) {
           const path = attempt.query === undefined ? endpoint : withQuery(endpoint, attempt.query)
           const headers: Record<string, string> = {}
           if (attempt.authorization !== undefined) headers.authorization = attempt.authorization
+          if (attempt.apiKeyHeader !== undefined) headers.api_key = attempt.apiKeyHeader
           const answer = await call(metered, path, { headers, address })
           const context = `${attempt.name} on ${endpoint}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`
           expect([400, 401], context).toContain(answer.status)
@@ -119,6 +154,15 @@ for (const kind of STORE_KINDS) {
           )
           if (answer.status === 401)
             expect(answer.headers.get('www-authenticate'), context).toMatch(/^Bearer realm="oqlkit"/)
+          // The address's anonymous budget, unspent by the refusal.
+          expect(answer.headers.get('x-ratelimit-limit'), context).toBe('0.1')
+          expect(answer.headers.get('x-ratelimit-remaining'), context).toBe(
+            String(before.anonymous.daily_remaining_usd),
+          )
+          expect(answer.headers.get('x-ratelimit-credits-used'), context).toBe('0')
+          expect(answer.headers.get('x-ratelimit-reset'), context).toBe(
+            String(before.anonymous.resets_in_seconds),
+          )
           const text = JSON.stringify(answer.body)
           if (attempt.secret.length >= 8) expect(text.includes(attempt.secret), context).toBe(false)
           expect(text.includes(valid), context).toBe(false)
@@ -126,10 +170,24 @@ for (const kind of STORE_KINDS) {
       expect(await snapshot(metered, valid, address)).toEqual(before)
     }, 120_000)
 
-    it('treats an empty api_key= as no key, where the anonymous budget applies', async () => {
-      const answer = await call(metered, '/rate-limit?api_key=', { address })
-      expect(answer.status).toBe(200)
-      expect(answer.body.api_key).toBeNull()
+    it('refuses an empty key in every transport with a 401 that says it is empty', async () => {
+      const empty: [string, string, Record<string, string>][] = [
+        ['api_key=', '/rate-limit?api_key=', {}],
+        ['api_key= twice', '/rate-limit?api_key=&api_key=', {}],
+        ['Authorization', '/rate-limit', { authorization: '' }],
+        ['Authorization: Bearer', '/rate-limit', { authorization: 'Bearer' }],
+        ['Authorization: Bearer and spaces', '/rate-limit', { authorization: 'Bearer   ' }],
+        ['api_key header', '/rate-limit', { api_key: '' }],
+        ['api_key header of spaces', '/rate-limit', { api_key: '   ' }],
+      ]
+      for (const [name, path, headers] of empty) {
+        const answer = await call(metered, path, { headers, address })
+        expect(answer.status, name).toBe(401)
+        expect(answer.body, name).toMatchObject({
+          error: 'invalid_api_key',
+          message: expect.stringMatching(/^The API key is empty/),
+        })
+      }
     })
 
     it('never stores a key in plain text, and never lets the stored hash stand in for the key', async () => {

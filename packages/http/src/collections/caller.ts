@@ -2,7 +2,6 @@ import { type CollectionCaller, hashApiKey, type KeyStore } from '@oqlkit/engine
 import type { H3Event } from 'h3'
 import { readCredential } from '../metering/credential-reader.ts'
 import { callerOf } from '../metering/metered-request.ts'
-import { rawQueryOf } from '../request/query-parameters.ts'
 
 /**
  * Who sends a request to the collections API or a collection filter: the user of its API key and
@@ -12,11 +11,14 @@ import { rawQueryOf } from '../request/query-parameters.ts'
 export type CallerResolver = (event: H3Event) => Promise<CollectionCaller | null> | CollectionCaller | null
 
 /**
- * The API key a request presents, `api_key=` in the query or `Authorization: Bearer <key>`, read by the
- * same reader as metering's; none for no key, and none for a credential that reader refuses.
+ * The API key a request presents (`api_key=`, `Authorization: Bearer <key>` or an `api_key` header),
+ * read by the same reader as metering's; undefined for no key. A credential that reader refuses (an
+ * empty key, a malformed one, two different ones) throws its 401 or 400, saying why, rather than
+ * passing for no key.
  */
 export const apiKeyOf = (request: Request): string | undefined => {
-  const credential = readCredential(request.headers.get('authorization'), rawQueryOf(request.url))
+  const credential = readCredential(request)
+  if (credential.kind === 'refused') throw credential.error
   return credential.kind === 'key' ? credential.key : undefined
 }
 
@@ -49,10 +51,9 @@ export const meteredCaller: CallerResolver = (event) => {
 export const keyStoreCallers =
   (keys: KeyStore): CallerResolver =>
   async (event) => {
-    // A malformed key or header is refused with metering's own 401 (or 400 for two keys), saying why.
-    const credential = readCredential(event.req.headers.get('authorization'), rawQueryOf(event.req.url))
-    if (credential.kind === 'refused') throw credential.error
-    if (credential.kind === 'none') return null
-    const record = await keys.findKey(await hashApiKey(credential.key))
+    // An empty or malformed key or header is refused with metering's own 401 (or 400 for two keys).
+    const key = apiKeyOf(event.req)
+    if (key === undefined) return null
+    const record = await keys.findKey(await hashApiKey(key))
     return record === undefined ? null : { userId: record.userId, admin: record.admin }
   }

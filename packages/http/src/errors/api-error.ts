@@ -27,9 +27,11 @@ export const API_ERROR_CODES = {
   text_too_long: 'Title plus abstract of a text-tagging request have more than 2,000 characters.',
   tagger_unavailable: 'The catalog has no text-tagging model (ingested without one); re-ingest to build it.',
   internal_error: 'A fault of the server; the message hides its details.',
-  invalid_api_key: 'The API key (api_key= or Bearer) is malformed or unknown: 401, never silently anonymous.',
+  invalid_api_key:
+    'The API key (api_key=, Bearer or the api_key header) is empty, malformed or unknown: 401, never silently anonymous.',
   invalid_authorization: "An Authorization header that is not 'Bearer <key>' (401).",
-  conflicting_api_keys: 'Two different API keys in one request (api_key= and Authorization, or twice).',
+  conflicting_api_keys:
+    'Two different API keys in one request (among api_key=, Authorization and the api_key header, or twice).',
   rate_limited:
     'More than 100 requests in one second from one key or address, or more than 1 per second to an expensive endpoint (/text, semantic search) (429, with Retry-After).',
   budget_exhausted:

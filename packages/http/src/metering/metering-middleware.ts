@@ -16,7 +16,6 @@ import {
 } from '@oqlkit/engine'
 import { getRequestIP, type H3Event, type Middleware, toResponse } from 'h3'
 import { errorBody, errorResponse, jsonResponse } from '../errors/error-response.ts'
-import { rawQueryOf } from '../request/query-parameters.ts'
 import { readCredential, unknownKeyError } from './credential-reader.ts'
 import { setMeteredRequest } from './metered-request.ts'
 import type { MeteringOptions } from './metering-options.ts'
@@ -76,7 +75,7 @@ const withHeaders = (response: Response, headers: Record<string, string>): Respo
  * The metering middleware, around every route: it reads the caller's key (refusing invalid ones with
  * 401), prices the request, and charges it in one atomic store operation that also applies the request
  * rate; a rejected call answers 429 and is not charged. A call that fails (status 400 and up) after it
- * was charged is refunded. Every response it lets through carries the X-RateLimit headers.
+ * was charged is refunded. Every response carries the X-RateLimit headers, a refused key's too.
  */
 export const meteringMiddleware = (
   options: MeteringOptions,
@@ -86,14 +85,35 @@ export const meteringMiddleware = (
   const clock = options.clock ?? Date.now
   const rate = { requests: limits.requestsPerWindow, windowMs: limits.rateWindowMs }
   return async (event, next) => {
-    const credential = readCredential(event.req.headers.get('authorization'), rawQueryOf(event.req.url))
-    if (credential.kind === 'refused') return errorResponse(credential.error, logError)
-    let caller: Caller
+    const anonymous: Caller = {
+      kind: 'anonymous',
+      address: clientAddress(event, options.trustProxy === true),
+    }
+    /**
+     * The 401/400 of a refused key, with the X-RateLimit headers of the caller's address without a key
+     * (and credits used 0: a refusal is never charged). The description puts the headers on every
+     * response; the refused key has no budget to report (an unknown one has none at all, and reporting
+     * any other figure for a key would tell a guesser which keys exist), while the address is what the
+     * server does know of the caller, and its anonymous budget is what the same call would use without
+     * the key. The headers are only read: a refusal charges nothing, so it cannot change any limit.
+     */
+    const refuse = async (error: unknown): Promise<Response> => {
+      const nowMs = clock()
+      const allowance = allowanceOf(anonymous, limits)
+      const reading = await options.meter.read(subjectOf(anonymous), nowMs)
+      return withHeaders(
+        errorResponse(error, logError),
+        rateLimitHeaders(usageSummary(allowance, reading.counters, reading.nowMs), 0),
+      )
+    }
+    const credential = readCredential(event.req)
+    if (credential.kind === 'refused') return refuse(credential.error)
+    let caller: Caller = anonymous
     if (credential.kind === 'key') {
       const record = await options.keys.findKey(await hashApiKey(credential.key))
-      if (record === undefined) return errorResponse(unknownKeyError(), logError)
+      if (record === undefined) return refuse(unknownKeyError())
       caller = { kind: 'key', key: record }
-    } else caller = { kind: 'anonymous', address: clientAddress(event, options.trustProxy === true) }
+    }
 
     const costClass = await priceRequest(event.req, event.url.pathname)
     const costMicroUsd = costClass === undefined ? 0 : toMicroUsd(costUsdOf(costClass))

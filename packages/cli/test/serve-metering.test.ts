@@ -120,6 +120,46 @@ describe('oqlkit serve, metered', () => {
   }, 120_000)
 })
 
+describe('oqlkit serve, metered, with collections on a port of their own', () => {
+  it("meters the collections port with the main port's stores: X-RateLimit headers, one budget", async () => {
+    const key = 'metered-collector-key-0000001'
+    const collectionsPort = randomPort()
+    const server = await startServer([
+      '--state',
+      join(scratch, 'state-metered-collections'),
+      '--keys',
+      keysFile('metered-collections-keys.json', [{ key, user_id: 'collector', daily_budget_usd: 2 }]),
+      '--collections-dir',
+      join(scratch, 'metered-collections'),
+      '--collections-port',
+      String(collectionsPort),
+    ])
+    try {
+      const side = `http://127.0.0.1:${collectionsPort}`
+      // A list on the main port spends from the key's budget; the collections port reports what is left.
+      expect((await fetch(`${server.url}/works?per_page=1&api_key=${key}`)).status).toBe(200)
+      const created = await fetch(`${side}/me/collections`, {
+        method: 'POST',
+        headers: { api_key: key, 'content-type': 'application/json' },
+        body: JSON.stringify({ display_name: 'Reading', entity_type: 'works', entity_ids: ['W1'] }),
+      })
+      expect(created.status).toBe(201)
+      expect(((await created.json()) as { user_id: string }).user_id).toBe('collector')
+      expect(created.headers.get('x-ratelimit-limit')).toBe('2')
+      expect(created.headers.get('x-ratelimit-remaining')).toBe('1.9999')
+      expect(created.headers.get('x-ratelimit-credits-used')).toBe('0')
+      // Refused and anonymous callers there get their address's anonymous allowance.
+      for (const init of [{}, { headers: { authorization: '' } }]) {
+        const refused = await fetch(`${side}/me/collections`, init)
+        expect(refused.status).toBe(401)
+        expect(refused.headers.get('x-ratelimit-limit')).toBe('0.1')
+      }
+    } finally {
+      expect(await server.stop()).toBe(0)
+    }
+  }, 90_000)
+})
+
 describe('oqlkit serve --no-metering with collections', () => {
   it('identifies callers by their keys, on the main port and on --collections-port', async () => {
     const key = 'collector-key-000000000000001'

@@ -232,15 +232,23 @@ export const serveCommand: CliCommand = {
       context.writeProgress(
         'This catalog has no text-tagging model: /text answers 501 until it is re-ingested.\n',
       )
-    // The collections API on a port of its own, when asked: same store, callers from the key store.
+    // The collections API on a port of its own, when asked: same store; metered like the main port (same
+    // request rate, X-RateLimit headers), or without metering with callers from the key store.
     const collectionsServer =
       collections === undefined || collectionsPort === undefined
         ? undefined
-        : serve(createCollectionsApp({ store: collections, callers: keyStoreCallers(keyStore!) }), {
-            port: collectionsPort,
-            hostname: '127.0.0.1',
-            silent: true,
-          })
+        : serve(
+            createCollectionsApp(
+              metering === undefined
+                ? { store: collections, callers: keyStoreCallers(keyStore!) }
+                : {
+                    store: collections,
+                    callers: meteredCaller,
+                    metering: { keys: metering.keys, meter: metering.meter },
+                  },
+            ),
+            { port: collectionsPort, hostname: '127.0.0.1', silent: true },
+          )
     await collectionsServer?.ready()
     if (collections !== undefined)
       context.writeProgress(

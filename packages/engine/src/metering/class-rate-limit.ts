@@ -1,8 +1,8 @@
-// The per-endpoint rate limit of the expensive classes (text tagging and semantic search: 1 request per
-// second per key or address, on top of the general window). It is a second rate window, kept by the same
-// `MeterStore.charge` under a subject of its own and charged at zero cost: every store already applies a
-// window atomically (under concurrency and across server processes), so the limit holds wherever the general
-// one does, with no new store operation.
+// The per-endpoint rate limit of a price class (by default text tagging only: 1 request per second per key
+// or address, on top of the general window; see `MeteringLimits.classRates`). It is a second rate window,
+// kept by the same `MeterStore.charge` under a subject of its own and charged at zero cost: every store
+// already applies a window atomically (under concurrency and across server processes), so the limit holds
+// wherever the general one does, with no new store operation.
 import type { CostClass } from '../cost/request-cost.ts'
 import type { RateRule } from './meter-store.ts'
 import type { MeteringLimits } from './metering-limits.ts'

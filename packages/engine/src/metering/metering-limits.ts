@@ -16,8 +16,9 @@ export interface MeteringLimits {
   /** The length of that window, in milliseconds. */
   readonly rateWindowMs: number
   /**
-   * Extra windows for expensive price classes, per caller and class, on top of the general one (the API
-   * description: text tagging 1 request per second; semantic search likewise).
+   * Extra windows for expensive price classes, per caller and class, on top of the general one. The API
+   * description sets one for text tagging only (1 request per second); semantic search is priced higher
+   * than a list but limited by the general rate and the budget alone.
    */
   readonly classRates: Readonly<Partial<Record<CostClass, RateRule>>>
 }
@@ -29,7 +30,6 @@ export const DEFAULT_METERING_LIMITS: MeteringLimits = Object.freeze({
   rateWindowMs: 1000,
   classRates: Object.freeze({
     text: Object.freeze({ requests: 1, windowMs: 1000 }),
-    semantic: Object.freeze({ requests: 1, windowMs: 1000 }),
   }),
 })
 

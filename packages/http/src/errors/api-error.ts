@@ -33,7 +33,7 @@ export const API_ERROR_CODES = {
   conflicting_api_keys:
     'Two different API keys in one request (among api_key=, Authorization and the api_key header, or twice).',
   rate_limited:
-    'More than 100 requests in one second from one key or address, or more than 1 per second to an expensive endpoint (/text, semantic search) (429, with Retry-After).',
+    'More than 100 requests in one second from one key or address, or more than 1 per second to /text (429, with Retry-After).',
   budget_exhausted:
     'The daily budget (and prepaid balance) cannot pay for the call (429, until midnight UTC).',
 } as const

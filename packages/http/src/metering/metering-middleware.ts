@@ -46,7 +46,7 @@ const tooManyRequests = (
   const classRate = limitedClass === undefined ? undefined : limits.classRates[limitedClass]
   const message =
     classRate !== undefined
-      ? `More than ${classRate.requests} ${limitedClass} request${classRate.requests === 1 ? '' : 's'} within ${classRate.windowMs / 1000} s from ${who(caller)} (${limitedClass === 'text' ? 'the /text endpoints' : 'semantic search'} allow ${classRate.requests} per ${classRate.windowMs / 1000} s). Retry after ${retryAfterSeconds} s.`
+      ? `More than ${classRate.requests} ${limitedClass} request${classRate.requests === 1 ? '' : 's'} within ${classRate.windowMs / 1000} s from ${who(caller)} (${limitedClass === 'text' ? 'the /text endpoints' : `${limitedClass} calls`} allow ${classRate.requests} per ${classRate.windowMs / 1000} s). Retry after ${retryAfterSeconds} s.`
       : outcome.reason === 'rate_limited'
         ? `More than ${limits.requestsPerWindow} requests within ${limits.rateWindowMs / 1000} s from ${who(caller)}. Retry after ${retryAfterSeconds} s, backing off exponentially if it happens again.`
         : `The daily budget of ${who(caller)} is spent${caller.kind === 'key' ? ', and its prepaid balance cannot pay for this call' : ''}. It refills at midnight UTC (${retryAt}, in ${retryAfterSeconds} s)${caller.kind === 'key' ? '; a prepaid balance pays for calls beyond it' : '; an API key has a larger budget'}. GET /rate-limit shows what is left.`

@@ -46,6 +46,12 @@ describe('reading entity ids', () => {
     ['https://metadata.un.org/sdg/10', 'sdgs/10', 'sdgs'],
     ['keywords/Machine-Learning', 'keywords/machine-learning', 'keywords'],
     ['https://openalex.org/keywords/cardiac-imaging', 'keywords/cardiac-imaging', 'keywords'],
+    // The API description's keyword letter, K, in each form.
+    ['K123', 'K123', 'keywords'],
+    ['k0123', 'K123', 'keywords'],
+    ['https://openalex.org/K987654', 'K987654', 'keywords'],
+    ['https://openalex.org/keywords/K55', 'K55', 'keywords'],
+    ['keywords/k55', 'K55', 'keywords'],
   ])('reads %s as %s (%s)', (text, id, entityType) => {
     expect(readCollectionEntityId(text)).toEqual({ id, entityType })
   })
@@ -56,6 +62,8 @@ describe('reading entity ids', () => {
     '2741809807',
     'X123',
     'authors/W1',
+    'works/K1',
+    'K',
     'sdgs/0',
     'sdgs/18',
     'keywords/',

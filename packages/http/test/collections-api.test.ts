@@ -141,6 +141,51 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
       })
     })
 
+    it('collects keyword ids as K… (the letter the API description gives keywords) and as slugs, any form', async () => {
+      const keywords = await create(KEYS.ann, {
+        entity_type: 'keywords',
+        entity_ids: [
+          'K123',
+          'https://openalex.org/K456',
+          'https://openalex.org/keywords/K789',
+          'k0123',
+          'keywords/cardiac-imaging',
+          'https://openalex.org/keywords/machine-learning',
+        ],
+      })
+      expect(keywords.entity_count).toBe(5)
+      const members = await send<{ entity_ids: string[] }>(
+        app,
+        'GET',
+        `/collections/${keywords.id}/entities`,
+        {
+          key: KEYS.ann,
+        },
+      )
+      expect(members.body.entity_ids).toEqual([
+        'https://openalex.org/K123',
+        'https://openalex.org/K456',
+        'https://openalex.org/K789',
+        'https://openalex.org/keywords/cardiac-imaging',
+        'https://openalex.org/keywords/machine-learning',
+      ])
+      for (const form of ['K456', 'https://openalex.org/K456', 'keywords/K456'])
+        expect(
+          (
+            await send<Page>(app, 'GET', `/me/collections?entity_id=${encodeURIComponent(form)}`, {
+              key: KEYS.ann,
+            })
+          ).body.results.map((c) => c.id),
+        ).toEqual([keywords.id])
+      // A keyword is no work: K ids are typed by their letter like every other id.
+      expect(
+        await errorOf('POST', '/me/collections', {
+          key: KEYS.ann,
+          body: { display_name: 'not works', entity_type: 'works', entity_ids: ['W1', 'K1'] },
+        }),
+      ).toMatchObject({ status: 400, error: 'entity_id_wrong_type' })
+    })
+
     it('pages members by at most 200', async () => {
       const big = await create(KEYS.ann, { entity_ids: works(1, 450) })
       const page = await send<{ entity_ids: string[]; meta: Page['meta'] }>(

@@ -2,7 +2,7 @@ import { type EntityType, NATIVE_ID_PREFIXES } from '@oqlkit/oqo-schema'
 
 /** An entity id read in any accepted form, normalised, with the type its shape gives. */
 export interface CollectionEntityId {
-  /** `W123`, `sdgs/3` or `keywords/machine-learning`: the short form filters take. */
+  /** `W123`, `K123`, `sdgs/3` or `keywords/machine-learning`: the short form filters take. */
   readonly id: string
   readonly entityType: EntityType
 }
@@ -18,17 +18,27 @@ const SDG_ID = new RegExp(
 )
 const KEYWORD_ID = new RegExp(`^${OPENALEX_HOST}keywords\\/([a-z0-9]+(?:-[a-z0-9]+)*)$`, 'i')
 
-const TYPE_OF_LETTER = new Map<string, EntityType>(
-  Object.entries(NATIVE_ID_PREFIXES).map(([entity, letter]) => [letter, entity as EntityType]),
-)
+/**
+ * The letter each id type carries. The API description gives keywords the letter K (`K<digits>`), though
+ * the catalog's own keyword ids are slugs (`keywords/machine-learning`) and K is no native prefix of the
+ * registry: a collection takes both, so ids a client holds in either form can be collected.
+ */
+const TYPE_OF_LETTER = new Map<string, EntityType>([
+  ...Object.entries(NATIVE_ID_PREFIXES).map(([entity, letter]): [string, EntityType] => [
+    letter,
+    entity as EntityType,
+  ]),
+  ['K', 'keywords'],
+])
 
 /** Longer than any id shape: such text is refused before a pattern looks at it. */
 const MAX_ID_LENGTH = 200
 
 /**
  * Reads an entity id as a collection accepts it: a full URL (`https://openalex.org/W123`), a short id
- * (`W123`, `w123`, `works/W123`), an SDG as `sdgs/3` or its UN URL, a keyword as `keywords/<slug>` or its
- * URL. Case does not matter; the result is the normalised short form. Anything else is undefined.
+ * (`W123`, `w123`, `works/W123`), an SDG as `sdgs/3` or its UN URL, a keyword as `K123` (or its URL) or
+ * as `keywords/<slug>` (or its URL). Case does not matter; the result is the normalised short form.
+ * Anything else is undefined.
  */
 export const readCollectionEntityId = (text: string): CollectionEntityId | undefined => {
   const trimmed = text.trim()

@@ -112,7 +112,7 @@ export const readEntityIds = (value: unknown, entityType: CollectionEntityType):
     if (read === undefined)
       throw new CollectionError(
         'entity_id_invalid',
-        `${quoted(item)} is not an entity id. Give a full id URL (https://openalex.org/W2741809807) or a short id (W2741809807; sdgs/3; keywords/machine-learning).`,
+        `${quoted(item)} is not an entity id. Give a full id URL (https://openalex.org/W2741809807) or a short id (W2741809807; K123 or keywords/machine-learning; sdgs/3).`,
         'entity_ids',
       )
     if (read.entityType !== entityType)

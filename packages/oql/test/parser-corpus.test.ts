@@ -397,12 +397,12 @@ describe('every column the printer can write reads back', () => {
   })
 
   it('takes the casing and value grammar of the column a word names on the entity', () => {
-    // `country code` is a country on institutions but free text on funders; `work` is work_id on locations.
+    // `country code` is a country code wherever it is one; `work` is work_id on locations.
     expect(parsed('institutions where country code is fr').filter_rows).toEqual([
       { column_id: 'country_code', value: 'FR' },
     ])
     expect(parsed('funders where country code is fr').filter_rows).toEqual([
-      { column_id: 'country_code', value: 'fr' },
+      { column_id: 'country_code', value: 'FR' },
     ])
     expect(parsed('locations where work is (W1)').filter_rows).toEqual([
       { column_id: 'work_id', value: 'W1' },

@@ -85,6 +85,56 @@ describe('the properties registry', () => {
     expect(kindOf('abstract_inverted_index')).toEqual([null, null, 'verbatim', ''])
   })
 
+  it('gives every column of a closed vocabulary the vocabulary, whatever the entity', () => {
+    // The snapshot names the vocabulary on some entities only (`country_code` on institutions, not on
+    // funders); a column holding the same codes must be validated and cased the same everywhere.
+    const vocabularyColumns = (suffix: RegExp) => {
+      const found = ENTITY_TYPES.flatMap((entity) =>
+        columnsOf(entity)
+          .filter((column) => column.kind !== null && column.kind !== 'search' && suffix.test(column.id))
+          .map((column) => [`${entity}.${column.id}`, column.kind, column.valueEntity, column.casing]),
+      )
+      // Each family spans several entities, or the check below proves nothing.
+      expect(new Set(found.map(([id]) => id!.split('.')[0])).size, String(suffix)).toBeGreaterThan(1)
+      return found
+    }
+    for (const [id, kind, valueEntity, casing] of vocabularyColumns(/(^|\.)country_codes?$/))
+      expect([id, kind, valueEntity, casing]).toEqual([id, 'enum', 'countries', 'upper'])
+    for (const [id, kind, valueEntity] of vocabularyColumns(/(^|\.)continent$/))
+      expect([id, kind, valueEntity]).toEqual([id, 'entity_id', 'continents'])
+    for (const [id, kind, valueEntity] of vocabularyColumns(/(^|\.)institutions?(_awarded)?\.type$/))
+      expect([id, kind, valueEntity]).toEqual([id, 'enum', 'institution-types'])
+    for (const [level, entity] of [
+      ['domain', 'domains'],
+      ['field', 'fields'],
+      ['subfield', 'subfields'],
+    ] as const)
+      for (const [id, kind, valueEntity] of vocabularyColumns(new RegExp(`(^|\\.)${level}\\.id$`)))
+        expect([id, kind, valueEntity]).toEqual([id, 'entity_id', entity])
+    expect(resolveColumn('funders', 'country_code')).toMatchObject({ kind: 'enum', casing: 'upper' })
+    expect(resolveColumn('publishers', 'country_codes')).toMatchObject({ valueEntity: 'countries' })
+  })
+
+  it('keeps the value type the snapshot gives the id columns of the vocabulary entities', () => {
+    // `fields.id` of a domain is typed `number` by the snapshot (17, not `fields/17`); `domain.id` of a
+    // field is a `string`: the derived kinds must hold values of those types.
+    const typeOf = (kind: string | null) =>
+      kind === 'number' || kind === 'float' ? 'number' : kind === 'boolean' ? 'boolean' : 'string'
+    for (const entity of VOCABULARY_ENTITY_TYPES)
+      for (const column of columnsOf(entity)) {
+        if (column.kind === null || column.kind === 'search' || column.unlisted) continue
+        const registryType = snapshotProperties[entityPath(entity)]?.[column.id]?.type
+        const expected =
+          registryType === 'number' ? 'number' : registryType === 'boolean' ? 'boolean' : 'string'
+        expect([entity, column.id, typeOf(column.kind)]).toEqual([entity, column.id, expected])
+      }
+    expect(resolveColumn('domains', 'fields.id')).toMatchObject({ kind: 'number', valueEntity: 'fields' })
+    expect(resolveColumn('fields', 'subfields.id')).toMatchObject({
+      kind: 'number',
+      valueEntity: 'subfields',
+    })
+  })
+
   it('gives every column a value kind unless it can only be selected', () => {
     for (const entity of ENTITY_TYPES)
       for (const column of columnsOf(entity))

@@ -58,6 +58,25 @@ const INFERRED_VALUE_ENTITY: Readonly<Record<string, EntityType>> = {
   'topics.id': 'topics',
   'repositories.id': 'sources',
   parent_publisher: 'publishers',
+  // Closed vocabularies the snapshot types as plain strings on some entities only: a country code is a
+  // code of countries on a funder, a publisher or an award as it is on a work or an institution, so it
+  // is validated, cased and annotated the same way everywhere.
+  country_code: 'countries',
+  country_codes: 'countries',
+  'institution_awarded.country_code': 'countries',
+  continent: 'continents',
+  'institution_awarded.continent': 'continents',
+  'institution_awarded.type': 'institution-types',
+  'affiliations.institution.type': 'institution-types',
+  // The topic hierarchy: `domain.id` names a domain on fields and subfields as it does on topics.
+  'domain.id': 'domains',
+  'field.id': 'fields',
+  'primary_topic.domain.id': 'domains',
+  'primary_topic.field.id': 'fields',
+  'primary_topic.subfield.id': 'subfields',
+  'topics.domain.id': 'domains',
+  'topics.field.id': 'fields',
+  'topics.subfield.id': 'subfields',
 }
 
 const inferValueEntity = (entity: EntityType, property: RegistryProperty): EntityType | null => {

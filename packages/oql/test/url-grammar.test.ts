@@ -29,9 +29,10 @@ describe('where the query is', () => {
     })
   })
 
-  it('reads the entity from the path, work-types included', () => {
+  it('reads the entity from the path, work-types included, and writes work types at /types', () => {
     expect(read('/work-types').oqo).toEqual({ get_rows: 'types' })
-    expect(oqoToUrl({ get_rows: 'types' })).toEqual({ url: 'https://openalex.org/work-types' })
+    expect(read('/types').oqo).toEqual({ get_rows: 'types' })
+    expect(oqoToUrl({ get_rows: 'types' })).toEqual({ url: 'https://openalex.org/types' })
   })
 })
 

@@ -14,6 +14,7 @@ import { splitOutsideQuotes, wordsOutsideQuotes } from './quoted-text.ts'
 import { MAX_OR_VALUES } from './search-value-parser.ts'
 import { isCanonicalFixpoint } from './sorted-canonical.ts'
 import { encodeUrlComponent } from './url-encoding.ts'
+import { classicUrlPath } from './url-location.ts'
 import { readUrl } from './url-to-oqo.ts'
 import type { UrlView } from './url-view.ts'
 
@@ -391,7 +392,7 @@ const writeUrl = (canonical: Oqo, options: OqoToUrlOptions): string => {
   query = withParameter(query, 'api_key', view.api_key)
   query = withParameter(query, 'mailto', view.mailto)
   const base = options.base === undefined ? DEFAULT_BASE : options.base.replace(/\/+$/, '')
-  return `${base}/${entityPath(entity)}${query === '' ? '' : `?${query}`}`
+  return `${base}/${classicUrlPath(entity)}${query === '' ? '' : `?${query}`}`
 }
 
 /**

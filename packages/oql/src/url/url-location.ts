@@ -2,12 +2,18 @@ import {
   closestMatches,
   ENTITY_TYPES,
   type EntityType,
-  entityPath,
   NATIVE_ID_PREFIXES,
   resolveEntityType,
 } from '@oqlkit/oqo-schema'
 import { listAlternatives, type UrlDiagnostic, urlError } from './url-diagnostic.ts'
 import { decodePathSegment } from './url-encoding.ts'
+
+/**
+ * The path a classic URL names an entity list by: the OQO entity name, which is also the namespace of
+ * the entity's ids (`https://openalex.org/types/article`). Work types are `/types`, as the reference
+ * engine writes them; the API's own path `/work-types` reads back as the same list.
+ */
+export const classicUrlPath = (entity: EntityType): string => entity
 
 /** The list a URL asks for and its raw query string, or why it is not a list query. */
 export type UrlTarget =
@@ -46,7 +52,7 @@ const entityOfLetter = (id: string): EntityType | undefined =>
 
 const singleRecord = (path: string, entity: EntityType | undefined, id: string): UrlTarget => {
   const native = /^[A-Za-z]\d+$/.test(id)
-  const list = entityPath(entity ?? (native ? entityOfLetter(id) : undefined) ?? 'works')
+  const list = classicUrlPath(entity ?? (native ? entityOfLetter(id) : undefined) ?? 'works')
   return notAList(
     `'${path}' asks for a single record (${id}); it`,
     native
@@ -89,7 +95,7 @@ export const locateUrl = (input: string): UrlTarget => {
       ok: false,
       diagnostic: urlError(
         'invalid_entity',
-        `'${first}' in '${shownPath}' is not an entity type.${suggestions.length > 0 ? ` Did you mean ${listAlternatives(suggestions)}?` : ''} Start the path with one of ${ENTITY_TYPES.map(entityPath).join(', ')}.`,
+        `'${first}' in '${shownPath}' is not an entity type.${suggestions.length > 0 ? ` Did you mean ${listAlternatives(suggestions)}?` : ''} Start the path with one of ${ENTITY_TYPES.map(classicUrlPath).join(', ')}.`,
         { value: first },
       ),
     }
@@ -98,7 +104,7 @@ export const locateUrl = (input: string): UrlTarget => {
     if (rest.toLowerCase() === 'random')
       return notAList(
         `'${shownPath}' asks for one random record; it`,
-        `For a random list, write /${entityPath(entity)}?sample=25.`,
+        `For a random list, write /${classicUrlPath(entity)}?sample=25.`,
       )
     return singleRecord(shownPath, entity, rest)
   }

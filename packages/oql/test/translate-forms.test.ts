@@ -1,0 +1,121 @@
+import { ENTITY_TYPES, type Oqo, propertiesRegistry } from '@oqlkit/oqo-schema'
+import { describe, expect, it } from 'vitest'
+import { translate } from '../src/index.ts'
+
+// The three forms of one query (OQL text, OQO, classic URL) agree with each other and with the
+// registry: the same casing of closed-vocabulary codes, the same value types, the same path.
+
+const fromOql = (oql: string) => translate({ oql })
+const fromOqo = (oqo: Oqo) => translate({ oqo })
+const fromUrl = (oxurl: string) => translate({ oxurl })
+
+/** Every form of a query gives the same canonical OQO. */
+const expectSameQuery = (forms: { oql: string; oqo: Oqo; url: string }, canonical: Oqo) => {
+  for (const result of [fromOql(forms.oql), fromOqo(forms.oqo), fromUrl(forms.url)]) {
+    expect(result.validation.errors).toEqual([])
+    expect(result.oqo).toEqual(canonical)
+  }
+}
+
+describe('closed-vocabulary values', () => {
+  // Every entity with a country-code column: a work's institutions, an institution, a funder, a publisher, …
+  const countryColumns = ENTITY_TYPES.flatMap((entity) =>
+    propertiesRegistry
+      .columnsOf(entity)
+      .filter((column) => column.valueEntity === 'countries' && column.actions.includes('filter'))
+      .filter((column) => column.id !== 'id')
+      .map((column) => [entity, column.id] as const),
+  )
+
+  it('finds country columns on works and on the entities the snapshot leaves untyped', () => {
+    const entities = new Set(countryColumns.map(([entity]) => entity))
+    for (const entity of ['works', 'institutions', 'funders', 'publishers', 'awards'] as const)
+      expect(entities).toContain(entity)
+  })
+
+  it.each(countryColumns)('%s %s: a country code is upper case in OQL, OQO and URL', (entity, column) => {
+    const canonical: Oqo = { get_rows: entity, filter_rows: [{ column_id: column, value: 'FR' }] }
+    expectSameQuery(
+      {
+        oql: `${entity} where ${column} is fr`,
+        oqo: { get_rows: entity, filter_rows: [{ column_id: column, value: 'fr' }] },
+        url: `/${entity}?filter=${column}:fr`,
+      },
+      canonical,
+    )
+    expect(fromOqo(canonical).oxurl).toBe(`https://openalex.org/${entity}?filter=${column}:FR`)
+  })
+
+  it('refuses a code outside the vocabulary on a funder as on a work', () => {
+    for (const result of [
+      fromOql('funders where country code is uk'),
+      fromOqo({ get_rows: 'funders', filter_rows: [{ column_id: 'country_code', value: 'uk' }] }),
+      fromUrl('/funders?filter=country_code:uk'),
+    ])
+      expect(result.validation.errors.map((error) => error.code)).toEqual(['invalid_value'])
+  })
+
+  it('lower-cases institution types on awards as on works', () => {
+    expectSameQuery(
+      {
+        oql: 'awards where institution_awarded.type is Education',
+        oqo: {
+          get_rows: 'awards',
+          filter_rows: [{ column_id: 'institution_awarded.type', value: 'Education' }],
+        },
+        url: '/awards?filter=institution_awarded.type:EDUCATION',
+      },
+      { get_rows: 'awards', filter_rows: [{ column_id: 'institution_awarded.type', value: 'education' }] },
+    )
+  })
+})
+
+describe('id columns of the vocabulary entities', () => {
+  it('holds the number the registry types `fields.id` of a domain with, in every form', () => {
+    expectSameQuery(
+      {
+        oql: 'domains where fields.id is 17',
+        oqo: { get_rows: 'domains', filter_rows: [{ column_id: 'fields.id', value: '17' }] },
+        url: '/domains?filter=fields.id:17',
+      },
+      { get_rows: 'domains', filter_rows: [{ column_id: 'fields.id', value: 17 }] },
+    )
+    // A number column compares: the URL's range reads as the same comparison as the OQL one.
+    expect(fromUrl('/domains?filter=fields.id:%3E17').oqo).toEqual(fromOql('domains where field > 17').oqo)
+  })
+
+  it('holds the string the registry types `domain.id` of a field with, and checks it is a domain', () => {
+    expectSameQuery(
+      {
+        oql: 'fields where domain is 3',
+        oqo: { get_rows: 'fields', filter_rows: [{ column_id: 'domain.id', value: 3 }] },
+        url: '/fields?filter=domain.id:3',
+      },
+      { get_rows: 'fields', filter_rows: [{ column_id: 'domain.id', value: '3' }] },
+    )
+    expect(fromUrl('/subfields?filter=field.id:999').validation.errors.map((error) => error.code)).toEqual([
+      'invalid_value',
+    ])
+  })
+})
+
+describe('the work-types path', () => {
+  it('writes the classic URL of work types at /types, as the reference does', () => {
+    expect(fromOql('types').oxurl).toBe('https://openalex.org/types')
+    expect(
+      fromOqo({ get_rows: 'types', filter_rows: [{ column_id: 'works_count', value: 1000, operator: '>' }] })
+        .oxurl,
+    ).toBe('https://openalex.org/types?filter=works_count:>1000')
+  })
+
+  it('reads both /types and the API path /work-types as work types', () => {
+    for (const url of ['/types?filter=works_count:%3E1000', '/work-types?filter=works_count:%3E1000']) {
+      const result = fromUrl(url)
+      expect(result.oqo).toEqual({
+        get_rows: 'types',
+        filter_rows: [{ column_id: 'works_count', value: 1000, operator: '>' }],
+      })
+      expect(result.oxurl).toBe('https://openalex.org/types?filter=works_count:>1000')
+    }
+  })
+})

@@ -32,6 +32,7 @@ export {
 export {
   type CollectionLookup,
   hasCollectionFilters,
+  refuseCollectionSearches,
   resolveCollectionFilters,
 } from './collections/collection-filter-resolver.ts'
 export {

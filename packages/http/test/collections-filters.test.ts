@@ -30,6 +30,7 @@ const SOURCE_IDS = idsAt('primary_location.source.id').slice(0, 3)
 const INSTITUTION_IDS = idsAt('authorships.institutions.id').slice(0, 3)
 const TOPIC_IDS = idsAt('primary_topic.id').slice(0, 2)
 const FUNDER_IDS = idsAt('funders.id').slice(0, 2)
+const KEYWORD_SLUGS = idsAt('keywords.id').slice(0, 3)
 
 describe.each(STORE_KINDS)('collection filters with the $name', (kind) => {
   const faults: unknown[] = []
@@ -70,6 +71,11 @@ describe.each(STORE_KINDS)('collection filters with the $name', (kind) => {
     made.emptyWorks = await create(KEYS.ann, 'works', [])
     made.otherAuthors = await create(KEYS.ann, 'authors', AUTHOR_IDS.slice(2))
     made.bobs = await create(KEYS.bob, 'works', WORK_IDS.slice(0, 2))
+    // Keywords in both forms a collection takes: the catalog's slugs, and the K… ids of the API description.
+    made.keywords = await create(KEYS.ann, 'keywords', [
+      ...KEYWORD_SLUGS.map((slug) => `https://openalex.org/keywords/${slug}`),
+      'K123456',
+    ])
   })
   afterAll(() => expect(faults).toEqual([]))
 
@@ -198,6 +204,14 @@ describe.each(STORE_KINDS)('collection filters with the $name', (kind) => {
       ).toBe(both.length)
     })
 
+    it('filters works by a keywords collection holding slugs and K… ids', async () => {
+      expect(KEYWORD_SLUGS).toHaveLength(3)
+      const body = await list(`/works?filter=keywords.id:${made.keywords}&per_page=100&select=id`)
+      const expected = sortedIds(worksWith('keywords.id', KEYWORD_SLUGS))
+      expect(expected.length).toBeGreaterThan(0)
+      expect(resultIds(body)).toEqual(expected)
+    })
+
     it('matches nothing through an empty collection, and everything through its negation', async () => {
       expect((await list(`/works?filter=collection:${made.emptyWorks}`)).meta.count).toBe(0)
       expect((await list(`/works?filter=collection:!${made.emptyWorks}`)).meta.count).toBe(works.length)
@@ -320,6 +334,47 @@ describe.each(STORE_KINDS)('collection filters with the $name', (kind) => {
         error: code,
         parameter: 'filter',
       })
+    })
+
+    it('refuses a collection id given to a text search, whatever the search field or form', async () => {
+      const id = made.works!
+      const oql = (text: string) => `/?oql=${encodeURIComponent(text)}`
+      for (const path of [
+        `/works?filter=title.search:${id}`,
+        `/works?filter=display_name.search:${id}`,
+        `/works?filter=title_and_abstract.search:${id}`,
+        `/works?filter=abstract.search:${id}`,
+        `/works?filter=default.search:${id}`,
+        `/works?filter=fulltext.search:${id}`,
+        `/works?filter=raw_affiliation_strings.search:${id}`,
+        `/works?filter=title.search.no_stem:${id}`,
+        `/works?filter=title.search:!${id}`,
+        `/works?filter=title.search:cats|${id}`,
+        `/works?filter=publication_year:2020,title.search:${id}`,
+        `/works?search=${id}`,
+        `/works?search.title=${id}`,
+        `/works?search.semantic=${id}`,
+        `/authors?filter=display_name.search:${id}`,
+        `/sources?search=${id}`,
+        oql(`works where title has (${id})`),
+        // Beside a collection filter that is fine on its own.
+        `/works?filter=collection:${id},title.search:${id}`,
+      ]) {
+        const answer = await refusal(path)
+        expect(answer, path).toMatchObject({
+          status: 400,
+          error: 'collection_filter_search',
+          parameter: 'filter',
+        })
+        expect(answer.message, path).toContain(`cannot take the collection ${id}`)
+        expect(answer.message, path).toContain(`collection:${id}`)
+      }
+      // Quoted, or among other words, the id is text to search for: no refusal, and no match.
+      for (const path of [
+        `/works?filter=title.search:%22${id}%22`,
+        `/works?filter=title.search:${id}%20frogs`,
+      ])
+        expect((await list(path)).meta.count, path).toBe(0)
     })
 
     it('refuses a collection on a field that holds no ids, suggesting what to write instead', async () => {

@@ -26,6 +26,7 @@ export const COLLECTION_ERROR_CODES = {
   collection_filter_or: 'Collections ORed together; combine them client-side with their ids.',
   collection_filter_mixed: 'A collection and literal ids on one field, in one clause.',
   collection_filter_same_field: 'Two collections on one filter field.',
+  collection_filter_search: 'A collection id given to a text search, which takes text, not ids.',
   too_many_collection_ids: 'The collection filters of the request resolve to more than 10,000 ids.',
 } as const
 

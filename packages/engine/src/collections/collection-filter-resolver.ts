@@ -1,4 +1,10 @@
-import { type EntityType, entityPath, type PropertiesRegistry, propertiesRegistry } from '@oqlkit/oqo-schema'
+import {
+  COLLECTION_ID,
+  type EntityType,
+  entityPath,
+  type PropertiesRegistry,
+  propertiesRegistry,
+} from '@oqlkit/oqo-schema'
 import {
   type CollectionNode,
   type ColumnRef,
@@ -7,6 +13,7 @@ import {
   FilterNodes,
   type FilterVisitor,
   type InListNode,
+  type SearchNode,
   visitFilter,
 } from '../plan/filter-node.ts'
 import type { QueryPlan } from '../plan/query-plan.ts'
@@ -33,6 +40,38 @@ const collectionNodesOf = (node: FilterNode | null): CollectionNode[] => {
     default:
       return []
   }
+}
+
+/** The searches of a filter whose whole text is a bare collection id (a quoted one is text to find). */
+const collectionSearchesOf = (node: FilterNode | null): SearchNode[] => {
+  if (node === null) return []
+  switch (node.kind) {
+    case 'search':
+      return COLLECTION_ID.test(node.text.trim()) ? [node] : []
+    case 'and':
+    case 'or':
+      return node.children.flatMap(collectionSearchesOf)
+    case 'not':
+      return collectionSearchesOf(node.child)
+    default:
+      return []
+  }
+}
+
+/**
+ * Refuses a collection id given to a text search (`title.search:col_…`, `search=col_…`, any stemmed,
+ * exact or semantic search), as a collection on any other field that holds no ids is refused: searching
+ * for the id's text would answer an empty list, never what the client meant. Quoted, the id is text.
+ */
+export const refuseCollectionSearches = (plan: QueryPlan): void => {
+  const [search] = collectionSearchesOf(plan.filter)
+  if (search === undefined) return
+  const id = search.text.trim()
+  throw new CollectionError(
+    'collection_filter_search',
+    `'${search.column.id}' is a text search, so it cannot take the collection ${id}. Filter by a collection with collection:${id} on the endpoint of its type, or on an ID field that holds ids of its type; to search for the text itself, quote it ("${id}").`,
+    'filter',
+  )
 }
 
 /** Whether a plan filters by a collection (so the request needs a key). */
@@ -137,7 +176,8 @@ const checkType = (
 
 /**
  * Replaces each collection of a plan's filter by an `in-list` of its member ids, so adapters never see
- * collections. First refuses what the API does not allow (more than one `collection:` filter, ORed
+ * collections. First refuses what the API does not allow (a collection id given to a text search, and
+ * among collection filters: more than one `collection:` filter, ORed
  * collections, a collection mixed with literal ids, two collections on one field), then looks each
  * collection up (`lookup` refuses anonymous callers, other users' collections and unknown ids), then
  * checks each collection's type against the endpoint or field, and the total of resolved ids. A plan
@@ -148,6 +188,7 @@ export const resolveCollectionFilters = async (
   lookup: CollectionLookup,
   registry: PropertiesRegistry = propertiesRegistry,
 ): Promise<QueryPlan> => {
+  refuseCollectionSearches(plan)
   const nodes = collectionNodesOf(plan.filter)
   if (nodes.length === 0) return plan
   checkShape(plan.filter)

@@ -3,6 +3,7 @@ import {
   type CollectionService,
   hasCollectionFilters,
   type PlannedQuery,
+  refuseCollectionSearches,
   resolveCollectionFilters,
 } from '@oqlkit/engine'
 import type { H3Event } from 'h3'
@@ -18,11 +19,15 @@ export type PlanResolver = (event: H3Event, planned: PlannedQuery) => Promise<Pl
 /**
  * Resolves collection filters for the caller of each request: 401 without a key, 403 for another user's
  * collection (admins excepted), 404 for an unknown one, 400 for a misuse (see `resolveCollectionFilters`).
+ * A collection id given to a text search is a 400 even in a plan without collection filters.
  */
 export const collectionFilterResolver =
   (service: CollectionService, callers: CallerResolver): PlanResolver =>
   async (event, planned) => {
-    if (!hasCollectionFilters(planned.plan)) return planned
+    if (!hasCollectionFilters(planned.plan)) {
+      refuseCollectionSearches(planned.plan)
+      return planned
+    }
     const caller = await callers(event)
     if (caller === null)
       throw new CollectionError(

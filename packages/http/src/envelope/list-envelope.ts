@@ -25,7 +25,9 @@ export const listEnvelope = (
   const meta = {
     count: response.count,
     db_response_time_ms: facts.dbResponseTimeMs,
-    page: response.page,
+    // The API description types meta.page as an integer (a client decoding it strictly breaks on null).
+    // Under cursor paging the cursor, not a number, says where a page starts: the page reads 1 there.
+    page: response.page ?? 1,
     per_page: response.perPage,
     groups_count: response.kind === 'groups' ? response.groupsCount : null,
     ...(response.nextCursor === undefined ? {} : { next_cursor: response.nextCursor }),

@@ -216,7 +216,11 @@ export const componentSchemas = (): Record<string, Schema> => ({
     {
       count: { type: 'integer', description: 'Total matches (for a group_by with q: buckets kept).' },
       db_response_time_ms: INTEGER,
-      page: nullable({ type: 'integer', description: 'Null under cursor paging.' }),
+      page: {
+        type: 'integer',
+        minimum: 1,
+        description: 'The page number; 1 under cursor paging, where the cursor says where a page starts.',
+      },
       per_page: INTEGER,
       groups_count: nullable(INTEGER),
       next_cursor: nullable({

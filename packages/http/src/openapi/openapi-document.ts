@@ -11,7 +11,7 @@ const DESCRIPTION = `A self-hostable, OpenAlex-compatible scholarly catalog API:
 
 Text tagging (\`/text\`, GET or POST) tags a title and abstract with keywords and concepts from a model the server trains from its own catalog at ingest.
 
-Metering (\`oqlkit serve\` turns it on unless \`--no-metering\`): every call is priced and charged to the caller's daily budget, its key's or, without a key, its address's (\`GET /rate-limit\` reports it, and \`X-RateLimit-*\` headers come on every response). An unknown key is a 401; a call the budget cannot pay, or more than 100 calls in a second, is a 429 with \`Retry-After\`, and is not charged. The collection endpoints are served when the server has a collection store, beside this API (the paths do not collide) or on a port of their own.
+Metering (\`oqlkit serve\` turns it on unless \`--no-metering\`): every call is priced and charged to the caller's daily budget, its key's or, without a key, its address's (\`GET /rate-limit\` reports it, and \`X-RateLimit-*\` headers come on every response, the collection port's included; a refused key's 401 or 400 reports its address's anonymous allowance, unspent). A key travels as \`api_key=\`, as \`Authorization: Bearer <key>\` or as an \`api_key\` header; several may carry the same key, two different keys are a 400. An empty, malformed or unknown key is a 401, never anonymous use; a call the budget cannot pay, or more than 100 calls in a second, is a 429 with \`Retry-After\`, and is not charged. The collection endpoints are served when the server has a collection store, beside this API (the paths do not collide) or on a port of their own.
 
 Errors are JSON. Most are \`{error, message, parameter?}\`; the query endpoints answer \`{validation: {valid: false, errors, warnings}}\` (with the \`oqo\` once the query was read), and a failing query is never a silent empty result. OQL, OQO and their endpoints are alpha: details may change.`
 
@@ -40,7 +40,7 @@ export const buildOpenApiDocument = (): Record<string, unknown> => ({
     { name: 'Collections', description: 'Private collections of entity ids, usable in filters.' },
     { name: 'Collections admin', description: 'Collections of every user, for admins.' },
   ],
-  security: [{}, { api_key: [] }, { bearer: [] }],
+  security: [{}, { api_key: [] }, { bearer: [] }, { api_key_header: [] }],
   paths: withMeteringResponses({ ...builtPaths(), ...textPaths(), ...collectionPaths() }),
   components: {
     schemas: componentSchemas(),
@@ -54,6 +54,12 @@ export const buildOpenApiDocument = (): Record<string, unknown> => ({
         description: 'An API key in the query string.',
       },
       bearer: { type: 'http', scheme: 'bearer', description: 'An API key as `Authorization: Bearer <key>`.' },
+      api_key_header: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'api_key',
+        description: 'An API key in an `api_key` request header (as openalexR sends it).',
+      },
     },
   },
 })

@@ -63,7 +63,10 @@ export const componentParameters = (): Record<string, OpenApiObject> => ({
   include_xpac: query('include_xpac', 'Works only: `true` is `corpus=all` (the older name).', {
     type: 'boolean',
   }),
-  api_key: query('api_key', 'The caller’s API key (also accepted as `Authorization: Bearer <key>`).'),
+  api_key: query(
+    'api_key',
+    'The caller’s API key (also accepted as `Authorization: Bearer <key>` or as an `api_key` header). Empty is a 401.',
+  ),
   mailto: query('mailto', 'A contact address (accepted, not used).'),
 })
 
@@ -85,7 +88,7 @@ export const componentResponses = (): Record<string, OpenApiObject> => ({
   ),
   ServerError: jsonOf('A fault of the server; the body says nothing of its cause.', 'Error'),
   Unauthorized: jsonOf(
-    'The API key is unknown or malformed (it is never repeated back), or the endpoint needs a key and none came.',
+    'The API key is empty, unknown or malformed (it is never repeated back), or the endpoint needs a key and none came.',
     'Error',
   ),
   RateLimited: jsonOf(

@@ -136,6 +136,39 @@ describe('parse diagnostics', () => {
   })
 })
 
+describe('the more specific diagnostic at one spot', () => {
+  const all = (text: string) =>
+    validateOql(text).map((diagnostic) => [diagnostic.code, diagnostic.span.start] as const)
+
+  it('reads a condition after a semicolon as adjacent, not as trailing text', () => {
+    expect(all('works where year is 2020; type is article')).toEqual([['OQL_IMPLICIT_ADJACENCY', 26]])
+    expect(firstError('works where year is 2020 ; it cites W1').message).toContain('no and/or between them')
+    // Not a condition, or a condition after a directive or with no where: text out of place.
+    expect(all('works where year is 2020; sort by year')).toEqual([['OQL_TRAILING_TOKENS', 26]])
+    expect(all('works where year is 2020; sample 10; year is 2021')).toEqual([['OQL_TRAILING_TOKENS', 37]])
+    expect(all('works; year is 2020')).toEqual([['OQL_TRAILING_TOKENS', 7]])
+  })
+
+  it('reports stray text before a closing parenthesis as such, not as an unclosed group', () => {
+    expect(all('works where (year is (2020) foo)')).toEqual([['OQL_TRAILING_TOKENS', 28]])
+    expect(all('works where (year is (2020) or (type is (article) foo)) and year is (2021 or abc)')).toEqual([
+      ['OQL_TRAILING_TOKENS', 50],
+      ['OQL_BAD_NUMBER', 77],
+    ])
+    // A directive inside a group is stray text too; the `)` still closes the group.
+    expect(all('works where (year is (2020) group by type)')).toEqual([['OQL_TRAILING_TOKENS', 28]])
+    const stray = firstError('works where (year is (2020) foo) and type is article')
+    expect(stray.message).toContain('"foo" before the ) that closes the group')
+    expect(stray.message).not.toContain('after the query')
+  })
+
+  it('keeps the unbalanced parenthesis where one really is, once per spot', () => {
+    expect(all('works where (year is (2020) foo')).toEqual([['OQL_UNBALANCED_PARENS', 28]])
+    expect(all('works where (year is 2020 and type is article')).toEqual([['OQL_UNBALANCED_PARENS', 45]])
+    expect(all('works where year is 2020)')).toEqual([['OQL_UNBALANCED_PARENS', 24]])
+  })
+})
+
 describe('validation of the parsed object', () => {
   it('reports invalid values at the value that caused them', () => {
     const result = parseOql('works where year >= 2020 and country is uk')

@@ -10,7 +10,8 @@ export const OQL_DIAGNOSTIC_CODES = {
   OQL_MISSING_ENTITY: 'The query does not start with an entity type.',
   OQL_UNKNOWN_ENTITY: 'The first word is not an entity type.',
   OQL_BAD_CORPUS: 'The parenthetical after the entity is not a corpus.',
-  OQL_TRAILING_TOKENS: 'Text follows the query that is neither a condition nor a directive.',
+  OQL_TRAILING_TOKENS:
+    'Text follows the query, or the conditions inside a ( … ), that is neither a condition nor a directive.',
   OQL_IMPLICIT_ADJACENCY: 'Two conditions follow each other with no and/or between them.',
   OQL_UNBALANCED_PARENS: 'A parenthesis is not closed, or closes nothing.',
   OQL_UNKNOWN_FIELD: 'A field name is not a field of the entity.',

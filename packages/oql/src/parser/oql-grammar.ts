@@ -477,15 +477,27 @@ const buildEntityGrammar = (entity: EntityType): P.TypedLanguage<EntityRules> =>
         scan(({ tokens, index }): Scanned<SyntaxErrorNode | null> => {
           const current = tokens[index]!
           if (current.kind === 'end') return { value: null, next: index }
-          // Anything left is not OQL; a `)` here closes nothing.
-          const code = current.kind === 'rparen' ? 'OQL_UNBALANCED_PARENS' : 'OQL_TRAILING_TOKENS'
+          // Anything left is not OQL; a `)` here closes nothing, and a condition after a `;` is one
+          // joined with a semicolon instead of and/or (`year is 2020; type is article`).
+          const code =
+            current.kind === 'rparen'
+              ? 'OQL_UNBALANCED_PARENS'
+              : tokens[index - 1]?.kind === 'semicolon' && startsCondition(tokens, index, 'conditions')
+                ? 'OQL_IMPLICIT_ADJACENCY'
+                : 'OQL_TRAILING_TOKENS'
           return { value: errorAt(code, spanOf(current), current.text), next: tokens.length - 1 }
         }, 'the end of the query'),
         ([corpus], [where], directives, trailing) => {
           const rest: { -readonly [K in keyof EntityRules['rest']]: EntityRules['rest'][K] } = { directives }
           if (corpus !== undefined) rest.corpus = corpus
           if (where !== undefined) rest.where = where
-          if (trailing !== null) rest.trailing = trailing
+          // Only a condition right after the conditions is adjacent to them; after a directive, or with
+          // no where at all, it is text out of place.
+          if (trailing !== null)
+            rest.trailing =
+              trailing.code === 'OQL_IMPLICIT_ADJACENCY' && (where === undefined || directives.length > 0)
+                ? { ...trailing, code: 'OQL_TRAILING_TOKENS' }
+                : trailing
           return rest
         },
       ),

@@ -77,13 +77,24 @@ const internalError = (text: string, error: unknown): ProblemReport => ({
 
 const byPosition = (a: ProblemReport, b: ProblemReport): number => a.span.start - b.span.start
 
+// Text no rule could place is reported as trailing by the query too, while the rule that stopped there
+// (a group still open, an adjacent condition) says what is wrong with it: at one spot, that one stands.
+const mostSpecific = (problems: readonly ProblemReport[]): ProblemReport[] =>
+  problems.filter(
+    (problem) =>
+      problem.code !== 'OQL_TRAILING_TOKENS' ||
+      !problems.some(
+        (other) => other.code !== 'OQL_TRAILING_TOKENS' && other.span.start === problem.span.start,
+      ),
+  )
+
 /** Every problem of the text, in text order (first the lexical one, which stops everything). */
 const analyze = (text: string): Analysis => {
   try {
     const syntax = parseOqlSyntax(text)
     if (syntax.tree === undefined) return { problems: [syntax.problem ?? internalError(text, 'no tree')] }
     const lowered = lowerQuery(syntax.tree)
-    const problems = [...lowered.problems].sort(byPosition)
+    const problems = mostSpecific(lowered.problems).sort(byPosition)
     return lowered.oqo === undefined ? { problems } : { problems, oqo: lowered.oqo, locate: lowered.locate }
   } catch (error) {
     // Defensive: the grammar and lowering are total, so reaching this is a bug to fix, not an answer.

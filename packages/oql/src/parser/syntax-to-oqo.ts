@@ -231,6 +231,8 @@ class Lowering {
       readonly kind?: 'value' | 'search'
       readonly corpusClosed?: boolean
       readonly hasWhere?: boolean
+      /** The error stands before the `)` of a group (stray text there), not at the end of the query. */
+      readonly inGroup?: boolean
     } = {},
   ): undefined {
     const found = error.found
@@ -270,6 +272,13 @@ class Lowering {
           ? this.#report(error.code, error.span, 'The corpus parenthetical after the entity is never closed')
           : this.#report(error.code, error.span, `${found ?? ''} is not a corpus`)
       case 'OQL_TRAILING_TOKENS':
+        if (context.inGroup === true)
+          return this.#report(
+            error.code,
+            error.span,
+            `Unexpected text "${found ?? ''}" before the ) that closes the group`,
+            'Remove the text, or join a condition with and/or; directives (group by, sample) go after the conditions.',
+          )
         return this.#report(
           error.code,
           error.span,
@@ -435,7 +444,7 @@ class Lowering {
 
   /** Reports an unclosed group after its content: what is missing inside comes first in the text. */
   #closed(node: { readonly error?: SyntaxErrorNode }, filter: Filter | undefined): Filter | undefined {
-    if (node.error !== undefined) this.#syntax(node.error)
+    if (node.error !== undefined) this.#syntax(node.error, { inGroup: true })
     return filter
   }
 

@@ -118,14 +118,35 @@ export interface Close {
   readonly error?: SyntaxErrorNode
 }
 
-/** `)`, or a note that the group is not closed (the text ends or breaks first); never fails. */
+/** The index of the `)` that closes a group still open at `index`, if the text has one. */
+const matchingClose = (tokens: readonly Token[], index: number): number | undefined => {
+  let depth = 1
+  for (let next = index; tokens[next]!.kind !== 'end'; next++) {
+    const kind = tokens[next]!.kind
+    if (kind === 'lparen') depth++
+    else if (kind === 'rparen' && --depth === 0) return next
+  }
+  return undefined
+}
+
+/**
+ * `)`, or a note that the group is not closed (the text ends or breaks first); never fails. Text the
+ * group cannot read before a `)` that does close it is stray text, not a missing parenthesis: it is
+ * reported as such and skipped, so that the `)` still closes the group.
+ */
 export const readClose: Reader<Close> = ({ tokens, index }) => {
   const current = tokens[index]!
   if (current.kind === 'rparen') return { value: { closed: true, end: spanOf(current) }, next: index + 1 }
-  const error =
-    current.kind === 'end'
-      ? errorAt('OQL_UNBALANCED_PARENS', pointAt(current))
-      : errorAt('OQL_UNBALANCED_PARENS', spanOf(current), current.text)
+  if (current.kind === 'end') {
+    const error = errorAt('OQL_UNBALANCED_PARENS', pointAt(current))
+    return { value: { closed: false, end: error.span, error }, next: index }
+  }
+  const close = matchingClose(tokens, index)
+  if (close !== undefined) {
+    const error = errorAt('OQL_TRAILING_TOKENS', spanOf(current), current.text)
+    return { value: { closed: true, end: spanOf(tokens[close]!), error }, next: close + 1 }
+  }
+  const error = errorAt('OQL_UNBALANCED_PARENS', spanOf(current), current.text)
   return { value: { closed: false, end: error.span, error }, next: index }
 }
 

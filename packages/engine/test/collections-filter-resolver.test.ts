@@ -6,6 +6,7 @@ import {
   planQuery,
   type QueryPlan,
   type ResolvedCollection,
+  refuseCollectionSearches,
   resolveCollectionFilters,
 } from '@oqlkit/engine'
 import { parseOql, urlToOqo } from '@oqlkit/oql'
@@ -236,5 +237,31 @@ describe('resolving collection filters', () => {
       code: 'too_many_collection_ids',
       message: expect.stringContaining('11000 ids'),
     })
+  })
+
+  it('refuses a collection id given to any text search before looking anything up; quoted, it is text', async () => {
+    for (const url of [
+      '/works?filter=title.search:col_works00001',
+      '/works?filter=title.search:!col_works00001',
+      '/works?filter=abstract.search:dogs|col_works00001',
+      '/works?filter=title.search.no_stem:col_works00001',
+      '/works?search=col_works00001',
+      '/works?search.semantic=col_works00001',
+      '/works?filter=collection:col_works00001,title.search:col_works00002',
+    ]) {
+      looked.length = 0
+      const refused = await refusal(url)
+      expect(refused.code, url).toBe('collection_filter_search')
+      expect(refused.message, url).toMatch(
+        /is a text search, so it cannot take the collection col_works0000[12]/,
+      )
+      expect(looked, url).toEqual([])
+    }
+    for (const url of [
+      '/works?filter=title.search:%22col_works00001%22',
+      '/works?filter=title.search:col_works00001%20frogs',
+      '/works?filter=title.search:collection',
+    ])
+      expect(() => refuseCollectionSearches(planOfUrl(url)), url).not.toThrow()
   })
 })

@@ -99,6 +99,58 @@ describe('id columns of the vocabulary entities', () => {
   })
 })
 
+describe('operators and values a column does not take', () => {
+  const refusal = (result: ReturnType<typeof translate>) => ({
+    valid: result.validation.valid,
+    oqo: result.oqo,
+  })
+
+  it('refuses a comparison on a column without ranges in every form', () => {
+    for (const [entity, column, word] of [
+      ['works', 'doi', 'DOI'],
+      ['works', 'open_access.is_oa', 'open access'],
+      ['works', 'type', 'type'],
+      ['works', 'authorships.author.id', 'author'],
+      ['funders', 'country_code', 'country code'],
+    ] as const) {
+      expect(refusal(fromOql(`${entity} where ${word} > 5`)), `${entity} ${column} OQL`).toEqual({
+        valid: false,
+        oqo: null,
+      })
+      expect(refusal(fromUrl(`/${entity}?filter=${column}:%3E5`)), `${entity} ${column} URL`).toEqual({
+        valid: false,
+        oqo: null,
+      })
+      const oqo = fromOqo({
+        get_rows: entity,
+        filter_rows: [{ column_id: column, value: '5', operator: '>' }],
+      })
+      expect(oqo.validation.errors.map((error) => error.code)).toEqual(['invalid_operator_for_column'])
+    }
+    expect(fromUrl('/works?filter=doi:%3E10.1/x').validation.errors.map((error) => error.code)).toEqual([
+      'invalid_operator_for_column',
+    ])
+  })
+
+  it('refuses a value that is not true or false on a boolean column in every form', () => {
+    for (const value of ['maybe', '1', 'yes']) {
+      expect(refusal(fromOql(`works where open access is ${value}`))).toEqual({ valid: false, oqo: null })
+      expect(refusal(fromUrl(`/works?filter=open_access.is_oa:${value}`))).toEqual({
+        valid: false,
+        oqo: null,
+      })
+      expect(
+        fromOqo({ get_rows: 'works', filter_rows: [{ column_id: 'open_access.is_oa', value }] }).validation
+          .valid,
+      ).toBe(false)
+    }
+    // What all three accept: true and false in any case.
+    expect(fromUrl('/works?filter=open_access.is_oa:TRUE').oqo).toEqual(
+      fromOql('works where open access is True').oqo,
+    )
+  })
+})
+
 describe('the work-types path', () => {
   it('writes the classic URL of work types at /types, as the reference does', () => {
     expect(fromOql('types').oxurl).toBe('https://openalex.org/types')

@@ -51,6 +51,22 @@ describe('filter values', () => {
     expectError('works?filter=is_oa:maybe', 'invalid_value', ["'maybe'", 'is_oa:true'])
   })
 
+  it('rejects a comparison on a column that takes none, as OQL and OQO do', () => {
+    expectError('works?filter=doi:%3E10.1/x', 'invalid_operator_for_column', [
+      "'>'",
+      "'doi'",
+      'doi:">10.1/x"',
+    ])
+    expectError('works?filter=is_oa:%3Etrue', 'invalid_operator_for_column', ["'>'", 'yes/no'])
+    expectError('works?filter=type:%3C%3Darticle', 'invalid_operator_for_column', ["'<='", "'type'"])
+    expectError('works?filter=authorships.author.id:A1|%3CA2', 'invalid_operator_for_column', ["'<'"])
+    // Quoted, the text is a literal.
+    expect(urlToOqo('works?filter=biblio.volume:%22%3C5%22')).toMatchObject({
+      ok: true,
+      oqo: { filter_rows: [{ column_id: 'biblio.volume', value: '<5' }] },
+    })
+  })
+
   it('rejects a value outside the column’s vocabulary', () => {
     const error = expectError('works?filter=authorships.countries:uk', 'invalid_value', [
       "'uk'",

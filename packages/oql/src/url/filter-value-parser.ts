@@ -18,7 +18,8 @@ import { joinFilters, negateFilter, type ValueOutcome, valueOk, valueProblem } f
 // `null` / `!null`, `"a, b"` (one literal; the quotes protect `,` `|` and spaces), `a+b` (AND within
 // the field: `+` arrives as a space; not on numbers, booleans or dates), `col_…` (a private
 // collection), and on number columns `>v` `<v` `>=v` `<=v` `a-b` `a-` `-b`; dates take the
-// comparison prefixes only, so an ISO date is never a range.
+// comparison prefixes only, so an ISO date is never a range. A comparison prefix on any other column is
+// refused (quoted, `">v"` is a literal).
 
 export interface FilterValueContext {
   readonly entity: EntityType
@@ -122,10 +123,31 @@ const collectionOnValueField = (context: FilterValueContext, item: string): Valu
     `'${context.key}' is not an ID field, so it cannot take the collection ${item}. Filter by a collection with collection:${item} on the endpoint of its type, or on an ID field that holds ids of its type; otherwise give ${context.key} literal values (quote one that starts with col_).`,
   )
 
+const KIND_WORDS: Readonly<Partial<Record<NonNullable<Column['kind']>, string>>> = {
+  boolean: 'a yes/no',
+  entity_id: 'an id',
+  enum: 'a code',
+  string: 'a text',
+  collection: 'a collection',
+}
+
+// `doi:>10.1/x` asks for a comparison the column does not take; OQL refuses `doi > (…)` and OQO the
+// `>` operator the same way, so the URL must not read it as a literal that happens to start with `>`.
+const comparisonProblem = (context: FilterValueContext, item: string, operator: string): ValueOutcome => {
+  const kind = context.column.kind === null ? 'a' : (KIND_WORDS[context.column.kind] ?? 'a')
+  return valueProblem(
+    'invalid_operator_for_column',
+    `In '${context.key}:${item}', the comparison '${operator}' does not apply to '${context.key}' (${kind} column, which takes only values to match). Drop the '${operator}'${context.column.kind === 'string' ? `, or quote a text that starts with it: ${context.key}:"${item}"` : ''}.`,
+  )
+}
+
 /** One value of the list: `null`, a collection, a number, a comparison, a boolean or a literal. */
 const readItem = (context: FilterValueContext, item: string, quoted: boolean): ValueOutcome => {
   const column = context.column
   if (!quoted && item.toLowerCase() === 'null') return valueOk(leaf(column, null))
+  const comparison = quoted ? null : COMPARISON.exec(item)
+  if (comparison !== null && !column.operators.includes('>'))
+    return comparisonProblem(context, item, comparison[1]!)
   if (
     column.kind === 'collection' ||
     (!quoted && COLLECTION_ID.test(item) && column.operators.includes('in collection'))

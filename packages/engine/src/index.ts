@@ -118,6 +118,7 @@ export {
   visitFilter,
 } from './plan/filter-node.ts'
 export {
+  type ColumnSum,
   type CursorPage,
   DEFAULT_GROUP_ORDER,
   type GroupDimension,
@@ -132,13 +133,19 @@ export { decodeCursor, encodeCursor } from './planner/cursor-codec.ts'
 export { GROUP_SORT_VALUES } from './planner/group-order-parser.ts'
 export { PLAN_CODES, type PlanCode, type PlanDiagnostic } from './planner/plan-diagnostic.ts'
 export {
+  CURSOR_SAMPLE_SEED,
+  DEFAULT_GROUPS_PER_PAGE,
+  DEFAULT_MAX_PER_PAGE,
   DEFAULT_PER_PAGE,
   groupSignatureOf,
   MAX_GROUP_DIMENSIONS,
   MAX_PAGE_DEPTH,
-  MAX_PER_PAGE,
+  type PlanOptions,
   type PlanResult,
   planQuery,
+  SUM_PARAMETERS,
+  type SumParameter,
+  sampleSignatureOf,
   sortSignatureOf,
   type ViewParameters,
 } from './planner/plan-query.ts'

@@ -117,7 +117,7 @@ describe('planQuery: order and pages', () => {
   })
 
   it('checks per_page, page depth and cursor rules', () => {
-    expect(errorsOf(works([]), { perPage: 101 })).toEqual([['invalid_per_page', 'per_page']])
+    expect(errorsOf(works([]), { perPage: 201 })).toEqual([['invalid_per_page', 'per_page']])
     expect(errorsOf(works([]), { perPage: 0 })).toEqual([['invalid_per_page', 'per_page']])
     expect(errorsOf(works([]), { page: 401, perPage: 25 })).toEqual([['invalid_page', 'page']])
     expect(errorsOf(works([]), { page: 400, perPage: 25 })).toEqual([])

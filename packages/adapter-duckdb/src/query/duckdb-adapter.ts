@@ -219,6 +219,11 @@ export function duckDbAdapterOver(
         bucketRows.length === 0 ? await db.all(query.groupsCount.sql, query.groupsCount.params) : null
       return readGroups(query, countRows, bucketRows, groupsCountRows)
     },
+    async sumColumns(plan: QueryPlan): Promise<readonly number[]> {
+      const statement = compiler.compileSums(plan, await findSemanticMatches(db, compiler, plan, semantic))
+      const [row] = await db.all(statement.sql, statement.params)
+      return (plan.sums ?? []).map((_, index) => Number(row?.[`__sum${index}`] ?? 0))
+    },
     findById: (entity: EntityType, id: string): Promise<LookupResult> =>
       findEntityById(db, fetchRecords, entity, id, compiler.narrowTables),
     findByExternalId: (entity: EntityType, scheme: ExternalIdScheme, value: string): Promise<LookupResult> =>

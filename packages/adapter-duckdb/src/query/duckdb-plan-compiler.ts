@@ -634,6 +634,31 @@ export class DuckDbPlanCompiler {
   }
 
   /**
+   * The totals of a plan (`plan.sums`): one row, `__sum0`, `__sum1`, … in that order, each the sum of a
+   * numeric column over every row the filter and corpus keep (its page, sample and grouping do not matter).
+   * Only the column expressions, the filter's parameters and the search relations go into the SQL.
+   */
+  compileSums(plan: QueryPlan, semantic: SemanticInputs = NO_INPUTS): SqlStatement {
+    const context = this.#context({ ...plan, groupBy: [] }, semantic)
+    const totals = (plan.sums ?? []).map((sum, index) => {
+      const source = this.#source(context.entity, sum.column)
+      if (source.kind !== 'scalar' || source.codec !== NUMBER_CODEC)
+        throw new UnsupportedPlanError(
+          'column',
+          `${sum.column.id} is not one number per row; it cannot be totalled`,
+        )
+      // As a DOUBLE: the sum of integers is a HUGEINT, which the driver returns as a bigint.
+      return `CAST(coalesce(sum(${source.expr}), 0) AS DOUBLE) AS __sum${index}`
+    })
+    if (totals.length === 0) throw new UnsupportedPlanError('column', 'The plan asks for no totals')
+    const columns = raw(totals.join(', '))
+    const rows = this.#relation(context, columns)
+    return toStatement(
+      sql`${withClause(context.searches)}SELECT ${columns} FROM ${raw(rows.from)} WHERE ${rows.where}`,
+    )
+  }
+
+  /**
    * The keys of a group-by of one link dimension over a whole corpus, without its unknown bucket, read from
    * the narrow link table alone (it copies each work's corpus flag): no join of every work to its links.
    * Undefined for any other group-by.

@@ -104,5 +104,11 @@ export interface StorageAdapter {
    * names through `queryRows`, when the adapter has full-text search.
    */
   autocomplete?(request: AutocompleteRequest): Promise<readonly EntityRecord[]>
+  /**
+   * The totals a plan asks for (`plan.sums`), in that order: each the sum of its numeric column over every
+   * row the plan's filter and corpus keep, whatever its page, sample or grouping. Rows without a value add
+   * nothing; no rows sum to 0. Optional: without it, a plan with sums is refused as unsupported (501).
+   */
+  sumColumns?(plan: QueryPlan): Promise<readonly number[]>
   close(): Promise<void>
 }

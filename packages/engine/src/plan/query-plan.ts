@@ -21,9 +21,10 @@ export interface OffsetPage {
 
 /**
  * Page by cursor (keyset): rows strictly after the sort-key values of the last row of the previous
- * page (`after`), or from the start when `after` is null (`cursor=*`). Group buckets have no sort
- * keys of their own, so in a plan with `groupBy` a cursor's `after` is `[offset]`: the number of
- * buckets earlier pages returned (the engine pages them by position).
+ * page (`after`), or from the start when `after` is null (`cursor=*`). Group buckets and the rows of a
+ * sample have no sort keys of their own, so in a plan with `groupBy` or `sample` a cursor's `after` is
+ * `[offset]`: the number of buckets or rows earlier pages returned (the engine pages them by position and
+ * hands the adapter an offset page).
  */
 export interface CursorPage {
   readonly kind: 'cursor'
@@ -55,6 +56,16 @@ export interface GroupOrder {
 /** The order buckets come in when the request names none. */
 export const DEFAULT_GROUP_ORDER: GroupOrder = Object.freeze({ by: 'count', direction: 'desc' })
 
+/**
+ * A total a response carries in `meta` beside its page: the sum of a numeric column over every row the
+ * query's filter keeps (`apc_sum=true` gives `apc_list_sum_usd` and `apc_paid_sum_usd`).
+ */
+export interface ColumnSum {
+  /** The `meta` field it fills. */
+  readonly name: string
+  readonly column: ColumnRef
+}
+
 /** A whole query, ready for an adapter: what rows, in what order, which page, and how grouped. */
 export interface QueryPlan {
   readonly kind: 'query'
@@ -70,4 +81,6 @@ export interface QueryPlan {
   readonly groupBy: readonly GroupDimension[]
   /** The order of the buckets of a grouped plan (count descending unless asked otherwise). */
   readonly groupOrder: GroupOrder
+  /** Totals over the whole result for `meta` (absent or empty: none), answered by `sumColumns`. */
+  readonly sums?: readonly ColumnSum[]
 }

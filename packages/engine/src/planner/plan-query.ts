@@ -8,6 +8,7 @@ import {
 } from '@oqlkit/oqo-schema'
 import type { FilterNode } from '../plan/filter-node.ts'
 import {
+  type ColumnSum,
   type CursorPage,
   DEFAULT_GROUP_ORDER,
   type GroupDimension,
@@ -25,10 +26,42 @@ import { checkSemanticSearch } from './semantic-search-rules.ts'
 
 /** How many results a page may reach into (page × per_page). Deeper paging uses a cursor. */
 export const MAX_PAGE_DEPTH = 10_000
-export const MAX_PER_PAGE = 100
+/**
+ * The largest page unless the operator sets another (`PlanOptions.maxPerPage`, `oqlkit serve
+ * --max-per-page`): the public server's 200, so clients written for it (pyalex, openalexR) work unchanged.
+ * The API description's strict limit is 100.
+ */
+export const DEFAULT_MAX_PER_PAGE = 200
 export const DEFAULT_PER_PAGE = 25
+/**
+ * Buckets on a group_by page when the request gives no per_page: the public server answers up to 200, and
+ * clients read every group from that one call. An explicit per_page still pages the buckets.
+ */
+export const DEFAULT_GROUPS_PER_PAGE = 200
+/**
+ * The seed of a sample walked by cursor without one. Every page of a walk must come from one sample, yet a
+ * cursor holds only a position and the planner draws nothing at random (a plan is a pure function of the
+ * request, so the same request plans the same). A fixed seed gives that: `cursor=*` on the same query
+ * draws the same sample each time, as a seeded one does, and `seed=` draws another. Offset pages without
+ * a seed stay a new draw per request (page 1 only), as on the public server.
+ */
+export const CURSOR_SAMPLE_SEED = 'cursor'
 /** Group-by dimensions a query may have. */
 export const MAX_GROUP_DIMENSIONS = 3
+
+/**
+ * The totals a request may ask for, by the parameter that asks (`apc_sum=true`), each with the `meta`
+ * field it fills and the column it sums, as the public server names them.
+ */
+export const SUM_PARAMETERS = {
+  apc_sum: [
+    { name: 'apc_list_sum_usd', column: 'apc_list.value_usd' },
+    { name: 'apc_paid_sum_usd', column: 'apc_paid.value_usd' },
+  ],
+  cited_by_count_sum: [{ name: 'cited_by_count_sum', column: 'cited_by_count' }],
+} as const satisfies Record<string, readonly { name: string; column: string }[]>
+
+export type SumParameter = keyof typeof SUM_PARAMETERS
 
 /** The view of a query: how its rows are ordered, paged and shaped (sibling parameters, not OQO). */
 export interface ViewParameters {
@@ -41,6 +74,15 @@ export interface ViewParameters {
   readonly cursor?: string
   /** Group-by columns whose rows without a value form an unknown bucket (`group_by=x:include_unknown`). */
   readonly includeUnknown?: readonly string[]
+  /** Totals to add to `meta`, by the parameter that asks for them. */
+  readonly sums?: readonly SumParameter[]
+}
+
+/** What the operator of a server decides about every query (not the request). */
+export interface PlanOptions {
+  readonly registry?: PropertiesRegistry
+  /** The largest per_page a request may ask for (default `DEFAULT_MAX_PER_PAGE`). */
+  readonly maxPerPage?: number
 }
 
 export type PlanResult =
@@ -67,6 +109,13 @@ export const sortSignatureOf = (sort: readonly SortKey[]): string =>
   sort
     .map((key) => `${typeof key.column === 'string' ? key.column : key.column.id}:${key.direction}`)
     .join(',')
+
+/**
+ * The string a cursor through a sample is bound to: its size, seed and page size (its position is a count
+ * of rows of the sample, at a page boundary).
+ */
+export const sampleSignatureOf = (size: number, seed: string, perPage: number): string =>
+  `sample(${size},${JSON.stringify(seed)}):${perPage}`
 
 /**
  * The string a cursor over group buckets is bound to: the dimensions, their order and the page size
@@ -101,11 +150,9 @@ const isPositiveInteger = (value: number | undefined): value is number =>
  * the id), the page or cursor, the sample and the group dimensions. Every problem is reported with the
  * parameter at fault; nothing throws for bad input.
  */
-export const planQuery = (
-  oqo: Oqo,
-  view: ViewParameters = {},
-  registry: PropertiesRegistry = propertiesRegistry,
-): PlanResult => {
+export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOptions = {}): PlanResult => {
+  const registry = options.registry ?? propertiesRegistry
+  const maxPerPage = options.maxPerPage ?? DEFAULT_MAX_PER_PAGE
   const errors: PlanDiagnostic[] = []
   const entity: EntityType = resolveEntityType(oqo.get_rows) ?? 'works'
   const columnRef = (id: string) => {
@@ -197,13 +244,6 @@ export const planQuery = (
       parameter: 'seed',
       message: 'seed picks which random sample is drawn, so it needs sample: add sample=N or drop seed.',
     })
-  if (sampling && view.cursor !== undefined)
-    errors.push({
-      code: 'sample_with_cursor',
-      parameter: 'cursor',
-      message:
-        'A sample is paged by number: drop cursor and ask for page=1, page=2, … with a seed (sample=100&seed=7&page=2).',
-    })
   if (sampling && !seeded && view.page !== undefined && view.page > 1)
     errors.push({
       code: 'sample_page_without_seed',
@@ -211,12 +251,15 @@ export const planQuery = (
       message: `Pages of a sample need a seed, or each page draws a new sample and pages overlap. Add one: sample=${oqo.sample}&seed=123&page=${view.page}.`,
     })
 
-  const perPage = view.perPage ?? DEFAULT_PER_PAGE
-  if (!isPositiveInteger(perPage) || perPage > MAX_PER_PAGE)
+  // Buckets are small, so a group_by may always have the public server's 200 on a page, even where rows
+  // are capped lower.
+  const perPageLimit = grouping ? Math.max(maxPerPage, DEFAULT_GROUPS_PER_PAGE) : maxPerPage
+  const perPage = view.perPage ?? (grouping ? DEFAULT_GROUPS_PER_PAGE : DEFAULT_PER_PAGE)
+  if (!isPositiveInteger(perPage) || perPage > perPageLimit)
     errors.push({
       code: 'invalid_per_page',
       parameter: 'per_page',
-      message: `per_page must be an integer from 1 to ${MAX_PER_PAGE} (was ${view.perPage}).`,
+      message: `per_page must be an integer from 1 to ${perPageLimit} (was ${view.perPage}).`,
     })
   if (view.page !== undefined && !isPositiveInteger(view.page))
     errors.push({
@@ -256,12 +299,22 @@ export const planQuery = (
       groupBy.push({ column: found.ref, includeUnknown: view.includeUnknown?.includes(column_id) ?? false })
   }
 
-  const sortSignature = grouping ? groupSignatureOf(groupBy, grouped.order, perPage) : sortSignatureOf(sort)
+  const sampleSeed = seeded
+    ? String(oqo.seed)
+    : sampling && view.cursor !== undefined
+      ? CURSOR_SAMPLE_SEED
+      : null
+  const sortSignature = grouping
+    ? groupSignatureOf(groupBy, grouped.order, perPage)
+    : sampling && view.cursor !== undefined
+      ? sampleSignatureOf(oqo.sample as number, sampleSeed!, perPage)
+      : sortSignatureOf(sort)
   let page: OffsetPage | CursorPage = { kind: 'offset', page: view.page ?? 1, perPage }
   if (view.cursor !== undefined) {
     let after = view.cursor === '*' ? null : decodeCursor(view.cursor, sortSignature)
-    // A bucket cursor holds an offset at a page boundary; anything else was not issued by this server.
-    if (grouping && after !== null && after !== undefined) {
+    // A bucket or sample cursor holds an offset at a page boundary; anything else was not issued by this
+    // server.
+    if ((grouping || sampling) && after !== null && after !== undefined) {
       const offset = after[0]
       if (after.length !== 1 || !Number.isInteger(offset) || (offset as number) % perPage !== 0)
         after = undefined
@@ -296,6 +349,19 @@ export const planQuery = (
     select = [...view.select]
   }
 
+  const sums: ColumnSum[] = []
+  for (const parameter of new Set(view.sums ?? [])) {
+    const wanted = SUM_PARAMETERS[parameter]
+    const found = wanted.map((sum) => ({ name: sum.name, found: columnRef(sum.column) }))
+    if (found.some((sum) => sum.found === undefined || !['number', 'float'].includes(sum.found.ref.kind)))
+      errors.push({
+        code: 'invalid_sum',
+        parameter,
+        message: `${parameter}=true totals ${wanted.map((sum) => sum.column).join(' and ')}, which ${entityPath(entity)} do not have; ask it of /works.`,
+      })
+    else for (const sum of found) sums.push({ name: sum.name, column: sum.found!.ref })
+  }
+
   if (errors.length > 0) return { ok: false, errors }
   const plan: QueryPlan = Object.freeze({
     kind: 'query',
@@ -304,15 +370,11 @@ export const planQuery = (
     filter,
     sort: Object.freeze(sort),
     page: Object.freeze(page),
-    sample: sampling
-      ? Object.freeze({
-          size: oqo.sample as number,
-          seed: oqo.seed === undefined || oqo.seed === null ? null : String(oqo.seed),
-        })
-      : null,
+    sample: sampling ? Object.freeze({ size: oqo.sample as number, seed: sampleSeed }) : null,
     select: select === null ? null : Object.freeze(select),
     groupBy: Object.freeze(groupBy),
     groupOrder: grouped.order,
+    ...(sums.length === 0 ? {} : { sums: Object.freeze(sums) }),
   })
   return { ok: true, plan, sortSignature }
 }

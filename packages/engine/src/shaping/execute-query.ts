@@ -26,35 +26,75 @@ export interface ExecuteOptions {
   readonly registry?: PropertiesRegistry
 }
 
+const withOffsetPage = (plan: QueryPlan, page: number, perPage: number): QueryPlan =>
+  Object.freeze({ ...plan, page: Object.freeze({ kind: 'offset', page, perPage }) })
+
+/**
+ * An adapter without what a plan needs (`sumColumns` for sums). Named as the adapters name their own
+ * refusals of a plan, so the HTTP layer answers both alike: 501, the catalog cannot answer this.
+ */
+class MissingCapabilityError extends Error {
+  override readonly name = 'UnsupportedPlanError'
+  readonly reason = 'capability'
+}
+
+type Sums = Readonly<Record<string, number>> | undefined
+
+/** The totals a plan asks for, by their `meta` field; undefined when it asks for none. */
+const sumsOf = async (adapter: StorageAdapter, plan: QueryPlan): Promise<Sums> => {
+  const sums = plan.sums ?? []
+  if (sums.length === 0) return undefined
+  if (adapter.sumColumns === undefined)
+    throw new MissingCapabilityError(
+      `this adapter cannot total ${sums.map((sum) => sum.column.id).join(', ')}`,
+    )
+  const values = await adapter.sumColumns(plan)
+  return Object.fromEntries(sums.map((sum, index) => [sum.name, values[index] ?? 0]))
+}
+
 const executeRows = async (
   adapter: StorageAdapter,
   { plan, sortSignature }: PlannedQuery,
+  pendingSums: Promise<Sums>,
 ): Promise<RowsResponse> => {
-  const result = await adapter.queryRows(plan)
-  const cursorPaging = plan.page.kind === 'cursor'
+  const { perPage } = plan.page
+  // A sample's cursor is a position in it (the planner checked it is at a page boundary): the adapter reads
+  // that page by number, and the next cursor is the position after it while the sample lasts.
+  const sampleOffset =
+    plan.sample !== null && plan.page.kind === 'cursor' ? Number(plan.page.after?.[0] ?? 0) : undefined
+  const [result, sums] = await Promise.all([
+    adapter.queryRows(
+      sampleOffset === undefined ? plan : withOffsetPage(plan, sampleOffset / perPage + 1, perPage),
+    ),
+    pendingSums,
+  ])
+  const count = plan.sample === null ? result.count : Math.min(plan.sample.size, result.count)
   // Unchanged stored records pass through as bytes; the objects are made only if something reads them.
   const passThrough = plan.select === null ? result.rowsJsonBytes : undefined
   let results: readonly EntityRecord[] | undefined
   return {
     kind: 'rows',
-    count: plan.sample === null ? result.count : Math.min(plan.sample.size, result.count),
+    count,
     page: plan.page.kind === 'offset' ? plan.page.page : null,
-    perPage: plan.page.perPage,
-    nextCursor: cursorPaging
-      ? result.nextAfter === null
-        ? null
-        : encodeCursor(sortSignature, result.nextAfter)
-      : undefined,
+    perPage,
+    nextCursor:
+      plan.page.kind !== 'cursor'
+        ? undefined
+        : sampleOffset !== undefined
+          ? sampleOffset + perPage < count
+            ? encodeCursor(sortSignature, [sampleOffset + perPage])
+            : null
+          : result.nextAfter === null
+            ? null
+            : encodeCursor(sortSignature, result.nextAfter),
     ...(passThrough === undefined ? {} : { resultsJsonBytes: passThrough }),
+    ...(sums === undefined ? {} : { sums }),
     get results() {
       results ??= result.rows.map((row) => shapeEntity(row, plan.select))
       return results
     },
   }
 }
-
-const withOffsetPage = (plan: QueryPlan, page: number, perPage: number): QueryPlan =>
-  Object.freeze({ ...plan, page: Object.freeze({ kind: 'offset', page, perPage }) })
 
 /** Every bucket of the first `depth` dimensions, in the adapter's order; too many is a `QueryLimitError`. */
 const allBuckets = async (
@@ -82,6 +122,7 @@ const executeGroups = async (
   adapter: StorageAdapter,
   { plan, sortSignature }: PlannedQuery,
   options: ExecuteOptions,
+  pendingSums: Promise<Sums>,
 ): Promise<GroupsResponse> => {
   const registry = options.registry ?? propertiesRegistry
   const perPage = plan.page.perPage
@@ -180,18 +221,27 @@ const executeGroups = async (
           : null
         : undefined,
     groups: page.map((bucket) => view(bucket, 0)),
+    ...(await pendingSums.then((sums) => (sums === undefined ? {} : { sums }))),
   }
 }
 
 /**
  * Runs a plan on an adapter and shapes the answer: entity rows (with `relevance_score` where scored,
  * the next cursor under cursor paging), or group buckets with URL-form keys and display names, paged
- * by number or by cursor, ordered as asked, nested for several dimensions. The one path from plan to
+ * by number or by cursor, ordered as asked, nested for several dimensions; and the totals the plan asks
+ * for (`sums`) over every row it keeps. The one path from plan to
  * response that every endpoint (classic list, OQL, OQO) shares.
  */
 export const executeQuery = (
   adapter: StorageAdapter,
   planned: PlannedQuery,
   options: ExecuteOptions = {},
-): Promise<QueryResponse> =>
-  planned.plan.groupBy.length > 0 ? executeGroups(adapter, planned, options) : executeRows(adapter, planned)
+): Promise<QueryResponse> => {
+  // The totals run beside the page. A grouped query awaits them last, so a failure of its buckets could
+  // come first: the no-op handler keeps that from reporting the totals' own failure as unhandled.
+  const pendingSums = sumsOf(adapter, planned.plan)
+  pendingSums.catch(() => {})
+  return planned.plan.groupBy.length > 0
+    ? executeGroups(adapter, planned, options, pendingSums)
+    : executeRows(adapter, planned, pendingSums)
+}

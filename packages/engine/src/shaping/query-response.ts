@@ -26,6 +26,8 @@ export interface RowsResponse {
   readonly results: readonly EntityRecord[]
   /** The results as the adapter's stored UTF-8 JSON bytes, when they are those records unchanged. */
   readonly resultsJsonBytes?: readonly Uint8Array[]
+  /** The totals the plan asked for, by their `meta` field (`apc_list_sum_usd`, …); absent when none. */
+  readonly sums?: Readonly<Record<string, number>>
 }
 
 /** A page of group buckets. */
@@ -39,6 +41,8 @@ export interface GroupsResponse {
   readonly perPage: number
   readonly nextCursor: string | null | undefined
   readonly groups: readonly GroupView[]
+  /** The totals the plan asked for, over the rows the filter keeps (not the buckets); absent when none. */
+  readonly sums?: Readonly<Record<string, number>>
 }
 
 export type QueryResponse = RowsResponse | GroupsResponse

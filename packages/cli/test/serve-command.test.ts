@@ -24,11 +24,13 @@ const waitForRoot = async (url: string, timeoutMs: number): Promise<Response> =>
 }
 
 /** Starts `oqlkit serve` on a catalog folder, waits for `GET /`, and returns its body and a stop function. */
-const startServe = async (catalogDir: string) => {
+const startServe = async (catalogDir: string, extraArgs: readonly string[] = []) => {
   const port = 20_000 + Math.floor(Math.random() * 20_000)
-  const child = spawn(process.execPath, [bin, 'serve', '--catalog', catalogDir, '--port', String(port)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    [bin, 'serve', '--catalog', catalogDir, '--port', String(port), ...extraArgs],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   const server = { output: '' }
   child.stdout.on('data', (chunk: Buffer) => {
     server.output += chunk.toString()
@@ -73,6 +75,28 @@ describe('oqlkit serve', () => {
       expect(await started.stop()).toBe(0)
     }
     expect(started.server.output).toContain('oqlkit: stopped')
+  }, 90_000)
+
+  it('serves pages up to 200 by default, and up to --max-per-page when the operator sets it', async () => {
+    const statusOf = async (port: number, perPage: number) =>
+      (await fetch(`http://127.0.0.1:${port}/works?per_page=${perPage}&select=id`)).status
+    const open = await startServe(catalogDir, ['--no-metering'])
+    try {
+      expect([await statusOf(open.port, 200), await statusOf(open.port, 201)]).toEqual([200, 400])
+    } finally {
+      await open.stop()
+    }
+    const strict = await startServe(catalogDir, ['--no-metering', '--max-per-page', '100'])
+    try {
+      expect([await statusOf(strict.port, 100), await statusOf(strict.port, 101)]).toEqual([200, 400])
+    } finally {
+      await strict.stop()
+    }
+    for (const value of ['0', 'many', '10001']) {
+      const refused = await runCli(['serve', '--catalog', catalogDir, '--max-per-page', value])
+      expect(refused.exitCode).toBe(2)
+      expect(refused.stderr).toContain('--max-per-page needs a whole number from 1 to 10000')
+    }
   }, 90_000)
 
   it('rebuilds a sample catalog an older oqlkit wrote, and serves it', async () => {

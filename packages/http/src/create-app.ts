@@ -41,6 +41,11 @@ export interface AppOptions {
    * routes answer 501 `tagger_unavailable`.
    */
   readonly tagger?: Tagger
+  /**
+   * The largest `per_page` of a list (default 200, what the public server takes, so its clients work
+   * unchanged; the API description's strict limit is 100). Paging still reaches 10,000 results deep.
+   */
+  readonly maxPerPage?: number
 }
 
 /**
@@ -67,7 +72,8 @@ export const createApp = (options: AppOptions): H3 => {
   })
   const resolvePlan = options.collections === undefined ? undefined : useCollections(app, options.collections)
   const health = rootHandler(adapter, options.catalog, options.version ?? '0.0.0')
-  const execute = queryExecuteHandler(adapter, resolvePlan)
+  const planOptions = options.maxPerPage === undefined ? {} : { maxPerPage: options.maxPerPage }
+  const execute = queryExecuteHandler(adapter, resolvePlan, planOptions)
   app.get('/', (event: H3Event) => (asksToExecute(rawQueryOf(event.req.url)) ? execute(event) : health()))
   app.post('/', execute)
   app.get('/query', queryDescriptorHandler)
@@ -90,7 +96,7 @@ export const createApp = (options: AppOptions): H3 => {
   }
   app.get('/autocomplete', autocompleteHandler(adapter))
   app.get('/autocomplete/:entity', entityAutocompleteHandler(adapter))
-  app.get('/:entity', entityListHandler(adapter, resolvePlan))
+  app.get('/:entity', entityListHandler(adapter, resolvePlan, planOptions))
   app.get('/:entity/**', entitySingletonHandler(adapter))
   app.all('/**', fallbackHandler)
   return app

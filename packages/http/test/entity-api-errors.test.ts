@@ -56,11 +56,11 @@ describe('400: the request cannot mean anything', () => {
       ['from_publication_date', 'YYYY-MM-DD'],
     ],
     ['/works?filter=cited_by_count:99999999999999999999', 'value_out_of_range', 'filter', ['cited_by_count']],
-    ['/works?per_page=101', 'invalid_per_page', 'per_page', ['1 to 100']],
-    ['/works?per-page=0', 'invalid_per_page', 'per_page', ['1 to 100']],
+    ['/works?per_page=201', 'invalid_per_page', 'per_page', ['1 to 200']],
+    ['/works?per-page=0', 'invalid_per_page', 'per_page', ['1 to 200']],
     ['/works?per_page=ten', 'invalid_per_page', 'per_page', ["'ten'"]],
     ['/works?page=401', 'invalid_page', 'page', ['10000', 'cursor']],
-    ['/works?page=100&per_page=101', 'invalid_per_page', 'per_page', ['1 to 100']],
+    ['/works?page=100&per_page=201', 'invalid_per_page', 'per_page', ['1 to 200']],
     ['/works?page=0', 'invalid_page', 'page', ['positive']],
     ['/works?page=2&cursor=*', 'cursor_with_page', 'cursor', ['page']],
     ['/works?cursor=bm90LWEtY3Vyc29y', 'invalid_cursor', 'cursor', ['cursor=*']],
@@ -68,7 +68,7 @@ describe('400: the request cannot mean anything', () => {
     ['/works?sample=10&group_by=type', 'sample_with_sort', 'sample', ['sort or group_by']],
     ['/works?sample=10001', 'invalid_sample', 'sample', ['10000']],
     ['/works?sample=10&page=2', 'sample_page_without_seed', 'page', ['seed']],
-    ['/works?sample=10&cursor=*', 'sample_with_cursor', 'cursor', ['page']],
+    ['/works?sample=10&seed=1&cursor=*&page=2', 'cursor_with_page', 'cursor', ['page']],
     ['/works?seed=42', 'seed_without_sample', 'seed', ['sample']],
     ['/works?sort=relevance_score:desc', 'relevance_sort_requires_search', 'sort', ['search']],
     [
@@ -101,7 +101,7 @@ describe('400: the request cannot mean anything', () => {
     ['/works?filter=type:', 'empty_value', 'filter', ['type']],
     ['/authors?search.title=einstein', 'unknown_parameter', 'search.title', ['authors']],
     ['/works/W2741809807?select=colour', 'invalid_select', 'select', ["'colour'"]],
-    ['/works/W2741809807?per_page=3', 'unknown_parameter', 'per_page', ['select']],
+    ['/works/W2741809807?per_page=3&colour=red', 'unknown_parameter', 'colour', ['select', 'ignored']],
   ]
 
   it.each(cases)('%s → %s', async (path, error, parameter, mentions) => {

@@ -316,14 +316,16 @@ describe('queries that fail: 400 with validation, never an empty result', () => 
     expect(fromOqo.oqo).toEqual(oqo)
   })
 
-  it('a view the query cannot have (a bad sort, a sample with a cursor) includes the oqo', async () => {
+  it('a view the query cannot have (a bad sort, a sample with a sort) includes the oqo', async () => {
     const body = await refusal(
       post(sample.app, '/', { oql: 'works where year is 2020', sort: 'colour:desc' }),
     )
     expect(body.validation.errors[0]).toMatchObject({ code: 'invalid_sort', location: 'sort' })
     expect(body.oqo).toMatchObject({ get_rows: 'works' })
-    const sampled = await refusal(post(sample.app, '/', { oql: 'works sample 10', cursor: '*' }))
-    expect(sampled.error).toBe('sample_with_cursor')
+    const sampled = await refusal(
+      post(sample.app, '/', { oql: 'works sample 10', sort: 'cited_by_count:desc' }),
+    )
+    expect(sampled.error).toBe('sample_with_sort')
     const paging = await refusal(getJson(sample.app, oqlPath('works', '&per_page=500')))
     expect(paging.error).toBe('invalid_per_page')
   })

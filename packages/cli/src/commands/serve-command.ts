@@ -11,7 +11,7 @@ import {
   readCatalogManifest,
   vectorIndexOf,
 } from '@oqlkit/adapter-duckdb'
-import type { Embedder } from '@oqlkit/engine'
+import { DEFAULT_MAX_PER_PAGE, type Embedder, MAX_PAGE_DEPTH } from '@oqlkit/engine'
 import { createApp, createCollectionsApp, keyStoreCallers, meteredCaller } from '@oqlkit/http'
 import { serve } from 'h3'
 import { type CliCommand, usageError } from './cli-command.ts'
@@ -60,7 +60,7 @@ const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  usage: `oqlkit serve [--catalog DIR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--no-metering] [--collections-dir DIR [--collections-port N]] [--embeddings-url URL [--embeddings-model M]]   (defaults: ${DEFAULT_CATALOG_DIR}, $PORT or ${DEFAULT_PORT}, state beside the catalog)`,
+  usage: `oqlkit serve [--catalog DIR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--no-metering] [--collections-dir DIR [--collections-port N]] [--embeddings-url URL [--embeddings-model M]] [--max-per-page N]   (defaults: ${DEFAULT_CATALOG_DIR}, $PORT or ${DEFAULT_PORT}, state beside the catalog, ${DEFAULT_MAX_PER_PAGE} per page)`,
   summary: 'Serve a catalog over HTTP; with no catalog yet, build one from the bundled sample first.',
   async run(args, context) {
     const catalogDir = resolve(optionValue(args, '--catalog') ?? DEFAULT_CATALOG_DIR)
@@ -93,6 +93,20 @@ export const serveCommand: CliCommand = {
       if (collectionsDir === undefined)
         return usageError(this, '--collections-port serves the collections: give --collections-dir too')
     }
+    // The largest page of a list: 200 as the public server takes by default; 100 is the API description's.
+    const maxPerPageText = optionValue(args, '--max-per-page')
+    const maxPerPage = maxPerPageText === undefined ? undefined : Number(maxPerPageText)
+    if (
+      args.includes('--max-per-page') &&
+      (maxPerPage === undefined ||
+        !Number.isInteger(maxPerPage) ||
+        maxPerPage < 1 ||
+        maxPerPage > MAX_PAGE_DEPTH)
+    )
+      return usageError(
+        this,
+        `--max-per-page needs a whole number from 1 to ${MAX_PAGE_DEPTH} (was ${maxPerPageText})`,
+      )
 
     if (!existsSync(join(catalogDir, 'catalog.json')) || (await isStaleSampleCatalog(catalogDir))) {
       // First start on a fresh clone: the catalog is built from the committed snapshot, once.
@@ -206,6 +220,7 @@ export const serveCommand: CliCommand = {
       catalog: { createdAt: manifest.manifest.createdAt, entities },
       ...(metering === undefined ? {} : { metering: { keys: metering.keys, meter: metering.meter } }),
       ...(tagger === undefined ? {} : { tagger }),
+      ...(maxPerPage === undefined ? {} : { maxPerPage }),
     })
     // Node refuses request heads over 16 KB with a bare 431; a larger limit lets the app answer long GET
     // lines itself, with a 414 that says to POST the query instead.

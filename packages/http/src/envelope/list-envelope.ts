@@ -15,7 +15,8 @@ export interface EnvelopeFacts {
 /**
  * The list envelope: `meta` (count, timing, paging, groups, cursor, cost, the query's three forms) and
  * `results` for rows (with an empty `group_by`, as the public API writes it) or `group_by` for buckets.
- * `next_cursor` is there only under cursor paging. When the results are stored records unchanged, the
+ * `next_cursor` is there only under cursor paging; the totals asked for (`apc_list_sum_usd`, …) only when
+ * asked for. When the results are stored records unchanged, the
  * envelope is a response with their stored bytes spliced in, rather than an object to serialise.
  */
 export const listEnvelope = (
@@ -32,6 +33,7 @@ export const listEnvelope = (
     groups_count: response.kind === 'groups' ? response.groupsCount : null,
     ...(response.nextCursor === undefined ? {} : { next_cursor: response.nextCursor }),
     ...(facts.groupFilter === undefined ? {} : { q: facts.groupFilter }),
+    ...response.sums,
     cost_usd: facts.costUsd,
     x_query: facts.xQuery,
   }

@@ -1,3 +1,4 @@
+import { DEFAULT_GROUPS_PER_PAGE, DEFAULT_MAX_PER_PAGE, DEFAULT_PER_PAGE } from '@oqlkit/engine'
 import { entityPath } from '@oqlkit/oqo-schema'
 import { API_ENTITIES } from '../request/entity-paths.ts'
 import { MAX_REQUEST_LINE_BYTES } from '../request/request-line-limit.ts'
@@ -31,11 +32,11 @@ export const componentParameters = (): Record<string, OpenApiObject> => ({
     'sort',
     '`column:direction`, comma-separated (`cited_by_count:desc`); `relevance_score:desc` with a search.',
   ),
-  per_page: query('per_page', 'Results per page, 1 to 100 (default 25). `per-page` is the same.', {
-    type: 'integer',
-    minimum: 1,
-    maximum: 100,
-  }),
+  per_page: query(
+    'per_page',
+    `Results per page: 1 to ${DEFAULT_MAX_PER_PAGE}, as the public server takes (default ${DEFAULT_PER_PAGE}; a group_by answers up to ${DEFAULT_GROUPS_PER_PAGE} buckets when per_page is not given). A server's operator may set another limit (\`oqlkit serve --max-per-page N\`); the API description's strict limit is 100. \`per-page\` is the same.`,
+    { type: 'integer', minimum: 1, maximum: DEFAULT_MAX_PER_PAGE },
+  ),
   page: query('page', 'The page number (basic paging reaches 10,000 results; go further with a cursor).', {
     type: 'integer',
     minimum: 1,
@@ -53,6 +54,16 @@ export const componentParameters = (): Record<string, OpenApiObject> => ({
     'Group by up to 3 columns, comma-separated; `:include_unknown` adds a bucket for rows without a value.',
   ),
   group_q: query('q', 'Keep only the group_by buckets whose display name contains this text.'),
+  apc_sum: query(
+    'apc_sum',
+    'Works only: `true` adds `meta.apc_list_sum_usd` and `meta.apc_paid_sum_usd`, the APC prices of every matching work (not just this page) summed.',
+    { type: 'boolean' },
+  ),
+  cited_by_count_sum: query(
+    'cited_by_count_sum',
+    '`true` adds `meta.cited_by_count_sum`, the citations of every matching row (not just this page) summed.',
+    { type: 'boolean' },
+  ),
   corpus: query(
     'corpus',
     'Works only: `core` (default: works outside the expansion set), `expansion` or `all`.',
@@ -110,7 +121,11 @@ const VIEW_PARAMETERS = ['sort', 'select', 'per_page', 'page', 'cursor', 'api_ke
 
 const OQL_PARAMETER = query('oql', 'The query as OQL text (URL-encoded).', { type: 'string' })
 const OQO_PARAMETER = query('oqo', 'The query as URL-encoded OQO JSON.', { type: 'string' })
-const PER_PAGE_DASH = query('per-page', 'Same as `per_page`.', { type: 'integer', minimum: 1, maximum: 100 })
+const PER_PAGE_DASH = query('per-page', 'Same as `per_page`.', {
+  type: 'integer',
+  minimum: 1,
+  maximum: DEFAULT_MAX_PER_PAGE,
+})
 
 const translatePath = (
   form: 'oql' | 'oqo' | 'oxurl',
@@ -193,6 +208,8 @@ export const builtPaths = (): Record<string, OpenApiObject> => ({
         parameter('select'),
         parameter('group_by'),
         parameter('group_q'),
+        parameter('apc_sum'),
+        parameter('cited_by_count_sum'),
         parameter('corpus'),
         parameter('include_xpac'),
         parameter('api_key'),
@@ -215,7 +232,7 @@ export const builtPaths = (): Record<string, OpenApiObject> => ({
       tags: ['Entities'],
       summary: 'One entity by its id or an external id',
       description:
-        'The id is a short id (W2741809807), a full id URL, an external id as a URL (DOI, ORCID, ROR, …) or in prefix form (`doi:`, `pmid:`, `issn:`, …), or `random`. Free.',
+        'The id is a short id (W2741809807), a full id URL, an external id as a URL (DOI, ORCID, ROR, …) or in prefix form (`doi:`, `pmid:`, `issn:`, …), or `random`. The parameters of lists (`filter`, `per_page`, `page`, `cursor`, `sort`, `sample`, `group_by`, `search`, …), which clients add to every call, are ignored here, as the public server ignores them; any other unknown parameter is a 400. Free.',
       parameters: [
         parameter('entities'),
         pathParameter('id', 'The id (it may contain `/`, as a DOI URL does).'),

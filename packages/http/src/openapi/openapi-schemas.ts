@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_PER_PAGE } from '@oqlkit/engine'
 import { CONTEXT_CATEGORIES, CONTEXT_STATES } from '@oqlkit/oql'
 import { buildOqoJsonSchema, ENTITY_TYPES, entityPath } from '@oqlkit/oqo-schema'
 
@@ -228,6 +229,20 @@ export const componentSchemas = (): Record<string, Schema> => ({
         description: 'Under cursor paging; null after the last page.',
       }),
       q: { type: 'string', description: 'The group_by bucket filter, echoed.' },
+      apc_list_sum_usd: {
+        type: 'number',
+        description:
+          'With `apc_sum=true`: the APC list prices (`apc_list.value_usd`) of every matching work, summed.',
+      },
+      apc_paid_sum_usd: {
+        type: 'number',
+        description:
+          'With `apc_sum=true`: the APCs paid (`apc_paid.value_usd`) of every matching work, summed.',
+      },
+      cited_by_count_sum: {
+        type: 'number',
+        description: 'With `cited_by_count_sum=true`: the citations of every matching row, summed.',
+      },
       cost_usd: { type: 'number', description: 'What this call costs, in US dollars.' },
       x_query: ref('XQuery'),
     },
@@ -301,7 +316,7 @@ export const componentSchemas = (): Record<string, Schema> => ({
         description: 'Top-level fields to return: a comma-separated string or an array.',
       },
       page: { type: 'integer', minimum: 1 },
-      per_page: { type: 'integer', minimum: 1, maximum: 100 },
+      per_page: { type: 'integer', minimum: 1, maximum: DEFAULT_MAX_PER_PAGE },
       cursor: { type: 'string', description: '`*` for the first page, then `meta.next_cursor`.' },
     },
     oneOf: [{ required: ['oql'] }, { required: ['oqo'] }],

@@ -1,4 +1,4 @@
-import type { ViewParameters } from '@oqlkit/engine'
+import { SUM_PARAMETERS, type SumParameter, type ViewParameters } from '@oqlkit/engine'
 import { type UrlDiagnostic, type UrlView, urlToOqo } from '@oqlkit/oql'
 import { closestMatches, type EntityType, entityPath, type Oqo, propertiesRegistry } from '@oqlkit/oqo-schema'
 import type { ApiProblem } from '../errors/api-error.ts'
@@ -23,7 +23,7 @@ export type ListRequestReading =
   | { readonly ok: false; readonly problems: readonly ApiProblem[] }
 
 // Parameters the list endpoints take besides `search.<scope>` (checked by the URL reader per entity).
-const LIST_PARAMETERS = [
+export const LIST_PARAMETERS = [
   'filter',
   'search',
   'sort',
@@ -37,6 +37,8 @@ const LIST_PARAMETERS = [
   'q',
   'corpus',
   'include_xpac',
+  'apc_sum',
+  'cited_by_count_sum',
   'api_key',
   'mailto',
 ] as const
@@ -44,7 +46,7 @@ const LIST_PARAMETERS = [
 /** The parameters of the OQO (read by `urlToOqo`); the rest are view and caller parameters. */
 const OQO_PARAMETERS: ReadonlySet<string> = new Set(['filter', 'sample', 'seed', 'corpus', 'include_xpac'])
 
-const isSearchParameter = (name: string): boolean => name === 'search' || name.startsWith('search.')
+export const isSearchParameter = (name: string): boolean => name === 'search' || name.startsWith('search.')
 
 const WHOLE_NUMBER = /^\s*\d+\s*$/
 const GROUP_BY_OPTIONS = ['include_unknown', 'known']
@@ -103,6 +105,7 @@ export const readListRequest = (entity: EntityType, search: string): ListRequest
     perPage?: number
     cursor?: string
     includeUnknown?: readonly string[]
+    sums?: readonly SumParameter[]
   } = {}
   const urlView: { sort?: string; select?: string } = {}
   let groupFilter: string | undefined
@@ -115,7 +118,7 @@ export const readListRequest = (entity: EntityType, search: string): ListRequest
       problems.push({
         error: 'oql_not_allowed_here',
         parameter: written,
-        message: `${written}= is not valid on /${entityPath(entity)}: OQL and OQO run at the root. Send GET /?${written}=… or POST / with {"${written}": …}, or write this query with filter=, search= and sort= here.`,
+        message: `${written}= is not valid on /${entityPath(entity)}: OQL and OQO run at the root. Send GET /?${written}=… or POST / with a JSON body whose "${written}" holds the query, or write this query with filter=, search= and sort= here.`,
       })
       continue
     }
@@ -176,7 +179,7 @@ export const readListRequest = (entity: EntityType, search: string): ListRequest
           message:
             name === 'page'
               ? `page must be a whole number from 1 (was '${value}').`
-              : `${written} must be a whole number from 1 to 100 (was '${value}').`,
+              : `${written} must be a whole number, such as ${written}=25 (was '${value}').`,
         })
         continue
       }
@@ -209,6 +212,15 @@ export const readListRequest = (entity: EntityType, search: string): ListRequest
           message: 'q= is empty. Give the text group_by buckets must contain, or drop q.',
         })
       else groupFilter = value.trim()
+    } else if (name in SUM_PARAMETERS) {
+      const flag = value.trim().toLowerCase()
+      if (flag === 'true') view.sums = [...(view.sums ?? []), name as SumParameter]
+      else if (flag !== 'false')
+        problems.push({
+          error: 'invalid_parameter',
+          parameter: written,
+          message: `${written}=${value} is not true or false. Write ${written}=true to add the totals to meta.`,
+        })
     } else if (name === 'api_key') apiKey = value
   }
 

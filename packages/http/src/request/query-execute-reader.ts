@@ -29,7 +29,9 @@ const QUERY_PARAMETERS = ['oql', 'oqo']
 /** The keys a `POST /` body may have. */
 export const EXECUTE_BODY_KEYS = ['oql', 'oqo', 'sort', 'select', 'page', 'per_page', 'cursor']
 
-const BODY_EXAMPLE = `{"oql": "works where year is 2020", "sort": "cited_by_count:desc"} or {"oqo": {"get_rows": "works"}}`
+// In words, not JSON: clients that format error messages read braces as placeholders to fill in.
+const BODY_EXAMPLE =
+  'a JSON object with "oql" (OQL text, such as "works where year is 2020") or "oqo" (an OQO object), and optional siblings such as "sort": "cited_by_count:desc"'
 
 const WHOLE_NUMBER = /^\s*\d+\s*$/
 
@@ -69,7 +71,7 @@ const readQueryString = (search: string, takesQuery: boolean): QueryStringReadin
         queryProblem(
           'invalid_body',
           'invalid_body',
-          `${written}= in the URL of a POST: send the query in the JSON body, as {"${name}": …}.`,
+          `${written}= in the URL of a POST: send the query in the JSON body, as its "${name}" field.`,
           written,
         ),
       )
@@ -109,7 +111,7 @@ const readQueryString = (search: string, takesQuery: boolean): QueryStringReadin
             name === 'page' ? 'invalid_page' : 'invalid_per_page',
             name === 'page'
               ? `page must be a whole number from 1 (was '${value}').`
-              : `${written} must be a whole number from 1 to 100 (was '${value}').`,
+              : `${written} must be a whole number, such as ${written}=25 (was '${value}').`,
             name,
           ),
         )
@@ -169,7 +171,7 @@ const bodyKeyError = (key: string): TranslationError =>
     ? queryProblem(
         'invalid_body',
         'invalid_body',
-        `${key} is part of the query, not a sibling of it: put it inside the OQO ({"oqo": {"get_rows": "works", "sample": 100, "seed": "7"}}) or write it in OQL (works sample 100 seed 7).`,
+        `${key} is part of the query, not a sibling of it: put it inside the OQO, beside its "get_rows" ("sample": 100, "seed": "7"), or write it in OQL (works sample 100 seed 7).`,
         key,
       )
     : queryProblem(
@@ -222,7 +224,7 @@ const readBodySiblings = (
     else siblings.page = page
   }
   if (per_page !== undefined && per_page !== null) {
-    if (!isWholeNumber(per_page)) wrongType('per_page', 'a whole number from 1 to 100')
+    if (!isWholeNumber(per_page)) wrongType('per_page', 'a whole number, such as 25')
     else siblings.perPage = per_page
   }
   if (cursor !== undefined && cursor !== null) {
@@ -273,7 +275,7 @@ export const readExecutePost = async (request: Request, search: string): Promise
       queryProblem(
         'invalid_body',
         'invalid_body',
-        `oqo must be a JSON object such as {"get_rows": "works"} (was ${JSON.stringify(body.oqo)}).`,
+        `oqo must be a JSON object: an OQO, whose "get_rows" names the entity, such as "get_rows": "works" (was ${JSON.stringify(body.oqo)}).`,
         'oqo',
       ),
     )

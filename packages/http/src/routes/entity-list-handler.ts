@@ -1,4 +1,11 @@
-import { costClassOfPlan, costUsdOf, executeQuery, planQuery, type StorageAdapter } from '@oqlkit/engine'
+import {
+  costClassOfPlan,
+  costUsdOf,
+  executeQuery,
+  type PlanOptions,
+  planQuery,
+  type StorageAdapter,
+} from '@oqlkit/engine'
 import type { H3Event } from 'h3'
 import type { PlanResolver } from '../collections/collection-filter-hook.ts'
 import { listEnvelope } from '../envelope/list-envelope.ts'
@@ -21,7 +28,7 @@ export const unknownEntityError = (segment: string): ApiError =>
  * endpoints), planned, run on the adapter and shaped into the list envelope.
  */
 export const entityListHandler =
-  (adapter: StorageAdapter, resolvePlan?: PlanResolver) =>
+  (adapter: StorageAdapter, resolvePlan?: PlanResolver, planOptions: PlanOptions = {}) =>
   async (event: H3Event): Promise<unknown> => {
     const segment = event.context.params?.entity ?? ''
     const entity = entityOfPath(segment)
@@ -29,7 +36,7 @@ export const entityListHandler =
     const reading = readListRequest(entity, rawQueryOf(event.req.url))
     if (!reading.ok) throw new ApiError(400, reading.problems)
     const { request } = reading
-    const planning = planQuery(request.oqo, request.view)
+    const planning = planQuery(request.oqo, request.view, planOptions)
     if (!planning.ok)
       throw new ApiError(
         400,

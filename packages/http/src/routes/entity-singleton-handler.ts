@@ -11,11 +11,22 @@ import type { H3Event } from 'h3'
 import { ApiError, type ApiProblem } from '../errors/api-error.ts'
 import { jsonBytesResponse, jsonResponse } from '../errors/error-response.ts'
 import { entityOfPath } from '../request/entity-paths.ts'
+import { isSearchParameter, LIST_PARAMETERS } from '../request/list-request-reader.ts'
 import { rawPathOf, rawQueryOf, readQueryParameters } from '../request/query-parameters.ts'
 import { readSingletonId } from '../request/singleton-id-reader.ts'
 import { unknownEntityError } from './entity-list-handler.ts'
 
 const SINGLETON_PARAMETERS = ['select', 'api_key', 'mailto']
+
+/**
+ * The parameters of a list, which clients send on singletons too (`/institutions/I71267560?per-page=1`,
+ * `/works/random?per-page=1` in the pyalex and openalexR suites): ignored there, as the public server
+ * ignores them.
+ * Any other name is still refused, so a misspelt `select` is not silently dropped.
+ */
+const isIgnoredOnSingletons = (name: string): boolean =>
+  !SINGLETON_PARAMETERS.includes(name) &&
+  ((LIST_PARAMETERS as readonly string[]).includes(name) || isSearchParameter(name))
 
 // Decodes a path segment: percent escapes only (a `+` in a DOI is a plus).
 const decodePath = (text: string): string => {
@@ -32,11 +43,12 @@ const readSelect = (entity: EntityType, search: string): readonly string[] | nul
   let select: string[] | null = null
   const seen = new Set<string>()
   for (const { name, written, value } of readQueryParameters(search)) {
+    if (isIgnoredOnSingletons(name)) continue
     if (!SINGLETON_PARAMETERS.includes(name))
       problems.push({
         error: 'unknown_parameter',
         parameter: written,
-        message: `'${written}' is not a parameter of /${entityPath(entity)}/{id}. Valid parameters: ${SINGLETON_PARAMETERS.join(', ')}.`,
+        message: `'${written}' is not a parameter of a single entity (/${entityPath(entity)}/ and an id). Valid parameters: ${SINGLETON_PARAMETERS.join(', ')}; the parameters of lists (filter, per_page, …) are ignored here.`,
       })
     else if (seen.has(name))
       problems.push({

@@ -1,4 +1,11 @@
-import { costClassOfPlan, costUsdOf, executeQuery, planQuery, type StorageAdapter } from '@oqlkit/engine'
+import {
+  costClassOfPlan,
+  costUsdOf,
+  executeQuery,
+  type PlanOptions,
+  planQuery,
+  type StorageAdapter,
+} from '@oqlkit/engine'
 import type { H3Event } from 'h3'
 import type { PlanResolver } from '../collections/collection-filter-hook.ts'
 import { listEnvelope } from '../envelope/list-envelope.ts'
@@ -18,7 +25,7 @@ import { viewByPrecedence } from '../request/view-precedence.ts'
  * query was read); a query never fails into an empty result.
  */
 export const queryExecuteHandler =
-  (adapter: StorageAdapter, resolvePlan?: PlanResolver) =>
+  (adapter: StorageAdapter, resolvePlan?: PlanResolver, planOptions: PlanOptions = {}) =>
   async (event: H3Event): Promise<unknown> => {
     const search = rawQueryOf(event.req.url)
     const reading =
@@ -27,7 +34,7 @@ export const queryExecuteHandler =
     const query = readQueryInput(reading.request.input)
     if (!query.ok) throw queryError(query.errors, { warnings: query.warnings, oqo: query.oqo })
     const { view, urlView } = viewByPrecedence(reading.request.siblings, query.embedded)
-    const planning = planQuery(query.oqo, view)
+    const planning = planQuery(query.oqo, view, planOptions)
     if (!planning.ok)
       throw queryError(
         planning.errors.map((error) =>

@@ -237,3 +237,48 @@ describe('group_by answers its groups from one call', () => {
     expect(paged.group_by).toEqual(body.group_by.slice(5, 10))
   })
 })
+
+describe('messages clients can format', () => {
+  // pyalex and openalexR put server messages through string formatting, where `{id}` or a JSON example is
+  // a placeholder to fill in: no refusal of these routes may hold a brace.
+  const send = async (path: string, init?: RequestInit): Promise<{ status: number; text: string }> => {
+    const response = await sample.app.fetch(new Request(`http://localhost${path}`, init))
+    return { status: response.status, text: await response.text() }
+  }
+  const json = (body: string): RequestInit => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  })
+
+  it('writes routes and JSON bodies in words', async () => {
+    const refusals = [
+      await send('/no/such/route/here'),
+      await send('/works?oql=works'),
+      await send('/works/W2741809807?colour=red'),
+      await send('/', json('{}')),
+      await send('/', json('{"oql": "works", "sample": 3}')),
+      await send('/', json('{"oqo": 3}')),
+      await send('/?oql=works', json('{"oql": "works"}')),
+      await send('/query', json('[]')),
+      await send('/query', json('{"colour": 1}')),
+      await send('/text', json('not json')),
+      await send('/text', json('[1]')),
+    ]
+    // Every message of a body: the top one, and those of each problem or validation error.
+    const messagesOf = (value: unknown): string[] =>
+      typeof value !== 'object' || value === null
+        ? []
+        : Object.entries(value).flatMap(([key, inner]) =>
+            key === 'message' && typeof inner === 'string' ? [inner] : messagesOf(inner),
+          )
+    for (const refusal of refusals) {
+      expect(refusal.status, refusal.text).toBeGreaterThanOrEqual(400)
+      const messages = messagesOf(JSON.parse(refusal.text))
+      expect(messages.length, refusal.text).toBeGreaterThan(0)
+      for (const message of messages) expect(message).not.toMatch(/[{}]/)
+    }
+    const descriptor = JSON.parse((await send('/query')).text) as { msg: string }
+    expect(descriptor.msg).not.toMatch(/[{}]/)
+  })
+})

@@ -96,7 +96,7 @@ export const readQueryInput = (input: QueryInput): QueryReading => {
         queryProblem(
           'bad_request',
           'invalid_oqo',
-          `oqo must be a JSON object such as {"get_rows": "works"} (was ${JSON.stringify(value)}).`,
+          `oqo must be a JSON object: an OQO, whose "get_rows" names the entity, such as "get_rows": "works" (was ${JSON.stringify(value)}).`,
           'oqo',
         ),
       ],

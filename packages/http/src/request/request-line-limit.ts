@@ -24,6 +24,6 @@ export const checkRequestLine = (request: Request): void => {
     throw ApiError.of(
       414,
       'request_line_too_long',
-      `The request line is ${bytes} bytes; GET request lines are limited to ${MAX_REQUEST_LINE_BYTES} bytes. POST the query to / as JSON instead: {"oql": "…"} or {"oqo": {…}} with Content-Type: application/json (no length limit), or split a long OR list into several requests.`,
+      `The request line is ${bytes} bytes; GET request lines are limited to ${MAX_REQUEST_LINE_BYTES} bytes. POST the query to / instead, as a JSON object with "oql" (OQL text) or "oqo" (an OQO object) and Content-Type: application/json (no length limit), or split a long OR list into several requests.`,
     )
 }

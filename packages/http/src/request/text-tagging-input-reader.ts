@@ -70,14 +70,14 @@ function readBodyFields(bytes: Uint8Array, path: string): { title?: string; abst
     throw ApiError.of(
       400,
       'invalid_body',
-      `The body of POST ${path} is not JSON; send {"title": "…", "abstract": "…"}.`,
+      `The body of POST ${path} is not JSON; send a JSON object with a "title" and an "abstract", both text.`,
     )
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw ApiError.of(
       400,
       'invalid_body',
-      `The body of POST ${path} must be a JSON object {"title": "…", "abstract": "…"}, not ${Array.isArray(body) ? 'an array' : body === null ? 'null' : `a ${typeof body}`}.`,
+      `The body of POST ${path} must be a JSON object with a "title" and an "abstract", both text, not ${Array.isArray(body) ? 'an array' : body === null ? 'null' : `a ${typeof body}`}.`,
     )
   const record = body as Record<string, unknown>
   const unknown = Object.keys(record).filter((key) => !(TEXT_FIELDS as readonly string[]).includes(key))

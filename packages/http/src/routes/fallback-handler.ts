@@ -40,6 +40,6 @@ export const fallbackHandler = (event: H3Event): never => {
   throw ApiError.of(
     404,
     'not_found',
-    `No route matches ${pathname}. Routes: GET /, GET or POST / with a query (oql, oqo), GET /{entities}, GET /{entities}/{id}, GET /autocomplete, GET /autocomplete/{entity}, GET /query/oql/{oql}, /query/oqo/{oqo}, /query/oxurl/{url}, POST /query, GET /validate, GET /parse-context, GET /properties, GET /properties/{entity}, GET /query/spec, GET /query/spec/oqo and GET /openapi.json, where {entities} is one of ${ENTITY_PATH_LIST}. GET /openapi.json describes them all.`,
+    `No route matches ${pathname}. Routes: GET /, GET or POST / with a query (oql, oqo), GET /works (or another entity type) and GET /works/W123… (one entity by id), GET /autocomplete and /autocomplete/works, GET /query/oql/, /query/oqo/ and /query/oxurl/ followed by the query, POST /query, GET /validate, GET /parse-context, GET /properties and /properties/works, GET /query/spec, GET /query/spec/oqo and GET /openapi.json. Entity types: ${ENTITY_PATH_LIST}. GET /openapi.json describes them all.`,
   )
 }

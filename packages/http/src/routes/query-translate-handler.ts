@@ -7,8 +7,9 @@ import { rawPathOf, rawQueryOf } from '../request/query-parameters.ts'
 import { catalogNameLookup } from './catalog-name-lookup.ts'
 
 const TRANSLATE_KEYS = ['oql', 'oqo', 'oxurl']
+// In words, not JSON: clients that format error messages read braces as placeholders to fill in.
 const BODY_EXAMPLE =
-  '{"oql": "works where year is 2020"}, {"oqo": {"get_rows": "works"}} or {"oxurl": "/works?filter=publication_year:2020"}'
+  'a JSON object with one of "oql" (OQL text, such as "works where year is 2020"), "oqo" (an OQO object) or "oxurl" (a classic URL, such as "/works?filter=publication_year:2020")'
 
 /** A translation that failed before `translate()` was asked, in its result shape. */
 const failedTranslation = (error: TranslationError): TranslationResult => ({
@@ -52,7 +53,7 @@ const answer = async (
 
 /** `GET /query`: what the translate endpoints are and where they are described. */
 export const queryDescriptorHandler = (): unknown => ({
-  msg: 'Translate a query between its three forms (OQL, OQO, classic URL): GET /query/oql/{oql}, GET /query/oqo/{oqo}, GET /query/oxurl/{url}, or POST /query with {"oql"}, {"oqo"} or {"oxurl"}. Run a query with GET /?oql=… or POST /.',
+  msg: 'Translate a query between its three forms (OQL, OQO, classic URL): GET /query/oql/ followed by the OQL, /query/oqo/ followed by the OQO, /query/oxurl/ followed by the classic URL, or POST /query with a JSON body holding one of "oql", "oqo" or "oxurl". Run a query with GET /?oql=… or POST /.',
   documentation_url: '/openapi.json',
 })
 

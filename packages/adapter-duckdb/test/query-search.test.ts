@@ -4,12 +4,14 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { encodeCursor, planQuery, type QueryPlan } from '@oqlkit/engine'
+import { encodeCursor, planQuery, QueryInterruptedError, type QueryPlan } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { positionalToAnonymous } from '../src/query/catalog-search.ts'
 import { createDuckDbAdapter, type DuckDbAdapter, pageThenCount } from '../src/query/duckdb-adapter.ts'
 import { openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
-import { isUnsupportedPlanError } from '../src/query/unsupported-plan-error.ts'
+import { isUnsupportedPlanError, type UnsupportedPlanError } from '../src/query/unsupported-plan-error.ts'
+import { compileSearch, expansionLimitOf } from '../src/search/search-compiler.ts'
 import { buildSearchIndex } from '../src/search/search-index-builder.ts'
 import { withSearchIndex } from '../src/search/search-index-manifest.ts'
 import { ingestSampleCatalog, readSampleRecords } from './query-sample-fixture.ts'
@@ -19,11 +21,14 @@ import { ingestSampleCatalog, readSampleRecords } from './query-sample-fixture.t
 const LOADS = ['tables', 'narrow'] as const
 const adapters = new Map<(typeof LOADS)[number], DuckDbAdapter>()
 let dispose: () => void
+let catalogDir: string
+const catalogDirOf = (): string => catalogDir
 const works = readSampleRecords('works')
 
 beforeAll(async () => {
   const catalog = await ingestSampleCatalog()
   dispose = catalog.dispose
+  catalogDir = catalog.catalogDir
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
@@ -302,5 +307,104 @@ describe('full-text search over narrow tables', () => {
     expect(compiled.sql).toContain('FROM "works__narrow" AS e JOIN __s0 ON __s0.doc = e."__search_doc"')
     expect(compiled.count.sql).toContain('JOIN __s0 ON __s0.doc = e."__search_doc"')
     expect(compiled.sql).not.toMatch(/IN \(SELECT doc FROM/)
+  })
+})
+
+describe('search cost and its limits', () => {
+  /** The distinct plain words of a work's abstract, in the order they first appear. */
+  const abstractWords = (record: Record<string, unknown>): string[] => {
+    const index = (record.abstract_inverted_index ?? {}) as Record<string, number[]>
+    return Object.entries(index)
+      .flatMap(([word, positions]) => positions.map((position) => [position, word] as const))
+      .sort((a, b) => a[0] - b[0])
+      .map(([, word]) => word.toLowerCase())
+      .filter((word, i, all) => /^[a-z]{4,}$/.test(word) && all.indexOf(word) === i)
+  }
+  const wordy = works.find((work) => abstractWords(work).length >= 80)!
+
+  it('finds a work by more words than fit the bit tags of an and (80 of its abstract)', async () => {
+    expect(wordy).toBeDefined()
+    const words = abstractWords(wordy).slice(0, 80)
+    const adapter = adapters.get('tables')!
+    const found = await adapter.queryRows(
+      planOf({ get_rows: 'works', filter_rows: search('title_and_abstract.search', words.join(' ')) }),
+    )
+    expect(found.rows.map((row) => row.id)).toContain(wordy.id)
+    // One word no record has: an and of every word matches nothing.
+    const none = await adapter.queryRows(
+      planOf({
+        get_rows: 'works',
+        filter_rows: search('title_and_abstract.search', [...words.slice(0, 79), 'zqxjvwkpl'].join(' ')),
+      }),
+    )
+    expect(none.count).toBe(0)
+  })
+
+  it('refuses a search of more than 100 words, naming the limit', async () => {
+    const words = Array.from({ length: 101 }, (_, i) => `word${i}`).join(' ')
+    const error = await adapters
+      .get('tables')!
+      .queryRows(planOf({ get_rows: 'works', filter_rows: search('title.search', words) }))
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      )
+    expect(isUnsupportedPlanError(error)).toBe(true)
+    expect((error as UnsupportedPlanError).reason).toBe('invalid_search')
+    expect((error as Error).message).toMatch(/at most 100 words \(this one has 101\)/)
+  })
+
+  it('refuses more than 10 wildcards in one search', () => {
+    const words = Array.from({ length: 11 }, (_, i) => `abc${i}*`).join(' ')
+    expect(() =>
+      adapters
+        .get('tables')!
+        .compile(planOf({ get_rows: 'works', filter_rows: search('title.search.exact', words) })),
+    ).toThrow(/at most 10 words with wildcards/)
+  })
+
+  it('fails a wildcard that stands for more index terms than allowed, with a message that says so', async () => {
+    const catalog = adapters.get('tables')!
+    // The sample's index has few terms per prefix: the limit is lowered to show the guard at work.
+    const manifest = JSON.parse(await readFile(join(catalogDirOf(), 'catalog.json'), 'utf8'))
+    const index = manifest.extensions.search.entities.works
+    const db = await openDuckDbDatabase({ threads: 1, connections: 1 })
+    const compile = (max: number) => {
+      const compiled = compileSearch(
+        { entity: 'works', field: 'display_name', mode: 'exact', match: { kind: 'word', text: 'inte*' } },
+        { catalogDir: catalogDirOf(), index, maxWildcardExpansions: max },
+      )
+      if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems))
+      return positionalToAnonymous(compiled.sql, compiled.params)
+    }
+    const within = compile(100)
+    expect((await db.all(within.sql, within.params)).length).toBeGreaterThan(0)
+    const error = await db.all(compile(1).sql, compile(1).params).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    )
+    expect(expansionLimitOf(error)).toMatch(
+      /^"inte\*" matches more than 1 words of the index; .* at most 1\./,
+    )
+    expect(expansionLimitOf(new Error('Binder Error: other'))).toBeUndefined()
+    await db.close()
+    expect(catalog.capabilities.fullTextSearch).toBe(true)
+  })
+
+  it('stops a search whose signal has fired, and answers the next one', async () => {
+    const adapter = adapters.get('narrow')!
+    const controller = new AbortController()
+    controller.abort()
+    const plan = planOf({ get_rows: 'works', filter_rows: search('title.search', 'climate') })
+    await expect(adapter.queryRows(plan, { signal: controller.signal })).rejects.toBeInstanceOf(
+      QueryInterruptedError,
+    )
+    await expect(
+      adapter.queryGroups(
+        { ...plan, groupBy: planOf({ get_rows: 'works', group_by: [{ column_id: 'type' }] }).groupBy },
+        { signal: controller.signal },
+      ),
+    ).rejects.toBeInstanceOf(QueryInterruptedError)
+    expect((await adapter.queryRows(plan, { signal: AbortSignal.timeout(30_000) })).count).toBeGreaterThan(0)
   })
 })

@@ -2,6 +2,12 @@
 // shaping, request costs and metering (keys, budgets, rate limits). Pure: no DuckDB, no Redis, no HTTP,
 // no `node:` imports.
 
+export {
+  type InterruptReason,
+  isQueryInterruptedError,
+  QueryInterruptedError,
+  throwIfInterrupted,
+} from './adapter/query-interrupted-error.ts'
 export type {
   AdapterCapabilities,
   AutocompleteRequest,
@@ -10,6 +16,7 @@ export type {
   GroupBucket,
   GroupsResult,
   LookupResult,
+  QueryOptions,
   RowsResult,
   StorageAdapter,
 } from './adapter/storage-adapter.ts'
@@ -85,6 +92,7 @@ export type {
 } from './collections/collection-store.ts'
 export { createMemoryCollectionStore } from './collections/memory-collection-store.ts'
 export { englishProfanityFilter, type ProfanityFilter } from './collections/profanity-filter.ts'
+export { type PlanWorkload, workloadOfPlan } from './cost/plan-workload.ts'
 export { type CostClass, costClassOfPlan, costUsdOf, ENDPOINT_COSTS_USD } from './cost/request-cost.ts'
 export {
   type Embedder,

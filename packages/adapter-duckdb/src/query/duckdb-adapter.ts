@@ -9,14 +9,17 @@ import {
   embeddersMatch,
   type GroupsResult,
   type LookupResult,
+  type QueryOptions,
   type QueryPlan,
   type RowsResult,
   SEMANTIC_SEARCH_LIMITS,
   type StorageAdapter,
+  throwIfInterrupted,
   unitVector,
   writeEmbedderMismatchMessage,
 } from '@oqlkit/engine'
 import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
+import { expansionLimitOf } from '../search/search-compiler.ts'
 import { searchIndexOf } from '../search/search-index-manifest.ts'
 import { loadCatalogEmbedder } from '../vectors/catalog-embedder.ts'
 import { VECTOR_INDEX_FORMAT_VERSION } from '../vectors/vector-index-layout.ts'
@@ -37,6 +40,7 @@ import {
   type DuckDbRow,
   openDuckDbDatabase,
   runOnOneThread,
+  withSignal,
 } from './duckdb-driver.ts'
 import {
   DuckDbPlanCompiler,
@@ -49,6 +53,7 @@ import { type RecordFetcher, sqlRecordFetcher, storeRecordFetcher } from './reco
 import { RecordStoreReader } from './record-store-reader.ts'
 import { pageOf, readGroups, readRows } from './result-readers.ts'
 import { findEntityByExternalId, findEntityById, findRandomEntity } from './singleton-lookup.ts'
+import { UnsupportedPlanError } from './unsupported-plan-error.ts'
 import { loadWorkVectorMatrix } from './work-vector-loader.ts'
 
 const DEFAULT_TABLES_UP_TO_BYTES = 64 * 1024 * 1024
@@ -131,6 +136,7 @@ const findSemanticMatches = async (
   compiler: DuckDbPlanCompiler,
   plan: QueryPlan,
   semantic: SemanticSearcher | undefined,
+  signal?: AbortSignal,
 ): Promise<SemanticInputs> => {
   const searches = compiler.semanticSearches(plan)
   if (searches.length === 0 || semantic === undefined) return {}
@@ -138,6 +144,8 @@ const findSemanticMatches = async (
   const embedded = await embedder.embed(searches.map((search) => search.text))
   const matches = new Map<string, readonly SemanticMatch[]>()
   for (const [index, search] of searches.entries()) {
+    // The embedding may have taken the request's time; the scan of the vectors below cannot be interrupted.
+    throwIfInterrupted(signal)
     const query = unitVector(embedded[index] ?? new Float32Array(embedder.dimensions))
     // A text with no word the model knows has no direction: nothing is near it.
     if (!query.some((value) => value !== 0)) {
@@ -153,6 +161,25 @@ const findSemanticMatches = async (
     )
   }
   return { matches }
+}
+
+/**
+ * The statements of one call: they carry the call's signal, and a search whose wildcard matched too many index
+ * terms fails as the invalid search it is (a 400), not as a fault of the database.
+ */
+const statementsOf = (shared: DuckDbConnectionLike, signal: AbortSignal | undefined): DuckDbConnectionLike => {
+  const db = withSignal(shared, signal)
+  return {
+    all: async (sql, params, own) => {
+      try {
+        return await db.all(sql, params, own)
+      } catch (error) {
+        const limit = expansionLimitOf(error)
+        throw limit === undefined ? error : new UnsupportedPlanError('invalid_search', limit)
+      }
+    },
+    close: () => db.close(),
+  }
 }
 
 /** The page, and the count from its first row (the count statement only when the page is empty). */
@@ -182,18 +209,22 @@ export class CatalogOpenError extends Error {
  * are read with `fetchRecords`: by default by id from the views' `record` column.
  */
 export function duckDbAdapterOver(
-  db: DuckDbConnectionLike,
+  shared: DuckDbConnectionLike,
   compiler: DuckDbPlanCompiler,
   capabilities: AdapterCapabilities,
-  fetchRecords: RecordFetcher = sqlRecordFetcher(db),
+  fetchRecords: RecordFetcher = sqlRecordFetcher(shared),
   onClose: () => Promise<void> = async () => {},
   semantic?: SemanticSearcher,
 ): DuckDbAdapter {
   return {
     capabilities,
     compile: (plan, semantic) => compiler.compile(plan, semantic),
-    async queryRows(plan: QueryPlan): Promise<RowsResult> {
-      const query = compiler.compileRows(plan, await findSemanticMatches(db, compiler, plan, semantic))
+    async queryRows(plan: QueryPlan, options?: QueryOptions): Promise<RowsResult> {
+      const db = statementsOf(shared, options?.signal)
+      const query = compiler.compileRows(
+        plan,
+        await findSemanticMatches(db, compiler, plan, semantic, options?.signal),
+      )
       const [countRows, chosenRows] = query.countInPage
         ? await pageThenCount(db, query)
         : await Promise.all([db.all(query.count.sql, query.count.params), db.all(query.sql, query.params)])
@@ -208,8 +239,12 @@ export function duckDbAdapterOver(
       const records = await fetchRecords(query.entity, pageOf(query, pageRows))
       return readRows(query, countRows, pageRows, records)
     },
-    async queryGroups(plan: QueryPlan): Promise<GroupsResult> {
-      const query = compiler.compileGroups(plan, await findSemanticMatches(db, compiler, plan, semantic))
+    async queryGroups(plan: QueryPlan, options?: QueryOptions): Promise<GroupsResult> {
+      const db = statementsOf(shared, options?.signal)
+      const query = compiler.compileGroups(
+        plan,
+        await findSemanticMatches(db, compiler, plan, semantic, options?.signal),
+      )
       const [countRows, bucketRows] = await Promise.all([
         db.all(query.count.sql, query.count.params),
         db.all(query.sql, query.params),
@@ -219,21 +254,38 @@ export function duckDbAdapterOver(
         bucketRows.length === 0 ? await db.all(query.groupsCount.sql, query.groupsCount.params) : null
       return readGroups(query, countRows, bucketRows, groupsCountRows)
     },
-    async sumColumns(plan: QueryPlan): Promise<readonly number[]> {
-      const statement = compiler.compileSums(plan, await findSemanticMatches(db, compiler, plan, semantic))
+    async sumColumns(plan: QueryPlan, options?: QueryOptions): Promise<readonly number[]> {
+      const db = statementsOf(shared, options?.signal)
+      const statement = compiler.compileSums(
+        plan,
+        await findSemanticMatches(db, compiler, plan, semantic, options?.signal),
+      )
       const [row] = await db.all(statement.sql, statement.params)
       return (plan.sums ?? []).map((_, index) => Number(row?.[`__sum${index}`] ?? 0))
     },
-    findById: (entity: EntityType, id: string): Promise<LookupResult> =>
-      findEntityById(db, fetchRecords, entity, id, compiler.narrowTables),
-    findByExternalId: (entity: EntityType, scheme: ExternalIdScheme, value: string): Promise<LookupResult> =>
-      findEntityByExternalId(db, fetchRecords, entity, scheme, value, compiler.narrowTables),
-    findRandom: (entity: EntityType): Promise<LookupResult> =>
-      findRandomEntity(db, fetchRecords, entity, compiler.narrowTables),
-    autocomplete: (request) => autocompleteLookup(db, fetchRecords, request, compiler.narrowTables),
+    findById: (entity: EntityType, id: string, options?: QueryOptions): Promise<LookupResult> =>
+      findEntityById(withSignal(shared, options?.signal), fetchRecords, entity, id, compiler.narrowTables),
+    findByExternalId: (
+      entity: EntityType,
+      scheme: ExternalIdScheme,
+      value: string,
+      options?: QueryOptions,
+    ): Promise<LookupResult> =>
+      findEntityByExternalId(
+        withSignal(shared, options?.signal),
+        fetchRecords,
+        entity,
+        scheme,
+        value,
+        compiler.narrowTables,
+      ),
+    findRandom: (entity: EntityType, options?: QueryOptions): Promise<LookupResult> =>
+      findRandomEntity(withSignal(shared, options?.signal), fetchRecords, entity, compiler.narrowTables),
+    autocomplete: (request, options?: QueryOptions) =>
+      autocompleteLookup(withSignal(shared, options?.signal), fetchRecords, request, compiler.narrowTables),
     close: async () => {
       await onClose()
-      await db.close()
+      await shared.close()
     },
   }
 }

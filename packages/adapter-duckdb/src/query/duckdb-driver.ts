@@ -3,15 +3,29 @@
 // implementation, over `@duckdb/node-api`, keeps a small pool of connections (one statement runs per
 // connection at a time) and returns plain JavaScript values: BIGINT as number, dates as ISO text.
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import { QueryInterruptedError, throwIfInterrupted } from '@oqlkit/engine'
 import type { SqlParam } from './compiled-query.ts'
 
 export type DuckDbRow = Readonly<Record<string, unknown>>
 
 export interface DuckDbConnectionLike {
-  /** Runs one statement with `?` placeholders and returns its rows. */
-  all(sql: string, params?: readonly SqlParam[]): Promise<readonly DuckDbRow[]>
+  /**
+   * Runs one statement with `?` placeholders and returns its rows. When `signal` fires, a statement still
+   * waiting for a connection gives up its place and a running one is interrupted; either rejects with a
+   * `QueryInterruptedError`, and the connection serves the next statement.
+   */
+  all(sql: string, params?: readonly SqlParam[], signal?: AbortSignal): Promise<readonly DuckDbRow[]>
   close(): Promise<void>
 }
+
+/** A connection whose every statement carries `signal` (none: the connection itself). */
+export const withSignal = (db: DuckDbConnectionLike, signal: AbortSignal | undefined): DuckDbConnectionLike =>
+  signal === undefined
+    ? db
+    : {
+        all: (sql, params, own) => db.all(sql, params, own ?? signal),
+        close: () => db.close(),
+      }
 
 export interface DuckDbDatabaseOptions {
   /** DuckDB worker threads (default: DuckDB's own, the number of cores). */
@@ -35,11 +49,19 @@ export const toPlainValue = (value: unknown): unknown => {
   return value
 }
 
+/** How often an interrupt is repeated while the statement it is for has not yet stopped. */
+const INTERRUPT_REPEAT_MS = 25
+
+interface Waiter {
+  readonly resolve: (connection: DuckDBConnection) => void
+  readonly reject: (error: Error) => void
+}
+
 class NodeApiDatabase implements DuckDbConnectionLike {
   readonly #instance: DuckDBInstance
   readonly #idle: DuckDBConnection[]
   readonly #all: readonly DuckDBConnection[]
-  readonly #waiting: ((connection: DuckDBConnection) => void)[] = []
+  readonly #waiting: Waiter[] = []
   #closed = false
 
   constructor(instance: DuckDBInstance, connections: readonly DuckDBConnection[]) {
@@ -48,25 +70,58 @@ class NodeApiDatabase implements DuckDbConnectionLike {
     this.#idle = [...connections]
   }
 
-  async #acquire(): Promise<DuckDBConnection> {
+  async #acquire(signal: AbortSignal | undefined): Promise<DuckDBConnection> {
     if (this.#closed) throw new Error('The DuckDB database is closed')
+    throwIfInterrupted(signal)
     const connection = this.#idle.pop()
     if (connection !== undefined) return connection
-    return new Promise((resolve) => this.#waiting.push(resolve))
+    // Waiting in line: a caller whose time runs out leaves the line rather than run late.
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve: (connection) => {
+          signal?.removeEventListener('abort', leave)
+          resolve(connection)
+        },
+        reject,
+      }
+      const leave = () => {
+        const index = this.#waiting.indexOf(waiter)
+        if (index !== -1) this.#waiting.splice(index, 1)
+        reject(QueryInterruptedError.of(signal!))
+      }
+      signal?.addEventListener('abort', leave, { once: true })
+      this.#waiting.push(waiter)
+    })
   }
 
   #release(connection: DuckDBConnection): void {
     const next = this.#waiting.shift()
-    if (next !== undefined) next(connection)
+    if (next !== undefined) next.resolve(connection)
     else this.#idle.push(connection)
   }
 
-  async all(sql: string, params: readonly SqlParam[] = []): Promise<readonly DuckDbRow[]> {
-    const connection = await this.#acquire()
+  async all(sql: string, params: readonly SqlParam[] = [], signal?: AbortSignal): Promise<readonly DuckDbRow[]> {
+    const connection = await this.#acquire(signal)
+    // DuckDB checks for an interrupt as it runs, then fails the statement; the connection stays usable. An
+    // interrupt that arrives before the statement has started is forgotten when it starts, so it is repeated
+    // until the statement settles.
+    let repeat: ReturnType<typeof setInterval> | undefined
+    const interrupt = () => {
+      connection.interrupt()
+      repeat = setInterval(() => connection.interrupt(), INTERRUPT_REPEAT_MS)
+    }
+    signal?.addEventListener('abort', interrupt, { once: true })
     try {
+      throwIfInterrupted(signal)
       const reader = await connection.runAndReadAll(sql, [...params])
+      throwIfInterrupted(signal)
       return reader.getRowObjectsJS().map((row) => toPlainValue(row) as DuckDbRow)
+    } catch (error) {
+      throwIfInterrupted(signal)
+      throw error
     } finally {
+      signal?.removeEventListener('abort', interrupt)
+      clearInterval(repeat)
       this.#release(connection)
     }
   }
@@ -74,6 +129,9 @@ class NodeApiDatabase implements DuckDbConnectionLike {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
+    const closed = new Error('The DuckDB database is closed')
+    for (const waiter of this.#waiting.splice(0)) waiter.reject(closed)
+    for (const connection of this.#all) connection.interrupt()
     for (const connection of this.#all) connection.closeSync()
     this.#instance.closeSync()
   }

@@ -26,6 +26,7 @@ import {
   MIN_FREQUENT_ROWS,
   postingsFilesOf,
   type SearchEntityIndex,
+  MAX_WILDCARD_EXPANSIONS,
   type SearchFieldStats,
   type SearchMode,
 } from './search-index-layout.ts'
@@ -44,6 +45,8 @@ export interface CompileSearchOptions {
    * record (the number in its id), which joins to a column of integers where the id's text would not.
    */
   readonly output?: 'id' | 'doc'
+  /** The most index terms a wildcard may stand for (default `MAX_WILDCARD_EXPANSIONS`). */
+  readonly maxWildcardExpansions?: number
 }
 
 export type CompiledSearch =
@@ -68,11 +71,26 @@ export function compileSearch(query: SearchQuery, options: CompileSearchOptions)
   return { ok: true, sql: `WITH ${emitter.ctes.join(',\n')}\n${select}`, params: emitter.params }
 }
 
+/** Starts the message of a statement failed by a wildcard past `MAX_WILDCARD_EXPANSIONS`. */
+const EXPANSION_LIMIT_MARKER = 'oqlkit search limit: '
+
+/**
+ * The message for the user of an error a search statement failed with because a wildcard matched too many
+ * terms, or undefined for any other error.
+ */
+export function expansionLimitOf(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined
+  const at = error.message.indexOf(EXPANSION_LIMIT_MARKER)
+  return at === -1 ? undefined : error.message.slice(at + EXPANSION_LIMIT_MARKER.length)
+}
+
 // DOUBLE, not DECIMAL literals: DuckDB's DECIMAL arithmetic per posting is several times slower.
 const K1 = `CAST(${BM25_K1} AS DOUBLE)`
 const B = `CAST(${BM25_B} AS DOUBLE)`
 // An `and` of at most this many operands tags each with a bit (a safe integer in JavaScript, a BIGINT in
-// DuckDB); beyond, it joins them.
+// DuckDB) and keeps documents with every bit; a wider one tags each with its number and counts the distinct
+// numbers, a little slower per row but still one pass over the postings (joining the operands instead made a
+// 100-word search take 15 s, and grow faster than its words).
 const MAX_TAGGED_OPERANDS = 52
 // An `and` starts from its rarest operand when that has this many times fewer postings than another.
 const RARER_BY = 4
@@ -87,6 +105,7 @@ class SqlEmitter {
   readonly #catalogDir: string
   readonly #index: SearchEntityIndex
   readonly #firstParam: number
+  readonly #maxExpansions: number
   readonly #shared = new Map<string, string>()
 
   constructor(query: SearchQuery, fields: readonly WeightedField[], options: CompileSearchOptions) {
@@ -95,6 +114,7 @@ class SqlEmitter {
     this.#catalogDir = options.catalogDir
     this.#index = options.index
     this.#firstParam = options.firstParam ?? 1
+    this.#maxExpansions = options.maxWildcardExpansions ?? MAX_WILDCARD_EXPANSIONS
     if (!Number.isSafeInteger(this.#firstParam) || this.#firstParam < 1) {
       throw new Error(`firstParam must be a positive integer, got ${this.#firstParam}`)
     }
@@ -216,32 +236,29 @@ class SqlEmitter {
     if (positive.length === 1) {
       return this.cte(`SELECT doc, score FROM ${this.node(positive[0] as NodePlan)}${where}`)
     }
-    // Every operand's rows, tagged with the operand's bit; a document matches when it has every bit. When
-    // one operand is much rarer than another, the others' rows are first cut to its documents, so that the
-    // postings of a frequent word are only read, not scored and aggregated.
-    if (positive.length <= MAX_TAGGED_OPERANDS) {
-      const estimates = positive.map((operand) => this.#estimate(operand))
-      const rarest = estimates.indexOf(Math.min(...estimates))
-      const driver =
-        (estimates[rarest] ?? 0) * RARER_BY < Math.max(...estimates)
-          ? this.cte(`SELECT doc, score FROM ${this.#rows(positive[rarest] as NodePlan)}`, true)
-          : undefined
-      const parts = positive.map((operand, i) => {
-        const tag = `CAST(${sqlInteger(2 ** i)} AS BIGINT) AS k`
-        if (driver === undefined) return `SELECT doc, score, ${tag} FROM ${this.#rows(operand)}`
-        return i === rarest
-          ? `SELECT doc, score, ${tag} FROM ${driver}`
-          : `SELECT doc, score, ${tag} FROM ${this.#rows(operand)} WHERE doc IN (SELECT doc FROM ${driver})`
-      })
-      const all = sqlInteger(2 ** positive.length - 1)
-      return this.cte(
-        `SELECT doc, sum(score) AS score FROM (${parts.join(' UNION ALL ')})${where} GROUP BY doc HAVING bit_or(k) = ${all}`,
-      )
-    }
-    const [first, ...rest] = positive.map((operand) => this.node(operand)) as [string, ...string[]]
-    const joins = rest.map((name, i) => ` JOIN ${name} a${i + 1} USING (doc)`).join('')
-    const score = ['a0.score', ...rest.map((_, i) => `a${i + 1}.score`)].join(' + ')
-    return this.cte(`SELECT doc, ${score} AS score FROM ${first} a0${joins}${where}`)
+    // Every operand's rows, tagged with the operand's bit (or number); a document matches when it has every
+    // operand's. When one operand is much rarer than another, the others' rows are first cut to its documents,
+    // so that the postings of a frequent word are only read, not scored and aggregated.
+    const bits = positive.length <= MAX_TAGGED_OPERANDS
+    const estimates = positive.map((operand) => this.#estimate(operand))
+    const rarest = estimates.indexOf(Math.min(...estimates))
+    const driver =
+      (estimates[rarest] ?? 0) * RARER_BY < Math.max(...estimates)
+        ? this.cte(`SELECT doc, score FROM ${this.#rows(positive[rarest] as NodePlan)}`, true)
+        : undefined
+    const parts = positive.map((operand, i) => {
+      const tag = bits ? `CAST(${sqlInteger(2 ** i)} AS BIGINT) AS k` : `${sqlInteger(i)} AS k`
+      if (driver === undefined) return `SELECT doc, score, ${tag} FROM ${this.#rows(operand)}`
+      return i === rarest
+        ? `SELECT doc, score, ${tag} FROM ${driver}`
+        : `SELECT doc, score, ${tag} FROM ${this.#rows(operand)} WHERE doc IN (SELECT doc FROM ${driver})`
+    })
+    const every = bits
+      ? `bit_or(k) = ${sqlInteger(2 ** positive.length - 1)}`
+      : `count(DISTINCT k) = ${sqlInteger(positive.length)}`
+    return this.cte(
+      `SELECT doc, sum(score) AS score FROM (${parts.join(' UNION ALL ')})${where} GROUP BY doc HAVING ${every}`,
+    )
   }
 
   /**
@@ -294,7 +311,15 @@ class SqlEmitter {
       )
     }
     const range = `term >= ${this.param(token.low)} AND term < ${this.param(token.high)} AND ${fields}`
-    const expansions = `SELECT term FROM ${this.file('terms')} WHERE ${range} AND term LIKE ${this.param(token.like)} ESCAPE '\\'`
+    // Past its limit a wildcard fails the statement with DuckDB's error(), whose message `expansionLimitOf`
+    // reads back: how many terms match is known only once the dictionary is read.
+    const matching = `SELECT DISTINCT term FROM ${this.file('terms')} WHERE ${range} AND term LIKE ${this.param(token.like)} ESCAPE '\\'`
+    const max = this.#maxExpansions
+    const tooMany = this.param(
+      `${EXPANSION_LIMIT_MARKER}${JSON.stringify(token.text)} matches more than ${max} words of the index; a wildcard may stand for at most ${max}. Write more letters before the wildcard.`,
+    )
+    const limit = sqlInteger(max)
+    const expansions = `SELECT term FROM (SELECT term, count(*) OVER () AS n FROM (${matching})) WHERE CASE WHEN n > ${limit} THEN CAST(error(${tooMany}) AS BOOLEAN) ELSE TRUE END`
     const merged = withPositions ? ', list_sort(flatten(list(positions))) AS positions' : ''
     const rows = this.cte(
       `SELECT doc, field, CAST(sum(tf) AS UINTEGER) AS tf, any_value(len) AS len${merged} FROM ${postings} WHERE ${range} AND term IN (${expansions}) GROUP BY doc, field`,

@@ -30,6 +30,22 @@ export const SEARCH_MODES: readonly SearchMode[] = ['exact', 'stemmed']
 export const SEGMENT_GAP = 1024
 export const MAX_PROXIMITY_GAPS = 1000
 
+/**
+ * The most tokens (words, phrase words, proximity words) one search may hold: its cost grows with them, one
+ * read of postings each. Enough for a pasted title or a long boolean query; a passage of text is what
+ * semantic search is for.
+ */
+export const MAX_SEARCH_TERMS = 100
+
+/** The most wildcard tokens one search may hold: each reads a range of the term dictionary and its postings. */
+export const MAX_SEARCH_WILDCARDS = 10
+
+/**
+ * The most index terms one wildcard may stand for (Lucene's intervals allow 128; a prefix of 3 letters can
+ * match thousands of terms in a large catalog). More is refused with a message that says to lengthen the prefix.
+ */
+export const MAX_WILDCARD_EXPANSIONS = 500
+
 export type SearchIndexFileKind = 'docs' | 'docStats' | 'fieldStats' | 'postings' | 'terms'
 
 export const searchEntityDir = (entity: CatalogEntity): string => `${SEARCH_DIR}/${entity}`

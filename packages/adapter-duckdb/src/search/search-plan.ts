@@ -2,7 +2,12 @@
 // folded, stemmed in stemmed mode) and wildcard patterns. Problems are collected, not thrown.
 import { porterStem } from './porter-stemmer.ts'
 import { type WeightedField, weightedFieldsOf } from './search-fields.ts'
-import { MAX_PROXIMITY_GAPS, type SearchMode } from './search-index-layout.ts'
+import {
+  MAX_PROXIMITY_GAPS,
+  MAX_SEARCH_TERMS,
+  MAX_SEARCH_WILDCARDS,
+  type SearchMode,
+} from './search-index-layout.ts'
 import type { SearchNode, SearchProblem, SearchProblemCode, SearchQuery } from './search-query.ts'
 import { queryTokens } from './search-tokenizer.ts'
 
@@ -11,6 +16,8 @@ export type TokenPlan =
   | { readonly kind: 'term'; readonly term: string }
   | {
       readonly kind: 'pattern'
+      /** The token as written (`clim*`), for messages. */
+      readonly text: string
       /** LIKE pattern, `\` escapes. */
       readonly like: string
       /** Every matching term is in [low, high): the literal prefix and the first string after its range. */
@@ -59,9 +66,43 @@ export function planSearch(query: SearchQuery): PlanResult {
   const report = (code: SearchProblemCode, message: string, path: readonly number[]) =>
     problems.push({ code, message, path })
   const root = planNode(query.match, query.mode, [], report)
+  if (root !== undefined) checkSize(root, report)
   return problems.length > 0 || root === undefined
     ? { ok: false, problems }
     : { ok: true, plan: { fields, root } }
+}
+
+/** The tokens of a planned search, for its size limits. */
+function tokensOf(node: NodePlan): TokenPlan[] {
+  switch (node.kind) {
+    case 'sequence':
+      return [...node.tokens]
+    case 'proximity':
+      return node.operands.flat()
+    case 'and':
+    case 'or':
+      return node.operands.flatMap(tokensOf)
+    case 'not':
+      return tokensOf(node.operand)
+  }
+}
+
+/** The limits on what drives a search's cost: its tokens, and its wildcards. */
+function checkSize(root: NodePlan, report: Report): void {
+  const tokens = tokensOf(root)
+  if (tokens.length > MAX_SEARCH_TERMS)
+    report(
+      'too-many-terms',
+      `a search may hold at most ${MAX_SEARCH_TERMS} words (this one has ${tokens.length}); search fewer, more telling words, or use semantic search for a passage of text`,
+      [],
+    )
+  const wildcards = tokens.filter((token) => token.kind === 'pattern').length
+  if (wildcards > MAX_SEARCH_WILDCARDS)
+    report(
+      'too-many-wildcards',
+      `a search may hold at most ${MAX_SEARCH_WILDCARDS} words with wildcards (this one has ${wildcards})`,
+      [],
+    )
 }
 
 type Report = (code: SearchProblemCode, message: string, path: readonly number[]) => void
@@ -151,7 +192,13 @@ function planSequence(
       report('short-wildcard-prefix', `* needs at least 3 letters before it: ${JSON.stringify(token)}`, path)
       return undefined
     }
-    plans.push({ kind: 'pattern', like: likePattern(token), low: prefix, high: prefixEnd(prefix) })
+    plans.push({
+      kind: 'pattern',
+      text: token,
+      like: likePattern(token),
+      low: prefix,
+      high: prefixEnd(prefix),
+    })
   }
   return plans
 }

@@ -74,6 +74,8 @@ export type SearchProblemCode =
   | 'short-wildcard-prefix'
   | 'multi-wildcard-short-prefix'
   | 'too-many-wildcards'
+  | 'too-many-terms'
+  | 'too-many-expansions'
   | 'bad-proximity'
   | 'bad-boost'
 

@@ -83,19 +83,33 @@ export interface AutocompleteRequest {
   readonly filter: FilterNode | null
 }
 
+/**
+ * How one storage call may be stopped. When `signal` fires, the adapter interrupts the work it runs for the
+ * call (a running statement, a statement waiting for a connection) and rejects with a
+ * `QueryInterruptedError`; the storage stays usable for every other call.
+ */
+export interface QueryOptions {
+  readonly signal?: AbortSignal
+}
+
 /** The storage behind the engine. The DuckDB adapter is one; the conformance suite pins the behaviour. */
 export interface StorageAdapter {
   readonly capabilities: AdapterCapabilities
   /** Rows of a plan without `groupBy`. */
-  queryRows(plan: QueryPlan): Promise<RowsResult>
+  queryRows(plan: QueryPlan, options?: QueryOptions): Promise<RowsResult>
   /** Buckets of a plan with `groupBy`. */
-  queryGroups(plan: QueryPlan): Promise<GroupsResult>
+  queryGroups(plan: QueryPlan, options?: QueryOptions): Promise<GroupsResult>
   /** One entity by its OpenAlex id (short form, any case: `W2741809807`). */
-  findById(entity: EntityType, id: string): Promise<LookupResult>
+  findById(entity: EntityType, id: string, options?: QueryOptions): Promise<LookupResult>
   /** One entity by an external id, normalised by the adapter (`10.1038/nature12373`, an ORCID URL, …). */
-  findByExternalId(entity: EntityType, scheme: ExternalIdScheme, value: string): Promise<LookupResult>
+  findByExternalId(
+    entity: EntityType,
+    scheme: ExternalIdScheme,
+    value: string,
+    options?: QueryOptions,
+  ): Promise<LookupResult>
   /** A random entity (the `/works/random` singleton). */
-  findRandom(entity: EntityType): Promise<LookupResult>
+  findRandom(entity: EntityType, options?: QueryOptions): Promise<LookupResult>
   /**
    * Type-ahead (`/autocomplete`): records whose display name is `text`, starts with it, or has a word
    * starting with it (a phrase prefix: `univ of cal` matches "University of California"), best first:
@@ -103,12 +117,12 @@ export interface StorageAdapter {
    * or the most productive (other entities) first. Optional: without it the engine searches display
    * names through `queryRows`, when the adapter has full-text search.
    */
-  autocomplete?(request: AutocompleteRequest): Promise<readonly EntityRecord[]>
+  autocomplete?(request: AutocompleteRequest, options?: QueryOptions): Promise<readonly EntityRecord[]>
   /**
    * The totals a plan asks for (`plan.sums`), in that order: each the sum of its numeric column over every
    * row the plan's filter and corpus keep, whatever its page, sample or grouping. Rows without a value add
    * nothing; no rows sum to 0. Optional: without it, a plan with sums is refused as unsupported (501).
    */
-  sumColumns?(plan: QueryPlan): Promise<readonly number[]>
+  sumColumns?(plan: QueryPlan, options?: QueryOptions): Promise<readonly number[]>
   close(): Promise<void>
 }

@@ -1,7 +1,9 @@
+import { METHODS } from 'node:http'
 import type { StorageAdapter, Tagger } from '@oqlkit/engine'
-import { H3, type H3Event } from 'h3'
+import { H3, type H3Event, type HTTPMethod, toResponse } from 'h3'
 import { type CollectionsOptions, useCollections } from './collections/collection-routes.ts'
 import { errorResponse } from './errors/error-response.ts'
+import { RequestLimits } from './limits/request-limits.ts'
 import type { MeteringOptions } from './metering/metering-options.ts'
 import { useMetering } from './metering/use-metering.ts'
 import { asksToExecute } from './request/query-execute-reader.ts'
@@ -46,6 +48,12 @@ export interface AppOptions {
    * unchanged; the API description's strict limit is 100). Paging still reaches 10,000 results deep.
    */
   readonly maxPerPage?: number
+  /**
+   * Each request's time budget, the admission of heavy plans, and shutdown (`new RequestLimits({…})`;
+   * default: 10 s per request, 2 heavy plans at once and 8 waiting). The server keeps it to call
+   * `shutdown(graceMs)` on SIGTERM.
+   */
+  readonly limits?: RequestLimits
 }
 
 /**
@@ -60,13 +68,22 @@ export interface AppOptions {
  * (singletons). Anything else is a JSON 404/405.
  */
 export const createApp = (options: AppOptions): H3 => {
-  const { adapter } = options
+  const limits = options.limits ?? new RequestLimits()
+  // Every storage call of a request carries its deadline; heavy plans wait for a slot.
+  const adapter = limits.adapter(options.adapter)
   const app = new H3({
     // Expected errors are answered, not logged; `errorResponse` logs the unexpected ones.
     silent: true,
     onError: (error) => errorResponse(error, options.logError),
   })
+  // HEAD is answered by the GET route of the path (h3 falls back to it), with the GET's headers and no body.
+  app.use(async (event, next) => {
+    if (event.req.method !== 'HEAD') return next()
+    const response = await toResponse(await next(), event)
+    return new Response(null, { status: response.status, headers: response.headers })
+  })
   if (options.metering !== undefined) useMetering(app, options.metering, options.logError)
+  app.use(limits.middleware)
   app.use((event) => {
     checkRequestLine(event.req)
   })
@@ -98,6 +115,7 @@ export const createApp = (options: AppOptions): H3 => {
   app.get('/autocomplete/:entity', entityAutocompleteHandler(adapter))
   app.get('/:entity', entityListHandler(adapter, resolvePlan, planOptions))
   app.get('/:entity/**', entitySingletonHandler(adapter))
-  app.all('/**', fallbackHandler)
+  // Every method Node reads but HEAD, so that a HEAD finds the GET route of its path rather than this.
+  for (const method of METHODS) if (method !== 'HEAD') app.on(method as HTTPMethod, '/**', fallbackHandler)
   return app
 }

@@ -21,6 +21,12 @@ export {
   isApiError,
 } from './errors/api-error.ts'
 export { errorResponse, toApiError } from './errors/error-response.ts'
+export { AdmissionQueue } from './limits/admission-queue.ts'
+export {
+  DEFAULT_QUERY_TIMEOUT_MS,
+  RequestLimits,
+  type RequestLimitsOptions,
+} from './limits/request-limits.ts'
 export { type Credential, readCredential } from './metering/credential-reader.ts'
 export { callerOf, type MeteredRequest, meteredRequestOf } from './metering/metered-request.ts'
 export type { MeteringOptions } from './metering/metering-options.ts'

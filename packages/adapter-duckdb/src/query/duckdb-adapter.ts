@@ -167,7 +167,10 @@ const findSemanticMatches = async (
  * The statements of one call: they carry the call's signal, and a search whose wildcard matched too many index
  * terms fails as the invalid search it is (a 400), not as a fault of the database.
  */
-const statementsOf = (shared: DuckDbConnectionLike, signal: AbortSignal | undefined): DuckDbConnectionLike => {
+const statementsOf = (
+  shared: DuckDbConnectionLike,
+  signal: AbortSignal | undefined,
+): DuckDbConnectionLike => {
   const db = withSignal(shared, signal)
   return {
     all: async (sql, params, own) => {

@@ -19,7 +19,10 @@ export interface DuckDbConnectionLike {
 }
 
 /** A connection whose every statement carries `signal` (none: the connection itself). */
-export const withSignal = (db: DuckDbConnectionLike, signal: AbortSignal | undefined): DuckDbConnectionLike =>
+export const withSignal = (
+  db: DuckDbConnectionLike,
+  signal: AbortSignal | undefined,
+): DuckDbConnectionLike =>
   signal === undefined
     ? db
     : {
@@ -100,7 +103,11 @@ class NodeApiDatabase implements DuckDbConnectionLike {
     else this.#idle.push(connection)
   }
 
-  async all(sql: string, params: readonly SqlParam[] = [], signal?: AbortSignal): Promise<readonly DuckDbRow[]> {
+  async all(
+    sql: string,
+    params: readonly SqlParam[] = [],
+    signal?: AbortSignal,
+  ): Promise<readonly DuckDbRow[]> {
     const connection = await this.#acquire(signal)
     // DuckDB checks for an interrupt as it runs, then fails the statement; the connection stays usable. An
     // interrupt that arrives before the statement has started is forgotten when it starts, so it is repeated

@@ -23,10 +23,10 @@ import {
   BM25_B,
   BM25_K1,
   FREQUENT_TERMS,
+  MAX_WILDCARD_EXPANSIONS,
   MIN_FREQUENT_ROWS,
   postingsFilesOf,
   type SearchEntityIndex,
-  MAX_WILDCARD_EXPANSIONS,
   type SearchFieldStats,
   type SearchMode,
 } from './search-index-layout.ts'

@@ -27,6 +27,11 @@ export const API_ERROR_CODES = {
   text_too_long: 'Title plus abstract of a text-tagging request have more than 2,000 characters.',
   tagger_unavailable: 'The catalog has no text-tagging model (ingested without one); re-ingest to build it.',
   internal_error: 'A fault of the server; the message hides its details.',
+  query_timeout:
+    'The query ran past the time budget of one request (10 s unless the server says otherwise) and was stopped (503, with Retry-After); the message says how to narrow it.',
+  server_busy:
+    'As many searches, group-bys and samples run and wait as the server takes (503 at once, with Retry-After); lists and single entities are still answered.',
+  shutting_down: 'The server is shutting down (503, with Retry-After).',
   invalid_api_key:
     'The API key (api_key=, Bearer or the api_key header) is empty, malformed or unknown: 401, never silently anonymous.',
   invalid_authorization: "An Authorization header that is not 'Bearer <key>' (401).",

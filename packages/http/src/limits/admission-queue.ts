@@ -1,0 +1,89 @@
+import { QueryInterruptedError } from '@oqlkit/engine'
+import { ApiError } from '../errors/api-error.ts'
+
+interface Waiting {
+  readonly admit: () => void
+}
+
+/**
+ * A bounded admission queue for heavy storage work: at most `slots` run at once, at most `queueLength` wait
+ * for a slot, and a caller that finds the queue full is refused at once (503 `server_busy`) rather than
+ * left to wait behind work that may take the whole time budget. A waiting caller whose signal fires leaves
+ * the queue. Light work never passes through here, so it always finds the storage free.
+ */
+export class AdmissionQueue {
+  readonly slots: number
+  readonly queueLength: number
+  #running = 0
+  readonly #waiting: Waiting[] = []
+
+  constructor(slots: number, queueLength: number) {
+    if (!Number.isSafeInteger(slots) || slots < 1)
+      throw new RangeError(`slots must be 1 or more (was ${slots})`)
+    if (!Number.isSafeInteger(queueLength) || queueLength < 0)
+      throw new RangeError(`queueLength must be 0 or more (was ${queueLength})`)
+    this.slots = slots
+    this.queueLength = queueLength
+  }
+
+  /** Work running, and waiting for a slot. */
+  get load(): { readonly running: number; readonly waiting: number } {
+    return { running: this.#running, waiting: this.#waiting.length }
+  }
+
+  /** Runs `work` in a slot, once one is free. */
+  async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.#enter(signal)
+    try {
+      return await work()
+    } finally {
+      this.#leave()
+    }
+  }
+
+  #enter(signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted === true) return Promise.reject(QueryInterruptedError.of(signal))
+    if (this.#running < this.slots) {
+      this.#running++
+      return Promise.resolve()
+    }
+    if (this.#waiting.length >= this.queueLength) return Promise.reject(busyError(this))
+    return new Promise((resolve, reject) => {
+      const leave = () => {
+        const index = this.#waiting.indexOf(waiting)
+        if (index !== -1) this.#waiting.splice(index, 1)
+        reject(QueryInterruptedError.of(signal!))
+      }
+      const waiting: Waiting = {
+        admit: () => {
+          signal?.removeEventListener('abort', leave)
+          resolve()
+        },
+      }
+      signal?.addEventListener('abort', leave, { once: true })
+      this.#waiting.push(waiting)
+    })
+  }
+
+  // The slot passes straight to the next in line, so a newcomer cannot overtake it.
+  #leave(): void {
+    const next = this.#waiting.shift()
+    if (next !== undefined) next.admit()
+    else this.#running--
+  }
+}
+
+/** Seconds a refused caller is told to wait: about the time one heavy query of this server takes. */
+const BUSY_RETRY_SECONDS = 2
+
+const busyError = (queue: AdmissionQueue): ApiError =>
+  new ApiError(
+    503,
+    [
+      {
+        error: 'server_busy',
+        message: `The server is running as many searches, group-bys and samples as it takes (${queue.slots} at once, ${queue.queueLength} waiting). Retry after ${BUSY_RETRY_SECONDS} s; lists without search and single entities are still answered.`,
+      },
+    ],
+    { 'retry-after': String(BUSY_RETRY_SECONDS) },
+  )

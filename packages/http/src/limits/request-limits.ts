@@ -1,0 +1,174 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import {
+  isQueryInterruptedError,
+  type QueryOptions,
+  type StorageAdapter,
+  workloadOfPlan,
+} from '@oqlkit/engine'
+import type { Middleware } from 'h3'
+import { ApiError } from '../errors/api-error.ts'
+import { AdmissionQueue } from './admission-queue.ts'
+
+/** What a server allows one request and its heavy work. */
+export interface RequestLimitsOptions {
+  /** The time budget of one request's storage work, in ms (default 10 s). */
+  readonly queryTimeoutMs?: number
+  /** Heavy plans (searches, group-bys, samples) that may run at once (default 2: a slot per core here). */
+  readonly heavySlots?: number
+  /** Heavy plans that may wait for a slot; more are refused with 503 at once (default 4 per slot). */
+  readonly heavyQueue?: number
+}
+
+export const DEFAULT_QUERY_TIMEOUT_MS = 10_000
+
+/** What the storage calls of one request share: its signal. */
+interface RequestScope {
+  readonly signal: AbortSignal
+}
+
+/**
+ * The limits of a server's requests, shared by every route: each request gets a deadline (its signal fires
+ * when `queryTimeoutMs` has passed, or at once when the server shuts down), heavy plans pass through a
+ * bounded admission queue, and a shutdown waits for requests in flight. `createApp` puts the middleware in
+ * front of every route and gives the handlers `adapter(…)`, whose every storage call carries the signal of
+ * the request it runs for; `oqlkit serve` calls `shutdown` on SIGTERM.
+ */
+export class RequestLimits {
+  readonly queryTimeoutMs: number
+  readonly admission: AdmissionQueue
+  readonly #scope = new AsyncLocalStorage<RequestScope>()
+  /** Each request in flight, with what stops its storage work. */
+  readonly #inFlight = new Map<Promise<unknown>, AbortController>()
+  #draining = false
+
+  constructor(options: RequestLimitsOptions = {}) {
+    this.queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS
+    if (!Number.isFinite(this.queryTimeoutMs) || this.queryTimeoutMs <= 0)
+      throw new RangeError(`queryTimeoutMs must be a positive number (was ${this.queryTimeoutMs})`)
+    const slots = options.heavySlots ?? 2
+    this.admission = new AdmissionQueue(slots, options.heavyQueue ?? slots * 4)
+  }
+
+  /** Requests being answered. */
+  get inFlight(): number {
+    return this.#inFlight.size
+  }
+
+  /** The middleware: refuses requests once shutting down, and runs every other one in its own scope. */
+  readonly middleware: Middleware = async (_event, next) => {
+    if (this.#draining)
+      throw new ApiError(
+        503,
+        [{ error: 'shutting_down', message: 'The server is shutting down. Retry in a few seconds.' }],
+        { 'retry-after': '5', connection: 'close' },
+      )
+    // One controller per request, fired by its deadline or by a shutdown (an abort reason of 'shutdown').
+    const stop = new AbortController()
+    const deadline = setTimeout(
+      () => stop.abort(new DOMException('deadline', 'TimeoutError')),
+      this.queryTimeoutMs,
+    )
+    const answer = this.#scope.run({ signal: stop.signal }, () => Promise.resolve(next()))
+    this.#inFlight.set(answer, stop)
+    try {
+      return await answer
+    } catch (error) {
+      throw isQueryInterruptedError(error) ? this.#interruptedError(error.reason) : error
+    } finally {
+      clearTimeout(deadline)
+      this.#inFlight.delete(answer)
+    }
+  }
+
+  /**
+   * The adapter as the handlers use it: each call carries the current request's signal, and heavy plans run
+   * through the admission queue. Outside a request (start-up, tests) calls pass through unchanged.
+   */
+  adapter(adapter: StorageAdapter): StorageAdapter {
+    const optionsNow = (): QueryOptions => {
+      const scope = this.#scope.getStore()
+      return scope === undefined ? {} : { signal: scope.signal }
+    }
+    const admitted = <T>(
+      plan: Parameters<StorageAdapter['queryRows']>[0],
+      work: (options: QueryOptions) => Promise<T>,
+    ) => {
+      const options = optionsNow()
+      return workloadOfPlan(plan) === 'heavy'
+        ? this.admission.run(() => work(options), options.signal)
+        : work(options)
+    }
+    const { autocomplete, sumColumns } = adapter
+    const members: { readonly [K in keyof StorageAdapter]-?: StorageAdapter[K] | undefined } = {
+      capabilities: adapter.capabilities,
+      queryRows: (plan) => admitted(plan, (options) => adapter.queryRows(plan, options)),
+      queryGroups: (plan) => admitted(plan, (options) => adapter.queryGroups(plan, options)),
+      sumColumns:
+        sumColumns === undefined
+          ? undefined
+          : (plan) => admitted(plan, (options) => sumColumns.call(adapter, plan, options)),
+      findById: (entity, id) => adapter.findById(entity, id, optionsNow()),
+      findByExternalId: (entity, scheme, value) =>
+        adapter.findByExternalId(entity, scheme, value, optionsNow()),
+      findRandom: (entity) => adapter.findRandom(entity, optionsNow()),
+      autocomplete:
+        autocomplete === undefined
+          ? undefined
+          : (request) => autocomplete.call(adapter, request, optionsNow()),
+      close: () => adapter.close(),
+    }
+    return Object.fromEntries(
+      Object.entries(members).filter(([, member]) => member !== undefined),
+    ) as unknown as StorageAdapter
+  }
+
+  /**
+   * Stops taking requests (each new one is a 503), lets those in flight finish for up to `graceMs`, then
+   * interrupts the storage work of the rest, which answer 503, and waits for them to be written (up to
+   * `graceMs` again at most). Resolves when no request is left, or when that time is up.
+   */
+  async shutdown(graceMs: number): Promise<void> {
+    this.#draining = true
+    const settled = () => Promise.allSettled([...this.#inFlight.keys()])
+    if (await finishesWithin(settled(), graceMs)) return
+    for (const stop of this.#inFlight.values()) stop.abort('shutdown')
+    await finishesWithin(settled(), graceMs)
+  }
+
+  #interruptedError(reason: 'deadline' | 'shutdown'): ApiError {
+    if (reason === 'shutdown')
+      return new ApiError(
+        503,
+        [
+          {
+            error: 'shutting_down',
+            message: 'The server shut down while this query ran, and stopped it. Retry in a few seconds.',
+          },
+        ],
+        { 'retry-after': '5', connection: 'close' },
+      )
+    const seconds = this.queryTimeoutMs / 1000
+    return new ApiError(
+      503,
+      [
+        {
+          error: 'query_timeout',
+          message: `The query ran past the ${seconds} s this server gives one request, and was stopped: it is too expensive as asked. Narrow it: add filters (a year, a type, an id), search fewer or more specific words, group by a field with fewer values, or page with a cursor instead of a deep page.`,
+        },
+      ],
+      { 'retry-after': String(Math.max(1, Math.ceil(seconds))) },
+    )
+  }
+}
+
+const finishesWithin = async (work: Promise<unknown>, ms: number): Promise<boolean> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms)
+  })
+  try {
+    return await Promise.race([work.then(() => true), timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}

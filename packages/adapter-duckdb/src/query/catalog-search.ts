@@ -44,6 +44,9 @@ export const positionalToAnonymous = (sql: string, params: readonly unknown[]): 
   return { sql: text, params: bound }
 }
 
+/** A search text as a message quotes it: its start, when it is long. */
+const quoted = (text: string): string => (text.length <= 80 ? text : `${text.slice(0, 80)}…`)
+
 // Engine search fields the index names differently: `default.search` is the entity's `?search=`.
 const fieldOf = (entity: CatalogEntity, field: string): string =>
   field === 'default' ? defaultSearchField(entity) : field
@@ -82,7 +85,7 @@ export const catalogSearchCompiler = (
     if (!compiled.ok)
       throw new UnsupportedPlanError(
         'invalid_search',
-        `Cannot search ${node.column.id} for ${JSON.stringify(node.text)}: ${compiled.problems.map((problem) => problem.message).join('; ')}`,
+        `Cannot search ${node.column.id} for ${JSON.stringify(quoted(node.text))}: ${compiled.problems.map((problem) => problem.message).join('; ')}`,
       )
     const relation = positionalToAnonymous(compiled.sql, compiled.params)
     return {

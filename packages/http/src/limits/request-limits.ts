@@ -124,15 +124,15 @@ export class RequestLimits {
 
   /**
    * Stops taking requests (each new one is a 503), lets those in flight finish for up to `graceMs`, then
-   * interrupts the storage work of the rest, which answer 503, and waits for them to be written (up to
-   * `graceMs` again at most). Resolves when no request is left, or when that time is up.
+   * interrupts the storage work of the rest, which answer 503, and waits up to `interruptMs` for them to be
+   * written. Resolves when no request is left, or when that time is up.
    */
-  async shutdown(graceMs: number): Promise<void> {
+  async shutdown(graceMs: number, interruptMs = graceMs): Promise<void> {
     this.#draining = true
     const settled = () => Promise.allSettled([...this.#inFlight.keys()])
     if (await finishesWithin(settled(), graceMs)) return
     for (const stop of this.#inFlight.values()) stop.abort('shutdown')
-    await finishesWithin(settled(), graceMs)
+    await finishesWithin(settled(), interruptMs)
   }
 
   #interruptedError(reason: 'deadline' | 'shutdown'): ApiError {

@@ -11,6 +11,9 @@ const child = spawn(
   ['--conditions=@oqlkit/source', '--import', 'tsx', entry, ...process.argv.slice(2)],
   {
     stdio: 'inherit',
+    // Each running DuckDB statement holds a thread of libuv's pool (4 by default), which file reads need too:
+    // a server sizes its connections from this, and the pool is sized before any code of ours runs.
+    env: { UV_THREADPOOL_SIZE: '16', ...process.env },
   },
 )
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path'
 import { runCli } from '@oqlkit/cli'
 import { afterAll, describe, expect, it } from 'vitest'
 import { startStandInServer } from '../../adapter-duckdb/test/embeddings-stand-in-server.ts'
+import { storageConcurrency } from '../src/commands/serve-command.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -39,8 +40,8 @@ const startServe = async (catalogDir: string, extraArgs: readonly string[] = [])
     server.output += chunk.toString()
   })
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
-  const stop = async () => {
-    child.kill('SIGINT')
+  const stop = async (signal: NodeJS.Signals = 'SIGINT') => {
+    child.kill(signal)
     return exited
   }
   try {
@@ -138,6 +139,63 @@ describe('oqlkit serve', () => {
     expect(gone.exitCode).toBe(1)
     expect(gone.stderr).toMatch(/could not be reached/)
   }, 60_000)
+
+  it('answers a singleton at once while long searches run, and stops within 10 s of SIGTERM with requests in flight', async () => {
+    const started = await startServe(catalogDir, ['--no-metering'])
+    const base = `http://127.0.0.1:${started.port}`
+    const words = readFileSync(
+      resolve(import.meta.dirname, '../../../data/sample-snapshot/README.md'),
+      'utf8',
+    )
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter((word, i, all) => word.length > 3 && all.indexOf(word) === i)
+      .slice(0, 160)
+    expect(words).toHaveLength(160)
+    const searches = [0, 1, 2].map(() =>
+      fetch(`${base}/works?search=${words.join('%20')}`).then(async (response) => ({
+        status: response.status,
+        body: (await response.json()) as { error: string; message: string },
+      })),
+    )
+    const singleton = performance.now()
+    expect((await fetch(`${base}/works/random`)).status).toBe(200)
+    expect(performance.now() - singleton).toBeLessThan(1_000)
+    for (const search of await Promise.all(searches)) {
+      expect(search.status).toBe(400)
+      expect(search.body.message).toContain('at most 100 words (this one has 160)')
+    }
+    // Requests in flight when SIGTERM comes: the server answers or stops them, and exits.
+    const inFlight = [0, 1, 2].map(() =>
+      fetch(`${base}/works?search=${words.slice(0, 90).join('%20')}&group_by=type`).then(
+        (response) => response.status,
+        () => 'closed',
+      ),
+    )
+    const stopping = performance.now()
+    expect(await started.stop('SIGTERM')).toBe(0)
+    expect(performance.now() - stopping).toBeLessThan(10_000)
+    for (const status of await Promise.all(inFlight)) expect([200, 503, 'closed']).toContain(status)
+    expect(started.server.output).toContain('oqlkit: stopped')
+  }, 90_000)
+
+  it('sizes storage from the cores and the libuv threads a statement holds', () => {
+    // Two cores with the 16 threads the oqlkit command gives: a heavy plan per core, each with its count and
+    // page, and two connections for light requests.
+    expect(storageConcurrency(2, 16)).toEqual({ heavySlots: 2, connections: 6 })
+    // Node's default pool of 4 leaves two threads to file reads.
+    expect(storageConcurrency(2, 4)).toEqual({ heavySlots: 1, connections: 2 })
+    expect(storageConcurrency(16, 16)).toEqual({ heavySlots: 6, connections: 14 })
+    expect(storageConcurrency(1, 1)).toEqual({ heavySlots: 1, connections: 2 })
+  })
+
+  it('refuses a --query-timeout that is not a positive number of seconds', async () => {
+    for (const value of ['0', '-1', 'soon']) {
+      const refused = await runCli(['serve', '--catalog', catalogDir, '--query-timeout', value])
+      expect(refused.exitCode).toBe(2)
+      expect(refused.stderr).toContain('--query-timeout needs a number of seconds')
+    }
+  })
 
   it('rejects a port that is not a number', async () => {
     const child = spawn(process.execPath, [bin, 'serve', '--port', 'eighty'], {

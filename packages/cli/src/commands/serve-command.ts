@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import {
   createDuckDbAdapter,
@@ -12,7 +13,14 @@ import {
   vectorIndexOf,
 } from '@oqlkit/adapter-duckdb'
 import { DEFAULT_MAX_PER_PAGE, type Embedder, MAX_PAGE_DEPTH } from '@oqlkit/engine'
-import { createApp, createCollectionsApp, keyStoreCallers, meteredCaller } from '@oqlkit/http'
+import {
+  createApp,
+  createCollectionsApp,
+  DEFAULT_QUERY_TIMEOUT_MS,
+  keyStoreCallers,
+  meteredCaller,
+  RequestLimits,
+} from '@oqlkit/http'
 import { serve } from 'h3'
 import { type CliCommand, usageError } from './cli-command.ts'
 import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'
@@ -32,6 +40,26 @@ const DEFAULT_PORT = 8080
 
 /** The largest request head (request line and headers) the server reads. */
 const MAX_REQUEST_HEAD_BYTES = 64 * 1024
+
+/** How long a shutdown lets requests in flight finish before it interrupts them. */
+const SHUTDOWN_GRACE_MS = 5_000
+/** How long it then waits for the interrupted requests to be answered. */
+const SHUTDOWN_INTERRUPT_MS = 2_000
+
+/**
+ * The storage concurrency of a server: heavy plans (search, group-by, sample) that may run at once, one per
+ * core; and DuckDB connections, enough for each heavy plan's two statements (its count and its page) with
+ * two more for light requests. Each running statement holds a thread of Node's libuv pool (4 unless
+ * UV_THREADPOOL_SIZE says; the `oqlkit` command sets 16), which file reads of the record store need too: two
+ * are left for them.
+ */
+export const storageConcurrency = (
+  cores: number,
+  libuvThreads: number,
+): { readonly heavySlots: number; readonly connections: number } => {
+  const connections = Math.max(2, Math.min(2 * cores + 2, libuvThreads - 2))
+  return { heavySlots: Math.max(1, Math.min(cores, Math.floor((connections - 1) / 2))), connections }
+}
 
 const optionValue = (args: readonly string[], name: string): string | undefined => {
   const index = args.indexOf(name)
@@ -60,7 +88,7 @@ const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  usage: `oqlkit serve [--catalog DIR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--no-metering] [--collections-dir DIR [--collections-port N]] [--embeddings-url URL [--embeddings-model M]] [--max-per-page N]   (defaults: ${DEFAULT_CATALOG_DIR}, $PORT or ${DEFAULT_PORT}, state beside the catalog, ${DEFAULT_MAX_PER_PAGE} per page)`,
+  usage: `oqlkit serve [--catalog DIR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--no-metering] [--collections-dir DIR [--collections-port N]] [--embeddings-url URL [--embeddings-model M]] [--max-per-page N] [--query-timeout SECONDS]   (defaults: ${DEFAULT_CATALOG_DIR}, $PORT or ${DEFAULT_PORT}, state beside the catalog, ${DEFAULT_MAX_PER_PAGE} per page, ${DEFAULT_QUERY_TIMEOUT_MS / 1000} s per request)`,
   summary: 'Serve a catalog over HTTP; with no catalog yet, build one from the bundled sample first.',
   async run(args, context) {
     const catalogDir = resolve(optionValue(args, '--catalog') ?? DEFAULT_CATALOG_DIR)
@@ -107,6 +135,23 @@ export const serveCommand: CliCommand = {
         this,
         `--max-per-page needs a whole number from 1 to ${MAX_PAGE_DEPTH} (was ${maxPerPageText})`,
       )
+
+    const timeoutText = optionValue(args, '--query-timeout')
+    const queryTimeoutSeconds =
+      timeoutText === undefined ? DEFAULT_QUERY_TIMEOUT_MS / 1000 : Number(timeoutText)
+    if (!Number.isFinite(queryTimeoutSeconds) || queryTimeoutSeconds <= 0 || queryTimeoutSeconds > 3600)
+      return usageError(
+        this,
+        `--query-timeout needs a number of seconds from 0.001 to 3600 (was ${timeoutText})`,
+      )
+    const concurrency = storageConcurrency(
+      availableParallelism(),
+      Number(process.env.UV_THREADPOOL_SIZE) || 4,
+    )
+    const limits = new RequestLimits({
+      queryTimeoutMs: queryTimeoutSeconds * 1000,
+      heavySlots: concurrency.heavySlots,
+    })
 
     if (!existsSync(join(catalogDir, 'catalog.json')) || (await isStaleSampleCatalog(catalogDir))) {
       // First start on a fresh clone: the catalog is built from the committed snapshot, once.
@@ -163,7 +208,11 @@ export const serveCommand: CliCommand = {
     }
     let adapter: Awaited<ReturnType<typeof createDuckDbAdapter>>
     try {
-      adapter = await createDuckDbAdapter({ catalogDir, ...(embedder === undefined ? {} : { embedder }) })
+      adapter = await createDuckDbAdapter({
+        catalogDir,
+        connections: concurrency.connections,
+        ...(embedder === undefined ? {} : { embedder }),
+      })
     } catch (error) {
       return {
         exitCode: 1,
@@ -221,6 +270,7 @@ export const serveCommand: CliCommand = {
       ...(metering === undefined ? {} : { metering: { keys: metering.keys, meter: metering.meter } }),
       ...(tagger === undefined ? {} : { tagger }),
       ...(maxPerPage === undefined ? {} : { maxPerPage }),
+      limits,
     })
     // Node refuses request heads over 16 KB with a bare 431; a larger limit lets the app answer long GET
     // lines itself, with a 414 that says to POST the query instead.
@@ -273,8 +323,12 @@ export const serveCommand: CliCommand = {
       process.once('SIGINT', done)
       process.once('SIGTERM', done)
     })
-    await server.close()
-    await collectionsServer?.close()
+    // Stop taking connections, let requests in flight finish, then interrupt what is left: the process exits
+    // within the grace period and the interrupt wait, however long a query would have run.
+    const closing = server.close()
+    await limits.shutdown(SHUTDOWN_GRACE_MS, SHUTDOWN_INTERRUPT_MS)
+    await Promise.race([closing, server.close(true)])
+    await collectionsServer?.close(true)
     await closeStores()
     await adapter.close()
     return { exitCode: 0, stdout: 'oqlkit: stopped\n' }

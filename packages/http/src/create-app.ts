@@ -82,14 +82,14 @@ export const createApp = (options: AppOptions): H3 => {
     const response = await toResponse(await next(), event)
     return new Response(null, { status: response.status, headers: response.headers })
   })
-  if (options.metering !== undefined) useMetering(app, options.metering, options.logError)
+  const planOptions = options.maxPerPage === undefined ? {} : { maxPerPage: options.maxPerPage }
+  if (options.metering !== undefined) useMetering(app, options.metering, options.logError, planOptions)
   app.use(limits.middleware)
   app.use((event) => {
     checkRequestLine(event.req)
   })
   const resolvePlan = options.collections === undefined ? undefined : useCollections(app, options.collections)
   const health = rootHandler(adapter, options.catalog, options.version ?? '0.0.0')
-  const planOptions = options.maxPerPage === undefined ? {} : { maxPerPage: options.maxPerPage }
   const execute = queryExecuteHandler(adapter, resolvePlan, planOptions)
   app.get('/', (event: H3Event) => (asksToExecute(rawQueryOf(event.req.url)) ? execute(event) : health()))
   app.post('/', execute)

@@ -85,6 +85,19 @@ describe('priceRequest', () => {
     expect(await price('/works', { method: 'DELETE' })).toBeUndefined()
   })
 
+  it('prices a page as large as the operator allows, as the handler will plan it', async () => {
+    const request = new Request('http://localhost/works?per_page=300&select=id')
+    expect(await priceRequest(request, '/works')).toBeUndefined()
+    expect(await priceRequest(request, '/works', { maxPerPage: 500 })).toBe('list')
+    const search = new Request('http://localhost/works?search=climate&per_page=300')
+    expect(await priceRequest(search, '/works', { maxPerPage: 500 })).toBe('search')
+  })
+
+  it('leaves free, and does not throw on, OQOs that are not queries', async () => {
+    for (const oqo of ['{}', '[]', 'null', '{"get_rows":5}', '{"get_rows":"works","filter_rows":[null]}'])
+      expect(await price(`/?oqo=${encodeURIComponent(oqo)}`)).toBeUndefined()
+  })
+
   it('leaves the body for the handler to read', async () => {
     const request = new Request('http://localhost/', post('{"oql": "works"}'))
     await priceRequest(request, '/')

@@ -10,6 +10,7 @@ import {
   fromMicroUsd,
   hashApiKey,
   type MeteringLimits,
+  type PlanOptions,
   subjectOf,
   toMicroUsd,
   usageSummary,
@@ -80,6 +81,8 @@ const withHeaders = (response: Response, headers: Record<string, string>): Respo
 export const meteringMiddleware = (
   options: MeteringOptions,
   logError?: (error: unknown) => void,
+  /** The options the app plans with (its page cap), so that a request is priced as it will be planned. */
+  planOptions: PlanOptions = {},
 ): Middleware => {
   const limits = options.limits ?? DEFAULT_METERING_LIMITS
   const clock = options.clock ?? Date.now
@@ -115,7 +118,7 @@ export const meteringMiddleware = (
       caller = { kind: 'key', key: record }
     }
 
-    const costClass = await priceRequest(event.req, event.url.pathname)
+    const costClass = await priceRequest(event.req, event.url.pathname, planOptions)
     const costMicroUsd = costClass === undefined ? 0 : toMicroUsd(costUsdOf(costClass))
     const allowance = allowanceOf(caller, limits)
     // The expensive classes' own window first, at zero cost: a call it refuses touches nothing else.

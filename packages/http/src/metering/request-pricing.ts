@@ -1,4 +1,10 @@
-import { type CostClass, costClassOfPlan, planQuery, type ViewParameters } from '@oqlkit/engine'
+import {
+  type CostClass,
+  costClassOfPlan,
+  type PlanOptions,
+  planQuery,
+  type ViewParameters,
+} from '@oqlkit/engine'
 import { type TranslationResult, translate } from '@oqlkit/oql'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { entityOfPath } from '../request/entity-paths.ts'
@@ -7,9 +13,13 @@ import { rawQueryOf, readQueryParameters } from '../request/query-parameters.ts'
 import { MAX_REQUEST_LINE_BYTES, requestLineBytes } from '../request/request-line-limit.ts'
 
 /** The price class of a query in its canonical OQO form, or undefined when it does not plan. */
-const classOfOqo = (oqo: Oqo | null, view: ViewParameters = {}): CostClass | undefined => {
+const classOfOqo = (
+  oqo: Oqo | null,
+  view: ViewParameters,
+  planOptions: PlanOptions,
+): CostClass | undefined => {
   if (oqo === null) return undefined
-  const planned = planQuery(oqo, view)
+  const planned = planQuery(oqo, view, planOptions)
   return planned.ok ? costClassOfPlan(planned.plan) : undefined
 }
 
@@ -72,7 +82,11 @@ const readJsonBody = async (request: Request): Promise<unknown> => {
  * `/properties`, `/query/spec`, autocomplete, `/rate-limit`, collection management. A request that does
  * not read or plan is free too (it fails with 400); a charged call that fails is refunded anyway.
  */
-export const priceRequest = async (request: Request, pathname: string): Promise<CostClass | undefined> => {
+export const priceRequest = async (
+  request: Request,
+  pathname: string,
+  planOptions: PlanOptions = {},
+): Promise<CostClass | undefined> => {
   if (requestLineBytes(request) > MAX_REQUEST_LINE_BYTES) return undefined
   const segments = pathname.split('/').filter((segment) => segment !== '')
   const [first] = segments
@@ -82,8 +96,8 @@ export const priceRequest = async (request: Request, pathname: string): Promise<
       const body = await readJsonBody(request)
       if (typeof body !== 'object' || body === null) return undefined
       const fields = body as Record<string, unknown>
-      if ('oql' in fields) return classOfOqo(oqoOf('oql', fields.oql))
-      if ('oqo' in fields) return classOfOqo(oqoOf('oqo', fields.oqo))
+      if ('oql' in fields) return classOfOqo(oqoOf('oql', fields.oql), {}, planOptions)
+      if ('oqo' in fields) return classOfOqo(oqoOf('oqo', fields.oqo), {}, planOptions)
       return undefined
     }
     const parameter = readQueryParameters(rawQueryOf(request.url)).find(
@@ -91,7 +105,7 @@ export const priceRequest = async (request: Request, pathname: string): Promise<
     )
     return parameter === undefined
       ? undefined
-      : classOfOqo(oqoOf(parameter.name as 'oql' | 'oqo', parameter.value))
+      : classOfOqo(oqoOf(parameter.name as 'oql' | 'oqo', parameter.value), {}, planOptions)
   }
   if (first === 'text') return 'text'
   const entity = entityOfPath(first)
@@ -99,5 +113,5 @@ export const priceRequest = async (request: Request, pathname: string): Promise<
   if (segments.length > 1) return 'singleton'
   if (method !== 'GET' && method !== 'HEAD') return undefined
   const reading = readListRequest(entity, rawQueryOf(request.url))
-  return reading.ok ? classOfOqo(reading.request.oqo, reading.request.view) : undefined
+  return reading.ok ? classOfOqo(reading.request.oqo, reading.request.view, planOptions) : undefined
 }

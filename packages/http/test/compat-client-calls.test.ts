@@ -264,6 +264,8 @@ describe('messages clients can format', () => {
       await send('/query', json('{"colour": 1}')),
       await send('/text', json('not json')),
       await send('/text', json('[1]')),
+      await send(`/?oqo=${encodeURIComponent('{"get_rows":"works","group_by":[3]}')}`),
+      await send('/works?search=clim*%20abc'),
     ]
     // Every message of a body: the top one, and those of each problem or validation error.
     const messagesOf = (value: unknown): string[] =>

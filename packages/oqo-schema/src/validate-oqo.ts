@@ -72,7 +72,7 @@ const FIXES: Partial<Record<ValidationCode, string>> = {
   invalid_sample: 'Use an integer from 1 to 10000, or leave sample out.',
   invalid_seed: 'Use a string such as "42".',
   invalid_corpus: 'Leave corpus out for the core corpus.',
-  invalid_group_by: 'Write each dimension as {"column_id": "<column>"}.',
+  invalid_group_by: 'Write each dimension as an object whose column_id names a column, such as "type".',
 }
 
 const codeForArkError = (path: Path, error: ArkError): ValidationCode => {

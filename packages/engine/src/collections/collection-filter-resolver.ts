@@ -83,7 +83,7 @@ const nameOf = (node: CollectionNode): string =>
   node.column.id === SAME_TYPE_COLUMN ? 'collection' : node.column.id
 
 const COMBINE_HINT =
-  'To combine collections, fetch their entity ids (GET /collections/{id}/entities) and pass them as one id list (the service: filter, or ids.openalex:a|b).'
+  'To combine collections, fetch their entity ids (GET /collections/ followed by the collection id and /entities) and pass them as one id list (the service: filter, or ids.openalex:a|b).'
 
 /** Refuses the collection filters the API does not allow, before any collection is looked up. */
 const checkShape = (filter: FilterNode | null): void => {

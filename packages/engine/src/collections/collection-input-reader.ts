@@ -157,7 +157,7 @@ const PATCH_FIELDS = ['display_name', 'description', 'entity_type']
 
 /** The body of `POST /me/collections`. */
 export const readCollectionInput = (body: unknown, profanity: ProfanityFilter): CollectionInput => {
-  const fields = fieldsOf(body, CREATE_FIELDS, '{"display_name": "My papers", "entity_type": "works"}')
+  const fields = fieldsOf(body, CREATE_FIELDS, 'one with display_name "My papers" and entity_type "works"')
   const entityType = readEntityType(fields.entity_type)
   const displayName = readDisplayName(fields.display_name, profanity)
   const description = fields.description === undefined ? '' : readDescription(fields.description)
@@ -168,7 +168,7 @@ export const readCollectionInput = (body: unknown, profanity: ProfanityFilter): 
 
 /** The body of `PATCH /me/collections/{id}`: at least one of the fields it takes. */
 export const readCollectionChanges = (body: unknown, profanity: ProfanityFilter): CollectionChanges => {
-  const fields = fieldsOf(body, PATCH_FIELDS, '{"display_name": "New name"}')
+  const fields = fieldsOf(body, PATCH_FIELDS, 'one with display_name "New name"')
   if (!PATCH_FIELDS.some((field) => fields[field] !== undefined))
     throw new CollectionError(
       'invalid_body',
@@ -185,11 +185,11 @@ export const readCollectionChanges = (body: unknown, profanity: ProfanityFilter)
 
 /** The `{entity_ids: [...]}` body of the bulk add and remove endpoints. */
 export const readEntityIdsBody = (body: unknown, entityType: CollectionEntityType): string[] => {
-  const fields = fieldsOf(body, ['entity_ids'], '{"entity_ids": ["W2741809807"]}')
+  const fields = fieldsOf(body, ['entity_ids'], 'one with entity_ids, a list such as ["W2741809807"]')
   if (fields.entity_ids === undefined)
     throw new CollectionError(
       'entity_id_invalid',
-      'entity_ids is missing: give {"entity_ids": ["W2741809807", …]}.',
+      'entity_ids is missing: give entity_ids, a list of ids such as ["W2741809807", …].',
       'entity_ids',
     )
   return readEntityIds(fields.entity_ids, entityType)

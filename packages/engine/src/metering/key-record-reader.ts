@@ -81,7 +81,12 @@ export type KeysFileReading =
  */
 export const readKeysFile = async (parsed: unknown, now: Date): Promise<KeysFileReading> => {
   if (!Array.isArray(parsed))
-    return { ok: false, problems: ['a keys file holds a JSON array of {key, user_id, …} objects'] }
+    return {
+      ok: false,
+      problems: [
+        'a keys file holds a JSON array of objects, each with key, user_id and the rest of a key record',
+      ],
+    }
   const problems: string[] = []
   const records: ApiKeyRecord[] = []
   const seen = new Set<string>()

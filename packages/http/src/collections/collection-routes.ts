@@ -47,7 +47,7 @@ const entityIdOf = (event: H3Event): string => {
 }
 
 const ROUTES =
-  'POST and GET /me/collections; PATCH and DELETE /me/collections/{id}; POST and DELETE /me/collections/{id}/entities; DELETE /me/collections/{id}/entities/{entity_id}; GET /collections/{id} and /collections/{id}/entities; GET /admin/collections; GET, PATCH and DELETE /admin/collections/{id}'
+  'POST and GET /me/collections; PATCH and DELETE /me/collections/ and a collection id; POST and DELETE /me/collections/ and an id, then /entities; DELETE /me/collections/ and an id, /entities/ and an entity id; GET /collections/ and an id, with or without /entities after it; GET /admin/collections; GET, PATCH and DELETE /admin/collections/ and an id'
 
 const PATHS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\/me\/collections\/?$/, 'GET, POST'],

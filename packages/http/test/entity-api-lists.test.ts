@@ -105,6 +105,15 @@ describe('GET /{entities}: every entity path and the envelope', () => {
     expect(again.results.map((row) => row.id)).toEqual(body.results.map((row) => row.id))
   })
 
+  it('serves work types at /types too, the path the URL form writes for them, and runs that URL back', async () => {
+    const body = await list('/work-types?filter=works_count:>0')
+    expect(body.meta.x_query.url).toMatch(/^\/types\?/)
+    const again = await list(body.meta.x_query.url!)
+    expect(again.results.map((row) => row.id)).toEqual(body.results.map((row) => row.id))
+    const one = await get<Row>(sample, '/types/article')
+    expect([one.status, one.body.id]).toEqual([200, 'https://openalex.org/types/article'])
+  })
+
   it('prices a list, a search and a group query from the one price table', async () => {
     expect((await list('/works?filter=is_oa:true')).meta.cost_usd).toBe(0.0001)
     expect((await list('/works?search=cancer')).meta.cost_usd).toBe(0.001)

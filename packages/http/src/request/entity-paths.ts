@@ -25,9 +25,12 @@ export const API_ENTITIES: readonly EntityType[] = Object.freeze([
   'concepts',
 ])
 
-const BY_PATH: ReadonlyMap<string, EntityType> = new Map(
-  API_ENTITIES.map((entity) => [entityPath(entity), entity]),
-)
+// `/types` too: the classic URLs the language writes for work types use it, as the reference engine does, so
+// a URL from `oxurl` or `meta.x_query` runs here unchanged.
+const BY_PATH: ReadonlyMap<string, EntityType> = new Map([
+  ...API_ENTITIES.map((entity) => [entityPath(entity), entity] as const),
+  ['types', 'types'],
+])
 
 /** The entity a path segment names (`work-types` → `types`), any case; undefined when it names none. */
 export const entityOfPath = (segment: string): EntityType | undefined => BY_PATH.get(segment.toLowerCase())

@@ -1,7 +1,7 @@
 import { collectionPaths } from './openapi-collection-paths.ts'
-import { withMeteringResponses } from './openapi-metering-responses.ts'
 import { builtPaths, componentParameters, componentResponses } from './openapi-paths.ts'
 import { componentSchemas } from './openapi-schemas.ts'
+import { withServerWideResponses } from './openapi-server-responses.ts'
 import { textPaths } from './openapi-text-paths.ts'
 
 /** The version of the API the document describes (the query language is alpha; see `info.description`). */
@@ -41,7 +41,7 @@ export const buildOpenApiDocument = (): Record<string, unknown> => ({
     { name: 'Collections admin', description: 'Collections of every user, for admins.' },
   ],
   security: [{}, { api_key: [] }, { bearer: [] }, { api_key_header: [] }],
-  paths: withMeteringResponses({ ...builtPaths(), ...textPaths(), ...collectionPaths() }),
+  paths: withServerWideResponses({ ...builtPaths(), ...textPaths(), ...collectionPaths() }),
   components: {
     schemas: componentSchemas(),
     parameters: componentParameters(),

@@ -93,9 +93,10 @@ export const componentResponses = (): Record<string, OpenApiObject> => ({
     'Error',
   ),
   NotSupported: jsonOf('The catalog cannot answer this query (semantic search without vectors, …).', 'Error'),
-  EmbeddingsUnavailable: jsonOf(
-    'Semantic search could not embed the query: the embeddings server is down, too slow or answered badly.',
+  Unavailable: jsonOf(
+    'The server cannot answer now; `Retry-After` says when to try again. `error` says why: `query_timeout` (the query ran past the time budget of one request, 10 s unless the server sets another, and was stopped: narrow it), `server_busy` (as many searches, group-bys and samples run and wait as the server takes), `shutting_down`, or `embeddings_unavailable` (semantic search could not embed the query: the embeddings server is down, too slow or answered badly).',
     'Error',
+    { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', minimum: 1 } } },
   ),
   ServerError: jsonOf('A fault of the server; the body says nothing of its cause.', 'Error'),
   Unauthorized: jsonOf(
@@ -165,7 +166,6 @@ export const builtPaths = (): Record<string, OpenApiObject> => ({
         400: response('QueryRefused'),
         414: response('RequestLineTooLong'),
         501: response('NotSupported'),
-        503: response('EmbeddingsUnavailable'),
         default: response('ServerError'),
       },
     },
@@ -182,7 +182,6 @@ export const builtPaths = (): Record<string, OpenApiObject> => ({
         400: response('QueryRefused'),
         413: jsonOf('The body is larger than the server reads.', 'QueryError'),
         501: response('NotSupported'),
-        503: response('EmbeddingsUnavailable'),
         default: response('ServerError'),
       },
     },
@@ -221,7 +220,6 @@ export const builtPaths = (): Record<string, OpenApiObject> => ({
         404: response('NotFound'),
         414: response('RequestLineTooLong'),
         501: response('NotSupported'),
-        503: response('EmbeddingsUnavailable'),
         default: response('ServerError'),
       },
     },

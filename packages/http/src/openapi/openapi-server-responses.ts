@@ -3,11 +3,14 @@ import { type OpenApiObject, response } from './openapi-parts.ts'
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
 
 /**
- * The served operations with the answers metering can give any of them: 401 for an unknown key and
- * 429 for a call refused by the rate or the budget. Metering runs before every route, so these belong
- * to every operation rather than being repeated by hand in each.
+ * The served operations with the answers the server can give any of them: 401 for an unknown key and 429 for
+ * a call refused by the rate or the budget (metering), 503 for a query stopped at its deadline, a full queue of
+ * heavy queries or a shutdown (the request limits). Both run before every route, so these belong to every
+ * operation rather than being repeated by hand in each.
  */
-export const withMeteringResponses = (paths: Record<string, OpenApiObject>): Record<string, OpenApiObject> =>
+export const withServerWideResponses = (
+  paths: Record<string, OpenApiObject>,
+): Record<string, OpenApiObject> =>
   Object.fromEntries(
     Object.entries(paths).map(([path, item]) => [
       path,
@@ -23,6 +26,7 @@ export const withMeteringResponses = (paths: Record<string, OpenApiObject>): Rec
                 ...responses,
                 401: responses['401'] ?? response('Unauthorized'),
                 429: response('RateLimited'),
+                503: response('Unavailable'),
               },
             },
           ]

@@ -81,6 +81,30 @@ describe('malformed queries on a metered server', () => {
     }
   })
 
+  // A client that closes the connection mid-body (or breaks the chunked framing) makes the body stream
+  // fail; found by the HTTP fuzzer, where Node's "aborted" error was logged as a fault and answered 500.
+  it.each(['/', '/query', '/text'])(
+    'POST %s with a body cut off mid-stream is a 400 invalid_body',
+    async (path) => {
+      const cutOff = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"oql": "works'))
+          controller.error(new Error('aborted'))
+        },
+      })
+      const answer = await call(metered, path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: cutOff,
+        duplex: 'half',
+        address: '203.0.113.11',
+      } as RequestInit)
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400)
+      expect(answer.body.error).toBe('invalid_body')
+      expect(sample.faults).toEqual([])
+    },
+  )
+
   it('no fault was logged', () => {
     expect(sample.faults).toEqual([])
   })

@@ -62,6 +62,10 @@ const readJsonBody = async (request: Request): Promise<unknown> => {
       if (size > MAX_PRICED_BODY_BYTES) return undefined
       text += decoder.decode(value, { stream: true })
     }
+  } catch {
+    // The body broke off (the client closed mid-body, or bad chunked framing): not priced, and the
+    // handler's own read answers the 400.
+    return undefined
   } finally {
     // Not awaited: a branch of a teed body settles its cancel only once the other branch ends too.
     reader.cancel().catch(() => {})

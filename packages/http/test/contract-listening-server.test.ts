@@ -1,7 +1,9 @@
 // The same contract through a real listening server (node:http around the app, as `oqlkit serve` runs it):
-// a list, a merged singleton's 301, and a request line over 8,190 bytes, sent over a socket.
+// a list, a merged singleton's 301, a request line over 8,190 bytes, and requests Node's parser refuses,
+// sent over a socket.
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { type AddressInfo, createConnection } from 'node:net'
+import { answerClientErrors } from '@oqlkit/http'
 import { toNodeHandler } from 'h3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useContractApp } from './support/contract-app.ts'
@@ -13,6 +15,7 @@ let base: string
 
 beforeAll(async () => {
   server = createServer(toNodeHandler(context.app))
+  answerClientErrors(server)
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 })
@@ -48,5 +51,52 @@ describe('a real listening server', () => {
     const response = await fetch(`${base}${path}`)
     expect([414, 400]).toContain(response.status)
     expect(await response.text()).toMatch(/POST/)
+  })
+
+  // Found by the HTTP fuzzer: Node answered these itself with a bare 400 and no body.
+  it.each([
+    [
+      'a byte a request target may not hold',
+      'GET /works?filter=title.search:\xff HTTP/1.1\r\nhost: x\r\n\r\n',
+      400,
+      'malformed_request',
+    ],
+    ['a target without its slash', 'GET works HTTP/1.1\r\nhost: x\r\n\r\n', 400, 'malformed_request'],
+    [
+      'a header name with a space',
+      'GET /works HTTP/1.1\r\nhost: x\r\nbad name: v\r\n\r\n',
+      400,
+      'malformed_request',
+    ],
+    [
+      'broken chunked framing',
+      'POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n',
+      400,
+      'malformed_request',
+    ],
+    [
+      'a head over the size limit',
+      `GET /works HTTP/1.1\r\nhost: x\r\nx-long: ${'v'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'request_head_too_large',
+    ],
+  ])('answers %s with a JSON error', async (_name, request, status, error) => {
+    const port = (server.address() as AddressInfo).port
+    const answer = await new Promise<string>((done, fail) => {
+      const socket = createConnection({ host: '127.0.0.1', port })
+      const chunks: Buffer[] = []
+      socket.on('data', (chunk) => chunks.push(chunk))
+      socket.on('error', fail)
+      socket.on('close', () => done(Buffer.concat(chunks).toString('utf8')))
+      socket.write(Buffer.from(request, 'latin1'))
+    })
+    const [head = '', body = ''] = answer.split('\r\n\r\n')
+    expect(head.split('\r\n')[0]).toBe(
+      `HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : 'Request Header Fields Too Large'}`,
+    )
+    expect(head.toLowerCase()).toContain('content-type: application/json')
+    const parsed = JSON.parse(body) as { error: string; message: string }
+    expect(parsed.error).toBe(error)
+    expect(parsed.message).not.toMatch(/[{}]/)
   })
 })

@@ -14,6 +14,7 @@ import {
 } from '@oqlkit/adapter-duckdb'
 import { DEFAULT_MAX_PER_PAGE, type Embedder, MAX_PAGE_DEPTH } from '@oqlkit/engine'
 import {
+  answerClientErrors,
   createApp,
   createCollectionsApp,
   DEFAULT_QUERY_TIMEOUT_MS,
@@ -281,6 +282,8 @@ export const serveCommand: CliCommand = {
       node: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
     })
     await server.ready()
+    // Requests Node's parser refuses get a JSON error too, not a bare 400.
+    if (server.node?.server !== undefined) answerClientErrors(server.node.server)
     if (vectors !== undefined && !adapter.capabilities.semanticSearch)
       context.writeProgress(
         `Semantic search is off: this catalog's vectors came from ${vectors.embedder.modelId} on an embeddings server; start with --embeddings-url URL to serve it.\n`,
@@ -315,6 +318,7 @@ export const serveCommand: CliCommand = {
             { port: collectionsPort, hostname: '127.0.0.1', silent: true },
           )
     await collectionsServer?.ready()
+    if (collectionsServer?.node?.server !== undefined) answerClientErrors(collectionsServer.node.server)
     if (collections !== undefined)
       context.writeProgress(
         `Collections in ${resolve(collectionsDir!)}, served beside the API${collectionsServer === undefined ? '' : ` and at ${collectionsServer.url ?? `http://127.0.0.1:${collectionsPort}/`}`}.\n`,

@@ -105,6 +105,39 @@ describe('malformed queries on a metered server', () => {
     },
   )
 
+  // Found by the HTTP fuzzer: thousands of nested branches (or arrays) overflowed the stack in validation,
+  // in messages quoting a value and in the JSON of the answer, each a 500.
+  it.each([
+    ['/', 'branches', 3_000],
+    ['/query', 'branches', 3_000],
+    ['/', 'arrays', 20_000],
+    ['/query', 'arrays', 20_000],
+    ['/text', 'arrays', 20_000],
+  ] as const)('POST %s with %s nested %i deep is a 400', async (path, shape, depth) => {
+    const body =
+      shape === 'branches'
+        ? `{"oqo":{"get_rows":"works","filter_rows":[${'{"join":"and","filters":['.repeat(depth)}{"column_id":"publication_year","value":2020,"operator":"is"}${']}'.repeat(depth)}]}}`
+        : `{"oql":${'['.repeat(depth)}${']'.repeat(depth)}}`
+    const answer = await call(metered, path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      address: '203.0.113.12',
+    })
+    expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(400)
+    if (path !== '/text') expect(JSON.stringify(answer.body)).toMatch(/levels deep/)
+    expect(sample.faults).toEqual([])
+  })
+
+  it('GET /?oqo= with arrays nested 3,000 deep is a 400', async () => {
+    // Brackets unencoded, as a query may carry them, so that the request line stays under 8,190 bytes.
+    const oqo = `${encodeURIComponent('{"get_rows":')}${'['.repeat(3_000)}${']'.repeat(3_000)}}`
+    const answer = await call(metered, `/?oqo=${oqo}`, { address: '203.0.113.12' })
+    expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(400)
+    expect(JSON.stringify(answer.body)).toMatch(/levels deep/)
+    expect(sample.faults).toEqual([])
+  })
+
   it('no fault was logged', () => {
     expect(sample.faults).toEqual([])
   })

@@ -1,6 +1,7 @@
 // The public API of @oqlkit/oqo-schema: the OQO types and validators, canonicalisation, the
 // properties registry and the value vocabularies. Pure: no `node:` imports, so it runs anywhere.
 
+export { MAX_JSON_DEPTH, parseBoundedJson } from './bounded-json.ts'
 export { type CanonicalizeOptions, canonicalizeOqo, isBranch } from './canonicalize-oqo.ts'
 export {
   type DiagnosticSeverity,
@@ -70,7 +71,7 @@ export {
   suggestColumns,
 } from './registry/properties-registry.ts'
 export { closestMatches, similarity } from './string-similarity.ts'
-export { type OqoValidation, type ValidateOqoOptions, validateOqo } from './validate-oqo.ts'
+export { MAX_FILTER_DEPTH, type OqoValidation, type ValidateOqoOptions, validateOqo } from './validate-oqo.ts'
 export { COLLECTION_ID, parseNativeId } from './value-checks.ts'
 export {
   bareVocabularyCode,

@@ -336,13 +336,30 @@ const checkLeafAgainstRegistry = (
   }
 }
 
+/**
+ * How deep branches may nest in `filter_rows`. Validation, canonicalisation, planning and the SQL compiler
+ * each recurse once per level, so a body of a few thousand nested branches overflowed the stack (a 500);
+ * no real query comes near this, and OQL text stops at 64 levels of parentheses.
+ */
+export const MAX_FILTER_DEPTH = 256
+
 const walkFilter = (
   node: unknown,
   path: Path,
   entity: EntityType | undefined,
   registry: PropertiesRegistry,
   diagnostics: DiagnosticCollector,
+  /** Branches above this node. */
+  depth = 0,
 ): void => {
+  if (depth > MAX_FILTER_DEPTH) {
+    diagnostics.error(
+      'invalid_body',
+      path,
+      `${formatPath(path.slice(0, 2))} nests branches more than ${MAX_FILTER_DEPTH} levels deep (at most ${MAX_FILTER_DEPTH}). Flatten it: a branch may hold any number of filters.`,
+    )
+    return
+  }
   if (!isPlainObject(node)) {
     diagnostics.error(
       'invalid_body',
@@ -356,7 +373,7 @@ const walkFilter = (
     if (branch instanceof type.errors) diagnostics.arkErrors(path, branch, 'branch')
     if (Array.isArray(node.filters))
       node.filters.forEach((child, index) => {
-        walkFilter(child, [...path, 'filters', index], entity, registry, diagnostics)
+        walkFilter(child, [...path, 'filters', index], entity, registry, diagnostics, depth + 1)
       })
     return
   }

@@ -1,4 +1,11 @@
-import { type Filter, type Oqo, validateOqo } from '@oqlkit/oqo-schema'
+import {
+  type Filter,
+  MAX_FILTER_DEPTH,
+  MAX_JSON_DEPTH,
+  type Oqo,
+  parseBoundedJson,
+  validateOqo,
+} from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
 import { okRows } from './corpus-fixtures.ts'
 
@@ -230,5 +237,40 @@ describe('validateOqo messages', () => {
     expect(
       validateOqo({ get_rows: 'work-types', filter_rows: [{ column_id: 'id', value: 'article' }] }).errors,
     ).toEqual([])
+  })
+})
+
+// Found by the HTTP fuzzer: a body nesting a few thousand branches overflowed the stack of every layer
+// that walks the filter tree, and the server answered 500.
+describe('nesting limits', () => {
+  const nested = (depth: number): Oqo => {
+    let filter: Filter = { column_id: 'publication_year', value: 2020, operator: 'is' } as Filter
+    for (let i = 0; i < depth; i++) filter = { join: i % 2 === 0 ? 'and' : 'or', filters: [filter] } as Filter
+    return { get_rows: 'works', filter_rows: [filter] } as Oqo
+  }
+
+  it(`takes branches nested ${MAX_FILTER_DEPTH} deep and refuses one more level as invalid_body`, () => {
+    expect(validateOqo(nested(MAX_FILTER_DEPTH)).valid).toBe(true)
+    const refused = validateOqo(nested(MAX_FILTER_DEPTH + 1))
+    expect(refused.valid).toBe(false)
+    expect(refused.errors).toHaveLength(1)
+    expect(refused.errors[0]!.code).toBe('invalid_body')
+    expect(refused.errors[0]!.message).toMatch(/more than 256 levels deep/)
+  })
+
+  it('refuses 5,000 levels without overflowing the stack', () => {
+    expect(validateOqo(nested(5_000)).valid).toBe(false)
+  })
+
+  it('parses request JSON up to MAX_JSON_DEPTH levels and throws a SyntaxError past them', () => {
+    const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`
+    expect(() => parseBoundedJson(arrays(MAX_JSON_DEPTH))).not.toThrow()
+    expect(() => parseBoundedJson(arrays(MAX_JSON_DEPTH + 1))).toThrow(SyntaxError)
+    expect(() => parseBoundedJson(arrays(100_000))).toThrow(/nests 100000 levels deep/)
+    // Brackets inside strings (escaped quotes too) are text, not nesting.
+    expect(parseBoundedJson(JSON.stringify({ a: `\\"${'['.repeat(5_000)}` }))).toEqual({
+      a: `\\"${'['.repeat(5_000)}`,
+    })
+    expect(() => parseBoundedJson('{')).toThrow(SyntaxError)
   })
 })

@@ -1,4 +1,5 @@
 import { CollectionError } from '@oqlkit/engine'
+import { parseBoundedJson } from '@oqlkit/oqo-schema'
 import { readCappedBody } from '../request/capped-body-reader.ts'
 
 /** The largest body the collections API reads: 1,000 full id URLs take about 40 KB. */
@@ -25,7 +26,7 @@ export const readJsonBody = async (request: Request, limit = MAX_COLLECTION_BODY
   }
   if (text.trim() === '') throw new CollectionError('invalid_body', 'The body is empty; send a JSON object.')
   try {
-    return JSON.parse(text) as unknown
+    return parseBoundedJson(text)
   } catch (error) {
     throw new CollectionError(
       'invalid_body',

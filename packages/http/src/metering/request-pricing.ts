@@ -6,7 +6,7 @@ import {
   type ViewParameters,
 } from '@oqlkit/engine'
 import { type TranslationResult, translate } from '@oqlkit/oql'
-import type { Oqo } from '@oqlkit/oqo-schema'
+import { type Oqo, parseBoundedJson } from '@oqlkit/oqo-schema'
 import { entityOfPath } from '../request/entity-paths.ts'
 import { readListRequest } from '../request/list-request-reader.ts'
 import { rawQueryOf, readQueryParameters } from '../request/query-parameters.ts'
@@ -33,7 +33,7 @@ const oqoOf = (form: 'oql' | 'oqo', value: unknown): Oqo | null => {
   let oqo = value
   if (typeof value === 'string')
     try {
-      oqo = JSON.parse(value)
+      oqo = parseBoundedJson(value)
     } catch {
       return null
     }
@@ -71,7 +71,7 @@ const readJsonBody = async (request: Request): Promise<unknown> => {
     reader.cancel().catch(() => {})
   }
   try {
-    return JSON.parse(text + decoder.decode())
+    return parseBoundedJson(text + decoder.decode())
   } catch {
     return undefined
   }

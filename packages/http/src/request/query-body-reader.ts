@@ -1,4 +1,5 @@
 import type { TranslationError } from '@oqlkit/oql'
+import { parseBoundedJson } from '@oqlkit/oqo-schema'
 import { queryProblem } from '../errors/query-error.ts'
 import { readCappedBody } from './capped-body-reader.ts'
 
@@ -48,7 +49,7 @@ export const readJsonObjectBody = async (request: Request, example: string): Pro
   if (text.trim() === '') return invalid(`The body is empty. Send ${example}.`)
   let body: unknown
   try {
-    body = JSON.parse(text)
+    body = parseBoundedJson(text)
   } catch (error) {
     return invalid(
       `The body is not valid JSON (${error instanceof Error ? error.message : String(error)}). Send ${example}.`,

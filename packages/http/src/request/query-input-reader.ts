@@ -1,5 +1,5 @@
 import { parseOql, type TranslationError, type TranslationWarning, translate } from '@oqlkit/oql'
-import { type EmbeddedView, type Oqo, readOqo } from '@oqlkit/oqo-schema'
+import { type EmbeddedView, type Oqo, parseBoundedJson, readOqo } from '@oqlkit/oqo-schema'
 import { queryProblem } from '../errors/query-error.ts'
 import type { QueryInput } from './query-execute-reader.ts'
 
@@ -31,7 +31,7 @@ const warningsOf = (
 
 const parseJson = (text: string): { value: unknown } | { error: string } => {
   try {
-    return { value: JSON.parse(text) }
+    return { value: parseBoundedJson(text) }
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) }
   }

@@ -2,6 +2,7 @@
 // query string of a GET, or from a POST's JSON body (a POST without a body may use the query string too).
 // Every problem is a 400 that names the parameter and what would be valid; nothing is tagged or charged.
 import { type TaggingInput, TEXT_TAGGING_LIMITS, taggingInputLength } from '@oqlkit/engine'
+import { parseBoundedJson } from '@oqlkit/oqo-schema'
 import { ApiError } from '../errors/api-error.ts'
 import { readCappedBody } from './capped-body-reader.ts'
 import { collectKnownParameters } from './known-parameters.ts'
@@ -65,7 +66,7 @@ export const readTaggingInput = async (request: Request, path: string): Promise<
 function readBodyFields(bytes: Uint8Array, path: string): { title?: string; abstract?: string } {
   let body: unknown
   try {
-    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+    body = parseBoundedJson(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
   } catch {
     throw ApiError.of(
       400,

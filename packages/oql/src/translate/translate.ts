@@ -1,4 +1,11 @@
-import { canonicalizeOqo, type Oqo, type OqoDiagnostic, readOqo, validateOqo } from '@oqlkit/oqo-schema'
+import {
+  canonicalizeOqo,
+  type Oqo,
+  type OqoDiagnostic,
+  parseBoundedJson,
+  readOqo,
+  validateOqo,
+} from '@oqlkit/oqo-schema'
 import { parseOql } from '../parser/index.ts'
 import { type NameLookup, printOqlForms } from '../printer/index.ts'
 import { type ReadUrl, sortedAgain, sortedOqoToUrl, urlToOqo } from '../url/index.ts'
@@ -200,7 +207,7 @@ export const translate = (
 
 const parseJson = (text: string): unknown => {
   try {
-    return JSON.parse(text)
+    return parseBoundedJson(text)
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error))
   }

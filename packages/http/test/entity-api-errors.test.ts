@@ -212,6 +212,15 @@ describe('never a 500 for input', () => {
     '/autocomplete',
   )
 
+  it('says what is wrong with a path it cannot decode, rather than a bare "Bad Request"', async () => {
+    for (const path of ['/query/oql/%ED%BD%95', '/works/%ED%BD%95']) {
+      const answer = await get(sample, path)
+      expect(answer.status).toBe(400)
+      expect(answer.body).toMatchObject({ error: 'bad_request' })
+      expect((answer.body as { message: string }).message).toMatch(/malformed percent-encoding/)
+    }
+  })
+
   it('answers arbitrary query strings with 2xx, 3xx or a JSON 4xx/501', async () => {
     await fc.assert(
       fc.asyncProperty(PATH, QUERY, async (path, pairs) => {

@@ -15,7 +15,12 @@ export const API_ERROR_CODES = {
   not_found: 'No such route, entity type or entity.',
   method_not_allowed: 'The path exists, but not for this HTTP method.',
   request_line_too_long: 'The GET request line is longer than 8,190 bytes; POST the query to / instead.',
-  bad_request: 'The request could not be read (a malformed URL).',
+  bad_request: 'The request could not be read (a malformed URL, such as a broken percent-encoding).',
+  malformed_request:
+    'Bytes that are not HTTP/1.1 (a request target with bytes it may not hold, a malformed header, broken chunked framing); answered by the server before any route, and the connection closed.',
+  request_head_too_large:
+    'The request line and headers are larger than the server reads (431); POST long queries.',
+  request_timeout: 'The request was not received in time (408).',
   invalid_body:
     'A POST body that is not a JSON object with exactly one query (oql, oqo or oxurl) and known siblings.',
   invalid_oql: 'An empty OQL text.',

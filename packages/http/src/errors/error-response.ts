@@ -33,6 +33,9 @@ const unsupportedPlanError = (error: Error & { reason?: unknown }): ApiError =>
     ? ApiError.of(400, error.reason, error.message)
     : ApiError.of(501, 'not_supported', `This catalog cannot answer the query: ${error.message}.`)
 
+const UNREADABLE_REQUEST =
+  'The request could not be read. This usually means a malformed percent-encoding in its path or query: each % must be followed by two hexadecimal digits, and the bytes they spell must be UTF-8.'
+
 /** The `ApiError` a thrown value stands for, or undefined for a fault of the server. */
 export const toApiError = (thrown: unknown): ApiError | undefined => {
   const error = HTTPError.isError(thrown) && thrown.cause instanceof Error ? thrown.cause : thrown
@@ -45,6 +48,9 @@ export const toApiError = (thrown: unknown): ApiError | undefined => {
     return ApiError.of(503, 'embeddings_unavailable', `Semantic search cannot run now: ${error.message}`)
   if (HTTPError.isError(error) && error.status === 404)
     return ApiError.of(404, 'not_found', 'No route matches this path. GET / describes the server.')
+  // h3 refuses a path it cannot decode with its bare status text, which tells a client nothing.
+  if (HTTPError.isError(error) && error.status === 400 && error.message === 'Bad Request')
+    return ApiError.of(400, 'bad_request', UNREADABLE_REQUEST)
   if (HTTPError.isError(error) && error.status < 500 && error.unhandled !== true)
     return ApiError.of(error.status, 'bad_request', error.message)
   return undefined

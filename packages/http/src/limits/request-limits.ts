@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { setMaxListeners } from 'node:events'
 import {
   isQueryInterruptedError,
   type QueryOptions,
@@ -20,6 +21,9 @@ export interface RequestLimitsOptions {
 }
 
 export const DEFAULT_QUERY_TIMEOUT_MS = 10_000
+
+/** Storage calls of one request that may listen to its signal at once before Node warns of a leak. */
+const MAX_STORAGE_CALLS_LISTENING = 256
 
 /** What the storage calls of one request share: its signal. */
 interface RequestScope {
@@ -64,6 +68,9 @@ export class RequestLimits {
       )
     // One controller per request, fired by its deadline or by a shutdown (an abort reason of 'shutdown').
     const stop = new AbortController()
+    // Every storage call of the request listens to it while it runs, and one request (autocomplete, group
+    // labels) may make dozens at once: more than Node's default of 10 is expected here, not a leak.
+    setMaxListeners(MAX_STORAGE_CALLS_LISTENING, stop.signal)
     const deadline = setTimeout(
       () => stop.abort(new DOMException('deadline', 'TimeoutError')),
       this.queryTimeoutMs,

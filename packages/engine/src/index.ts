@@ -106,6 +106,7 @@ export {
 } from './embedding/embedder.ts'
 export { SEMANTIC_SEARCH_LIMITS } from './embedding/semantic-search-limits.ts'
 export * from './metering/index.ts'
+export { type LeafKind, leavesOf, type PlacedLeaf, searchNodesOf } from './plan/filter-leaves.ts'
 export {
   type AndNode,
   type CollectionNode,

@@ -7,9 +7,17 @@
 // Groups: WITH base (dimension values) → keys (one row per row and key combination, lists unnested, link
 //         tables joined) → buckets (count per key combination), ordered by count desc, then key; one link
 //         dimension over a whole corpus reads its narrow link table alone.
-import type { ColumnRef, FilterNode, QueryPlan, SearchNode, SortKey } from '@oqlkit/engine'
+import {
+  type ColumnRef,
+  type FilterNode,
+  type QueryPlan,
+  type SearchNode,
+  type SortKey,
+  searchNodesOf,
+} from '@oqlkit/engine'
 import { type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { fullOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
+import { constantLiteral, quoteIdentifier } from '../sql/sql-text.ts'
 import {
   entityView,
   LINK_SORT_COLUMNS,
@@ -33,7 +41,6 @@ import { compileFilter, type FilterTarget, type SearchRelation, singleLinkLeaf }
 import { readsRecordColumn } from './record-column-use.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
 import { joinSql, param, paramList, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
-import { constantLiteral, quoteIdentifier } from './sql-identifier.ts'
 import { unindexedSearch } from './unindexed-search.ts'
 import { UnsupportedPlanError } from './unsupported-plan-error.ts'
 import { BOOLEAN_CODEC, DATE_CODEC, NUMBER_CODEC, TIMESTAMP_CODEC, type ValueCodec } from './value-codecs.ts'
@@ -154,21 +161,11 @@ const keyValue = (key: CompiledSortKey, value: unknown): SqlFragment => {
   return param(bound)
 }
 
-/** Search nodes that give relevance: the ones not under a NOT. */
-const scoringSearches = (node: FilterNode | null, negated = false): SearchNode[] => {
-  if (node === null) return []
-  switch (node.kind) {
-    case 'search':
-      return negated ? [] : [node]
-    case 'and':
-    case 'or':
-      return node.children.flatMap((child) => scoringSearches(child, negated))
-    case 'not':
-      return scoringSearches(node.child, !negated)
-    default:
-      return []
-  }
-}
+/** Search nodes that give relevance: the ones not negated. */
+const scoringSearches = (filter: FilterNode | null): SearchNode[] =>
+  searchNodesOf(filter)
+    .filter((leaf) => !leaf.negated)
+    .map((leaf) => leaf.node)
 
 /** The filter without `removed` (a top-level AND leaf, as the planner places a semantic search). */
 const withoutNode = (node: FilterNode | null, removed: SearchNode): FilterNode | null => {
@@ -180,13 +177,8 @@ const withoutNode = (node: FilterNode | null, removed: SearchNode): FilterNode |
   return children.length === 0 ? null : children.length === 1 ? children[0]! : { kind: 'and', children }
 }
 
-const allSearches = (node: FilterNode | null): SearchNode[] => {
-  if (node === null) return []
-  if (node.kind === 'search') return [node]
-  if (node.kind === 'and' || node.kind === 'or') return node.children.flatMap(allSearches)
-  if (node.kind === 'not') return allSearches(node.child)
-  return []
-}
+const allSearches = (filter: FilterNode | null): SearchNode[] =>
+  searchNodesOf(filter).map((leaf) => leaf.node)
 
 const formatGroupKey = (kind: GroupKeyKind): GroupKeyFormat => {
   if (kind.kind === 'entity') {

@@ -5,6 +5,7 @@ import {
   type PropertiesRegistry,
   propertiesRegistry,
 } from '@oqlkit/oqo-schema'
+import { leavesOf, searchNodesOf } from '../plan/filter-leaves.ts'
 import {
   type CollectionNode,
   type ColumnRef,
@@ -27,36 +28,14 @@ export type CollectionLookup = (collectionId: string) => Promise<ResolvedCollect
 /** The column `collection:` filters on: the entity itself. */
 const SAME_TYPE_COLUMN = 'collection'
 
-const collectionNodesOf = (node: FilterNode | null): CollectionNode[] => {
-  if (node === null) return []
-  switch (node.kind) {
-    case 'collection':
-      return [node]
-    case 'and':
-    case 'or':
-      return node.children.flatMap(collectionNodesOf)
-    case 'not':
-      return collectionNodesOf(node.child)
-    default:
-      return []
-  }
-}
+const collectionNodesOf = (filter: FilterNode | null): CollectionNode[] =>
+  leavesOf(filter, 'collection').map((leaf) => leaf.node)
 
 /** The searches of a filter whose whole text is a bare collection id (a quoted one is text to find). */
-const collectionSearchesOf = (node: FilterNode | null): SearchNode[] => {
-  if (node === null) return []
-  switch (node.kind) {
-    case 'search':
-      return COLLECTION_ID.test(node.text.trim()) ? [node] : []
-    case 'and':
-    case 'or':
-      return node.children.flatMap(collectionSearchesOf)
-    case 'not':
-      return collectionSearchesOf(node.child)
-    default:
-      return []
-  }
-}
+const collectionSearchesOf = (filter: FilterNode | null): SearchNode[] =>
+  searchNodesOf(filter)
+    .map((leaf) => leaf.node)
+    .filter((node) => COLLECTION_ID.test(node.text.trim()))
 
 /**
  * Refuses a collection id given to a text search (`title.search:col_…`, `search=col_…`, any stemmed,

@@ -6,6 +6,7 @@ import {
   propertiesRegistry,
   resolveEntityType,
 } from '@oqlkit/oqo-schema'
+import { searchNodesOf } from '../plan/filter-leaves.ts'
 import type { FilterNode } from '../plan/filter-node.ts'
 import {
   type ColumnSum,
@@ -89,20 +90,8 @@ export type PlanResult =
   | { readonly ok: true; readonly plan: QueryPlan; readonly sortSignature: string }
   | { readonly ok: false; readonly errors: readonly PlanDiagnostic[] }
 
-const hasSearch = (node: FilterNode | null): boolean => {
-  if (node === null) return false
-  switch (node.kind) {
-    case 'search':
-      return true
-    case 'and':
-    case 'or':
-      return node.children.some(hasSearch)
-    case 'not':
-      return false // a negated search excludes rows; it gives no relevance to order by
-    default:
-      return false
-  }
-}
+// A search below a NOT excludes rows; it gives no relevance to order by.
+const hasSearch = (node: FilterNode | null): boolean => searchNodesOf(node).some((leaf) => !leaf.belowNot)
 
 /** The string a cursor is bound to: the sort it was issued for. */
 export const sortSignatureOf = (sort: readonly SortKey[]): string =>

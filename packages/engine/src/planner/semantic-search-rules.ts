@@ -5,6 +5,7 @@
 // search are not combined in one query (the API says the same: search.semantic stands alone).
 import type { EntityType } from '@oqlkit/oqo-schema'
 import { SEMANTIC_SEARCH_LIMITS } from '../embedding/semantic-search-limits.ts'
+import { searchNodesOf } from '../plan/filter-leaves.ts'
 import type { FilterNode, SearchNode } from '../plan/filter-node.ts'
 import type { PlanDiagnostic } from './plan-diagnostic.ts'
 
@@ -14,21 +15,8 @@ interface SearchPlace {
   readonly nested: boolean
 }
 
-const searchesOf = (node: FilterNode | null, nested = false): SearchPlace[] => {
-  if (node === null) return []
-  switch (node.kind) {
-    case 'search':
-      return [{ node, nested }]
-    case 'and':
-      return node.children.flatMap((child) => searchesOf(child, nested))
-    case 'or':
-      return node.children.flatMap((child) => searchesOf(child, true))
-    case 'not':
-      return searchesOf(node.child, true)
-    default:
-      return []
-  }
-}
+const searchesOf = (filter: FilterNode | null): SearchPlace[] =>
+  searchNodesOf(filter).map((leaf) => ({ node: leaf.node, nested: leaf.belowNot || leaf.belowOr }))
 
 const codePoints = (text: string): number => {
   let count = 0

@@ -7,6 +7,7 @@ import {
   type LookupResult,
   planQuery,
   type StorageAdapter,
+  searchNodesOf,
   toAutocompleteResult,
 } from '@oqlkit/engine'
 import { urlToOqo } from '@oqlkit/oql'
@@ -124,11 +125,7 @@ const readParameters = (
 const isTrue = (parameter: QueryParameter | undefined): boolean =>
   parameter?.value.trim().toLowerCase() === 'true'
 
-const searches = (node: FilterNode | null): boolean =>
-  node !== null &&
-  (node.kind === 'search' ||
-    ((node.kind === 'and' || node.kind === 'or') && node.children.some(searches)) ||
-    (node.kind === 'not' && searches(node.child)))
+const searches = (filter: FilterNode | null): boolean => searchNodesOf(filter).length > 0
 
 /** The filter of `/autocomplete/{entity}?filter=…`, read and planned as on the list endpoint. */
 const readFilter = (entity: EntityType, parameter: QueryParameter | undefined): FilterNode | null => {

@@ -5,7 +5,8 @@
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { buildSampleSnapshot, type SampleSnapshotSummary } from '../src/sample/sample-snapshot-builder.ts'
+import { buildSampleSnapshot } from '../src/sample/sample-snapshot-builder.ts'
+import type { SampleSnapshotSummary } from '../src/sample/sample-snapshot-summary.ts'
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url))
 

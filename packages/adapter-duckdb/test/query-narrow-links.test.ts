@@ -9,7 +9,7 @@ import { catalogViewStatements, narrowLinkTableStatements } from '../src/query/c
 import { linkViewOf, narrowLinkTableOf } from '../src/query/column-sources.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase, runOnOneThread } from '../src/query/duckdb-driver.ts'
 import { DuckDbPlanCompiler } from '../src/query/duckdb-plan-compiler.ts'
-import { quoteIdentifier } from '../src/query/sql-identifier.ts'
+import { quoteIdentifier } from '../src/sql/sql-text.ts'
 import { ingestSampleCatalog } from './query-sample-fixture.ts'
 
 let db: DuckDbConnectionLike

@@ -11,15 +11,15 @@ import {
 } from '../catalog/external-id-schemes.ts'
 import { type LinkTableSpec, linkSourceFields } from '../catalog/link-tables.ts'
 import { LETTER_ID_PATTERN, PATH_ID_TAIL_PATTERN } from '../catalog/openalex-id-normalizer.ts'
-import { sqlConstant, sqlIdentifier, sqlInteger } from './sql-text.ts'
+import { constantLiteral, quoteIdentifier, sqlInteger } from '../sql/sql-text.ts'
 
 /** The staging table of an entity, unquoted (for the appender, which takes a name). */
 export const stageTableName = (info: CatalogEntityInfo): string => `stage_${info.table}`
-const stageTable = (info: CatalogEntityInfo): string => sqlIdentifier(stageTableName(info))
-const winnerTable = (info: CatalogEntityInfo): string => sqlIdentifier(`winner_${info.table}`)
-const verdictTable = (info: CatalogEntityInfo): string => sqlIdentifier(`verdict_${info.table}`)
-const finalTable = (info: CatalogEntityInfo): string => sqlIdentifier(`final_${info.table}`)
-const unsortedTable = (info: CatalogEntityInfo): string => sqlIdentifier(`unsorted_${info.table}`)
+const stageTable = (info: CatalogEntityInfo): string => quoteIdentifier(stageTableName(info))
+const winnerTable = (info: CatalogEntityInfo): string => quoteIdentifier(`winner_${info.table}`)
+const verdictTable = (info: CatalogEntityInfo): string => quoteIdentifier(`verdict_${info.table}`)
+const finalTable = (info: CatalogEntityInfo): string => quoteIdentifier(`final_${info.table}`)
+const unsortedTable = (info: CatalogEntityInfo): string => quoteIdentifier(`unsorted_${info.table}`)
 
 const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd'
 
@@ -28,11 +28,11 @@ const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd'
 /** Short id of a letter id; with `letter`, only ids of that entity. */
 export function letterIdSql(expr: string, letter: string | null = null): string {
   const pattern = letter === null ? LETTER_ID_PATTERN : LETTER_ID_PATTERN.replace('[A-Za-z]', letter)
-  return `nullif(upper(regexp_extract(trim(${expr}), ${sqlConstant(`(?i)${pattern}`)}, 1)), '')`
+  return `nullif(upper(regexp_extract(trim(${expr}), ${constantLiteral(`(?i)${pattern}`)}, 1)), '')`
 }
 
 export function pathIdSql(expr: string): string {
-  return `nullif(url_decode(regexp_extract(trim(${expr}), ${sqlConstant(PATH_ID_TAIL_PATTERN)}, 1)), '')`
+  return `nullif(url_decode(regexp_extract(trim(${expr}), ${constantLiteral(PATH_ID_TAIL_PATTERN)}, 1)), '')`
 }
 
 export function shortIdSql(info: CatalogEntityInfo, expr: string): string {
@@ -46,10 +46,10 @@ function idNumberSql(info: CatalogEntityInfo): string {
 /** The SQL twin of `normalizeExternalId`. */
 export function externalIdSql(scheme: ExternalIdScheme, expr: string): string {
   const spec = EXTERNAL_ID_SCHEMES.find((candidate) => candidate.scheme === scheme)!
-  const stripped = `lower(regexp_replace(regexp_replace(trim(${expr}), ${sqlConstant(spec.prefixPattern)}, '', 'i'), '/+$', ''))`
+  const stripped = `lower(regexp_replace(regexp_replace(trim(${expr}), ${constantLiteral(spec.prefixPattern)}, '', 'i'), '/+$', ''))`
   const value =
     scheme === 'issn'
-      ? `CASE WHEN regexp_matches(${stripped}, ${sqlConstant(BARE_ISSN_PATTERN)}) THEN ${stripped}[1:4] || '-' || ${stripped}[5:8] ELSE ${stripped} END`
+      ? `CASE WHEN regexp_matches(${stripped}, ${constantLiteral(BARE_ISSN_PATTERN)}) THEN ${stripped}[1:4] || '-' || ${stripped}[5:8] ELSE ${stripped} END`
       : stripped
   return `nullif(${value}, '')`
 }
@@ -201,7 +201,7 @@ function sourceSql(source: ValueSource, paths: readonly string[]): string {
 function derivedColumnSql(column: DerivedColumn, paths: readonly string[]): string {
   const terms = column.sources.map((source) => sourceSql(source, paths))
   const first = terms.length === 1 ? terms[0]! : `coalesce(${terms.join(', ')})`
-  if (column.kind === 'presence') return `(${first} IS NOT NULL) AS ${sqlIdentifier(column.name)}`
+  if (column.kind === 'presence') return `(${first} IS NOT NULL) AS ${quoteIdentifier(column.name)}`
   const cast =
     column.type === 'DATE'
       ? `TRY_CAST(left(${first}, 10) AS DATE)`
@@ -209,7 +209,7 @@ function derivedColumnSql(column: DerivedColumn, paths: readonly string[]): stri
         ? first
         : `TRY_CAST(${first} AS ${column.type})`
   const value = column.fallback === null ? cast : `coalesce(${cast}, ${column.fallback})`
-  return `${value} AS ${sqlIdentifier(column.name)}`
+  return `${value} AS ${quoteIdentifier(column.name)}`
 }
 
 /**
@@ -222,7 +222,7 @@ export function buildUnsortedTableSql(info: CatalogEntityInfo): string {
   const derived = derivedColumnsOf(info.entity)
     .map((column) => derivedColumnSql(column, paths))
     .join(', ')
-  const extract = `json_extract_string(s.record, [${paths.map(sqlConstant).join(', ')}])`
+  const extract = `json_extract_string(s.record, [${paths.map(constantLiteral).join(', ')}])`
   return `CREATE TABLE ${unsortedTable(info)} AS SELECT id, ${idNumberSql(info)} AS id_num, openalex_id, ${derived}, TRY_CAST(partition_date AS DATE) AS partition_date, TRY_CAST(updated_date AS TIMESTAMP) AS updated_date, record, v AS ${EXTRACT} FROM (SELECT s.*, ${extract} AS v FROM ${stageTable(info)} s WHERE s.seq IN (SELECT seq FROM ${verdictTable(info)} WHERE NOT is_deleted AND NOT is_merged))`
 }
 
@@ -331,7 +331,8 @@ export function dropEntityTableSql(info: CatalogEntityInfo): string[] {
 export function insertExternalIdsSql(info: CatalogEntityInfo): string {
   const paths = extractPathsOf(info)
   const sources = externalIdPathsOf(info)
-  const pair = (scheme: ExternalIdScheme, raw: string) => `{'scheme': ${sqlConstant(scheme)}, 'raw': ${raw}}`
+  const pair = (scheme: ExternalIdScheme, raw: string) =>
+    `{'scheme': ${constantLiteral(scheme)}, 'raw': ${raw}}`
   const scalars = sources.filter((item) => !item.list)
   const pairs = [
     `[${scalars.map((item) => pair(item.scheme, extracted(paths, item.path, EXTRACT))).join(', ')}]`,
@@ -342,7 +343,7 @@ export function insertExternalIdsSql(info: CatalogEntityInfo): string {
           `list_transform(json_extract_string(${extracted(paths, item.path, EXTRACT)}, '$[*]'), raw -> ${pair(item.scheme, 'raw')})`,
       ),
   ]
-  const normalised = `CASE e.scheme ${EXTERNAL_ID_SCHEMES.map((spec) => `WHEN ${sqlConstant(spec.scheme)} THEN ${externalIdSql(spec.scheme, 'e.raw')}`).join(' ')} END`
+  const normalised = `CASE e.scheme ${EXTERNAL_ID_SCHEMES.map((spec) => `WHEN ${constantLiteral(spec.scheme)} THEN ${externalIdSql(spec.scheme, 'e.raw')}`).join(' ')} END`
   return `INSERT INTO external_ids SELECT DISTINCT $1, scheme, value, id FROM (SELECT id, e.scheme AS scheme, ${normalised} AS value FROM (SELECT id, unnest(list_concat(${pairs.join(', ')})) AS e FROM ${finalTable(info)})) WHERE value IS NOT NULL`
 }
 
@@ -367,8 +368,8 @@ export function copyLinkTableSql(
   const selects = spec.sources.map((source) => {
     const part = extracted(paths, `$.${source.field}`, EXTRACT)
     const values = source.scalar
-      ? `[json_extract_string(${part}, ${sqlConstant(source.path)})]`
-      : `json_extract_string(${part}, ${sqlConstant(source.path)})`
+      ? `[json_extract_string(${part}, ${constantLiteral(source.path)})]`
+      : `json_extract_string(${part}, ${constantLiteral(source.path)})`
     return `SELECT id AS work_id, unnest(${values}) AS x FROM ${finalTable(works)}`
   })
   return `COPY (SELECT DISTINCT key, work_id FROM (SELECT ${linkKeySql(spec, keyEntity)} AS key, work_id FROM (${selects.join(' UNION ALL ')})) WHERE key IS NOT NULL ORDER BY key, work_id) TO $1 (${PARQUET_OPTIONS})`

@@ -6,8 +6,8 @@ import type { CatalogManifest, CatalogTable } from '../catalog/catalog-layout.ts
 import { isCatalogRelativePath } from '../catalog/catalog-manifest-reader.ts'
 import { LINK_TABLES } from '../catalog/link-tables.ts'
 import { searchIndexOf } from '../search/search-index-manifest.ts'
+import { constantLiteral, quoteIdentifier } from '../sql/sql-text.ts'
 import { linkViewOf, narrowLinkKeyLetter, narrowLinkTableOf } from './column-sources.ts'
-import { constantLiteral, quoteIdentifier } from './sql-identifier.ts'
 
 export const EXTERNAL_IDS_VIEW = 'external_ids'
 export const MERGED_IDS_VIEW = 'merged_ids'

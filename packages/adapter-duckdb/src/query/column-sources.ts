@@ -12,6 +12,7 @@ import { type DerivedColumn, derivedColumnsOf } from '../catalog/entity-columns.
 import type { ExternalIdScheme } from '../catalog/external-id-schemes.ts'
 import { LINK_TABLES, type LinkTableSpec } from '../catalog/link-tables.ts'
 import { LETTER_ID_PATTERN } from '../catalog/openalex-id-normalizer.ts'
+import { constantLiteral, jsonPathLiteral, quoteIdentifier } from '../sql/sql-text.ts'
 import {
   anyGlobalSouthSql,
   continentOfSql,
@@ -19,7 +20,6 @@ import {
   isGlobalSouthSql,
 } from './country-geography-sql.ts'
 import { recordJsonPath } from './record-shapes.ts'
-import { constantLiteral, jsonPathLiteral, quoteIdentifier } from './sql-identifier.ts'
 import {
   BOOLEAN_CODEC,
   CODE_CODEC,

@@ -2,7 +2,7 @@
 // country lists are constants of this package, written into the statement as literals: no user value ever
 // goes through here.
 import { COUNTRIES_BY_CONTINENT, GLOBAL_SOUTH_COUNTRIES } from '../catalog/country-geography.ts'
-import { constantLiteral } from './sql-identifier.ts'
+import { constantLiteral } from '../sql/sql-text.ts'
 
 const inList = (codes: readonly string[]): string => codes.map(constantLiteral).join(', ')
 

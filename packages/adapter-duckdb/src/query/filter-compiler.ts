@@ -17,6 +17,7 @@ import {
 } from '@oqlkit/engine'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { LETTER_ID_PATTERN } from '../catalog/openalex-id-normalizer.ts'
+import { constantLiteral, quoteIdentifier } from '../sql/sql-text.ts'
 import { EXTERNAL_IDS_VIEW, entityView } from './catalog-views.ts'
 import {
   type ColumnSource,
@@ -27,7 +28,6 @@ import {
 } from './column-sources.ts'
 import type { SqlParam } from './compiled-query.ts'
 import { FALSE_SQL, joinSql, param, raw, type SqlFragment, sql, TRUE_SQL } from './sql-fragment.ts'
-import { constantLiteral, quoteIdentifier } from './sql-identifier.ts'
 import { UnsupportedPlanError } from './unsupported-plan-error.ts'
 import type { ValueCodec } from './value-codecs.ts'
 

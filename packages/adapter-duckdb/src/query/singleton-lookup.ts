@@ -4,6 +4,7 @@ import type { ExternalIdScheme, LookupResult, StorageAdapter } from '@oqlkit/eng
 import { type CatalogEntityInfo, catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { normalizeExternalId } from '../catalog/external-id-schemes.ts'
 import { shortOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
+import { quoteIdentifier } from '../sql/sql-text.ts'
 import {
   DELETED_IDS_VIEW,
   EXTERNAL_IDS_VIEW,
@@ -14,7 +15,6 @@ import {
 import { catalogEntityOf } from './column-sources.ts'
 import type { DuckDbConnectionLike } from './duckdb-driver.ts'
 import { parseJsonBytes, RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
-import { quoteIdentifier } from './sql-identifier.ts'
 
 // The entity names of the engine (`@oqlkit/oqo-schema`'s EntityType), without depending on that package.
 type EntityType = Parameters<StorageAdapter['findById']>[0]

@@ -5,9 +5,9 @@
 import type { SearchNode } from '@oqlkit/engine'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { exactTokens, exactTokensSql } from '../search/search-tokenizer.ts'
+import { jsonPathLiteral } from '../sql/sql-text.ts'
 import { entityView } from './catalog-views.ts'
 import { joinSql, param, raw, type SqlFragment, sql } from './sql-fragment.ts'
-import { jsonPathLiteral } from './sql-identifier.ts'
 
 const UNINDEXED_TEXT: Readonly<Partial<Record<CatalogEntity, Readonly<Record<string, string>>>>> = {
   works: { 'raw_affiliation_strings.search': '$.authorships[*].raw_affiliation_strings[*]' },

@@ -9,8 +9,8 @@ import {
   normalizeExternalId,
 } from '../catalog/external-id-schemes.ts'
 import { anyLetterId, pathIdTail } from '../catalog/openalex-id-normalizer.ts'
+import { constantLiteral } from '../sql/sql-text.ts'
 import type { SqlParam } from './compiled-query.ts'
-import { constantLiteral } from './sql-identifier.ts'
 
 export interface ValueCodec {
   /** SQL giving the comparable form of the stored value `expr`. */

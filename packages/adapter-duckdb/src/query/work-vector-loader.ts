@@ -3,10 +3,10 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isCatalogRelativePath } from '../catalog/catalog-manifest-reader.ts'
+import { constantLiteral } from '../sql/sql-text.ts'
 import type { VectorIndexManifest } from '../vectors/vector-index-layout.ts'
 import { WorkVectorMatrix } from '../vectors/work-vector-matrix.ts'
 import type { DuckDbConnectionLike } from './duckdb-driver.ts'
-import { constantLiteral } from './sql-identifier.ts'
 
 export async function loadWorkVectorMatrix(
   db: DuckDbConnectionLike,

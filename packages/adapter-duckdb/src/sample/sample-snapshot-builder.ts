@@ -19,6 +19,7 @@ import {
 } from './openalex-id-classifier.ts'
 import { SampleCounts } from './sample-count-calculator.ts'
 import { renderSampleSnapshotReadme } from './sample-snapshot-readme-renderer.ts'
+import type { EntitySummary, SampleSnapshotSummary } from './sample-snapshot-summary.ts'
 import { type RealRecord, readSampleSource, type SampleSource } from './sample-source-reader.ts'
 import { buildVocabularyRecords, TopicHierarchy } from './vocabulary-record-builder.ts'
 import { vocabularyIdsUsedBy } from './vocabulary-usage-scanner.ts'
@@ -29,40 +30,6 @@ export interface BuildSampleSnapshotOptions {
   /** Where the snapshot goes; replaced as a whole (it must be empty, absent or an earlier snapshot). */
   readonly outDir: string
   readonly recordsPerPart?: number
-}
-
-export interface EntitySummary {
-  readonly entity: SnapshotEntity
-  /** Real records that a work (or a derived record) references. */
-  readonly realReferenced: number
-  /** Real records kept although no work references them. */
-  readonly realUnreferenced: number
-  /** Records derived from embedded objects. */
-  readonly derived: number
-  /** Records built from the vocabulary lists. */
-  readonly vocabulary: number
-  readonly total: number
-  readonly parts: number
-  readonly bytes: number
-}
-
-export interface SampleSnapshotSummary {
-  readonly asOf: string
-  readonly recordsPerPart: number
-  readonly entities: readonly EntitySummary[]
-  readonly totalRecords: number
-  readonly totalBytes: number
-  readonly mergedIdsFiles: readonly string[]
-  /** Derived records whose display_name no embedded object states, by entity. */
-  readonly derivedWithoutName: Readonly<Partial<Record<SnapshotEntity, number>>>
-  /** Ids that real non-work records reference and the snapshot has no record for, by entity. */
-  readonly danglingFromRealRecords: Readonly<Partial<Record<SnapshotEntity, number>>>
-  /** Values the works use anywhere that the vocabularies do not list, with the number of works using each. */
-  readonly outOfVocabulary: ReadonlyArray<{ readonly id: string; readonly works: number }>
-  /** Vocabulary records left without a parent link because no topic object states it. */
-  readonly subfieldsWithoutField: number
-  readonly fieldsWithoutDomain: number
-  readonly hierarchyConflicts: number
 }
 
 export const DEFAULT_RECORDS_PER_PART = 1000

@@ -2,7 +2,7 @@
 // so the text and the data cannot drift apart; the snapshot test reads the table back.
 import { type DerivableEntity, derivedRecordKeys } from './derived-record-builder.ts'
 import { COUNT_FILTERS } from './sample-count-calculator.ts'
-import type { SampleSnapshotSummary } from './sample-snapshot-builder.ts'
+import type { SampleSnapshotSummary } from './sample-snapshot-summary.ts'
 
 export const README_TABLE_HEADER =
   '| entity | real, referenced | real, not referenced | derived | from vocabularies | total | part files | bytes (gzip) |'

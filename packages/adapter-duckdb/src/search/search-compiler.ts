@@ -17,7 +17,7 @@
 // so the caller applies it.
 import { join } from 'node:path'
 import { type DuckDBValue, listValue } from '@duckdb/node-api'
-import { sqlInteger } from '../ingest/sql-text.ts'
+import { sqlInteger } from '../sql/sql-text.ts'
 import { STORED_FIELDS, type WeightedField } from './search-fields.ts'
 import {
   BM25_B,

@@ -8,7 +8,7 @@
 //   2. per mode, the postings of all segments are split by term range into buckets of about `BUCKET_ROWS`
 //      rows (DuckDB's partitioned write), and each bucket is merged (stemmed mode), scored and sorted on its
 //      own into the bucket's index file.
-import { sqlConstant, sqlIdentifier, sqlInteger } from '../ingest/sql-text.ts'
+import { constantLiteral, quoteIdentifier, sqlInteger } from '../sql/sql-text.ts'
 import type { StoredField } from './search-fields.ts'
 import { BM25_B, BM25_K1, SEGMENT_GAP } from './search-index-layout.ts'
 import { exactTokensSql } from './search-tokenizer.ts'
@@ -68,9 +68,9 @@ export function createTextsSql(fields: readonly StoredField[]): string {
   const structure = JSON.stringify(
     Object.fromEntries(fromRecord.map((field) => [field.recordKey, field.recordType])),
   )
-  const parsed = fromRecord.length > 0 ? `, json_transform(e.record, ${sqlConstant(structure)}) AS r` : ''
+  const parsed = fromRecord.length > 0 ? `, json_transform(e.record, ${constantLiteral(structure)}) AS r` : ''
   const prepared = fromRecord.map((field) => {
-    const value = `r.${sqlIdentifier(field.recordKey ?? '')}`
+    const value = `r.${quoteIdentifier(field.recordKey ?? '')}`
     return `, ${field.prepareSql === undefined ? value : field.prepareSql(value)} AS ${column(field)}`
   })
   // Each field's texts are computed in a projection of their own: inside the unnest, DuckDB evaluates them

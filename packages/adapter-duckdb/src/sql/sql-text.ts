@@ -1,6 +1,8 @@
-// The one place identifiers and constant literals enter SQL text. Names come from the catalog's allow-lists
-// (entity tables, derived columns, link tables) and JSON paths from the properties registry; both are checked
-// against a strict shape here anyway, so a bad name fails loudly instead of reaching DuckDB.
+// The one place identifiers and constant literals enter SQL text, for the query compiler, ingest and the search
+// index alike. Names come from the catalog's allow-lists (entity tables, derived columns, link tables) and JSON
+// paths from the properties registry; both are checked against a strict shape here anyway, so a bad name fails
+// loudly instead of reaching DuckDB. Anything read from a snapshot or given by a caller goes through bound
+// parameters instead.
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/
 // `$`, then `.key`, `."quoted key"` or `[*]`/`[0]` steps. Keys are registry path segments.
@@ -30,3 +32,9 @@ export const jsonPathLiteral = (path: string): string => {
  * quotes doubled, so the text cannot end the literal.
  */
 export const constantLiteral = (text: string): string => `'${text.replaceAll("'", "''")}'`
+
+/** A SQL integer literal for a constant of this package; anything but a safe integer is a bug. */
+export const sqlInteger = (value: number): string => {
+  if (!Number.isSafeInteger(value)) throw new Error(`not an integer constant: ${value}`)
+  return String(value)
+}

@@ -15,6 +15,7 @@ import type {
 import type { QueryPlan } from '../plan/query-plan.ts'
 import { encodeCursor } from '../planner/cursor-codec.ts'
 import { planQuery, type ViewParameters } from '../planner/plan-query.ts'
+import { executeQuery } from '../shaping/execute-query.ts'
 import {
   type ReferenceContext,
   referenceGroups,
@@ -418,6 +419,93 @@ export function describeAdapterConformance(
           { cursor: '*' },
         )
         expect(everything.nextAfter).toBeNull()
+      })
+
+      // A result whose size is an exact multiple of per_page: the statement that reads one row past the page
+      // finds none after the last full page, so its cursor must be null, not a cursor to an empty page.
+      it('a last cursor page that is exactly full has a null cursor: rows, samples and groups', async () => {
+        const chosen = works.slice(0, 12).map(shortIdOf)
+        expect(chosen.length, 'the fixture has 12 works').toBe(12)
+        const twelve: Oqo = {
+          get_rows: 'works',
+          filter_rows: [or(...chosen.map((id) => leaf('ids.openalex', id)))],
+        }
+        for (const sort of [undefined, 'cited_by_count:desc', 'publication_date:asc'])
+          for (const perPage of [3, 4, 6, 12]) {
+            const label = `sort ${sort} per_page ${perPage}`
+            const view = { perPage, ...(sort === undefined ? {} : { sort }) }
+            // The adapter: the sort keys after the last row only while rows remain.
+            const { expected, byCursor } = await pagedBothWays(twelve, view)
+            expect(expected.length, label).toBe(12)
+            expect(byCursor, label).toEqual(expected)
+            // The engine over it: as many pages as 12 / per_page, the last one full with a null next_cursor.
+            const seen: string[] = []
+            let cursor = '*'
+            for (let page = 1; page <= 12 / perPage; page++) {
+              const planned = planQuery(twelve, { ...view, cursor })
+              if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
+              const response = await executeQuery(adapter, planned)
+              if (response.kind !== 'rows')
+                throw new Error(`${label}: a rows query answered ${response.kind}`)
+              expect(response.results.length, `${label} page ${page}`).toBe(perPage)
+              seen.push(...ids(response.results))
+              if (page === 12 / perPage) expect(response.nextCursor, `${label} last page`).toBeNull()
+              else {
+                expect(typeof response.nextCursor, `${label} page ${page}`).toBe('string')
+                cursor = response.nextCursor!
+              }
+            }
+            expect(seen, label).toEqual(expected)
+          }
+
+        // A seeded sample of 20 walked by cursor 10 at a time: two pages, the second without a next cursor.
+        expect(works.length, 'the fixture has 20 works to sample').toBeGreaterThanOrEqual(20)
+        const sample: Oqo = { get_rows: 'works', sample: 20, seed: 'exact pages' }
+        const sampled: string[] = []
+        let sampleCursor = '*'
+        for (let page = 1; page <= 2; page++) {
+          const planned = planQuery(sample, { perPage: 10, cursor: sampleCursor })
+          if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
+          const response = await executeQuery(adapter, planned)
+          if (response.kind !== 'rows') throw new Error(`a sample answered ${response.kind}`)
+          expect(response.count).toBe(20)
+          expect(response.results.length, `sample page ${page}`).toBe(10)
+          sampled.push(...ids(response.results))
+          if (page === 2) expect(response.nextCursor, 'the last sample page').toBeNull()
+          else sampleCursor = response.nextCursor!
+        }
+        expect(new Set(sampled).size).toBe(20)
+
+        // Buckets of the four most frequent types, paged by cursor 2 and 4 at a time.
+        const types = frequencies(works, 'type')
+          .slice(0, 4)
+          .map(([value]) => String(value))
+        expect(types.length, 'the fixture has four types of work').toBe(4)
+        const fourTypes: Oqo = {
+          get_rows: 'works',
+          filter_rows: [or(...types.map((type) => leaf('type', type)))],
+          group_by: [{ column_id: 'type' }],
+        }
+        expect(referenceGroups(planOf(fourTypes, { perPage: 100 }), works, context).size).toBe(4)
+        for (const perPage of [1, 2, 4]) {
+          const keys: string[] = []
+          let cursor = '*'
+          for (let page = 1; page <= 4 / perPage; page++) {
+            const planned = planQuery(fourTypes, { perPage, cursor })
+            if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
+            const response = await executeQuery(adapter, planned)
+            if (response.kind !== 'groups') throw new Error(`a group_by answered ${response.kind}`)
+            expect(response.groupsCount).toBe(4)
+            expect(response.groups.length, `per_page ${perPage} page ${page}`).toBe(perPage)
+            keys.push(...response.groups.map((bucket) => bucket.key))
+            if (page === 4 / perPage) expect(response.nextCursor, `per_page ${perPage} last page`).toBeNull()
+            else {
+              expect(typeof response.nextCursor, `per_page ${perPage} page ${page}`).toBe('string')
+              cursor = response.nextCursor!
+            }
+          }
+          expect(new Set(keys).size, `per_page ${perPage}: each bucket once`).toBe(4)
+        }
       })
 
       it('returns records exactly as stored, and only the selected top-level fields', async () => {

@@ -32,6 +32,48 @@ export const ENTITY_TYPES = [
 export type EntityType = (typeof ENTITY_TYPES)[number]
 
 /**
+ * The entity types the API serves as lists and singletons (`/{entities}`), in the order it lists them. The
+ * other three (`locations`, `oa-statuses`, `indexes`) are queried only through the columns of works.
+ */
+export const SERVED_ENTITY_TYPES = [
+  'works',
+  'authors',
+  'sources',
+  'institutions',
+  'topics',
+  'keywords',
+  'publishers',
+  'funders',
+  'awards',
+  'domains',
+  'fields',
+  'subfields',
+  'sdgs',
+  'countries',
+  'continents',
+  'languages',
+  'types',
+  'source-types',
+  'institution-types',
+  'licenses',
+  'concepts',
+] as const satisfies readonly EntityType[]
+
+/** The entity types a private collection may hold, one per collection (the API description's list). */
+export const COLLECTION_ENTITY_TYPES = [
+  'works',
+  'authors',
+  'sources',
+  'institutions',
+  'topics',
+  'sdgs',
+  'funders',
+  'publishers',
+  'keywords',
+  'concepts',
+] as const satisfies readonly EntityType[]
+
+/**
  * Other spellings accepted wherever an entity type is read. `work-types` is what the HTTP path and
  * `/properties` call work types, so an OQO written against either name works.
  */

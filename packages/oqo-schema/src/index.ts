@@ -12,6 +12,7 @@ export {
 } from './diagnostic.ts'
 export { buildDiagnosticsRegistry, type DiagnosticsRegistryEntry } from './diagnostics-registry.ts'
 export {
+  COLLECTION_ENTITY_TYPES,
   ENTITY_TYPE_ALIASES,
   ENTITY_TYPES,
   type EntityType,
@@ -21,6 +22,7 @@ export {
   NATIVE_ID_PREFIXES,
   type NativeEntityType,
   resolveEntityType,
+  SERVED_ENTITY_TYPES,
 } from './entity-types.ts'
 export type {
   BranchFilter,

@@ -5,6 +5,7 @@ import { expect, it } from 'vitest'
 it('exports exactly its public API', () => {
   expect(Object.keys(oqoSchema).sort()).toMatchInlineSnapshot(`
     [
+      "COLLECTION_ENTITY_TYPES",
       "COLLECTION_ID",
       "CORPORA",
       "ENTITY_TYPES",
@@ -18,6 +19,7 @@ it('exports exactly its public API', () => {
       "OPERATORS",
       "OQO_SCHEMA_ID",
       "PropertiesRegistry",
+      "SERVED_ENTITY_TYPES",
       "VALIDATION_CODES",
       "VALUE_KINDS",
       "VOCABULARY_ENTITY_TYPES",

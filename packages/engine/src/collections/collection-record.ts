@@ -1,18 +1,7 @@
-import type { EntityType } from '@oqlkit/oqo-schema'
+import { COLLECTION_ENTITY_TYPES } from '@oqlkit/oqo-schema'
 
-/** The entity types a collection may hold: one per collection. */
-export const COLLECTION_ENTITY_TYPES = [
-  'works',
-  'authors',
-  'sources',
-  'institutions',
-  'topics',
-  'sdgs',
-  'funders',
-  'publishers',
-  'keywords',
-  'concepts',
-] as const satisfies readonly EntityType[]
+// The list is one of the entity facts oqo-schema keeps; re-exported here, where collections live.
+export { COLLECTION_ENTITY_TYPES }
 
 export type CollectionEntityType = (typeof COLLECTION_ENTITY_TYPES)[number]
 

@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_PER_PAGE } from '@oqlkit/engine'
 import { CONTEXT_CATEGORIES, CONTEXT_STATES } from '@oqlkit/oql'
-import { buildOqoJsonSchema, ENTITY_TYPES, entityPath } from '@oqlkit/oqo-schema'
+import { buildOqoJsonSchema, COLLECTION_ENTITY_TYPES, ENTITY_TYPES, entityPath } from '@oqlkit/oqo-schema'
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) as a plain object. */
 export type Schema = Record<string, unknown>
@@ -588,18 +588,7 @@ export const componentSchemas = (): Record<string, Schema> => ({
     updated_at: TIMESTAMP,
   }),
   CollectionEntityType: {
-    enum: [
-      'works',
-      'authors',
-      'sources',
-      'institutions',
-      'topics',
-      'sdgs',
-      'funders',
-      'publishers',
-      'keywords',
-      'concepts',
-    ],
+    enum: [...COLLECTION_ENTITY_TYPES],
   },
   CollectionPage: object({
     meta: object({ page: INTEGER, per_page: INTEGER, total_count: INTEGER, total_pages: INTEGER }),

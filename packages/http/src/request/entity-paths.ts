@@ -1,29 +1,7 @@
-import { type EntityType, entityPath } from '@oqlkit/oqo-schema'
+import { type EntityType, entityPath, SERVED_ENTITY_TYPES } from '@oqlkit/oqo-schema'
 
 /** The entity types the API serves at `/{entities}`, by path (`/work-types` is the OQO's `types`). */
-export const API_ENTITIES: readonly EntityType[] = Object.freeze([
-  'works',
-  'authors',
-  'sources',
-  'institutions',
-  'topics',
-  'keywords',
-  'publishers',
-  'funders',
-  'awards',
-  'domains',
-  'fields',
-  'subfields',
-  'sdgs',
-  'countries',
-  'continents',
-  'languages',
-  'types',
-  'source-types',
-  'institution-types',
-  'licenses',
-  'concepts',
-])
+export const API_ENTITIES: readonly EntityType[] = SERVED_ENTITY_TYPES
 
 // `/types` too: the classic URLs the language writes for work types use it, as the reference engine does, so
 // a URL from `oxurl` or `meta.x_query` runs here unchanged.

@@ -97,6 +97,20 @@ describe('filter values', () => {
     expect(urlToOqo(`works?filter=ids.openalex:${values.split('|').slice(0, 100).join('|')}`).ok).toBe(true)
   })
 
+  it('rejects more than 100 |-separated words in a search value, in search= and in a .search filter', () => {
+    const words = (count: number) => Array.from({ length: count }, (_, index) => `w${index}`).join('|')
+    for (const [prefix, parameter] of [
+      ['works?search=', 'search'],
+      ['works?filter=title.search:', 'filter'],
+      ['works?filter=default.search:', 'filter'],
+    ] as const) {
+      const atLimit = urlToOqo(`${prefix}${words(100)}`)
+      expect(atLimit.ok, `${prefix} 100 words`).toBe(true)
+      const error = expectError(`${prefix}${words(101)}`, 'too_many_values', ["'w0|w1|", '101 values', '100'])
+      expect(error.parameter).toBe(parameter)
+    }
+  })
+
   it('rejects an OR across two filters', () => {
     expectError(
       'works?filter=institutions.country_code:fr|primary_location.source.issn:0957-1558',

@@ -5,8 +5,23 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { useContractApp } from './support/contract-app.ts'
-import { getAllByCursor, getList, request, resultIds } from './support/contract-http.ts'
-import { byId, ENTITY_PATHS, idSet, records, type SampleRecord, valuesAt } from './support/sample-oracle.ts'
+import {
+  getAllByCursor,
+  getList,
+  groupKey,
+  type ListBody,
+  request,
+  resultIds,
+} from './support/contract-http.ts'
+import {
+  byId,
+  ENTITY_PATHS,
+  groupCounts,
+  idSet,
+  records,
+  type SampleRecord,
+  valuesAt,
+} from './support/sample-oracle.ts'
 
 const context = useContractApp()
 
@@ -17,6 +32,12 @@ const registry = JSON.parse(
 }
 
 type Key = (record: SampleRecord) => number | string | null
+
+/** Page sizes (1 to 100) that divide `total` exactly, walked in at most 200 pages. */
+const exactPageSizes = (total: number): number[] =>
+  Array.from({ length: 100 }, (_, index) => index + 1).filter(
+    (perPage) => total % perPage === 0 && total / perPage <= 200,
+  )
 
 const numberAt =
   (path: string): Key =>
@@ -170,9 +191,13 @@ describe('cursor paging', () => {
     const { results, pages } = await getAllByCursor(context.app, '/works', 100)
     expect(resultIds(results)).toEqual(idSet(records('works')))
     expect(new Set(resultIds(results)).size).toBe(results.length)
-    expect(pages.length).toBeLessThanOrEqual(Math.ceil(records('works').length / 100) + 1)
+    // No page past the last result: as many pages as the results need, every one but the last full.
+    expect(pages.length).toBe(Math.ceil(records('works').length / 100))
     expect(pages.at(-1)!.meta.next_cursor).toBeNull()
-    for (const page of pages.slice(0, -1)) expect(typeof page.meta.next_cursor).toBe('string')
+    for (const page of pages.slice(0, -1)) {
+      expect(typeof page.meta.next_cursor).toBe('string')
+      expect(page.results).toHaveLength(100)
+    }
     for (const page of pages) expect(page.meta.count).toBe(records('works').length)
   })
 
@@ -199,6 +224,53 @@ describe('cursor paging', () => {
     const { results } = await getAllByCursor(context.app, `/authors?filter=${filter}`, 13)
     expect(resultIds(results)).toEqual(idSet(records('authors').filter((a) => (a.works_count as number) > 3)))
   })
+
+  // A result whose size is an exact multiple of per_page ends on its last full page: a next_cursor there
+  // would lead to an empty page.
+  it.each(['works', 'work-types', 'continents'])(
+    '/%s: when per_page divides the count, the last full page has next_cursor null',
+    async (entity) => {
+      const total = records(entity).length
+      const divisors = exactPageSizes(total)
+      expect(
+        divisors.length,
+        `${entity}: ${total} records have a page size that divides them`,
+      ).toBeGreaterThan(0)
+      for (const perPage of divisors) {
+        const { results, pages } = await getAllByCursor(context.app, `/${entity}`, perPage)
+        expect(pages.length, `${entity} per_page=${perPage}`).toBe(total / perPage)
+        for (const page of pages) expect(page.results, `${entity} per_page=${perPage}`).toHaveLength(perPage)
+        expect(pages.at(-1)!.meta.next_cursor, `${entity} per_page=${perPage}`).toBeNull()
+        expect(resultIds(results)).toEqual(idSet(records(entity)))
+      }
+    },
+  )
+
+  it.each(['type', 'publication_year'])(
+    'group_by=%s: when per_page divides the bucket count, the last full page has next_cursor null',
+    async (column) => {
+      const expected = groupCounts(records('works'), (work) => valuesAt(work, column))
+      const divisors = exactPageSizes(expected.size)
+      expect(divisors.length).toBeGreaterThan(0)
+      for (const perPage of divisors) {
+        const keys: string[] = []
+        let cursor: string | null | undefined = '*'
+        for (let page = 1; page <= expected.size / perPage; page++) {
+          expect(typeof cursor, `group_by=${column} per_page=${perPage} page ${page}`).toBe('string')
+          const body: ListBody = await getList(
+            context.app,
+            `/works?group_by=${column}&per_page=${perPage}&cursor=${encodeURIComponent(cursor!)}`,
+          )
+          expect(body.meta.groups_count).toBe(expected.size)
+          expect(body.group_by, `group_by=${column} per_page=${perPage} page ${page}`).toHaveLength(perPage)
+          keys.push(...(body.group_by ?? []).map((bucket) => groupKey(bucket.key)))
+          cursor = body.meta.next_cursor
+        }
+        expect(cursor, `group_by=${column} per_page=${perPage}: the last full page`).toBeNull()
+        expect(keys.sort()).toEqual([...expected.keys()].sort())
+      }
+    },
+  )
 
   it('the first cursor page has next_cursor even when everything fits', async () => {
     const body = await getList(context.app, '/continents?cursor=*')

@@ -7,7 +7,7 @@ const column = (id: string, kind: ColumnRef['kind']): ColumnRef => ({ id, kind }
 const title = (text: string) =>
   FilterNodes.search(column('title.search', 'search'), 'display_name', 'stemmed', text)
 const year = FilterNodes.comparison(column('publication_year', 'number'), '>=', 2020)
-const authors = FilterNodes.collection(column('authorships.author.id', 'id'), 'col_abc')
+const authors = FilterNodes.collection(column('authorships.author.id', 'entity_id'), 'col_abc')
 
 const placesOf = (filter: Parameters<typeof leavesOf>[0]) =>
   searchNodesOf(filter).map(({ node, negated, belowNot, belowOr }) => [node.text, negated, belowNot, belowOr])

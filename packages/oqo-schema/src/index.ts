@@ -46,6 +46,7 @@ export {
   oqoInputValidator,
   oqoValidator,
 } from './oqo-validators.ts'
+export { decodePercentEscapes } from './percent-decoding.ts'
 export { type EmbeddedView, type ReadOqoResult, readOqo } from './read-oqo.ts'
 export {
   type Column,

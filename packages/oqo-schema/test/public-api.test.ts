@@ -33,6 +33,7 @@ it('exports exactly its public API', () => {
       "columnAllows",
       "columnCan",
       "columnsOf",
+      "decodePercentEscapes",
       "entityPath",
       "findColumnsByWord",
       "findVocabularyEntry",

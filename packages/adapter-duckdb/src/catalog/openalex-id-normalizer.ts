@@ -1,6 +1,7 @@
 // Short and full forms of OpenAlex ids. The catalog keys every table by the short form (`W123`, `US`,
 // `book series`); ingest uses these functions on records and the query adapter on request input, and the
 // SQL the ingest runs builds the same forms from the same patterns (see `openAlexIdSql`).
+import { decodePercentEscapes } from '@oqlkit/oqo-schema'
 import type { CatalogEntityInfo } from './catalog-entities.ts'
 
 export const OPENALEX_ID_BASE = 'https://openalex.org/'
@@ -40,24 +41,8 @@ export function anyLetterId(raw: string): string | undefined {
 export function pathIdTail(raw: string): string | undefined {
   const match = PATH_ID_TAIL.exec(raw.trim())
   if (!match) return undefined
-  const decoded = percentDecode(match[1]!)
+  const decoded = decodePercentEscapes(match[1]!)
   return decoded === '' ? undefined : decoded
-}
-
-// Decodes every well-formed escape and keeps the rest as written (`50%` stays `50%`), as DuckDB's
-// `url_decode` does, so both sides of the catalog agree on odd ids.
-function percentDecode(text: string): string {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-      try {
-        return decodeURIComponent(run)
-      } catch {
-        return run
-      }
-    })
-  }
 }
 
 /** The full id of a short one, as the API prints it (`types/` for work types, spaces as `%20`). */

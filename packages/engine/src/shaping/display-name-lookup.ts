@@ -1,4 +1,4 @@
-import type { EntityType, PropertiesRegistry } from '@oqlkit/oqo-schema'
+import { decodePercentEscapes, type EntityType, type PropertiesRegistry } from '@oqlkit/oqo-schema'
 import type { StorageAdapter } from '../adapter/storage-adapter.ts'
 import { FilterNodes } from '../plan/filter-node.ts'
 import { DEFAULT_GROUP_ORDER, type QueryPlan } from '../plan/query-plan.ts'
@@ -10,12 +10,7 @@ const BATCH = 500
 const shortOf = (id: string): string => {
   const letter = /^(?:https?:\/\/(?:www\.)?openalex\.org\/)?([A-Za-z]\d+)$/i.exec(id)?.[1]
   if (letter !== undefined) return letter.toUpperCase()
-  const tail = id.replace(/\/+$/, '').split('/').at(-1) ?? id
-  try {
-    return decodeURIComponent(tail)
-  } catch {
-    return tail
-  }
+  return decodePercentEscapes(id.replace(/\/+$/, '').split('/').at(-1) ?? id)
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   bareVocabularyCode,
+  decodePercentEscapes,
   type EntityType,
   findVocabularyEntry,
   isVocabularyEntityType,
@@ -31,12 +32,7 @@ const entityOfLetter = (letter: string): EntityType | undefined =>
 
 /** The last path segment of an id URL, percent-decoded (`…/source-types/book%20series` is `book series`). */
 const lastSegment = (value: string): string => {
-  const tail = value.replace(/\/+$/, '').split('/').at(-1) ?? value
-  try {
-    return decodeURIComponent(tail)
-  } catch {
-    return tail
-  }
+  return decodePercentEscapes(value.replace(/\/+$/, '').split('/').at(-1) ?? value)
 }
 
 interface Pending {

@@ -1,3 +1,4 @@
+import { decodePercentEscapes } from '@oqlkit/oqo-schema'
 /** One `name=value` pair of a query string, decoded, with its raw text kept for the URL reader. */
 export interface QueryParameter {
   /** The name as compared: trimmed, `-` read as `_` (`per-page` is `per_page`). */
@@ -11,18 +12,7 @@ export interface QueryParameter {
 
 // Decodes like a form decoder: `+` is a space; a `%` that starts no valid escape stays as written.
 const decode = (text: string): string => {
-  const spaced = text.replaceAll('+', ' ')
-  try {
-    return decodeURIComponent(spaced)
-  } catch {
-    return spaced.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-      try {
-        return decodeURIComponent(run)
-      } catch {
-        return run
-      }
-    })
-  }
+  return decodePercentEscapes(text.replaceAll('+', ' '))
 }
 
 /** The parameters of a query string (with or without its leading `?`), in order, repeats kept. */

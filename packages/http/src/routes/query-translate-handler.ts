@@ -1,5 +1,6 @@
 import type { StorageAdapter } from '@oqlkit/engine'
 import { type TranslationError, type TranslationResult, translate } from '@oqlkit/oql'
+import { decodePercentEscapes } from '@oqlkit/oqo-schema'
 import type { H3Event } from 'h3'
 import { queryProblem, translationError } from '../errors/query-error.ts'
 import { readJsonObjectBody } from '../request/query-body-reader.ts'
@@ -22,19 +23,7 @@ const failedTranslation = (error: TranslationError): TranslationResult => ({
 })
 
 // Percent escapes only: a `+` in a path is a plus. A `%` that starts no escape stays as written.
-const decodePath = (text: string): string => {
-  try {
-    return decodeURIComponent(text)
-  } catch {
-    return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-      try {
-        return decodeURIComponent(run)
-      } catch {
-        return run
-      }
-    })
-  }
-}
+const decodePath = decodePercentEscapes
 
 /**
  * Translates and answers: the result as `translate()` writes it, with `[annotations]` after ids taken

@@ -1,3 +1,5 @@
+import type { EntityType } from '@oqlkit/oqo-schema'
+
 /** Stable codes of planning errors: a query that parses but cannot be run as asked. */
 export const PLAN_CODES = {
   invalid_sort:
@@ -30,4 +32,9 @@ export interface PlanDiagnostic {
   readonly message: string
   /** The request parameter at fault (`sort`, `per_page`, …), so a 400 can name it. */
   readonly parameter: string
+  /**
+   * The entity whose registry lists what is valid instead (its columns), when that is the fix: the HTTP
+   * layer points the client to where it serves that list. Words about routes are the HTTP layer's.
+   */
+  readonly validIn?: EntityType
 }

@@ -166,7 +166,8 @@ export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOpti
       errors.push({
         code: 'invalid_filter',
         parameter: 'filter',
-        message: `'${error.columnId}' of ${entity} cannot be used to filter. See GET /properties/${entity}.`,
+        message: `'${error.columnId}' of ${entity} cannot be used to filter.`,
+        validIn: entity,
       })
   }
   errors.push(...checkSemanticSearch(entity, filter))

@@ -14,6 +14,7 @@ import { urlToOqo } from '@oqlkit/oql'
 import { type EntityType, entityPath, NATIVE_ID_PREFIXES } from '@oqlkit/oqo-schema'
 import type { H3Event } from 'h3'
 import { ApiError } from '../errors/api-error.ts'
+import { planProblemsOf } from '../errors/plan-problems.ts'
 import { API_ENTITIES, entityOfPath } from '../request/entity-paths.ts'
 import { collectKnownParameters } from '../request/known-parameters.ts'
 import { type QueryParameter, rawQueryOf } from '../request/query-parameters.ts'
@@ -141,11 +142,7 @@ const readFilter = (entity: EntityType, parameter: QueryParameter | undefined): 
       })),
     )
   const planned = planQuery(reading.oqo)
-  if (!planned.ok)
-    throw new ApiError(
-      400,
-      planned.errors.map((error) => ({ error: error.code, message: error.message, parameter: 'filter' })),
-    )
+  if (!planned.ok) throw new ApiError(400, planProblemsOf(planned.errors, 'filter'))
   if (searches(planned.plan.filter))
     throw ApiError.of(
       400,

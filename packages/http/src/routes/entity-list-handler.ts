@@ -11,6 +11,7 @@ import type { PlanResolver } from '../collections/collection-filter-hook.ts'
 import { listEnvelope } from '../envelope/list-envelope.ts'
 import { xQueryOf } from '../envelope/x-query.ts'
 import { ApiError } from '../errors/api-error.ts'
+import { planProblemsOf } from '../errors/plan-problems.ts'
 import { ENTITY_PATH_LIST, entityOfPath } from '../request/entity-paths.ts'
 import { readListRequest } from '../request/list-request-reader.ts'
 import { rawQueryOf } from '../request/query-parameters.ts'
@@ -37,15 +38,7 @@ export const entityListHandler =
     if (!reading.ok) throw new ApiError(400, reading.problems)
     const { request } = reading
     const planning = planQuery(request.oqo, request.view, planOptions)
-    if (!planning.ok)
-      throw new ApiError(
-        400,
-        planning.errors.map((error) => ({
-          error: error.code,
-          message: error.message,
-          parameter: error.parameter,
-        })),
-      )
+    if (!planning.ok) throw new ApiError(400, planProblemsOf(planning.errors))
     // Collection filters become their members' ids here, for this request's caller.
     const planned = resolvePlan === undefined ? planning : await resolvePlan(event, planning)
     const started = performance.now()

@@ -10,6 +10,7 @@ import type { H3Event } from 'h3'
 import type { PlanResolver } from '../collections/collection-filter-hook.ts'
 import { listEnvelope } from '../envelope/list-envelope.ts'
 import { xQueryOf } from '../envelope/x-query.ts'
+import { planProblemsOf } from '../errors/plan-problems.ts'
 import { queryError, queryProblem } from '../errors/query-error.ts'
 import { readExecuteGet, readExecutePost } from '../request/query-execute-reader.ts'
 import { readQueryInput } from '../request/query-input-reader.ts'
@@ -37,8 +38,8 @@ export const queryExecuteHandler =
     const planning = planQuery(query.oqo, view, planOptions)
     if (!planning.ok)
       throw queryError(
-        planning.errors.map((error) =>
-          queryProblem('bad_request', error.code, error.message, error.parameter),
+        planProblemsOf(planning.errors).map((problem) =>
+          queryProblem('bad_request', problem.error, problem.message, problem.parameter),
         ),
         { warnings: query.warnings, oqo: query.oqo },
       )

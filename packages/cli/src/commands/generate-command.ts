@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { type GenerateProgress, type GenerateSummary, generateSnapshot } from '@oqlkit/adapter-duckdb'
+import { type GenerateProgress, type GenerateSummary, generateSnapshot } from '@oqlkit/snapshot'
 import { type CliCommand, usageError } from './cli-command.ts'
 import { createProgressBar } from './progress-bar.ts'
 

@@ -151,13 +151,13 @@ Funders also count works that name them in \`grants[].funder\` (older works have
 ## Rebuild
 
 \`\`\`
-npm run build:sample -w @oqlkit/adapter-duckdb
+npm run build:sample -w @oqlkit/snapshot
 \`\`\`
 
-runs \`packages/adapter-duckdb/scripts/build-sample-snapshot.ts\`. It reads the shared sample (default
+runs \`packages/snapshot/scripts/build-sample-snapshot.ts\`. It reads the shared sample (default
 \`../shared/data/openalex-sample\` next to the repository; \`--source <dir>\` or \`OQLKIT_SAMPLE_SOURCE\`
 overrides it), replaces this directory (\`--out <dir>\` writes elsewhere) and prints a summary per entity.
-\`packages/adapter-duckdb/test/sample-snapshot.test.ts\` checks the closure, the manifests, the counts in the
+\`packages/snapshot/test/sample-snapshot.test.ts\` checks the closure, the manifests, the counts in the
 table above and, when the shared sample is present, that a rebuild is byte-identical.
 `
 }

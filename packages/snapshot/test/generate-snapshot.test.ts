@@ -1,6 +1,7 @@
 // Generates small snapshots and checks them as data, reading the files without the generator's code:
 // the legacy layout and its manifests, byte-for-byte determinism, a closed id graph, citation counts that
-// agree with the references, distributions close to the sample's, and that ingest reads the result.
+// agree with the references and distributions close to the sample's. That ingest reads the result is
+// packages/adapter-duckdb/test/ingest-generated-snapshot.test.ts.
 import {
   existsSync,
   mkdirSync,
@@ -18,7 +19,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GenerateProgress, GenerateSummary } from '../src/generate/generate-progress.ts'
 import { GenerateError, generateSnapshot } from '../src/generate/generate-snapshot.ts'
 import { SAMPLE_PROFILE } from '../src/generate/sample-profile.ts'
-import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type JsonRecord = { [key: string]: Json }
@@ -537,19 +537,4 @@ describe('generateSnapshot: progress and options', () => {
     expect(readRecords(small.dataDir, 'works')).toHaveLength(10)
     expect(existsSync(join(root, 'full', '.oqlkit-generate-tmp'))).toBe(false)
   })
-})
-
-describe('generateSnapshot: ingest', () => {
-  it('is read by ingestSnapshot into a catalog with N works', async () => {
-    const ingested = await ingestSnapshot({
-      snapshotDir: summary.outDir,
-      outDir: join(root, 'catalog'),
-      threads: 2,
-    })
-    expect(ingested.layout).toBe('legacy')
-    expect(ingested.entities.works.recordsWritten).toBe(N)
-    expect(ingested.entities.authors.recordsWritten).toBe(records.get('authors')!.length)
-    expect(ingested.entities.topics.recordsWritten).toBe(records.get('topics')!.length)
-    expect(ingested.warnings).toEqual([])
-  }, 60_000)
 })

@@ -1,12 +1,11 @@
 // Builds the bundled sample snapshot (`data/sample-snapshot/` at the repository root) from the shared OpenAlex
 // sample and prints what it wrote. Rerunnable: the output is replaced and byte-identical for the same inputs.
 //
-//   npm run build:sample -w @oqlkit/adapter-duckdb [-- --source <dir>] [-- --out <dir>]
+//   npm run build:sample -w @oqlkit/snapshot [-- --source <dir>] [-- --out <dir>]
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { buildSampleSnapshot } from '../src/sample/sample-snapshot-builder.ts'
-import type { SampleSnapshotSummary } from '../src/sample/sample-snapshot-summary.ts'
+import { buildSampleSnapshot, type SampleSnapshotSummary } from '../src/index.ts'
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url))
 

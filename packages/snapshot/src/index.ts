@@ -1,0 +1,35 @@
+// The public API of @oqlkit/snapshot: OpenAlex snapshots written without a database. The scale generator
+// (synthetic snapshots of any size, `oqlkit generate`), the builder of the bundled sample snapshot, and the
+// writer of the legacy layout (gzip part files and manifests) both use.
+export type {
+  GeneratedEntitySummary,
+  GeneratePhase,
+  GenerateProgress,
+  GenerateProgressListener,
+  GenerateSummary,
+} from './generate/generate-progress.ts'
+export {
+  GENERATE_MANIFEST_FILE,
+  GenerateError,
+  type GenerateErrorCode,
+  type GenerateOptions,
+  generateSnapshot,
+  MAX_GENERATED_WORKS,
+} from './generate/generate-snapshot.ts'
+export { OPENALEX_TOTALS, type PoolSizes, poolSizes } from './generate/generation-plan.ts'
+export {
+  gzipDeterministic,
+  renderManifest,
+  SNAPSHOT_URL_PREFIX,
+  type SnapshotLine,
+  type WriteOptions,
+  type WrittenEntity,
+  type WrittenPart,
+  writeEntity,
+} from './sample/legacy-snapshot-writer.ts'
+export {
+  type BuildSampleSnapshotOptions,
+  buildSampleSnapshot,
+  DEFAULT_RECORDS_PER_PART,
+} from './sample/sample-snapshot-builder.ts'
+export type { EntitySummary, SampleSnapshotSummary } from './sample/sample-snapshot-summary.ts'

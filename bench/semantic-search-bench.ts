@@ -22,17 +22,15 @@ import { parseArgs } from 'node:util'
 import { DuckDBInstance, listValue } from '@duckdb/node-api'
 import {
   createDuckDbAdapter,
-  exactTokens,
   indexCatalogVectors,
   isHeldOut,
-  porterStem,
   readCatalogManifest,
-  readLsaModel,
   readWorkTexts,
   vectorIndexOf,
 } from '@oqlkit/adapter-duckdb'
 import { planQuery, type StorageAdapter } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
+import { exactTokens, porterStem, readLsaModel } from '@oqlkit/text-models'
 import { formatMs, median, percentile } from './bench-stats.ts'
 
 const { values: args } = parseArgs({

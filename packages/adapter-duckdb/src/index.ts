@@ -1,14 +1,63 @@
-// The public API of @oqlkit/adapter-duckdb: the catalog layout, snapshot ingest, the full-text search
-// index, the DuckDB storage adapter that runs the engine's plans, and the embedded
-// (file-backed) key, meter and collection stores, and semantic search (text model, LSA, vectors).
-export * from './catalog/index.ts'
-export * from './collections/index.ts'
-export * from './embeddings-client/index.ts'
-export * from './ingest/index.ts'
-export * from './latent-semantics/index.ts'
-export * from './metering/index.ts'
-export * from './query/index.ts'
-export * from './search/index.ts'
-export * from './tagging/index.ts'
-export * from './text-model/index.ts'
-export * from './vectors/index.ts'
+// The public API of @oqlkit/adapter-duckdb: what the server, the command line, the benchmarks and the tests of
+// other packages use. The catalog layout and its manifest, snapshot ingest, the full-text search index, the
+// DuckDB storage adapter that runs the engine's plans, the vectors of semantic search, the text tagger of a
+// catalog, and the embedded (file-backed) key, meter and collection stores. Text models themselves (tokenizer,
+// LSA, the tagging model, the embeddings client) are @oqlkit/text-models.
+export {
+  CATALOG_FORMAT_VERSION,
+  type CatalogFile,
+  type CatalogManifest,
+} from './catalog/catalog-layout.ts'
+export { type CatalogManifestResult, readCatalogManifest } from './catalog/catalog-manifest-reader.ts'
+export {
+  COLLECTIONS_LOG_FILE,
+  type EmbeddedCollectionStoreOptions,
+  openEmbeddedCollectionStore,
+} from './collections/embedded-collection-store.ts'
+export { IngestError, type IngestErrorCode, isIngestError } from './ingest/ingest-error.ts'
+export type {
+  EntityIngestCounts,
+  IngestPhase,
+  IngestProgress,
+  IngestProgressListener,
+  IngestSummary,
+} from './ingest/ingest-progress.ts'
+export { type IngestOptions, ingestSnapshot } from './ingest/ingest-snapshot.ts'
+export {
+  type EmbeddedKeyStoreOptions,
+  KEYS_LOG_FILE,
+  openEmbeddedKeyStore,
+} from './metering/embedded-key-store.ts'
+export {
+  type EmbeddedMeterStore,
+  type EmbeddedMeterStoreOptions,
+  METER_LOG_FILE,
+  openEmbeddedMeterStore,
+} from './metering/embedded-meter-store.ts'
+export { StateDirectoryInUseError } from './metering/state-directory-lock.ts'
+export {
+  CatalogOpenError,
+  createDuckDbAdapter,
+  type DuckDbAdapter,
+  type DuckDbAdapterOptions,
+} from './query/duckdb-adapter.ts'
+export { type DuckDbDatabaseOptions, openDuckDbDatabase } from './query/duckdb-driver.ts'
+export {
+  CatalogIndexError,
+  type IndexCatalogSearchOptions,
+  type IndexCatalogSearchResult,
+  indexCatalogSearch,
+} from './search/catalog-search-indexer.ts'
+export type { SearchBuildProgress } from './search/search-index-builder.ts'
+export { loadCatalogTagger } from './tagging/catalog-text-tagger.ts'
+export { readCatalogTrainingWorks } from './tagging/catalog-training-works.ts'
+export { type BuildTextTaggerOptions, trainTextTagModel } from './tagging/text-tagger-builder.ts'
+export {
+  type IndexCatalogVectorsOptions,
+  type IndexCatalogVectorsResult,
+  indexCatalogVectors,
+} from './vectors/catalog-vector-indexer.ts'
+export { isHeldOut } from './vectors/held-out-works.ts'
+export { hasUnreadableVectors, vectorIndexOf } from './vectors/vector-index-manifest.ts'
+export { readWorkTexts, type WorkText } from './vectors/work-text-reader.ts'
+export type { VectorsChoice } from './vectors/work-vector-builder.ts'

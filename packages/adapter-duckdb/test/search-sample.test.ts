@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type DuckDBConnection, DuckDBInstance, listValue } from '@duckdb/node-api'
+import { exactTokens, stemmedTokens } from '@oqlkit/text-models'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CATALOG_ENTITY_NAMES } from '../src/catalog/catalog-entities.ts'
 import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
@@ -15,7 +16,7 @@ import { buildSearchIndex } from '../src/search/search-index-builder.ts'
 import type { SearchIndexManifest } from '../src/search/search-index-layout.ts'
 import { searchIndexOf, withSearchIndex } from '../src/search/search-index-manifest.ts'
 import { allOf, phrase, type SearchNode, word } from '../src/search/search-query.ts'
-import { exactTokens, exactTokensSql, stemmedTokens } from '../src/search/search-tokenizer.ts'
+import { exactTokensSql } from '../src/search/search-tokenizer-sql.ts'
 
 const snapshotDir = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))
 

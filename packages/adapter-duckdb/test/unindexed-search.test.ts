@@ -3,8 +3,8 @@
 import type { EntityRecord } from '@oqlkit/engine'
 import { planQuery } from '@oqlkit/engine'
 import { canonicalizeOqo } from '@oqlkit/oqo-schema'
+import { exactTokens } from '@oqlkit/text-models'
 import { describe, expect, it } from 'vitest'
-import { exactTokens } from '../src/search/search-tokenizer.ts'
 import { readSampleRecords, useSampleCatalogConnections } from './query-sample-fixture.ts'
 
 const connections = useSampleCatalogConnections()

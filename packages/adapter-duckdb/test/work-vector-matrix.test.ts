@@ -1,7 +1,8 @@
 // The in-memory vector scan against a plain reference: every cosine computed here in the simplest way,
 // sorted, cut to the limit. Random int8 vectors, masks, ties and the edges of the limit.
+
+import { SeededGaussian } from '@oqlkit/text-models'
 import { describe, expect, it } from 'vitest'
-import { SeededGaussian } from '../src/latent-semantics/seeded-gaussian.ts'
 import { VectorMatrixError, WorkVectorMatrix } from '../src/vectors/work-vector-matrix.ts'
 
 const random = new SeededGaussian(17)

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { runCli } from '@oqlkit/cli'
+import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, describe, expect, it } from 'vitest'
-import { startStandInServer } from '../../adapter-duckdb/test/embeddings-stand-in-server.ts'
 
 const sampleSnapshot = resolve(import.meta.dirname, '../../../data/sample-snapshot')
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-cli-ingest-'))

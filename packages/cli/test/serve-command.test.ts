@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { runCli } from '@oqlkit/cli'
+import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, describe, expect, it } from 'vitest'
-import { startStandInServer } from '../../adapter-duckdb/test/embeddings-stand-in-server.ts'
 import { storageConcurrency } from '../src/commands/serve-command.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-'))

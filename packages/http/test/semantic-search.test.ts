@@ -9,18 +9,14 @@ import { join } from 'node:path'
 import {
   CatalogOpenError,
   createDuckDbAdapter,
-  createOpenAiEmbedder,
   type DuckDbAdapter,
   indexCatalogVectors,
-  textFromInvertedIndex,
 } from '@oqlkit/adapter-duckdb'
 import { ENDPOINT_COSTS_USD, SEMANTIC_SEARCH_LIMITS, toMicroUsd } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
+import { createOpenAiEmbedder, textFromInvertedIndex } from '@oqlkit/text-models'
+import { type StandInServer, startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  type StandInServer,
-  startStandInServer,
-} from '../../adapter-duckdb/test/embeddings-stand-in-server.ts'
 import { call, NOON, rateLimitOf, STORE_KINDS, useMeteredApp } from './support/metered-app.ts'
 import { getJson, post } from './support/query-requests.ts'
 import { useSampleApp } from './support/sample-app.ts'

@@ -3,8 +3,9 @@
 // of the query must occur among the field's exact tokens, and each match scores 1. A scan of the JSON, so it
 // is slow on big catalogs; the answer is right and the index can take the field over later.
 import type { SearchNode } from '@oqlkit/engine'
+import { exactTokens } from '@oqlkit/text-models'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
-import { exactTokens, exactTokensSql } from '../search/search-tokenizer.ts'
+import { exactTokensSql } from '../search/search-tokenizer-sql.ts'
 import { jsonPathLiteral } from '../sql/sql-text.ts'
 import { entityView } from './catalog-views.ts'
 import { joinSql, param, raw, type SqlFragment, sql } from './sql-fragment.ts'

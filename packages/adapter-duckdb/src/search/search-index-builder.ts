@@ -10,9 +10,9 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { type DuckDBAppender, type DuckDBConnection, type DuckDBValue, listValue } from '@duckdb/node-api'
+import { porterStem } from '@oqlkit/text-models'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { type CatalogFile, entityFilePath, SEARCH_DIR } from '../catalog/catalog-layout.ts'
-import { porterStem } from './porter-stemmer.ts'
 import { SEARCHABLE_ENTITIES, type StoredField, storedFieldsOf } from './search-fields.ts'
 import {
   BM25_B,

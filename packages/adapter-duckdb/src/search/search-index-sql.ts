@@ -11,7 +11,7 @@
 import { constantLiteral, quoteIdentifier, sqlInteger } from '../sql/sql-text.ts'
 import type { StoredField } from './search-fields.ts'
 import { BM25_B, BM25_K1, SEGMENT_GAP } from './search-index-layout.ts'
-import { exactTokensSql } from './search-tokenizer.ts'
+import { exactTokensSql } from './search-tokenizer-sql.ts'
 
 const PARQUET = 'FORMAT parquet, COMPRESSION zstd'
 // Work files are read back once: fast compression beats small files.

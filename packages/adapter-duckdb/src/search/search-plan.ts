@@ -1,6 +1,6 @@
 // First half of `compileSearch`: checks a `SearchQuery` and turns its text into index terms (tokenized,
 // folded, stemmed in stemmed mode) and wildcard patterns. Problems are collected, not thrown.
-import { porterStem } from './porter-stemmer.ts'
+import { porterStem, queryTokens } from '@oqlkit/text-models'
 import { type WeightedField, weightedFieldsOf } from './search-fields.ts'
 import {
   MAX_PROXIMITY_GAPS,
@@ -9,7 +9,6 @@ import {
   type SearchMode,
 } from './search-index-layout.ts'
 import type { SearchNode, SearchProblem, SearchProblemCode, SearchQuery } from './search-query.ts'
-import { queryTokens } from './search-tokenizer.ts'
 
 /** One query token: an index term, or a wildcard pattern over the term dictionary. */
 export type TokenPlan =

@@ -3,9 +3,8 @@
 // record (not the whole record into JavaScript), in id order so training sees the same sequence every time.
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
+import { readTrainingLabels, type TrainingWork, textFromInvertedIndex } from '@oqlkit/text-models'
 import { entityFilePath } from '../catalog/catalog-layout.ts'
-import { textFromInvertedIndex } from '../text-model/inverted-index-text.ts'
-import { readTrainingLabels, type TrainingWork } from '../text-model/training-work.ts'
 
 const TRAINING_WORKS_SQL = `SELECT id,
   coalesce(json_extract_string(record, '$.title'), json_extract_string(record, '$.display_name'), '') AS title,

@@ -3,10 +3,8 @@
 // used (the same seed picks the same works), which bounds time and memory on very large catalogs.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { seededIdFraction } from '../text-model/seeded-id-fraction.ts'
-import type { TermVocabularyOptions } from '../text-model/term-vocabulary-builder.ts'
-import type { TagModelSettings, TextTagModel } from '../text-model/text-tag-model.ts'
-import { TextTagModelTrainer } from '../text-model/text-tag-model-trainer.ts'
+import type { TagModelSettings, TermVocabularyOptions, TextTagModel } from '@oqlkit/text-models'
+import { seededIdFraction, TextTagModelTrainer } from '@oqlkit/text-models'
 import { countCatalogWorks, readCatalogTrainingWorks } from './catalog-training-works.ts'
 import {
   TEXT_TAGGER_FORMAT,

@@ -2,9 +2,8 @@
 // came from an embeddings server carries none (the server is the model); the caller must bring its client.
 import { join } from 'node:path'
 import type { Embedder } from '@oqlkit/engine'
+import { lsaEmbedder, readLsaModel } from '@oqlkit/text-models'
 import { isCatalogRelativePath } from '../catalog/catalog-manifest-reader.ts'
-import { lsaEmbedder } from '../latent-semantics/lsa-embedder.ts'
-import { readLsaModel } from '../latent-semantics/lsa-model-files.ts'
 import type { VectorIndexManifest } from './vector-index-layout.ts'
 
 export async function loadCatalogEmbedder(

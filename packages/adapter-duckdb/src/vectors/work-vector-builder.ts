@@ -8,12 +8,15 @@ import { mkdir, open, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { DuckDBAppender, DuckDBValue } from '@duckdb/node-api'
 import type { Embedder } from '@oqlkit/engine'
+import {
+  DEFAULT_LSA_DIMENSIONS,
+  lsaEmbedder,
+  textTerms,
+  trainLsaModel,
+  writeLsaModel,
+} from '@oqlkit/text-models'
 import type { CatalogFile } from '../catalog/catalog-layout.ts'
 import { entityFilePath } from '../catalog/catalog-layout.ts'
-import { lsaEmbedder } from '../latent-semantics/lsa-embedder.ts'
-import { writeLsaModel } from '../latent-semantics/lsa-model-files.ts'
-import { DEFAULT_LSA_DIMENSIONS, trainLsaModel } from '../latent-semantics/lsa-model-trainer.ts'
-import { textTerms } from '../text-model/text-terms.ts'
 import { isHeldOut } from './held-out-works.ts'
 import {
   type LsaModelRecord,

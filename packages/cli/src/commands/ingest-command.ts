@@ -1,11 +1,11 @@
 import { resolve } from 'node:path'
 import {
-  createOpenAiEmbedder,
   type IngestProgress,
   type IngestSummary,
   ingestSnapshot,
   type VectorsChoice,
 } from '@oqlkit/adapter-duckdb'
+import { createOpenAiEmbedder } from '@oqlkit/text-models'
 import { type CliCommand, usageError } from './cli-command.ts'
 import { createProgressBar } from './progress-bar.ts'
 

@@ -4,7 +4,6 @@ import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import {
   createDuckDbAdapter,
-  createOpenAiEmbedder,
   hasUnreadableVectors,
   ingestSnapshot,
   loadCatalogTagger,
@@ -22,6 +21,7 @@ import {
   meteredCaller,
   RequestLimits,
 } from '@oqlkit/http'
+import { createOpenAiEmbedder } from '@oqlkit/text-models'
 import { serve } from 'h3'
 import { type CliCommand, usageError } from './cli-command.ts'
 import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'

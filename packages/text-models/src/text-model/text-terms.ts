@@ -2,8 +2,8 @@
 // folded, split on non-letters/digits), stemmed with the same Porter stemmer, so "networks" in a title and
 // "network" in a tag's name are one term. One-character tokens are dropped: they are initials, list markers
 // and stray symbols far more often than words.
-import { porterStem } from '../search/porter-stemmer.ts'
-import { exactTokens } from '../search/search-tokenizer.ts'
+import { porterStem } from '../tokenizer/porter-stemmer.ts'
+import { exactTokens } from '../tokenizer/search-tokenizer.ts'
 
 /** Stemming dominates tokenising; a corpus repeats a few tens of thousands of tokens, so remember them. */
 const stems = new Map<string, string>()

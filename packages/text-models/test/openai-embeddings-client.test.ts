@@ -7,7 +7,11 @@ import {
   createOpenAiEmbedder,
   embeddingsEndpointOf,
 } from '../src/embeddings-client/openai-embeddings-client.ts'
-import { type StandInServer, standInVector, startStandInServer } from './embeddings-stand-in-server.ts'
+import {
+  type StandInServer,
+  standInVector,
+  startStandInServer,
+} from '../src/testing/embeddings-stand-in-server.ts'
 
 let server: StandInServer
 beforeAll(async () => {

@@ -1,6 +1,7 @@
-// How text becomes tokens, once in SQL (the index build) and once in TypeScript (the query words). The two
-// must agree token for token, or a query word would miss the index; a test runs both over every text of the
-// sample catalog and a set of awkward characters. The steps:
+// How text becomes tokens in TypeScript (query words, the text models). The search index of each adapter does
+// the same in its own SQL (adapter-duckdb: search/search-tokenizer-sql.ts); the two must agree token for
+// token, or a query word would miss the index, and a test there runs both over every text of the sample
+// catalog and a set of awkward characters. The steps:
 //   1. apostrophes are deleted, so `O'Brien` is `obrien` and `children's` is `childrens` (then `children`
 //      stemmed), instead of leaving a stray `s` token;
 //   2. lower case;
@@ -43,16 +44,4 @@ export function queryTokens(text: string): string[] {
 /** The stemmed tokens of a text, in order (one per exact token). */
 export function stemmedTokens(text: string): string[] {
   return exactTokens(text).map(porterStem)
-}
-
-/**
- * The SQL expression that gives the exact tokens (VARCHAR[]) of the VARCHAR expression `text`. `text` is a
- * fragment this package builds from its own column names and JSON paths, never a value from a caller.
- */
-export function exactTokensSql(text: string): string {
-  return (
-    'list_filter(string_split_regex(strip_accents(lower(regexp_replace(' +
-    text +
-    ", '[''\u2019\u02bc]', '', 'g'))), '[^\\p{L}\\p{N}]+'), lambda token: token <> '')"
-  )
 }

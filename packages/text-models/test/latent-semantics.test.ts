@@ -1,6 +1,6 @@
 // The math of the built-in embedder: randomised SVD against the exact decomposition, orthonormalisation,
-// determinism for a seed, what LSA is for (words that share contexts land together), the model files, and the
-// int8 quantisation of stored vectors.
+// determinism for a seed, what LSA is for (words that share contexts land together) and the model files. (The
+// int8 quantisation of stored vectors is adapter-duckdb's vector-quantizer test.)
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,7 +16,6 @@ import { SeededGaussian } from '../src/latent-semantics/seeded-gaussian.ts'
 import { SparseRowMatrix } from '../src/latent-semantics/sparse-row-matrix.ts'
 import type { SparseTermVector } from '../src/text-model/sparse-term-vector.ts'
 import { textTerms } from '../src/text-model/text-terms.ts'
-import { quantizeVector } from '../src/vectors/vector-quantizer.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-lsa-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -182,22 +181,5 @@ describe('the LSA model', () => {
     // Another seed is another (equally good) model: its id differs.
     const other = await writeLsaModel(trainLsaModel(documents, { dimensions: 2, seed: 2 }), paths('c'))
     expect(other.modelId).not.toBe(first.modelId)
-  })
-})
-
-describe('int8 quantisation of stored vectors', () => {
-  it('scales the largest component to ±127 and keeps the direction', () => {
-    const random = new SeededGaussian(9)
-    for (let trial = 0; trial < 20; trial++) {
-      const vector = Float32Array.from({ length: 128 }, () => random.next())
-      const quantized = quantizeVector(vector)
-      const components = [...quantized.values]
-      expect(components).toHaveLength(128)
-      expect(Math.max(...components.map(Math.abs))).toBe(127)
-      expect(components.every((value) => Number.isInteger(value) && Math.abs(value) <= 127)).toBe(true)
-      expect(quantized.norm).toBeCloseTo(Math.hypot(...components), 9)
-      expect(cosine(vector, Float32Array.from(components))).toBeGreaterThan(0.999)
-    }
-    expect(quantizeVector(new Float32Array(4)).norm).toBe(0)
   })
 })

@@ -1,0 +1,8 @@
+// Test support of @oqlkit/text-models (`@oqlkit/text-models/testing`): a real HTTP server speaking the
+// OpenAI embeddings API, for the tests of the client and of catalogs whose vectors come from a server.
+export {
+  type StandInMode,
+  type StandInServer,
+  standInVector,
+  startStandInServer,
+} from './embeddings-stand-in-server.ts'

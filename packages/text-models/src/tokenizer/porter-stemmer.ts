@@ -6,6 +6,11 @@
 //
 // Only tokens made of the letters a–z are stemmed: numbers, mixed tokens (`covid19`) and non-Latin words are
 // returned unchanged, which keeps the function total and deterministic for every token the tokenizer emits.
+//
+// Why not the npm `stemmer` package (2.0.1, also Porter 1980): compared on the 25,826 distinct tokens of the
+// bundled sample's searchable texts (2026-11), it gives another stem for 763 of them: it also stems tokens with
+// digits or non-Latin letters (`1990s` → `1990`, `københavns` → `københavn`), and `ies` → `ie` (here `i`).
+// Switching would change the stems of an existing index, so this one stays.
 
 const ASCII_WORD = /^[a-z]+$/
 

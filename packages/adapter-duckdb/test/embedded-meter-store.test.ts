@@ -1,5 +1,13 @@
 import { spawn } from 'node:child_process'
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import {
@@ -104,14 +112,41 @@ describe('the embedded meter store on disk', () => {
     await again.close()
   })
 
-  it('takes over the lock of a process that died', async () => {
+  it('takes over the lock of a process that died, keeping its charges, and holds it as its own', async () => {
     const dir = freshDir()
+    const lockFile = join(dir, 'meter.lock')
     const store = await openEmbeddedMeterStore({ dir })
+    await store.charge(charge('key:dead', 100, 'd1'))
     await store.close()
-    // A pid no process has (above the kernel's pid_max).
-    writeFileSync(join(dir, 'meter.lock'), '99999999')
+    expect(existsSync(lockFile), 'close releases the lock').toBe(false)
+    // The dead process's lock: a pid no process has (above the kernel's pid_max).
+    writeFileSync(lockFile, '99999999')
     const taken = await openEmbeddedMeterStore({ dir })
+    expect(readFileSync(lockFile, 'utf8').trim(), 'the lock now names this process').toBe(String(process.pid))
+    expect((await taken.read('key:dead', NOW)).counters.dailyUsedMicroUsd).toBe(100)
+    expect((await taken.charge(charge('key:dead', 100, 'd2'))).ok).toBe(true)
+    // Taken over for real: another open is refused while this store holds it.
+    await expect(openEmbeddedMeterStore({ dir })).rejects.toThrow(StateDirectoryInUseError)
     await taken.close()
+    expect(existsSync(lockFile)).toBe(false)
+    const reopened = await openEmbeddedMeterStore({ dir })
+    expect((await reopened.read('key:dead', NOW)).counters.dailyUsedMicroUsd).toBe(200)
+    await reopened.close()
+  })
+
+  it('does not take over the lock of a process that is still running', async () => {
+    const dir = freshDir()
+    const lockFile = join(dir, 'meter.lock')
+    await (await openEmbeddedMeterStore({ dir })).close()
+    // The parent of this test process is alive: its lock stands.
+    writeFileSync(lockFile, String(process.ppid))
+    const refused = await openEmbeddedMeterStore({ dir }).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(refused).toBeInstanceOf(StateDirectoryInUseError)
+    expect((refused as StateDirectoryInUseError).pid).toBe(process.ppid)
+    expect(readFileSync(lockFile, 'utf8')).toBe(String(process.ppid))
   })
 })
 

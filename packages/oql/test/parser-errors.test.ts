@@ -4,8 +4,17 @@ import {
   OQL_PARSE_DIAGNOSTIC_ENTRIES,
   type OqlDiagnostic,
   type OqlDiagnosticCode,
+  toDiagnostic,
 } from '../src/diagnostics/index.ts'
 import { parseOql, validateOql } from '../src/parser/index.ts'
+import {
+  type OqlMessage,
+  writeImplicitAdjacencyMessage,
+  writeNoExactSearchMessage,
+  writeStrayTextInGroupMessage,
+  writeUnknownFieldMessage,
+  writeUnquotedWildcardMessage,
+} from '../src/parser/oql-message-writers.ts'
 
 // Every parse code with a text that produces it, the offset it points at and its span. Positions are
 // UTF-16 offsets; where the reference engine reports one (§3.8, Appendix E) it is the same.
@@ -61,6 +70,12 @@ const CASES: readonly (readonly [OqlDiagnosticCode, string, number, number])[] =
   ['OQL_PARSE_ERROR', `works where ${'('.repeat(100)}year is 1${')'.repeat(100)}`, 0, 221],
 ]
 
+/** The diagnostic a message writer's words become: its code, full message and fix. */
+const diagnosticOf = (code: OqlDiagnosticCode, written: OqlMessage) => {
+  const { message, fix } = toDiagnostic('', { code, span: { start: 0, end: 0 }, ...written })
+  return { code, message, fix }
+}
+
 const firstError = (text: string): OqlDiagnostic => {
   const result = parseOql(text)
   if (result.ok) throw new Error(`${text} parsed`)
@@ -96,6 +111,9 @@ describe('parse diagnostics', () => {
   })
 
   it('names the field and suggests the one meant', () => {
+    expect(firstError('works where yaer is 2020')).toMatchObject(
+      diagnosticOf('OQL_UNKNOWN_FIELD', writeUnknownFieldMessage('yaer', 'works', ['year'])),
+    )
     expect(firstError('works where yaer is 2020').message).toContain('Did you mean "year"')
     expect(firstError('works where year is 2020 and tpye is article')).toMatchObject({
       code: 'OQL_UNKNOWN_FIELD',
@@ -105,11 +123,13 @@ describe('parse diagnostics', () => {
 
   it('never sends a wildcard from "quote it" to "remove it" on a field with no exact search', () => {
     for (const text of ['works where byline has (smith*)', 'works where byline has ("smith*")']) {
-      const diagnostic = firstError(text)
-      expect(diagnostic).toMatchObject({ code: 'OQL_WILDCARD_NEEDS_EXACT', fix: 'Remove the wildcard.' })
-      expect(diagnostic.message).toContain('"byline" has no exact search variant on works')
+      expect(firstError(text)).toMatchObject(
+        diagnosticOf('OQL_WILDCARD_NEEDS_EXACT', writeNoExactSearchMessage('byline', 'works')),
+      )
     }
-    expect(firstError('works where title has (smith*)').fix).toBe('Quote the term, e.g. ("smith*").')
+    expect(firstError('works where title has (smith*)')).toMatchObject(
+      diagnosticOf('OQL_WILDCARD_NEEDS_EXACT', writeUnquotedWildcardMessage('smith*')),
+    )
   })
 
   it('writes the fix of a range literal with the field', () => {
@@ -142,7 +162,9 @@ describe('the more specific diagnostic at one spot', () => {
 
   it('reads a condition after a semicolon as adjacent, not as trailing text', () => {
     expect(all('works where year is 2020; type is article')).toEqual([['OQL_IMPLICIT_ADJACENCY', 26]])
-    expect(firstError('works where year is 2020 ; it cites W1').message).toContain('no and/or between them')
+    expect(firstError('works where year is 2020 ; it cites W1')).toMatchObject(
+      diagnosticOf('OQL_IMPLICIT_ADJACENCY', writeImplicitAdjacencyMessage('it')),
+    )
     // Not a condition, or a condition after a directive or with no where: text out of place.
     expect(all('works where year is 2020; sort by year')).toEqual([['OQL_TRAILING_TOKENS', 26]])
     expect(all('works where year is 2020; sample 10; year is 2021')).toEqual([['OQL_TRAILING_TOKENS', 37]])
@@ -158,7 +180,7 @@ describe('the more specific diagnostic at one spot', () => {
     // A directive inside a group is stray text too; the `)` still closes the group.
     expect(all('works where (year is (2020) group by type)')).toEqual([['OQL_TRAILING_TOKENS', 28]])
     const stray = firstError('works where (year is (2020) foo) and type is article')
-    expect(stray.message).toContain('"foo" before the ) that closes the group')
+    expect(stray).toMatchObject(diagnosticOf('OQL_TRAILING_TOKENS', writeStrayTextInGroupMessage('foo')))
     expect(stray.message).not.toContain('after the query')
   })
 
@@ -269,7 +291,7 @@ describe('validateOql recovers and reports every broken clause', () => {
   it('while parseOql stops at the first error', () => {
     const result = parseOql('works where bogus1 is 1 and bogus2 is 2')
     expect(result.ok ? [] : result.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
-      'Unknown field "bogus1" for works. GET /properties/works lists the columns.',
+      diagnosticOf('OQL_UNKNOWN_FIELD', writeUnknownFieldMessage('bogus1', 'works', [])).message,
     ])
   })
 })

@@ -1,7 +1,9 @@
 import { ENTITY_TYPES, type EntityType, vocabularyOf } from '@oqlkit/oqo-schema'
 import { type OqlDiagnostic, type Span, toDiagnostic } from '../diagnostics/oql-diagnostic.ts'
 import type { OqlFieldKind } from '../fields/oql-field.ts'
+import { clauseTarget } from './clause-target.ts'
 import { type FieldEntry, type FieldTarget, fieldIndexOf } from './field-index.ts'
+import { OPERATORS_OF_KIND, operatorText } from './field-operators.ts'
 import { lexOql } from './oql-lexer.ts'
 import { parseOqlSyntax } from './oql-parser.ts'
 import type {
@@ -14,7 +16,7 @@ import type {
   SyntaxErrorNode,
   ValueNode,
 } from './oql-syntax.ts'
-import { clauseTarget, lowerQuery, OPERATORS_OF_KIND, operatorText } from './syntax-to-oqo.ts'
+import { lowerQuery } from './syntax-to-oqo.ts'
 import { CORPUS_PHRASES, isConnective, isWord } from './token-classes.ts'
 
 /**

@@ -1,9 +1,6 @@
 import {
   COLLECTION_ID,
-  closestMatches,
-  ENTITY_TYPES,
   type EntityType,
-  entityPath,
   type Filter,
   type GroupBy,
   type LeafFilter,
@@ -12,7 +9,39 @@ import {
 } from '@oqlkit/oqo-schema'
 import type { ProblemReport, Span } from '../diagnostics/oql-diagnostic.ts'
 import type { OqlDiagnosticCode } from '../diagnostics/oql-diagnostic-codes.ts'
-import { type FieldTarget, fieldIndexOf } from './field-index.ts'
+import { clauseTarget } from './clause-target.ts'
+import type { FieldTarget } from './field-index.ts'
+import { operatorFits, operatorText } from './field-operators.ts'
+import {
+  type OneValueRule,
+  type OqlMessage,
+  writeBadBoolValueMessage,
+  writeBadCollectionRefMessage,
+  writeBadDateMessage,
+  writeBadNumberMessage,
+  writeBareProximityWildcardMessage,
+  writeCharacterNotOperatorMessage,
+  writeEmptyPhraseMessage,
+  writeLeadingWildcardMessage,
+  writeMissingEntityIdMessage,
+  writeMissingSearchTermMessage,
+  writeMissingValueMessage,
+  writeMixedProximityMessage,
+  writeMultiWildcardShortPrefixMessage,
+  writeNoExactSearchMessage,
+  writeNoFuzzyMessage,
+  writeOneValueOnlyMessage,
+  writeOperatorMismatchMessage,
+  writeProximityNeedsOperandsMessage,
+  writeRangeLiteralMessage,
+  writeSampleTwiceMessage,
+  writeSemanticNeedsTextMessage,
+  writeShortWildcardPrefixMessage,
+  writeStemmedWildcardMessage,
+  writeTooManyWildcardsMessage,
+  writeUnknownComparedMessage,
+  writeUnquotedWildcardMessage,
+} from './oql-message-writers.ts'
 import type {
   BranchNode,
   ClauseNode,
@@ -31,8 +60,8 @@ import type {
   SearchNode,
   SyntaxErrorNode,
   ValueNode,
-  VerbNode,
 } from './oql-syntax.ts'
+import { type SyntaxErrorContext, writeSyntaxErrorMessage } from './syntax-error-writer.ts'
 
 // From the syntax tree to the OQO (§3.5–3.7, §5.1): field words become columns, values are typed per
 // field kind, negation is pushed to the leaves (De Morgan; a yes/no value flips instead) and same-join
@@ -85,95 +114,6 @@ const wordCharactersBefore = (token: string, index: number): number => {
   return count
 }
 
-/** The operators each kind of field takes (§3.4), in the order an editor offers them. */
-export const OPERATORS_OF_KIND: Readonly<Record<FieldTarget['kind'], readonly string[]>> = {
-  search: ['has', 'does not have', 'is similar to'],
-  num: ['is', 'is not', '>', '>=', '<', '<='],
-  date: ['is', '>', '>=', '<', '<='],
-  bool: ['is', 'is not'],
-  id: ['is', 'is not', 'is in collection', 'is not in collection'],
-  enum: ['is', 'is not', 'is in collection', 'is not in collection'],
-  string: ['is', 'is not'],
-  collection: ['is in collection', 'is not in collection'],
-}
-
-const KIND_NAMES: Readonly<Record<FieldTarget['kind'], string>> = {
-  search: 'a search field',
-  num: 'a number field',
-  date: 'a date field',
-  bool: 'a yes/no field',
-  id: 'an entity field',
-  enum: 'a code field',
-  string: 'a text field',
-  collection: 'a collection field',
-}
-
-export const operatorText = (operator: Pick<OperatorNode, 'name' | 'negated'>): string => {
-  switch (operator.name) {
-    case 'is':
-      return operator.negated ? 'is not' : 'is'
-    case 'in collection':
-      return operator.negated ? 'is not in collection' : 'is in collection'
-    case 'has':
-      return operator.negated ? 'does not have' : 'has'
-    case 'similar to':
-      return operator.negated ? 'is not similar to' : 'is similar to'
-    default:
-      return operator.name
-  }
-}
-
-const operatorFits = (operator: OperatorNode, kind: FieldTarget['kind']): boolean => {
-  switch (operator.family) {
-    case 'search':
-    case 'semantic':
-      return kind === 'search'
-    case 'comparison':
-      return kind === 'num' || kind === 'date'
-    case 'list':
-      return operator.name === 'in collection'
-        ? kind === 'id' || kind === 'enum' || kind === 'collection'
-        : kind !== 'search' && kind !== 'collection'
-  }
-}
-
-const VERB_WORDS: Readonly<Record<VerbNode['columnId'], string>> = {
-  referenced_works: 'it cites',
-  cited_by: "it's cited by",
-  related_to: "it's related to",
-}
-
-/**
- * What the subject of a clause names: a verb phrase is its citation column; a field name that names
- * both a search and a value column (`name` on authors) is read by its operator.
- */
-export const clauseTarget = (
-  entity: EntityType,
-  clause: Pick<ClauseNode, 'subject'>,
-  operator: Pick<OperatorNode, 'family'> | undefined,
-): FieldTarget => {
-  const subject = clause.subject
-  if (subject.kind === 'verb') {
-    const column = propertiesRegistry.resolveColumn(entity, subject.columnId)
-    return {
-      word: VERB_WORDS[subject.columnId],
-      columnId: subject.columnId,
-      column,
-      kind: 'id',
-      casing: undefined,
-      float: false,
-      dateBounds: undefined,
-      rowSubject: true,
-      valueEntity: column?.valueEntity ?? 'works',
-      search: undefined,
-    }
-  }
-  const entry = subject.entry
-  // Before an operator is written, the search reading is the one the word is known for (`title`).
-  const wantsSearch = operator === undefined || operator.family === 'search' || operator.family === 'semantic'
-  return (wantsSearch ? (entry.search ?? entry.value) : (entry.value ?? entry.search))!
-}
-
 /** Lowers one parsed query. */
 export const lowerQuery = (query: QueryNode): LoweredQuery => new Lowering(query).run()
 
@@ -218,192 +158,15 @@ class Lowering {
 
   // Reporting ----------------------------------------------------------------------------------------
 
-  #report(code: OqlDiagnosticCode, span: Span, problem: string, fix?: string): undefined {
+  #report(code: OqlDiagnosticCode, span: Span, { problem, fix }: OqlMessage): undefined {
     this.#problems.push(fix === undefined ? { code, span, problem } : { code, span, problem, fix })
     return undefined
   }
 
   /** Reports an error node of the tree, in the words of the place it stands. */
-  #syntax(
-    error: SyntaxErrorNode,
-    context: {
-      readonly field?: string
-      readonly kind?: 'value' | 'search'
-      readonly corpusClosed?: boolean
-      readonly hasWhere?: boolean
-      /** The error stands before the `)` of a group (stray text there), not at the end of the query. */
-      readonly inGroup?: boolean
-    } = {},
-  ): undefined {
-    const found = error.found
-    const entity = this.#entity
-    switch (error.code) {
-      case 'OQL_EMPTY':
-        return this.#query.entity.kind === 'error'
-          ? this.#report(error.code, error.span, 'The query is empty')
-          : this.#report(
-              error.code,
-              error.span,
-              'A condition is expected here',
-              'Write a condition such as year is (2020), or remove the dangling where, connective or (.',
-            )
-      case 'OQL_MISSING_ENTITY':
-        return this.#report(
-          error.code,
-          error.span,
-          `The query starts with "${found ?? ''}" instead of an entity type`,
-        )
-      case 'OQL_UNKNOWN_ENTITY':
-        return this.#report(
-          error.code,
-          error.span,
-          `"${found ?? ''}" is not an entity type`,
-          `Start with one of ${ENTITY_TYPES.join(', ')}.`,
-        )
-      case 'OQL_BAD_CORPUS':
-        if (this.#query.entity.kind === 'entity' && this.#query.entity.entity !== 'works')
-          return this.#report(
-            error.code,
-            error.span,
-            `Only works have a corpus; ${entity} do not`,
-            'Remove the parenthetical.',
-          )
-        return context.corpusClosed === false
-          ? this.#report(error.code, error.span, 'The corpus parenthetical after the entity is never closed')
-          : this.#report(error.code, error.span, `${found ?? ''} is not a corpus`)
-      case 'OQL_TRAILING_TOKENS':
-        if (context.inGroup === true)
-          return this.#report(
-            error.code,
-            error.span,
-            `Unexpected text "${found ?? ''}" before the ) that closes the group`,
-            'Remove the text, or join a condition with and/or; directives (group by, sample) go after the conditions.',
-          )
-        return this.#report(
-          error.code,
-          error.span,
-          `Unexpected text "${found ?? ''}" after the query`,
-          context.hasWhere === false &&
-            fieldIndexOf(entity).match([(found ?? '').toLowerCase()]) !== undefined
-            ? `Start the conditions with where, e.g. ${entity} where ${found} ….`
-            : undefined,
-        )
-      case 'OQL_IMPLICIT_ADJACENCY':
-        return this.#report(
-          error.code,
-          error.span,
-          `Two conditions with no and/or between them (before "${found ?? ''}")`,
-        )
-      case 'OQL_UNBALANCED_PARENS':
-        return found === ')'
-          ? this.#report(error.code, error.span, 'This ) closes no (', 'Remove the ) or add the ( it closes.')
-          : this.#report(
-              error.code,
-              error.span,
-              error.span.start === error.span.end
-                ? 'A ( is not closed before the end of the query'
-                : `A ( is not closed (found "${found ?? ''}" where ) was expected)`,
-              'Add the missing ).',
-            )
-      case 'OQL_UNKNOWN_FIELD':
-        return this.#unknownField(error)
-      case 'OQL_MISSING_OPERATOR':
-        return this.#report(
-          error.code,
-          error.span,
-          found === undefined
-            ? `"${context.field ?? ''}" needs an operator after it`
-            : `Expected an operator after "${context.field ?? ''}", got "${found}"`,
-        )
-      case 'OQL_CONTAINS_RENAMED':
-        return this.#report(error.code, error.span, '`contains` was renamed to `has`')
-      case 'OQL_BAD_VERB_PHRASE':
-        return this.#report(
-          error.code,
-          error.span,
-          `Expected a relation verb phrase after "${(found ?? 'it').split(' ')[0]}"`,
-        )
-      case 'OQL_UNDELIMITED_TERM_LIST':
-        return context.kind === 'search'
-          ? this.#report(
-              error.code,
-              error.span,
-              'Two or more search terms with no parentheses (a reserved word could be silently swallowed)',
-              'Wrap the terms, e.g. has (a or b), or quote a phrase, e.g. has ("a b").',
-            )
-          : this.#report(
-              error.code,
-              error.span,
-              `"${context.field ?? ''}" got more than one value with no parentheses`,
-              `Wrap the values in parentheses joined by or/and, e.g. ${context.field ?? 'type'} is (a or b); quote a value that has spaces.`,
-            )
-      case 'OQL_COMMA_IN_GROUP':
-        return this.#report(
-          error.code,
-          error.span,
-          'Items in a ( … ) group are separated by or/and, not commas',
-        )
-      case 'OQL_GROUP_VALUES_NEED_CONNECTIVE':
-        return this.#report(
-          error.code,
-          error.span,
-          `Two values with no connective between them (before "${found ?? ''}")`,
-          'Join them with or (or and), e.g. (article or review); quote a value that has spaces.',
-        )
-      case 'OQL_BANG_NOT_SUPPORTED':
-        return this.#report(
-          error.code,
-          error.span,
-          '`!` is not an OQL operator (it is classic-URL and Web of Science syntax)',
-        )
-      case 'OQL_BAD_PROXIMITY':
-        return this.#report(
-          error.code,
-          error.span,
-          found === undefined
-            ? 'The proximity is malformed'
-            : `The proximity is malformed at "${found}": it is within N (a, b, …) with terms separated by commas`,
-        )
-      case 'OQL_PROXIMITY_SUFFIX_REMOVED':
-        return this.#report(
-          error.code,
-          error.span,
-          'Proximity is written within N (a, b, …) before the terms, not "…" within N words after them',
-        )
-      case 'OQL_BAD_SAMPLE':
-        return this.#report(
-          error.code,
-          error.span,
-          found === undefined || found === ''
-            ? 'sample needs a number (and seed a value)'
-            : `Expected a number, got "${found}"`,
-        )
-      default:
-        return this.#report(
-          error.code,
-          error.span,
-          found === undefined ? 'The query cannot be read here' : `Unexpected "${found}"`,
-        )
-    }
-  }
-
-  #unknownField(error: SyntaxErrorNode): undefined {
-    const entity = this.#entity
-    const found = error.found ?? ''
-    if (found === '')
-      return this.#report(
-        error.code,
-        error.span,
-        'A field name is expected here',
-        `Name a field, e.g. group by year; GET /properties/${entityPath(entity)} lists the columns.`,
-      )
-    const suggestions = closestMatches(found, fieldIndexOf(entity).names.keys(), 3, 0.75)
-    return this.#report(
-      error.code,
-      error.span,
-      `Unknown field "${found}" for ${entity}`,
-      `${suggestions.length > 0 ? `Did you mean ${suggestions.map((name) => `"${name}"`).join(' or ')}? ` : ''}GET /properties/${entityPath(entity)} lists the columns.`,
-    )
+  #syntax(error: SyntaxErrorNode, context: SyntaxErrorContext = {}): undefined {
+    const place = { ...context, entity: this.#entity, entityRead: this.#query.entity.kind === 'entity' }
+    return this.#report(error.code, error.span, writeSyntaxErrorMessage(error, place))
   }
 
   // Conditions ---------------------------------------------------------------------------------------
@@ -487,8 +250,7 @@ class Lowering {
       this.#report(
         'OQL_BAD_OPERATOR_FOR_FIELD',
         operator.span,
-        `"${operatorText(operator)}" does not apply to "${word}" (${KIND_NAMES[target.kind]})`,
-        `"${word}" takes ${OPERATORS_OF_KIND[target.kind].join(', ')}.`,
+        writeOperatorMismatchMessage(operatorText(operator), word, target.kind),
       )
       return undefined
     }
@@ -530,21 +292,21 @@ class Lowering {
 
   #oneValueOnly(branch: BranchNode<ValueNode>, context: ClauseContext): undefined {
     const { operator, target, word } = context
-    const problem =
+    // The operator family decides before the field: a comparison is never on a yes/no field, and only
+    // a search field takes `is similar to`.
+    const rule: OneValueRule =
       operator.family === 'comparison'
-        ? 'A comparison takes exactly one bound'
+        ? 'comparison'
         : operator.name === 'in collection'
-          ? 'One collection per clause'
+          ? 'collection'
           : target.kind === 'bool'
-            ? `"${word}" is a yes/no field: it takes exactly one value`
-            : '"is similar to" takes exactly one quoted passage'
-    const fix =
-      operator.name === 'in collection'
-        ? `Write one clause per collection joined with or, e.g. (${word} is in collection (col_a) or ${word} is in collection (col_b)).`
-        : target.kind === 'bool'
-          ? `Write ${word} is (true) or ${word} is (false).`
-          : `Give one value, e.g. ${word} ${operatorText(operator)} (2020); for several, write one clause each joined with or.`
-    return this.#report('OQL_GROUP_NEEDS_ONE_VALUE', branch.connectives[0] ?? branch.span, problem, fix)
+            ? 'yes/no'
+            : 'similarity'
+    return this.#report(
+      'OQL_GROUP_NEEDS_ONE_VALUE',
+      branch.connectives[0] ?? branch.span,
+      writeOneValueOnlyMessage(rule, word, operatorText(operator)),
+    )
   }
 
   #valueTree(node: ValueNode, negated: boolean, context: ClauseContext): Filter | undefined {
@@ -574,24 +336,13 @@ class Lowering {
   #missingValue(node: MissingNode, context: ClauseContext): undefined {
     const { target, operator, word } = context
     if (node.annotation !== undefined && (target.kind === 'id' || target.rowSubject))
-      return this.#report(
-        'OQL_MISSING_ENTITY_ID',
-        node.annotation,
-        `"${word}" needs an ID, not just a [display name]`,
-        `Put the OpenAlex ID first, e.g. ${word} is (I136199984 [Harvard]).`,
-      )
+      return this.#report('OQL_MISSING_ENTITY_ID', node.annotation, writeMissingEntityIdMessage(word))
     if (target.kind === 'bool' && operator.family === 'list')
-      return this.#report(
-        'OQL_BAD_BOOL_VALUE',
-        node.span,
-        `"${word}" is a yes/no field: its value must be true or false`,
-        `Write ${word} is (true) or ${word} is (false).`,
-      )
+      return this.#report('OQL_BAD_BOOL_VALUE', node.span, writeBadBoolValueMessage(word))
     return this.#report(
       'OQL_MISSING_VALUE',
       node.span,
-      `Expected a value for "${word}"`,
-      `Give a value, e.g. ${word} ${operatorText(operator)} (${exampleValue(target)}).`,
+      writeMissingValueMessage(word, operatorText(operator), target.kind),
     )
   }
 
@@ -600,12 +351,7 @@ class Lowering {
     const text = node.kind === 'scalar' ? node.text : undefined
     if (operator.name === 'in collection') {
       if (text === undefined || !COLLECTION_ID.test(text))
-        return this.#report(
-          'OQL_BAD_COLLECTION_REF',
-          node.span,
-          `${text === undefined ? 'unknown' : `"${text}"`} is not a collection id`,
-          `is in collection takes a collection id, e.g. ${word} is in collection (col_abc123); to match a value, write ${word} is (${text ?? 'x'}).`,
-        )
+        return this.#report('OQL_BAD_COLLECTION_REF', node.span, writeBadCollectionRefMessage(text, word))
       const columnId = target.kind === 'collection' ? target.columnId : target.columnId
       return this.#leaf(
         { column_id: columnId, value: text, operator: 'in collection' },
@@ -621,8 +367,7 @@ class Lowering {
         return this.#report(
           target.kind === 'date' ? 'OQL_BAD_DATE' : 'OQL_BAD_NUMBER',
           node.span,
-          `unknown cannot be compared with ${operator.name}`,
-          `Compare with a ${target.kind === 'date' ? 'date' : 'number'}, or write ${word} is (unknown).`,
+          writeUnknownComparedMessage(operator.name, word, target.kind),
         )
       return this.#leaf({ column_id: target.columnId, value: null }, negated, node.span, context)
     }
@@ -645,12 +390,7 @@ class Lowering {
             : undefined
         const columnId = bound ?? target.columnId
         if (!isCalendarDate(text) && !(isDateTimeColumn(this.#entity, columnId) && isDateTime(text)))
-          return this.#report(
-            'OQL_BAD_DATE',
-            node.span,
-            `"${text}" is not a date (YYYY-MM-DD) for "${word}"`,
-            `Write a date such as ${word} >= (2020-01-01); for a year, use year.`,
-          )
+          return this.#report('OQL_BAD_DATE', node.span, writeBadDateMessage(text, word))
         if (bound !== undefined)
           return this.#leaf({ column_id: bound, value: text }, negated, node.span, context)
         const leaf: LeafFilter = { column_id: columnId, value: text }
@@ -659,12 +399,7 @@ class Lowering {
       }
       case 'bool': {
         if (!BOOLEAN.test(text))
-          return this.#report(
-            'OQL_BAD_BOOL_VALUE',
-            node.span,
-            `"${word}" is a yes/no field: its value must be true or false (was "${text}")`,
-            `Write ${word} is (true) or ${word} is (false).`,
-          )
+          return this.#report('OQL_BAD_BOOL_VALUE', node.span, writeBadBoolValueMessage(word, text))
         // `is not true`, `is (not true)` and `is (not false)` fold into the value (§3.6); a `not` before
         // the clause stays on the leaf, as a printed `not open access is (false)` reads back as written.
         const value = (text.toLowerCase() === 'true') !== (negated !== context.outerNegated)
@@ -698,25 +433,13 @@ class Lowering {
     if (INTEGER.test(text) || (target.float && DECIMAL.test(text))) return Number(text)
     if (RANGE.test(text)) {
       const [low, high] = text.startsWith('-') ? ['', text.slice(1)] : text.split('-')
-      const bounds = [
-        ...(low === undefined || low === '' ? [] : [`${word} >= (${low})`]),
-        ...(high === undefined || high === '' ? [] : [`${word} <= (${high})`]),
-      ]
       return this.#report(
         'OQL_RANGE_LITERAL_REMOVED',
         node.span,
-        `Numeric ranges like "${text}" were removed`,
-        `Write explicit bounds: ${bounds.join(' and ')}.`,
+        writeRangeLiteralMessage(text, word, low, high),
       )
     }
-    return this.#report(
-      'OQL_BAD_NUMBER',
-      node.span,
-      `"${text}" is not ${target.float ? 'a number' : 'a whole number'} for "${word}"`,
-      target.float
-        ? `Write a number, e.g. ${word} >= (1.5).`
-        : `Write a whole number, e.g. ${word} is (2020).`,
-    )
+    return this.#report('OQL_BAD_NUMBER', node.span, writeBadNumberMessage(text, word, target.float))
   }
 
   #leaf(leaf: LeafFilter, negated: boolean, span: Span, context: ClauseContext): LeafFilter {
@@ -754,12 +477,7 @@ class Lowering {
         return filter
       }
       case 'missing':
-        return this.#report(
-          'OQL_MISSING_VALUE',
-          node.span,
-          `Expected a search term for "${context.word}"`,
-          `Give a term or a quoted phrase, e.g. ${context.word} has (cancer).`,
-        )
+        return this.#report('OQL_MISSING_VALUE', node.span, writeMissingSearchTermMessage(context.word))
       case 'run':
         return this.#run(node, negated, context)
       case 'phrase':
@@ -775,23 +493,14 @@ class Lowering {
 
   /** `~`, `|` and `\` inside a search value are not OQL (#865). */
   #operatorCharacters(text: string, span: Span): boolean {
-    if (text.includes('~'))
-      return this.#flag(
-        'OQL_NO_FUZZY',
-        span,
-        `"${text}" uses ~, which is not OQL syntax (no fuzzy matching or slop)`,
-      )
+    if (text.includes('~')) return this.#flag('OQL_NO_FUZZY', span, writeNoFuzzyMessage(text))
     if (/[|\\]/.test(text))
-      return this.#flag(
-        'OQL_CHAR_NOT_OPERATOR',
-        span,
-        `"${text}" uses ${text.includes('|') ? '|' : '\\'}, which is not an OQL operator`,
-      )
+      return this.#flag('OQL_CHAR_NOT_OPERATOR', span, writeCharacterNotOperatorMessage(text))
     return false
   }
 
-  #flag(code: OqlDiagnosticCode, span: Span, problem: string, fix?: string): true {
-    this.#report(code, span, problem, fix)
+  #flag(code: OqlDiagnosticCode, span: Span, message: OqlMessage): true {
+    this.#report(code, span, message)
     return true
   }
 
@@ -799,38 +508,19 @@ class Lowering {
   #bareWildcard(text: string, span: Span, context: ClauseContext): boolean {
     const index = text.search(WILDCARD)
     if (index === -1) return false
-    if (index === 0)
-      return this.#flag(
-        'OQL_LEADING_WILDCARD',
-        span,
-        `A leading wildcard ("${text}") is not supported (too expensive)`,
-      )
+    if (index === 0) return this.#flag('OQL_LEADING_WILDCARD', span, writeLeadingWildcardMessage(text))
     const star = text.indexOf('*')
     if (star !== -1 && wordCharactersBefore(text, star) < 3)
-      return this.#flag(
-        'OQL_SHORT_WILDCARD_PREFIX',
-        span,
-        `A wildcard needs at least 3 leading characters ("${text}")`,
-      )
+      return this.#flag('OQL_SHORT_WILDCARD_PREFIX', span, writeShortWildcardPrefixMessage(text))
     // Quoting helps only where the field has an exact search; elsewhere say so rather than send the
     // user from "quote it" to "remove it".
     return context.target.search?.exact === true
-      ? this.#flag(
-          'OQL_WILDCARD_NEEDS_EXACT',
-          span,
-          `Wildcards run on exact (no-stem) text: ${text}`,
-          `Quote the term, e.g. ("${text}").`,
-        )
+      ? this.#flag('OQL_WILDCARD_NEEDS_EXACT', span, writeUnquotedWildcardMessage(text))
       : this.#noExactSearch(span, context)
   }
 
   #noExactSearch(span: Span, context: ClauseContext): true {
-    return this.#flag(
-      'OQL_WILDCARD_NEEDS_EXACT',
-      span,
-      `Wildcards need exact (no-stem) search, and "${context.word}" has no exact search variant on ${this.#entity}`,
-      'Remove the wildcard.',
-    )
+    return this.#flag('OQL_WILDCARD_NEEDS_EXACT', span, writeNoExactSearchMessage(context.word, this.#entity))
   }
 
   /** Wildcards in quoted text: no leading one, 3+ characters before `*`, at most 2, and 4+ characters each when 2. */
@@ -842,34 +532,17 @@ class Lowering {
         for (let index = 0; index < part.length; index++) {
           const char = part[index]!
           if (char !== '*' && char !== '?') continue
-          if (index === 0)
-            return this.#flag(
-              'OQL_LEADING_WILDCARD',
-              span,
-              `A leading wildcard ("${part}") is not supported (too expensive)`,
-            )
+          if (index === 0) return this.#flag('OQL_LEADING_WILDCARD', span, writeLeadingWildcardMessage(part))
           const before = wordCharactersBefore(part, index)
           if (char === '*' && before < 3)
-            return this.#flag(
-              'OQL_SHORT_WILDCARD_PREFIX',
-              span,
-              `A wildcard needs at least 3 leading characters ("${part}")`,
-            )
+            return this.#flag('OQL_SHORT_WILDCARD_PREFIX', span, writeShortWildcardPrefixMessage(part))
           prefixes.push(before)
         }
       }
     if (prefixes.length > 2)
-      return this.#flag(
-        'OQL_TOO_MANY_WILDCARDS',
-        span,
-        `${prefixes.length} wildcards in one phrase or proximity (at most 2)`,
-      )
+      return this.#flag('OQL_TOO_MANY_WILDCARDS', span, writeTooManyWildcardsMessage(prefixes.length))
     if (prefixes.length === 2 && Math.min(...prefixes) < 4)
-      return this.#flag(
-        'OQL_MULTI_WILDCARD_SHORT_PREFIX',
-        span,
-        'Two wildcards in one phrase or proximity need at least 4 characters before each',
-      )
+      return this.#flag('OQL_MULTI_WILDCARD_SHORT_PREFIX', span, writeMultiWildcardShortPrefixMessage())
     return false
   }
 
@@ -902,23 +575,12 @@ class Lowering {
 
   #phrase(node: PhraseNode, negated: boolean, context: ClauseContext): Filter | undefined {
     const text = node.text
-    if (text.trim() === '')
-      return this.#report(
-        'OQL_MISSING_VALUE',
-        node.span,
-        'The quoted phrase is empty',
-        'Put the phrase between the quotes.',
-      )
+    if (text.trim() === '') return this.#report('OQL_MISSING_VALUE', node.span, writeEmptyPhraseMessage())
     if (this.#operatorCharacters(text, node.span)) return undefined
     const exact = !node.stemmed && context.target.search?.exact === true
     if (!exact && WILDCARD.test(text)) {
       if (context.target.search?.exact !== true) return void this.#noExactSearch(node.span, context)
-      return this.#report(
-        'OQL_WILDCARD_NEEDS_EXACT',
-        node.span,
-        `Wildcards run on exact (no-stem) text: stemmed "${text}"`,
-        `Drop stemmed, e.g. ("${text}").`,
-      )
+      return this.#report('OQL_WILDCARD_NEEDS_EXACT', node.span, writeStemmedWildcardMessage(text))
     }
     if (exact) {
       if (this.#quotedWildcards([text], node.span)) return undefined
@@ -935,14 +597,10 @@ class Lowering {
     if (node.error !== undefined) return this.#syntax(node.error)
     const at = node.keyword
     if (node.operands.length < 2)
-      return this.#report('OQL_PROXIMITY_NEEDS_OPERANDS', at, 'A proximity needs at least two terms')
+      return this.#report('OQL_PROXIMITY_NEEDS_OPERANDS', at, writeProximityNeedsOperandsMessage())
     const quoted = node.operands.filter((operand) => operand.quoted).length
     if (quoted > 0 && quoted < node.operands.length)
-      return this.#report(
-        'OQL_PROXIMITY_MIXED_OPERANDS',
-        at,
-        'Proximity terms must be all bare (stemmed) or all quoted (exact), not a mix',
-      )
+      return this.#report('OQL_PROXIMITY_MIXED_OPERANDS', at, writeMixedProximityMessage())
     for (const operand of node.operands)
       if (this.#operatorCharacters(operand.text, operand.span)) return undefined
     const texts = node.operands.map((operand) => operand.text)
@@ -950,12 +608,7 @@ class Lowering {
     if (wildcard !== undefined && context.target.search?.exact !== true)
       return void this.#noExactSearch(at, context)
     if (quoted === 0 && wildcard !== undefined)
-      return this.#report(
-        'OQL_WILDCARD_NEEDS_EXACT',
-        at,
-        `Wildcards run on exact (no-stem) text: ${wildcard}`,
-        'Quote every term of the proximity, e.g. within 3 ("smart*", "phone").',
-      )
+      return this.#report('OQL_WILDCARD_NEEDS_EXACT', at, writeBareProximityWildcardMessage(wildcard))
     const exact = quoted > 0 && context.target.search?.exact === true
     if (exact && this.#quotedWildcards(texts, at)) return undefined
     // K-ary proximity carries the distance once: "a"~N~"b"~"c" (§3.7).
@@ -985,12 +638,7 @@ class Lowering {
       } else break
     }
     if (item.kind !== 'scalar' || !item.quoted || item.text.trim() === '')
-      return this.#report(
-        'OQL_SEMANTIC_NEEDS_TEXT',
-        item.span,
-        '"is similar to" needs a quoted text passage',
-        `Quote the passage, e.g. ${context.word} is similar to ("graph neural networks for molecules").`,
-      )
+      return this.#report('OQL_SEMANTIC_NEEDS_TEXT', item.span, writeSemanticNeedsTextMessage(context.word))
     return this.#searchLeaf('.search.semantic', item.text, itemNegated, item.span, context)
   }
 
@@ -1017,7 +665,7 @@ class Lowering {
       }
       if (directive.error !== undefined) this.#syntax(directive.error)
       if (sampled) {
-        this.#report('OQL_BAD_SAMPLE', directive.span, 'sample is given twice', 'Keep one sample directive.')
+        this.#report('OQL_BAD_SAMPLE', directive.span, writeSampleTwiceMessage())
         continue
       }
       sampled = true
@@ -1082,22 +730,5 @@ const firstBranch = (node: ValueNode): BranchNode<ValueNode> | undefined => {
     else if (current.kind === 'not') current = current.operand
     else if (current.kind === 'bare') current = current.item
     else return undefined
-  }
-}
-
-const exampleValue = (target: FieldTarget): string => {
-  switch (target.kind) {
-    case 'num':
-      return '2020'
-    case 'date':
-      return '2020-01-01'
-    case 'bool':
-      return 'true'
-    case 'collection':
-      return 'col_abc123'
-    case 'search':
-      return 'cancer'
-    default:
-      return 'x'
   }
 }

@@ -1,0 +1,122 @@
+import { closestMatches, type EntityType } from '@oqlkit/oqo-schema'
+import { fieldIndexOf } from './field-index.ts'
+import {
+  type OqlMessage,
+  writeBadProximityMessage,
+  writeBadSampleMessage,
+  writeBadVerbPhraseMessage,
+  writeBangNotSupportedMessage,
+  writeCommaInGroupMessage,
+  writeConditionExpectedMessage,
+  writeContainsRenamedMessage,
+  writeCorpusOfNonWorksMessage,
+  writeEmptyQueryMessage,
+  writeFieldExpectedMessage,
+  writeImplicitAdjacencyMessage,
+  writeMissingEntityMessage,
+  writeMissingOperatorMessage,
+  writeProximitySuffixRemovedMessage,
+  writeStrayTextInGroupMessage,
+  writeTrailingTextMessage,
+  writeUnclosedCorpusMessage,
+  writeUnclosedParenMessage,
+  writeUndelimitedSearchTermsMessage,
+  writeUndelimitedValuesMessage,
+  writeUnexpectedTextMessage,
+  writeUnknownCorpusMessage,
+  writeUnknownEntityMessage,
+  writeUnknownFieldMessage,
+  writeUnopenedParenMessage,
+  writeValuesNeedConnectiveMessage,
+} from './oql-message-writers.ts'
+import type { SyntaxErrorNode } from './oql-syntax.ts'
+
+// The grammar records where the text breaks a rule as an error node with a code and the text found; the
+// words depend on where the node stands, which only the lowering walk knows (the field of the clause, a
+// search or a value, inside a group or after the query). It passes that place here.
+
+/** Where an error node stands, as far as its message depends on it. */
+export interface SyntaxErrorContext {
+  /** The field word of the clause the error is in. */
+  readonly field?: string
+  readonly kind?: 'value' | 'search'
+  readonly corpusClosed?: boolean
+  readonly hasWhere?: boolean
+  /** The error stands before the `)` of a group (stray text there), not at the end of the query. */
+  readonly inGroup?: boolean
+}
+
+export interface SyntaxErrorPlace extends SyntaxErrorContext {
+  /** The entity the query names (works until it is read). */
+  readonly entity: EntityType
+  /** False when the entity itself could not be read: an empty text is then an empty query. */
+  readonly entityRead: boolean
+}
+
+/** The message of an error node of the tree, in the words of the place it stands. */
+export const writeSyntaxErrorMessage = (error: SyntaxErrorNode, place: SyntaxErrorPlace): OqlMessage => {
+  const found = error.found
+  const entity = place.entity
+  switch (error.code) {
+    case 'OQL_EMPTY':
+      return place.entityRead ? writeConditionExpectedMessage() : writeEmptyQueryMessage()
+    case 'OQL_MISSING_ENTITY':
+      return writeMissingEntityMessage(found ?? '')
+    case 'OQL_UNKNOWN_ENTITY':
+      return writeUnknownEntityMessage(found ?? '')
+    case 'OQL_BAD_CORPUS':
+      if (place.entityRead && entity !== 'works') return writeCorpusOfNonWorksMessage(entity)
+      return place.corpusClosed === false
+        ? writeUnclosedCorpusMessage()
+        : writeUnknownCorpusMessage(found ?? '')
+    case 'OQL_TRAILING_TOKENS': {
+      if (place.inGroup === true) return writeStrayTextInGroupMessage(found ?? '')
+      // Text that reads as a field after an entity with no conditions: the `where` was left out.
+      const startsCondition =
+        place.hasWhere === false && fieldIndexOf(entity).match([(found ?? '').toLowerCase()]) !== undefined
+      return writeTrailingTextMessage(found, startsCondition ? entity : undefined)
+    }
+    case 'OQL_IMPLICIT_ADJACENCY':
+      return writeImplicitAdjacencyMessage(found ?? '')
+    case 'OQL_UNBALANCED_PARENS':
+      if (found === ')') return writeUnopenedParenMessage()
+      // An empty span is the end of the query, where nothing was found.
+      return writeUnclosedParenMessage(error.span.start === error.span.end ? undefined : (found ?? ''))
+    case 'OQL_UNKNOWN_FIELD':
+      return unknownFieldMessage(found ?? '', entity)
+    case 'OQL_MISSING_OPERATOR':
+      return writeMissingOperatorMessage(place.field ?? '', found)
+    case 'OQL_CONTAINS_RENAMED':
+      return writeContainsRenamedMessage()
+    case 'OQL_BAD_VERB_PHRASE':
+      return writeBadVerbPhraseMessage(found)
+    case 'OQL_UNDELIMITED_TERM_LIST':
+      return place.kind === 'search'
+        ? writeUndelimitedSearchTermsMessage()
+        : writeUndelimitedValuesMessage(place.field)
+    case 'OQL_COMMA_IN_GROUP':
+      return writeCommaInGroupMessage()
+    case 'OQL_GROUP_VALUES_NEED_CONNECTIVE':
+      return writeValuesNeedConnectiveMessage(found ?? '')
+    case 'OQL_BANG_NOT_SUPPORTED':
+      return writeBangNotSupportedMessage()
+    case 'OQL_BAD_PROXIMITY':
+      return writeBadProximityMessage(found)
+    case 'OQL_PROXIMITY_SUFFIX_REMOVED':
+      return writeProximitySuffixRemovedMessage()
+    case 'OQL_BAD_SAMPLE':
+      return writeBadSampleMessage(found)
+    default:
+      return writeUnexpectedTextMessage(found)
+  }
+}
+
+/** An unknown field name comes with the names of the entity it is closest to. */
+const unknownFieldMessage = (found: string, entity: EntityType): OqlMessage => {
+  if (found === '') return writeFieldExpectedMessage(entity)
+  return writeUnknownFieldMessage(
+    found,
+    entity,
+    closestMatches(found, fieldIndexOf(entity).names.keys(), 3, 0.75),
+  )
+}

@@ -1,45 +1,27 @@
-import {
-  COLLECTION_ID,
-  type EntityType,
-  type Filter,
-  type GroupBy,
-  type LeafFilter,
-  type Oqo,
-  propertiesRegistry,
-} from '@oqlkit/oqo-schema'
+import type { EntityType, Filter, GroupBy, LeafFilter, Oqo } from '@oqlkit/oqo-schema'
 import type { ProblemReport, Span } from '../diagnostics/oql-diagnostic.ts'
 import type { OqlDiagnosticCode } from '../diagnostics/oql-diagnostic-codes.ts'
 import { clauseTarget } from './clause-target.ts'
-import type { FieldTarget } from './field-index.ts'
 import { operatorFits, operatorText } from './field-operators.ts'
+import type { ClauseContext, LoweringScope } from './lowering-scope.ts'
 import {
-  type OneValueRule,
   type OqlMessage,
-  writeBadBoolValueMessage,
-  writeBadCollectionRefMessage,
-  writeBadDateMessage,
-  writeBadNumberMessage,
   writeBareProximityWildcardMessage,
   writeCharacterNotOperatorMessage,
   writeEmptyPhraseMessage,
   writeLeadingWildcardMessage,
-  writeMissingEntityIdMessage,
   writeMissingSearchTermMessage,
-  writeMissingValueMessage,
   writeMixedProximityMessage,
   writeMultiWildcardShortPrefixMessage,
   writeNoExactSearchMessage,
   writeNoFuzzyMessage,
-  writeOneValueOnlyMessage,
   writeOperatorMismatchMessage,
   writeProximityNeedsOperandsMessage,
-  writeRangeLiteralMessage,
   writeSampleTwiceMessage,
   writeSemanticNeedsTextMessage,
   writeShortWildcardPrefixMessage,
   writeStemmedWildcardMessage,
   writeTooManyWildcardsMessage,
-  writeUnknownComparedMessage,
   writeUnquotedWildcardMessage,
 } from './oql-message-writers.ts'
 import type {
@@ -48,20 +30,23 @@ import type {
   ConditionNode,
   FieldNode,
   Join,
-  MissingNode,
   NotNode,
-  NullNode,
-  OperatorNode,
   PhraseNode,
   ProximityNode,
   QueryNode,
   RunNode,
-  ScalarNode,
   SearchNode,
   SyntaxErrorNode,
   ValueNode,
 } from './oql-syntax.ts'
 import { type SyntaxErrorContext, writeSyntaxErrorMessage } from './syntax-error-writer.ts'
+import {
+  firstBranch,
+  reportMissingValue,
+  reportOneValueOnly,
+  takesOneValue,
+  typeValue,
+} from './value-typing.ts'
 
 // From the syntax tree to the OQO (§3.5–3.7, §5.1): field words become columns, values are typed per
 // field kind, negation is pushed to the leaves (De Morgan; a yes/no value flips instead) and same-join
@@ -88,26 +73,6 @@ const flip = (join: Join): Join => (join === 'and' ? 'or' : 'and')
 
 const WORD_CHARACTER = /[\p{L}\p{N}_]/u
 const WILDCARD = /[*?]/
-const INTEGER = /^\+?\d+$/
-const DECIMAL = /^\+?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
-const RANGE = /^(?:\d+(?:\.\d+)?-(?:\d+(?:\.\d+)?)?|-\d+(?:\.\d+)?)$/
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-const BOOLEAN = /^(true|false)$/i
-
-// Date-time columns (`updated_date`, `from_updated_date`) also take an ISO 8601 date-time.
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/
-const isDateTime = (text: string): boolean => DATE_TIME.test(text) && isCalendarDate(text.slice(0, 10))
-const isDateTimeColumn = (entity: EntityType, columnId: string): boolean =>
-  propertiesRegistry.resolveColumn(entity, columnId)?.kind === 'datetime'
-
-const isCalendarDate = (text: string): boolean => {
-  const match = DATE.exec(text)
-  if (match === null) return false
-  const [, year, month, day] = match.map(Number) as [number, number, number, number]
-  if (month < 1 || month > 12 || day < 1) return false
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate()
-}
-
 const wordCharactersBefore = (token: string, index: number): number => {
   let count = 0
   for (const char of token.slice(0, index)) if (WORD_CHARACTER.test(char)) count++
@@ -117,12 +82,16 @@ const wordCharactersBefore = (token: string, index: number): number => {
 /** Lowers one parsed query. */
 export const lowerQuery = (query: QueryNode): LoweredQuery => new Lowering(query).run()
 
-class Lowering {
+class Lowering implements LoweringScope {
   readonly #query: QueryNode
   readonly #problems: ProblemReport[] = []
   readonly #filterSpans = new Map<Filter, FilterSpans>()
   readonly #spans = new Map<string, Span>()
   #entity: EntityType = 'works'
+
+  get entity(): EntityType {
+    return this.#entity
+  }
 
   constructor(query: QueryNode) {
     this.#query = query
@@ -131,7 +100,7 @@ class Lowering {
   run(): LoweredQuery {
     const query = this.#query
     if (query.entity.kind === 'error') {
-      this.#syntax(query.entity)
+      this.syntax(query.entity)
       return { oqo: undefined, problems: this.#problems, locate: () => undefined }
     }
     this.#entity = query.entity.entity
@@ -139,7 +108,7 @@ class Lowering {
     const oqo: Oqo = { get_rows: this.#entity }
     if (query.corpus !== undefined) {
       if (query.corpus.error !== undefined)
-        this.#syntax(query.corpus.error, { corpusClosed: query.corpus.closed })
+        this.syntax(query.corpus.error, { corpusClosed: query.corpus.closed })
       else if (query.corpus.corpus !== undefined && query.corpus.corpus !== 'core') {
         oqo.corpus = query.corpus.corpus
         this.#spans.set('corpus', query.corpus.span)
@@ -152,21 +121,21 @@ class Lowering {
       }
     }
     this.#directives(oqo)
-    if (query.trailing !== undefined) this.#syntax(query.trailing, { hasWhere: query.where !== undefined })
+    if (query.trailing !== undefined) this.syntax(query.trailing, { hasWhere: query.where !== undefined })
     return { oqo, problems: this.#problems, locate: (path) => this.#locate(oqo, path) }
   }
 
   // Reporting ----------------------------------------------------------------------------------------
 
-  #report(code: OqlDiagnosticCode, span: Span, { problem, fix }: OqlMessage): undefined {
+  report(code: OqlDiagnosticCode, span: Span, { problem, fix }: OqlMessage): undefined {
     this.#problems.push(fix === undefined ? { code, span, problem } : { code, span, problem, fix })
     return undefined
   }
 
   /** Reports an error node of the tree, in the words of the place it stands. */
-  #syntax(error: SyntaxErrorNode, context: SyntaxErrorContext = {}): undefined {
+  syntax(error: SyntaxErrorNode, context: SyntaxErrorContext = {}): undefined {
     const place = { ...context, entity: this.#entity, entityRead: this.#query.entity.kind === 'entity' }
-    return this.#report(error.code, error.span, writeSyntaxErrorMessage(error, place))
+    return this.report(error.code, error.span, writeSyntaxErrorMessage(error, place))
   }
 
   // Conditions ---------------------------------------------------------------------------------------
@@ -174,9 +143,9 @@ class Lowering {
   #condition(node: ConditionNode, negated: boolean): Filter | undefined {
     switch (node.kind) {
       case 'error':
-        return this.#syntax(node)
+        return this.syntax(node)
       case 'branch':
-        for (const error of node.errors) this.#syntax(error)
+        for (const error of node.errors) this.syntax(error)
         return this.#branch(node, negated, (operand, childNegated) => this.#condition(operand, childNegated))
       case 'not': {
         const inner = this.#throughNots(node, negated)
@@ -198,7 +167,7 @@ class Lowering {
     let flipped = negated
     while (current.kind === 'not') {
       const not = current as NotNode<T>
-      if (not.error !== undefined) this.#syntax(not.error)
+      if (not.error !== undefined) this.syntax(not.error)
       flipped = !flipped
       current = not.operand
     }
@@ -207,7 +176,7 @@ class Lowering {
 
   /** Reports an unclosed group after its content: what is missing inside comes first in the text. */
   #closed(node: { readonly error?: SyntaxErrorNode }, filter: Filter | undefined): Filter | undefined {
-    if (node.error !== undefined) this.#syntax(node.error, { inGroup: true })
+    if (node.error !== undefined) this.syntax(node.error, { inGroup: true })
     return filter
   }
 
@@ -236,18 +205,18 @@ class Lowering {
     const target = clauseTarget(this.#entity, clause, operator)
     const word = clause.subject.kind === 'field' ? (clause.subject as FieldNode).text : target.word
     if (operator === undefined) {
-      if (clause.operatorError !== undefined) this.#syntax(clause.operatorError, { field: word })
+      if (clause.operatorError !== undefined) this.syntax(clause.operatorError, { field: word })
       return undefined
     }
     const value = clause.value
     if (value === undefined) return undefined
     let broken = false
     if (operator.error !== undefined) {
-      this.#syntax(operator.error)
+      this.syntax(operator.error)
       broken = true
     }
     if (!operatorFits(operator, target.kind)) {
-      this.#report(
+      this.report(
         'OQL_BAD_OPERATOR_FOR_FIELD',
         operator.span,
         writeOperatorMismatchMessage(operatorText(operator), word, target.kind),
@@ -272,47 +241,22 @@ class Lowering {
 
   // Values of `is`, comparisons and collections ----------------------------------------------------------
 
-  /** Comparisons, yes/no fields and collections take exactly one value (§3.6). */
-  #takesOneValue(context: ClauseContext): boolean {
-    const { operator, target } = context
-    return operator.family !== 'list' || operator.name === 'in collection' || target.kind === 'bool'
-  }
-
   #values(node: ValueNode, negated: boolean, context: ClauseContext): Filter | undefined {
-    if (this.#takesOneValue(context)) {
+    if (takesOneValue(context)) {
       const branch = firstBranch(node)
       if (branch !== undefined) {
-        for (const error of branch.errors) this.#syntax(error, { field: context.word })
-        if (branch.errors.length === 0) this.#oneValueOnly(branch, context)
+        for (const error of branch.errors) this.syntax(error, { field: context.word })
+        if (branch.errors.length === 0) reportOneValueOnly(branch, context, this)
         return undefined
       }
     }
     return this.#valueTree(node, negated, context)
   }
 
-  #oneValueOnly(branch: BranchNode<ValueNode>, context: ClauseContext): undefined {
-    const { operator, target, word } = context
-    // The operator family decides before the field: a comparison is never on a yes/no field, and only
-    // a search field takes `is similar to`.
-    const rule: OneValueRule =
-      operator.family === 'comparison'
-        ? 'comparison'
-        : operator.name === 'in collection'
-          ? 'collection'
-          : target.kind === 'bool'
-            ? 'yes/no'
-            : 'similarity'
-    return this.#report(
-      'OQL_GROUP_NEEDS_ONE_VALUE',
-      branch.connectives[0] ?? branch.span,
-      writeOneValueOnlyMessage(rule, word, operatorText(operator)),
-    )
-  }
-
   #valueTree(node: ValueNode, negated: boolean, context: ClauseContext): Filter | undefined {
     switch (node.kind) {
       case 'branch':
-        for (const error of node.errors) this.#syntax(error, { field: context.word })
+        for (const error of node.errors) this.syntax(error, { field: context.word })
         return this.#branch(node, negated, (item, childNegated) =>
           this.#valueTree(item, childNegated, context),
         )
@@ -323,126 +267,17 @@ class Lowering {
       case 'group':
         return this.#closed(node, this.#valueTree(node.inner, negated, context))
       case 'bare':
-        if (node.error !== undefined) this.#syntax(node.error, { field: context.word, kind: 'value' })
+        if (node.error !== undefined) this.syntax(node.error, { field: context.word, kind: 'value' })
         return this.#valueTree(node.item, negated, context)
       case 'missing':
-        return this.#missingValue(node, context)
+        return reportMissingValue(node, context, this)
       case 'scalar':
       case 'null':
-        return this.#valueLeaf(node, negated, context)
+        return typeValue(node, negated, context, this)
     }
   }
 
-  #missingValue(node: MissingNode, context: ClauseContext): undefined {
-    const { target, operator, word } = context
-    if (node.annotation !== undefined && (target.kind === 'id' || target.rowSubject))
-      return this.#report('OQL_MISSING_ENTITY_ID', node.annotation, writeMissingEntityIdMessage(word))
-    if (target.kind === 'bool' && operator.family === 'list')
-      return this.#report('OQL_BAD_BOOL_VALUE', node.span, writeBadBoolValueMessage(word))
-    return this.#report(
-      'OQL_MISSING_VALUE',
-      node.span,
-      writeMissingValueMessage(word, operatorText(operator), target.kind),
-    )
-  }
-
-  #valueLeaf(node: ScalarNode | NullNode, negated: boolean, context: ClauseContext): Filter | undefined {
-    const { operator, target, word } = context
-    const text = node.kind === 'scalar' ? node.text : undefined
-    if (operator.name === 'in collection') {
-      if (text === undefined || !COLLECTION_ID.test(text))
-        return this.#report('OQL_BAD_COLLECTION_REF', node.span, writeBadCollectionRefMessage(text, word))
-      const columnId = target.kind === 'collection' ? target.columnId : target.columnId
-      return this.#leaf(
-        { column_id: columnId, value: text, operator: 'in collection' },
-        negated,
-        node.span,
-        context,
-      )
-    }
-    const comparison =
-      operator.family === 'comparison' ? (operator.name as LeafFilter['operator']) : undefined
-    if (text === undefined) {
-      if (comparison !== undefined)
-        return this.#report(
-          target.kind === 'date' ? 'OQL_BAD_DATE' : 'OQL_BAD_NUMBER',
-          node.span,
-          writeUnknownComparedMessage(operator.name, word, target.kind),
-        )
-      return this.#leaf({ column_id: target.columnId, value: null }, negated, node.span, context)
-    }
-    switch (target.kind) {
-      case 'num': {
-        const number = this.#number(node as ScalarNode, target, word)
-        if (number === undefined) return undefined
-        const leaf: LeafFilter = { column_id: target.columnId, value: number }
-        if (comparison !== undefined) leaf.operator = comparison
-        return this.#leaf(leaf, negated, node.span, context)
-      }
-      case 'date': {
-        const bounds = target.dateBounds
-        // `date >= d` is the `from_…` column and `date <= d` the `to_…` column, both with `is` (§3.6).
-        const bound =
-          bounds !== undefined && (comparison === '>=' || comparison === '<=')
-            ? comparison === '>='
-              ? bounds.from
-              : bounds.to
-            : undefined
-        const columnId = bound ?? target.columnId
-        if (!isCalendarDate(text) && !(isDateTimeColumn(this.#entity, columnId) && isDateTime(text)))
-          return this.#report('OQL_BAD_DATE', node.span, writeBadDateMessage(text, word))
-        if (bound !== undefined)
-          return this.#leaf({ column_id: bound, value: text }, negated, node.span, context)
-        const leaf: LeafFilter = { column_id: columnId, value: text }
-        if (comparison !== undefined) leaf.operator = comparison
-        return this.#leaf(leaf, negated, node.span, context)
-      }
-      case 'bool': {
-        if (!BOOLEAN.test(text))
-          return this.#report('OQL_BAD_BOOL_VALUE', node.span, writeBadBoolValueMessage(word, text))
-        // `is not true`, `is (not true)` and `is (not false)` fold into the value (§3.6); a `not` before
-        // the clause stays on the leaf, as a printed `not open access is (false)` reads back as written.
-        const value = (text.toLowerCase() === 'true') !== (negated !== context.outerNegated)
-        return this.#leaf({ column_id: target.columnId, value }, context.outerNegated, node.span, context)
-      }
-      case 'enum':
-        // A collection id is never re-cased (§3.6).
-        if (COLLECTION_ID.test(text))
-          return this.#leaf({ column_id: target.columnId, value: text }, negated, node.span, context)
-        return this.#leaf(
-          {
-            column_id: target.columnId,
-            value:
-              target.casing === 'upper'
-                ? text.toUpperCase()
-                : target.casing === 'lower'
-                  ? text.toLowerCase()
-                  : text,
-          },
-          negated,
-          node.span,
-          context,
-        )
-      default:
-        return this.#leaf({ column_id: target.columnId, value: text }, negated, node.span, context)
-    }
-  }
-
-  #number(node: ScalarNode, target: FieldTarget, word: string): number | undefined {
-    const text = node.text.trim()
-    if (INTEGER.test(text) || (target.float && DECIMAL.test(text))) return Number(text)
-    if (RANGE.test(text)) {
-      const [low, high] = text.startsWith('-') ? ['', text.slice(1)] : text.split('-')
-      return this.#report(
-        'OQL_RANGE_LITERAL_REMOVED',
-        node.span,
-        writeRangeLiteralMessage(text, word, low, high),
-      )
-    }
-    return this.#report('OQL_BAD_NUMBER', node.span, writeBadNumberMessage(text, word, target.float))
-  }
-
-  #leaf(leaf: LeafFilter, negated: boolean, span: Span, context: ClauseContext): LeafFilter {
+  leaf(leaf: LeafFilter, negated: boolean, span: Span, context: ClauseContext): LeafFilter {
     const result: LeafFilter = negated ? { ...leaf, is_negated: true } : leaf
     const subject = context.clause.subject
     this.#filterSpans.set(result, {
@@ -459,9 +294,9 @@ class Lowering {
   #search(node: SearchNode, negated: boolean, context: ClauseContext, top: boolean): Filter | undefined {
     switch (node.kind) {
       case 'error':
-        return this.#syntax(node, { field: context.word, kind: 'search' })
+        return this.syntax(node, { field: context.word, kind: 'search' })
       case 'branch':
-        for (const error of node.errors) this.#syntax(error)
+        for (const error of node.errors) this.syntax(error)
         return this.#branch(node, negated, (item, childNegated) =>
           this.#search(item, childNegated, context, false),
         )
@@ -473,11 +308,11 @@ class Lowering {
         return this.#closed(node, this.#search(node.inner, negated, context, false))
       case 'bare': {
         const filter = this.#search(node.item, negated, context, top)
-        if (node.error !== undefined) this.#syntax(node.error, { field: context.word, kind: 'search' })
+        if (node.error !== undefined) this.syntax(node.error, { field: context.word, kind: 'search' })
         return filter
       }
       case 'missing':
-        return this.#report('OQL_MISSING_VALUE', node.span, writeMissingSearchTermMessage(context.word))
+        return this.report('OQL_MISSING_VALUE', node.span, writeMissingSearchTermMessage(context.word))
       case 'run':
         return this.#run(node, negated, context)
       case 'phrase':
@@ -500,7 +335,7 @@ class Lowering {
   }
 
   #flag(code: OqlDiagnosticCode, span: Span, message: OqlMessage): true {
-    this.#report(code, span, message)
+    this.report(code, span, message)
     return true
   }
 
@@ -553,7 +388,7 @@ class Lowering {
     span: Span,
     context: ClauseContext,
   ): LeafFilter {
-    return this.#leaf(
+    return this.leaf(
       { column_id: `${this.#base(context)}${columnSuffix}`, value, operator: 'has' },
       negated,
       span,
@@ -575,12 +410,12 @@ class Lowering {
 
   #phrase(node: PhraseNode, negated: boolean, context: ClauseContext): Filter | undefined {
     const text = node.text
-    if (text.trim() === '') return this.#report('OQL_MISSING_VALUE', node.span, writeEmptyPhraseMessage())
+    if (text.trim() === '') return this.report('OQL_MISSING_VALUE', node.span, writeEmptyPhraseMessage())
     if (this.#operatorCharacters(text, node.span)) return undefined
     const exact = !node.stemmed && context.target.search?.exact === true
     if (!exact && WILDCARD.test(text)) {
       if (context.target.search?.exact !== true) return void this.#noExactSearch(node.span, context)
-      return this.#report('OQL_WILDCARD_NEEDS_EXACT', node.span, writeStemmedWildcardMessage(text))
+      return this.report('OQL_WILDCARD_NEEDS_EXACT', node.span, writeStemmedWildcardMessage(text))
     }
     if (exact) {
       if (this.#quotedWildcards([text], node.span)) return undefined
@@ -594,13 +429,13 @@ class Lowering {
   }
 
   #proximity(node: ProximityNode, negated: boolean, context: ClauseContext): Filter | undefined {
-    if (node.error !== undefined) return this.#syntax(node.error)
+    if (node.error !== undefined) return this.syntax(node.error)
     const at = node.keyword
     if (node.operands.length < 2)
-      return this.#report('OQL_PROXIMITY_NEEDS_OPERANDS', at, writeProximityNeedsOperandsMessage())
+      return this.report('OQL_PROXIMITY_NEEDS_OPERANDS', at, writeProximityNeedsOperandsMessage())
     const quoted = node.operands.filter((operand) => operand.quoted).length
     if (quoted > 0 && quoted < node.operands.length)
-      return this.#report('OQL_PROXIMITY_MIXED_OPERANDS', at, writeMixedProximityMessage())
+      return this.report('OQL_PROXIMITY_MIXED_OPERANDS', at, writeMixedProximityMessage())
     for (const operand of node.operands)
       if (this.#operatorCharacters(operand.text, operand.span)) return undefined
     const texts = node.operands.map((operand) => operand.text)
@@ -608,7 +443,7 @@ class Lowering {
     if (wildcard !== undefined && context.target.search?.exact !== true)
       return void this.#noExactSearch(at, context)
     if (quoted === 0 && wildcard !== undefined)
-      return this.#report('OQL_WILDCARD_NEEDS_EXACT', at, writeBareProximityWildcardMessage(wildcard))
+      return this.report('OQL_WILDCARD_NEEDS_EXACT', at, writeBareProximityWildcardMessage(wildcard))
     const exact = quoted > 0 && context.target.search?.exact === true
     if (exact && this.#quotedWildcards(texts, at)) return undefined
     // K-ary proximity carries the distance once: "a"~N~"b"~"c" (§3.7).
@@ -622,15 +457,15 @@ class Lowering {
   #semantic(node: ValueNode, negated: boolean, context: ClauseContext): Filter | undefined {
     const branch = firstBranch(node)
     if (branch !== undefined) {
-      for (const error of branch.errors) this.#syntax(error)
-      if (branch.errors.length === 0) this.#oneValueOnly(branch, context)
+      for (const error of branch.errors) this.syntax(error)
+      if (branch.errors.length === 0) reportOneValueOnly(branch, context, this)
       return undefined
     }
     let item: ValueNode = node
     let itemNegated = negated
     for (;;) {
       if (item.kind === 'group' || item.kind === 'bare') {
-        if (item.error !== undefined) this.#syntax(item.error)
+        if (item.error !== undefined) this.syntax(item.error)
         item = item.kind === 'group' ? item.inner : item.item
       } else if (item.kind === 'not') {
         itemNegated = !itemNegated
@@ -638,7 +473,7 @@ class Lowering {
       } else break
     }
     if (item.kind !== 'scalar' || !item.quoted || item.text.trim() === '')
-      return this.#report('OQL_SEMANTIC_NEEDS_TEXT', item.span, writeSemanticNeedsTextMessage(context.word))
+      return this.report('OQL_SEMANTIC_NEEDS_TEXT', item.span, writeSemanticNeedsTextMessage(context.word))
     return this.#searchLeaf('.search.semantic', item.text, itemNegated, item.span, context)
   }
 
@@ -649,10 +484,10 @@ class Lowering {
     let sampled = false
     for (const directive of this.#query.directives) {
       if (directive.kind === 'group-by') {
-        if (directive.error !== undefined) this.#syntax(directive.error)
+        if (directive.error !== undefined) this.syntax(directive.error)
         for (const field of directive.fields) {
           if (field.kind === 'error') {
-            this.#syntax(field)
+            this.syntax(field)
             continue
           }
           const target = (field.entry.value ?? field.entry.search)!
@@ -663,9 +498,9 @@ class Lowering {
         }
         continue
       }
-      if (directive.error !== undefined) this.#syntax(directive.error)
+      if (directive.error !== undefined) this.syntax(directive.error)
       if (sampled) {
-        this.#report('OQL_BAD_SAMPLE', directive.span, writeSampleTwiceMessage())
+        this.report('OQL_BAD_SAMPLE', directive.span, writeSampleTwiceMessage())
         continue
       }
       sampled = true
@@ -710,25 +545,5 @@ class Lowering {
       break
     }
     return found
-  }
-}
-
-interface ClauseContext {
-  readonly clause: ClauseNode
-  readonly operator: OperatorNode
-  readonly target: FieldTarget
-  readonly word: string
-  /** The negation from `not` before the clause (as opposed to `is not` and `not` inside the value). */
-  readonly outerNegated: boolean
-}
-
-/** The first branch of a value tree under its groups, prefixes and bare wrapper: several values. */
-const firstBranch = (node: ValueNode): BranchNode<ValueNode> | undefined => {
-  for (let current = node; ; ) {
-    if (current.kind === 'branch') return current
-    if (current.kind === 'group') current = current.inner
-    else if (current.kind === 'not') current = current.operand
-    else if (current.kind === 'bare') current = current.item
-    else return undefined
   }
 }

@@ -6,23 +6,9 @@ import { operatorFits, operatorText } from './field-operators.ts'
 import type { ClauseContext, LoweringScope } from './lowering-scope.ts'
 import {
   type OqlMessage,
-  writeBareProximityWildcardMessage,
-  writeCharacterNotOperatorMessage,
-  writeEmptyPhraseMessage,
-  writeLeadingWildcardMessage,
   writeMissingSearchTermMessage,
-  writeMixedProximityMessage,
-  writeMultiWildcardShortPrefixMessage,
-  writeNoExactSearchMessage,
-  writeNoFuzzyMessage,
   writeOperatorMismatchMessage,
-  writeProximityNeedsOperandsMessage,
   writeSampleTwiceMessage,
-  writeSemanticNeedsTextMessage,
-  writeShortWildcardPrefixMessage,
-  writeStemmedWildcardMessage,
-  writeTooManyWildcardsMessage,
-  writeUnquotedWildcardMessage,
 } from './oql-message-writers.ts'
 import type {
   BranchNode,
@@ -31,14 +17,12 @@ import type {
   FieldNode,
   Join,
   NotNode,
-  PhraseNode,
-  ProximityNode,
   QueryNode,
-  RunNode,
   SearchNode,
   SyntaxErrorNode,
   ValueNode,
 } from './oql-syntax.ts'
+import { lowerPhrase, lowerProximity, lowerRun, lowerSimilarTo } from './search-syntax-lowering.ts'
 import { type SyntaxErrorContext, writeSyntaxErrorMessage } from './syntax-error-writer.ts'
 import {
   firstBranch,
@@ -70,14 +54,6 @@ export interface LoweredQuery {
 }
 
 const flip = (join: Join): Join => (join === 'and' ? 'or' : 'and')
-
-const WORD_CHARACTER = /[\p{L}\p{N}_]/u
-const WILDCARD = /[*?]/
-const wordCharactersBefore = (token: string, index: number): number => {
-  let count = 0
-  for (const char of token.slice(0, index)) if (WORD_CHARACTER.test(char)) count++
-  return count
-}
 
 /** Lowers one parsed query. */
 export const lowerQuery = (query: QueryNode): LoweredQuery => new Lowering(query).run()
@@ -231,7 +207,7 @@ class Lowering implements LoweringScope {
         filter = this.#search(value as SearchNode, clauseNegated, context, true)
         break
       case 'semantic':
-        filter = this.#semantic(value as ValueNode, clauseNegated, context)
+        filter = lowerSimilarTo(value as ValueNode, clauseNegated, context, this)
         break
       default:
         filter = this.#values(value as ValueNode, clauseNegated, context)
@@ -314,167 +290,12 @@ class Lowering implements LoweringScope {
       case 'missing':
         return this.report('OQL_MISSING_VALUE', node.span, writeMissingSearchTermMessage(context.word))
       case 'run':
-        return this.#run(node, negated, context)
+        return lowerRun(node, negated, context, this)
       case 'phrase':
-        return this.#phrase(node, negated, context)
+        return lowerPhrase(node, negated, context, this)
       case 'proximity':
-        return this.#proximity(node, negated, context)
+        return lowerProximity(node, negated, context, this)
     }
-  }
-
-  #base(context: ClauseContext): string {
-    return context.target.search?.base ?? context.target.columnId
-  }
-
-  /** `~`, `|` and `\` inside a search value are not OQL (#865). */
-  #operatorCharacters(text: string, span: Span): boolean {
-    if (text.includes('~')) return this.#flag('OQL_NO_FUZZY', span, writeNoFuzzyMessage(text))
-    if (/[|\\]/.test(text))
-      return this.#flag('OQL_CHAR_NOT_OPERATOR', span, writeCharacterNotOperatorMessage(text))
-    return false
-  }
-
-  #flag(code: OqlDiagnosticCode, span: Span, message: OqlMessage): true {
-    this.report(code, span, message)
-    return true
-  }
-
-  /** A bare word with a wildcard: the leading and prefix rules first, then the need for quotes. */
-  #bareWildcard(text: string, span: Span, context: ClauseContext): boolean {
-    const index = text.search(WILDCARD)
-    if (index === -1) return false
-    if (index === 0) return this.#flag('OQL_LEADING_WILDCARD', span, writeLeadingWildcardMessage(text))
-    const star = text.indexOf('*')
-    if (star !== -1 && wordCharactersBefore(text, star) < 3)
-      return this.#flag('OQL_SHORT_WILDCARD_PREFIX', span, writeShortWildcardPrefixMessage(text))
-    // Quoting helps only where the field has an exact search; elsewhere say so rather than send the
-    // user from "quote it" to "remove it".
-    return context.target.search?.exact === true
-      ? this.#flag('OQL_WILDCARD_NEEDS_EXACT', span, writeUnquotedWildcardMessage(text))
-      : this.#noExactSearch(span, context)
-  }
-
-  #noExactSearch(span: Span, context: ClauseContext): true {
-    return this.#flag('OQL_WILDCARD_NEEDS_EXACT', span, writeNoExactSearchMessage(context.word, this.#entity))
-  }
-
-  /** Wildcards in quoted text: no leading one, 3+ characters before `*`, at most 2, and 4+ characters each when 2. */
-  #quotedWildcards(texts: readonly string[], span: Span): boolean {
-    if (!texts.some((text) => WILDCARD.test(text))) return false
-    const prefixes: number[] = []
-    for (const text of texts)
-      for (const part of text.split(/\s+/)) {
-        for (let index = 0; index < part.length; index++) {
-          const char = part[index]!
-          if (char !== '*' && char !== '?') continue
-          if (index === 0) return this.#flag('OQL_LEADING_WILDCARD', span, writeLeadingWildcardMessage(part))
-          const before = wordCharactersBefore(part, index)
-          if (char === '*' && before < 3)
-            return this.#flag('OQL_SHORT_WILDCARD_PREFIX', span, writeShortWildcardPrefixMessage(part))
-          prefixes.push(before)
-        }
-      }
-    if (prefixes.length > 2)
-      return this.#flag('OQL_TOO_MANY_WILDCARDS', span, writeTooManyWildcardsMessage(prefixes.length))
-    if (prefixes.length === 2 && Math.min(...prefixes) < 4)
-      return this.#flag('OQL_MULTI_WILDCARD_SHORT_PREFIX', span, writeMultiWildcardShortPrefixMessage())
-    return false
-  }
-
-  #searchLeaf(
-    columnSuffix: string,
-    value: string,
-    negated: boolean,
-    span: Span,
-    context: ClauseContext,
-  ): LeafFilter {
-    return this.leaf(
-      { column_id: `${this.#base(context)}${columnSuffix}`, value, operator: 'has' },
-      negated,
-      span,
-      context,
-    )
-  }
-
-  #run(node: RunNode, negated: boolean, context: ClauseContext): Filter | undefined {
-    let broken = false
-    for (const word of node.words)
-      broken =
-        this.#operatorCharacters(word.text, word.span) ||
-        this.#bareWildcard(word.text, word.span, context) ||
-        broken
-    if (broken) return undefined
-    const text = node.words.map((word) => word.text).join(' ')
-    return this.#searchLeaf('.search', text, negated, node.span, context)
-  }
-
-  #phrase(node: PhraseNode, negated: boolean, context: ClauseContext): Filter | undefined {
-    const text = node.text
-    if (text.trim() === '') return this.report('OQL_MISSING_VALUE', node.span, writeEmptyPhraseMessage())
-    if (this.#operatorCharacters(text, node.span)) return undefined
-    const exact = !node.stemmed && context.target.search?.exact === true
-    if (!exact && WILDCARD.test(text)) {
-      if (context.target.search?.exact !== true) return void this.#noExactSearch(node.span, context)
-      return this.report('OQL_WILDCARD_NEEDS_EXACT', node.span, writeStemmedWildcardMessage(text))
-    }
-    if (exact) {
-      if (this.#quotedWildcards([text], node.span)) return undefined
-      // A single quoted token loses its quotes; a phrase keeps them (§3.7).
-      return /\s/.test(text)
-        ? this.#searchLeaf('.search.exact', `"${text}"`, negated, node.span, context)
-        : this.#searchLeaf('.search.exact', text, negated, node.span, context)
-    }
-    // `stemmed "…"`, and quoted text on an entity with no exact search: a stemmed phrase (§3.7).
-    return this.#searchLeaf('.search', `"${text}"`, negated, node.span, context)
-  }
-
-  #proximity(node: ProximityNode, negated: boolean, context: ClauseContext): Filter | undefined {
-    if (node.error !== undefined) return this.syntax(node.error)
-    const at = node.keyword
-    if (node.operands.length < 2)
-      return this.report('OQL_PROXIMITY_NEEDS_OPERANDS', at, writeProximityNeedsOperandsMessage())
-    const quoted = node.operands.filter((operand) => operand.quoted).length
-    if (quoted > 0 && quoted < node.operands.length)
-      return this.report('OQL_PROXIMITY_MIXED_OPERANDS', at, writeMixedProximityMessage())
-    for (const operand of node.operands)
-      if (this.#operatorCharacters(operand.text, operand.span)) return undefined
-    const texts = node.operands.map((operand) => operand.text)
-    const wildcard = texts.find((text) => WILDCARD.test(text))
-    if (wildcard !== undefined && context.target.search?.exact !== true)
-      return void this.#noExactSearch(at, context)
-    if (quoted === 0 && wildcard !== undefined)
-      return this.report('OQL_WILDCARD_NEEDS_EXACT', at, writeBareProximityWildcardMessage(wildcard))
-    const exact = quoted > 0 && context.target.search?.exact === true
-    if (exact && this.#quotedWildcards(texts, at)) return undefined
-    // K-ary proximity carries the distance once: "a"~N~"b"~"c" (§3.7).
-    const [first, ...rest] = texts.map((text) => `"${text}"`)
-    const value = `${first}~${node.distance}~${rest.join('~')}`
-    return this.#searchLeaf(exact ? '.search.exact' : '.search', value, negated, node.span, context)
-  }
-
-  // `is similar to ("…")` ------------------------------------------------------------------------------------
-
-  #semantic(node: ValueNode, negated: boolean, context: ClauseContext): Filter | undefined {
-    const branch = firstBranch(node)
-    if (branch !== undefined) {
-      for (const error of branch.errors) this.syntax(error)
-      if (branch.errors.length === 0) reportOneValueOnly(branch, context, this)
-      return undefined
-    }
-    let item: ValueNode = node
-    let itemNegated = negated
-    for (;;) {
-      if (item.kind === 'group' || item.kind === 'bare') {
-        if (item.error !== undefined) this.syntax(item.error)
-        item = item.kind === 'group' ? item.inner : item.item
-      } else if (item.kind === 'not') {
-        itemNegated = !itemNegated
-        item = item.operand
-      } else break
-    }
-    if (item.kind !== 'scalar' || !item.quoted || item.text.trim() === '')
-      return this.report('OQL_SEMANTIC_NEEDS_TEXT', item.span, writeSemanticNeedsTextMessage(context.word))
-    return this.#searchLeaf('.search.semantic', item.text, itemNegated, item.span, context)
   }
 
   // Directives ---------------------------------------------------------------------------------------------

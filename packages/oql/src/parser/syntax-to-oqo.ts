@@ -1,14 +1,14 @@
-import type { EntityType, Filter, GroupBy, LeafFilter, Oqo } from '@oqlkit/oqo-schema'
+import type { EntityType, Filter, LeafFilter, Oqo } from '@oqlkit/oqo-schema'
 import type { ProblemReport, Span } from '../diagnostics/oql-diagnostic.ts'
 import type { OqlDiagnosticCode } from '../diagnostics/oql-diagnostic-codes.ts'
 import { clauseTarget } from './clause-target.ts'
+import { readDirectives } from './directive-reader.ts'
 import { operatorFits, operatorText } from './field-operators.ts'
 import type { ClauseContext, LoweringScope } from './lowering-scope.ts'
 import {
   type OqlMessage,
   writeMissingSearchTermMessage,
   writeOperatorMismatchMessage,
-  writeSampleTwiceMessage,
 } from './oql-message-writers.ts'
 import type {
   BranchNode,
@@ -22,6 +22,7 @@ import type {
   SyntaxErrorNode,
   ValueNode,
 } from './oql-syntax.ts'
+import { type FilterSpans, locateOqoPath } from './oqo-path-locator.ts'
 import { lowerPhrase, lowerProximity, lowerRun, lowerSimilarTo } from './search-syntax-lowering.ts'
 import { type SyntaxErrorContext, writeSyntaxErrorMessage } from './syntax-error-writer.ts'
 import {
@@ -36,14 +37,6 @@ import {
 // field kind, negation is pushed to the leaves (De Morgan; a yes/no value flips instead) and same-join
 // branches are flattened, so the object comes out in canonical shape in the user's operand order.
 // Every problem of the tree and of the values is collected, in no particular order.
-
-/** The spans a filter of the OQO came from, so validation of the object can point into the text. */
-export interface FilterSpans {
-  readonly node: Span
-  readonly column?: Span
-  readonly operator?: Span
-  readonly value?: Span
-}
 
 export interface LoweredQuery {
   /** Undefined when the entity could not be read. */
@@ -96,12 +89,18 @@ class Lowering implements LoweringScope {
         oqo.filter_rows = 'join' in filter && filter.join === 'and' ? filter.filters : [filter]
       }
     }
-    this.#directives(oqo)
+    const directives = readDirectives(query.directives, this)
+    Object.assign(oqo, directives.members)
+    for (const [path, span] of directives.spans) this.#spans.set(path, span)
     if (query.trailing !== undefined) this.syntax(query.trailing, { hasWhere: query.where !== undefined })
-    return { oqo, problems: this.#problems, locate: (path) => this.#locate(oqo, path) }
+    return {
+      oqo,
+      problems: this.#problems,
+      locate: (path) => locateOqoPath(oqo, path, { filters: this.#filterSpans, members: this.#spans }),
+    }
   }
 
-  // Reporting ----------------------------------------------------------------------------------------
+  // The scope value typing, search syntax and directives lower through ------------------------------
 
   report(code: OqlDiagnosticCode, span: Span, { problem, fix }: OqlMessage): undefined {
     this.#problems.push(fix === undefined ? { code, span, problem } : { code, span, problem, fix })
@@ -112,6 +111,19 @@ class Lowering implements LoweringScope {
   syntax(error: SyntaxErrorNode, context: SyntaxErrorContext = {}): undefined {
     const place = { ...context, entity: this.#entity, entityRead: this.#query.entity.kind === 'entity' }
     return this.report(error.code, error.span, writeSyntaxErrorMessage(error, place))
+  }
+
+  /** Remembers the spans of a leaf, so a validation problem of it points at its clause and value. */
+  leaf(leaf: LeafFilter, negated: boolean, span: Span, context: ClauseContext): LeafFilter {
+    const result: LeafFilter = negated ? { ...leaf, is_negated: true } : leaf
+    const subject = context.clause.subject
+    this.#filterSpans.set(result, {
+      node: span,
+      column: subject.span,
+      operator: context.operator.implied ? subject.span : context.operator.span,
+      value: span,
+    })
+    return result
   }
 
   // Conditions ---------------------------------------------------------------------------------------
@@ -253,18 +265,6 @@ class Lowering implements LoweringScope {
     }
   }
 
-  leaf(leaf: LeafFilter, negated: boolean, span: Span, context: ClauseContext): LeafFilter {
-    const result: LeafFilter = negated ? { ...leaf, is_negated: true } : leaf
-    const subject = context.clause.subject
-    this.#filterSpans.set(result, {
-      node: span,
-      column: subject.span,
-      operator: context.operator.implied ? subject.span : context.operator.span,
-      value: span,
-    })
-    return result
-  }
-
   // Search expressions ---------------------------------------------------------------------------------
 
   #search(node: SearchNode, negated: boolean, context: ClauseContext, top: boolean): Filter | undefined {
@@ -296,75 +296,5 @@ class Lowering implements LoweringScope {
       case 'proximity':
         return lowerProximity(node, negated, context, this)
     }
-  }
-
-  // Directives ---------------------------------------------------------------------------------------------
-
-  #directives(oqo: Oqo): void {
-    const groupBy: GroupBy[] = []
-    let sampled = false
-    for (const directive of this.#query.directives) {
-      if (directive.kind === 'group-by') {
-        if (directive.error !== undefined) this.syntax(directive.error)
-        for (const field of directive.fields) {
-          if (field.kind === 'error') {
-            this.syntax(field)
-            continue
-          }
-          const target = (field.entry.value ?? field.entry.search)!
-          this.#spans.set(`group_by[${groupBy.length}]`, field.span)
-          groupBy.push({
-            column_id: target.kind === 'search' ? `${target.columnId}.search` : target.columnId,
-          })
-        }
-        continue
-      }
-      if (directive.error !== undefined) this.syntax(directive.error)
-      if (sampled) {
-        this.report('OQL_BAD_SAMPLE', directive.span, writeSampleTwiceMessage())
-        continue
-      }
-      sampled = true
-      if (directive.size !== undefined) {
-        oqo.sample = directive.size.value
-        this.#spans.set('sample', directive.size.span)
-      }
-      if (directive.seed !== undefined) {
-        oqo.seed = directive.seed.value
-        this.#spans.set('seed', directive.seed.span)
-      }
-    }
-    if (groupBy.length > 0) oqo.group_by = groupBy
-  }
-
-  // Spans ---------------------------------------------------------------------------------------------------
-
-  // Paths are resolved only when validation reports something, by walking the object along the path.
-  #locate(oqo: Oqo, path: string): Span | undefined {
-    const segments = [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((match) =>
-      match[2] === undefined ? match[1]! : Number(match[2]),
-    )
-    const [head, ...rest] = segments
-    if (head === 'group_by') return this.#spans.get(`group_by[${String(rest[0])}]`)
-    if (head !== 'filter_rows') return this.#spans.get(String(head))
-    let filters: readonly Filter[] | undefined = oqo.filter_rows
-    let found: Span | undefined
-    for (let at = 0; at < rest.length && filters !== undefined; ) {
-      const index = rest[at++]
-      const filter = typeof index === 'number' ? filters[index] : undefined
-      if (filter === undefined) break
-      const spans = this.#filterSpans.get(filter)
-      found = spans?.node ?? found
-      const key = rest[at++]
-      if (key === 'filters' && 'join' in filter) {
-        filters = filter.filters
-        continue
-      }
-      if (key === 'column_id') return spans?.column ?? found
-      if (key === 'operator') return spans?.operator ?? found
-      if (key === 'value') return spans?.value ?? found
-      break
-    }
-    return found
   }
 }

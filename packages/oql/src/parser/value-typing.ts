@@ -104,7 +104,10 @@ export const reportMissingValue = (
   )
 }
 
-/** One value as the OQO leaf of its clause, typed by the kind of field; undefined (and a problem) when it does not fit. */
+/**
+ * One value as the OQO leaf of its clause, typed by the kind of field; undefined, with the problem
+ * reported, when it does not fit.
+ */
 export const typeValue = (
   node: ScalarNode | NullNode,
   negated: boolean,
@@ -190,6 +193,7 @@ export const typeValue = (
   }
 }
 
+/** A number of the field's kind; a `1-5` range (removed syntax) is told apart, with the bounds to write. */
 const typeNumber = (
   node: ScalarNode,
   target: FieldTarget,

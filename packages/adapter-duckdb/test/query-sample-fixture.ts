@@ -1,17 +1,16 @@
 // The bundled sample snapshot for the query tests: its records read straight from the part files (not through
-// the code under test), and one catalog ingested from it per test file, in a temporary folder.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+// the code under test), and a catalog ingested from it for each test file, in a temporary folder of its own.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import type { EntityRecord } from '@oqlkit/engine'
 import { afterAll, beforeAll } from 'vitest'
 import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
-import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
 import { catalogViewStatements } from '../src/query/catalog-views.ts'
 import { createDuckDbAdapter, type DuckDbAdapter } from '../src/query/duckdb-adapter.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
+import { copyOfSampleCatalog } from './support/shared-sample-catalog.ts'
 
 export const SAMPLE_SNAPSHOT_DIR = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))
 
@@ -51,13 +50,11 @@ export function readSampleMergedAuthors(): { oldId: string; newId: string }[] {
   })
 }
 
-/** Ingests the sample into a fresh temporary folder; `dispose` removes it. */
-export async function ingestSampleCatalog(): Promise<{ catalogDir: string; dispose: () => void }> {
-  const root = mkdtempSync(join(tmpdir(), 'oqlkit-query-'))
-  const catalogDir = join(root, 'catalog')
-  await ingestSnapshot({ snapshotDir: SAMPLE_SNAPSHOT_DIR, outDir: catalogDir, mode: 'replace' })
-  return { catalogDir, dispose: () => rmSync(root, { recursive: true, force: true }) }
-}
+/**
+ * The sample ingested, in a fresh temporary folder of the calling file's own (a copy of the catalog the run
+ * ingests once); `dispose` removes it.
+ */
+export const ingestSampleCatalog = copyOfSampleCatalog
 
 /**
  * The sample catalog opened two ways for one test file: through the adapter, and as a raw DuckDB

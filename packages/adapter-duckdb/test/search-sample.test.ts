@@ -1,26 +1,22 @@
 // The search index of the committed sample catalog, checked against the records themselves: the SQL
 // tokenizer agrees with the TypeScript one on every text, the postings give back every title, and searches
 // return exactly the works a brute-force scan of the records finds, in BM25 order.
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { type DuckDBConnection, DuckDBInstance, listValue } from '@duckdb/node-api'
 import { exactTokens, stemmedTokens } from '@oqlkit/text-models'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CATALOG_ENTITY_NAMES } from '../src/catalog/catalog-entities.ts'
 import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
-import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
 import { compileSearch } from '../src/search/search-compiler.ts'
 import { buildSearchIndex } from '../src/search/search-index-builder.ts'
 import type { SearchIndexManifest } from '../src/search/search-index-layout.ts'
 import { searchIndexOf, withSearchIndex } from '../src/search/search-index-manifest.ts'
 import { allOf, phrase, type SearchNode, word } from '../src/search/search-query.ts'
 import { exactTokensSql } from '../src/search/search-tokenizer-sql.ts'
+import { copyOfSampleCatalog } from './support/shared-sample-catalog.ts'
 
-const snapshotDir = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))
-
-let root: string
+let disposeCopy: (() => void) | undefined
 let catalogDir: string
 let instance: DuckDBInstance
 let connection: DuckDBConnection
@@ -53,9 +49,10 @@ const rows = async (sql: string, params: readonly unknown[] = []): Promise<Recor
   (await connection.runAndReadAll(sql, params as never[])).getRowObjectsJS()
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'oqlkit-search-sample-'))
-  catalogDir = join(root, 'catalog')
-  await ingestSnapshot({ snapshotDir, outDir: catalogDir })
+  // The index is rebuilt below with small segments and buckets: a copy of the run's sample catalog to write it in.
+  const copy = await copyOfSampleCatalog()
+  catalogDir = copy.catalogDir
+  disposeCopy = copy.dispose
   instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
@@ -82,7 +79,7 @@ beforeAll(async () => {
 afterAll(() => {
   connection?.closeSync()
   instance?.closeSync()
-  rmSync(root, { recursive: true, force: true })
+  disposeCopy?.()
 })
 
 async function search(field: string, mode: 'stemmed' | 'exact', match: SearchNode) {

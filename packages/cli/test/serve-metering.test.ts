@@ -2,16 +2,15 @@
 // the server runs, the embedded store surviving SIGKILL without losing an acknowledged charge, and two
 // servers sharing budgets and the request rate through Redis; and keys telling who calls the collections
 // API with metering off, on the main port and on a port of its own.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ingestSnapshot } from '@oqlkit/adapter-duckdb'
 import { connectRedis } from '@oqlkit/adapter-redis'
 import { runCli } from '@oqlkit/cli'
 import { toMicroUsd } from '@oqlkit/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
 import { redisForTests } from '../../adapter-redis/test/redis-test-gate.ts'
-import { SAMPLE_SNAPSHOT_DIR } from '../src/commands/serve-command.ts'
 import { randomPort, type ServerProcess, startServerProcess } from './support/server-process.ts'
 
 const redis = await redisForTests()
@@ -19,12 +18,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-metering-'))
 const catalogDir = join(scratch, 'catalog')
 
 beforeAll(async () => {
-  await ingestSnapshot({
-    snapshotDir: SAMPLE_SNAPSHOT_DIR,
-    outDir: catalogDir,
-    mode: 'replace',
-    searchIndex: false,
-  })
+  // The run's sample catalog, copied: the server writes its state beside the catalog it serves.
+  cpSync(await sharedSampleCatalog(), catalogDir, { recursive: true })
 }, 180_000)
 afterAll(() => {
   rmSync(scratch, { recursive: true, force: true })

@@ -1,58 +1,11 @@
 // The entity-API tests' app: the bundled sample snapshot ingested once per test run into a temporary folder
 // (shared by the test files through a folder named after the vitest main process; the first file to get there
 // builds it under a lock, the others wait), opened with the DuckDB adapter and wrapped by `createApp`.
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createDuckDbAdapter, ingestSnapshot, loadCatalogTagger } from '@oqlkit/adapter-duckdb'
+import { createDuckDbAdapter, loadCatalogTagger } from '@oqlkit/adapter-duckdb'
 import type { StorageAdapter, Tagger } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
 import { afterAll, beforeAll } from 'vitest'
-import { SAMPLE_SNAPSHOT_DIR } from './sample-records.ts'
-
-const PREFIX = 'oqlkit-entity-api-'
-
-const running = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
-const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
-
-async function catalogOfThisRun(): Promise<string> {
-  const root = join(tmpdir(), `${PREFIX}${process.ppid}`)
-  const catalogDir = join(root, 'catalog')
-  const lock = join(root, 'lock')
-  mkdirSync(root, { recursive: true })
-  for (;;) {
-    if (existsSync(join(catalogDir, 'catalog.json'))) return catalogDir
-    try {
-      mkdirSync(lock)
-    } catch {
-      await pause(250)
-      continue
-    }
-    // This file builds it; leftovers of earlier runs go first.
-    for (const name of readdirSync(tmpdir()))
-      if (
-        name.startsWith(PREFIX) &&
-        name !== `${PREFIX}${process.ppid}` &&
-        !running(Number(name.slice(PREFIX.length)))
-      )
-        rmSync(join(tmpdir(), name), { recursive: true, force: true })
-    const staging = join(root, `staging-${process.pid}`)
-    try {
-      await ingestSnapshot({ snapshotDir: SAMPLE_SNAPSHOT_DIR, outDir: staging, mode: 'replace' })
-      renameSync(staging, catalogDir)
-    } finally {
-      rmSync(lock, { recursive: true, force: true })
-    }
-  }
-}
+import { sharedSampleCatalog } from '../../../adapter-duckdb/test/support/shared-sample-catalog.ts'
 
 export interface SampleApp {
   readonly app: ReturnType<typeof createApp>
@@ -74,7 +27,7 @@ export function useSampleApp(): SampleApp {
     faults: unknown[]
   }
   beforeAll(async () => {
-    opened.catalogDir = await catalogOfThisRun()
+    opened.catalogDir = await sharedSampleCatalog()
     opened.adapter = await createDuckDbAdapter({ catalogDir: opened.catalogDir, threads: 1 })
     const tagger = await loadCatalogTagger(opened.catalogDir)
     if (tagger === undefined)

@@ -1,7 +1,14 @@
 // The plan compiler without a database: which tier each column compiles to (a catalog column, a link table,
 // the JSON record), how values are normalised into parameters, the typed errors for plans it cannot run, and
 // the adapter's result shaping over a fake driver.
-import { type FilterNode, FilterNodes, planQuery, type QueryPlan } from '@oqlkit/engine'
+import {
+  type FilterNode,
+  FilterNodes,
+  isUnsupportedPlanError,
+  planQuery,
+  type QueryPlan,
+  type UnsupportedPlanError,
+} from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
 import { positionalToAnonymous } from '../src/query/catalog-search.ts'
@@ -10,7 +17,6 @@ import { duckDbAdapterOver } from '../src/query/duckdb-adapter.ts'
 import type { DuckDbConnectionLike, DuckDbRow } from '../src/query/duckdb-driver.ts'
 import { DuckDbPlanCompiler } from '../src/query/duckdb-plan-compiler.ts'
 import { searchMatchOfText } from '../src/query/search-text-parser.ts'
-import { isUnsupportedPlanError, type UnsupportedPlanError } from '../src/query/unsupported-plan-error.ts'
 
 const compiler = new DuckDbPlanCompiler({ newSampleSeed: () => 'fixed' })
 

@@ -4,13 +4,19 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { encodeCursor, planQuery, QueryInterruptedError, type QueryPlan } from '@oqlkit/engine'
+import {
+  encodeCursor,
+  isUnsupportedPlanError,
+  planQuery,
+  QueryInterruptedError,
+  type QueryPlan,
+  type UnsupportedPlanError,
+} from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { positionalToAnonymous } from '../src/query/catalog-search.ts'
 import { createDuckDbAdapter, type DuckDbAdapter, pageThenCount } from '../src/query/duckdb-adapter.ts'
 import { openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
-import { isUnsupportedPlanError, type UnsupportedPlanError } from '../src/query/unsupported-plan-error.ts'
 import { compileSearch, expansionLimitOf } from '../src/search/search-compiler.ts'
 import { buildSearchIndex } from '../src/search/search-index-builder.ts'
 import { withSearchIndex } from '../src/search/search-index-manifest.ts'

@@ -1,11 +1,10 @@
 // The SQL of a semantic search, without a database: the text never in the SQL, the other filters as the
 // statement of the candidates (so they narrow them before the 50 nearest are taken), the matches read by the
 // count and the page as bound constants (one search per request), and the refusals.
-import { planQuery, type QueryPlan } from '@oqlkit/engine'
+import { isUnsupportedPlanError, planQuery, type QueryPlan, type UnsupportedPlanError } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
 import { DuckDbPlanCompiler } from '../src/query/duckdb-plan-compiler.ts'
-import { isUnsupportedPlanError, type UnsupportedPlanError } from '../src/query/unsupported-plan-error.ts'
 
 const TEXT = "coral reefs'); DROP TABLE works; --"
 const planOf = (oqo: Oqo, view = {}): QueryPlan => {

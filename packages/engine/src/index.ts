@@ -21,6 +21,11 @@ export type {
   StorageAdapter,
 } from './adapter/storage-adapter.ts'
 export {
+  isUnsupportedPlanError,
+  UnsupportedPlanError,
+  type UnsupportedPlanReason,
+} from './adapter/unsupported-plan-error.ts'
+export {
   type CollectionEntityId,
   DEFAULT_ID_BASE,
   entityIdUrl,

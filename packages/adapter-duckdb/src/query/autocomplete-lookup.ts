@@ -2,7 +2,12 @@
 // tiers (the same name, then a name that starts with the text, then a word that does), most works first
 // (citations for works). Names are compared as `normalizeAutocompleteText` writes them: lower case, accents
 // dropped, each run of other characters one space; the SQL below normalises the stored names the same way.
-import { type AutocompleteRequest, type EntityRecord, normalizeAutocompleteText } from '@oqlkit/engine'
+import {
+  type AutocompleteRequest,
+  type EntityRecord,
+  normalizeAutocompleteText,
+  UnsupportedPlanError,
+} from '@oqlkit/engine'
 import {
   AUTOCOMPLETE_NAME_COLUMN,
   entityView,
@@ -15,7 +20,6 @@ import { compileFilter, type FilterTarget } from './filter-compiler.ts'
 import { readsRecordColumn } from './record-column-use.ts'
 import { parseJsonBytes, RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
 import { param, raw, sql, toStatement } from './sql-fragment.ts'
-import { UnsupportedPlanError } from './unsupported-plan-error.ts'
 
 /**
  * The records of the best matches of `request.text`, best first. With `narrowTables` (a catalog opened in

@@ -2,6 +2,7 @@
 // node → a `SearchQuery` → the index compiler's SQL, rewritten to the `?` placeholders the rest of the
 // statement uses and returned as a `(doc, score)` relation.
 import type { SearchNode } from '@oqlkit/engine'
+import { UnsupportedPlanError } from '@oqlkit/engine'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { compileSearch } from '../search/search-compiler.ts'
 import { defaultSearchField, weightedFieldsOf } from '../search/search-fields.ts'
@@ -10,7 +11,6 @@ import type { SqlParam } from './compiled-query.ts'
 import type { SearchCompilerLike, SearchDocs } from './duckdb-plan-compiler.ts'
 import { searchMatchOfText } from './search-text-parser.ts'
 import type { SqlFragment } from './sql-fragment.ts'
-import { UnsupportedPlanError } from './unsupported-plan-error.ts'
 
 /**
  * `$n` placeholders → `?` in order of appearance (a parameter used twice is bound twice). String literals and

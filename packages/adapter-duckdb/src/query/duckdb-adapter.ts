@@ -15,6 +15,7 @@ import {
   SEMANTIC_SEARCH_LIMITS,
   type StorageAdapter,
   throwIfInterrupted,
+  UnsupportedPlanError,
   unitVector,
   writeEmbedderMismatchMessage,
 } from '@oqlkit/engine'
@@ -53,7 +54,6 @@ import { type RecordFetcher, sqlRecordFetcher, storeRecordFetcher } from './reco
 import { RecordStoreReader } from './record-store-reader.ts'
 import { pageOf, readGroups, readRows } from './result-readers.ts'
 import { findEntityByExternalId, findEntityById, findRandomEntity } from './singleton-lookup.ts'
-import { UnsupportedPlanError } from './unsupported-plan-error.ts'
 import { loadWorkVectorMatrix } from './work-vector-loader.ts'
 
 const DEFAULT_TABLES_UP_TO_BYTES = 64 * 1024 * 1024

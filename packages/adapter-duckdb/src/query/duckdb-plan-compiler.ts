@@ -14,6 +14,7 @@ import {
   type SearchNode,
   type SortKey,
   searchNodesOf,
+  UnsupportedPlanError,
 } from '@oqlkit/engine'
 import { type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { fullOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
@@ -42,7 +43,6 @@ import { readsRecordColumn } from './record-column-use.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
 import { joinSql, param, paramList, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
 import { unindexedSearch } from './unindexed-search.ts'
-import { UnsupportedPlanError } from './unsupported-plan-error.ts'
 import { BOOLEAN_CODEC, DATE_CODEC, NUMBER_CODEC, TIMESTAMP_CODEC, type ValueCodec } from './value-codecs.ts'
 
 /** How a search's rows name their records: by short id, or by the number in the id. */

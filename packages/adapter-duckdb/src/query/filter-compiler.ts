@@ -13,6 +13,7 @@ import {
   type InListNode,
   type MissingNode,
   type SearchNode,
+  UnsupportedPlanError,
   visitFilter,
 } from '@oqlkit/engine'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
@@ -28,7 +29,6 @@ import {
 } from './column-sources.ts'
 import type { SqlParam } from './compiled-query.ts'
 import { FALSE_SQL, joinSql, param, raw, type SqlFragment, sql, TRUE_SQL } from './sql-fragment.ts'
-import { UnsupportedPlanError } from './unsupported-plan-error.ts'
 import type { ValueCodec } from './value-codecs.ts'
 
 /** Where a search node's matches are, in the statement's WITH, and how a row meets them. */

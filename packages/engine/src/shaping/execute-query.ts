@@ -1,5 +1,6 @@
 import { type PropertiesRegistry, propertiesRegistry } from '@oqlkit/oqo-schema'
 import type { EntityRecord, GroupBucket, StorageAdapter } from '../adapter/storage-adapter.ts'
+import { UnsupportedPlanError } from '../adapter/unsupported-plan-error.ts'
 import { DEFAULT_GROUP_ORDER, type QueryPlan } from '../plan/query-plan.ts'
 import { encodeCursor } from '../planner/cursor-codec.ts'
 import { shapeEntity } from './entity-shaper.ts'
@@ -29,15 +30,6 @@ export interface ExecuteOptions {
 const withOffsetPage = (plan: QueryPlan, page: number, perPage: number): QueryPlan =>
   Object.freeze({ ...plan, page: Object.freeze({ kind: 'offset', page, perPage }) })
 
-/**
- * An adapter without what a plan needs (`sumColumns` for sums). Named as the adapters name their own
- * refusals of a plan, so the HTTP layer answers both alike: 501, the catalog cannot answer this.
- */
-class MissingCapabilityError extends Error {
-  override readonly name = 'UnsupportedPlanError'
-  readonly reason = 'capability'
-}
-
 type Sums = Readonly<Record<string, number>> | undefined
 
 /** The totals a plan asks for, by their `meta` field; undefined when it asks for none. */
@@ -45,7 +37,8 @@ const sumsOf = async (adapter: StorageAdapter, plan: QueryPlan): Promise<Sums> =
   const sums = plan.sums ?? []
   if (sums.length === 0) return undefined
   if (adapter.sumColumns === undefined)
-    throw new MissingCapabilityError(
+    throw new UnsupportedPlanError(
+      'capability',
       `this adapter cannot total ${sums.map((sum) => sum.column.id).join(', ')}`,
     )
   const values = await adapter.sumColumns(plan)

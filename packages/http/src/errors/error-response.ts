@@ -1,4 +1,10 @@
-import { isCollectionError, isEmbedderError, isQueryLimitError } from '@oqlkit/engine'
+import {
+  isCollectionError,
+  isEmbedderError,
+  isQueryLimitError,
+  isUnsupportedPlanError,
+  type UnsupportedPlanError,
+} from '@oqlkit/engine'
 import { HTTPError } from 'h3'
 import { collectionApiError } from '../collections/collection-api-error.ts'
 import { ApiError, type ApiProblem, isApiError } from './api-error.ts'
@@ -28,7 +34,7 @@ export const errorBody = (problems: readonly ApiProblem[]): Record<string, unkno
 }
 
 // A plan an adapter refuses is a capability it lacks, except for the two reasons that are the request's fault.
-const unsupportedPlanError = (error: Error & { reason?: unknown }): ApiError =>
+const unsupportedPlanError = (error: UnsupportedPlanError): ApiError =>
   error.reason === 'invalid_cursor' || error.reason === 'invalid_search'
     ? ApiError.of(400, error.reason, error.message)
     : ApiError.of(501, 'not_supported', `This catalog cannot answer the query: ${error.message}.`)
@@ -42,7 +48,7 @@ export const toApiError = (thrown: unknown): ApiError | undefined => {
   if (isApiError(error)) return error
   if (isQueryLimitError(error)) return ApiError.of(400, 'too_many_groups', error.message)
   if (isCollectionError(error)) return collectionApiError(error)
-  if (error instanceof Error && error.name === 'UnsupportedPlanError') return unsupportedPlanError(error)
+  if (isUnsupportedPlanError(error)) return unsupportedPlanError(error)
   // The embeddings server semantic search needs is down or misbehaving: the server is fine, that part is not.
   if (isEmbedderError(error))
     return ApiError.of(503, 'embeddings_unavailable', `Semantic search cannot run now: ${error.message}`)

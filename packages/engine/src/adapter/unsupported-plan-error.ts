@@ -1,6 +1,8 @@
-// A plan the DuckDB adapter cannot run: a kind of node the engine should have resolved first (a collection),
-// a capability it does not have (semantic search), or a column it cannot read. Thrown, not returned: reaching
-// the adapter with such a plan is a bug or a missing capability, not bad user input.
+// A plan a storage adapter cannot run: a kind of node the engine should have resolved first (a collection),
+// a capability it does not have (semantic search, totals), or a column it cannot read. Thrown, not returned:
+// reaching the adapter with such a plan is a bug or a missing capability, not bad user input, but for the two
+// reasons that are the request's fault (a cursor or a search the adapter cannot read). It lives beside
+// `StorageAdapter` so that every adapter throws the same class and the HTTP layer recognises it by its class.
 
 export type UnsupportedPlanReason =
   | 'collection'
@@ -11,6 +13,7 @@ export type UnsupportedPlanReason =
   | 'group_cursor'
   | 'invalid_cursor'
   | 'invalid_search'
+  | 'capability'
 
 export class UnsupportedPlanError extends Error {
   override readonly name = 'UnsupportedPlanError'

@@ -1,19 +1,8 @@
 // The int8 quantisation of stored vectors: the largest component scaled to ±127, the direction kept.
 import { SeededGaussian } from '@oqlkit/text-models'
+import { cosineOf as cosine } from '@oqlkit/text-models/testing'
 import { describe, expect, it } from 'vitest'
 import { quantizeVector } from '../src/vectors/vector-quantizer.ts'
-
-const cosine = (a: Float32Array, b: Float32Array): number => {
-  let dot = 0
-  let aa = 0
-  let bb = 0
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!
-    aa += a[i]! * a[i]!
-    bb += b[i]! * b[i]!
-  }
-  return dot / Math.sqrt(aa * bb)
-}
 
 describe('int8 quantisation of stored vectors', () => {
   it('scales the largest component to ±127 and keeps the direction', () => {

@@ -1,6 +1,7 @@
 // The math of the built-in embedder: randomised SVD against the exact decomposition, orthonormalisation,
 // determinism for a seed, what LSA is for (words that share contexts land together) and the model files. (The
 // int8 quantisation of stored vectors is adapter-duckdb's vector-quantizer test.)
+
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,6 +15,7 @@ import {
 } from '../src/latent-semantics/randomized-svd.ts'
 import { SeededGaussian } from '../src/latent-semantics/seeded-gaussian.ts'
 import { SparseRowMatrix } from '../src/latent-semantics/sparse-row-matrix.ts'
+import { cosineOf as cosine } from '../src/testing/vector-cosine.ts'
 import type { SparseTermVector } from '../src/text-model/sparse-term-vector.ts'
 import { textTerms } from '../src/text-model/text-terms.ts'
 
@@ -40,18 +42,6 @@ function gramOf(matrix: SparseRowMatrix): Float64Array {
       for (let b = matrix.rowStart[row]!; b < matrix.rowStart[row + 1]!; b++)
         gram[matrix.columnIds[a]! * n + matrix.columnIds[b]!]! += matrix.values[a]! * matrix.values[b]!
   return gram
-}
-
-const cosine = (a: Float32Array, b: Float32Array): number => {
-  let dot = 0
-  let aa = 0
-  let bb = 0
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!
-    aa += a[i]! * a[i]!
-    bb += b[i]! * b[i]!
-  }
-  return dot / Math.sqrt(aa * bb)
 }
 
 describe('randomised SVD', () => {

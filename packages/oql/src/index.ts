@@ -46,6 +46,9 @@ export type {
 export {
   type OqoToUrlResult,
   oqoToUrl,
+  readSortParameter,
+  type SortDirection,
+  type SortTerm,
   URL_DIAGNOSTIC_CODES,
   type UrlDiagnostic,
   type UrlToOqoResult,

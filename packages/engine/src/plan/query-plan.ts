@@ -1,7 +1,9 @@
+import type { SortDirection } from '@oqlkit/oql'
 import type { EntityType } from '@oqlkit/oqo-schema'
 import type { ColumnRef, FilterNode } from './filter-node.ts'
 
-export type SortDirection = 'asc' | 'desc'
+// One spelling of a direction, the URL reader's: a plan sorts the way a `sort` parameter is read.
+export type { SortDirection }
 
 /**
  * One sort key. `relevance_score` sorts by search relevance and needs a search in the filter; `id` is

@@ -1,3 +1,4 @@
+import { readSortParameter, type SortTerm } from '@oqlkit/oql'
 import { DEFAULT_GROUP_ORDER, type GroupOrder } from '../plan/query-plan.ts'
 import type { PlanDiagnostic } from './plan-diagnostic.ts'
 
@@ -13,25 +14,22 @@ export const GROUP_SORT_VALUES = 'key:asc, key:desc, count:asc or count:desc'
 export const parseGroupOrder = (
   sort: string | undefined,
 ): { readonly order: GroupOrder; readonly errors: readonly PlanDiagnostic[] } => {
-  const parts = (sort ?? '')
-    .split(',')
-    .map((text) => text.trim())
-    .filter((text) => text !== '')
-  if (parts.length === 0) return { order: DEFAULT_GROUP_ORDER, errors: [] }
+  const terms = readSortParameter(sort)
+  if (terms.length === 0) return { order: DEFAULT_GROUP_ORDER, errors: [] }
   const problem = (message: string) => ({
     order: DEFAULT_GROUP_ORDER,
     errors: [{ code: 'invalid_sort', parameter: 'sort', message } satisfies PlanDiagnostic],
   })
-  if (parts.length > 1)
+  if (terms.length > 1)
     return problem(
-      `group_by buckets sort by one key; sort=${sort} names ${parts.length}. Write one of ${GROUP_SORT_VALUES}.`,
+      `group_by buckets sort by one key; sort=${sort} names ${terms.length}. Write one of ${GROUP_SORT_VALUES}.`,
     )
-  const [by = '', direction = 'asc', ...extra] = parts[0]!.split(':')
+  const [{ text, field: by, writtenDirection, direction }] = terms as [SortTerm]
   if (!(GROUP_SORT_KEYS as readonly string[]).includes(by))
     return problem(
       `With group_by, sort orders the buckets, by 'key' or by 'count'; '${by}' is neither. Write one of ${GROUP_SORT_VALUES}.`,
     )
-  if ((direction !== 'asc' && direction !== 'desc') || extra.length > 0)
-    return problem(`sort '${parts[0]}' has direction '${direction}'; write ${by}:asc or ${by}:desc.`)
+  if (direction === null)
+    return problem(`sort '${text}' has direction '${writtenDirection}'; write ${by}:asc or ${by}:desc.`)
   return { order: Object.freeze({ by: by as GroupOrder['by'], direction }), errors: [] }
 }

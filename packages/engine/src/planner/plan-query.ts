@@ -1,3 +1,4 @@
+import { readSortParameter } from '@oqlkit/oql'
 import {
   type EntityType,
   entityPath,
@@ -178,16 +179,13 @@ export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOpti
   const sort: SortKey[] = []
   const grouped = grouping ? parseGroupOrder(view.sort) : { order: DEFAULT_GROUP_ORDER, errors: [] }
   errors.push(...grouped.errors)
-  for (const part of (grouping ? '' : (view.sort ?? ''))
-    .split(',')
-    .map((text) => text.trim())
-    .filter((text) => text !== '')) {
-    const [name = '', direction = 'asc', ...extra] = part.split(':')
-    if ((direction !== 'asc' && direction !== 'desc') || extra.length > 0) {
+  for (const term of grouping ? [] : readSortParameter(view.sort)) {
+    const { field: name, direction } = term
+    if (direction === null) {
       errors.push({
         code: 'invalid_sort',
         parameter: 'sort',
-        message: `sort '${part}' has direction '${direction}'; write ${name}:asc or ${name}:desc.`,
+        message: `sort '${term.text}' has direction '${term.writtenDirection}'; write ${name}:asc or ${name}:desc.`,
       })
       continue
     }

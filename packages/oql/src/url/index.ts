@@ -9,6 +9,7 @@ export {
   type UrlNotRepresentable,
   type UrlNotRepresentableReason,
 } from './oqo-to-url.ts'
+export { readSortParameter, type SortDirection, type SortTerm } from './sort-parameter-reader.ts'
 export { isCanonicalFixpoint, sortedAgain } from './sorted-canonical.ts'
 export {
   URL_DIAGNOSTIC_CODES,

@@ -88,6 +88,11 @@ const ALIASES: Readonly<Record<string, EntityType>> = ENTITY_TYPE_ALIASES
 /** The HTTP collection path (and `/properties` key) of each entity type. */
 export const entityPath = (entity: EntityType): string => (entity === 'types' ? 'work-types' : entity)
 
+/** What `entityPath` gives, as a type: `types` is `work-types`, every other entity type is its own path. */
+export type EntityPath<Entity extends EntityType = EntityType> = Entity extends 'types'
+  ? 'work-types'
+  : Entity
+
 const ENTITY_TYPE_SET: ReadonlySet<string> = new Set(ENTITY_TYPES)
 
 export const isEntityType = (value: unknown): value is EntityType =>
@@ -122,3 +127,10 @@ export const NATIVE_ID_PREFIXES = {
 } as const satisfies Partial<Record<EntityType, string>>
 
 export type NativeEntityType = keyof typeof NATIVE_ID_PREFIXES
+
+/**
+ * The path segment of the full ids of an entity type without letter ids: `countries` in
+ * `https://openalex.org/countries/US`. It is the OQO name, not the HTTP path: work types, served at
+ * `/work-types`, have ids such as `https://openalex.org/types/article`.
+ */
+export const idPathSegment = (entity: Exclude<EntityType, NativeEntityType>): string => entity

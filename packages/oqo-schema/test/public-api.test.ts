@@ -39,6 +39,7 @@ it('exports exactly its public API', () => {
       "findVocabularyEntry",
       "formatPath",
       "groupByValidator",
+      "idPathSegment",
       "isBranch",
       "isEntityType",
       "isVocabularyEntityType",

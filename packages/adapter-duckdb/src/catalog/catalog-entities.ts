@@ -1,34 +1,52 @@
-// The entity types a catalog holds, with how their ids look. This list is the allow-list every SQL
-// identifier built from an entity name goes through: a snapshot folder that is not named here is skipped.
+// The entity types a catalog holds, with how their ids look. The facts come from oqo-schema (which entity
+// types there are, their names on disk, their id letters and path segments); only how the catalog stores
+// each one is decided here. This list is the allow-list every SQL identifier built from an entity name goes
+// through: a snapshot folder that is not named here is skipped.
+import {
+  ENTITY_TYPES,
+  type EntityPath,
+  type EntityType,
+  entityPath,
+  idPathSegment,
+  isVocabularyEntityType,
+  NATIVE_ID_PREFIXES,
+  type NativeEntityType,
+  SERVED_ENTITY_TYPES,
+  type VocabularyEntityType,
+} from '@oqlkit/oqo-schema'
+
+/**
+ * The entity types a catalog holds: every one the API serves, and the closed vocabularies it does not
+ * (oa-statuses and indexes, queried through the columns of works, which the bundled sample also ships).
+ * Locations have no records of their own.
+ */
+type CatalogEntityType = (typeof SERVED_ENTITY_TYPES)[number] | VocabularyEntityType
+
+const SERVED: ReadonlySet<EntityType> = new Set(SERVED_ENTITY_TYPES)
+
+const isCatalogEntityType = (entity: EntityType): entity is CatalogEntityType =>
+  SERVED.has(entity) || isVocabularyEntityType(entity)
+
+const IN_API_ORDER: readonly CatalogEntityType[] = [
+  ...SERVED_ENTITY_TYPES,
+  ...ENTITY_TYPES.filter((entity) => !SERVED.has(entity)),
+].filter(isCatalogEntityType)
+
+/** Ingest order: the entities with open id spaces first, then the vocabularies, each in the API's order. */
+const CATALOG_ENTITY_TYPES: readonly CatalogEntityType[] = [
+  ...IN_API_ORDER.filter((entity) => !isVocabularyEntityType(entity)),
+  ...IN_API_ORDER.filter((entity) => isVocabularyEntityType(entity)),
+]
+
+/** A catalog entity is named as the snapshot folder and the HTTP path name it (`work-types`, not `types`). */
+export type CatalogEntity = EntityPath<CatalogEntityType>
+
+const catalogName = (entity: CatalogEntityType): CatalogEntity => entityPath(entity) as CatalogEntity
 
 /** Every entity type of the API, plus the two vocabularies the bundled sample also ships. */
-export const CATALOG_ENTITY_NAMES = [
-  'works',
-  'authors',
-  'sources',
-  'institutions',
-  'topics',
-  'keywords',
-  'publishers',
-  'funders',
-  'awards',
-  'concepts',
-  'domains',
-  'fields',
-  'subfields',
-  'sdgs',
-  'countries',
-  'continents',
-  'languages',
-  'work-types',
-  'source-types',
-  'institution-types',
-  'licenses',
-  'oa-statuses',
-  'indexes',
-] as const
-
-export type CatalogEntity = (typeof CATALOG_ENTITY_NAMES)[number]
+export const CATALOG_ENTITY_NAMES: readonly CatalogEntity[] = Object.freeze(
+  CATALOG_ENTITY_TYPES.map(catalogName),
+)
 
 /**
  * `letter`: native ids such as `https://openalex.org/W123`, short form `W123`.
@@ -53,58 +71,28 @@ export interface CatalogEntityInfo {
   readonly rowGroupSize: number
 }
 
+// Entities with large records get smaller row groups.
+const LARGE_RECORD_ENTITIES: ReadonlySet<CatalogEntityType> = new Set(['works', 'authors', 'institutions'])
 const LARGE_RECORDS = 16_384
 const DEFAULT_ROW_GROUP = 122_880
 
-const letter = (
-  entity: CatalogEntity,
-  idLetter: string,
-  rowGroupSize = DEFAULT_ROW_GROUP,
-): CatalogEntityInfo =>
-  Object.freeze({
-    entity,
-    idKind: 'letter',
-    letter: idLetter,
-    segment: null,
-    table: entity.replaceAll('-', '_'),
-    rowGroupSize,
-  })
+const isNativeEntityType = (entity: EntityType): entity is NativeEntityType =>
+  Object.hasOwn(NATIVE_ID_PREFIXES, entity)
 
-const path = (entity: CatalogEntity, segment: string = entity): CatalogEntityInfo =>
-  Object.freeze({
+const infoOf = (type: CatalogEntityType): CatalogEntityInfo => {
+  const entity = catalogName(type)
+  const native = isNativeEntityType(type)
+  return Object.freeze({
     entity,
-    idKind: 'path',
-    letter: null,
-    segment,
+    idKind: native ? 'letter' : 'path',
+    letter: native ? NATIVE_ID_PREFIXES[type] : null,
+    segment: native ? null : idPathSegment(type),
     table: entity.replaceAll('-', '_'),
-    rowGroupSize: DEFAULT_ROW_GROUP,
+    rowGroupSize: LARGE_RECORD_ENTITIES.has(type) ? LARGE_RECORDS : DEFAULT_ROW_GROUP,
   })
+}
 
-export const CATALOG_ENTITIES: readonly CatalogEntityInfo[] = Object.freeze([
-  letter('works', 'W', LARGE_RECORDS),
-  letter('authors', 'A', LARGE_RECORDS),
-  letter('sources', 'S'),
-  letter('institutions', 'I', LARGE_RECORDS),
-  letter('topics', 'T'),
-  path('keywords'),
-  letter('publishers', 'P'),
-  letter('funders', 'F'),
-  letter('awards', 'G'),
-  letter('concepts', 'C'),
-  path('domains'),
-  path('fields'),
-  path('subfields'),
-  path('sdgs'),
-  path('countries'),
-  path('continents'),
-  path('languages'),
-  path('work-types', 'types'),
-  path('source-types'),
-  path('institution-types'),
-  path('licenses'),
-  path('oa-statuses'),
-  path('indexes'),
-])
+export const CATALOG_ENTITIES: readonly CatalogEntityInfo[] = Object.freeze(CATALOG_ENTITY_TYPES.map(infoOf))
 
 const BY_NAME: ReadonlyMap<string, CatalogEntityInfo> = new Map(
   CATALOG_ENTITIES.map((info) => [info.entity, info]),

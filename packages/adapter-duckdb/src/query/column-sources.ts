@@ -7,6 +7,7 @@
 // A few columns are computed (`has_orcid`, `best_open_version`, `cited_by`). Every SQL name used here is
 // checked against the catalog's own lists (`derivedColumnsOf`, `LINK_TABLES`) when this module loads.
 import type { ColumnRef } from '@oqlkit/engine'
+import { type EntityType, entityPath } from '@oqlkit/oqo-schema'
 import { CATALOG_ENTITY_NAMES, type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { type DerivedColumn, derivedColumnsOf } from '../catalog/entity-columns.ts'
 import type { ExternalIdScheme } from '../catalog/external-id-schemes.ts'
@@ -139,8 +140,8 @@ const CODE_KEY: GroupKeyKind = { kind: 'code' }
 const entityKey = (entity: CatalogEntity | null): GroupKeyKind => ({ kind: 'entity', entity })
 
 /** The catalog entity of a registry entity type (`types` is `work-types`; `locations` has no table). */
-export const catalogEntityOf = (entity: string): CatalogEntity | undefined =>
-  catalogEntityInfo(entity === 'types' ? 'work-types' : entity)?.entity
+export const catalogEntityOf = (entity: EntityType): CatalogEntity | undefined =>
+  catalogEntityInfo(entityPath(entity))?.entity
 
 const derivedColumn = (entity: CatalogEntity, name: string): DerivedColumn => {
   const column = derivedColumnsOf(entity).find((candidate) => candidate.name === name)

@@ -110,7 +110,63 @@ export {
   writeEmbedderMismatchMessage,
 } from './embedding/embedder.ts'
 export { SEMANTIC_SEARCH_LIMITS } from './embedding/semantic-search-limits.ts'
-export * from './metering/index.ts'
+export {
+  API_KEY_PATTERN,
+  type ApiKeyRecord,
+  generateApiKey,
+  hashApiKey,
+  ISSUED_KEY_PREFIX,
+  isWellFormedApiKey,
+  maskApiKey,
+} from './metering/api-key.ts'
+export { allowanceOf, type Caller, subjectOf } from './metering/caller-allowance.ts'
+export {
+  type ChargeDecision,
+  countersOn,
+  decideCharge,
+  prepaidAvailableMicroUsd,
+  type RateWindowState,
+  refundCounters,
+} from './metering/charge-decision.ts'
+export { classRateOf, classRateSubject } from './metering/class-rate-limit.ts'
+export {
+  type KeyGrant,
+  type KeysFileReading,
+  keyGrantProblems,
+  keyRecordOf,
+  readApiKeyRecord,
+  readKeysFile,
+} from './metering/key-record-reader.ts'
+export { createMemoryKeyStore, type KeyStore, layerKeyStores } from './metering/key-store.ts'
+export {
+  createMemoryMeterStore,
+  MeterLedger,
+  type MeterLogEntry,
+  readMeterLogEntry,
+} from './metering/meter-ledger.ts'
+export type {
+  Allowance,
+  ChargeOutcome,
+  ChargeReceipt,
+  ChargeRequest,
+  MeterCounters,
+  MeterReading,
+  MeterStore,
+  RateRule,
+  RejectionReason,
+} from './metering/meter-store.ts'
+export {
+  DEFAULT_METERING_LIMITS,
+  fromMicroUsd,
+  type MeteringLimits,
+  MICRO_USD_PER_USD,
+  MS_PER_DAY,
+  nextUtcMidnightMs,
+  secondsUntilUtcMidnight,
+  toMicroUsd,
+  utcDayOf,
+} from './metering/metering-limits.ts'
+export { type UsageSummary, usageSummary } from './metering/usage-summary.ts'
 export { type LeafKind, leavesOf, type PlacedLeaf, searchNodesOf } from './plan/filter-leaves.ts'
 export {
   type AndNode,

@@ -19,7 +19,7 @@ const fixture = {
 }
 
 // Every way of opening a catalog: tables loaded at open (what small catalogs get), views over Parquet, and
-// views plus in-memory narrow tables (what large catalogs get).
+// views plus the serving database attached read-only (what large catalogs get).
 for (const load of ['tables', 'views', 'narrow'] as const)
   describeAdapterConformance(
     `DuckDB over the sample catalog (${load})`,

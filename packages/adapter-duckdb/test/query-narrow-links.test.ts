@@ -1,11 +1,16 @@
-// The in-memory link copies of `narrow` mode: every link row kept, in (key, work_row) order without a sort,
-// and DuckDB given back its threads afterwards.
+// The link tables of the serving database (`narrow` mode): every link row kept, in (key, work_row) order
+// without a sort, and DuckDB given back its threads afterwards. The serving database is attached in memory
+// here, so that the test can mark works as the expansion corpus's before the link tables copy the flag.
 import { planQuery } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
 import { LINK_TABLES } from '../src/catalog/link-tables.ts'
-import { catalogViewStatements, narrowLinkTableStatements } from '../src/query/catalog-views.ts'
+import {
+  catalogViewStatements,
+  SERVING_DATABASE_NAME,
+  servingDatabaseStatements,
+} from '../src/query/catalog-views.ts'
 import { linkViewOf, narrowLinkTableOf } from '../src/query/column-sources.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase, runOnOneThread } from '../src/query/duckdb-driver.ts'
 import { DuckDbPlanCompiler } from '../src/query/duckdb-plan-compiler.ts'
@@ -21,13 +26,17 @@ beforeAll(async () => {
   dispose = catalog.dispose
   const manifest = await readCatalogManifest(catalog.catalogDir)
   if (!manifest.ok) throw new Error(manifest.message)
-  db = await openDuckDbDatabase({ threads: 2 })
-  for (const statement of catalogViewStatements(catalog.catalogDir, manifest.manifest, 'narrow'))
+  db = await openDuckDbDatabase({ threads: 2, connections: 1 })
+  await db.all(`ATTACH ':memory:' AS ${SERVING_DATABASE_NAME}`)
+  await db.all(`SET search_path = 'memory.main,${SERVING_DATABASE_NAME}.main'`)
+  for (const statement of catalogViewStatements(catalog.catalogDir, manifest.manifest, 'views'))
     await db.all(statement)
+  const steps = servingDatabaseStatements(manifest.manifest)
+  for (const { statement } of steps.filter((step) => !step.threadBound)) await db.all(statement)
   // The sample holds no works of the expansion corpus: a third of them join it here, before the link tables
   // copy the flag, so that both corpora have works to count.
   await db.all('UPDATE "works__narrow" SET is_xpac = TRUE WHERE rowid % 3 = 0')
-  statements = narrowLinkTableStatements(manifest.manifest)
+  statements = steps.filter((step) => step.threadBound).map((step) => step.statement)
   await runOnOneThread(db, statements)
 }, 60_000)
 afterAll(async () => {

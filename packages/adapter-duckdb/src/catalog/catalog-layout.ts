@@ -2,6 +2,8 @@
 // next to this file. A catalog is a folder:
 //
 //   catalog.json                         CatalogManifest (below)
+//   catalog.duckdb                       the serving database: narrow entity tables, link tables by work row,
+//                                        external ids, with their indexes (query/catalog-views.ts)
 //   entities/<entity>.parquet            one row per record: ids, derived columns, the record as JSON text
 //   records/<entity>.records             each record compressed alone, at the offset its row states
 //   records/<entity>.dict                the preset dictionary the records of that entity were compressed with
@@ -16,8 +18,10 @@ import type { CatalogColumnType } from './entity-columns.ts'
 
 export const CATALOG_FORMAT = 'oqlkit-catalog'
 /** Bumped whenever a file, column or rule changes meaning; readers refuse other versions. */
-export const CATALOG_FORMAT_VERSION = 3
+export const CATALOG_FORMAT_VERSION = 4
 export const CATALOG_MANIFEST_FILE = 'catalog.json'
+/** The serving database: what `serve` attaches read-only instead of copying tables into memory. */
+export const SERVING_DATABASE_FILE = 'catalog.duckdb'
 
 export const ENTITIES_DIR = 'entities'
 export const LINKS_DIR = 'links'

@@ -14,6 +14,7 @@ import {
   CATALOG_MANIFEST_FILE,
   type CatalogIngestRecord,
   type CatalogManifest,
+  SERVING_DATABASE_FILE,
 } from '../catalog/catalog-layout.ts'
 import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
 import { buildSearchIndex } from '../search/search-index-builder.ts'
@@ -37,6 +38,7 @@ import { IngestError, ingestErrorDetails } from './ingest-error.ts'
 import type { EntityIngestCounts, IngestProgressListener, IngestSummary } from './ingest-progress.ts'
 import { type StageCursor, stageJsonLinesPart, stageParquetPart } from './part-stager.ts'
 import { ProgressReporter } from './progress-reporter.ts'
+import { buildServingDatabase } from './serving-database-builder.ts'
 import type { SnapshotIdFile, SnapshotPlan } from './snapshot-plan.ts'
 import { planSnapshot } from './snapshot-planner.ts'
 import { StagingDatabase } from './staging-database.ts'
@@ -147,7 +149,12 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     const catalog = catalogManifestOf(built, ingest, previous?.manifest.ingests ?? [])
     const indexed = searchIndex === undefined ? catalog : withSearchIndex(catalog, searchIndex)
     const tagged = textTagger === undefined ? indexed : withTextTagger(indexed, textTagger.manifest)
-    const manifest = vectors === undefined ? tagged : withVectorIndex(tagged, vectors)
+    const described = vectors === undefined ? tagged : withVectorIndex(tagged, vectors)
+    const serving = await buildServingDatabase(build.path, described, {
+      ...(options.memoryLimit === undefined ? {} : { memoryLimit: options.memoryLimit }),
+      onStep: (done, total) => progress.building(SERVING_DATABASE_FILE, done, total),
+    })
+    const manifest: CatalogManifest = { ...described, files: [...described.files, serving] }
     await writeFile(join(build.path, CATALOG_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
     progress.emit('commit')
     await commitBuildFolder(build)

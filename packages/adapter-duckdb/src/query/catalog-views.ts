@@ -27,20 +27,22 @@ const readParquet = (catalogDir: string, table: CatalogTable): string => {
 /**
  * How the catalog is opened: `views` read the Parquet files on every query (memory stays low, whatever the
  * catalog's size); `tables` load them into DuckDB's memory at open (a copy of the catalog in RAM, and no
- * Parquet decompression per query); `narrow` keeps the views and adds an in-memory copy of each entity
- * table without its `record` column (about 120 MB for 1M works), which answers every statement that does
- * not read the record JSON: filters, sorts, counts and groups on derived columns, autocomplete. A narrow
- * table keeps the file's order (DuckDB preserves insertion order), which is id order: its `rowid` sorts as
- * its ids do, and link tables refer to works by it.
+ * Parquet decompression per query); `narrow` keeps the views and attaches the catalog's serving database
+ * (`catalog.duckdb`, built at ingest by `servingDatabaseStatements`), read-only: each entity table without
+ * its `record` column, which answers every statement that does not read the record JSON (filters, sorts,
+ * counts and groups on derived columns, autocomplete), the link tables by work row, and the external ids.
+ * Nothing is copied at open: DuckDB's buffer manager reads the file's blocks as queries need them, within
+ * its memory limit, and several processes may attach the same file. A narrow table keeps the file's order,
+ * which is id order: its `rowid` sorts as its ids do, and link tables refer to works by it.
  */
 export type CatalogLoadMode = 'views' | 'narrow' | 'tables'
 
-/** The in-memory table of an entity without its `record` column (`"works__narrow"`), in `narrow` mode. */
+/** The serving database's table of an entity without its `record` column (`"works__narrow"`). */
 export const narrowEntityTable = (entity: CatalogEntity): string =>
   quoteIdentifier(`${catalogEntityInfo(entity)!.table}__narrow`)
 
 /**
- * The in-memory table of an entity's row numbers (`row`, the narrow table's `rowid`) with the id and record
+ * The serving database's table of an entity's row numbers (`row`, the narrow table's `rowid`) with the id and record
  * location of each (`"works__locations"`), indexed on `row`, in `narrow` mode. A page chosen on the narrow
  * table by row number finds the ids and record locations of its 25 rows here in about 1.5 ms; DuckDB does not push a
  * `rowid IN (…)` into a scan (it read every row, 17 ms at 1M works).
@@ -65,7 +67,7 @@ export const searchDocEntities = (manifest: CatalogManifest): ReadonlySet<Catalo
       .map(([entity]) => entity as CatalogEntity),
   )
 
-/** The column of a narrow table holding its display name as autocomplete compares it (computed at open). */
+/** The column of a narrow table holding its display name as autocomplete compares it (computed at ingest). */
 export const AUTOCOMPLETE_NAME_COLUMN = '__autocomplete_name'
 
 /**
@@ -75,8 +77,15 @@ export const AUTOCOMPLETE_NAME_COLUMN = '__autocomplete_name'
 export const normalizedNameSql = (alias: string): string =>
   `trim(regexp_replace(strip_accents(lower(coalesce(${alias}."display_name", ''))), '[^\\pL\\pN]+', ' ', 'g'))`
 
+/** The name the serving database is attached under, at ingest (to build it) and at serve (read-only). */
+export const SERVING_DATABASE_NAME = 'oqlkit_catalog'
+const SERVING_DATABASE = quoteIdentifier(SERVING_DATABASE_NAME)
+
+/** `name` in the serving database. */
+const served = (name: string): string => `${SERVING_DATABASE}.${name}`
+
 /**
- * In `narrow` mode, after `catalogViewStatements`: the in-memory `(key, work_row, work_is_xpac, work_<sort
+ * In the serving database, after the narrow entity tables (`servingDatabaseStatements`): the `(key, work_row, work_is_xpac, work_<sort
  * key>…)` copy of each link table, with the work's sort keys of `LINK_SORT_COLUMNS` beside each row: the works
  * of one author, sorted by citations, are then a range of the copy's keys, with no probe of the works.
  * A link filter finds its works' rows in the narrow table by row number, not by id: a join on integers, and
@@ -87,7 +96,7 @@ export const normalizedNameSql = (alias: string): string =>
  * pruning depends on it, never an answer): no sort (an ORDER BY held the 33M references of 1M works in a sort,
  * the peak of the opening's memory; two threads interleave two ordered runs). A smaller one is sorted.
  */
-export const narrowLinkTableStatements = (manifest: CatalogManifest): string[] =>
+const narrowLinkTableStatements = (manifest: CatalogManifest): string[] =>
   LINK_TABLES.map((spec) => {
     const rows = manifest.links[spec.name]?.rowCount ?? 0
     const inFileOrder = rows > LINK_ROWS_READ_IN_ORDER * manifest.entities.works.rowCount
@@ -98,7 +107,7 @@ export const narrowLinkTableStatements = (manifest: CatalogManifest): string[] =
     // An id's number; the ingest wrote every key as the letter and digits, and no id has more digits than a
     // UBIGINT holds (one that had would never match a filter here).
     const key = narrowLinkKeyLetter(spec) === null ? 'l.key' : 'TRY_CAST(substr(l.key, 2) AS UBIGINT) AS key'
-    return `CREATE TABLE ${quoteIdentifier(narrowLinkTableOf(spec.name))} AS SELECT ${key}, CAST(w.rowid AS UINTEGER) AS work_row, w."is_xpac" AS ${WORK_IS_XPAC_COLUMN}${sortKeys} FROM ${quoteIdentifier(linkViewOf(spec.name))} AS l JOIN ${narrowEntityTable('works')} AS w ON w."id" = l.work_id${inFileOrder ? '' : ' ORDER BY 1, work_row'}`
+    return `CREATE TABLE ${served(quoteIdentifier(narrowLinkTableOf(spec.name)))} AS SELECT ${key}, CAST(w.rowid AS UINTEGER) AS work_row, w."is_xpac" AS ${WORK_IS_XPAC_COLUMN}${sortKeys} FROM ${quoteIdentifier(linkViewOf(spec.name))} AS l JOIN ${served(narrowEntityTable('works'))} AS w ON w."id" = l.work_id${inFileOrder ? '' : ' ORDER BY 1, work_row'}`
   })
 
 /**
@@ -128,8 +137,8 @@ export const catalogBytes = (manifest: CatalogManifest): number =>
   manifest.files.filter((file) => !file.path.startsWith('search/')).reduce((sum, file) => sum + file.bytes, 0)
 
 /**
- * `CREATE VIEW` (or `CREATE TABLE … AS`) statements for every table of the catalog, but the narrow link tables
- * (`narrowLinkTableStatements`, run after these).
+ * `CREATE VIEW` (or, in `tables` mode, `CREATE TABLE … AS`) statements for every table of the catalog's files.
+ * In `narrow` mode the external ids are not among them: the serving database holds them, indexed.
  */
 export const catalogViewStatements = (
   catalogDir: string,
@@ -138,23 +147,10 @@ export const catalogViewStatements = (
 ): string[] => {
   const create = mode === 'tables' ? 'CREATE TABLE' : 'CREATE VIEW'
   const statements: string[] = []
-  const numbered = searchDocEntities(manifest)
-  for (const info of CATALOG_ENTITIES) {
-    const source = readParquet(catalogDir, manifest.entities[info.entity])
-    statements.push(`${create} ${entityView(info.entity)} AS SELECT * FROM ${source}`)
-    // The index checked at build that every id is a letter and a number.
-    const searchDoc = numbered.has(info.entity)
-      ? `, CAST(substr(e."id", 2) AS UBIGINT) AS ${quoteIdentifier(SEARCH_DOC_COLUMN)}`
-      : ''
-    if (mode === 'narrow')
-      statements.push(
-        `CREATE TABLE ${narrowEntityTable(info.entity)} AS SELECT * EXCLUDE (record), ${normalizedNameSql('e')} AS ${quoteIdentifier(AUTOCOMPLETE_NAME_COLUMN)}${searchDoc} FROM ${source} AS e`,
-        // Singletons find their row through an ART index: 0.45 ms instead of 1.3 ms at 100k works.
-        `CREATE INDEX ${quoteIdentifier(`${info.table}__narrow_id`)} ON ${narrowEntityTable(info.entity)} ("id")`,
-        `CREATE TABLE ${rowLocationTable(info.entity)} AS SELECT rowid AS "row", "id", record_offset, record_bytes FROM ${narrowEntityTable(info.entity)}`,
-        `CREATE INDEX ${quoteIdentifier(`${info.table}__locations_row`)} ON ${rowLocationTable(info.entity)} ("row")`,
-      )
-  }
+  for (const info of CATALOG_ENTITIES)
+    statements.push(
+      `${create} ${entityView(info.entity)} AS SELECT * FROM ${readParquet(catalogDir, manifest.entities[info.entity])}`,
+    )
   for (const spec of LINK_TABLES) {
     const table = manifest.links[spec.name]
     const source =
@@ -165,14 +161,56 @@ export const catalogViewStatements = (
   }
   // External ids are looked up with parameters, which do not prune Parquet row groups: a DOI read every
   // row group of the view (14 ms at 100k works). In memory with an index on the value it takes 3 ms.
-  const externalIdsInMemory = mode !== 'views'
+  const externalIds = `SELECT * FROM ${readParquet(catalogDir, manifest.externalIds)}`
+  if (mode === 'views') statements.push(`CREATE VIEW ${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS ${externalIds}`)
+  if (mode === 'tables')
+    statements.push(
+      `CREATE TABLE ${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS ${externalIds}`,
+      `CREATE INDEX "external_ids_value" ON ${quoteIdentifier(EXTERNAL_IDS_VIEW)} ("value")`,
+    )
   statements.push(
-    `${externalIdsInMemory ? 'CREATE TABLE' : 'CREATE VIEW'} ${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS SELECT * FROM ${readParquet(catalogDir, manifest.externalIds)}`,
-    ...(externalIdsInMemory
-      ? [`CREATE INDEX "external_ids_value" ON ${quoteIdentifier(EXTERNAL_IDS_VIEW)} ("value")`]
-      : []),
     `${create} ${quoteIdentifier(MERGED_IDS_VIEW)} AS SELECT * FROM ${readParquet(catalogDir, manifest.mergedIds)}`,
     `${create} ${quoteIdentifier(DELETED_IDS_VIEW)} AS SELECT * FROM ${readParquet(catalogDir, manifest.deletedIds)}`,
   )
   return statements
+}
+
+/**
+ * The tables of the serving database (`catalog.duckdb`), built at ingest, attached as `SERVING_DATABASE_NAME`,
+ * from the views of `catalogViewStatements(…, 'views')`: per entity its narrow table (indexed on `id`) and
+ * row locations (indexed on `row`), the external ids (indexed on `value`), then the narrow link tables.
+ * Those last must run on one thread (see `narrowLinkTableStatements`); `threadBound` says which.
+ */
+export const servingDatabaseStatements = (
+  manifest: CatalogManifest,
+): { readonly statement: string; readonly threadBound: boolean }[] => {
+  const statements: string[] = []
+  for (const info of CATALOG_ENTITIES) {
+    // Every letter id's number, whether or not a search index exists yet (`oqlkit index` may add one later):
+    // searches use the column only for entities whose index checked that every id is a letter and a number.
+    const searchDoc =
+      info.idKind === 'letter'
+        ? `, TRY_CAST(substr(e."id", 2) AS UBIGINT) AS ${quoteIdentifier(SEARCH_DOC_COLUMN)}`
+        : ''
+    const narrow = served(narrowEntityTable(info.entity))
+    const locations = served(rowLocationTable(info.entity))
+    statements.push(
+      `CREATE TABLE ${narrow} AS SELECT * EXCLUDE (record), ${normalizedNameSql('e')} AS ${quoteIdentifier(AUTOCOMPLETE_NAME_COLUMN)}${searchDoc} FROM ${entityView(info.entity)} AS e`,
+      // Singletons find their row through an ART index: 0.45 ms instead of 1.3 ms at 100k works.
+      `CREATE INDEX ${quoteIdentifier(`${info.table}__narrow_id`)} ON ${narrow} ("id")`,
+      `CREATE TABLE ${locations} AS SELECT rowid AS "row", "id", record_offset, record_bytes FROM ${narrow}`,
+      `CREATE INDEX ${quoteIdentifier(`${info.table}__locations_row`)} ON ${locations} ("row")`,
+    )
+  }
+  // External ids are looked up with parameters, which do not prune Parquet row groups: a DOI read every
+  // row group of the view (14 ms at 100k works). A table indexed on the value answers in about 1 ms.
+  const externalIds = served(quoteIdentifier(EXTERNAL_IDS_VIEW))
+  statements.push(
+    `CREATE TABLE ${externalIds} AS SELECT * FROM memory.main.${quoteIdentifier(EXTERNAL_IDS_VIEW)}`,
+    `CREATE INDEX "external_ids_value" ON ${externalIds} ("value")`,
+  )
+  return [
+    ...statements.map((statement) => ({ statement, threadBound: false })),
+    ...narrowLinkTableStatements(manifest).map((statement) => ({ statement, threadBound: true })),
+  ]
 }

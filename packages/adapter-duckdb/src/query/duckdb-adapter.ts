@@ -1,7 +1,10 @@
 // `createDuckDbAdapter`: the StorageAdapter over a catalog folder, as a factory of parts (kysely's dialect
 // pattern): the plan compiler (pure, `compile`), the driver (a DuckDB with views over the catalog's Parquet
-// files), and the capabilities. Views rather than tables loaded at open: the records stay on disk, so the
-// serving process holds only what a query touches (DuckDB's buffer cache), and opening is instant.
+// files and its serving database attached read-only), and the capabilities. Nothing is loaded at open: the
+// tables stay on disk, so the serving process holds only what a query touches (DuckDB's buffer cache), and
+// opening is instant.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import {
   type AdapterCapabilities,
   type Embedder,
@@ -19,6 +22,7 @@ import {
   unitVector,
   writeEmbedderMismatchMessage,
 } from '@oqlkit/engine'
+import { SERVING_DATABASE_FILE } from '../catalog/catalog-layout.ts'
 import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
 import { expansionLimitOf } from '../search/search-compiler.ts'
 import { searchIndexOf } from '../search/search-index-manifest.ts'
@@ -32,17 +36,11 @@ import {
   type CatalogLoadMode,
   catalogBytes,
   catalogViewStatements,
-  narrowLinkTableStatements,
+  SERVING_DATABASE_NAME,
   searchDocEntities,
 } from './catalog-views.ts'
 import type { CompiledQuery, CompiledRowsQuery, SqlStatement } from './compiled-query.ts'
-import {
-  type DuckDbConnectionLike,
-  type DuckDbRow,
-  openDuckDbDatabase,
-  runOnOneThread,
-  withSignal,
-} from './duckdb-driver.ts'
+import { type DuckDbConnectionLike, type DuckDbRow, openDuckDbDatabase, withSignal } from './duckdb-driver.ts'
 import {
   DuckDbPlanCompiler,
   type SearchCompilerLike,
@@ -70,7 +68,7 @@ export interface DuckDbAdapterOptions {
   /** Statements that may run at once (default 2). */
   readonly connections?: number
   /**
-   * `views` over the Parquet files, `narrow` (views, plus in-memory entity tables without their records) or
+   * `views` over the Parquet files, `narrow` (views, plus the serving database attached read-only) or
    * `tables` loaded into memory at open. Default `auto`: tables for a catalog of at most `tablesUpToBytes`
    * on disk (64 MB: the bundled sample, small extracts), narrow above.
    */
@@ -297,34 +295,36 @@ export function duckDbAdapterOver(
 export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promise<DuckDbAdapter> {
   const manifest = await readCatalogManifest(options.catalogDir)
   if (!manifest.ok) throw new CatalogOpenError(options.catalogDir, manifest.message)
-  const db = await openDuckDbDatabase({
-    ...(options.threads === undefined ? {} : { threads: options.threads }),
-    ...(options.memoryLimit === undefined ? {} : { memoryLimit: options.memoryLimit }),
-    ...(options.connections === undefined ? {} : { connections: options.connections }),
-  })
   const load =
     options.load === undefined || options.load === 'auto'
       ? catalogBytes(manifest.manifest) <= (options.tablesUpToBytes ?? DEFAULT_TABLES_UP_TO_BYTES)
         ? 'tables'
         : 'narrow'
       : options.load
+  const servingDatabase = join(options.catalogDir, SERVING_DATABASE_FILE)
+  if (load === 'narrow' && !existsSync(servingDatabase))
+    throw new CatalogOpenError(
+      options.catalogDir,
+      `it has no serving database (${SERVING_DATABASE_FILE}); ingest the snapshot again to build it`,
+    )
+  const db = await openDuckDbDatabase({
+    ...(options.threads === undefined ? {} : { threads: options.threads }),
+    ...(options.memoryLimit === undefined ? {} : { memoryLimit: options.memoryLimit }),
+    ...(options.connections === undefined ? {} : { connections: options.connections }),
+    ...(load === 'narrow' ? { attach: { path: servingDatabase, name: SERVING_DATABASE_NAME } } : {}),
+  })
   const vectors = vectorIndexOf(manifest.manifest)
   let embedder: Embedder | undefined
   let matrix: WorkVectorMatrix | undefined
   try {
     // Parquet footers are read once, not on every query of a view.
     await db.all('SET parquet_metadata_cache = true')
-    // Each table is compressed (a checkpoint) as soon as it is made: made all at once and compressed at the
-    // end, every table's uncompressed copy was held together, the opening's peak.
+    // In `tables` mode each table is compressed (a checkpoint) as soon as it is made: made all at once and
+    // compressed at the end, every table's uncompressed copy was held together, the opening's peak.
     for (const statement of catalogViewStatements(options.catalogDir, manifest.manifest, load)) {
       await db.all(statement)
       if (statement.startsWith('CREATE TABLE')) await db.all('CHECKPOINT')
     }
-    if (load === 'narrow')
-      await runOnOneThread(
-        db,
-        narrowLinkTableStatements(manifest.manifest).flatMap((statement) => [statement, 'CHECKPOINT']),
-      )
     if (vectors !== undefined) {
       embedder = options.embedder ?? (await loadCatalogEmbedder(options.catalogDir, vectors))
       if (embedder !== undefined && !embeddersMatch(vectors.embedder, embedder))

@@ -4,6 +4,7 @@
 // connection at a time) and returns plain JavaScript values: BIGINT as number, dates as ISO text.
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
 import { QueryInterruptedError, throwIfInterrupted } from '@oqlkit/engine'
+import { constantLiteral } from '../sql/sql-text.ts'
 import type { SqlParam } from './compiled-query.ts'
 
 export type DuckDbRow = Readonly<Record<string, unknown>>
@@ -37,6 +38,11 @@ export interface DuckDbDatabaseOptions {
   readonly memoryLimit?: string
   /** Statements that may run at once (default 2). */
   readonly connections?: number
+  /**
+   * A database file attached read-only under `name` (lower-case letters and underscores), whose tables every connection
+   * finds by their bare names after those of the in-memory database: the catalog's serving database.
+   */
+  readonly attach?: { readonly path: string; readonly name: string }
 }
 
 /** BIGINT/HUGEINT come back as bigint, which JSON cannot hold; every id and count here fits a double. */
@@ -144,7 +150,10 @@ class NodeApiDatabase implements DuckDbConnectionLike {
   }
 }
 
-/** An in-memory DuckDB that never downloads extensions (parquet and json are built in). */
+/**
+ * An in-memory DuckDB that never downloads extensions (parquet and json are built in), with a database file
+ * attached read-only when asked.
+ */
 export async function openDuckDbDatabase(options: DuckDbDatabaseOptions = {}): Promise<DuckDbConnectionLike> {
   const config: Record<string, string> = {
     autoinstall_known_extensions: 'false',
@@ -158,7 +167,22 @@ export async function openDuckDbDatabase(options: DuckDbDatabaseOptions = {}): P
   if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit
   const instance = await DuckDBInstance.create(':memory:', config)
   const connections: DuckDBConnection[] = []
-  for (let i = 0; i < Math.max(1, options.connections ?? 2); i++) connections.push(await instance.connect())
+  try {
+    for (let i = 0; i < Math.max(1, options.connections ?? 2); i++) {
+      const connection = await instance.connect()
+      connections.push(connection)
+      if (options.attach === undefined) continue
+      // Attached once for the instance; the search path is each connection's own setting.
+      const { path, name } = options.attach
+      if (!/^[a-z_]+$/.test(name)) throw new Error(`not a database name: ${name}`)
+      if (i === 0) await connection.run(`ATTACH ${constantLiteral(path)} AS ${name} (READ_ONLY)`)
+      await connection.run(`SET search_path = ${constantLiteral(`memory.main,${name}.main`)}`)
+    }
+  } catch (error) {
+    for (const connection of connections) connection.closeSync()
+    instance.closeSync()
+    throw error
+  }
   return new NodeApiDatabase(instance, connections)
 }
 

@@ -1,8 +1,9 @@
-// The serving database (`catalog.duckdb`): built at ingest, attached read-only by `narrow` mode, so that
-// opening a catalog copies nothing into memory and several processes can serve one catalog at once.
+// Opening a catalog at once: the serving database (`catalog.duckdb`), built at ingest, attached read-only by
+// `narrow` mode, so that opening copies nothing into memory and several processes can serve one catalog at
+// once; and the vectors, read on the first semantic search but checked at open.
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readFileSync, rmSync } from 'node:fs'
+import { readFileSync, rmSync, truncateSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -11,6 +12,7 @@ import { SERVING_DATABASE_FILE } from '../src/catalog/catalog-layout.ts'
 import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
 import { catalogViewStatements } from '../src/query/catalog-views.ts'
 import { createDuckDbAdapter } from '../src/query/duckdb-adapter.ts'
+import { vectorIndexOf } from '../src/vectors/vector-index-manifest.ts'
 import { ingestSampleCatalog } from './query-sample-fixture.ts'
 
 const REPOSITORY = fileURLToPath(new URL('../../../', import.meta.url))
@@ -102,5 +104,23 @@ describe('the serving database', () => {
     await expect(createDuckDbAdapter({ catalogDir, load: 'narrow' })).rejects.toThrow(
       /no serving database \(catalog\.duckdb\); ingest the snapshot again/,
     )
+  })
+})
+
+describe('the vectors at open', () => {
+  it('are read on the first semantic search, but checked at open: a cut matrix file refuses to open', async () => {
+    const manifest = await readCatalogManifest(catalogDir)
+    if (!manifest.ok) throw new Error(manifest.message)
+    const vectors = vectorIndexOf(manifest.manifest)
+    if (vectors === undefined) throw new Error('the sample catalog has vectors')
+    const matrix = join(catalogDir, ...vectors.matrixFile.split('/'))
+    truncateSync(matrix, vectors.count * vectors.dimensions - 1)
+    await expect(createDuckDbAdapter({ catalogDir, load: 'tables' })).rejects.toThrow(
+      new RegExp(
+        `holds ${vectors.count * vectors.dimensions - 1} bytes where catalog\\.json says ${vectors.count} works`,
+      ),
+    )
+    rmSync(matrix)
+    await expect(createDuckDbAdapter({ catalogDir, load: 'tables' })).rejects.toThrow(/is missing/)
   })
 })

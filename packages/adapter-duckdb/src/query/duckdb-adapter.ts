@@ -52,7 +52,7 @@ import { type RecordFetcher, sqlRecordFetcher, storeRecordFetcher } from './reco
 import { RecordStoreReader } from './record-store-reader.ts'
 import { pageOf, readGroups, readRows } from './result-readers.ts'
 import { findEntityByExternalId, findEntityById, findRandomEntity } from './singleton-lookup.ts'
-import { loadWorkVectorMatrix } from './work-vector-loader.ts'
+import { checkWorkVectorFiles, loadWorkVectorMatrix } from './work-vector-loader.ts'
 
 const DEFAULT_TABLES_UP_TO_BYTES = 64 * 1024 * 1024
 
@@ -97,7 +97,11 @@ export interface DuckDbAdapter extends StorageAdapter {
 /** What semantic search needs at query time: the embedder of query texts and the works' vectors. */
 interface SemanticSearcher {
   readonly embedder: Embedder
-  readonly matrix: WorkVectorMatrix
+  /**
+   * The works' vectors, read on the first semantic search rather than at open: a catalog opens at once, and a
+   * server that is never asked for semantic search never holds them (256 MB at 1M works).
+   */
+  readonly matrix: () => Promise<WorkVectorMatrix>
   /** Masks of candidates already listed, by statement: the catalog does not change while it is served. */
   readonly candidateMasks: Map<string, Uint8Array>
 }
@@ -117,7 +121,7 @@ const candidateMask = async (
   const known = semantic.candidateMasks.get(key)
   if (known !== undefined) return known
   const ids = (await db.all(statement.sql, statement.params)).map((row) => String(row.id))
-  const mask = semantic.matrix.rowsOf(ids)
+  const mask = (await semantic.matrix()).rowsOf(ids)
   if (semantic.candidateMasks.size >= MAX_CANDIDATE_MASKS)
     semantic.candidateMasks.delete(semantic.candidateMasks.keys().next().value!)
   semantic.candidateMasks.set(key, mask)
@@ -138,8 +142,11 @@ const findSemanticMatches = async (
 ): Promise<SemanticInputs> => {
   const searches = compiler.semanticSearches(plan)
   if (searches.length === 0 || semantic === undefined) return {}
-  const { embedder, matrix } = semantic
-  const embedded = await embedder.embed(searches.map((search) => search.text))
+  const { embedder } = semantic
+  const [embedded, matrix] = await Promise.all([
+    embedder.embed(searches.map((search) => search.text)),
+    semantic.matrix(),
+  ])
   const matches = new Map<string, readonly SemanticMatch[]>()
   for (const [index, search] of searches.entries()) {
     // The embedding may have taken the request's time; the scan of the vectors below cannot be interrupted.
@@ -193,6 +200,18 @@ export async function pageThenCount(
   if (page.length > 0) return [page.slice(0, 1), page]
   if (query.countInPage?.firstPage === true) return [[{ __count: 0 }], page]
   return [await db.all(query.count.sql, query.count.params), page]
+}
+
+/** `read` run once, on the first call, its answer shared; after a failure the next call tries again. */
+const readOnce = <T>(read: () => Promise<T>): (() => Promise<T>) => {
+  let reading: Promise<T> | undefined
+  return () => {
+    reading ??= read().catch((error: unknown) => {
+      reading = undefined
+      throw error
+    })
+    return reading
+  }
 }
 
 export class CatalogOpenError extends Error {
@@ -315,7 +334,6 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
   })
   const vectors = vectorIndexOf(manifest.manifest)
   let embedder: Embedder | undefined
-  let matrix: WorkVectorMatrix | undefined
   try {
     // Parquet footers are read once, not on every query of a view.
     await db.all('SET parquet_metadata_cache = true')
@@ -332,11 +350,19 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
           options.catalogDir,
           writeEmbedderMismatchMessage(vectors.embedder, embedder),
         )
-      if (embedder !== undefined) matrix = await loadWorkVectorMatrix(db, options.catalogDir, vectors)
+      if (embedder !== undefined) {
+        try {
+          checkWorkVectorFiles(options.catalogDir, vectors)
+        } catch (error) {
+          throw new CatalogOpenError(
+            options.catalogDir,
+            error instanceof Error ? error.message : String(error),
+          )
+        }
+      }
     }
-    // A checkpoint compresses the in-memory tables (dictionary, FSST, bit-packing): 12 MB, not 100+, for the
-    // narrow tables of 100k works. (The indexes and the vectors' tables since the last one.)
-    await db.all('CHECKPOINT')
+    // In `tables` mode, a checkpoint compresses what was made since the last one (the external ids' index).
+    if (load === 'tables') await db.all('CHECKPOINT')
   } catch (error) {
     await db.close()
     throw error
@@ -375,8 +401,12 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     },
     storeRecordFetcher(records),
     () => records.close(),
-    embedder === undefined || matrix === undefined
+    embedder === undefined || vectors === undefined
       ? undefined
-      : { embedder, matrix, candidateMasks: new Map() },
+      : {
+          embedder,
+          matrix: readOnce(() => loadWorkVectorMatrix(db, options.catalogDir, vectors)),
+          candidateMasks: new Map(),
+        },
   )
 }

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import {
+  type ContenderRuns,
+  type IngestBenchResult,
+  renderIngestSection,
+  renderTargetTable,
+  summarize,
+} from './ingest-bench-report.ts'
+
+const MB = 1_048_576
+const runs = (wallsMs: number[], rssMb: number, outMb: number): ContenderRuns['runs'] =>
+  wallsMs.map((wallMs, index) => ({ wallMs, peakRssBytes: (rssMb + index) * MB, outputBytes: outMb * MB }))
+
+const result = (contenders: ContenderRuns[]): IngestBenchResult => ({
+  command: 'npm run bench:ingest -- --works 20k',
+  date: '2026-11-22',
+  machine: 'test machine',
+  loadBefore: [1, 2, 3],
+  loadAfter: [4, 5, 6],
+  snapshotDir: '/snap',
+  works: 20_000,
+  snapshotBytes: 100 * MB,
+  rounds: 3,
+  contenders,
+})
+
+const measured = result([
+  { name: 'floor', label: 'floor', runs: runs([12_000, 10_000, 11_000], 500, 60) },
+  { name: 'core', label: 'core', runs: runs([5_000, 5_500, 6_000], 1000, 110) },
+  { name: 'full', label: 'full', runs: runs([20_000, 22_000, 21_000], 2000, 130) },
+])
+
+describe('the ingest benchmark report', () => {
+  it('takes works/s from the median time and the ratios to the floor within the run', () => {
+    const [floor, core, full] = summarize(measured)
+    expect(floor!.worksPerSecond).toBe(20_000 / 11)
+    expect(core!.speedOverFloor).toBe(2)
+    expect(full!.speedOverFloor).toBe(11 / 21)
+    expect(core!.peakRssBytes).toBe(1002 * MB)
+    expect(full!.outputRatio).toBe(1.3)
+  })
+
+  it('renders a row per contender', () => {
+    expect(renderIngestSection(measured)).toContain(
+      '| core | 5.5 s | 3,636 | 1,002 MB | 110 MB | 1.10 | 2.00 |',
+    )
+  })
+
+  it('checks the issue’s targets, the catalog size on the fullest ingest', () => {
+    const table = renderTargetTable(summarize(measured))
+    expect(table).toContain('| core ingest ≥ 2× the floor’s works/s | 2.00× | yes |')
+    expect(table).toContain('| full ingest ≥ 1× the floor’s works/s | 0.52× | no |')
+    expect(table).toContain('| peak RSS of ingest ≤ 4 GB | 2,002 MB | yes |')
+    expect(table).toContain('| catalog (full) ≤ 1.2× the gzipped snapshot | 1.30× | no |')
+    const coreOnly = renderTargetTable(summarize(result(measured.contenders.slice(0, 2))))
+    expect(coreOnly).toContain('| catalog (core) ≤ 1.2× the gzipped snapshot | 1.10× | yes |')
+    expect(coreOnly).not.toContain('full ingest')
+  })
+
+  it('states the command, the machine and the load before and after', () => {
+    const section = renderIngestSection(measured)
+    expect(section).toContain('`npm run bench:ingest -- --works 20k`')
+    expect(section).toContain('test machine')
+    expect(section).toContain('1.00 / 2.00 / 3.00 before, 4.00 / 5.00 / 6.00 after')
+  })
+})

@@ -57,6 +57,7 @@ export interface IngestSummary {
   readonly externalIds: number
   readonly mergedIds: number
   readonly deletedIds: number
+  /** The catalog folder's size on disk, every file in it (the search index and serving database too). */
   readonly catalogBytes: number
   readonly durationMs: number
   readonly warnings: readonly string[]

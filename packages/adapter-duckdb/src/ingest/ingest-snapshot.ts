@@ -4,7 +4,7 @@
 //      DuckDB database inside a build folder beside the catalog;
 //   3. build: one version per id (newest partition wins), merges and deletions, Parquet files, catalog.json;
 //   4. commit: swap the build folder in. Any error before that leaves the existing catalog untouched.
-import { rm, writeFile } from 'node:fs/promises'
+import { readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { DuckDBAppender } from '@duckdb/node-api'
 import { CATALOG_ENTITIES, type CatalogEntity } from '../catalog/catalog-entities.ts'
@@ -187,7 +187,7 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       externalIds: built.externalIds.rowCount,
       mergedIds: built.mergedIds.rowCount,
       deletedIds: built.deletedIds.rowCount,
-      catalogBytes: sum(built.files.map((file) => file.bytes)),
+      catalogBytes: await folderBytes(build.outDir),
       durationMs: Math.round(performance.now() - started),
       warnings: plan.warnings,
     }
@@ -340,4 +340,15 @@ async function stageIdFile(db: StagingDatabase, file: SnapshotIdFile, cursor: St
   } finally {
     appender.closeSync()
   }
+}
+
+/** Every byte the catalog holds on disk: its files, the search index, vectors, model and serving database. */
+const folderBytes = async (dir: string): Promise<number> => {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  const sizes = await Promise.all(
+    entries
+      .filter((entry) => entry.isFile())
+      .map(async (entry) => (await stat(join(entry.parentPath, entry.name))).size),
+  )
+  return sum(sizes)
 }

@@ -50,18 +50,16 @@ describe('DuckDbPlanCompiler', () => {
     expect(query.count.params).toEqual(['A5063410350'])
   })
 
-  it('reads derived columns directly and the rest from the JSON record by the column path', () => {
+  it('reads derived columns directly and the rest from the record-path column of the column path', () => {
     const year = rowsOf(works({ column_id: 'publication_year', value: 2020, operator: '>=' }))
     // Outside a NOT a comparison stays bare, so DuckDB can push it into the scan.
     expect(year.count.sql).toContain('AND "publication_year" >= ?')
     expect(year.count.sql).not.toContain('coalesce("publication_year"')
     const nested = rowsOf(works({ column_id: 'authorships.institutions.type', value: 'Education' }))
-    expect(nested.count.sql).toContain("json_extract_string(record, '$.authorships[*].institutions[*].type')")
+    expect(nested.count.sql).toContain('list_transform("json__authorships__institutions__type", lambda __x:')
     expect(nested.count.params).toEqual(['education'])
     const scalar = rowsOf(works({ column_id: 'apc_list.value_usd', value: 1000, operator: '>' }))
-    expect(scalar.count.sql).toContain(
-      `TRY_CAST(json_extract_string(record, '$.apc_list.value_usd') AS DOUBLE) > ?`,
-    )
+    expect(scalar.count.sql).toContain(`TRY_CAST("json__apc_list__value_usd" AS DOUBLE) > ?`)
   })
 
   it('normalises values to the stored form: ids, DOIs, enums, booleans, dates', () => {

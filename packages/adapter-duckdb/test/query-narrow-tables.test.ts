@@ -1,11 +1,10 @@
-// The `narrow` catalog mode: statements that do not read the record JSON run on the in-memory narrow tables,
-// the others on the full views. (That their answers are right is the conformance suite's job, run in every
-// mode; this file pins which relation each kind of statement reads.)
+// The `narrow` catalog mode: every statement runs on the serving database's narrow tables, JSON-tier columns
+// included (they read record-path columns, not the record). (That their answers are right is the conformance
+// suite's job, run in every mode; this file pins which relation each kind of statement reads.)
 import { planQuery, type QueryPlan } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
 import { DuckDbPlanCompiler } from '../src/query/duckdb-plan-compiler.ts'
-import { readsRecordColumn } from '../src/query/record-column-use.ts'
 
 const narrow = new DuckDbPlanCompiler({ narrowTables: true, newSampleSeed: () => 'fixed' })
 const views = new DuckDbPlanCompiler({ newSampleSeed: () => 'fixed' })
@@ -16,21 +15,6 @@ const planOf = (oqo: Oqo, view = {}): QueryPlan => {
   return planned.plan
 }
 const works = (...filter_rows: Oqo['filter_rows'] & object): Oqo => ({ get_rows: 'works', filter_rows })
-
-describe('readsRecordColumn', () => {
-  it.each([
-    ['json_extract_string(record, ?)', true],
-    ['SELECT e.record FROM "works" AS e', true],
-    ['__w.RECORD', true],
-    ['SELECT e.record_offset, e.record_bytes FROM "works__narrow" AS e', false],
-    ["SELECT 'record' AS label", false],
-    ['SELECT "record" FROM t', true],
-    ['SELECT records FROM t', false],
-    ['SELECT $record FROM t', false],
-  ])('%s → %s', (text, expected) => {
-    expect(readsRecordColumn(text)).toBe(expected)
-  })
-})
 
 describe('DuckDbPlanCompiler in narrow mode', () => {
   it('counts, pages and sorts on derived columns from the narrow table', () => {
@@ -51,13 +35,13 @@ describe('DuckDbPlanCompiler in narrow mode', () => {
     expect(query.sql).toContain('FROM "works__narrow" AS e')
   })
 
-  it('sends a statement that reads the record JSON to the full view', () => {
-    // A column without a derived column of its own is read from the record (column-sources.ts tier 3).
+  it('runs a JSON-tier filter on the narrow table, by its record-path column', () => {
+    // A column without a derived column of its own is read by its path (column-sources.ts tier 3).
     const plan = planOf(works({ column_id: 'authorships.institutions.type', value: 'education' }))
     const query = narrow.compileRows(plan)
-    expect(readsRecordColumn(query.sql)).toBe(true)
-    expect(query.sql).toContain('FROM "works" AS e')
-    expect(query.sql).not.toContain('works__narrow')
+    expect(query.sql).toContain('FROM "works__narrow" AS e')
+    expect(query.sql).toContain('"json__authorships__institutions__type"')
+    expect(query.sql).not.toMatch(/FROM "works" AS e/)
   })
 
   it('finds the works of a link filter by row number in the in-memory link table, and ties by row', () => {
@@ -105,7 +89,7 @@ describe('DuckDbPlanCompiler in narrow mode', () => {
     )
   })
 
-  it('writes a link filter by id when the statement reads the record and so runs on the view', () => {
+  it('writes a link filter by row number beside a JSON-tier filter', () => {
     const plan = planOf(
       works(
         { column_id: 'authorships.author.id', value: 'A5023888391' },
@@ -113,9 +97,8 @@ describe('DuckDbPlanCompiler in narrow mode', () => {
       ),
     )
     const query = narrow.compileRows(plan)
-    expect(query.sql).toContain('FROM "works" AS e')
-    expect(query.sql).toContain('"id" IN (SELECT work_id FROM "link_works_authors" WHERE key IN (?))')
-    expect(query.sql).not.toContain('rowid')
+    expect(query.sql).toContain('FROM "works__narrow" AS e')
+    expect(query.sql).toContain('e.rowid IN (SELECT work_row FROM "link_works_authors__narrow"')
   })
 
   it('is off unless asked for', () => {

@@ -4,7 +4,15 @@
 import type { CatalogEntity } from './catalog-entities.ts'
 import type { ExternalIdScheme } from './external-id-schemes.ts'
 
-export type CatalogColumnType = 'VARCHAR' | 'BIGINT' | 'INTEGER' | 'DOUBLE' | 'BOOLEAN' | 'DATE' | 'TIMESTAMP'
+export type CatalogColumnType =
+  | 'VARCHAR'
+  | 'VARCHAR[]'
+  | 'BIGINT'
+  | 'INTEGER'
+  | 'DOUBLE'
+  | 'BOOLEAN'
+  | 'DATE'
+  | 'TIMESTAMP'
 
 /**
  * How a JSON value becomes a column value:

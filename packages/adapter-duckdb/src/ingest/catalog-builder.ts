@@ -35,6 +35,7 @@ import {
 } from '../catalog/catalog-layout.ts'
 import { derivedColumnsOf } from '../catalog/entity-columns.ts'
 import { LINK_TABLES } from '../catalog/link-tables.ts'
+import { recordPathColumnsOf } from '../query/column-sources.ts'
 import {
   buildUnsortedTableSql,
   COPY_DELETED_SQL,
@@ -289,6 +290,7 @@ function entityColumns(entity: CatalogEntity): CatalogColumn[] {
   return [
     ...ENTITY_ID_COLUMNS,
     ...derivedColumnsOf(entity).map(({ name, type, description }) => ({ name, type, description })),
+    ...recordPathColumnsOf(entity).map(({ name, type, description }) => ({ name, type, description })),
     ...ENTITY_TAIL_COLUMNS,
   ]
 }

@@ -11,6 +11,8 @@ import {
 } from '../catalog/external-id-schemes.ts'
 import { type LinkTableSpec, linkSourceFields } from '../catalog/link-tables.ts'
 import { LETTER_ID_PATTERN, PATH_ID_TAIL_PATTERN } from '../catalog/openalex-id-normalizer.ts'
+import type { RecordPathColumn } from '../catalog/record-path-columns.ts'
+import { recordPathColumnsOf } from '../query/column-sources.ts'
 import { constantLiteral, quoteIdentifier, sqlInteger } from '../sql/sql-text.ts'
 
 /** The staging table of an entity, unquoted (for the appender, which takes a name). */
@@ -141,8 +143,8 @@ export function verdictCountsSql(info: CatalogEntityInfo): string {
 
 /**
  * The column of the final table that holds every value the build reads from a record (one parse per
- * record): the derived columns' paths, the external ids' paths and, for works, the fields the link tables
- * read. It is not written to the catalog.
+ * record): the derived columns' paths, the external ids' paths, the text record-path columns' paths and,
+ * for works, the fields the link tables read. It is not written to the catalog.
  */
 const EXTRACT = '__extract'
 
@@ -173,9 +175,55 @@ function extractPathsOf(info: CatalogEntityInfo): string[] {
     ...new Set([
       ...derivedColumnsOf(info.entity).flatMap((column) => column.sources.map((source) => source.path)),
       ...externalIdPathsOf(info).map((item) => item.path),
+      ...recordPathColumnsOf(info.entity)
+        .filter((column) => column.form === 'text')
+        .map((column) => column.path),
       ...(info.entity === 'works' ? linkSourceFields().map((field) => `$.${field}`) : []),
     ]),
   ]
+}
+
+// ---- record-path columns (catalog/record-path-columns.ts): what queries read of the record, extracted once.
+// A text column is its path's entry in the extract list. A wildcard path (a list or a count) is read from
+// its part before the first `[*]`, extracted as JSON once per record with every other such part, by the
+// rest of the path: `$.authorships[*].institutions[*].type` is `$[*].institutions[*].type` of the record's
+// `$.authorships`. The values are those of the whole path on the record; where the part is missing, its
+// extract is null and the list empty, as the whole path gives. ----
+
+const WILDCARD = '[*]'
+
+function wildcardSplit(path: string): { readonly head: string; readonly rest: string } {
+  const at = path.indexOf(WILDCARD)
+  return { head: path.slice(0, at), rest: `$${path.slice(at)}` }
+}
+
+/** The parts before the first `[*]` of the entity's wildcard record-path columns, in a fixed order. */
+function wildcardHeadsOf(info: CatalogEntityInfo): string[] {
+  return [
+    ...new Set(
+      recordPathColumnsOf(info.entity)
+        .filter((column) => column.form !== 'text')
+        .map((column) => wildcardSplit(column.path).head),
+    ),
+  ]
+}
+
+function recordPathColumnSql(
+  column: RecordPathColumn,
+  paths: readonly string[],
+  heads: readonly string[],
+): string {
+  const name = quoteIdentifier(column.name)
+  if (column.form === 'text') return `${extracted(paths, column.path)} AS ${name}`
+  const { head, rest } = wildcardSplit(column.path)
+  const part = extracted(heads, head, 'h')
+  const value =
+    column.form === 'list'
+      ? `coalesce(list_filter(json_extract_string(${part}, ${constantLiteral(rest)}), lambda __x: __x IS NOT NULL), [])`
+      : column.form === 'count'
+        ? `coalesce(len(json_extract(${part}, ${constantLiteral(rest)})), 0)`
+        : `coalesce(list_transform(list_filter(json_extract(${part}, ${constantLiteral(rest)}), lambda __l: json_extract_string(__l, '$.is_oa') = 'true'), lambda __l: json_extract_string(__l, '$.version')), [])`
+  return `${value} AS ${name}`
 }
 
 /** The SQL of the value at `path` in the extract list (text; JSON text for objects and arrays). */
@@ -219,20 +267,31 @@ function derivedColumnSql(column: DerivedColumn, paths: readonly string[]): stri
  */
 export function buildUnsortedTableSql(info: CatalogEntityInfo): string {
   const paths = extractPathsOf(info)
-  const derived = derivedColumnsOf(info.entity)
-    .map((column) => derivedColumnSql(column, paths))
-    .join(', ')
+  const heads = wildcardHeadsOf(info)
+  const derived = [
+    ...derivedColumnsOf(info.entity).map((column) => derivedColumnSql(column, paths)),
+    ...recordPathColumnsOf(info.entity).map((column) => recordPathColumnSql(column, paths, heads)),
+  ].join(', ')
   const extract = `json_extract_string(s.record, [${paths.map(constantLiteral).join(', ')}])`
-  return `CREATE TABLE ${unsortedTable(info)} AS SELECT id, ${idNumberSql(info)} AS id_num, openalex_id, ${derived}, TRY_CAST(partition_date AS DATE) AS partition_date, TRY_CAST(updated_date AS TIMESTAMP) AS updated_date, record, v AS ${EXTRACT} FROM (SELECT s.*, ${extract} AS v FROM ${stageTable(info)} s WHERE s.seq IN (SELECT seq FROM ${verdictTable(info)} WHERE NOT is_deleted AND NOT is_merged))`
+  const headExtract =
+    heads.length === 0 ? '' : `, json_extract(s.record, [${heads.map(constantLiteral).join(', ')}]) AS h`
+  return `CREATE TABLE ${unsortedTable(info)} AS SELECT id, ${idNumberSql(info)} AS id_num, openalex_id, ${derived}, TRY_CAST(partition_date AS DATE) AS partition_date, TRY_CAST(updated_date AS TIMESTAMP) AS updated_date, record, v AS ${EXTRACT} FROM (SELECT s.*, ${extract} AS v${headExtract} FROM ${stageTable(info)} s WHERE s.seq IN (SELECT seq FROM ${verdictTable(info)} WHERE NOT is_deleted AND NOT is_merged))`
 }
 
 // ---- sorting by id in ranges: DuckDB cannot sort rows carrying large strings within its memory limit (it
 // fails to pin blocks instead of spilling), so the table is sorted a range of ids at a time, each range
 // small enough to sort in memory, the ranges appended in order (inserts keep their ORDER BY). ----
 
-/** One row: the kept rows, and the bytes of their records and extracts (what a sort must hold). */
+/**
+ * One row: the kept rows, and the bytes of their records, extracts and list record-path columns (what a
+ * sort must hold).
+ */
 export function unsortedSizeSql(info: CatalogEntityInfo): string {
-  return `SELECT count(*) AS rows, coalesce(sum(strlen(record) + strlen(CAST(${EXTRACT} AS VARCHAR))), 0) AS bytes FROM ${unsortedTable(info)}`
+  const lists = recordPathColumnsOf(info.entity)
+    .filter((column) => column.type === 'VARCHAR[]')
+    .map((column) => ` + strlen(CAST(${quoteIdentifier(column.name)} AS VARCHAR))`)
+    .join('')
+  return `SELECT count(*) AS rows, coalesce(sum(strlen(record) + strlen(CAST(${EXTRACT} AS VARCHAR))${lists}), 0) AS bytes FROM ${unsortedTable(info)}`
 }
 
 /** One row, `bounds`: the ids that cut the rows into `parts` ranges of about equal size. */

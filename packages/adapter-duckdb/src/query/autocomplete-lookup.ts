@@ -17,7 +17,6 @@ import {
 import { catalogEntityOf } from './column-sources.ts'
 import type { DuckDbConnectionLike } from './duckdb-driver.ts'
 import { compileFilter, type FilterTarget } from './filter-compiler.ts'
-import { readsRecordColumn } from './record-column-use.ts'
 import { parseJsonBytes, RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
 import { param, raw, sql, toStatement } from './sql-fragment.ts'
 
@@ -47,10 +46,9 @@ export async function autocompleteLookup(
       },
       target,
     )
-  const viewFilter = filterOver({})
   const popularity = entity === 'works' ? '"cited_by_count"' : '"works_count"'
-  const narrow = narrowTables && !readsRecordColumn(viewFilter.sql)
-  const filter = narrow ? filterOver({ narrowRow: 'e' }) : viewFilter
+  const narrow = narrowTables
+  const filter = filterOver(narrow ? { narrowRow: 'e' } : {})
   const view = raw(narrow ? narrowEntityTable(entity) : entityView(entity))
   const name = raw(narrow ? `e."${AUTOCOMPLETE_NAME_COLUMN}"` : normalizedNameSql('e'))
   // The winners are chosen from narrow columns; only their records are read.

@@ -2,17 +2,25 @@
 //   1. a derived typed column of the entity table (`publication_year`, `primary_source_id`, `doi`);
 //   2. a link table for multi-valued ids of works (`authorships.author.id` → `links/works-authors`), or the
 //      external-id table (`ids.pmid`), so a filter reads one key range instead of every record;
-//   3. the JSON record itself, by the column's path (`$.authorships[*].institutions[*].type`): every
-//      filterable column works, correctly if more slowly.
-// A few columns are computed (`has_orcid`, `best_open_version`, `cited_by`). Every SQL name used here is
-// checked against the catalog's own lists (`derivedColumnsOf`, `LINK_TABLES`) when this module loads.
+//   3. the column's path in the JSON record (`$.authorships[*].institutions[*].type`), as ingest extracted
+//      it into a record-path column (`json__authorships__institutions__type`, text or a list of texts):
+//      every filterable column works, typed at query time, correctly if more slowly.
+// A few columns are computed (`has_orcid`, `best_open_version`, `cited_by`), from record-path columns too.
+// No SQL written here reads the `record` column. Every SQL name used here is checked against the catalog's
+// own lists (`derivedColumnsOf`, `LINK_TABLES`) when this module loads, and the record-path columns ingest
+// writes are the ones this module reads (`recordPathColumnsOf`, collected when it loads).
 import type { ColumnRef } from '@oqlkit/engine'
-import { type EntityType, entityPath } from '@oqlkit/oqo-schema'
+import { ENTITY_TYPES, type EntityType, entityPath, propertiesRegistry } from '@oqlkit/oqo-schema'
 import { CATALOG_ENTITY_NAMES, type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { type DerivedColumn, derivedColumnsOf } from '../catalog/entity-columns.ts'
 import type { ExternalIdScheme } from '../catalog/external-id-schemes.ts'
 import { LINK_TABLES, type LinkTableSpec } from '../catalog/link-tables.ts'
 import { LETTER_ID_PATTERN } from '../catalog/openalex-id-normalizer.ts'
+import {
+  type RecordPathColumn,
+  type RecordPathForm,
+  recordPathColumn,
+} from '../catalog/record-path-columns.ts'
 import { constantLiteral, jsonPathLiteral, quoteIdentifier } from '../sql/sql-text.ts'
 import {
   anyGlobalSouthSql,
@@ -57,11 +65,11 @@ export interface ScalarSource {
   /** SQL of the group key (normalised so equal ids in different forms share a bucket). */
   readonly groupExpr: string
   readonly groupKey: GroupKeyKind
-  /** `column`: a catalog column; `record`: the JSON record by the column's path; `computed`: SQL of several. */
+  /** `column`: a catalog column; `record`: the column's record-path column; `computed`: SQL of several. */
   readonly origin: 'column' | 'record' | 'computed'
 }
 
-/** Several values per row: a `VARCHAR[]` without nulls, read from the record. */
+/** Several values per row: a `VARCHAR[]` without nulls, a record-path column or SQL over some. */
 export interface ListSource {
   readonly kind: 'list'
   readonly expr: string
@@ -193,9 +201,58 @@ const derivedTime = (entity: CatalogEntity, name: string, kind: ValueKind): Scal
   return scalar(column.type === 'DATE' ? expr : `CAST(${expr} AS DATE)`, DATE_CODEC, VALUE_KEY)
 }
 
-const jsonText = (path: string): string => `json_extract_string(record, ${jsonPathLiteral(path)})`
-const jsonList = (path: string): string =>
-  `list_filter(json_extract_string(record, ${jsonPathLiteral(path)}), lambda __x: __x IS NOT NULL)`
+/**
+ * The record-path columns of one entity the sources below read. While this module loads, every source of
+ * every registry column is built once and each path it reads is collected (`recordPathColumnsOf` is what
+ * ingest writes); after that a path outside the collection fails loudly rather than naming a column the
+ * catalog does not have.
+ */
+class RecordPaths {
+  readonly #columns = new Map<string, RecordPathColumn>()
+  #open = true
+
+  constructor(readonly entity: CatalogEntity) {}
+
+  #use(path: string, form: RecordPathForm): string {
+    jsonPathLiteral(path)
+    const column = recordPathColumn(path, form)
+    const known = this.#columns.get(column.name)
+    if (known === undefined) {
+      if (!this.#open)
+        throw new Error(`The catalog has no record-path column for ${this.entity} ${path} (${form})`)
+      this.#columns.set(column.name, column)
+    } else if (known.path !== path || known.form !== form)
+      throw new Error(
+        `${this.entity}: ${path} (${form}) and ${known.path} (${known.form}) share ${column.name}`,
+      )
+    return quoteIdentifier(column.name)
+  }
+
+  /** The value at a path without wildcards, as `json_extract_string` gives it (VARCHAR). */
+  text(path: string): string {
+    return this.#use(path, 'text')
+  }
+
+  /** The values at a wildcard path (`VARCHAR[]` without nulls; empty when there are none). */
+  list(path: string): string {
+    return this.#use(path, 'list')
+  }
+
+  /** How many values a wildcard path has (`len(json_extract(record, path))`). */
+  count(path: string): string {
+    return this.#use(path, 'count')
+  }
+
+  /** The versions of the open-access elements of a wildcard path (`locations`). */
+  oaVersions(path: string): string {
+    return this.#use(path, 'oa-versions')
+  }
+
+  close(): readonly RecordPathColumn[] {
+    this.#open = false
+    return [...this.#columns.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  }
+}
 
 const EXTERNAL_ID_FIELDS: Readonly<Record<string, ExternalIdScheme>> = {
   doi: 'doi',
@@ -288,19 +345,19 @@ const valueFormOf = (column: ColumnRef): ValueForm => {
 }
 
 /** The generic tier: the column's own path in the JSON record. */
-const fromRecord = (entity: CatalogEntity, column: ColumnRef): ScalarSource | ListSource => {
-  const { path, list } = recordJsonPath(entity, column.id)
+const fromRecord = (paths: RecordPaths, column: ColumnRef): ScalarSource | ListSource => {
+  const { path, list } = recordJsonPath(paths.entity, column.id)
   const form = valueFormOf(column)
   if (list)
     return {
       kind: 'list',
-      expr: jsonList(path),
+      expr: paths.list(path),
       element: form.typed,
       codec: form.codec,
       groupElement: form.group,
       groupKey: form.groupKey,
     }
-  const text = jsonText(path)
+  const text = paths.text(path)
   return scalar(form.typed(text), form.codec, form.groupKey, form.group(text), 'record')
 }
 
@@ -352,13 +409,14 @@ const computedBoolean = (expr: string): ScalarSource => {
 }
 const nonEmpty = (list: string): string => `len(${list}) > 0`
 
-// Open-access versions of a work's locations (`best_open_version`, `has_oa_*_version`).
-const oaLocationWithVersion = (versions: readonly string[]): string =>
-  `len(list_filter(json_extract(record, '$.locations[*]'), lambda __l: json_extract_string(__l, '$.is_oa') = 'true' AND json_extract_string(__l, '$.version') IN (${versions.map((version) => `'${version}'`).join(', ')}))) > 0`
-const ANY_OA_VERSION = oaLocationWithVersion(['submittedVersion', 'acceptedVersion', 'publishedVersion'])
-const ACCEPTED_OR_PUBLISHED = oaLocationWithVersion(['acceptedVersion', 'publishedVersion'])
-const PUBLISHED = oaLocationWithVersion(['publishedVersion'])
-const SUBMITTED = oaLocationWithVersion(['submittedVersion'])
+// Open-access versions of a work's locations (`best_open_version`, `has_oa_*_version`): some open-access
+// location has one of the versions.
+const oaLocationWithVersion = (paths: RecordPaths, versions: readonly string[]): string =>
+  `len(list_filter(${paths.oaVersions('$.locations[*]')}, lambda __v: __v IN (${versions.map((version) => `'${version}'`).join(', ')}))) > 0`
+const ANY_OA_VERSION = ['submittedVersion', 'acceptedVersion', 'publishedVersion']
+const ACCEPTED_OR_PUBLISHED = ['acceptedVersion', 'publishedVersion']
+const PUBLISHED = ['publishedVersion']
+const SUBMITTED = ['submittedVersion']
 
 const SCOPUS_CODEC: ValueCodec = {
   stored: (expr) => expr,
@@ -392,7 +450,10 @@ const globalSouthScalar = (code: string): ScalarSource =>
 type SourceFactory = (column: ColumnRef) => ColumnSource
 
 /** Columns with a faster or computed source than their record path, per entity. */
-const specialSources = (entity: CatalogEntity): ReadonlyMap<string, SourceFactory> => {
+const specialSources = (paths: RecordPaths): ReadonlyMap<string, SourceFactory> => {
+  const entity = paths.entity
+  const jsonText = (path: string) => paths.text(path)
+  const jsonList = (path: string) => paths.list(path)
   const sources = new Map<string, SourceFactory>()
   const info = catalogEntityInfo(entity)!
   const selfId: SourceFactory = () =>
@@ -422,12 +483,12 @@ const specialSources = (entity: CatalogEntity): ReadonlyMap<string, SourceFactor
     sources.set('continent', () => continentScalar('"country_code"'))
     sources.set('is_global_south', () => globalSouthScalar('"country_code"'))
   } else if (entity === 'publishers') {
-    const codes = jsonList('$.country_codes[*]')
-    sources.set('continent', () => continentList(codes))
-    sources.set('is_global_south', () => computedBoolean(anyGlobalSouthSql(codes)))
+    const codes = () => jsonList('$.country_codes[*]')
+    sources.set('continent', () => continentList(codes()))
+    sources.set('is_global_south', () => computedBoolean(anyGlobalSouthSql(codes())))
   }
 
-  const record = (id: string, kind: ValueKind) => fromRecord(entity, { id, kind })
+  const record = (id: string, kind: ValueKind) => fromRecord(paths, { id, kind })
   const recordList = (id: string, kind: ValueKind): ListSource => {
     const source = record(id, kind)
     if (source.kind !== 'list') throw new Error(`${entity}.${id} is not a list in the records`)
@@ -535,14 +596,16 @@ const specialSources = (entity: CatalogEntity): ReadonlyMap<string, SourceFactor
         computedBoolean(nonEmpty(jsonList('$.authorships[*].raw_affiliation_strings[*]'))),
       )
       sources.set('has_pdf_url', () => computedBoolean(nonEmpty(jsonList('$.locations[*].pdf_url'))))
-      sources.set('has_oa_accepted_or_published_version', () => computedBoolean(ACCEPTED_OR_PUBLISHED))
-      sources.set('has_oa_submitted_version', () => computedBoolean(SUBMITTED))
+      sources.set('has_oa_accepted_or_published_version', () =>
+        computedBoolean(oaLocationWithVersion(paths, ACCEPTED_OR_PUBLISHED)),
+      )
+      sources.set('has_oa_submitted_version', () => computedBoolean(oaLocationWithVersion(paths, SUBMITTED)))
       sources.set('best_open_version', () => ({
         kind: 'choice',
         choices: new Map([
-          ['any', ANY_OA_VERSION],
-          ['acceptedorpublished', ACCEPTED_OR_PUBLISHED],
-          ['published', PUBLISHED],
+          ['any', oaLocationWithVersion(paths, ANY_OA_VERSION)],
+          ['acceptedorpublished', oaLocationWithVersion(paths, ACCEPTED_OR_PUBLISHED)],
+          ['published', oaLocationWithVersion(paths, PUBLISHED)],
         ]),
         scalar: scalar(
           jsonText('$.best_oa_location.version'),
@@ -554,17 +617,17 @@ const specialSources = (entity: CatalogEntity): ReadonlyMap<string, SourceFactor
       }))
       const countOf = (field: string, listPath: string) =>
         sources.set(field, () => {
-          const count = `coalesce(TRY_CAST(${jsonText(`$.${field}`)} AS DOUBLE), len(json_extract(record, ${jsonPathLiteral(listPath)})))`
+          const count = `coalesce(TRY_CAST(${jsonText(`$.${field}`)} AS DOUBLE), ${paths.count(listPath)})`
           return scalar(count, NUMBER_CODEC, VALUE_KEY, count, 'computed')
         })
       countOf('concepts_count', '$.concepts[*]')
       countOf('topics_count', '$.topics[*]')
       countOf('locations_count', '$.locations[*]')
-      const institutionCountries = jsonList('$.authorships[*].institutions[*].country_code')
+      const institutionCountries = () => jsonList('$.authorships[*].institutions[*].country_code')
       for (const prefix of ['authorships.institutions', 'institutions']) {
-        sources.set(`${prefix}.continent`, () => continentList(institutionCountries))
+        sources.set(`${prefix}.continent`, () => continentList(institutionCountries()))
         sources.set(`${prefix}.is_global_south`, () =>
-          computedBoolean(anyGlobalSouthSql(institutionCountries)),
+          computedBoolean(anyGlobalSouthSql(institutionCountries())),
         )
       }
       break
@@ -580,10 +643,10 @@ const specialSources = (entity: CatalogEntity): ReadonlyMap<string, SourceFactor
       })
       sources.set('has_orcid', () => computedBoolean('"orcid" IS NOT NULL'))
       {
-        const countries = jsonList('$.last_known_institutions[*].country_code')
-        sources.set('last_known_institutions.continent', () => continentList(countries))
+        const countries = () => jsonList('$.last_known_institutions[*].country_code')
+        sources.set('last_known_institutions.continent', () => continentList(countries()))
         sources.set('last_known_institutions.is_global_south', () =>
-          computedBoolean(anyGlobalSouthSql(countries)),
+          computedBoolean(anyGlobalSouthSql(countries())),
         )
       }
       break
@@ -648,21 +711,63 @@ const specialSources = (entity: CatalogEntity): ReadonlyMap<string, SourceFactor
   return sources
 }
 
-const SPECIAL: ReadonlyMap<CatalogEntity, ReadonlyMap<string, SourceFactory>> = new Map(
-  CATALOG_ENTITY_NAMES.map((entity) => [entity, specialSources(entity)]),
-)
+interface EntitySources {
+  readonly paths: RecordPaths
+  readonly special: ReadonlyMap<string, SourceFactory>
+}
 
 // `from_created_date` and `to_created_date` are bounds of `created_date`: the same values (the filter
 // compiler turns `=` into `>=`/`<=`).
 const DATE_BOUND = /^(?:from|to)_(.+_date)$/
 
-/** Where a registry column's values are, for an entity table. */
-export const columnSourceOf = (entity: CatalogEntity, column: ColumnRef): ColumnSource => {
+const sourceIn = (sources: EntitySources, column: ColumnRef): ColumnSource => {
   if (column.kind === 'search' || column.kind === 'collection')
     return { kind: 'unsupported', message: `${column.id} is a ${column.kind} column, not a value column` }
   const bound = DATE_BOUND.exec(column.id)
   const ref = bound === null ? column : { id: bound[1]!, kind: column.kind }
-  const special = SPECIAL.get(entity)?.get(ref.id)
+  const special = sources.special.get(ref.id)
   if (special !== undefined) return special(ref)
-  return fromRecord(entity, ref)
+  return fromRecord(sources.paths, ref)
+}
+
+/** The registry's value columns of the entity types a catalog entity stores (`types` for `work-types`). */
+const registryColumnsOf = (entity: CatalogEntity): ColumnRef[] =>
+  ENTITY_TYPES.filter((type) => catalogEntityOf(type) === entity).flatMap((type) =>
+    propertiesRegistry
+      .columnsOf(type)
+      .flatMap((column) => (column.kind === null ? [] : [{ id: column.id, kind: column.kind }])),
+  )
+
+const SOURCES: ReadonlyMap<CatalogEntity, EntitySources> = new Map(
+  CATALOG_ENTITY_NAMES.map((entity) => {
+    const paths = new RecordPaths(entity)
+    return [entity, { paths, special: specialSources(paths) }]
+  }),
+)
+
+// Every source once, so that every path a query can read is collected; then the collections close.
+const RECORD_PATH_COLUMNS: ReadonlyMap<CatalogEntity, readonly RecordPathColumn[]> = new Map(
+  [...SOURCES].map(([entity, sources]) => {
+    for (const column of registryColumnsOf(entity)) sourceIn(sources, column)
+    for (const [id, factory] of sources.special) factory({ id, kind: 'string' })
+    return [entity, sources.paths.close()]
+  }),
+)
+
+/**
+ * The record-path columns of an entity table: what ingest extracts from each record so that no query reads
+ * the `record` column (see catalog/record-path-columns.ts).
+ */
+export const recordPathColumnsOf = (entity: CatalogEntity): readonly RecordPathColumn[] =>
+  RECORD_PATH_COLUMNS.get(entity) ?? []
+
+/** The SQL of a record-path column of the entity's list values at `path` (it must be one ingest writes). */
+export const recordListColumn = (entity: CatalogEntity, path: string): string =>
+  SOURCES.get(entity)!.paths.list(path)
+
+/** Where a registry column's values are, for an entity table. */
+export const columnSourceOf = (entity: CatalogEntity, column: ColumnRef): ColumnSource => {
+  const sources = SOURCES.get(entity)
+  if (sources === undefined) throw new Error(`Not a catalog entity: ${entity}`)
+  return sourceIn(sources, column)
 }

@@ -39,7 +39,6 @@ import type {
   SqlStatement,
 } from './compiled-query.ts'
 import { compileFilter, type FilterTarget, type SearchRelation, singleLinkLeaf } from './filter-compiler.ts'
-import { readsRecordColumn } from './record-column-use.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
 import { joinSql, param, paramList, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
 import { unindexedSearch } from './unindexed-search.ts'
@@ -68,8 +67,8 @@ export interface DuckDbPlanCompilerOptions {
   /** The seed of a sample that has none (a new one per query by default; tests fix it). */
   readonly newSampleSeed?: () => string
   /**
-   * The catalog was opened in `narrow` mode: statements that do not read the `record` column run on the
-   * in-memory narrow tables instead of the Parquet views.
+   * The catalog was opened in `narrow` mode: statements run on the serving database's narrow tables (the
+   * entity tables without their `record` column, which no statement reads) instead of the Parquet views.
    */
   readonly narrowTables?: boolean
   /** The entities whose narrow tables hold the search index's number of each row (`searchDocEntities`). */
@@ -275,13 +274,11 @@ export class DuckDbPlanCompiler {
   }
 
   /**
-   * Where a statement reads the entity's rows, given the SQL it puts around them: the narrow table when
-   * nothing in it reads the record, the view otherwise; with the filter written for that relation.
+   * Where a statement reads the entity's rows: the narrow table in `narrow` mode, the view otherwise; with
+   * the filter written for that relation.
    */
-  #relation(context: Context, ...parts: readonly SqlFragment[]): Relation {
-    const narrow =
-      context.narrowWhere !== undefined &&
-      ![...context.searches, context.where, ...parts].some((part) => readsRecordColumn(part.sql))
+  #relation(context: Context): Relation {
+    const narrow = context.narrowWhere !== undefined
     const table = narrow ? narrowEntityTable(context.entity) : entityView(context.entity)
     return {
       from: `${table} AS ${ROW}${context.joins(narrow)}`,
@@ -549,7 +546,7 @@ export class DuckDbPlanCompiler {
     const keyset =
       plan.page.kind === 'cursor' && plan.page.after !== null ? this.#keyset(keys, plan.page.after) : null
     const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
-    const rows = this.#relation(context, raw(keyColumns), ...(keyset === null ? [] : [keyset]))
+    const rows = this.#relation(context)
     const where = keyset === null ? rows.where : sql`${rows.where} AND ${keyset}`
     const order = keys
       .map(
@@ -644,7 +641,7 @@ export class DuckDbPlanCompiler {
     })
     if (totals.length === 0) throw new UnsupportedPlanError('column', 'The plan asks for no totals')
     const columns = raw(totals.join(', '))
-    const rows = this.#relation(context, columns)
+    const rows = this.#relation(context)
     return toStatement(
       sql`${withClause(context.searches)}SELECT ${columns} FROM ${raw(rows.from)} WHERE ${rows.where}`,
     )
@@ -726,7 +723,7 @@ export class DuckDbPlanCompiler {
       if (!dimension.includeUnknown) known.push(`${key} IS NOT NULL`)
     })
     const keyNames = plan.groupBy.map((_, index) => `__g${index}`)
-    const rows = this.#relation(context, raw(baseColumns.join(', ')))
+    const rows = this.#relation(context)
     if (joinsLinkTable) baseColumns.push(rows.narrow ? `${ROW}.rowid AS __row` : `${ROW}."id" AS __id`)
     const base = sql`__base AS (SELECT ${raw(baseColumns.join(', '))} FROM ${raw(rows.from)} WHERE ${rows.where})`
     const keysClause = raw(

@@ -91,9 +91,10 @@ const listRange = (list: ListSource, operator: RangeOperator, value: SqlFragment
 
 const idsIn = (subquery: SqlFragment): SqlFragment => sql`"id" IN (${subquery})`
 
-const relatedWorks = (values: SqlFragment): SqlFragment =>
+/** The works related to the given works: their `related_works` lists, as ingest extracted them. */
+const relatedWorks = (list: ListSource, values: SqlFragment): SqlFragment =>
   idsIn(
-    sql`SELECT upper(regexp_extract(trim(__r), ${raw(LETTER_ID_SQL)}, 1)) FROM (SELECT unnest(json_extract_string(__w.record, '$.related_works[*]')) AS __r FROM ${raw(entityView('works'))} AS __w WHERE __w."id" IN (${values}))`,
+    sql`SELECT upper(regexp_extract(trim(__r), ${raw(LETTER_ID_SQL)}, 1)) FROM (SELECT unnest(__w.${raw(list.expr)}) AS __r FROM ${raw(entityView('works'))} AS __w WHERE __w."id" IN (${values}))`,
   )
 
 /**
@@ -203,7 +204,7 @@ const matchAny = (
     case 'related-to': {
       const found = inputs(source.list.codec, values)
       if (found.length === 0) return FALSE_SQL
-      return relatedWorks(paramsUpper(found))
+      return relatedWorks(source.list, paramsUpper(found))
     }
     case 'unsupported':
       throw new UnsupportedPlanError('column', source.message)

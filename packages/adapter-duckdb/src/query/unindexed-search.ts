@@ -1,13 +1,14 @@
 // Search on text the index does not hold: the raw affiliation strings of works' authorships. Rather than
-// refusing a registry search filter (a 501 for a valid query), such a search scans the records: every word
-// of the query must occur among the field's exact tokens, and each match scores 1. A scan of the JSON, so it
-// is slow on big catalogs; the answer is right and the index can take the field over later.
+// refusing a registry search filter (a 501 for a valid query), such a search scans the field's record-path
+// column (the strings ingest extracted from each record): every word of the query must occur among the
+// field's exact tokens, and each match scores 1. A scan that tokenises every row, so it is slow on big
+// catalogs; the answer is right and the index can take the field over later.
 import type { SearchNode } from '@oqlkit/engine'
 import { exactTokens } from '@oqlkit/text-models'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { exactTokensSql } from '../search/search-tokenizer-sql.ts'
-import { jsonPathLiteral } from '../sql/sql-text.ts'
 import { entityView } from './catalog-views.ts'
+import { recordListColumn } from './column-sources.ts'
 import { joinSql, param, raw, type SqlFragment, sql } from './sql-fragment.ts'
 
 const UNINDEXED_TEXT: Readonly<Partial<Record<CatalogEntity, Readonly<Record<string, string>>>>> = {
@@ -19,9 +20,7 @@ export const unindexedSearch = (entity: CatalogEntity, node: SearchNode): SqlFra
   const path = UNINDEXED_TEXT[entity]?.[node.column.id]
   if (path === undefined) return undefined
   const words = exactTokens(node.text)
-  const tokens = exactTokensSql(
-    `array_to_string(json_extract_string(e.record, ${jsonPathLiteral(path)}), ' ')`,
-  )
+  const tokens = exactTokensSql(`array_to_string(e.${recordListColumn(entity, path)}, ' ')`)
   const condition =
     words.length === 0
       ? raw('FALSE')

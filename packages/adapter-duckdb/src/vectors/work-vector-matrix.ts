@@ -2,7 +2,9 @@
 // row's norm, and the ids. A query is scored against every row, or every row a filter keeps, by the exact
 // cosine over what is stored. In JavaScript rather than SQL: DuckDB's `array_inner_product` needs float
 // arrays, and casting a million int8 vectors to float on every query cost about 2 s at 1M works, where this
-// loop reads the int8 bytes as they are (see BENCHMARKS.md, "Semantic search").
+// loop reads the int8 bytes as they are (see BENCHMARKS.md, "Semantic search"). A catalog with a list index
+// (`ivf-vector-index.ts`) scores only the rows of the lists nearest the query, with the same kernel.
+import { int8RowDot, NearestRows } from './nearest-rows.ts'
 
 export interface VectorMatch {
   readonly id: string
@@ -63,65 +65,69 @@ export class WorkVectorMatrix {
   }
 
   /**
-   * The `limit` rows nearest to `query` (a unit vector of `dimensions` numbers), best first, ties by id; only
-   * rows whose `keep` byte is 1 when a mask is given.
+   * The rows of `ids` (ascending, as DuckDB sorts them) as a search's candidates; ids without a vector are
+   * skipped. The kept rows are also listed when they are few (at most one row in 64), so an exact search over
+   * a narrow filter reads them instead of walking the whole mask.
    */
-  nearest(query: Float32Array, limit: number, keep?: Uint8Array): VectorMatch[] {
+  candidatesOf(ids: readonly string[]): VectorCandidates {
+    const mask = this.rowsOf(ids)
+    let count = 0
+    for (let row = 0; row < mask.length; row++) count += mask[row]!
+    if (count * LISTED_CANDIDATES_SHARE > this.rows) return { mask, count }
+    const rows = new Int32Array(count)
+    for (let row = 0, at = 0; at < count; row++) if (mask[row] === 1) rows[at++] = row
+    return { mask, count, rows }
+  }
+
+  /**
+   * The `limit` rows nearest to `query` (a unit vector of `dimensions` numbers), best first, ties by id; only
+   * rows whose `keep` byte is 1 when a mask is given, only the listed rows when candidates list them.
+   */
+  nearest(query: Float32Array, limit: number, keep?: Uint8Array | VectorCandidates): VectorMatch[] {
+    this.checkQuery(query)
     const d = this.dimensions
-    if (query.length !== d)
-      throw new VectorMatrixError(
-        `The query vector has ${query.length} numbers; the matrix has ${d} dimensions`,
-      )
     const values = this.values
     const norms = this.norms
-    // The best rows so far, unordered, and the weakest of them (replaced by anything better).
-    const bestRows = new Int32Array(Math.max(0, limit))
-    const bestScores = new Float64Array(Math.max(0, limit))
-    let size = 0
-    let weakest = 0
-    for (let row = 0, at = 0; row < this.rows; row++, at += d) {
-      if (keep !== undefined && keep[row] !== 1) continue
-      // Four sums side by side: the loop's additions do not wait on each other.
-      let a = 0
-      let b = 0
-      let c = 0
-      let e = 0
-      let k = 0
-      for (; k + 3 < d; k += 4) {
-        a += values[at + k]! * query[k]!
-        b += values[at + k + 1]! * query[k + 1]!
-        c += values[at + k + 2]! * query[k + 2]!
-        e += values[at + k + 3]! * query[k + 3]!
+    const best = new NearestRows(limit)
+    const listed = keep instanceof Uint8Array ? undefined : keep?.rows
+    if (listed !== undefined) {
+      for (let index = 0; index < listed.length; index++) {
+        const row = listed[index]!
+        best.offer(row, int8RowDot(values, row * d, query, d) / norms[row]!)
       }
-      for (; k < d; k++) a += values[at + k]! * query[k]!
-      const score = (a + b + c + e) / norms[row]!
-      if (size < limit) {
-        bestRows[size] = row
-        bestScores[size] = score
-        size++
-        if (size === limit) weakest = weakestOf(bestScores, bestRows, size)
-      } else if (limit > 0 && score > bestScores[weakest]!) {
-        // Strictly better: on equal scores the earlier row, the smaller id, stays.
-        bestRows[weakest] = row
-        bestScores[weakest] = score
-        weakest = weakestOf(bestScores, bestRows, size)
-      }
+      return this.matchesOf(best)
     }
-    const order = Array.from({ length: size }, (_, index) => index).sort(
-      (x, y) => bestScores[y]! - bestScores[x]! || bestRows[x]! - bestRows[y]!,
-    )
-    return order.map((index) => ({ id: this.ids[bestRows[index]!]!, score: bestScores[index]! }))
+    const mask = keep instanceof Uint8Array ? keep : keep?.mask
+    for (let row = 0, at = 0; row < this.rows; row++, at += d) {
+      if (mask !== undefined && mask[row] !== 1) continue
+      best.offer(row, int8RowDot(values, at, query, d) / norms[row]!)
+    }
+    return this.matchesOf(best)
+  }
+
+  /** Throws unless `query` has this matrix's width. */
+  checkQuery(query: Float32Array): void {
+    if (query.length !== this.dimensions)
+      throw new VectorMatrixError(
+        `The query vector has ${query.length} numbers; the matrix has ${this.dimensions} dimensions`,
+      )
+  }
+
+  /** The ids and scores of the rows kept, best first. */
+  matchesOf(best: NearestRows): VectorMatch[] {
+    return best.sorted().map((found) => ({ id: this.ids[found.row]!, score: found.score }))
   }
 }
 
-/** The slot holding the weakest entry: the lowest score, and of equal scores the latest row. */
-const weakestOf = (scores: Float64Array, rows: Int32Array, size: number): number => {
-  let weakest = 0
-  for (let slot = 1; slot < size; slot++)
-    if (
-      scores[slot]! < scores[weakest]! ||
-      (scores[slot] === scores[weakest] && rows[slot]! > rows[weakest]!)
-    )
-      weakest = slot
-  return weakest
+/**
+ * The rows a search may return: a byte per row (1: kept), how many are kept, and the kept rows in ascending
+ * order when they are few enough to list.
+ */
+export interface VectorCandidates {
+  readonly mask: Uint8Array
+  readonly count: number
+  readonly rows?: Int32Array
 }
+
+/** Candidates are listed when at most one row in this many is kept. */
+const LISTED_CANDIDATES_SHARE = 64

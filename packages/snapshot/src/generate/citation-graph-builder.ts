@@ -10,7 +10,8 @@
 //     that year; added, the counts get a power-law tail (Pareto index FITNESS_ALPHA) without condensing.
 // A Fenwick tree over the running weights makes each pick O(log N). The references go to a spool file (pass 2
 // writes them into the records); what stays in memory is per work: the citation count and the citations
-// per year for counts_by_year.
+// per year for counts_by_year. Those two live in SharedArrayBuffers, and the spool's offset is noted every
+// `checkpointEvery` works, so pass 2's worker threads read the graph without a copy and start mid-spool.
 
 import type { WeightedPicker } from './distribution-samplers.ts'
 import { COUNT_YEARS, COUNTS_FIRST_YEAR, type YearLayout } from './generation-plan.ts'
@@ -51,16 +52,28 @@ function citedYearTables(layout: YearLayout): Float64Array[] {
 const PICK_TRIES = 16
 const PROGRESS_EVERY = 1 << 16
 
+/** What a worker thread needs to rebuild a CitationYearCounts: the shared cells and the (few) overflows. */
+export interface SharedYearCounts {
+  readonly cells: Uint8Array
+  readonly overflow: ReadonlyArray<readonly [number, number]>
+}
+
 /**
  * Citations each work receives per year of counts_by_year. One byte per (work, year); a cell that reaches
  * 255 continues in a map (only the most cited works get there).
  */
 export class CitationYearCounts {
   readonly #cells: Uint8Array
-  readonly #overflow = new Map<number, number>()
+  readonly #overflow: Map<number, number>
 
-  constructor(works: number) {
-    this.#cells = new Uint8Array(works * COUNT_YEARS)
+  constructor(works: number, shared?: SharedYearCounts) {
+    this.#cells = shared?.cells ?? new Uint8Array(new SharedArrayBuffer(works * COUNT_YEARS))
+    this.#overflow = new Map(shared?.overflow)
+  }
+
+  /** The counts for another thread: the cells are shared, not copied; read only once pass 1 is over. */
+  share(): SharedYearCounts {
+    return { cells: this.#cells, overflow: [...this.#overflow] }
   }
 
   add(work: number, year: number): void {
@@ -89,6 +102,8 @@ export interface CitationGraph {
   readonly references: number
   /** The spool: for each work in order, its reference count then the referenced work indexes. */
   readonly spoolPath: string
+  /** checkpoints[k]: the spool word where work k * checkpointEvery begins (one more entry: the end). */
+  readonly checkpoints: Float64Array
 }
 
 export interface CitationGraphOptions {
@@ -97,13 +112,15 @@ export interface CitationGraphOptions {
   readonly layout: YearLayout
   readonly referenceCounts: WeightedPicker<number>
   readonly spoolPath: string
+  /** Note the spool offset every this many works (default: only the start and the end). */
+  readonly checkpointEvery?: number
   readonly onProgress?: (done: number) => void
 }
 
 export function buildCitationGraph(options: CitationGraphOptions): CitationGraph {
   const { works: n, layout, referenceCounts } = options
   const random = new SeededRandom().at(options.seed, RandomStream.citations, 0)
-  const cited = new Uint32Array(n)
+  const cited = new Uint32Array(new SharedArrayBuffer(n * Uint32Array.BYTES_PER_ELEMENT))
   const byYear = new CitationYearCounts(n)
   // Prefix sums of the (static) fitness, and a Fenwick tree of the citations (grows as works are cited).
   const fitnessPrefix = new Float64Array(n + 1)
@@ -118,6 +135,8 @@ export function buildCitationGraph(options: CitationGraphOptions): CitationGraph
   const tree = new Uint32Array(n + 1)
   const stamp = new Uint32Array(n)
   const spool = new Uint32SpoolWriter(options.spoolPath)
+  const every = options.checkpointEvery ?? n
+  const checkpoints = new Float64Array(Math.ceil(n / every) + 1)
   const yearTables = citedYearTables(layout)
   /** A cited year's position for a work of year position `position`. */
   const pickYear = (position: number): number => {
@@ -187,6 +206,7 @@ export function buildCitationGraph(options: CitationGraphOptions): CitationGraph
   for (let work = 0; work < n; work++) {
     while (yearIndex + 1 < layout.years.length && layout.starts[yearIndex + 1]! <= work) yearIndex++
     const year = layout.years[yearIndex]!
+    if (work % every === 0) checkpoints[work / every] = spool.length
     const wanted = Math.min(referenceCounts.pick(random), work)
     targets.length = 0
     for (let r = 0; r < wanted; r++) {
@@ -222,7 +242,8 @@ export function buildCitationGraph(options: CitationGraphOptions): CitationGraph
     references += targets.length
     if ((work + 1) % PROGRESS_EVERY === 0) options.onProgress?.(work + 1)
   }
+  checkpoints[checkpoints.length - 1] = spool.length
   spool.close()
   options.onProgress?.(n)
-  return { cited, byYear, references, spoolPath: options.spoolPath }
+  return { cited, byYear, references, spoolPath: options.spoolPath, checkpoints }
 }

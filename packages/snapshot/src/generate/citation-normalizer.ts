@@ -4,6 +4,8 @@
 //   citation_normalized_percentile  the share of works of the same year and field cited less;
 //   cited_by_percentile_year        the percentile range of the count among works of the same year.
 // Each group's counts are kept sorted (one Uint32 per work per grouping) and looked up by binary search.
+// The sorted counts live in SharedArrayBuffers: pass 2's worker threads get them with share() instead of
+// sorting N counts again each.
 import type { YearLayout } from './generation-plan.ts'
 
 /** fieldOfWork value for a work without topics (and so without a field). */
@@ -15,6 +17,17 @@ export interface NormalizedPercentile {
   readonly top10: boolean
 }
 
+/** The sorted counts and group figures, for a CitationNormalizer in another thread (see share()). */
+export interface SharedNormalizer {
+  readonly byYear: Uint32Array
+  readonly byGroup: Uint32Array
+  readonly groupStarts: Float64Array
+  readonly groupMeans: Float64Array
+}
+
+const sharedUint32 = (length: number): Uint32Array =>
+  new Uint32Array(new SharedArrayBuffer(length * Uint32Array.BYTES_PER_ELEMENT))
+
 export class CitationNormalizer {
   readonly #cited: Uint32Array
   readonly #layout: YearLayout
@@ -25,13 +38,28 @@ export class CitationNormalizer {
   readonly #groupStarts: Float64Array
   readonly #groupMeans: Float64Array
 
-  constructor(cited: Uint32Array, layout: YearLayout, fieldOfWork: Uint8Array, fieldCount: number) {
+  /** Computes the groups, or takes them from `shared` (the share() of a normalizer over the same works). */
+  constructor(
+    cited: Uint32Array,
+    layout: YearLayout,
+    fieldOfWork: Uint8Array,
+    fieldCount: number,
+    shared?: SharedNormalizer,
+  ) {
     this.#cited = cited
     this.#layout = layout
     this.#fieldOfWork = fieldOfWork
     this.#fieldCount = fieldCount
+    if (shared !== undefined) {
+      this.#byYear = shared.byYear
+      this.#byGroup = shared.byGroup
+      this.#groupStarts = shared.groupStarts
+      this.#groupMeans = shared.groupMeans
+      return
+    }
     const n = cited.length
-    this.#byYear = cited.slice()
+    this.#byYear = sharedUint32(n)
+    this.#byYear.set(cited)
     for (let y = 0; y < layout.years.length; y++) {
       this.#byYear.subarray(layout.starts[y]!, layout.starts[y + 1]!).sort()
     }
@@ -54,7 +82,7 @@ export class CitationNormalizer {
       this.#groupStarts[g + 1] = this.#groupStarts[g]! + counts[g + 1]!
       this.#groupMeans[g] = counts[g + 1]! === 0 ? 0 : sums[g]! / counts[g + 1]!
     }
-    this.#byGroup = new Uint32Array(this.#groupStarts[groups]!)
+    this.#byGroup = sharedUint32(this.#groupStarts[groups]!)
     const fill = this.#groupStarts.slice(0, groups)
     yearIndex = 0
     for (let work = 0; work < n; work++) {
@@ -66,6 +94,15 @@ export class CitationNormalizer {
     }
     for (let g = 0; g < groups; g++) {
       this.#byGroup.subarray(this.#groupStarts[g]!, this.#groupStarts[g + 1]!).sort()
+    }
+  }
+
+  share(): SharedNormalizer {
+    return {
+      byYear: this.#byYear,
+      byGroup: this.#byGroup,
+      groupStarts: this.#groupStarts,
+      groupMeans: this.#groupMeans,
     }
   }
 

@@ -5,7 +5,8 @@
 // Unlike that writer (which holds an entity in memory and gzips at level 9), lines are gzipped as they come,
 // by zlib on libuv's thread pool, so compression runs on another core while the next records are built.
 // Output is deterministic: the same lines in the same order give the same bytes (the gzip header's mtime
-// and OS byte are pinned after the stream closes).
+// and OS byte are pinned after the stream closes; deflate's output does not depend on how its input is cut
+// into writes, so lines given as strings or as UTF-8 bytes from a worker thread give the same file).
 import {
   closeSync,
   createWriteStream,
@@ -82,6 +83,23 @@ export class EntityPartWriter {
     }
     part.used += part.buffer.write(line, part.used)
     part.buffer[part.used++] = NEWLINE
+    return this.#counted(date, part, waiting)
+  }
+
+  /** Like write(), for a record already encoded as UTF-8, its newline included. */
+  writeEncoded(date: string, record: Uint8Array): Promise<void> | undefined {
+    const part = this.#open.get(date) ?? this.#openPart(date)
+    let waiting: Promise<void> | undefined
+    if (part.used + record.length > part.buffer.length) {
+      waiting = this.#flush(part)
+      if (record.length > part.buffer.length) part.buffer = Buffer.allocUnsafe(record.length)
+    }
+    part.buffer.set(record, part.used)
+    part.used += record.length
+    return this.#counted(date, part, waiting)
+  }
+
+  #counted(date: string, part: OpenPart, waiting: Promise<void> | undefined): Promise<void> | undefined {
     part.records++
     if (part.records === this.#options.recordsPerPart) {
       const closing = this.#closePart(date, part)

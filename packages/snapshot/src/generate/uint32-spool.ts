@@ -53,10 +53,30 @@ export class Uint32SpoolReader {
   readonly #buffer = new Uint32Array(BUFFER_WORDS)
   #available = 0
   #position = 0
+  /** Byte offset in the file of the word after the buffered ones. */
+  #filePosition = 0
   #closed = false
 
-  constructor(path: string) {
+  /** Reads from word `start` on (a work range's first word, for a reader that starts mid-spool). */
+  constructor(path: string, start = 0) {
     this.#fd = openSync(path, 'r')
+    this.#filePosition = start * 4
+  }
+
+  /** The index of the word next() returns. */
+  get word(): number {
+    return this.#filePosition / 4 - (this.#available - this.#position)
+  }
+
+  /**
+   * Continues at word `word`. A reader handed one range after another (a worker's batches) is usually there
+   * already, and then keeps its buffer.
+   */
+  seek(word: number): void {
+    if (word === this.word) return
+    this.#filePosition = word * 4
+    this.#available = 0
+    this.#position = 0
   }
 
   /** The next word; throws past the end (a spool is always read back exactly as it was written). */
@@ -82,11 +102,12 @@ export class Uint32SpoolReader {
     const view = new Uint8Array(this.#buffer.buffer)
     let bytes = 0
     for (;;) {
-      const read = readSync(this.#fd, view, bytes, view.length - bytes, null)
+      const read = readSync(this.#fd, view, bytes, view.length - bytes, this.#filePosition + bytes)
       if (read === 0) break
       bytes += read
       if (bytes % 4 === 0) break
     }
+    this.#filePosition += bytes
     this.#available = bytes / 4
     this.#position = 0
     if (required && this.#available === 0) throw new Error('read past the end of a spool file')

@@ -3,6 +3,9 @@
 // (sample/sample-count-calculator.ts, COUNT_FILTERS): each work counts once per value it links to.
 import { type SampleCount, SampleCounts } from '../sample/sample-count-calculator.ts'
 
+/** One value's counts: full id, works_count, cited_by_count. */
+export type VocabularyTally = readonly [string, number, number]
+
 export class VocabularyCounter {
   readonly #index = new Map<string, number>()
   #works = new Float64Array(256)
@@ -11,16 +14,28 @@ export class VocabularyCounter {
 
   /** Counts work `work` (cited `cited` times) for the value with full id `id`, once per work. */
   add(work: number, cited: number, id: string): void {
-    let slot = this.#index.get(id)
-    if (slot === undefined) {
-      slot = this.#index.size
-      this.#index.set(id, slot)
-      if (slot === this.#works.length) this.#grow()
-    }
+    const slot = this.#slot(id)
     if (this.#lastWork[slot] === work) return
     this.#lastWork[slot] = work
     this.#works[slot]!++
     this.#cited[slot]! += cited
+  }
+
+  /** The counts so far, to send to the thread that merges them. */
+  tallies(): VocabularyTally[] {
+    return [...this.#index].map(([id, slot]) => [id, this.#works[slot]!, this.#cited[slot]!] as const)
+  }
+
+  /**
+   * Adds the tallies of a counter that counted other works (another worker thread's share). The counts are
+   * whole numbers, so the sums do not depend on the order of merging.
+   */
+  merge(tallies: readonly VocabularyTally[]): void {
+    for (const [id, works, cited] of tallies) {
+      const slot = this.#slot(id)
+      this.#works[slot]! += works
+      this.#cited[slot]! += cited
+    }
   }
 
   of(id: string): SampleCount {
@@ -33,6 +48,16 @@ export class VocabularyCounter {
   /** The counts in the shape the vocabulary record builder of the sample reads. */
   asSampleCounts(): SampleCounts {
     return new CountedVocabulary(this)
+  }
+
+  #slot(id: string): number {
+    let slot = this.#index.get(id)
+    if (slot === undefined) {
+      slot = this.#index.size
+      this.#index.set(id, slot)
+      if (slot === this.#works.length) this.#grow()
+    }
+    return slot
   }
 
   #grow(): void {

@@ -237,23 +237,48 @@ describe('generateSnapshot: layout', () => {
   })
 })
 
+/** Asserts two generated folders hold the same files with the same bytes. */
+function expectSameFiles(dir: string, expected: string): void {
+  const files = listFiles(expected)
+  expect(listFiles(dir)).toEqual(files)
+  for (const file of files) {
+    expect(readFileSync(join(dir, file)).equals(readFileSync(join(expected, file))), file).toBe(true)
+  }
+}
+
 describe('generateSnapshot: determinism', () => {
   it('writes byte-identical files for the same seed and different works for another seed', async () => {
-    const again = await generateSnapshot({ works: N, outDir: join(root, 'b'), seed: SEED })
-    const files = listFiles(summary.outDir)
-    expect(listFiles(again.outDir)).toEqual(files)
-    for (const file of files) {
-      expect(
-        readFileSync(join(again.outDir, file)).equals(readFileSync(join(summary.outDir, file))),
-        file,
-      ).toBe(true)
-    }
+    // The first run used the default worker threads (one per core, at least 1 here unless the machine has
+    // a single core); this one builds every record on the calling thread.
+    const again = await generateSnapshot({ works: N, outDir: join(root, 'b'), seed: SEED, workers: 0 })
+    expect(again.workers).toBe(0)
+    expectSameFiles(again.outDir, summary.outDir)
     const other = await generateSnapshot({ works: N, outDir: join(root, 'c'), seed: SEED + 1 })
     const otherWorks = readRecords(other.dataDir, 'works')
     expect(otherWorks).toHaveLength(N)
     const titles = new Set(works().map((work) => work.title))
     expect(otherWorks.filter((work) => titles.has(work.title)).length).toBeLessThan(N / 10)
   }, 60_000)
+
+  it('writes the same bytes with 0, 1 or 3 worker threads, also when parts split inside a batch', async () => {
+    // 300 records per part: the works' part boundaries fall inside the generator's 512-work batches, and
+    // three threads finish those batches out of order.
+    const run = (workers: number) =>
+      generateSnapshot({
+        works: N,
+        outDir: join(root, `w${workers}`),
+        seed: SEED,
+        workers,
+        recordsPerPart: 300,
+      })
+    const inline = await run(0)
+    expect(inline.entities.find((entity) => entity.entity === 'works')!.parts).toBeGreaterThan(8)
+    for (const workers of [1, 3]) {
+      const threaded = await run(workers)
+      expect(threaded.workers).toBe(workers)
+      expectSameFiles(threaded.outDir, inline.outDir)
+    }
+  }, 90_000)
 })
 
 describe('generateSnapshot: a closed, consistent graph', () => {
@@ -526,6 +551,11 @@ describe('generateSnapshot: progress and options', () => {
     await expect(generateSnapshot({ works: 1.5, outDir: join(root, 'x') })).rejects.toMatchObject({
       code: 'invalid-works',
     })
+    for (const workers of [-1, 1.5, 65]) {
+      await expect(generateSnapshot({ works: 10, outDir: join(root, 'x'), workers })).rejects.toMatchObject({
+        code: 'invalid-workers',
+      })
+    }
     mkdirSync(join(root, 'full', 'data'), { recursive: true })
     writeFileSync(join(root, 'full', 'data', 'keep.txt'), 'mine')
     await expect(generateSnapshot({ works: 10, outDir: join(root, 'full') })).rejects.toMatchObject({

@@ -40,6 +40,8 @@ export interface GenerateSummary {
   readonly entities: readonly GeneratedEntitySummary[]
   readonly files: number
   readonly bytes: number
+  /** Worker threads that built the work records (0: the calling thread did). */
+  readonly workers: number
   readonly durationMs: number
   /** Works per second over the whole run (both passes and the entity records). */
   readonly worksPerSecond: number

@@ -4,13 +4,15 @@
 //      and authors (recomputed on demand);
 //   2. pass 1, citations: every work's references (to earlier works, preferential attachment) to a spool file;
 //      per work only the citation count and per-year citations stay in memory;
-//   3. pass 2, works: each work record from its own random stream plus the graph, streamed into gzip parts;
-//      (entity, work) links go to spool files;
+//   3. pass 2, works: each work record from its own random stream plus the graph, built in batches on worker
+//      threads (work-batch-pool.ts) and streamed in order into gzip parts; (entity, work) links go to spool
+//      files;
 //   4. entities: the spooled links read back per entity give each record its exact counts and stats;
 //      then the vocabulary records.
 // Output: <outDir>/data/<entity>/{manifest, updated_date=…/part_NNN.gz}, and <outDir>/oqlkit-generate.json
 // with the parameters. Temporary files live in <outDir>/.oqlkit-generate-tmp and are removed at the end.
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import { constants } from 'node:zlib'
 import { vocabularyOf } from '@oqlkit/oqo-schema'
@@ -22,12 +24,11 @@ import {
 } from '../sample/openalex-id-classifier.ts'
 import type { VocabularyValue } from '../sample/sample-source-reader.ts'
 import { buildVocabularyRecords, TopicHierarchy } from '../sample/vocabulary-record-builder.ts'
-import { AuthorPool } from './author-pool.ts'
 import { buildCitationGraph } from './citation-graph-builder.ts'
 import { CitationNormalizer, NO_FIELD } from './citation-normalizer.ts'
-import { AffinePermutation, WeightedPicker } from './distribution-samplers.ts'
+import { WeightedPicker } from './distribution-samplers.ts'
 import { EntityRecordBuilder } from './entity-record-builder.ts'
-import { EntityStatisticsCalculator, NO_TOPIC } from './entity-statistics.ts'
+import { EntityStatisticsCalculator } from './entity-statistics.ts'
 import { EntityWorkLinks } from './entity-work-links.ts'
 import type {
   GeneratedEntitySummary,
@@ -35,24 +36,16 @@ import type {
   GenerateProgressListener,
   GenerateSummary,
 } from './generate-progress.ts'
-import {
-  asOfDate,
-  type PoolSizes,
-  poolSizes,
-  RECORDS_PER_PART,
-  worksPartitions,
-  YearLayout,
-} from './generation-plan.ts'
-import { OrganizationPools } from './organization-pools.ts'
+import { asOfDate, type PoolSizes, RECORDS_PER_PART, worksPartitions } from './generation-plan.ts'
+import { createGenerationPools } from './generation-pools.ts'
 import { EntityPartWriter, type PartWriterOptions } from './part-file-writer.ts'
 import { SAMPLE_PROFILE } from './sample-profile.ts'
 import { normalizeSeed, RandomStream, SeededRandom } from './seeded-random.ts'
-import { TermPools } from './term-pools.ts'
-import { TextGenerator } from './text-generator.ts'
-import { TopicPool } from './topic-pool.ts'
-import { Uint32SpoolReader } from './uint32-spool.ts'
+import type { TopicPool } from './topic-pool.ts'
 import { VocabularyCounter } from './vocabulary-counter.ts'
-import { WorkLinks, WorkRecordBuilder, WorkTopicChooser } from './work-record-builder.ts'
+import { mergeWorkTotals, WORK_BATCH } from './work-batch-builder.ts'
+import { WorkBatchPool } from './work-batch-pool.ts'
+import { WorkTopicChooser } from './work-record-builder.ts'
 
 export interface GenerateOptions {
   /** How many works (at least 1, at most 2^31). */
@@ -66,9 +59,14 @@ export interface GenerateOptions {
   /** gzip level of the part files; default 1 (fastest: the generator is CPU-bound on compression). */
   readonly gzipLevel?: number
   readonly recordsPerPart?: number
+  /**
+   * Worker threads that build the work records (pass 2); 0 builds them on the calling thread. Default: the
+   * number of cores. The files are the same bytes whatever the number.
+   */
+  readonly workers?: number
 }
 
-export type GenerateErrorCode = 'invalid-works' | 'output-exists'
+export type GenerateErrorCode = 'invalid-works' | 'invalid-workers' | 'output-exists'
 
 /** Thrown for options the generator cannot run with; the message says what to change. */
 export class GenerateError extends Error {
@@ -86,6 +84,8 @@ export class GenerateError extends Error {
 
 /** The largest N: work indexes, ids and spool words are 32-bit. */
 export const MAX_GENERATED_WORKS = 2 ** 31
+/** More threads than this only add start-up time and memory: the main thread's writing becomes the limit. */
+export const MAX_GENERATE_WORKERS = 64
 export const GENERATE_MANIFEST_FILE = 'oqlkit-generate.json'
 const TMP_DIR = '.oqlkit-generate-tmp'
 const PROGRESS_EVERY = 10_000
@@ -97,6 +97,13 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
     throw new GenerateError(
       'invalid-works',
       `works must be a whole number from 1 to ${MAX_GENERATED_WORKS}, got ${n}`,
+    )
+  }
+  const workers = options.workers ?? availableParallelism()
+  if (!Number.isSafeInteger(workers) || workers < 0 || workers > MAX_GENERATE_WORKERS) {
+    throw new GenerateError(
+      'invalid-workers',
+      `workers must be a whole number from 0 to ${MAX_GENERATE_WORKERS}, got ${workers}`,
     )
   }
   const outDir = resolve(options.outDir)
@@ -120,14 +127,13 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
   const emit = (event: Omit<GenerateProgress, 'worksTotal'>) =>
     options.onProgress?.({ ...event, worksTotal: n })
 
+  let pool: WorkBatchPool | undefined
   try {
+    // Started first: the workers build their pools while this thread runs pass 1.
+    pool = new WorkBatchPool({ works: n, seed, workers })
     // ---- pools ----
-    const sizes = poolSizes(n)
-    const layout = new YearLayout(n)
-    const topics = new TopicPool(sizes.topics, seed)
-    const orgs = new OrganizationPools(sizes, seed)
-    const authors = new AuthorPool(sizes.authors, seed, topics, orgs)
-    const terms = new TermPools(sizes.keywords, sizes.concepts, seed)
+    const pools = createGenerationPools(n, seed)
+    const { sizes, layout, topics, orgs, authors, terms } = pools
 
     // ---- pass 1: citations ----
     emit({ phase: 'citations', worksDone: 0, entity: null, entityRecords: 0 })
@@ -137,10 +143,11 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
       layout,
       referenceCounts: WeightedPicker.fromHistogram(SAMPLE_PROFILE.referencedWorksPerWork),
       spoolPath: join(tmpDir, 'references.u32'),
+      checkpointEvery: WORK_BATCH,
       onProgress: (done) => emit({ phase: 'citations', worksDone: done, entity: null, entityRecords: 0 }),
     })
     const topicChooser = new WorkTopicChooser(seed, topics)
-    const fieldOfWork = new Uint8Array(n)
+    const fieldOfWork = new Uint8Array(new SharedArrayBuffer(n))
     const pair: [number, number] = [0, 0]
     for (let work = 0; work < n; work++) {
       topicChooser.choose(work, pair)
@@ -149,24 +156,18 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
     const normalizer = new CitationNormalizer(graph.cited, layout, fieldOfWork, topics.fieldCount)
 
     // ---- pass 2: works ----
-    const references = new Uint32SpoolReader(graph.spoolPath)
-    const builder = new WorkRecordBuilder({
-      seed,
-      works: n,
-      layout,
-      ids: new AffinePermutation(n),
-      topics,
-      topicChooser,
-      orgs,
-      authors,
-      terms,
-      text: new TextGenerator(),
-      cited: graph.cited,
-      citationsByYear: graph.byYear,
-      normalizer,
-      references,
-      partitions: worksPartitions(),
-    })
+    pool.begin(
+      {
+        cited: graph.cited,
+        citationsByYear: graph.byYear.share(),
+        fieldOfWork,
+        fieldCount: topics.fieldCount,
+        normalizer: normalizer.share(),
+        spoolPath: graph.spoolPath,
+        checkpoints: graph.checkpoints,
+      },
+      pools,
+    )
     const spool = (entity: string, size: number) =>
       new EntityWorkLinks(entity, size, join(tmpDir, `${entity}.u32`))
     const authorLinks = spool('authors', sizes.authors)
@@ -175,45 +176,47 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
     const publisherLinks = spool('publishers', sizes.publishers)
     const funderLinks = spool('funders', sizes.funders)
     const conceptLinks = spool('concepts', terms.concepts.length)
-    const topicWorks = new Float64Array(topics.topics.length)
-    const topicCited = new Float64Array(topics.topics.length)
-    const keywordWorks = new Float64Array(terms.keywords.length)
-    const keywordCited = new Float64Array(terms.keywords.length)
     const isOa = new Uint8Array(n)
-    const primaryTopic = new Uint16Array(n).fill(NO_TOPIC)
-    const vocabulary = new VocabularyCounter()
-    const links = new WorkLinks()
+    const primaryTopic = new Uint16Array(n)
+    const partitions = worksPartitions().map(([date]) => date)
     const worksWriter = new EntityPartWriter(dataDir, 'works', writerOptions)
     emit({ phase: 'works', worksDone: 0, entity: null, entityRecords: 0 })
-    try {
-      for (let work = 0; work < n; work++) {
-        const built = builder.build(work, links)
-        const waiting = worksWriter.write(built.partition, built.line)
+    for await (const batch of pool.batches()) {
+      const { bytes, ends, links } = batch
+      isOa.set(batch.isOa, batch.first)
+      primaryTopic.set(batch.primaryTopic, batch.first)
+      let start = 0
+      let at = 0
+      // Spools `count` entity indexes of `links` from `at` on (the count comes first).
+      const spoolList = (target: EntityWorkLinks, work: number) => {
+        for (let end = at + 1 + links[at]!, k = at + 1; k < end; k++) target.add(links[k]!, work)
+        at += 1 + links[at]!
+      }
+      for (let k = 0; k < batch.count; k++) {
+        const work = batch.first + k
+        const waiting = worksWriter.writeEncoded(
+          partitions[batch.partitions[k]!]!,
+          bytes.subarray(start, ends[k]),
+        )
         if (waiting) await waiting
-        const cited = graph.cited[work]!
-        for (const k of links.authors) authorLinks.add(k, work)
-        for (const k of links.institutions) institutionLinks.add(k, work)
-        if (links.source !== -1) sourceLinks.add(links.source, work)
-        if (links.publisher !== -1) publisherLinks.add(links.publisher, work)
-        for (const k of links.funders) funderLinks.add(k, work)
-        for (const k of links.concepts) conceptLinks.add(k, work)
-        for (const k of links.topics) {
-          topicWorks[k]!++
-          topicCited[k]! += cited
-        }
-        for (const k of links.keywords) {
-          keywordWorks[k]!++
-          keywordCited[k]! += cited
-        }
-        for (const id of links.vocabulary) vocabulary.add(work, cited, id)
-        isOa[work] = links.isOa ? 1 : 0
-        if (links.primaryTopic !== -1) primaryTopic[work] = links.primaryTopic
+        start = ends[k]!
+        spoolList(authorLinks, work)
+        spoolList(institutionLinks, work)
+        const source = links[at++]!
+        const publisher = links[at++]!
+        if (source !== 0) sourceLinks.add(source - 1, work)
+        if (publisher !== 0) publisherLinks.add(publisher - 1, work)
+        spoolList(funderLinks, work)
+        spoolList(conceptLinks, work)
         if ((work + 1) % PROGRESS_EVERY === 0)
           emit({ phase: 'works', worksDone: work + 1, entity: null, entityRecords: 0 })
       }
-    } finally {
-      references.close()
     }
+    const totals = mergeWorkTotals(await pool.totals())
+    await pool.close()
+    const { topicWorks, topicCited, keywordWorks, keywordCited } = totals
+    const vocabulary = new VocabularyCounter()
+    vocabulary.merge(totals.vocabulary)
     const written: WrittenEntity[] = [await worksWriter.finish()]
     emit({ phase: 'works', worksDone: n, entity: null, entityRecords: 0 })
 
@@ -316,10 +319,12 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
       entities,
       files: entities.reduce((sum, entity) => sum + entity.parts, 0),
       bytes: entities.reduce((sum, entity) => sum + entity.bytes, 0),
+      workers: pool.threads,
       durationMs,
       worksPerSecond: Math.round((n / Math.max(durationMs, 1)) * 1000),
     }
   } finally {
+    await pool?.close()
     rmSync(tmpDir, { recursive: true, force: true })
   }
 }

@@ -1,0 +1,215 @@
+// Runs pass 2's batches (work-batch-builder.ts) on worker threads and hands them back in index order, so the
+// main thread writes the same part files, byte for byte, whatever the number of threads: record building
+// (about 80% of pass 2's CPU time, JSON assembly and UTF-8 encoding) spreads over the cores, while the main
+// thread only copies the bytes into the part writers (whose gzip runs on libuv's pool) and spools the links.
+// With `workers: 0` the batches are built on the calling thread, by the same code.
+//
+// Workers are started before pass 1, so loading their modules and building their pools overlaps with the
+// citation pass (which has one thread). Each has at most IN_FLIGHT batches asked of it, and no batch is asked
+// for more than LOOKAHEAD batches past the one the writer waits for, so memory stays a few batches per
+// thread however slow the writing gets.
+import { Worker } from 'node:worker_threads'
+import type { GenerationPools } from './generation-pools.ts'
+import {
+  type SharedWorkGraph,
+  type WorkBatch,
+  WorkBatchBuilder,
+  type WorkTotals,
+} from './work-batch-builder.ts'
+
+/** Batches asked of one worker at a time: one being built, one waiting, so it never idles between them. */
+const IN_FLIGHT = 2
+
+/** What a worker is started with (its workerData). */
+export interface BatchWorkerSetup {
+  readonly works: number
+  /** The internal (normalised) seed. */
+  readonly seed: number
+}
+
+export type BatchWorkerRequest =
+  | { readonly kind: 'graph'; readonly graph: SharedWorkGraph }
+  | { readonly kind: 'batch'; readonly index: number }
+  | { readonly kind: 'totals' }
+
+export type BatchWorkerReply =
+  | { readonly kind: 'batch'; readonly batch: WorkBatch }
+  | { readonly kind: 'totals'; readonly totals: WorkTotals }
+
+export interface WorkBatchPoolOptions {
+  readonly works: number
+  readonly seed: number
+  /** Worker threads; 0 builds the batches on the calling thread. */
+  readonly workers: number
+}
+
+interface Deferred<T> {
+  readonly promise: Promise<T>
+  resolve(value: T): void
+  reject(error: unknown): void
+}
+
+interface PoolWorker {
+  readonly worker: Worker
+  inFlight: number
+  totals: Deferred<WorkTotals> | null
+}
+
+function defer<T>(): Deferred<T> {
+  let resolve!: (value: T) => void
+  let reject!: (error: unknown) => void
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes
+    reject = no
+  })
+  // Awaited by whoever asked; a failure before then must not count as unhandled.
+  promise.catch(() => undefined)
+  return { promise, resolve, reject }
+}
+
+export class WorkBatchPool {
+  readonly #works: number
+  readonly #seed: number
+  readonly #batchCount: number
+  readonly #workers: PoolWorker[] = []
+  readonly #lookahead: number
+  readonly #pending = new Map<number, Deferred<WorkBatch>>()
+  #next = 0
+  #consumed = 0
+  #local: WorkBatchBuilder | null = null
+  #failure: unknown = null
+  #closing = false
+
+  /** Starts the workers (they build their pools at once); begin() then gives them the citation graph. */
+  constructor(options: WorkBatchPoolOptions) {
+    this.#works = options.works
+    this.#seed = options.seed
+    this.#batchCount = WorkBatchBuilder.batchCount(options.works)
+    const threads = Math.min(options.workers, this.#batchCount)
+    this.#lookahead = threads * (IN_FLIGHT + 1)
+    const setup: BatchWorkerSetup = { works: options.works, seed: options.seed }
+    for (let k = 0; k < threads; k++) this.#workers.push(this.#spawn(setup))
+  }
+
+  /** Worker threads in use (0: batches are built on this thread). */
+  get threads(): number {
+    return this.#workers.length
+  }
+
+  /** Hands over pass 1's results; `pools` are this thread's, used when there are no workers. */
+  begin(graph: SharedWorkGraph, pools: GenerationPools): void {
+    if (this.#workers.length === 0) {
+      this.#local = new WorkBatchBuilder(this.#works, this.#seed, pools, graph)
+      return
+    }
+    const request: BatchWorkerRequest = { kind: 'graph', graph }
+    for (const { worker } of this.#workers) worker.postMessage(request)
+  }
+
+  /** Every batch, in index order. */
+  async *batches(): AsyncGenerator<WorkBatch> {
+    for (let index = 0; index < this.#batchCount; index++) {
+      if (this.#local !== null) {
+        yield this.#local.build(index)
+        continue
+      }
+      this.#assign()
+      const pending = this.#pending.get(index)
+      if (pending === undefined) throw new Error(`batch ${index} was never asked for`)
+      const batch = await pending.promise
+      this.#pending.delete(index)
+      this.#consumed = index + 1
+      yield batch
+    }
+  }
+
+  /** Each builder's totals (one per worker), once every batch has been consumed. */
+  async totals(): Promise<WorkTotals[]> {
+    if (this.#local !== null) return [this.#local.totals()]
+    this.#throwIfFailed()
+    const request: BatchWorkerRequest = { kind: 'totals' }
+    return Promise.all(
+      this.#workers.map((entry) => {
+        entry.totals = defer<WorkTotals>()
+        entry.worker.postMessage(request)
+        return entry.totals.promise
+      }),
+    )
+  }
+
+  /** Stops the workers (also after a failure; safe to call twice). */
+  async close(): Promise<void> {
+    this.#closing = true
+    this.#local?.close()
+    this.#local = null
+    await Promise.all(this.#workers.map(({ worker }) => worker.terminate()))
+  }
+
+  #spawn(setup: BatchWorkerSetup): PoolWorker {
+    const entry: PoolWorker = { worker: startBatchWorker(setup), inFlight: 0, totals: null }
+    entry.worker.on('message', (reply: BatchWorkerReply) => {
+      if (reply.kind === 'batch') {
+        entry.inFlight--
+        this.#pending.get(reply.batch.index)?.resolve(reply.batch)
+        if (this.#failure === null) this.#assign()
+      } else {
+        entry.totals?.resolve(reply.totals)
+      }
+    })
+    entry.worker.on('error', (error) => this.#fail(error))
+    entry.worker.on('exit', (code) => {
+      if (!this.#closing) this.#fail(new Error(`a generator worker thread stopped (exit code ${code})`))
+    })
+    return entry
+  }
+
+  /** Asks idle workers for the next batches, in order, within the lookahead. */
+  #assign(): void {
+    this.#throwIfFailed()
+    while (this.#next < this.#batchCount && this.#next < this.#consumed + this.#lookahead) {
+      let idlest: PoolWorker | undefined
+      for (const entry of this.#workers)
+        if (entry.inFlight < IN_FLIGHT && (idlest === undefined || entry.inFlight < idlest.inFlight))
+          idlest = entry
+      if (idlest === undefined) return
+      const request: BatchWorkerRequest = { kind: 'batch', index: this.#next }
+      this.#pending.set(this.#next, defer<WorkBatch>())
+      idlest.inFlight++
+      idlest.worker.postMessage(request)
+      this.#next++
+    }
+  }
+
+  #fail(error: unknown): void {
+    if (this.#failure !== null) return
+    this.#failure = error
+    for (const pending of this.#pending.values()) pending.reject(error)
+    for (const { totals } of this.#workers) totals?.reject(error)
+  }
+
+  #throwIfFailed(): void {
+    if (this.#failure !== null) throw this.#failure
+  }
+}
+
+/**
+ * Starts work-batch-worker. Run from the TypeScript source (tests, `oqlkit`, which load it through tsx), a
+ * worker needs tsx too: a worker does not inherit the main thread's loader hooks, and tsx's `--import` entry
+ * registers them on the main thread only, so a small bootstrap registers tsx's ESM hooks before importing the
+ * worker module. Built JavaScript needs neither.
+ */
+function startBatchWorker(setup: BatchWorkerSetup): Worker {
+  const here = import.meta.url
+  if (!here.endsWith('.ts')) return new Worker(new URL('./work-batch-worker.js', here), { workerData: setup })
+  const entry = new URL('./work-batch-worker.ts', here).href
+  const tsx = import.meta.resolve('tsx/esm/api')
+  const bootstrap =
+    `import(${JSON.stringify(tsx)})` +
+    `.then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}) })`
+  return new Worker(bootstrap, {
+    eval: true,
+    workerData: setup,
+    // The sibling packages resolve to their source, as on the main thread.
+    execArgv: ['--conditions=@oqlkit/source'],
+  })
+}

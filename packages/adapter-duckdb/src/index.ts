@@ -58,6 +58,16 @@ export {
   indexCatalogVectors,
 } from './vectors/catalog-vector-indexer.ts'
 export { isHeldOut } from './vectors/held-out-works.ts'
+export {
+  buildIvfIndex,
+  type Int8RowSource,
+  type IvfBuildOptions,
+  type IvfBuildResult,
+  type IvfCalibration,
+  int8MemoryRowSource,
+} from './vectors/ivf-index-builder.ts'
+export { IvfVectorIndex, VectorIndexError } from './vectors/ivf-vector-index.ts'
 export { hasUnreadableVectors, vectorIndexOf } from './vectors/vector-index-manifest.ts'
 export { readWorkTexts, type WorkText } from './vectors/work-text-reader.ts'
 export type { VectorsChoice } from './vectors/work-vector-builder.ts'
+export { type VectorCandidates, type VectorMatch, WorkVectorMatrix } from './vectors/work-vector-matrix.ts'

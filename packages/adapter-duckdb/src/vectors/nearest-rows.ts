@@ -23,6 +23,47 @@ export function int8RowDot(values: Int8Array, at: number, query: Float32Array, d
   return a + b + c + e
 }
 
+/**
+ * A float vector as integers for `int8RowIntDot`: scaled so that no sum of a row's products can pass 2^31
+ * (127 · |q| · d), and at most to 2^15, which leaves the products' relative error under 1e-4.
+ */
+export function integerQuery(query: Float32Array): { readonly values: Int32Array; readonly scale: number } {
+  let largest = 0
+  for (let k = 0; k < query.length; k++) largest = Math.max(largest, Math.abs(query[k]!))
+  const bound = Math.min(2 ** 15, Math.floor((2 ** 31 - 1) / (127 * Math.max(1, query.length))))
+  const scale = largest === 0 ? 0 : bound / largest
+  return { values: Int32Array.from(query, (value) => Math.round(value * scale)), scale }
+}
+
+/**
+ * `values[at..at+d) · query` in 32-bit integers (divide by the query's scale for the float product): about a
+ * third faster than `int8RowDot` in V8, for the passes of an index build that score every row many times
+ * over and only compare the scores (which list is nearest, which rows are a sample's neighbours).
+ */
+export function int8RowIntDot(values: Int8Array, at: number, query: Int32Array, d: number): number {
+  let a = 0
+  let b = 0
+  let k = 0
+  for (; k + 7 < d; k += 8) {
+    a =
+      (a +
+        values[at + k]! * query[k]! +
+        values[at + k + 1]! * query[k + 1]! +
+        values[at + k + 2]! * query[k + 2]! +
+        values[at + k + 3]! * query[k + 3]!) |
+      0
+    b =
+      (b +
+        values[at + k + 4]! * query[k + 4]! +
+        values[at + k + 5]! * query[k + 5]! +
+        values[at + k + 6]! * query[k + 6]! +
+        values[at + k + 7]! * query[k + 7]!) |
+      0
+  }
+  for (; k < d; k++) a = (a + values[at + k]! * query[k]!) | 0
+  return a + b
+}
+
 export interface ScoredRow {
   readonly row: number
   readonly score: number

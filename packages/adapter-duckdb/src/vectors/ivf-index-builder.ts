@@ -1,0 +1,392 @@
+// Builds the list index of semantic search (`ivf-vector-index.ts`) from the works' int8 vectors, in two reads
+// of the matrix and nothing held but a sample and a list number a row:
+//
+//   1. A seeded sample of the rows (about 40 a list) as unit vectors. Spherical k-means (cosine, centroids of
+//      unit length) in two levels: about √lists top centroids, then each top cluster split into leaves in
+//      proportion to its share of the sample, so the lists come out of similar sizes. Two levels because one
+//      would cost every row a cosine with every centroid: at 10M works and 3,000 lists, ten times the work.
+//   2. Every row goes to the nearest leaf of its two nearest top clusters (the second catches rows on the
+//      border between two clusters). In the same read, the exact ten nearest rows of 200 sample rows (other
+//      than themselves) are found, and the search is calibrated on them: for each neighbour, the rows a search
+//      from its query scores before reaching its list; `scanRows` is the least that reaches the target share
+//      (97%) of all of them.
+//
+// When the vectors have no structure for lists to follow (random directions, or a model whose neighbourhoods
+// are noise), reaching the target takes most of the rows: past half of them the index would save less than it
+// costs in memory and build time, and none is built (the search stays the exact scan).
+//
+// Deterministic: the sample and the seeds of k-means come from `seed`, the arithmetic runs in one order, so the
+// same vectors and seed give the same index, byte for byte.
+import { SeededGaussian } from '@oqlkit/text-models'
+import { floatDot, IvfVectorIndex } from './ivf-vector-index.ts'
+import { int8RowIntDot, integerQuery, NearestRows } from './nearest-rows.ts'
+
+/** The int8 rows of a matrix, read in order. */
+export interface Int8RowSource {
+  readonly rows: number
+  readonly dimensions: number
+  /** Every row once, in order, in blocks of whole rows. Called once per read (twice a build). */
+  blocks(): AsyncIterable<Int8Array>
+}
+
+export interface IvfBuildOptions {
+  /** Seed of the sample and of k-means (default 1). */
+  readonly seed?: number
+  /** Lists (default √rows, rounded). */
+  readonly lists?: number
+  /** Share of the calibration queries' ten nearest neighbours a search must reach (default 0.97). */
+  readonly targetRecall?: number
+  /** Sample rows whose neighbours calibrate the search (default 200). */
+  readonly calibrationQueries?: number
+  /** No index when a search would have to score more than this share of the rows (default 0.5). */
+  readonly maxScanShare?: number
+  /** k-means rounds at each level, at most (default 10; fewer when the lists stop changing). */
+  readonly iterations?: number
+  /** Rows assigned to lists so far, of all. */
+  readonly onProgress?: (done: number, total: number) => void
+}
+
+/** How the index was calibrated, as catalog.json records it. */
+export interface IvfCalibration {
+  readonly lists: number
+  readonly scanRows: number
+  /** The share of the calibration queries' ten nearest neighbours a search of `scanRows` rows reaches. */
+  readonly recall: number
+  readonly targetRecall: number
+  readonly queries: number
+  /** Rows the centroids were trained on. */
+  readonly sampleRows: number
+  readonly seed: number
+}
+
+export type IvfBuildResult =
+  | { readonly index: IvfVectorIndex; readonly calibration: IvfCalibration }
+  | { readonly index: undefined; readonly calibration: IvfCalibration; readonly reason: string }
+
+const DEFAULT_TARGET_RECALL = 0.97
+const DEFAULT_CALIBRATION_QUERIES = 200
+const DEFAULT_MAX_SCAN_SHARE = 0.5
+const DEFAULT_ITERATIONS = 10
+const SAMPLE_ROWS_PER_LIST = 40
+/** Sample floats at most (128 MB): 131,072 rows of 256 dimensions. */
+const MAX_SAMPLE_FLOATS = 2 ** 25
+/** Neighbours per calibration query: the recall@10 the target is about. */
+const CALIBRATION_NEIGHBOURS = 10
+
+export async function buildIvfIndex(
+  source: Int8RowSource,
+  options: IvfBuildOptions = {},
+): Promise<IvfBuildResult> {
+  const { rows: total, dimensions: d } = source
+  if (total < 1) throw new RangeError('A list index needs at least one row')
+  const seed = options.seed ?? 1
+  const wantedLists = Math.max(1, Math.min(total, Math.round(options.lists ?? Math.sqrt(total))))
+  const targetRecall = options.targetRecall ?? DEFAULT_TARGET_RECALL
+  const iterations = options.iterations ?? DEFAULT_ITERATIONS
+
+  // 1. The sample, and the top and leaf centroids trained on it.
+  const sampleWanted = Math.min(total, SAMPLE_ROWS_PER_LIST * wantedLists, Math.floor(MAX_SAMPLE_FLOATS / d))
+  const sample = await readSample(source, sampleWanted / total, seed)
+  const random = new SeededGaussian(seed)
+  const topCount = Math.max(1, Math.min(sample.count, Math.round(Math.sqrt(wantedLists))))
+  const everyPoint = Int32Array.from({ length: sample.count }, (_, index) => index)
+  const top = sphericalKMeans(sample.points, everyPoint, d, topCount, random, iterations)
+  const membersOf: number[][] = Array.from({ length: topCount }, () => [])
+  for (const [index, cluster] of top.assignment.entries()) membersOf[cluster]!.push(index)
+  const leafStarts = new Int32Array(topCount + 1)
+  const leafParts: Float32Array[] = []
+  for (let cluster = 0; cluster < topCount; cluster++) {
+    const members = Int32Array.from(membersOf[cluster]!)
+    const leaves = Math.max(
+      1,
+      Math.min(members.length, Math.round((wantedLists * members.length) / sample.count)),
+    )
+    leafParts.push(
+      members.length === 0
+        ? top.centroids.slice(cluster * d, (cluster + 1) * d)
+        : sphericalKMeans(sample.points, members, d, leaves, random, iterations).centroids,
+    )
+    leafStarts[cluster + 1] = leafStarts[cluster]! + leafParts[cluster]!.length / d
+  }
+  const lists = leafStarts[topCount]!
+  const centroids = new Float32Array(lists * d)
+  for (const [cluster, part] of leafParts.entries()) centroids.set(part, leafStarts[cluster]! * d)
+
+  // 2. Every row to its list; the calibration queries' exact neighbours on the way.
+  const queryCount = Math.min(options.calibrationQueries ?? DEFAULT_CALIBRATION_QUERIES, sample.count)
+  const queryPoints = calibrationPoints(sample, queryCount, seed)
+  const queries = queryPoints.map((point) => sample.points.subarray(point * d, (point + 1) * d))
+  const integerQueries = queries.map((query) => integerQuery(query))
+  const queryRows = queryPoints.map((point) => sample.rows[point]!)
+  const neighbours = queries.map(() => new NearestRows(CALIBRATION_NEIGHBOURS))
+  const topViews = viewsOf(top.centroids, topCount, d).map((centroid) => integerQuery(centroid).values)
+  const leafViews = viewsOf(centroids, lists, d).map((centroid) => integerQuery(centroid).values)
+  const listOf = new Uint32Array(total)
+  const sizes = new Uint32Array(lists)
+  let row = 0
+  for await (const block of source.blocks()) {
+    for (let at = 0; at < block.length; at += d, row++) {
+      let first = 0
+      let second = -1
+      let firstScore = Number.NEGATIVE_INFINITY
+      let secondScore = Number.NEGATIVE_INFINITY
+      for (let cluster = 0; cluster < topCount; cluster++) {
+        const score = int8RowIntDot(block, at, topViews[cluster]!, d)
+        if (score > firstScore) {
+          second = first
+          secondScore = firstScore
+          first = cluster
+          firstScore = score
+        } else if (score > secondScore) {
+          second = cluster
+          secondScore = score
+        }
+      }
+      let leaf = leafStarts[first]!
+      let leafScore = Number.NEGATIVE_INFINITY
+      for (const cluster of second < 0 || second === first ? [first] : [first, second])
+        for (let candidate = leafStarts[cluster]!; candidate < leafStarts[cluster + 1]!; candidate++) {
+          const score = int8RowIntDot(block, at, leafViews[candidate]!, d)
+          if (score > leafScore || (score === leafScore && candidate < leaf)) {
+            leaf = candidate
+            leafScore = score
+          }
+        }
+      listOf[row] = leaf
+      sizes[leaf]!++
+      // The norm as the matrix stores it (float32), so the calibration ranks rows as the search does.
+      const norm = Math.fround(Math.sqrt(squares(block, at, d)))
+      if (norm === 0) continue
+      for (let query = 0; query < queries.length; query++) {
+        if (queryRows[query] === row) continue
+        const { values, scale } = integerQueries[query]!
+        neighbours[query]!.offer(row, int8RowIntDot(block, at, values, d) / scale / norm)
+      }
+    }
+    options.onProgress?.(row, total)
+  }
+  if (row !== total) throw new RangeError(`The vector source gave ${row} rows where it said ${total}`)
+
+  const offsets = new Uint32Array(lists + 1)
+  for (let list = 0; list < lists; list++) offsets[list + 1] = offsets[list]! + sizes[list]!
+  const listed = new Uint32Array(total)
+  const filled = offsets.slice(0, lists)
+  for (let each = 0; each < total; each++) listed[filled[listOf[each]!]!++] = each
+
+  // 3. Calibration: the rows a search scores before it reaches each neighbour's list.
+  const unscanned = new IvfVectorIndex({ dimensions: d, centroids, offsets, rows: listed, scanRows: total })
+  const costs: number[] = []
+  queries.forEach((query, index) => {
+    const before = new Float64Array(lists)
+    let sum = 0
+    for (const list of unscanned.listOrder(query)) {
+      before[list] = sum
+      sum += sizes[list]!
+    }
+    for (const found of neighbours[index]!.sorted()) costs.push(before[listOf[found.row]!]!)
+  })
+  costs.sort((x, y) => x - y)
+  // A list is read when the rows scored before it are fewer than `scanRows`: the neighbour of cost c needs c + 1.
+  const reach = costs.length === 0 ? 0 : costs[Math.max(0, Math.ceil(targetRecall * costs.length) - 1)]!
+  const scanRows = Math.min(total, reach + 1)
+  const reached = costs.filter((cost) => cost < scanRows).length
+  const calibration: IvfCalibration = {
+    lists,
+    scanRows,
+    recall: costs.length === 0 ? 1 : reached / costs.length,
+    targetRecall,
+    queries: queries.length,
+    sampleRows: sample.count,
+    seed,
+  }
+  const maxShare = options.maxScanShare ?? DEFAULT_MAX_SCAN_SHARE
+  if (scanRows > maxShare * total)
+    return {
+      index: undefined,
+      calibration,
+      reason: `a search would score ${scanRows} of ${total} rows to reach ${targetRecall} of the nearest works: the vectors have too little structure for lists to pay`,
+    }
+  return {
+    index: new IvfVectorIndex({ dimensions: d, centroids, offsets, rows: listed, scanRows }),
+    calibration,
+  }
+}
+
+/** A matrix file's rows, read in blocks of about 16 MB. */
+export function int8FileRowSource(
+  read: (position: number, length: number) => Promise<Int8Array>,
+  rows: number,
+  dimensions: number,
+): Int8RowSource {
+  const blockRows = Math.max(1, Math.floor((16 * 1024 * 1024) / dimensions))
+  return {
+    rows,
+    dimensions,
+    async *blocks() {
+      for (let first = 0; first < rows; first += blockRows) {
+        const count = Math.min(blockRows, rows - first)
+        yield await read(first * dimensions, count * dimensions)
+      }
+    },
+  }
+}
+
+/** Rows held in memory, as one source. */
+export function int8MemoryRowSource(values: Int8Array, dimensions: number): Int8RowSource {
+  return {
+    rows: values.length / dimensions,
+    dimensions,
+    async *blocks() {
+      yield values
+    },
+  }
+}
+
+interface Sample {
+  readonly count: number
+  /** The sampled rows, ascending. */
+  readonly rows: Int32Array
+  /** Their unit vectors, `d` floats each. */
+  readonly points: Float32Array
+}
+
+const readSample = async (source: Int8RowSource, share: number, seed: number): Promise<Sample> => {
+  const d = source.dimensions
+  const rows: number[] = []
+  const parts: Float32Array[] = []
+  let row = 0
+  for await (const block of source.blocks())
+    for (let at = 0; at < block.length; at += d, row++) {
+      if (share < 1 && seededRowFraction(row, seed) >= share) continue
+      const length = Math.sqrt(squares(block, at, d))
+      // A zero vector has no direction to train on (the builder stores none, but a source might).
+      if (length === 0) continue
+      const point = new Float32Array(d)
+      for (let k = 0; k < d; k++) point[k] = block[at + k]! / length
+      rows.push(row)
+      parts.push(point)
+    }
+  if (parts.length === 0) throw new RangeError('The vector source has no row that is not zero')
+  const points = new Float32Array(parts.length * d)
+  for (const [index, point] of parts.entries()) points.set(point, index * d)
+  return { count: parts.length, rows: Int32Array.from(rows), points }
+}
+
+/** The sample points whose neighbours calibrate the search: the `count` of lowest hash under another seed. */
+const calibrationPoints = (sample: Sample, count: number, seed: number): number[] =>
+  Array.from({ length: sample.count }, (_, point) => point)
+    .map((point) => ({ point, order: seededRowFraction(sample.rows[point]!, seed ^ 0x5bd1e995) }))
+    .sort((x, y) => x.order - y.order || x.point - y.point)
+    .slice(0, count)
+    .map((entry) => entry.point)
+    .sort((x, y) => x - y)
+
+interface KMeansResult {
+  /** `k` unit vectors. */
+  readonly centroids: Float32Array
+  /** The centroid of each member, in the order of `members`. */
+  readonly assignment: Int32Array
+}
+
+/**
+ * Spherical k-means of `points[members]` (unit vectors): each member goes to the centroid of highest cosine,
+ * each centroid becomes its members' mean scaled to unit length. Seeded by `k` distinct members chosen by
+ * `random`; a centroid left without members takes the member farthest from its own centroid.
+ */
+export function sphericalKMeans(
+  points: Float32Array,
+  members: Int32Array,
+  d: number,
+  k: number,
+  random: SeededGaussian,
+  iterations: number,
+): KMeansResult {
+  const count = members.length
+  const clusters = Math.max(1, Math.min(k, count))
+  const centroids = new Float32Array(clusters * d)
+  // A partial Fisher–Yates shuffle of the members: the first `clusters` are the seeds.
+  const order = Int32Array.from(members)
+  for (let slot = 0; slot < clusters; slot++) {
+    const pick = slot + Math.floor(random.uniform() * (count - slot))
+    const chosen = order[pick]!
+    order[pick] = order[slot]!
+    order[slot] = chosen
+    centroids.set(points.subarray(chosen * d, (chosen + 1) * d), slot * d)
+  }
+  const assignment = new Int32Array(count).fill(-1)
+  const similarity = new Float64Array(count)
+  const sums = new Float64Array(clusters * d)
+  const sizes = new Int32Array(clusters)
+  for (let round = 0; round < iterations; round++) {
+    const views = viewsOf(centroids, clusters, d)
+    let changed = 0
+    for (let index = 0; index < count; index++) {
+      const point = points.subarray(members[index]! * d, (members[index]! + 1) * d)
+      let best = 0
+      let bestScore = Number.NEGATIVE_INFINITY
+      for (let cluster = 0; cluster < clusters; cluster++) {
+        const score = floatDot(point, views[cluster]!, d)
+        if (score > bestScore) {
+          best = cluster
+          bestScore = score
+        }
+      }
+      if (assignment[index] !== best) changed++
+      assignment[index] = best
+      similarity[index] = bestScore
+    }
+    if (changed === 0 && round > 0) break
+    sums.fill(0)
+    sizes.fill(0)
+    for (let index = 0; index < count; index++) {
+      const cluster = assignment[index]!
+      const at = members[index]! * d
+      sizes[cluster]!++
+      for (let component = 0; component < d; component++)
+        sums[cluster * d + component]! += points[at + component]!
+    }
+    // Members farthest from their centroid first: the seeds of centroids left empty.
+    const farthest = sizes.includes(0)
+      ? Array.from({ length: count }, (_, index) => index).sort(
+          (x, y) => similarity[x]! - similarity[y]! || x - y,
+        )
+      : []
+    let nextFarthest = 0
+    for (let cluster = 0; cluster < clusters; cluster++) {
+      if (sizes[cluster] === 0) {
+        const member = members[farthest[nextFarthest++]!]!
+        centroids.set(points.subarray(member * d, (member + 1) * d), cluster * d)
+        continue
+      }
+      let length = 0
+      for (let component = 0; component < d; component++) length += sums[cluster * d + component]! ** 2
+      length = Math.sqrt(length)
+      for (let component = 0; component < d; component++)
+        centroids[cluster * d + component] = length === 0 ? 0 : sums[cluster * d + component]! / length
+    }
+  }
+  return { centroids, assignment }
+}
+
+const viewsOf = (values: Float32Array, count: number, d: number): Float32Array[] =>
+  Array.from({ length: count }, (_, index) => values.subarray(index * d, (index + 1) * d))
+
+const squares = (values: Int8Array, at: number, d: number): number => {
+  let sum = 0
+  for (let k = 0; k < d; k++) sum += values[at + k]! * values[at + k]!
+  return sum
+}
+
+/**
+ * A stable number in [0, 1) per (row, seed): which rows are sampled. An integer hash (xor-shift and multiply
+ * rounds) rather than a generator, so the choice of a row does not depend on the rows read before it.
+ */
+export function seededRowFraction(row: number, seed: number): number {
+  let hash = (row ^ Math.imul(seed | 0, 0x9e3779b1)) | 0
+  hash ^= hash >>> 16
+  hash = Math.imul(hash, 0x7feb352d)
+  hash ^= hash >>> 15
+  hash = Math.imul(hash, 0x846ca68b)
+  hash ^= hash >>> 16
+  return (hash >>> 0) / 0x1_0000_0000
+}

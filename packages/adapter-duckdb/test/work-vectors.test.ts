@@ -1,6 +1,6 @@
 // The vectors ingest builds: every work with a title or an abstract gets one, the held-out works are not
-// trained on, and the same catalog and seed give byte-identical files (model and vectors), another seed
-// another model. Built with `indexCatalogVectors` on a catalog ingested without vectors.
+// trained on, and the same catalog and seed give byte-identical files (model, vectors and list index), another
+// seed another model. Built with `indexCatalogVectors` on a catalog ingested without vectors.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -33,9 +33,12 @@ const filesOf = (vectors: VectorIndexManifest) =>
 describe('work vectors of the built-in model', () => {
   it('are reproducible from the seed, byte for byte, and another seed makes another model', async () => {
     const choice = { kind: 'lsa', seed: 7, holdOutFraction: 0.2 } as const
-    const first = (await indexCatalogVectors({ catalogDir, vectors: choice, threads: 1 })).vectors
+    // The sample is below the size that gets a list index: asked for one, so that it is compared too.
+    const listIndex = { minRows: 0, maxScanShare: 1 }
+    const first = (await indexCatalogVectors({ catalogDir, vectors: choice, listIndex, threads: 1 })).vectors
+    expect(first.listIndex?.file).toBe('vectors/works.ivf')
     const firstFiles = filesOf(first)
-    const second = (await indexCatalogVectors({ catalogDir, vectors: choice, threads: 2 })).vectors
+    const second = (await indexCatalogVectors({ catalogDir, vectors: choice, listIndex, threads: 2 })).vectors
     expect(second.embedder.modelId).toBe(first.embedder.modelId)
     const secondFiles = filesOf(second)
     expect(Object.keys(secondFiles).sort()).toEqual(Object.keys(firstFiles).sort())
@@ -54,6 +57,8 @@ describe('work vectors of the built-in model', () => {
         threads: 1,
       })
     ).vectors
+    // Too few works for a list index by default: searched exactly.
+    expect(built.listIndex).toBeUndefined()
     const works = readSampleRecords('works')
     const withText = works.filter(
       (work) =>

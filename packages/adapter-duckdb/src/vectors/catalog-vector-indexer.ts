@@ -5,7 +5,12 @@ import { resolve } from 'node:path'
 import { buildCatalogExtension } from '../catalog/catalog-extension-builder.ts'
 import { VECTORS_DIR, type VectorIndexManifest } from './vector-index-layout.ts'
 import { withVectorIndex } from './vector-index-manifest.ts'
-import { buildWorkVectors, type VectorsChoice } from './work-vector-builder.ts'
+import {
+  buildWorkVectors,
+  type ListIndexChoice,
+  type VectorBuildStep,
+  type VectorsChoice,
+} from './work-vector-builder.ts'
 
 export interface IndexCatalogVectorsOptions {
   readonly catalogDir: string
@@ -13,7 +18,9 @@ export interface IndexCatalogVectorsOptions {
   /** DuckDB `memory_limit` of the build (default `2GB`). */
   readonly memoryLimit?: string
   readonly threads?: number
-  readonly onProgress?: (done: number, total: number, step: 'training' | 'embedding') => void
+  /** The list index of semantic search (default: built for 50,000 vectors or more); `false`: none. */
+  readonly listIndex?: ListIndexChoice | false
+  readonly onProgress?: (done: number, total: number, step: VectorBuildStep) => void
 }
 
 export interface IndexCatalogVectorsResult {
@@ -45,6 +52,7 @@ export async function indexCatalogVectors(
         catalogDir,
         outDir,
         vectors: options.vectors,
+        ...(options.listIndex === undefined ? {} : { listIndex: options.listIndex }),
         ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       }),
     record: withVectorIndex,

@@ -2,9 +2,11 @@
 // abstracts of the works not held out, at most `maxTrainingDocuments` of them) and stores it beside the
 // vectors; with an embeddings server, sends the texts through its client. Then every work with a title or an
 // abstract is embedded and quantised: its bytes appended to `vectors/works.i8`, its id and norm to
-// `vectors/works.parquet`, in id order. Both passes read the works a batch at a time. The same catalog and
-// seed give byte-identical files.
-import { mkdir, open, stat } from 'node:fs/promises'
+// `vectors/works.parquet`, in id order. Both passes read the works a batch at a time. Last, for a catalog
+// large enough to need it, the list index of semantic search is built from the matrix just written
+// (`ivf-index-builder.ts`: two reads of the file), so it lands in the catalog with the vectors it indexes. The
+// same catalog and seeds give byte-identical files.
+import { mkdir, open, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { DuckDBAppender, DuckDBValue } from '@duckdb/node-api'
 import type { Embedder } from '@oqlkit/engine'
@@ -18,6 +20,8 @@ import {
 import type { CatalogFile } from '../catalog/catalog-layout.ts'
 import { entityFilePath } from '../catalog/catalog-layout.ts'
 import { isHeldOut } from './held-out-works.ts'
+import { buildIvfIndex, type IvfBuildOptions, int8FileRowSource } from './ivf-index-builder.ts'
+import { encodeIvfIndex } from './ivf-index-file.ts'
 import {
   type LsaModelRecord,
   VECTOR_INDEX_FORMAT,
@@ -26,6 +30,8 @@ import {
   VECTORS_DIR,
   type VectorEmbedderRecord,
   type VectorIndexManifest,
+  type VectorListIndexRecord,
+  WORK_VECTOR_LIST_INDEX_FILE,
   WORK_VECTOR_MATRIX_FILE,
   WORK_VECTORS_FILE,
 } from './vector-index-layout.ts'
@@ -64,6 +70,15 @@ export interface ServedVectorsChoice {
 
 export type VectorsChoice = LsaVectorsChoice | ServedVectorsChoice
 
+/** How the list index of semantic search is built (`ivf-index-builder.ts` has the defaults). */
+export interface ListIndexChoice extends Omit<IvfBuildOptions, 'onProgress'> {
+  /**
+   * Fewest vectors that get an index (default 50,000). Below, the exact scan takes a few tens of milliseconds
+   * and an index would only add a file and a build step.
+   */
+  readonly minRows?: number
+}
+
 export interface BuildWorkVectorsOptions {
   readonly session: VectorBuildSession
   /** The catalog folder the works file is read from. */
@@ -76,11 +91,19 @@ export interface BuildWorkVectorsOptions {
    * decompressed once per batch that touches them, so small batches read the file many times over).
    */
   readonly batchSize?: number
-  /** Works embedded so far, of all; the training pass counts as the first half when there is one. */
-  readonly onProgress?: (done: number, total: number, step: 'training' | 'embedding') => void
+  /** The list index of semantic search (default: built for 50,000 vectors or more); `false`: none. */
+  readonly listIndex?: ListIndexChoice | false
+  /**
+   * Works embedded so far, of all; the training pass counts as the first half when there is one. The list
+   * index reports its own steps: vectors assigned to lists, of all.
+   */
+  readonly onProgress?: (done: number, total: number, step: VectorBuildStep) => void
 }
 
+export type VectorBuildStep = 'training' | 'embedding' | 'indexing'
+
 const DEFAULT_MAX_TRAINING_DOCUMENTS = 100_000
+const DEFAULT_LIST_INDEX_MIN_ROWS = 50_000
 const MIN_LSA_DIMENSIONS = 8
 const BUILD_TABLE = 'vector_build'
 
@@ -211,6 +234,12 @@ export async function buildWorkVectors(options: BuildWorkVectorsOptions): Promis
   }
   await record(WORK_VECTORS_FILE, rows)
   await record(WORK_VECTOR_MATRIX_FILE, rows)
+  const listIndex =
+    options.listIndex === false ||
+    rows < Math.max(1, options.listIndex?.minRows ?? DEFAULT_LIST_INDEX_MIN_ROWS)
+      ? undefined
+      : await buildListIndex(output, rows, made.dimensions, options.listIndex ?? {}, options.onProgress)
+  if (listIndex !== undefined) await record(listIndex.file, rows)
   return {
     format: VECTOR_INDEX_FORMAT,
     formatVersion: VECTOR_INDEX_FORMAT_VERSION,
@@ -222,6 +251,51 @@ export async function buildWorkVectors(options: BuildWorkVectorsOptions): Promis
     quantization: VECTOR_QUANTIZATION,
     embedder: made,
     ...(lsa === undefined ? {} : { lsa }),
+    ...(listIndex === undefined ? {} : { listIndex }),
     files,
+  }
+}
+
+/** Builds and writes the list index of the matrix at `WORK_VECTOR_MATRIX_FILE`; undefined when none pays. */
+const buildListIndex = async (
+  output: (path: string) => string,
+  rows: number,
+  dimensions: number,
+  choice: ListIndexChoice,
+  onProgress: BuildWorkVectorsOptions['onProgress'],
+): Promise<VectorListIndexRecord | undefined> => {
+  const matrix = await open(output(WORK_VECTOR_MATRIX_FILE), 'r')
+  try {
+    const read = async (position: number, length: number) => {
+      const block = new Int8Array(length)
+      for (let done = 0; done < length; ) {
+        const { bytesRead } = await matrix.read(block, done, length - done, position + done)
+        if (bytesRead === 0) throw new Error(`The vector matrix ended at byte ${position + done}`)
+        done += bytesRead
+      }
+      return block
+    }
+    const built = await buildIvfIndex(int8FileRowSource(read, rows, dimensions), {
+      ...choice,
+      ...(onProgress === undefined
+        ? {}
+        : { onProgress: (done, total) => onProgress(done, total, 'indexing') }),
+    })
+    if (built.index === undefined) return undefined
+    await writeFile(output(WORK_VECTOR_LIST_INDEX_FILE), encodeIvfIndex(built.index))
+    const { calibration } = built
+    return {
+      kind: 'ivf',
+      file: WORK_VECTOR_LIST_INDEX_FILE,
+      lists: calibration.lists,
+      scanRows: calibration.scanRows,
+      recall: calibration.recall,
+      targetRecall: calibration.targetRecall,
+      calibrationQueries: calibration.queries,
+      sampleRows: calibration.sampleRows,
+      seed: calibration.seed,
+    }
+  } finally {
+    await matrix.close()
   }
 }

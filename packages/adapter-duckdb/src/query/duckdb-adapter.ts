@@ -29,7 +29,8 @@ import { searchIndexOf } from '../search/search-index-manifest.ts'
 import { loadCatalogEmbedder } from '../vectors/catalog-embedder.ts'
 import { VECTOR_INDEX_FORMAT_VERSION } from '../vectors/vector-index-layout.ts'
 import { hasUnreadableVectors, vectorIndexOf } from '../vectors/vector-index-manifest.ts'
-import type { WorkVectorMatrix } from '../vectors/work-vector-matrix.ts'
+import type { VectorCandidates } from '../vectors/work-vector-matrix.ts'
+import type { WorkVectorSearcher } from '../vectors/work-vector-searcher.ts'
 import { autocompleteLookup } from './autocomplete-lookup.ts'
 import { catalogSearchCompiler } from './catalog-search.ts'
 import {
@@ -52,7 +53,7 @@ import { type RecordFetcher, sqlRecordFetcher, storeRecordFetcher } from './reco
 import { RecordStoreReader } from './record-store-reader.ts'
 import { pageOf, readGroups, readRows } from './result-readers.ts'
 import { findEntityByExternalId, findEntityById, findRandomEntity } from './singleton-lookup.ts'
-import { checkWorkVectorFiles, loadWorkVectorMatrix } from './work-vector-loader.ts'
+import { checkWorkVectorFiles, loadWorkVectors } from './work-vector-loader.ts'
 
 const DEFAULT_TABLES_UP_TO_BYTES = 64 * 1024 * 1024
 
@@ -98,12 +99,12 @@ export interface DuckDbAdapter extends StorageAdapter {
 interface SemanticSearcher {
   readonly embedder: Embedder
   /**
-   * The works' vectors, read on the first semantic search rather than at open: a catalog opens at once, and a
-   * server that is never asked for semantic search never holds them (256 MB at 1M works).
+   * The works' vectors and their list index, read on the first semantic search rather than at open: a catalog
+   * opens at once, and a server that is never asked for semantic search never holds them (256 MB at 1M works).
    */
-  readonly matrix: () => Promise<WorkVectorMatrix>
-  /** Masks of candidates already listed, by statement: the catalog does not change while it is served. */
-  readonly candidateMasks: Map<string, Uint8Array>
+  readonly vectors: () => Promise<WorkVectorSearcher>
+  /** Candidates already listed, by statement: the catalog does not change while it is served. */
+  readonly candidateMasks: Map<string, VectorCandidates>
 }
 
 /**
@@ -116,12 +117,12 @@ const candidateMask = async (
   db: DuckDbConnectionLike,
   semantic: SemanticSearcher,
   statement: SqlStatement,
-): Promise<Uint8Array> => {
+): Promise<VectorCandidates> => {
   const key = `${statement.sql}\u0000${JSON.stringify(statement.params)}`
   const known = semantic.candidateMasks.get(key)
   if (known !== undefined) return known
   const ids = (await db.all(statement.sql, statement.params)).map((row) => String(row.id))
-  const mask = (await semantic.matrix()).rowsOf(ids)
+  const mask = (await semantic.vectors()).candidatesOf(ids)
   if (semantic.candidateMasks.size >= MAX_CANDIDATE_MASKS)
     semantic.candidateMasks.delete(semantic.candidateMasks.keys().next().value!)
   semantic.candidateMasks.set(key, mask)
@@ -143,9 +144,9 @@ const findSemanticMatches = async (
   const searches = compiler.semanticSearches(plan)
   if (searches.length === 0 || semantic === undefined) return {}
   const { embedder } = semantic
-  const [embedded, matrix] = await Promise.all([
+  const [embedded, vectors] = await Promise.all([
     embedder.embed(searches.map((search) => search.text)),
-    semantic.matrix(),
+    semantic.vectors(),
   ])
   const matches = new Map<string, readonly SemanticMatch[]>()
   for (const [index, search] of searches.entries()) {
@@ -160,7 +161,7 @@ const findSemanticMatches = async (
     const keep = search.candidates === null ? undefined : await candidateMask(db, semantic, search.candidates)
     matches.set(
       search.text,
-      matrix
+      vectors
         .nearest(query, SEMANTIC_SEARCH_LIMITS.maxResults, keep)
         .map((match) => ({ doc: match.id, score: match.score })),
     )
@@ -405,7 +406,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
       ? undefined
       : {
           embedder,
-          matrix: readOnce(() => loadWorkVectorMatrix(db, options.catalogDir, vectors)),
+          vectors: readOnce(() => loadWorkVectors(db, options.catalogDir, vectors)),
           candidateMasks: new Map(),
         },
   )

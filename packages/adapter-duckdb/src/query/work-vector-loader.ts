@@ -1,13 +1,18 @@
 // Opens a catalog's vectors for semantic search: the ids and norms through DuckDB (their Parquet file, in
-// its id order), the int8 matrix read from its file as it is. The adapter reads them on the first semantic
-// search; `checkWorkVectorFiles` is what it checks at open, cheaply, so that a broken catalog still fails then.
+// its id order), the int8 matrix read from its file as it is, and the list index when the catalog has one
+// (checked through: `decodeIvfIndex`). The adapter reads them on the first semantic search;
+// `checkWorkVectorFiles` is what it checks at open, cheaply (the files' sizes), so that a broken catalog still
+// fails then. A catalog from before the list index has no `listIndex` entry and is searched exactly.
 import { statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isCatalogRelativePath } from '../catalog/catalog-manifest-reader.ts'
 import { constantLiteral } from '../sql/sql-text.ts'
+import { decodeIvfIndex, ivfIndexFileBytes } from '../vectors/ivf-index-file.ts'
+import type { IvfVectorIndex } from '../vectors/ivf-vector-index.ts'
 import type { VectorIndexManifest } from '../vectors/vector-index-layout.ts'
 import { WorkVectorMatrix } from '../vectors/work-vector-matrix.ts'
+import { WorkVectorSearcher } from '../vectors/work-vector-searcher.ts'
 import type { DuckDbConnectionLike } from './duckdb-driver.ts'
 
 /** Throws, saying what is wrong, unless the vectors' files are where catalog.json says, of the size it says. */
@@ -22,6 +27,17 @@ export function checkWorkVectorFiles(catalogDir: string, vectors: VectorIndexMan
   if (size !== expected)
     throw new Error(
       `the vector matrix ${vectors.matrixFile} ${size === undefined ? 'is missing' : `holds ${size} bytes`} where catalog.json says ${vectors.count} works of ${dimensions} dimensions (${expected} bytes); build the vectors again (oqlkit ingest)`,
+    )
+  const listIndex = vectors.listIndex
+  if (listIndex === undefined) return
+  const lists = Number(listIndex.lists)
+  if (!Number.isSafeInteger(lists) || lists < 1)
+    throw new Error(`catalog.json gives the vectors' list index ${listIndex.lists} lists`)
+  const indexBytes = ivfIndexFileBytes(Number(vectors.count), dimensions, lists)
+  const indexSize = statSync(vectorFilePath(catalogDir, listIndex.file), { throwIfNoEntry: false })?.size
+  if (indexSize !== indexBytes)
+    throw new Error(
+      `the vectors' list index ${listIndex.file} ${indexSize === undefined ? 'is missing' : `holds ${indexSize} bytes`} where catalog.json says ${lists} lists over ${vectors.count} works of ${dimensions} dimensions (${indexBytes} bytes); build the vectors again (oqlkit ingest), or remove extensions.vectors.listIndex from catalog.json to search without it`,
     )
 }
 
@@ -45,4 +61,28 @@ export async function loadWorkVectorMatrix(
   const norms = Float32Array.from(rows, (row) => Number(row.norm))
   const values = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length)
   return new WorkVectorMatrix(ids, values, norms, Number(vectors.dimensions))
+}
+
+/** The matrix and, when the catalog has one, its list index: what a semantic search reads. */
+export async function loadWorkVectors(
+  db: DuckDbConnectionLike,
+  catalogDir: string,
+  vectors: VectorIndexManifest,
+): Promise<WorkVectorSearcher> {
+  const listIndex = vectors.listIndex
+  const [matrix, index] = await Promise.all([
+    loadWorkVectorMatrix(db, catalogDir, vectors),
+    listIndex === undefined
+      ? Promise.resolve<IvfVectorIndex | undefined>(undefined)
+      : readFile(vectorFilePath(catalogDir, listIndex.file)).then((bytes) =>
+          decodeIvfIndex(bytes, {
+            file: listIndex.file,
+            rows: Number(vectors.count),
+            dimensions: Number(vectors.dimensions),
+            lists: Number(listIndex.lists),
+            scanRows: Number(listIndex.scanRows),
+          }),
+        ),
+  ])
+  return new WorkVectorSearcher(matrix, index)
 }

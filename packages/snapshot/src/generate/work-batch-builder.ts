@@ -41,7 +41,10 @@ export interface WorkBatch {
   readonly index: number
   readonly first: number
   readonly count: number
-  /** The records, each a JSON line with its newline. */
+  /**
+   * The records, each a JSON line with its newline: the start of the text buffer build() was given, or of a
+   * larger one when they did not fit.
+   */
   readonly bytes: Uint8Array
   /** ends[k]: where record k ends in `bytes` (it starts where record k - 1 ends). */
   readonly ends: Uint32Array
@@ -57,13 +60,6 @@ export interface WorkBatch {
   readonly links: Uint32Array
 }
 
-/** The buffers of a batch, for postMessage's transfer list. */
-export function batchTransferList(batch: WorkBatch): ArrayBuffer[] {
-  return [batch.bytes, batch.ends, batch.partitions, batch.isOa, batch.primaryTopic, batch.links].map(
-    (array) => array.buffer as ArrayBuffer,
-  )
-}
-
 /** Sums over the works a builder built. */
 export interface WorkTotals {
   readonly topicWorks: Float64Array
@@ -75,6 +71,11 @@ export interface WorkTotals {
 
 /** UTF-8 needs at most 3 bytes per UTF-16 code unit. */
 const MAX_UTF8_PER_UNIT = 3
+/**
+ * Room for a batch's text: 32 kB a work, twice the mean record (the space left must hold a record's worst
+ * case, 3 bytes per UTF-16 unit); a batch that needs more gets a larger buffer.
+ */
+export const BATCH_TEXT_BYTES = WORK_BATCH * 32 * 1024
 const sum = (arrays: readonly Float64Array[]): Float64Array => {
   const total = new Float64Array(arrays[0]!.length)
   for (const array of arrays) for (let k = 0; k < array.length; k++) total[k]! += array[k]!
@@ -103,8 +104,7 @@ export class WorkBatchBuilder {
   readonly #links = new WorkLinks()
   readonly #totals: WorkTotals
   readonly #vocabulary = new VocabularyCounter()
-  // Scratch space reused from batch to batch; each batch gets exact-size copies it can own.
-  #text = Buffer.allocUnsafe(WORK_BATCH * 32 * 1024)
+  // Scratch space reused from batch to batch; each batch gets an exact-size copy it can own.
   #linkWords = new Uint32Array(WORK_BATCH * 64)
 
   constructor(works: number, seed: number, pools: GenerationPools, graph: SharedWorkGraph) {
@@ -151,7 +151,8 @@ export class WorkBatchBuilder {
     return Math.ceil(works / WORK_BATCH)
   }
 
-  build(index: number): WorkBatch {
+  /** Builds batch `index`, its text into `into` (see WorkBatch.bytes). */
+  build(index: number, into: Buffer): WorkBatch {
     const first = index * WORK_BATCH
     const count = Math.min(WORK_BATCH, this.#works - first)
     this.#references.seek(this.#checkpoints[index]!)
@@ -161,15 +162,16 @@ export class WorkBatchBuilder {
     const primaryTopic = new Uint16Array(count)
     const links = this.#links
     const totals = this.#totals
+    let text = into
     let used = 0
     let words = 0
     for (let k = 0; k < count; k++) {
       const work = first + k
       const built = this.#builder.build(work, links)
       const worst = built.line.length * MAX_UTF8_PER_UNIT + 1
-      if (used + worst > this.#text.length) this.#text = grow(this.#text, used, used + worst)
-      used += this.#text.write(built.line, used)
-      this.#text[used++] = NEWLINE
+      if (used + worst > text.length) text = grow(text, used, used + worst)
+      used += text.write(built.line, used)
+      text[used++] = NEWLINE
       ends[k] = used
       partitions[k] = this.#partitionIndex.get(built.partition)!
       isOa[k] = links.isOa ? 1 : 0
@@ -206,14 +208,11 @@ export class WorkBatchBuilder {
       }
       for (const id of links.vocabulary) this.#vocabulary.add(work, cited, id)
     }
-    // Buffer's slice() is a view; the batch needs a copy with a buffer of its own to transfer.
-    const bytes = new Uint8Array(used)
-    bytes.set(this.#text.subarray(0, used))
     return {
       index,
       first,
       count,
-      bytes,
+      bytes: text.subarray(0, used),
       ends,
       partitions,
       isOa,
@@ -233,9 +232,10 @@ export class WorkBatchBuilder {
 
 /** A larger copy of `array` (at least `needed` long) with its first `keep` items. */
 function grow<T extends Buffer | Uint32Array>(array: T, keep: number, needed: number): T {
+  // Buffer.from(ArrayBuffer): a Buffer over a buffer of its own (not Node's shared pool), transferable.
   const bigger = (
     array instanceof Buffer
-      ? Buffer.allocUnsafe(Math.max(needed, array.length * 2))
+      ? Buffer.from(new ArrayBuffer(Math.max(needed, array.length * 2)))
       : new Uint32Array(Math.max(needed, array.length * 2))
   ) as T
   bigger.set(array.subarray(0, keep))

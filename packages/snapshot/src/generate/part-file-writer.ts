@@ -62,6 +62,11 @@ export class EntityPartWriter {
   readonly #open = new Map<string, OpenPart>()
   readonly #nextIndex = new Map<string, number>()
   readonly #parts: WrittenPart[] = []
+  /**
+   * Chunks zlib is done with, for the next ones: a new 4 MB buffer per chunk is outside memory V8 accounts
+   * for with a full garbage collection every few chunks.
+   */
+  readonly #spareChunks: Buffer[] = []
 
   constructor(dataDir: string, entity: string, options: PartWriterOptions) {
     this.entity = entity
@@ -137,7 +142,7 @@ export class EntityPartWriter {
       gzip,
       done,
       records: 0,
-      buffer: Buffer.allocUnsafe(CHUNK_BYTES),
+      buffer: this.#chunk(),
       used: 0,
       inFlight: [],
     }
@@ -148,16 +153,27 @@ export class EntityPartWriter {
   /** Hands the buffered bytes to zlib; waits only when too many chunks are still being compressed. */
   async #flush(part: OpenPart): Promise<void> {
     if (part.used === 0) return
-    const chunk = part.buffer.subarray(0, part.used)
-    part.buffer = Buffer.allocUnsafe(CHUNK_BYTES)
+    const full = part.buffer
+    const chunk = full.subarray(0, part.used)
+    part.buffer = this.#chunk()
     part.used = 0
     const compressed = new Promise<void>((resolve, reject) => {
-      part.gzip.write(chunk, (error) => (error ? reject(error) : resolve()))
+      part.gzip.write(chunk, (error) => {
+        if (error) return reject(error)
+        // zlib has read the chunk (its output is in buffers of its own): reuse it. A larger one, made
+        // for an outsized record, is left to the collector.
+        if (full.length === CHUNK_BYTES) this.#spareChunks.push(full)
+        resolve()
+      })
     })
     // Awaited below or at close; until then a failure must not count as unhandled.
     compressed.catch(() => undefined)
     part.inFlight.push(compressed)
     if (part.inFlight.length > CHUNKS_IN_FLIGHT) await part.inFlight.shift()
+  }
+
+  #chunk(): Buffer {
+    return this.#spareChunks.pop() ?? Buffer.allocUnsafe(CHUNK_BYTES)
   }
 
   async #closePart(date: string, part: OpenPart): Promise<void> {

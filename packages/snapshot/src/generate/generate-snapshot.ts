@@ -60,8 +60,8 @@ export interface GenerateOptions {
   readonly gzipLevel?: number
   readonly recordsPerPart?: number
   /**
-   * Worker threads that build the work records (pass 2); 0 builds them on the calling thread. Default: the
-   * number of cores. The files are the same bytes whatever the number.
+   * Worker threads that build the work records (pass 2); 0 builds them on the calling thread. Default: one
+   * per core from THREADED_WORKS works on, none below. The files are the same bytes whatever the number.
    */
   readonly workers?: number
 }
@@ -86,6 +86,12 @@ export class GenerateError extends Error {
 export const MAX_GENERATED_WORKS = 2 ** 31
 /** More threads than this only add start-up time and memory: the main thread's writing becomes the limit. */
 export const MAX_GENERATE_WORKERS = 64
+/**
+ * Below this many works the default is no worker threads: a thread costs about 2 s of CPU to start (loading
+ * the modules through tsx, building the pools), more than it saves on pass 2 of fewer works (a work costs
+ * a few hundred microseconds of one core).
+ */
+export const THREADED_WORKS = 16_384
 export const GENERATE_MANIFEST_FILE = 'oqlkit-generate.json'
 const TMP_DIR = '.oqlkit-generate-tmp'
 const PROGRESS_EVERY = 10_000
@@ -99,7 +105,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
       `works must be a whole number from 1 to ${MAX_GENERATED_WORKS}, got ${n}`,
     )
   }
-  const workers = options.workers ?? availableParallelism()
+  const workers = options.workers ?? (n >= THREADED_WORKS ? availableParallelism() : 0)
   if (!Number.isSafeInteger(workers) || workers < 0 || workers > MAX_GENERATE_WORKERS) {
     throw new GenerateError(
       'invalid-workers',

@@ -5,7 +5,7 @@ import { SeededGaussian } from '@oqlkit/text-models'
 import { describe, expect, it } from 'vitest'
 import { buildIvfIndex, int8MemoryRowSource } from '../src/vectors/ivf-index-builder.ts'
 import { decodeIvfIndex, encodeIvfIndex, ivfIndexFileBytes } from '../src/vectors/ivf-index-file.ts'
-import { type IvfVectorIndex, VectorIndexError } from '../src/vectors/ivf-vector-index.ts'
+import { answersExactly, type IvfVectorIndex, VectorIndexError } from '../src/vectors/ivf-vector-index.ts'
 import { quantizeVector } from '../src/vectors/vector-quantizer.ts'
 import { WorkVectorMatrix } from '../src/vectors/work-vector-matrix.ts'
 
@@ -75,6 +75,21 @@ describe('the list index of semantic search', () => {
     expect(recall).toBeGreaterThanOrEqual(0.95)
   })
 
+  it('reads the lists nearest first until it has scored scanRows rows, and returns the best of those', async () => {
+    const { index } = await built(clustered)
+    for (const query of queries.slice(0, 20)) {
+      // The plain version: every list's rows in `listOrder`, stopping after the list that reaches scanRows.
+      const scanned: number[] = []
+      for (const list of index.listOrder(query)) {
+        if (scanned.length >= index.scanRows) break
+        scanned.push(...index.rows.subarray(index.offsets[list]!, index.offsets[list + 1]!))
+      }
+      const mask = new Uint8Array(clustered.rows)
+      for (const row of scanned) mask[row] = 1
+      expect(index.nearest(clustered, query, 50)).toEqual(clustered.nearest(query, 50, mask))
+    }
+  })
+
   it('is the same index, byte for byte, from the same vectors and seed; another seed makes another', async () => {
     const first = encodeIvfIndex((await built(clustered, 3)).index)
     const second = encodeIvfIndex((await built(clustered, 3)).index)
@@ -87,10 +102,10 @@ describe('the list index of semantic search', () => {
     const { index } = await built(clustered)
     const random = new SeededGaussian(9)
     const narrow = clustered.candidatesOf(clustered.ids.filter(() => random.uniform() < 0.01))
-    expect(narrow.count).toBeLessThanOrEqual(index.scanRows)
+    expect(answersExactly(narrow.count, index.scanRows, clustered.rows)).toBe(true)
     expect(narrow.rows).toBeDefined()
     const wide = clustered.candidatesOf(clustered.ids.filter(() => random.uniform() < 0.5))
-    expect(wide.count).toBeGreaterThan(index.scanRows)
+    expect(answersExactly(wide.count, index.scanRows, clustered.rows)).toBe(false)
     const keptIds = new Set(clustered.ids.filter((_, row) => wide.mask[row] === 1))
     let recall = 0
     for (const query of queries) {
@@ -104,6 +119,14 @@ describe('the list index of semantic search', () => {
     expect(recall).toBeGreaterThanOrEqual(0.95)
     // A filter that keeps nothing finds nothing.
     expect(index.nearest(clustered, queries[0]!, 50, clustered.candidatesOf([]))).toEqual([])
+  })
+
+  it('answers a filter exactly when scoring its rows costs less than walking the lists past the others', () => {
+    // At 1M rows and 8,000 scored: exactly up to about 16,000 kept rows, through the lists beyond.
+    expect(answersExactly(8_000, 8_000, 1_000_000)).toBe(true)
+    expect(answersExactly(15_000, 8_000, 1_000_000)).toBe(true)
+    expect(answersExactly(17_000, 8_000, 1_000_000)).toBe(false)
+    expect(answersExactly(1_000_000, 8_000, 1_000_000)).toBe(false)
   })
 
   it('is not built over vectors without structure: a search would score most rows anyway', async () => {

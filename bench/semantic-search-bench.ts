@@ -15,8 +15,14 @@
 // abstract's 10 most informative words (highest idf in the model's vocabulary; words it lacks count as
 // rarest) joined by OR: all of an abstract's words ANDed would match the work alone, which says nothing.
 //
-// Latency. Semantic search through the adapter (embedding, exact cosine over every vector, the page's
-// records), per_page 10, alone and with a filter, median and p95 over `--latency-rounds` queries after warm-up.
+// Latency. Semantic search through the adapter (embedding, the vector search, the page's records), per_page
+// 10, alone and with a filter, median and p95 over `--latency-rounds` queries after warm-up; and the vector
+// search alone, by the catalog's list index (when it has one) against the exact scan, with its recall@10.
+//
+// The list index alone, on synthesised vectors (no catalog; see `semantic-index-bench.ts`):
+//
+//   npm run bench:semantic -- --synthetic 100000 [--kind clustered|random] [--dimensions 256] [--queries 200]
+//                             [--seed 1] [--sweep]
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DuckDBInstance, listValue } from '@duckdb/node-api'
@@ -25,10 +31,11 @@ import {
   indexCatalogVectors,
   isHeldOut,
   readCatalogManifest,
+  readCatalogWorkVectors,
   readWorkTexts,
   vectorIndexOf,
 } from '@oqlkit/adapter-duckdb'
-import { planQuery, type StorageAdapter } from '@oqlkit/engine'
+import { planQuery, type StorageAdapter, unitVector } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { exactTokens, porterStem, readLsaModel } from '@oqlkit/text-models'
 import { formatMs, median, percentile } from './bench-stats.ts'
@@ -42,8 +49,25 @@ const { values: args } = parseArgs({
     dimensions: { type: 'string', default: '256' },
     rebuild: { type: 'boolean', default: false },
     'latency-rounds': { type: 'string', default: '50' },
+    synthetic: { type: 'string' },
+    kind: { type: 'string', default: 'clustered' },
+    sweep: { type: 'boolean', default: false },
   },
 })
+if (args.synthetic !== undefined) {
+  const kind = args.kind
+  if (kind !== 'clustered' && kind !== 'random') throw new Error(`--kind is clustered or random, not ${kind}`)
+  const { runSemanticIndexBench } = await import('./semantic-index-bench.ts')
+  await runSemanticIndexBench({
+    rows: Number(args.synthetic),
+    kind,
+    dimensions: Number(args.dimensions),
+    queries: Number(args.queries),
+    seed: Number(args.seed),
+    sweep: args.sweep,
+  })
+  process.exit(0)
+}
 if (args.catalog === undefined) {
   console.error('usage: semantic-search-bench --catalog DIR [--queries N] [--hold-out 0.2] [--rebuild]')
   process.exit(2)
@@ -243,3 +267,39 @@ console.log(
   `| with filter publication_year > 2015 | ${formatMs(median(filtered))} | ${formatMs(percentile(filtered, 95))} |`,
 )
 await adapter.close()
+
+// The vector search alone: the list index (when the catalog has one) against the exact scan of every vector,
+// on the same query texts' embeddings; recall@10 of the index against the exact answer.
+const read = await readCatalogWorkVectors(catalogDir)
+if (read?.embedder !== undefined) {
+  const { searcher, embedder, vectors: built } = read
+  const embedded = (await embedder.embed(texts)).map((vector) => unitVector(vector))
+  const timed = <T>(run: () => T): [T, number] => {
+    const started = performance.now()
+    const answer = run()
+    return [answer, performance.now() - started]
+  }
+  const exactTimes: number[] = []
+  const indexTimes: number[] = []
+  let recall = 0
+  for (const query of embedded) {
+    const [exact, exactMs] = timed(() => searcher.matrix.nearest(query, 50))
+    const [found, indexMs] = timed(() => searcher.nearest(query, 50))
+    exactTimes.push(exactMs)
+    indexTimes.push(indexMs)
+    const wanted = new Set(exact.slice(0, 10).map((match) => match.id))
+    recall += found.slice(0, 10).filter((match) => wanted.has(match.id)).length / Math.max(1, wanted.size)
+  }
+  const listIndex = built.listIndex
+  console.log(
+    `\nvector search alone over ${searcher.matrix.rows.toLocaleString('en-US')} vectors, ${texts.length} queries, 50 nearest; ${listIndex === undefined ? 'the catalog has no list index (too few vectors, or none paid at build): both rows are the exact scan' : `list index of ${listIndex.lists} lists scoring ${listIndex.scanRows.toLocaleString('en-US')} rows (recall ${listIndex.recall.toFixed(3)} at build)`}\n`,
+  )
+  console.log('| vector search | recall@10 | median ms | p95 ms |')
+  console.log('|---|---:|---:|---:|')
+  console.log(
+    `| exact scan | 1 | ${formatMs(median(exactTimes))} | ${formatMs(percentile(exactTimes, 95))} |`,
+  )
+  console.log(
+    `| ${searcher.index === undefined ? 'exact scan (no index)' : 'list index'} | ${(recall / embedded.length).toFixed(3)} | ${formatMs(median(indexTimes))} | ${formatMs(percentile(indexTimes, 95))} |`,
+  )
+}

@@ -42,6 +42,7 @@ export {
   type DuckDbAdapterOptions,
 } from './query/duckdb-adapter.ts'
 export { type DuckDbDatabaseOptions, openDuckDbDatabase } from './query/duckdb-driver.ts'
+export { type CatalogWorkVectors, readCatalogWorkVectors } from './query/work-vector-loader.ts'
 export {
   CatalogIndexError,
   type IndexCatalogSearchOptions,
@@ -66,8 +67,9 @@ export {
   type IvfCalibration,
   int8MemoryRowSource,
 } from './vectors/ivf-index-builder.ts'
-export { IvfVectorIndex, VectorIndexError } from './vectors/ivf-vector-index.ts'
+export { answersExactly, IvfVectorIndex, VectorIndexError } from './vectors/ivf-vector-index.ts'
 export { hasUnreadableVectors, vectorIndexOf } from './vectors/vector-index-manifest.ts'
 export { readWorkTexts, type WorkText } from './vectors/work-text-reader.ts'
 export type { VectorsChoice } from './vectors/work-vector-builder.ts'
 export { type VectorCandidates, type VectorMatch, WorkVectorMatrix } from './vectors/work-vector-matrix.ts'
+export { WorkVectorSearcher } from './vectors/work-vector-searcher.ts'

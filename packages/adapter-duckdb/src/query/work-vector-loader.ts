@@ -6,14 +6,17 @@
 import { statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { isCatalogRelativePath } from '../catalog/catalog-manifest-reader.ts'
+import type { Embedder } from '@oqlkit/engine'
+import { isCatalogRelativePath, readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
 import { constantLiteral } from '../sql/sql-text.ts'
+import { loadCatalogEmbedder } from '../vectors/catalog-embedder.ts'
 import { decodeIvfIndex, ivfIndexFileBytes } from '../vectors/ivf-index-file.ts'
 import type { IvfVectorIndex } from '../vectors/ivf-vector-index.ts'
 import type { VectorIndexManifest } from '../vectors/vector-index-layout.ts'
+import { vectorIndexOf } from '../vectors/vector-index-manifest.ts'
 import { WorkVectorMatrix } from '../vectors/work-vector-matrix.ts'
 import { WorkVectorSearcher } from '../vectors/work-vector-searcher.ts'
-import type { DuckDbConnectionLike } from './duckdb-driver.ts'
+import { type DuckDbConnectionLike, openDuckDbDatabase } from './duckdb-driver.ts'
 
 /** Throws, saying what is wrong, unless the vectors' files are where catalog.json says, of the size it says. */
 export function checkWorkVectorFiles(catalogDir: string, vectors: VectorIndexManifest): void {
@@ -85,4 +88,32 @@ export async function loadWorkVectors(
         ),
   ])
   return new WorkVectorSearcher(matrix, index)
+}
+
+export interface CatalogWorkVectors {
+  readonly vectors: VectorIndexManifest
+  readonly searcher: WorkVectorSearcher
+  /** The catalog's own model, when its vectors were made by one (LSA). */
+  readonly embedder: Embedder | undefined
+}
+
+/**
+ * A catalog's vectors, list index and model read on their own, without an adapter (benchmarks and tools that
+ * compare the index with the exact scan); undefined when the catalog has no vectors this version reads.
+ */
+export async function readCatalogWorkVectors(catalogDir: string): Promise<CatalogWorkVectors | undefined> {
+  const manifest = await readCatalogManifest(catalogDir)
+  if (!manifest.ok) throw new Error(manifest.message)
+  const vectors = vectorIndexOf(manifest.manifest)
+  if (vectors === undefined) return undefined
+  const db = await openDuckDbDatabase({ threads: 1, connections: 1 })
+  try {
+    const [searcher, embedder] = await Promise.all([
+      loadWorkVectors(db, catalogDir, vectors),
+      loadCatalogEmbedder(catalogDir, vectors),
+    ])
+    return { vectors, searcher, embedder }
+  } finally {
+    await db.close()
+  }
 }

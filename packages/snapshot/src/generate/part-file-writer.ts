@@ -36,6 +36,18 @@ const CHUNKS_IN_FLIGHT = 3
 /** UTF-8 needs at most 3 bytes per UTF-16 code unit. */
 const MAX_UTF8_PER_UNIT = 3
 const NEWLINE = 0x0a
+/**
+ * zlib's hash table at its largest (memLevel 9, 256 kB more per open part): 4% more throughput than the
+ * default 8 at the same size on generated works. Measured on 96 MB of them (node:zlib, one core, median of 9):
+ *   level 1  126 MB/s  4.88x   (the default: the generator is CPU-bound and gzip is about 40% of its CPU)
+ *   level 2  119 MB/s  5.03x   3% smaller files for 6% more gzip time
+ *   level 3  104 MB/s  5.19x   6% smaller files for 21% more gzip time
+ *   (level 6, zlib's default: 48 MB/s, 5.99x)
+ * At 10M works (176 GB of JSON) level 1 is about 23 min of CPU for 36 GB, level 3 about 28 min for 34 GB.
+ */
+const GZIP_MEM_LEVEL = 9
+/** zlib output per callback: larger than the 16 kB default, so a 4 MB chunk's output takes 4 calls, not 50. */
+const GZIP_CHUNK_BYTES = 256 << 10
 const GZIP_MTIME_OFFSET = 4
 const GZIP_OS_OFFSET = 9
 const GZIP_OS_UNIX = 3
@@ -133,7 +145,11 @@ export class EntityPartWriter {
     this.#nextIndex.set(date, index + 1)
     const path = `${this.entity}/updated_date=${date}/part_${String(index).padStart(3, '0')}.gz`
     mkdirSync(join(this.#dataDir, this.entity, `updated_date=${date}`), { recursive: true })
-    const gzip = createGzip({ level: this.#options.gzipLevel })
+    const gzip = createGzip({
+      level: this.#options.gzipLevel,
+      memLevel: GZIP_MEM_LEVEL,
+      chunkSize: GZIP_CHUNK_BYTES,
+    })
     const done = pipeline(gzip, createWriteStream(join(this.#dataDir, ...path.split('/'))))
     // pipeline's promise is awaited in #closePart; until then a failure must not go unhandled.
     done.catch(() => undefined)

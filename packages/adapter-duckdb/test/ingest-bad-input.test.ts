@@ -245,9 +245,8 @@ describe('bad input', () => {
   })
 
   it('a build that runs out of memory says which step it was, and leaves the catalog as it was', async () => {
-    // The bundled sample under a memory limit far too small for building the works table. DuckDB cannot
-    // sort large records within a memory limit (a 1M-work catalog needs most of this machine's memory),
-    // so a user who meets this needs to know where it happened.
+    // The bundled sample under a memory limit far too small for loading the works' parsed records, the
+    // first step that needs DuckDB's memory: a user who meets this needs to know where it happened.
     const sample = join(import.meta.dirname, '../../../data/sample-snapshot')
     const error = await ingestSnapshot({
       snapshotDir: sample,
@@ -257,7 +256,7 @@ describe('bad input', () => {
       threads: 1,
     }).catch((reason: unknown) => reason)
     expect(error).toBeInstanceOf(Error)
-    expect((error as Error).message).toMatch(/^works: building the table: Out of Memory Error/)
+    expect((error as Error).message).toMatch(/^works: loading the parsed records: Out of Memory Error/)
     expect(folderFingerprint(catalogDir)).toStrictEqual(fingerprint)
   })
 })

@@ -18,6 +18,7 @@ import {
 import { anyLetterId } from '../src/catalog/openalex-id-normalizer.ts'
 import type { IngestProgress, IngestSummary } from '../src/ingest/ingest-progress.ts'
 import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
+import { TEXT_KEYS } from '../src/ingest/record-extraction-spec.ts'
 import { RecordStoreReader } from '../src/query/record-store-reader.ts'
 import { CatalogInspector } from './fixtures/catalog-inspector.ts'
 
@@ -28,6 +29,8 @@ const snapshotDir = fileURLToPath(new URL('../../../data/sample-snapshot/', impo
 
 interface SampleLine {
   readonly entity: string
+  /** The line as the part file has it. */
+  readonly text: string
   readonly record: JsonRecord
 }
 
@@ -41,7 +44,7 @@ function readSample(): SampleLine[] {
       for (const part of readdirSync(join(entityDir, partition))) {
         const text = gunzipSync(readFileSync(join(entityDir, partition, part))).toString('utf8')
         for (const line of text.split('\n').filter((line) => line !== '')) {
-          lines.push({ entity, record: JSON.parse(line) as JsonRecord })
+          lines.push({ entity, text: line, record: JSON.parse(line) as JsonRecord })
         }
       }
     }
@@ -104,31 +107,56 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
   })
 
   it('stores every record so that it parses back deep-equal to the ingested line (without relevance_score)', async () => {
-    const stored = new Map<string, Map<string, Record<string, unknown>>>()
-    for (const entity of new Set(sample.map((line) => line.entity)))
-      stored.set(entity, await catalog.records(entity))
+    const entities = [...new Set(sample.map((line) => line.entity))]
+    const texts = new Map<string, Map<string, { openalexId: string; text: string }>>()
+    for (const entity of entities) texts.set(entity, await catalog.recordTexts(entity))
     const mismatched: string[] = []
+    const notVerbatim: string[] = []
     for (const line of sample) {
       const { relevance_score: _dropped, ...expected } = line.record
-      const actual = stored.get(line.entity)!.get(shortId(line.record.id as string))
-      if (!isDeepStrictEqual(actual, expected)) mismatched.push(`${line.entity} ${line.record.id}`)
+      const stored = texts.get(line.entity)!.get(shortId(line.record.id as string))
+      if (
+        stored === undefined ||
+        stored.openalexId !== line.record.id ||
+        !isDeepStrictEqual(JSON.parse(stored.text), expected)
+      )
+        mismatched.push(`${line.entity} ${line.record.id}`)
+      // A record without relevance_score is kept as the very text of its line (numbers as written: 4.0
+      // stays 4.0), since the API serves the stored bytes as they are.
+      else if (!('relevance_score' in line.record) && stored.text !== line.text)
+        notVerbatim.push(`${line.entity} ${line.record.id}`)
     }
     expect(mismatched).toStrictEqual([])
+    expect(notVerbatim).toStrictEqual([])
+    // One stored record per line: the store gives back no record the snapshot does not have.
+    for (const entity of entities)
+      expect(texts.get(entity)!.size, entity).toBe(sample.filter((line) => line.entity === entity).length)
+    expect(sample.filter((line) => !('relevance_score' in line.record)).length).toBeGreaterThan(1000)
     const first = sample[0]!
-    expect(stored.get(first.entity)!.get(shortId(first.record.id as string))).toStrictEqual(first.record)
+    expect(JSON.parse(texts.get(first.entity)!.get(shortId(first.record.id as string))!.text)).toStrictEqual(
+      first.record,
+    )
     const abstracts = sample.filter(
       (line) => line.entity === 'works' && line.record.abstract_inverted_index !== null,
     )
     expect(abstracts.length).toBeGreaterThan(100)
   })
 
-  it('keeps every record in the record store, at the offset its row states, as its record column has it', async () => {
+  it('keeps every record in the record store, at the offset its row states, compressed alone', async () => {
     const manifest = JSON.parse(readFileSync(join(catalogDir, 'catalog.json'), 'utf8')) as CatalogManifest
     const reader = new RecordStoreReader(catalogDir, manifest)
+    const bySample = new Map(sample.map((line) => [`${line.entity} ${line.record.id}`, line]))
     try {
+      let worksText = 0
+      let worksStored = 0
       for (const entity of new Set(sample.map((line) => line.entity))) {
+        expect(manifest.entities[entity as CatalogEntity].recordStore).toStrictEqual({
+          file: `records/${entity}.records`,
+          dictionary: `records/${entity}.dict`,
+          codec: 'deflate-raw+dictionary',
+        })
         const rows = await catalog.rows(
-          'SELECT id, record, record_offset, record_bytes FROM read_parquet($1) ORDER BY record_offset',
+          'SELECT id, openalex_id, record_offset, record_bytes FROM read_parquet($1) ORDER BY record_offset',
           [catalog.file(`entities/${entity}.parquet`)],
         )
         const stored = await reader.read(
@@ -136,23 +164,73 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
           rows.map((row) => ({ offset: Number(row.record_offset), bytes: Number(row.record_bytes) })),
         )
         const decoder = new TextDecoder('utf-8', { fatal: true })
-        expect(stored.map((bytes) => decoder.decode(bytes))).toStrictEqual(rows.map((row) => row.record))
-        // The records follow each other with no gap, and the file ends with the last one.
-        const last = rows[rows.length - 1]!
-        expect(statSync(catalog.file(`records/${entity}.records`)).size).toBe(
-          Number(last.record_offset) + Number(last.record_bytes),
+        // Each row's bytes decompress to the record of that row's id, as the snapshot has it.
+        const expected = rows.map((row) => {
+          const line = bySample.get(`${entity} ${row.openalex_id}`)
+          if (line === undefined) throw new Error(`${entity} ${row.id} is not in the sample`)
+          const { relevance_score: _dropped, ...record } = line.record
+          return record
+        })
+        expect(stored.map((bytes) => JSON.parse(decoder.decode(bytes)))).toStrictEqual(expected)
+        // No two records share bytes, and every one lies inside the file.
+        const size = statSync(catalog.file(`records/${entity}.records`)).size
+        const overlapping = rows.filter(
+          (row, at) =>
+            at > 0 &&
+            Number(row.record_offset) <
+              Number(rows[at - 1]!.record_offset) + Number(rows[at - 1]!.record_bytes),
         )
+        expect(overlapping.map((row) => row.id)).toStrictEqual([])
+        expect(rows.every((row) => Number(row.record_bytes) > 0)).toBe(true)
+        const last = rows[rows.length - 1]!
+        expect(Number(last.record_offset) + Number(last.record_bytes)).toBeLessThanOrEqual(size)
+        // The store holds every version read (a superseded one stays in the file), so it is at least the
+        // kept records; the sample supersedes, merges and deletes none of its records, so here it is
+        // exactly them, one after the other.
+        const kept = rows.reduce((total, row) => total + Number(row.record_bytes), 0)
+        expect(size).toBeGreaterThanOrEqual(kept)
+        expect(summary.entities[entity as CatalogEntity].recordsRead).toBe(rows.length)
+        expect(size).toBe(kept)
+        expect(manifest.files).toContainEqual({
+          path: `records/${entity}.records`,
+          bytes: size,
+          rows: rows.length,
+        })
+        if (entity === 'works') {
+          worksText = stored.reduce((total, bytes) => total + bytes.length, 0)
+          worksStored = kept
+        }
       }
       // A dictionary of typical records is what makes one record compressed alone small: works shrink by
-      // more than a factor 4 (JSON text vs their compressed bytes).
-      const [works] = await catalog.rows(
-        'SELECT sum(strlen(record)) AS text, sum(record_bytes) AS stored FROM read_parquet($1)',
-        [catalog.file('entities/works.parquet')],
-      )
-      expect(Number(works!.text) / Number(works!.stored)).toBeGreaterThan(4)
+      // more than a factor 4 (the JSON text of the decoded records vs their compressed bytes).
+      expect(worksStored).toBeGreaterThan(0)
+      expect(worksText / worksStored).toBeGreaterThan(4)
     } finally {
       await reader.close()
     }
+  })
+
+  it('writes the text fields of each record, and no record column, to the entity files', async () => {
+    const byId = new Map(sample.map((line) => [`${line.entity} ${line.record.id}`, line.record]))
+    let withAbstract = 0
+    for (const entity of new Set(sample.map((line) => line.entity))) {
+      const file = catalog.file(`entities/${entity}.parquet`)
+      const columns = (await catalog.rows('SELECT name FROM parquet_schema($1)', [file])).map(
+        (row) => row.name,
+      )
+      expect(columns).toContain('texts')
+      expect(columns).not.toContain('record')
+      const rows = await catalog.rows('SELECT openalex_id, texts FROM read_parquet($1)', [file])
+      for (const row of rows) {
+        const record = byId.get(`${entity} ${row.openalex_id}`)!
+        const expected = Object.fromEntries(
+          TEXT_KEYS.filter((key) => Object.hasOwn(record, key)).map((key) => [key, record[key]]),
+        )
+        expect(JSON.parse(row.texts as string), `${entity} ${row.openalex_id}`).toStrictEqual(expected)
+        if (entity === 'works' && record.abstract_inverted_index !== null) withAbstract++
+      }
+    }
+    expect(withAbstract).toBeGreaterThan(100)
   })
 
   it('writes catalog.json with the format version, counts and every file', () => {

@@ -4,21 +4,22 @@
 //   catalog.json                         CatalogManifest (below)
 //   catalog.duckdb                       the serving database: narrow entity tables, link tables by work row,
 //                                        external ids, with their indexes (query/catalog-views.ts)
-//   entities/<entity>.parquet            one row per record: ids, derived columns, the record as JSON text
+//   entities/<entity>.parquet            one row per record: ids, derived columns, its text fields (texts)
 //   records/<entity>.records             each record compressed alone, at the offset its row states
 //   records/<entity>.dict                the preset dictionary the records of that entity were compressed with
 //   links/works-<relation>.parquet       (key, work_id), sorted by key
 //   ids/external-ids.parquet             (entity, scheme, value, id), sorted by scheme, value
 //   ids/merged-ids.parquet               (entity, old_id, new_id, merge_date), sorted by entity, old_id
 //   ids/deleted-ids.parquet              (entity, id, deleted_date), sorted by entity, id
-//   search/                              reserved for the search index (built by a later step, not by ingest)
+//   search/                              the full-text search index (search/search-index-layout.ts)
+//   vectors/, text-tagger/               the works' vectors and the tagging model
 
 import type { CatalogEntity } from './catalog-entities.ts'
 import type { CatalogColumnType } from './entity-columns.ts'
 
 export const CATALOG_FORMAT = 'oqlkit-catalog'
 /** Bumped whenever a file, column or rule changes meaning; readers refuse other versions. */
-export const CATALOG_FORMAT_VERSION = 4
+export const CATALOG_FORMAT_VERSION = 5
 export const CATALOG_MANIFEST_FILE = 'catalog.json'
 /** The serving database: what `serve` attaches read-only instead of copying tables into memory. */
 export const SERVING_DATABASE_FILE = 'catalog.duckdb'
@@ -58,8 +59,8 @@ export interface CatalogTable {
 }
 
 /**
- * The records of one entity for random access: the API reads a page of 25 records by their offsets instead of
- * decompressing the Parquet pages of the `record` column they sit in (a row group of 16,384 big records).
+ * The records of one entity for random access: the API reads a page of 25 records by their offsets. It is the
+ * only copy of the records (format 5; format 4 also kept them in a Parquet `record` column).
  */
 export interface CatalogRecordStore {
   readonly file: string
@@ -139,9 +140,10 @@ export const ENTITY_TAIL_COLUMNS: readonly CatalogColumn[] = [
   },
   { name: 'updated_date', type: 'TIMESTAMP', description: 'the record’s updated_date' },
   {
-    name: 'record',
+    name: 'texts',
     type: 'VARCHAR',
-    description: 'the record as ingested, JSON text (what the API returns)',
+    description:
+      'the record’s text fields (title, abstract, names, keywords, concepts, topics) as JSON, for the search index, vectors and tagger; the record itself is in the record store',
   },
   {
     name: 'record_offset',

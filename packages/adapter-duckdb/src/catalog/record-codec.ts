@@ -19,17 +19,26 @@ export const buildRecordDictionary = (examples: readonly string[]): Buffer => {
   return joined.length <= DICTIONARY_BYTES ? joined : joined.subarray(joined.length - DICTIONARY_BYTES)
 }
 
+/**
+ * The deflate level records are written at. Setting the 32 KiB dictionary costs every record the same
+ * whatever the level, so the levels differ less than for one long stream: on 891 generated works of 15.6 KB,
+ * level 1 took 243 ms for 0.97× the gzipped snapshot and level 6 393 ms for 0.81×.
+ */
+export const RECORD_DEFLATE_LEVEL = constants.Z_DEFAULT_COMPRESSION
+
 export class RecordCodec {
   readonly #dictionary: Buffer
+  readonly #level: number
 
-  constructor(dictionary: Buffer) {
+  constructor(dictionary: Buffer, level: number = RECORD_DEFLATE_LEVEL) {
     this.#dictionary = dictionary
+    this.#level = level
   }
 
   encode(json: string): Buffer {
     return this.#dictionary.length === 0
-      ? deflateRawSync(json, { level: constants.Z_DEFAULT_COMPRESSION })
-      : deflateRawSync(json, { level: constants.Z_DEFAULT_COMPRESSION, dictionary: this.#dictionary })
+      ? deflateRawSync(json, { level: this.#level })
+      : deflateRawSync(json, { level: this.#level, dictionary: this.#dictionary })
   }
 
   /** The record's JSON as UTF-8 bytes: a response can send them as they are. */

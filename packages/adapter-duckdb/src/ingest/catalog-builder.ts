@@ -31,12 +31,12 @@ import {
   linkFilePath,
   MERGED_ID_COLUMNS,
   MERGED_IDS_FILE,
-  RECORDS_DIR,
 } from '../catalog/catalog-layout.ts'
 import { derivedColumnsOf } from '../catalog/entity-columns.ts'
 import { LINK_TABLES } from '../catalog/link-tables.ts'
 import { recordPathColumnsOf } from '../query/column-sources.ts'
 import {
+  buildSortedTableSql,
   buildUnsortedTableSql,
   COPY_DELETED_SQL,
   COPY_EXTERNAL_IDS_SQL,
@@ -63,7 +63,7 @@ import {
   unsortedSizeSql,
   verdictCountsSql,
 } from './catalog-sql.ts'
-import { writeRecordStore } from './record-store-writer.ts'
+import type { AssembledRecordStore } from './record-store-assembler.ts'
 import type { StagingDatabase } from './staging-database.ts'
 
 export interface EntityVerdictCounts {
@@ -95,6 +95,8 @@ export const BUILD_STEP_COUNT = CATALOG_ENTITIES.length + LINK_TABLES.length + 3
 export interface BuildOptions {
   /** The most record bytes sorted at once (default: a sixth of DuckDB's memory limit). */
   readonly sortBatchBytes?: number
+  /** The bytes of each entity's staged rows (their JSON lines): an upper bound of what its sort holds. */
+  readonly stagedBytes?: ReadonlyMap<CatalogEntity, number>
 }
 
 /**
@@ -131,11 +133,11 @@ const memoryLimitBytes = async (db: StagingDatabase): Promise<number> => {
 export async function buildCatalog(
   db: StagingDatabase,
   outDir: string,
+  stores: ReadonlyMap<CatalogEntity, AssembledRecordStore>,
   onStep: BuildStepListener,
   options: BuildOptions = {},
 ): Promise<BuiltCatalog> {
-  for (const dir of [ENTITIES_DIR, RECORDS_DIR, LINKS_DIR, IDS_DIR])
-    await mkdir(join(outDir, dir), { recursive: true })
+  for (const dir of [ENTITIES_DIR, LINKS_DIR, IDS_DIR]) await mkdir(join(outDir, dir), { recursive: true })
   let done = 0
   const step = (name: string) => onStep(name, done++, BUILD_STEP_COUNT)
   const files: CatalogFile[] = []
@@ -216,12 +218,21 @@ export async function buildCatalog(
     await run(`${info.entity}: picking the newest version of each id`, pickWinnersSql(info))
     await run(`${info.entity}: applying merges and deletions`, judgeWinnersSql(info), [info.entity])
     const verdict = (await db.rows(verdictCountsSql(info)))[0] ?? {}
-    await run(`${info.entity}: building the table`, buildUnsortedTableSql(info))
-    for (const sql of dropStagingTablesSql(info)) await db.run(sql)
-    await sortById(info, `${info.entity}: sorting the table`)
+    const budget = options.sortBatchBytes ?? (await memoryLimitBytes(db)) / SORT_MEMORY_SHARE
+    const staged = options.stagedBytes?.get(info.entity)
+    if (staged !== undefined && staged <= budget) {
+      // Small enough for one sort: the kept rows go into the final table sorted, in one statement.
+      await run(`${info.entity}: building the table`, buildSortedTableSql(info), [info.entity])
+      for (const sql of dropStagingTablesSql(info)) await db.run(sql)
+    } else {
+      await run(`${info.entity}: building the table`, buildUnsortedTableSql(info), [info.entity])
+      for (const sql of dropStagingTablesSql(info)) await db.run(sql)
+      await sortById(info, `${info.entity}: sorting the table`)
+    }
     await run(`${info.entity}: recording live ids`, recordLiveIdsSql(info), [info.entity])
     await run(`${info.entity}: collecting external ids`, insertExternalIdsSql(info), [info.entity])
-    const records = await writeRecordStore(db, info, outDir)
+    const records = stores.get(info.entity)
+    if (records === undefined) throw new Error(`no record store was assembled for ${info.entity}`)
     files.push(...records.files)
     const path = entityFilePath(info.entity)
     const written = await write(path, copyEntitySql(info))
@@ -248,7 +259,7 @@ export async function buildCatalog(
   const links: Record<string, CatalogLinkTable> = {}
   for (const spec of LINK_TABLES) {
     const path = linkFilePath(spec.name)
-    const rows = await write(path, copyLinkTableSql(spec, works, catalogEntityInfo(spec.keyEntity)!))
+    const rows = await write(path, copyLinkTableSql(spec, works))
     links[spec.name] = {
       files: [path],
       rowCount: rows,

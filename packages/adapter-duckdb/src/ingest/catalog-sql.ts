@@ -2,18 +2,18 @@
 // (entity tables, column names) and package constants (JSON paths, regex patterns); file paths, entity
 // names and dates travel as bound parameters ($1, $2, …, documented on each builder).
 import type { CatalogEntityInfo } from '../catalog/catalog-entities.ts'
-import { type DerivedColumn, derivedColumnsOf, type ValueSource } from '../catalog/entity-columns.ts'
+import { type DerivedColumn, derivedColumnsOf } from '../catalog/entity-columns.ts'
 import {
   BARE_ISSN_PATTERN,
   EXTERNAL_ID_SCHEMES,
   type ExternalIdScheme,
   isExternalIdScheme,
 } from '../catalog/external-id-schemes.ts'
-import { type LinkTableSpec, linkSourceFields } from '../catalog/link-tables.ts'
+import { LINK_TABLES, type LinkTableSpec } from '../catalog/link-tables.ts'
 import { LETTER_ID_PATTERN, PATH_ID_TAIL_PATTERN } from '../catalog/openalex-id-normalizer.ts'
-import type { RecordPathColumn } from '../catalog/record-path-columns.ts'
 import { recordPathColumnsOf } from '../query/column-sources.ts'
 import { constantLiteral, quoteIdentifier, sqlInteger } from '../sql/sql-text.ts'
+import { linkColumnName } from './record-extractor.ts'
 
 /** The staging table of an entity, unquoted (for the appender, which takes a name). */
 export const stageTableName = (info: CatalogEntityInfo): string => `stage_${info.table}`
@@ -56,11 +56,51 @@ export function externalIdSql(scheme: ExternalIdScheme, expr: string): string {
   return `nullif(${value}, '')`
 }
 
-// ---- staging ----
+// ---- staging: the rows the parse workers wrote (record-extractor.ts), one JSON line per record ----
 
-/** The table JSON Lines records are appended to (column order is the appender's). */
+/** The staged row's columns and their types, in the order the workers write them. */
+export function stageColumnsOf(info: CatalogEntityInfo): readonly (readonly [string, string])[] {
+  return [
+    ['seq', 'BIGINT'],
+    ['id', 'VARCHAR'],
+    ['openalex_id', 'VARCHAR'],
+    ['partition_date', 'VARCHAR'],
+    ['updated_date', 'VARCHAR'],
+    ['record_part', 'INTEGER'],
+    ['record_offset', 'BIGINT'],
+    ['record_bytes', 'INTEGER'],
+    ['derived', 'VARCHAR[]'],
+    ...recordPathColumnsOf(info.entity).map((column) => [column.name, column.type] as const),
+    ['external_ids', 'VARCHAR[][]'],
+    ...linkColumnsOf(info).map((name) => [name, 'VARCHAR[]'] as const),
+    ['texts', 'VARCHAR'],
+  ]
+}
+
+/** The staged columns holding link keys (works only). */
+const linkColumnsOf = (info: CatalogEntityInfo): string[] =>
+  info.entity === 'works' ? LINK_TABLES.map((_, index) => linkColumnName(index)) : []
+
 export function createStageTableSql(info: CatalogEntityInfo): string {
-  return `CREATE TABLE ${stageTable(info)} (seq BIGINT, id VARCHAR, openalex_id VARCHAR, partition_date VARCHAR, updated_date VARCHAR, record VARCHAR)`
+  const columns = stageColumnsOf(info).map(([name, type]) => `${quoteIdentifier(name)} ${type}`)
+  return `CREATE TABLE ${stageTable(info)} (${columns.join(', ')})`
+}
+
+/**
+ * The longest row line DuckDB accepts. It reads with buffers of twice this size per thread, so it is kept
+ * near what a row can need: the rows of works with thousands of authors are a few megabytes.
+ */
+const MAX_ROW_BYTES = 64 * 1024 * 1024
+
+/**
+ * $1 the rows files (VARCHAR[]). DuckDB reads them in parallel; the columns are stated, so nothing is
+ * sampled or guessed.
+ */
+export function loadStagedRowsSql(info: CatalogEntityInfo): string {
+  const columns = stageColumnsOf(info).map(
+    ([name, type]) => `${constantLiteral(name)}: ${constantLiteral(type)}`,
+  )
+  return `INSERT INTO ${stageTable(info)} SELECT * FROM read_json($1::VARCHAR[], format = 'newline_delimited', columns = {${columns.join(', ')}}, maximum_object_size = ${sqlInteger(MAX_ROW_BYTES)})`
 }
 
 export const CREATE_ID_STAGE_TABLES_SQL = [
@@ -68,12 +108,12 @@ export const CREATE_ID_STAGE_TABLES_SQL = [
   'CREATE TABLE deleted_stage (seq BIGINT, entity VARCHAR, id VARCHAR, deleted_date VARCHAR)',
   'CREATE TABLE live_ids (entity VARCHAR, id VARCHAR)',
   'CREATE TABLE external_ids (entity VARCHAR, scheme VARCHAR, value VARCHAR, id VARCHAR)',
+  'CREATE TABLE record_bases (entity VARCHAR, part INTEGER, base BIGINT)',
 ] as const
 
-/** $1 old entity file, $2 seq offset. Rows of the existing catalog go in first, so new rows win ties. */
-export function loadCatalogEntitySql(info: CatalogEntityInfo): string {
-  return `INSERT INTO ${stageTable(info)} SELECT $2::BIGINT + row_number() OVER (), id, openalex_id, CAST(partition_date AS VARCHAR), CAST(updated_date AS VARCHAR), record FROM read_parquet($1, hive_partitioning = false)`
-}
+/** $1 old entity file. Where the old records are, in store order, for the worker that re-reads them. */
+export const PREVIOUS_RECORDS_SQL =
+  'SELECT record_offset, record_bytes, CAST(partition_date AS VARCHAR) AS partition_date FROM read_parquet($1, hive_partitioning = false) ORDER BY record_offset'
 
 /** $1 old merged-ids file, $2 seq offset. */
 export const LOAD_CATALOG_MERGED_SQL =
@@ -92,13 +132,11 @@ export function parquetBadIdSql(info: CatalogEntityInfo): string {
 }
 
 /**
- * $1 Parquet part, $2 seq offset, $3 partition date (or null). Each row becomes its JSON text; the
- * `relevance_score` of search results is dropped, as for JSON Lines.
+ * $1 Parquet part, $2 the JSON Lines file to write: each row as its JSON object, for the parse workers (the
+ * `relevance_score` of search results is dropped there, as for JSON Lines parts).
  */
-export function stageParquetPartSql(info: CatalogEntityInfo): string {
-  const record = `CASE WHEN json_exists(j, '$.relevance_score') THEN json_merge_patch(j, '{"relevance_score":null}') ELSE j END`
-  return `INSERT INTO ${stageTable(info)} SELECT $2::BIGINT + file_row_number + 1, ${shortIdSql(info, 'openalex_id')}, openalex_id, CAST($3 AS VARCHAR), json_extract_string(j, '$.updated_date'), CAST(${record} AS VARCHAR) FROM (SELECT file_row_number, CAST(id AS VARCHAR) AS openalex_id, json_merge_patch(to_json(t), '{"file_row_number":null}') AS j FROM read_parquet($1, file_row_number = true, hive_partitioning = false) t)`
-}
+export const PARQUET_PART_AS_JSON_LINES_SQL =
+  'COPY (SELECT * FROM read_parquet($1, hive_partitioning = false)) TO $2 (FORMAT json)'
 
 // ---- merges and deletions ----
 
@@ -141,157 +179,82 @@ export function verdictCountsSql(info: CatalogEntityInfo): string {
 
 // ---- the entity table ----
 
-/**
- * The column of the final table that holds every value the build reads from a record (one parse per
- * record): the derived columns' paths, the external ids' paths, the text record-path columns' paths and,
- * for works, the fields the link tables read. It is not written to the catalog.
- */
-const EXTRACT = '__extract'
-
-const EXTERNAL_ID_LIST_SUFFIX = '[*]'
-
-interface ExternalIdPath {
-  readonly scheme: ExternalIdScheme
-  /** The path extracted from the record (for a list source, the list itself). */
-  readonly path: string
-  readonly list: boolean
+/** The staged columns that only the build reads (external ids, link keys): not written to the catalog. */
+function buildOnlyColumnsOf(info: CatalogEntityInfo): string[] {
+  return ['external_ids', ...linkColumnsOf(info)]
 }
 
-function externalIdPathsOf(info: CatalogEntityInfo): ExternalIdPath[] {
-  return EXTERNAL_ID_SCHEMES.flatMap((spec) =>
-    spec.sources
-      .filter((source) => source.entities === undefined || source.entities.includes(info.entity))
-      .map((source) => ({
-        scheme: spec.scheme,
-        path: source.list ? source.path.slice(0, -EXTERNAL_ID_LIST_SUFFIX.length) : source.path,
-        list: source.list,
-      })),
-  )
-}
-
-/** Every path the build extracts from a record of the entity, in a fixed order. */
-function extractPathsOf(info: CatalogEntityInfo): string[] {
-  return [
-    ...new Set([
-      ...derivedColumnsOf(info.entity).flatMap((column) => column.sources.map((source) => source.path)),
-      ...externalIdPathsOf(info).map((item) => item.path),
-      ...recordPathColumnsOf(info.entity)
-        .filter((column) => column.form === 'text')
-        .map((column) => column.path),
-      ...(info.entity === 'works' ? linkSourceFields().map((field) => `$.${field}`) : []),
-    ]),
-  ]
-}
-
-// ---- record-path columns (catalog/record-path-columns.ts): what queries read of the record, extracted once.
-// A text column is its path's entry in the extract list. A wildcard path (a list or a count) is read from
-// its part before the first `[*]`, extracted as JSON once per record with every other such part, by the
-// rest of the path: `$.authorships[*].institutions[*].type` is `$[*].institutions[*].type` of the record's
-// `$.authorships`. The values are those of the whole path on the record; where the part is missing, its
-// extract is null and the list empty, as the whole path gives. ----
-
-const WILDCARD = '[*]'
-
-function wildcardSplit(path: string): { readonly head: string; readonly rest: string } {
-  const at = path.indexOf(WILDCARD)
-  return { head: path.slice(0, at), rest: `$${path.slice(at)}` }
-}
-
-/** The parts before the first `[*]` of the entity's wildcard record-path columns, in a fixed order. */
-function wildcardHeadsOf(info: CatalogEntityInfo): string[] {
-  return [
-    ...new Set(
-      recordPathColumnsOf(info.entity)
-        .filter((column) => column.form !== 'text')
-        .map((column) => wildcardSplit(column.path).head),
-    ),
-  ]
-}
-
-function recordPathColumnSql(
-  column: RecordPathColumn,
-  paths: readonly string[],
-  heads: readonly string[],
-): string {
-  const name = quoteIdentifier(column.name)
-  if (column.form === 'text') return `${extracted(paths, column.path)} AS ${name}`
-  const { head, rest } = wildcardSplit(column.path)
-  const part = extracted(heads, head, 'h')
-  const value =
-    column.form === 'list'
-      ? `coalesce(list_filter(json_extract_string(${part}, ${constantLiteral(rest)}), lambda __x: __x IS NOT NULL), [])`
-      : column.form === 'count'
-        ? `coalesce(len(json_extract(${part}, ${constantLiteral(rest)})), 0)`
-        : `coalesce(list_transform(list_filter(json_extract(${part}, ${constantLiteral(rest)}), lambda __l: json_extract_string(__l, '$.is_oa') = 'true'), lambda __l: json_extract_string(__l, '$.version')), [])`
-  return `${value} AS ${name}`
-}
-
-/** The SQL of the value at `path` in the extract list (text; JSON text for objects and arrays). */
-function extracted(paths: readonly string[], path: string, column = 'v'): string {
-  const index = paths.indexOf(path)
-  if (index === -1) throw new Error(`path not extracted: ${path}`)
-  return `${column}[${index + 1}]`
-}
-
-function sourceSql(source: ValueSource, paths: readonly string[]): string {
-  const value = extracted(paths, source.path)
-  const transform = source.transform
-  if (transform === 'value') return value
-  if (transform === 'letter-id') return letterIdSql(value)
-  if (transform === 'path-id') return pathIdSql(value)
-  if (transform === 'upper') return `upper(${value})`
-  if (transform === 'array-length') return `CAST(json_array_length(${value}) AS VARCHAR)`
-  if (isExternalIdScheme(transform)) return externalIdSql(transform, value)
-  const unknown: never = transform
-  throw new Error(`unknown transform ${String(unknown)}`)
-}
-
-function derivedColumnSql(column: DerivedColumn, paths: readonly string[]): string {
-  const terms = column.sources.map((source) => sourceSql(source, paths))
-  const first = terms.length === 1 ? terms[0]! : `coalesce(${terms.join(', ')})`
-  if (column.kind === 'presence') return `(${first} IS NOT NULL) AS ${quoteIdentifier(column.name)}`
+/** A derived column typed from its text (`derived[k]`, computed by the worker from its sources). */
+function derivedColumnSql(column: DerivedColumn, text: string): string {
+  if (column.kind === 'presence') return `(${text} IS NOT NULL) AS ${quoteIdentifier(column.name)}`
   const cast =
     column.type === 'DATE'
-      ? `TRY_CAST(left(${first}, 10) AS DATE)`
+      ? `TRY_CAST(left(${text}, 10) AS DATE)`
       : column.type === 'VARCHAR'
-        ? first
-        : `TRY_CAST(${first} AS ${column.type})`
+        ? text
+        : `TRY_CAST(${text} AS ${column.type})`
   const value = column.fallback === null ? cast : `coalesce(${cast}, ${column.fallback})`
   return `${value} AS ${quoteIdentifier(column.name)}`
 }
 
 /**
- * The kept records with their derived columns, in no order yet. The final table is this one sorted by the
- * short id (below), so that the zone maps of `id` prune point lookups and the joins from link tables (whose
- * `work_id` is the same text).
+ * The kept records with their typed columns, in no order yet; each record's offset made absolute in the
+ * entity's record store (its segment's base added). The final table is this one sorted by the short id
+ * (below), so that the zone maps of `id` prune point lookups and the joins from link tables.
  */
+function keptRowsSql(info: CatalogEntityInfo): string {
+  const derived = derivedColumnsOf(info.entity).map((column, index) =>
+    derivedColumnSql(column, `s.derived[${index + 1}]`),
+  )
+  // The rows leave out empty lists and zero counts (record-extractor.ts).
+  const paths = recordPathColumnsOf(info.entity).map((column) => {
+    const name = quoteIdentifier(column.name)
+    if (column.form === 'text') return `s.${name}`
+    const empty = column.form === 'count' ? '0' : 'CAST([] AS VARCHAR[])'
+    return `coalesce(s.${name}, ${empty}) AS ${name}`
+  })
+  const buildOnly = buildOnlyColumnsOf(info).map((name) => `s.${quoteIdentifier(name)}`)
+  const columns = [
+    's.id',
+    `${idNumberSql(info)} AS id_num`,
+    's.openalex_id',
+    ...derived,
+    ...paths,
+    'TRY_CAST(s.partition_date AS DATE) AS partition_date',
+    'TRY_CAST(s.updated_date AS TIMESTAMP) AS updated_date',
+    's.texts',
+    's.record_offset + b.base AS record_offset',
+    's.record_bytes',
+    ...buildOnly,
+  ]
+  return `SELECT ${columns.join(', ')} FROM ${stageTable(info)} s JOIN record_bases b ON b.entity = $1 AND b.part = s.record_part WHERE s.seq IN (SELECT seq FROM ${verdictTable(info)} WHERE NOT is_deleted AND NOT is_merged)`
+}
+
+/** $1 entity name. The kept rows, unsorted (to be sorted a range at a time). */
 export function buildUnsortedTableSql(info: CatalogEntityInfo): string {
-  const paths = extractPathsOf(info)
-  const heads = wildcardHeadsOf(info)
-  const derived = [
-    ...derivedColumnsOf(info.entity).map((column) => derivedColumnSql(column, paths)),
-    ...recordPathColumnsOf(info.entity).map((column) => recordPathColumnSql(column, paths, heads)),
-  ].join(', ')
-  const extract = `json_extract_string(s.record, [${paths.map(constantLiteral).join(', ')}])`
-  const headExtract =
-    heads.length === 0 ? '' : `, json_extract(s.record, [${heads.map(constantLiteral).join(', ')}]) AS h`
-  return `CREATE TABLE ${unsortedTable(info)} AS SELECT id, ${idNumberSql(info)} AS id_num, openalex_id, ${derived}, TRY_CAST(partition_date AS DATE) AS partition_date, TRY_CAST(updated_date AS TIMESTAMP) AS updated_date, record, v AS ${EXTRACT} FROM (SELECT s.*, ${extract} AS v${headExtract} FROM ${stageTable(info)} s WHERE s.seq IN (SELECT seq FROM ${verdictTable(info)} WHERE NOT is_deleted AND NOT is_merged))`
+  return `CREATE TABLE ${unsortedTable(info)} AS ${keptRowsSql(info)}`
+}
+
+/** $1 entity name. The kept rows sorted by id in one statement, when they fit one sort. */
+export function buildSortedTableSql(info: CatalogEntityInfo): string {
+  return `CREATE TABLE ${finalTable(info)} AS ${keptRowsSql(info)} ORDER BY id`
 }
 
 // ---- sorting by id in ranges: DuckDB cannot sort rows carrying large strings within its memory limit (it
 // fails to pin blocks instead of spilling), so the table is sorted a range of ids at a time, each range
 // small enough to sort in memory, the ranges appended in order (inserts keep their ORDER BY). ----
 
-/**
- * One row: the kept rows, and the bytes of their records, extracts and list record-path columns (what a
- * sort must hold).
- */
+/** One row: the kept rows, and the bytes of their texts and list columns (what a sort must hold). */
 export function unsortedSizeSql(info: CatalogEntityInfo): string {
-  const lists = recordPathColumnsOf(info.entity)
-    .filter((column) => column.type === 'VARCHAR[]')
-    .map((column) => ` + strlen(CAST(${quoteIdentifier(column.name)} AS VARCHAR))`)
+  const lists = [
+    ...recordPathColumnsOf(info.entity)
+      .filter((column) => column.type === 'VARCHAR[]')
+      .map((column) => column.name),
+    ...buildOnlyColumnsOf(info),
+  ]
+    .map((name) => ` + strlen(CAST(${quoteIdentifier(name)} AS VARCHAR))`)
     .join('')
-  return `SELECT count(*) AS rows, coalesce(sum(strlen(record) + strlen(CAST(${EXTRACT} AS VARCHAR))${lists}), 0) AS bytes FROM ${unsortedTable(info)}`
+  return `SELECT count(*) AS rows, coalesce(sum(strlen(coalesce(texts, ''))${lists}), 0) AS bytes FROM ${unsortedTable(info)}`
 }
 
 /** One row, `bounds`: the ids that cut the rows into `parts` ranges of about equal size. */
@@ -341,24 +304,9 @@ export function recordLiveIdsSql(info: CatalogEntityInfo): string {
 
 /** $1 output file. Rows keep the table's (sorted) order. */
 export function copyEntitySql(info: CatalogEntityInfo): string {
-  return `COPY (SELECT * EXCLUDE (${EXTRACT}) FROM ${finalTable(info)}) TO $1 (${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${sqlInteger(info.rowGroupSize)})`
+  const buildOnly = buildOnlyColumnsOf(info).map(quoteIdentifier).join(', ')
+  return `COPY (SELECT * EXCLUDE (${buildOnly}) FROM ${finalTable(info)}) TO $1 (${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${sqlInteger(info.rowGroupSize)})`
 }
-
-// ---- the record store (catalog/record-codec.ts): the records leave DuckDB, their offsets come back ----
-
-/** The records to compress, in the table's order; and typical ones for the dictionary (deterministic). */
-export const recordStoreSql = (info: CatalogEntityInfo) => ({
-  records: `SELECT id, record FROM ${finalTable(info)}`,
-  examples: `SELECT record FROM ${finalTable(info)} ORDER BY hash(id), id LIMIT 16`,
-  createOffsets: `CREATE OR REPLACE TABLE record_offsets (id VARCHAR, record_offset BIGINT, record_bytes INTEGER)`,
-  checkOffsets: `SELECT (SELECT count(*) FROM ${finalTable(info)}) AS rows, (SELECT count(DISTINCT f.id) FROM ${finalTable(info)} AS f JOIN record_offsets AS o ON f.id = o.id) AS located`,
-  attachOffsets: [
-    `ALTER TABLE ${finalTable(info)} ADD COLUMN record_offset BIGINT`,
-    `ALTER TABLE ${finalTable(info)} ADD COLUMN record_bytes INTEGER`,
-    `UPDATE ${finalTable(info)} AS f SET record_offset = o.record_offset, record_bytes = o.record_bytes FROM record_offsets AS o WHERE f.id = o.id`,
-    'DROP TABLE record_offsets',
-  ],
-})
 
 /** One row: the newest partition date among the kept records. */
 export function latestPartitionSql(info: CatalogEntityInfo): string {
@@ -383,27 +331,9 @@ export function dropEntityTableSql(info: CatalogEntityInfo): string[] {
 
 // ---- external ids ----
 
-/**
- * $1 entity name. Every external id the kept records state, normalised: each id paired with its scheme
- * (list sources flattened; `list_concat` reads a missing list as empty), then normalised by scheme.
- */
+/** $1 entity name. Every external id the kept records state, normalised by the worker. */
 export function insertExternalIdsSql(info: CatalogEntityInfo): string {
-  const paths = extractPathsOf(info)
-  const sources = externalIdPathsOf(info)
-  const pair = (scheme: ExternalIdScheme, raw: string) =>
-    `{'scheme': ${constantLiteral(scheme)}, 'raw': ${raw}}`
-  const scalars = sources.filter((item) => !item.list)
-  const pairs = [
-    `[${scalars.map((item) => pair(item.scheme, extracted(paths, item.path, EXTRACT))).join(', ')}]`,
-    ...sources
-      .filter((item) => item.list)
-      .map(
-        (item) =>
-          `list_transform(json_extract_string(${extracted(paths, item.path, EXTRACT)}, '$[*]'), raw -> ${pair(item.scheme, 'raw')})`,
-      ),
-  ]
-  const normalised = `CASE e.scheme ${EXTERNAL_ID_SCHEMES.map((spec) => `WHEN ${constantLiteral(spec.scheme)} THEN ${externalIdSql(spec.scheme, 'e.raw')}`).join(' ')} END`
-  return `INSERT INTO external_ids SELECT DISTINCT $1, scheme, value, id FROM (SELECT id, e.scheme AS scheme, ${normalised} AS value FROM (SELECT id, unnest(list_concat(${pairs.join(', ')})) AS e FROM ${finalTable(info)})) WHERE value IS NOT NULL`
+  return `INSERT INTO external_ids SELECT DISTINCT $1, e[1], e[2], id FROM (SELECT id, unnest(external_ids) AS e FROM ${finalTable(info)})`
 }
 
 /** $1 output file. */
@@ -411,27 +341,10 @@ export const COPY_EXTERNAL_IDS_SQL = `COPY (SELECT entity, scheme, value, id FRO
 
 // ---- link tables ----
 
-function linkKeySql(spec: LinkTableSpec, keyEntity: CatalogEntityInfo): string {
-  if (spec.transform === 'letter-id') return letterIdSql('x', keyEntity.letter)
-  if (spec.transform === 'country') return `upper(${pathIdSql('x')})`
-  return pathIdSql('x')
-}
-
-/** $1 output file. `(key, work_id)`, distinct, sorted by key then work. */
-export function copyLinkTableSql(
-  spec: LinkTableSpec,
-  works: CatalogEntityInfo,
-  keyEntity: CatalogEntityInfo,
-): string {
-  const paths = extractPathsOf(works)
-  const selects = spec.sources.map((source) => {
-    const part = extracted(paths, `$.${source.field}`, EXTRACT)
-    const values = source.scalar
-      ? `[json_extract_string(${part}, ${constantLiteral(source.path)})]`
-      : `json_extract_string(${part}, ${constantLiteral(source.path)})`
-    return `SELECT id AS work_id, unnest(${values}) AS x FROM ${finalTable(works)}`
-  })
-  return `COPY (SELECT DISTINCT key, work_id FROM (SELECT ${linkKeySql(spec, keyEntity)} AS key, work_id FROM (${selects.join(' UNION ALL ')})) WHERE key IS NOT NULL ORDER BY key, work_id) TO $1 (${PARQUET_OPTIONS})`
+/** $1 output file. `(key, work_id)`, distinct, sorted by key then work; the keys were normalised by the worker. */
+export function copyLinkTableSql(spec: LinkTableSpec, works: CatalogEntityInfo): string {
+  const column = quoteIdentifier(linkColumnName(LINK_TABLES.indexOf(spec)))
+  return `COPY (SELECT DISTINCT key, work_id FROM (SELECT id AS work_id, unnest(${column}) AS key FROM ${finalTable(works)}) WHERE key IS NOT NULL ORDER BY key, work_id) TO $1 (${PARQUET_OPTIONS})`
 }
 
 // ---- merged and deleted ids ----

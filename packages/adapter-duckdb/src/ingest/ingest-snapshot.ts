@@ -1,12 +1,15 @@
 // `ingestSnapshot`: reads an OpenAlex snapshot (legacy or 2026 layout) and writes a catalog. The steps:
 //   1. plan: find the layout, check the manifests against the files (nothing is read yet);
-//   2. stage: the existing catalog's rows (when updating), then every part file, then the id lists, into a
-//      DuckDB database inside a build folder beside the catalog;
-//   3. build: one version per id (newest partition wins), merges and deletions, Parquet files, catalog.json;
+//   2. parse: worker threads, one per core, read every part file (and, when updating, the catalog's own
+//      records) once each: each record is compressed into its entity's record store and every value the
+//      catalog derives from it is written as one JSON line, which DuckDB then loads in parallel; the id
+//      lists are staged beside them. All of it inside a build folder next to the catalog;
+//   3. build: one version per id (newest partition wins), merges and deletions, Parquet files, catalog.json,
+//      the serving database;
 //   4. commit: swap the build folder in. Any error before that leaves the existing catalog untouched.
-import { readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { DuckDBAppender } from '@duckdb/node-api'
+import { listValue } from '@duckdb/node-api'
 import { CATALOG_ENTITIES, type CatalogEntity } from '../catalog/catalog-entities.ts'
 import {
   CATALOG_FORMAT,
@@ -14,6 +17,7 @@ import {
   CATALOG_MANIFEST_FILE,
   type CatalogIngestRecord,
   type CatalogManifest,
+  RECORDS_DIR,
   SERVING_DATABASE_FILE,
 } from '../catalog/catalog-layout.ts'
 import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
@@ -29,17 +33,26 @@ import {
   createStageTableSql,
   LOAD_CATALOG_DELETED_SQL,
   LOAD_CATALOG_MERGED_SQL,
-  loadCatalogEntitySql,
-  stageTableName,
+  loadStagedRowsSql,
+  PREVIOUS_RECORDS_SQL,
 } from './catalog-sql.ts'
 import { abandonBuildFolder, type BuildFolder, commitBuildFolder, openBuildFolder } from './catalog-swap.ts'
 import { readDeletedIds, readMergedIds } from './id-list-reader.ts'
 import { IngestError, ingestErrorDetails } from './ingest-error.ts'
 import type { EntityIngestCounts, IngestProgressListener, IngestSummary } from './ingest-progress.ts'
-import { type StageCursor, stageJsonLinesPart, stageParquetPart } from './part-stager.ts'
+import { defaultParseWorkers, runParseTasks } from './part-parse-pool.ts'
+import type { ParseTask } from './part-parse-worker.ts'
+import { checkRecordCount, prepareParquetPart } from './part-stager.ts'
 import { ProgressReporter } from './progress-reporter.ts'
+import { recordExtractionSpecs } from './record-extraction-spec.ts'
+import {
+  type AssembledRecordStore,
+  assembleRecordStore,
+  type RecordSegment,
+  recordDictionaryFor,
+} from './record-store-assembler.ts'
 import { buildServingDatabase } from './serving-database-builder.ts'
-import type { SnapshotIdFile, SnapshotPlan } from './snapshot-plan.ts'
+import type { SnapshotIdFile, SnapshotPart, SnapshotPlan } from './snapshot-plan.ts'
 import { planSnapshot } from './snapshot-planner.ts'
 import { StagingDatabase } from './staging-database.ts'
 
@@ -54,7 +67,7 @@ export interface IngestOptions {
   readonly mode?: 'update' | 'replace'
   /** Which copy to read when the snapshot holds both 2026 formats. Default `jsonl`. */
   readonly preferFormat?: 'jsonl' | 'parquet'
-  /** DuckDB threads and memory limit for the build. */
+  /** DuckDB threads and memory limit for the build; `threads` is also the number of parse workers. */
   readonly threads?: number
   readonly memoryLimit?: string
   /** The most record bytes sorted at once (default: a sixth of the memory limit); for tests. */
@@ -100,14 +113,23 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
 
     const cursor: StageCursor = { nextSeq: 1n, recordsRead: 0, rewritten: 0 }
     const updating = build.hasCatalog && (options.mode ?? 'update') === 'update'
-    const previous = updating ? await stagePreviousCatalog(db, build, cursor) : undefined
-    const read = await stageSnapshot(db, plan, cursor, progress)
+    const previous = updating ? await readPreviousCatalog(build) : undefined
+    const staged = await stageRecords(db, plan, build.path, stagingDir, previous, cursor, progress, {
+      workers: options.threads ?? defaultParseWorkers(),
+    })
+    if (previous !== undefined) await stagePreviousIds(db, build, previous.manifest, cursor)
+    await stageIdFiles(db, plan, cursor, progress)
+    const read = staged.read
 
     const built = await buildCatalog(
       db,
       build.path,
+      staged.stores,
       (step, done, total) => progress.building(step, done, total),
-      options.sortBatchBytes === undefined ? {} : { sortBatchBytes: options.sortBatchBytes },
+      {
+        stagedBytes: staged.stagedBytes,
+        ...(options.sortBatchBytes === undefined ? {} : { sortBatchBytes: options.sortBatchBytes }),
+      },
     )
     // The full-text index is part of the catalog: built in the same folder, swapped in with it.
     const searchIndex =
@@ -221,17 +243,20 @@ function catalogManifestOf(
   }
 }
 
+/** Where staging stands: the next sequence number of the id lists (arrival order) and tallies. */
+interface StageCursor {
+  nextSeq: bigint
+  recordsRead: number
+  rewritten: number
+}
+
 interface PreviousCatalog {
   readonly manifest: CatalogManifest
   readonly records: ReadonlyMap<CatalogEntity, number>
+  readonly outDir: string
 }
 
-/** Loads the rows of the catalog being updated, before the snapshot's, so that equal versions go to the new. */
-async function stagePreviousCatalog(
-  db: StagingDatabase,
-  build: BuildFolder,
-  cursor: StageCursor,
-): Promise<PreviousCatalog> {
+async function readPreviousCatalog(build: BuildFolder): Promise<PreviousCatalog> {
   const result = await readCatalogManifest(build.outDir)
   if (!result.ok) {
     throw new IngestError({
@@ -240,78 +265,227 @@ async function stagePreviousCatalog(
       detail: ingestErrorDetails.catalogInvalid(result.message),
     })
   }
-  const { manifest } = result
   const records = new Map<CatalogEntity, number>()
-  const load = async (sql: string, files: readonly string[]): Promise<number> => {
-    let rows = 0
+  for (const info of CATALOG_ENTITIES)
+    records.set(info.entity, result.manifest.entities[info.entity].rowCount)
+  return { manifest: result.manifest, records, outDir: build.outDir }
+}
+
+const catalogInvalid = (file: string, error: unknown): IngestError =>
+  new IngestError(
+    { code: 'catalog-invalid', file, detail: ingestErrorDetails.catalogInvalid((error as Error).message) },
+    { cause: error },
+  )
+
+/** The merges and deletions of the catalog being updated, before the snapshot's. */
+async function stagePreviousIds(
+  db: StagingDatabase,
+  build: BuildFolder,
+  manifest: CatalogManifest,
+  cursor: StageCursor,
+): Promise<void> {
+  const load = async (sql: string, files: readonly string[]) => {
     for (const file of files) {
       const count = await db.run(sql, [join(build.outDir, ...file.split('/')), cursor.nextSeq])
       cursor.nextSeq += BigInt(count) + 1n
-      rows += count
     }
-    return rows
   }
   try {
-    for (const info of CATALOG_ENTITIES) {
-      records.set(info.entity, await load(loadCatalogEntitySql(info), manifest.entities[info.entity].files))
-    }
     await load(LOAD_CATALOG_MERGED_SQL, manifest.mergedIds.files)
     await load(LOAD_CATALOG_DELETED_SQL, manifest.deletedIds.files)
   } catch (error) {
-    throw new IngestError(
-      {
-        code: 'catalog-invalid',
-        file: build.outDir,
-        detail: ingestErrorDetails.catalogInvalid((error as Error).message),
-      },
-      { cause: error },
-    )
+    throw catalogInvalid(build.outDir, error)
   }
-  return { manifest, records }
 }
 
-/** Stages every part file and id list of the snapshot; returns the records read per entity. */
-async function stageSnapshot(
+interface StagedRecords {
+  readonly read: Map<CatalogEntity, number>
+  readonly stores: Map<CatalogEntity, AssembledRecordStore>
+  /** The bytes of each entity's rows files. */
+  readonly stagedBytes: Map<CatalogEntity, number>
+}
+
+/** A part's records are numbered from (its task number + 1) × 2^32: arrival order, whatever thread read it. */
+const SEQ_STRIDE = 2 ** 32
+
+/**
+ * Every record of the catalog being updated and of the snapshot, parsed once by the parse workers: their
+ * derived values staged in DuckDB, their compressed bytes assembled into each entity's record store.
+ */
+async function stageRecords(
+  db: StagingDatabase,
+  plan: SnapshotPlan,
+  buildDir: string,
+  stagingDir: string,
+  previous: PreviousCatalog | undefined,
+  cursor: StageCursor,
+  progress: ProgressReporter,
+  options: { readonly workers: number },
+): Promise<StagedRecords> {
+  const rowsDir = join(stagingDir, 'rows')
+  const segmentsDir = join(stagingDir, 'segments')
+  const convertedDir = join(stagingDir, 'parquet-as-json')
+  for (const dir of [rowsDir, segmentsDir, convertedDir, join(buildDir, RECORDS_DIR)])
+    await mkdir(dir, { recursive: true })
+
+  // Parquet parts become JSON Lines first: the workers read lines.
+  const sources = new Map<number, string>()
+  for (const [index, part] of plan.parts.entries()) {
+    if (part.format !== 'parquet') continue
+    const converted = join(convertedDir, `${index}.jsonl`)
+    await prepareParquetPart(db, part, converted)
+    sources.set(index, converted)
+  }
+  const oldFile = (relative: string) => join(previous?.outDir ?? buildDir, ...relative.split('/'))
+  const dictionaries = new Map<CatalogEntity, Buffer>()
+  for (const info of CATALOG_ENTITIES) {
+    const old = previous?.manifest.entities[info.entity]
+    const first = plan.parts.findIndex((part) => part.entity.entity === info.entity)
+    dictionaries.set(
+      info.entity,
+      await recordDictionaryFor(
+        old !== undefined && old.rowCount > 0 ? oldFile(old.recordStore.dictionary) : undefined,
+        first === -1 ? undefined : (sources.get(first) ?? plan.parts[first]!.path),
+      ),
+    )
+  }
+
+  const tasks: ParseTask[] = []
+  const partOfTask = new Map<number, SnapshotPart>()
+  const taskFiles = (index: number) => ({
+    segmentPath: join(segmentsDir, `${index}.records`),
+    rowsPath: join(rowsDir, `${index}.jsonl`),
+    seqBase: (index + 1) * SEQ_STRIDE,
+  })
+  if (previous !== undefined) {
+    for (const info of CATALOG_ENTITIES) {
+      const old = previous.manifest.entities[info.entity]
+      if (old.rowCount === 0) continue
+      const offsets: number[] = []
+      const lengths: number[] = []
+      const partitionDates: (string | null)[] = []
+      try {
+        for (const file of old.files)
+          for await (const chunk of db.stream(PREVIOUS_RECORDS_SQL, [oldFile(file)]))
+            for (const [offset, bytes, date] of chunk) {
+              offsets.push(Number(offset))
+              lengths.push(Number(bytes))
+              partitionDates.push(date === null ? null : String(date))
+            }
+      } catch (error) {
+        throw catalogInvalid(previous.outDir, error)
+      }
+      const index = tasks.length
+      tasks.push({
+        kind: 'previous',
+        index,
+        entity: info.entity,
+        ...taskFiles(index),
+        dictionary: dictionaries.get(info.entity)!,
+        storePath: oldFile(old.recordStore.file),
+        offsets: Float64Array.from(offsets),
+        lengths: Int32Array.from(lengths),
+        partitionDates,
+      })
+    }
+  }
+  for (const [partIndex, part] of plan.parts.entries()) {
+    const index = tasks.length
+    partOfTask.set(index, part)
+    tasks.push({
+      kind: 'part',
+      index,
+      entity: part.entity.entity,
+      ...taskFiles(index),
+      dictionary: dictionaries.get(part.entity.entity)!,
+      path: sources.get(partIndex) ?? part.path,
+      reportPath: part.path,
+      partitionDate: part.partitionDate,
+    })
+  }
+
+  const running = new Map<number, number>()
+  let finished = 0
+  const done = await runParseTasks(tasks, { specs: recordExtractionSpecs() }, options.workers, {
+    onProgress: (task, records) => {
+      running.set(task.index, records)
+      const part = partOfTask.get(task.index)
+      progress.reading(part?.path ?? task.entity, task.entity, finished + sum([...running.values()]))
+    },
+    onDone: (task, result) => {
+      running.delete(task.index)
+      finished += result.records
+      const part = partOfTask.get(task.index)
+      if (part !== undefined) {
+        checkRecordCount(part, result.records)
+        progress.fileDone(part.bytes, finished)
+      }
+    },
+  })
+  for (const [at, result] of done.entries()) {
+    const task = tasks[at]!
+    if (task.kind === 'part') {
+      cursor.recordsRead += result.records
+      cursor.rewritten += result.rewritten
+    }
+  }
+  await rm(convertedDir, { recursive: true, force: true })
+
+  const read = new Map<CatalogEntity, number>()
+  const stores = new Map<CatalogEntity, AssembledRecordStore>()
+  const stagedBytes = new Map<CatalogEntity, number>()
+  for (const info of CATALOG_ENTITIES) {
+    const own = tasks.filter((task) => task.entity === info.entity)
+    progress.building(`staging ${info.entity}`, 0, own.length)
+    const rows = own.map((task) => task.rowsPath)
+    stagedBytes.set(info.entity, sum(await Promise.all(rows.map(async (path) => (await stat(path)).size))))
+    try {
+      if (rows.length > 0) await db.run(loadStagedRowsSql(info), [listValue(rows)])
+    } catch (error) {
+      // Out of memory or disk here must say where, as the build steps do.
+      throw new Error(`${info.entity}: loading the parsed records: ${(error as Error).message}`, {
+        cause: error,
+      })
+    }
+    for (const path of rows) await rm(path, { force: true })
+    const segments: RecordSegment[] = own.map((task) => ({
+      part: task.index,
+      path: task.segmentPath,
+      records: done[tasks.indexOf(task)]!.records,
+    }))
+    const store = await assembleRecordStore(buildDir, info.entity, dictionaries.get(info.entity)!, segments)
+    const bases = await db.appender('record_bases')
+    try {
+      for (const { part, base } of store.bases) {
+        bases.appendVarchar(info.entity)
+        bases.appendInteger(part)
+        bases.appendBigInt(BigInt(base))
+        bases.endRow()
+      }
+    } finally {
+      bases.closeSync()
+    }
+    stores.set(info.entity, store)
+    read.set(
+      info.entity,
+      sum(own.filter((task) => task.kind === 'part').map((task) => done[tasks.indexOf(task)]!.records)),
+    )
+  }
+  return { read, stores, stagedBytes }
+}
+
+/** Stages the snapshot's merged and deleted id lists. */
+async function stageIdFiles(
   db: StagingDatabase,
   plan: SnapshotPlan,
   cursor: StageCursor,
   progress: ProgressReporter,
-): Promise<Map<CatalogEntity, number>> {
-  const read = new Map<CatalogEntity, number>()
-  let appender: { readonly entity: CatalogEntity; readonly appender: DuckDBAppender } | undefined
-  const closeAppender = () => {
-    appender?.appender.closeSync()
-    appender = undefined
-  }
-  try {
-    for (const part of plan.parts) {
-      const entity = part.entity.entity
-      progress.reading(part.path, entity, cursor.recordsRead)
-      let records: number
-      if (part.format === 'parquet') {
-        closeAppender()
-        records = await stageParquetPart(db, part, cursor)
-      } else {
-        if (appender?.entity !== entity) {
-          closeAppender()
-          appender = { entity, appender: await db.appender(stageTableName(part.entity)) }
-        }
-        records = await stageJsonLinesPart(part, appender.appender, cursor, () =>
-          progress.reading(part.path, entity, cursor.recordsRead),
-        )
-      }
-      read.set(entity, (read.get(entity) ?? 0) + records)
-      progress.fileDone(part.bytes, cursor.recordsRead)
-    }
-  } finally {
-    closeAppender()
-  }
+): Promise<void> {
   for (const file of plan.idFiles) {
     progress.reading(file.path, file.entity.entity, cursor.recordsRead)
     await stageIdFile(db, file, cursor)
     progress.fileDone(file.bytes, cursor.recordsRead)
   }
-  return read
 }
 
 async function stageIdFile(db: StagingDatabase, file: SnapshotIdFile, cursor: StageCursor): Promise<void> {

@@ -13,6 +13,8 @@ export interface StagedRecord {
   readonly openalexId: string
   readonly updatedDate: string | null
   readonly text: string
+  /** The parsed record (without the dropped keys), for the values the catalog derives from it. */
+  readonly record: Record<string, unknown>
   /** True when a dropped key was removed (the text was re-serialised). */
   readonly rewritten: boolean
 }
@@ -76,6 +78,7 @@ export function parseSnapshotLine(
     openalexId: rawId,
     updatedDate: typeof updated === 'string' && updated !== '' ? updated : null,
     text: rewritten ? JSON.stringify(record) : text,
+    record,
     rewritten,
   }
 }

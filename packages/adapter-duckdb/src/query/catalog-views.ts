@@ -29,15 +29,15 @@ const readParquet = (catalogDir: string, table: CatalogTable): string => {
  * catalog's size); `tables` load them into DuckDB's memory at open (a copy of the catalog in RAM, and no
  * Parquet decompression per query); `narrow` keeps the views and attaches the catalog's serving database
  * (`catalog.duckdb`, built at ingest by `servingDatabaseStatements`), read-only: each entity table without
- * its `record` column, which answers every statement that does not read the record JSON (filters, sorts,
- * counts and groups on derived columns, autocomplete), the link tables by work row, and the external ids.
+ * its `texts` column, which answers every statement (filters, sorts, counts and groups on derived and
+ * record-path columns, autocomplete), the link tables by work row, and the external ids.
  * Nothing is copied at open: DuckDB's buffer manager reads the file's blocks as queries need them, within
  * its memory limit, and several processes may attach the same file. A narrow table keeps the file's order,
  * which is id order: its `rowid` sorts as its ids do, and link tables refer to works by it.
  */
 export type CatalogLoadMode = 'views' | 'narrow' | 'tables'
 
-/** The serving database's table of an entity without its `record` column (`"works__narrow"`). */
+/** The serving database's table of an entity without its `texts` column (`"works__narrow"`). */
 export const narrowEntityTable = (entity: CatalogEntity): string =>
   quoteIdentifier(`${catalogEntityInfo(entity)!.table}__narrow`)
 
@@ -195,7 +195,7 @@ export const servingDatabaseStatements = (
     const narrow = served(narrowEntityTable(info.entity))
     const locations = served(rowLocationTable(info.entity))
     statements.push(
-      `CREATE TABLE ${narrow} AS SELECT * EXCLUDE (record), ${normalizedNameSql('e')} AS ${quoteIdentifier(AUTOCOMPLETE_NAME_COLUMN)}${searchDoc} FROM ${entityView(info.entity)} AS e`,
+      `CREATE TABLE ${narrow} AS SELECT * EXCLUDE (texts), ${normalizedNameSql('e')} AS ${quoteIdentifier(AUTOCOMPLETE_NAME_COLUMN)}${searchDoc} FROM ${entityView(info.entity)} AS e`,
       // Singletons find their row through an ART index: 0.45 ms instead of 1.3 ms at 100k works.
       `CREATE INDEX ${quoteIdentifier(`${info.table}__narrow_id`)} ON ${narrow} ("id")`,
       `CREATE TABLE ${locations} AS SELECT rowid AS "row", "id", record_offset, record_bytes FROM ${narrow}`,

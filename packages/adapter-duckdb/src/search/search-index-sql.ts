@@ -59,7 +59,7 @@ FROM search_build_docs GROUP BY ALL ORDER BY segment`
  * `$1`: the entity's Parquet file, `$2`, `$3`: the segment's first and last id. One row per text (a stored
  * field's value, or one element of a list field) with its tokens, the position its first token gets (texts
  * follow each other in field order, `SEGMENT_GAP` apart; a text without tokens takes no room) and the length
- * of its field in the document. `record` is parsed once, into just the fields the index needs
+ * of its field in the document. `texts` (the record's text fields) is parsed once, into just the fields the index needs
  * (`json_transform`, which reads a value of an unexpected shape as null).
  */
 export function createTextsSql(fields: readonly StoredField[]): string {
@@ -68,7 +68,7 @@ export function createTextsSql(fields: readonly StoredField[]): string {
   const structure = JSON.stringify(
     Object.fromEntries(fromRecord.map((field) => [field.recordKey, field.recordType])),
   )
-  const parsed = fromRecord.length > 0 ? `, json_transform(e.record, ${constantLiteral(structure)}) AS r` : ''
+  const parsed = fromRecord.length > 0 ? `, json_transform(e.texts, ${constantLiteral(structure)}) AS r` : ''
   const prepared = fromRecord.map((field) => {
     const value = `r.${quoteIdentifier(field.recordKey ?? '')}`
     return `, ${field.prepareSql === undefined ? value : field.prepareSql(value)} AS ${column(field)}`

@@ -1,17 +1,17 @@
 // Streams the works of a catalog as training examples: title, the abstract rebuilt from its inverted
 // index, and the keywords, concepts and topics with their scores. DuckDB extracts just those parts of each
-// record (not the whole record into JavaScript), in id order so training sees the same sequence every time.
+// record's `texts` (not the whole record into JavaScript), in id order so training sees the same sequence every time.
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { readTrainingLabels, type TrainingWork, textFromInvertedIndex } from '@oqlkit/text-models'
 import { entityFilePath } from '../catalog/catalog-layout.ts'
 
 const TRAINING_WORKS_SQL = `SELECT id,
-  coalesce(json_extract_string(record, '$.title'), json_extract_string(record, '$.display_name'), '') AS title,
-  json_extract(record, '$.abstract_inverted_index')::VARCHAR AS abstract,
-  json_extract(record, '$.keywords')::VARCHAR AS keywords,
-  json_extract(record, '$.concepts')::VARCHAR AS concepts,
-  json_extract(record, '$.topics')::VARCHAR AS topics
+  coalesce(json_extract_string(texts, '$.title'), json_extract_string(texts, '$.display_name'), '') AS title,
+  json_extract(texts, '$.abstract_inverted_index')::VARCHAR AS abstract,
+  json_extract(texts, '$.keywords')::VARCHAR AS keywords,
+  json_extract(texts, '$.concepts')::VARCHAR AS concepts,
+  json_extract(texts, '$.topics')::VARCHAR AS topics
 FROM read_parquet($1) ORDER BY id_num, id`
 
 const parsed = (text: unknown): unknown => {

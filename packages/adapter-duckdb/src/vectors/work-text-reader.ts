@@ -22,7 +22,7 @@ const ABSTRACT_SQL = abstract.textsSql(abstract.prepareSql!('r.abstract_inverted
 // so its zone maps give each batch only the row groups after the last id.
 const BATCH_SQL = `SELECT id, coalesce(display_name, '') AS title, coalesce((${ABSTRACT_SQL})[1], '') AS abstract
 FROM (
-  SELECT id, display_name, json_transform(record, '{"abstract_inverted_index":"MAP(VARCHAR, INTEGER[])"}') AS r
+  SELECT id, display_name, json_transform(texts, '{"abstract_inverted_index":"MAP(VARCHAR, INTEGER[])"}') AS r
   FROM read_parquet($1) WHERE id > $2 ORDER BY id LIMIT $3
 ) ORDER BY id`
 

@@ -1,0 +1,91 @@
+// Runs parse tasks (part-parse-worker.ts) on a few worker threads, one task per worker at a time, in the
+// order given. The first failure stops the pool: tasks not yet started are dropped, running ones are
+// terminated, and the failure is thrown as the IngestError the worker described.
+import { availableParallelism } from 'node:os'
+import { Worker } from 'node:worker_threads'
+import { IngestError } from './ingest-error.ts'
+import type { ParseReply, ParseTask, ParseWorkerData } from './part-parse-worker.ts'
+
+export type ParseDone = Extract<ParseReply, { kind: 'done' }>
+
+export interface ParseListener {
+  /** Records read so far by a running task. */
+  readonly onProgress?: (task: ParseTask, records: number) => void
+  readonly onDone?: (task: ParseTask, done: ParseDone) => void
+}
+
+const BOOT = new URL('./parse-worker-boot.mjs', import.meta.url)
+// The worker's own module, in the form this module runs as (TypeScript source or built JavaScript).
+const FROM_SOURCE = import.meta.url.endsWith('.ts')
+const ENTRY = new URL(`./part-parse-worker${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url)
+
+/** Parse threads when an ingest is not told: one per core (DuckDB's loading waits for them). */
+export const defaultParseWorkers = (): number => Math.max(1, availableParallelism())
+
+export async function runParseTasks(
+  tasks: readonly ParseTask[],
+  data: ParseWorkerData,
+  workers: number,
+  listener: ParseListener = {},
+): Promise<ParseDone[]> {
+  const results: ParseDone[] = new Array(tasks.length)
+  if (tasks.length === 0) return results
+  const byIndex = new Map(tasks.map((task, at) => [task.index, { task, at }]))
+  const pool: Worker[] = []
+  let next = 0
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let running = 0
+      let failed = false
+      const fail = (error: Error) => {
+        if (failed) return
+        failed = true
+        reject(error)
+      }
+      const dispatch = (worker: Worker) => {
+        if (failed) return
+        if (next === tasks.length) {
+          if (running === 0) resolve()
+          return
+        }
+        running++
+        worker.postMessage(tasks[next++])
+      }
+      for (let count = 0; count < Math.min(workers, tasks.length); count++) {
+        const worker = new Worker(BOOT, {
+          workerData: { ...data, entry: ENTRY.href },
+          // From source, the workspace packages a worker imports resolve to their source too.
+          execArgv: FROM_SOURCE ? ['--conditions=@oqlkit/source'] : [],
+        })
+        pool.push(worker)
+        worker.on('error', (error) => fail(error))
+        worker.on('exit', (code) => {
+          if (code !== 0) fail(new Error(`an ingest worker stopped with exit code ${code}`))
+        })
+        worker.on('message', (reply: ParseReply) => {
+          const entry = byIndex.get(reply.index)
+          if (entry === undefined) return
+          try {
+            if (reply.kind === 'progress') listener.onProgress?.(entry.task, reply.records)
+            else if (reply.kind === 'failed') {
+              const { error } = reply
+              fail('code' in error ? new IngestError(error) : new Error(error.message))
+            } else {
+              results[entry.at] = reply
+              // A listener may refuse the result (a record count that disagrees with the manifest).
+              listener.onDone?.(entry.task, reply)
+              running--
+              dispatch(worker)
+            }
+          } catch (error) {
+            fail(error as Error)
+          }
+        })
+        dispatch(worker)
+      }
+    })
+  } finally {
+    await Promise.all(pool.map((worker) => worker.terminate()))
+  }
+  return results
+}

@@ -1,0 +1,166 @@
+// Computes, from one parsed record, every value the catalog keeps of it besides the record itself: the
+// derived columns as text (the SQL that loads them only casts), the record-path columns, the external ids,
+// the link keys and the text fields for the index builders. It runs in the ingest's worker threads, once
+// per record; each value follows what `json_extract_string` and the catalog's SQL id forms give (the
+// differential test holds the two side by side).
+import type { ValueSource } from '../catalog/entity-columns.ts'
+import { isExternalIdScheme, normalizeExternalId } from '../catalog/external-id-schemes.ts'
+import {
+  compileJsonPath,
+  type JsonPathStep,
+  jsonText,
+  type PathCollector,
+  parseJsonPath,
+  valueAtPath,
+} from '../catalog/json-path-values.ts'
+import { anyLetterId, pathIdTail } from '../catalog/openalex-id-normalizer.ts'
+import type { RecordPathForm } from '../catalog/record-path-columns.ts'
+import type { LinkKeySpec, RecordExtractionSpec } from './record-extraction-spec.ts'
+
+/** What a record adds to its row, keyed by the staged row's column names. */
+export type ExtractedValues = Record<string, unknown>
+
+export type RecordExtractor = (record: Record<string, unknown>) => ExtractedValues
+
+/** The staged row's columns for the link keys of link table `index` (LINK_TABLES order). */
+export const linkColumnName = (index: number): string => `link_${index}`
+
+interface CompiledSource {
+  readonly steps: readonly JsonPathStep[]
+  readonly transform: ValueSource['transform']
+}
+
+function transformed(source: CompiledSource, record: unknown): string | null {
+  const value = valueAtPath(record, source.steps)
+  const { transform } = source
+  if (transform === 'array-length') {
+    if (value === undefined || value === null) return null
+    return String(Array.isArray(value) ? value.length : 0)
+  }
+  const text = jsonText(value)
+  if (text === null) return null
+  if (transform === 'value') return text
+  if (transform === 'letter-id') return anyLetterId(text) ?? null
+  if (transform === 'path-id') return pathIdTail(text) ?? null
+  if (transform === 'upper') return text.toUpperCase()
+  if (isExternalIdScheme(transform)) return normalizeExternalId(transform, text) ?? null
+  const unknown: never = transform
+  throw new Error(`unknown transform ${String(unknown)}`)
+}
+
+/**
+ * The value of a record-path column; null for no value, an empty list or a zero count, which the row leaves
+ * out (the load reads a missing list as empty and a missing count as 0): most works have none of most
+ * paths, and the rows are half the size without them.
+ */
+function pathColumnValue(
+  form: RecordPathForm,
+  steps: readonly JsonPathStep[],
+  collect: PathCollector,
+  record: unknown,
+): unknown {
+  if (form === 'text') return jsonText(valueAtPath(record, steps))
+  const values: unknown[] = []
+  collect(record, values)
+  if (values.length === 0) return null
+  if (form === 'count') return values.length
+  if (form === 'list') {
+    const texts: string[] = []
+    for (const value of values) {
+      const text = jsonText(value)
+      if (text !== null) texts.push(text)
+    }
+    return texts.length === 0 ? null : texts
+  }
+  // oa-versions: the version of each element whose is_oa reads as `true`, null versions kept.
+  const versions: (string | null)[] = []
+  for (const value of values) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) continue
+    const element = value as Record<string, unknown>
+    if (jsonText(element.is_oa) === 'true') versions.push(jsonText(element.version))
+  }
+  return versions.length === 0 ? null : versions
+}
+
+function linkKey(spec: LinkKeySpec, text: string): string | undefined {
+  if (spec.transform === 'letter-id') {
+    const short = anyLetterId(text)
+    return short !== undefined && short[0] === spec.letter ? short : undefined
+  }
+  const tail = pathIdTail(text)
+  return spec.transform === 'country' ? tail?.toUpperCase() : tail
+}
+
+export function recordExtractorOf(spec: RecordExtractionSpec): RecordExtractor {
+  const derived = spec.derived.map((sources) =>
+    sources.map((source) => ({ steps: parseJsonPath(source.path), transform: source.transform })),
+  )
+  const pathColumns = spec.pathColumns.map((column) => {
+    const steps = parseJsonPath(column.path)
+    return { ...column, steps, collect: compileJsonPath(steps) }
+  })
+  const externalIds = spec.externalIds.map((source) => ({
+    ...source,
+    collect: compileJsonPath(parseJsonPath(source.path)),
+  }))
+  const links = spec.links.map((link) => ({
+    link,
+    collectors: link.paths.map((path) => compileJsonPath(parseJsonPath(path))),
+  }))
+  const textKeys = spec.textKeys
+
+  return (record) => {
+    const row: ExtractedValues = {}
+    const values: (string | null)[] = []
+    for (const sources of derived) {
+      let value: string | null = null
+      for (const source of sources) {
+        value = transformed(source, record)
+        if (value !== null) break
+      }
+      values.push(value)
+    }
+    row.derived = values
+    for (const column of pathColumns) {
+      const value = pathColumnValue(column.form, column.steps, column.collect, record)
+      if (value !== null) row[column.name] = value
+    }
+
+    const ids = new Set<string>()
+    const pairs: [string, string][] = []
+    const found: unknown[] = []
+    for (const source of externalIds) {
+      found.length = 0
+      source.collect(record, found)
+      for (const value of found) {
+        const text = jsonText(value)
+        const normalised = text === null ? undefined : normalizeExternalId(source.scheme, text)
+        if (normalised === undefined) continue
+        const key = `${source.scheme}\u0000${normalised}`
+        if (ids.has(key)) continue
+        ids.add(key)
+        pairs.push([source.scheme, normalised])
+      }
+    }
+    if (pairs.length > 0) row.external_ids = pairs
+
+    for (const [index, { link, collectors }] of links.entries()) {
+      const keys = new Set<string>()
+      for (const collect of collectors) {
+        found.length = 0
+        collect(record, found)
+        for (const value of found) {
+          const text = jsonText(value)
+          const key = text === null ? undefined : linkKey(link, text)
+          if (key !== undefined) keys.add(key)
+        }
+      }
+      if (keys.size > 0) row[linkColumnName(index)] = [...keys]
+    }
+
+    const texts: Record<string, unknown> = {}
+    for (const key of textKeys) if (Object.hasOwn(record, key)) texts[key] = record[key]
+    row.texts = JSON.stringify(texts)
+    return row
+  }
+}

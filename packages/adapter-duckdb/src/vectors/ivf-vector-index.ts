@@ -84,15 +84,16 @@ export class IvfVectorIndex {
    * The `limit` rows of `matrix` nearest to `query` (a unit vector) among those the nearest lists hold, best
    * first, ties by id; only `candidates` when given.
    *
-   * The rule for filters: a search through the lists scores `scanRows` kept rows, whatever the filter keeps.
-   * Rows the filter drops are passed over (a byte read, not a cosine) as the lists are read in the same order,
-   * so a filter that keeps a tenth of the works makes the search walk about ten times as many lists, and the
-   * kept works near the query are still reached. The narrower the filter, the longer that walk: past a point,
-   * scoring every kept row exactly costs less, and that answer is exact. The point: the exact scan scores
-   * `kept` rows; the lists score `scanRows` and pass over about `scanRows × rows / kept`, each pass about a
-   * 64th of a score (measured at 1M works: ~20 ns against ~1.3 µs, random rows of the matrix either way). So a
-   * filter is answered exactly when `kept × (kept − scanRows) ≤ scanRows × rows / 64`: about twice `scanRows`
-   * at 1M works (16,000 of 8,000), and always when it keeps no more than `scanRows`.
+   * The rule for filters: a search through the lists scores `scanRows` kept rows, whatever the filter
+   * keeps. Rows the filter drops are passed over (a byte read, not a cosine) as the lists are read in the
+   * same order, so a filter that keeps a tenth of the works makes the search walk about ten times as many
+   * lists, and the kept works near the query are still reached. The narrower the filter, the longer that
+   * walk: past a point, scoring every kept row exactly costs less, and that answer is exact. The point: the
+   * exact scan scores `kept` rows; the lists score `scanRows` and pass over about `scanRows × rows / kept`,
+   * each pass about a 64th of a score (measured at 1M works: ~20 ns against ~1.3 µs, random rows of the
+   * matrix either way). So a filter is answered exactly when `kept × (kept − scanRows) ≤ scanRows × rows /
+   * 64`: about twice `scanRows` at 1M works (16,000 of 8,000), and always when it keeps no more than
+   * `scanRows`.
    */
   nearest(
     matrix: WorkVectorMatrix,

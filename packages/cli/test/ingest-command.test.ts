@@ -21,7 +21,8 @@ const collect = () => {
   }
 }
 
-describe('oqlkit ingest', () => {
+// Each test that builds runs a whole ingest of the sample (20-30 s on a loaded 2-core machine).
+describe('oqlkit ingest', { timeout: 120_000 }, () => {
   it('builds a catalog from the bundled sample, with progress and a summary', async () => {
     const out = join(scratch, 'catalog')
     const { progress, context } = collect()
@@ -145,7 +146,7 @@ describe('oqlkit ingest', () => {
   })
 })
 
-describe('oqlkit generate', () => {
+describe('oqlkit generate', { timeout: 120_000 }, () => {
   it('writes a synthetic snapshot that ingest reads, and refuses to overwrite without --overwrite', async () => {
     const out = join(scratch, 'generated')
     const { progress, context } = collect()

@@ -87,20 +87,20 @@ export function createStageTableSql(info: CatalogEntityInfo): string {
 }
 
 /**
- * The longest row line DuckDB accepts. It reads with buffers of twice this size per thread, so it is kept
- * near what a row can need: the rows of works with thousands of authors are a few megabytes.
+ * The smallest object size DuckDB's JSON reader is given. It reserves twice the object size per reading
+ * thread against the memory limit, so the size is the longest row the workers wrote, not a fixed ceiling.
  */
-const MAX_ROW_BYTES = 64 * 1024 * 1024
+const MIN_ROW_BYTES = 1024 * 1024
 
 /**
- * $1 the rows files (VARCHAR[]). DuckDB reads them in parallel; the columns are stated, so nothing is
- * sampled or guessed.
+ * $1 the rows files (VARCHAR[]), whose longest line is `longestRow` bytes. DuckDB reads them in parallel;
+ * the columns are stated, so nothing is sampled or guessed.
  */
-export function loadStagedRowsSql(info: CatalogEntityInfo): string {
+export function loadStagedRowsSql(info: CatalogEntityInfo, longestRow: number): string {
   const columns = stageColumnsOf(info).map(
     ([name, type]) => `${constantLiteral(name)}: ${constantLiteral(type)}`,
   )
-  return `INSERT INTO ${stageTable(info)} SELECT * FROM read_json($1::VARCHAR[], format = 'newline_delimited', columns = {${columns.join(', ')}}, maximum_object_size = ${sqlInteger(MAX_ROW_BYTES)})`
+  return `INSERT INTO ${stageTable(info)} SELECT * FROM read_json($1::VARCHAR[], format = 'newline_delimited', columns = {${columns.join(', ')}}, maximum_object_size = ${sqlInteger(Math.max(MIN_ROW_BYTES, longestRow + 1))})`
 }
 
 export const CREATE_ID_STAGE_TABLES_SQL = [

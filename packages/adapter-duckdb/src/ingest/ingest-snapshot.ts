@@ -440,7 +440,8 @@ async function stageRecords(
     const rows = own.map((task) => task.rowsPath)
     stagedBytes.set(info.entity, sum(await Promise.all(rows.map(async (path) => (await stat(path)).size))))
     try {
-      if (rows.length > 0) await db.run(loadStagedRowsSql(info), [listValue(rows)])
+      const longestRow = Math.max(0, ...own.map((task) => done[tasks.indexOf(task)]!.longestRow))
+      if (rows.length > 0) await db.run(loadStagedRowsSql(info, longestRow), [listValue(rows)])
     } catch (error) {
       // Out of memory or disk here must say where, as the build steps do.
       throw new Error(`${info.entity}: loading the parsed records: ${(error as Error).message}`, {

@@ -53,6 +53,8 @@ export type ParseReply =
       readonly records: number
       readonly rewritten: number
       readonly segmentBytes: number
+      /** The longest row line written, in bytes (DuckDB's reader is sized by it). */
+      readonly longestRow: number
     }
   | {
       readonly kind: 'failed'
@@ -128,6 +130,7 @@ async function run(task: ParseTask): Promise<ParseReply> {
   const rows = new BufferedFile(task.rowsPath)
   let records = 0
   let rewritten = 0
+  let longestRow = 0
   const stage = (values: StagedValues, blob: Buffer) => {
     const row = {
       seq: values.seq,
@@ -141,7 +144,9 @@ async function run(task: ParseTask): Promise<ParseReply> {
       ...extract(values.record),
     }
     segment.write(blob)
-    rows.write(Buffer.from(`${JSON.stringify(row)}\n`))
+    const line = Buffer.from(`${JSON.stringify(row)}\n`)
+    if (line.length > longestRow) longestRow = line.length
+    rows.write(line)
     records++
     if (records % PROGRESS_EVERY === 0)
       parentPort!.postMessage({ kind: 'progress', index: task.index, records })
@@ -213,7 +218,7 @@ async function run(task: ParseTask): Promise<ParseReply> {
   }
   segment.close()
   rows.close()
-  return { kind: 'done', index: task.index, records, rewritten, segmentBytes: segment.written }
+  return { kind: 'done', index: task.index, records, rewritten, segmentBytes: segment.written, longestRow }
 }
 
 parentPort!.on('message', (task: ParseTask) => {

@@ -241,7 +241,15 @@ function startBatchWorker(setup: BatchWorkerSetup): Worker {
   const here = import.meta.url
   if (!here.endsWith('.ts')) return new Worker(new URL('./work-batch-worker.js', here), { workerData: setup })
   const entry = new URL('./work-batch-worker.ts', here).href
-  const tsx = import.meta.resolve('tsx/esm/api')
+  let tsx: string
+  try {
+    tsx = import.meta.resolve('tsx/esm/api')
+  } catch (cause) {
+    throw new Error(
+      'worker threads running the generator from its TypeScript source need tsx; install it or pass workers: 0',
+      { cause },
+    )
+  }
   const bootstrap =
     `import(${JSON.stringify(tsx)})` +
     `.then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}) })`

@@ -363,14 +363,22 @@ async function stageRecords(
       if (old.rowCount === 0) continue
       const offsets: number[] = []
       const lengths: number[] = []
-      const partitionDates: (string | null)[] = []
+      const dateIndexes: number[] = []
+      const dates = new Map<string | null, number>()
       try {
         for (const file of old.files)
           for await (const chunk of db.stream(PREVIOUS_RECORDS_SQL, [oldFile(file)]))
             for (const [offset, bytes, date] of chunk) {
               offsets.push(Number(offset))
               lengths.push(Number(bytes))
-              partitionDates.push(date === null ? null : String(date))
+              const text = date === null ? null : String(date)
+              let index = dates.get(text)
+              if (index === undefined) {
+                index = dates.size
+                if (index > 0xffff) throw new Error('more than 65,536 distinct partition dates')
+                dates.set(text, index)
+              }
+              dateIndexes.push(index)
             }
       } catch (error) {
         throw catalogInvalid(previous.outDir, error)
@@ -385,7 +393,8 @@ async function stageRecords(
         storePath: oldFile(old.recordStore.file),
         offsets: Float64Array.from(offsets),
         lengths: Int32Array.from(lengths),
-        partitionDates,
+        dateIndexes: Uint16Array.from(dateIndexes),
+        dates: [...dates.keys()],
       })
     }
   }

@@ -40,7 +40,12 @@ export interface PreviousTask extends TaskBase {
   readonly storePath: string
   readonly offsets: Float64Array
   readonly lengths: Int32Array
-  readonly partitionDates: readonly (string | null)[]
+  /**
+   * Each record's partition date, as an index into `dates`: a catalog holds a few hundred distinct dates,
+   * and a string per record would cost hundreds of megabytes at 10M records.
+   */
+  readonly dateIndexes: Uint16Array
+  readonly dates: readonly (string | null)[]
 }
 
 export type ParseTask = PartTask | PreviousTask
@@ -189,7 +194,7 @@ async function run(task: ParseTask): Promise<ParseReply> {
               seq: task.seqBase + records,
               id: parsed.id,
               openalexId: parsed.openalexId,
-              partitionDate: task.partitionDates[row] ?? null,
+              partitionDate: task.dates[task.dateIndexes[row]!] ?? null,
               updatedDate: parsed.updatedDate,
               record: parsed.record,
             },

@@ -416,6 +416,10 @@ async function stageRecords(
   const running = new Map<number, number>()
   let finished = 0
   const done = await runParseTasks(tasks, { specs: recordExtractionSpecs() }, options.workers, {
+    cost: (task) =>
+      task.kind === 'part'
+        ? (partOfTask.get(task.index)?.bytes ?? 0)
+        : task.lengths.reduce((a, b) => a + b, 0),
     onProgress: (task, records) => {
       running.set(task.index, records)
       const part = partOfTask.get(task.index)

@@ -9,6 +9,12 @@ import type { ParseReply, ParseTask, ParseWorkerData } from './part-parse-worker
 export type ParseDone = Extract<ParseReply, { kind: 'done' }>
 
 export interface ParseListener {
+  /**
+   * What a task costs (its compressed bytes, say): the costliest start first, so that a big part does not
+   * start last and run alone while the other workers wait (longest-processing-time-first). The results and
+   * the files are the same in any order.
+   */
+  readonly cost?: (task: ParseTask) => number
   /** Records read so far by a running task. */
   readonly onProgress?: (task: ParseTask, records: number) => void
   readonly onDone?: (task: ParseTask, done: ParseDone) => void
@@ -31,6 +37,8 @@ export async function runParseTasks(
   const results: ParseDone[] = new Array(tasks.length)
   if (tasks.length === 0) return results
   const byIndex = new Map(tasks.map((task, at) => [task.index, { task, at }]))
+  const costs = tasks.map((task) => listener.cost?.(task) ?? 0)
+  const order = tasks.map((_, at) => at).sort((a, b) => costs[b]! - costs[a]! || a - b)
   const pool: Worker[] = []
   let next = 0
   try {
@@ -49,7 +57,7 @@ export async function runParseTasks(
           return
         }
         running++
-        worker.postMessage(tasks[next++])
+        worker.postMessage(tasks[order[next++]!])
       }
       for (let count = 0; count < Math.min(workers, tasks.length); count++) {
         const worker = new Worker(BOOT, {

@@ -1,0 +1,85 @@
+// The parse pool on real worker threads: tasks start costliest first, results and files do not depend on
+// the order tasks ran in, and a bad line stops the pool with the IngestError the worker described.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { buildRecordDictionary } from '../src/catalog/record-codec.ts'
+import { IngestError } from '../src/ingest/ingest-error.ts'
+import { type ParseDone, runParseTasks } from '../src/ingest/part-parse-pool.ts'
+import type { PartTask } from '../src/ingest/part-parse-worker.ts'
+import { recordExtractionSpecs } from '../src/ingest/record-extraction-spec.ts'
+import { work } from './fixtures/snapshot-fixtures.ts'
+
+const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-parse-pool-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+/** Part files of 2, 7 and 4 works (by position), as JSON Lines. */
+const sizes = [2, 7, 4]
+const parts = sizes.map((count, part) => {
+  const path = join(scratch, `part-${part}.jsonl`)
+  const lines = Array.from({ length: count }, (_, n) =>
+    JSON.stringify(work(part * 100 + n + 1, '2024-01-01')),
+  )
+  writeFileSync(path, `${lines.join('\n')}\n`)
+  return path
+})
+
+const tasksIn = (run: string): PartTask[] =>
+  parts.map((path, index) => ({
+    kind: 'part',
+    index,
+    entity: 'works',
+    path,
+    reportPath: path,
+    partitionDate: '2024-01-01',
+    seqBase: (index + 1) * 2 ** 32,
+    segmentPath: join(scratch, `${run}-${index}.records`),
+    rowsPath: join(scratch, `${run}-${index}.jsonl`),
+    dictionary: buildRecordDictionary([]),
+  }))
+
+describe('part parse pool (worker threads)', () => {
+  it('starts the costliest task first, and gives results and files in task order whatever ran first', async () => {
+    const started: number[] = []
+    const byCost = await runParseTasks(tasksIn('cost'), { specs: recordExtractionSpecs() }, 1, {
+      cost: (task) => sizes[task.index]!,
+      onDone: (task) => started.push(task.index),
+    })
+    expect(started).toStrictEqual([1, 2, 0])
+    expect(byCost.map((done: ParseDone) => [done.index, done.records])).toStrictEqual([
+      [0, 2],
+      [1, 7],
+      [2, 4],
+    ])
+    const inOrder = await runParseTasks(tasksIn('order'), { specs: recordExtractionSpecs() }, 2)
+    expect(inOrder.map((done) => done.records)).toStrictEqual(sizes)
+    for (const index of sizes.keys()) {
+      expect(readFileSync(join(scratch, `cost-${index}.records`))).toStrictEqual(
+        readFileSync(join(scratch, `order-${index}.records`)),
+      )
+      expect(readFileSync(join(scratch, `cost-${index}.jsonl`), 'utf8')).toBe(
+        readFileSync(join(scratch, `order-${index}.jsonl`), 'utf8'),
+      )
+    }
+    const rows = readFileSync(join(scratch, 'cost-1.jsonl'), 'utf8').trim().split('\n')
+    expect(rows.map((line) => (JSON.parse(line) as { id: string }).id)).toStrictEqual(
+      Array.from({ length: 7 }, (_, n) => `W${101 + n}`),
+    )
+  }, 60_000)
+
+  it('stops at a bad line with the error the worker found, naming the file and line', async () => {
+    const bad = join(scratch, 'bad.jsonl')
+    writeFileSync(bad, `${JSON.stringify(work(1, '2024-01-01'))}\n{"id": \n`)
+    const [task] = tasksIn('bad')
+    const error = await runParseTasks(
+      [{ ...task!, path: bad, reportPath: bad }],
+      { specs: recordExtractionSpecs() },
+      1,
+    ).catch((reason: unknown) => reason)
+    expect(error).toBeInstanceOf(IngestError)
+    expect((error as IngestError).code).toBe('invalid-json')
+    expect((error as IngestError).file).toBe(bad)
+    expect((error as IngestError).line).toBe(2)
+  }, 60_000)
+})

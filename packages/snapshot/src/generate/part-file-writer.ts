@@ -39,7 +39,7 @@ const NEWLINE = 0x0a
 /**
  * zlib's hash table at its largest (memLevel 9, 256 kB more per open part): 4% more throughput than the
  * default 8 at the same size on generated works. Measured on 96 MB of them (node:zlib, one core, median of 9):
- *   level 1  126 MB/s  4.88x   (the default: the generator is CPU-bound and gzip is about 40% of its CPU)
+ *   level 1  126 MB/s  4.88x   (the default: the generator is CPU-bound and gzip is 25-30% of its CPU)
  *   level 2  119 MB/s  5.03x   3% smaller files for 6% more gzip time
  *   level 3  104 MB/s  5.19x   6% smaller files for 21% more gzip time
  *   (level 6, zlib's default: 48 MB/s, 5.99x)

@@ -26,7 +26,11 @@ export function parseJsonPath(path: string): readonly JsonPathStep[] {
   return steps
 }
 
-/** Pushes every value a path finds under `value` onto `found`. */
+/**
+ * Pushes every value a path finds under `value` onto `found`, in document order: one at most without
+ * wildcards. A missing step gives no value (a JSON null is a value); a wildcard over something that is not a
+ * list gives none.
+ */
 export type PathCollector = (value: unknown, found: unknown[]) => void
 
 /**
@@ -58,16 +62,6 @@ export function compileJsonPath(steps: readonly JsonPathStep[]): PathCollector {
     }
   }
   return next
-}
-
-/**
- * Every value at the path, in document order: one at most without wildcards. A missing step gives no value
- * (a JSON null is a value); a wildcard over something that is not a list gives none.
- */
-export function valuesAtPath(root: unknown, steps: readonly JsonPathStep[]): unknown[] {
-  const found: unknown[] = []
-  compileJsonPath(steps)(root, found)
-  return found
 }
 
 /** The one value at a path without wildcards, or undefined. */

@@ -10,7 +10,6 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CATALOG_ENTITIES, type CatalogEntity } from '../src/catalog/catalog-entities.ts'
 import { derivedColumnsOf, type ValueSource } from '../src/catalog/entity-columns.ts'
-import { EXTERNAL_ID_SCHEMES } from '../src/catalog/external-id-schemes.ts'
 import { LINK_TABLES } from '../src/catalog/link-tables.ts'
 import { externalIdSql, letterIdSql, pathIdSql } from '../src/ingest/catalog-sql.ts'
 import { recordExtractionSpecOf } from '../src/ingest/record-extraction-spec.ts'
@@ -220,6 +219,7 @@ describe('record extractor against DuckDB on the same records', () => {
     ])
     const extract = recordExtractorOf(spec)
     let keys = 0
+    let ids = 0
     for (const [n, record] of records.entries()) {
       const values = extract(record)
       for (const index of LINK_TABLES.keys()) {
@@ -227,12 +227,13 @@ describe('record extractor against DuckDB on the same records', () => {
         keys += js.length
         expect(js, `${record.id} ${LINK_TABLES[index]!.name}`).toStrictEqual(rows[n]![index])
       }
-      const ids = ((values.external_ids as [string, string][] | undefined) ?? [])
+      const found = ((values.external_ids as [string, string][] | undefined) ?? [])
         .map(([scheme, value]) => `${scheme}:${value}`)
         .sort()
-      expect(ids, `${record.id} external ids`).toStrictEqual(rows[n]![LINK_TABLES.length])
+      ids += found.length
+      expect(found, `${record.id} external ids`).toStrictEqual(rows[n]![LINK_TABLES.length])
     }
     expect(keys).toBeGreaterThan(10_000)
-    expect(EXTERNAL_ID_SCHEMES.length).toBeGreaterThan(0)
+    expect(ids).toBeGreaterThan(500)
   }, 120_000)
 })

@@ -36,31 +36,30 @@ import { derivedColumnsOf } from '../catalog/entity-columns.ts'
 import { LINK_TABLES } from '../catalog/link-tables.ts'
 import { recordPathColumnsOf } from '../query/column-sources.ts'
 import {
-  buildSortedTableSql,
-  buildUnsortedTableSql,
   COPY_DELETED_SQL,
   COPY_EXTERNAL_IDS_SQL,
   COPY_MERGED_SQL,
   copyEntitySql,
   copyLinkTableSql,
   createSortedTableSql,
-  dropEntityTableSql,
-  dropStagingTablesSql,
-  dropUnsortedTableSql,
+  dropEntityRowsSql,
+  dropViewAndStagingSql,
+  type EntityRows,
   FOLLOW_MERGE_CHAINS_SQL,
   insertExternalIdsSql,
   insertSortedRangeSql,
   judgeWinnersSql,
+  keptRowsSizeSql,
+  keptRowsViewSql,
   latestPartitionSql,
   pickWinnersSql,
   RESOLVE_DELETED_SQL,
   RESOLVE_MERGED_SQL,
   rangeFolderName,
   recordLiveIdsSql,
-  sortAllSql,
+  renameSortedTableSql,
   sortBoundariesSql,
-  splitUnsortedIntoRangesSql,
-  unsortedSizeSql,
+  splitRowsIntoRangesSql,
   verdictCountsSql,
 } from './catalog-sql.ts'
 import type { AssembledRecordStore } from './record-store-assembler.ts'
@@ -156,20 +155,19 @@ export async function buildCatalog(
     return rows
   }
 
-  // The table sorted by id, a range at a time when its records would not fit a sort in memory: the rows are
-  // split into one compressed Parquet folder per range in one pass, the table dropped, and each range read
-  // back, sorted and appended in order (inserts keep their ORDER BY).
-  const sortById = async (info: CatalogEntityInfo, label: string): Promise<void> => {
-    const [size] = await db.rows(unsortedSizeSql(info))
+  // The kept rows are a view, sorted by the statement that writes the entity's file when they fit one sort
+  // in memory. Otherwise they are sorted a range of ids at a time: split from the view into one compressed
+  // Parquet folder per range in one pass, the view and its staging tables dropped, and each range read
+  // back, sorted and appended in order to a table (inserts keep their ORDER BY).
+  const sortById = async (info: CatalogEntityInfo, label: string, budget: number): Promise<EntityRows> => {
+    const staged = options.stagedBytes?.get(info.entity)
+    // The staged JSON is larger than what a sort holds: when it fits, nothing needs measuring.
+    if (staged !== undefined && staged <= budget) return 'view'
+    const [size] = await db.rows(keptRowsSizeSql(info))
     const rows = Number(size?.rows ?? 0)
     const bytes = Number(size?.bytes ?? 0)
-    const budget = options.sortBatchBytes ?? (await memoryLimitBytes(db)) / SORT_MEMORY_SHARE
     const parts = Math.max(1, Math.min(rows, Math.ceil(bytes / budget)))
-    if (parts === 1) {
-      await run(label, sortAllSql(info))
-      await db.run(dropUnsortedTableSql(info))
-      return
-    }
+    if (parts === 1) return 'view'
     const [row] = await db.rows(sortBoundariesSql(info, parts))
     const bounds = [...new Set((row?.bounds ?? []) as string[])]
     const rangesDir = join(outDir, `${SORT_RANGES_DIR}-${info.entity}`)
@@ -183,15 +181,14 @@ export async function buildCatalog(
       // DuckDB buffer every range at once and spill 27 GB to its temp folder at 1M works.
       await db.run('SET preserve_insertion_order = false')
       try {
-        await run(`${label} (splitting into ${bounds.length + 1} ranges)`, splitUnsortedIntoRangesSql(info), [
+        await run(`${label} (splitting into ${bounds.length + 1} ranges)`, splitRowsIntoRangesSql(info), [
           listValue(bounds),
           rangesDir,
         ])
       } finally {
         await db.run('RESET preserve_insertion_order')
       }
-      await db.run(dropUnsortedTableSql(info))
-      await db.run('CHECKPOINT')
+      for (const sql of dropViewAndStagingSql(info)) await db.run(sql)
       for (let index = 0; index <= bounds.length; index++) {
         const folder = join(rangesDir, rangeFolderName(index))
         // A range can be empty (bounds that repeat were merged, but the last range may hold nothing).
@@ -201,9 +198,11 @@ export async function buildCatalog(
         ])
         await rm(folder, { recursive: true, force: true })
       }
+      await db.run(renameSortedTableSql(info))
     } finally {
       await rm(rangesDir, { recursive: true, force: true })
     }
+    return 'sorted-table'
   }
 
   await db.run(RESOLVE_MERGED_SQL)
@@ -213,31 +212,26 @@ export async function buildCatalog(
   await db.run(RESOLVE_DELETED_SQL)
 
   const entities = {} as Record<CatalogEntity, CatalogEntityTable>
+  let worksRows: EntityRows = 'view'
   const counts = {} as Record<CatalogEntity, EntityVerdictCounts>
   for (const info of CATALOG_ENTITIES) {
     await run(`${info.entity}: picking the newest version of each id`, pickWinnersSql(info))
     await run(`${info.entity}: applying merges and deletions`, judgeWinnersSql(info), [info.entity])
     const verdict = (await db.rows(verdictCountsSql(info)))[0] ?? {}
     const budget = options.sortBatchBytes ?? (await memoryLimitBytes(db)) / SORT_MEMORY_SHARE
-    const staged = options.stagedBytes?.get(info.entity)
-    if (staged !== undefined && staged <= budget) {
-      // Small enough for one sort: the kept rows go into the final table sorted, in one statement.
-      await run(`${info.entity}: building the table`, buildSortedTableSql(info), [info.entity])
-      for (const sql of dropStagingTablesSql(info)) await db.run(sql)
-    } else {
-      await run(`${info.entity}: building the table`, buildUnsortedTableSql(info), [info.entity])
-      for (const sql of dropStagingTablesSql(info)) await db.run(sql)
-      await sortById(info, `${info.entity}: sorting the table`)
-    }
+    await db.run(keptRowsViewSql(info))
+    const rows = await sortById(info, `${info.entity}: sorting the table`, budget)
+    if (info.entity === 'works') worksRows = rows
     await run(`${info.entity}: recording live ids`, recordLiveIdsSql(info), [info.entity])
     await run(`${info.entity}: collecting external ids`, insertExternalIdsSql(info), [info.entity])
     const records = stores.get(info.entity)
     if (records === undefined) throw new Error(`no record store was assembled for ${info.entity}`)
     files.push(...records.files)
     const path = entityFilePath(info.entity)
-    const written = await write(path, copyEntitySql(info))
+    const written = await write(path, copyEntitySql(info, rows))
     const latest = (await db.rows(latestPartitionSql(info)))[0]?.latest
-    for (const sql of dropEntityTableSql(info)) await db.run(sql)
+    // The works' rows stay for the link tables.
+    if (info.entity !== 'works') for (const sql of dropEntityRowsSql(info, rows)) await db.run(sql)
     counts[info.entity] = {
       ids: Number(verdict.ids ?? 0),
       superseded: Number(verdict.superseded ?? 0),
@@ -269,6 +263,8 @@ export async function buildCatalog(
       description: spec.description,
     }
   }
+
+  for (const sql of dropEntityRowsSql(works, worksRows)) await db.run(sql)
 
   const table = (path: string, rowCount: number, sortedBy: string[], columns: readonly CatalogColumn[]) => ({
     files: [path],

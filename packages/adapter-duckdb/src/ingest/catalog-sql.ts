@@ -20,8 +20,12 @@ export const stageTableName = (info: CatalogEntityInfo): string => `stage_${info
 const stageTable = (info: CatalogEntityInfo): string => quoteIdentifier(stageTableName(info))
 const winnerTable = (info: CatalogEntityInfo): string => quoteIdentifier(`winner_${info.table}`)
 const verdictTable = (info: CatalogEntityInfo): string => quoteIdentifier(`verdict_${info.table}`)
-const finalTable = (info: CatalogEntityInfo): string => quoteIdentifier(`final_${info.table}`)
-const unsortedTable = (info: CatalogEntityInfo): string => quoteIdentifier(`unsorted_${info.table}`)
+/** The entity's kept rows: a view over its staging table, or, once sorted in ranges, a table. */
+const rowsRelation = (info: CatalogEntityInfo): string => quoteIdentifier(`rows_${info.table}`)
+/** What the entity's rows are at the time: the view over the staging table, or the range-sorted table. */
+export type EntityRows = 'view' | 'sorted-table'
+/** Where the sorted ranges are appended before the table takes the view's name. */
+const sortedTable = (info: CatalogEntityInfo): string => quoteIdentifier(`sorted_${info.table}`)
 
 const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd'
 
@@ -198,11 +202,14 @@ function derivedColumnSql(column: DerivedColumn, text: string): string {
 }
 
 /**
- * The kept records with their typed columns, in no order yet; each record's offset made absolute in the
- * entity's record store (its segment's base added). The final table is this one sorted by the short id
- * (below), so that the zone maps of `id` prune point lookups and the joins from link tables.
+ * `CREATE VIEW` of the kept records with their typed columns, in no order; each record's offset made
+ * absolute in the entity's record store (its segment's base added). A view, not a table: the rows are typed
+ * as they stream into the one sort that writes the entity's file (or into its ranges, below), instead of
+ * being written once more unsorted (which, with the sort into a table and the copy out of it, was three
+ * passes over 2 GB at 100k works). The file is sorted by the short id so that the zone maps of `id` prune
+ * point lookups and the joins from link tables.
  */
-function keptRowsSql(info: CatalogEntityInfo): string {
+export function keptRowsViewSql(info: CatalogEntityInfo): string {
   const derived = derivedColumnsOf(info.entity).map((column, index) =>
     derivedColumnSql(column, `s.derived[${index + 1}]`),
   )
@@ -227,25 +234,17 @@ function keptRowsSql(info: CatalogEntityInfo): string {
     's.record_bytes',
     ...buildOnly,
   ]
-  return `SELECT ${columns.join(', ')} FROM ${stageTable(info)} s JOIN record_bases b ON b.entity = $1 AND b.part = s.record_part WHERE s.seq IN (SELECT seq FROM ${verdictTable(info)} WHERE NOT is_deleted AND NOT is_merged)`
-}
-
-/** $1 entity name. The kept rows, unsorted (to be sorted a range at a time). */
-export function buildUnsortedTableSql(info: CatalogEntityInfo): string {
-  return `CREATE TABLE ${unsortedTable(info)} AS ${keptRowsSql(info)}`
-}
-
-/** $1 entity name. The kept rows sorted by id in one statement, when they fit one sort. */
-export function buildSortedTableSql(info: CatalogEntityInfo): string {
-  return `CREATE TABLE ${finalTable(info)} AS ${keptRowsSql(info)} ORDER BY id`
+  // A view cannot take parameters: the entity name is the registry's, never a caller's.
+  return `CREATE VIEW ${rowsRelation(info)} AS SELECT ${columns.join(', ')} FROM ${stageTable(info)} s JOIN record_bases b ON b.entity = ${constantLiteral(info.entity)} AND b.part = s.record_part WHERE s.seq IN (SELECT seq FROM ${verdictTable(info)} WHERE NOT is_deleted AND NOT is_merged)`
 }
 
 // ---- sorting by id in ranges: DuckDB cannot sort rows carrying large strings within its memory limit (it
-// fails to pin blocks instead of spilling), so the table is sorted a range of ids at a time, each range
-// small enough to sort in memory, the ranges appended in order (inserts keep their ORDER BY). ----
+// fails to pin blocks instead of spilling, still in 1.5: 100k works' rows under a 1 GB limit), so a big
+// entity is sorted a range of ids at a time, each range small enough to sort in memory, the ranges appended
+// in order to a table (inserts keep their ORDER BY). ----
 
 /** One row: the kept rows, and the bytes of their texts and list columns (what a sort must hold). */
-export function unsortedSizeSql(info: CatalogEntityInfo): string {
+export function keptRowsSizeSql(info: CatalogEntityInfo): string {
   const lists = [
     ...recordPathColumnsOf(info.entity)
       .filter((column) => column.type === 'VARCHAR[]')
@@ -254,22 +253,18 @@ export function unsortedSizeSql(info: CatalogEntityInfo): string {
   ]
     .map((name) => ` + strlen(CAST(${quoteIdentifier(name)} AS VARCHAR))`)
     .join('')
-  return `SELECT count(*) AS rows, coalesce(sum(strlen(coalesce(texts, ''))${lists}), 0) AS bytes FROM ${unsortedTable(info)}`
+  return `SELECT count(*) AS rows, coalesce(sum(strlen(coalesce(texts, ''))${lists}), 0) AS bytes FROM ${rowsRelation(info)}`
 }
 
 /** One row, `bounds`: the ids that cut the rows into `parts` ranges of about equal size. */
 export function sortBoundariesSql(info: CatalogEntityInfo, parts: number): string {
   const fractions = Array.from({ length: parts - 1 }, (_, index) => ((index + 1) / parts).toFixed(9))
-  return `SELECT quantile_disc(id, [${fractions.join(', ')}]) AS bounds FROM ${unsortedTable(info)}`
+  return `SELECT quantile_disc(id, [${fractions.join(', ')}]) AS bounds FROM ${rowsRelation(info)}`
 }
 
-/** The whole table sorted at once, when it is small enough. */
-export function sortAllSql(info: CatalogEntityInfo): string {
-  return `CREATE TABLE ${finalTable(info)} AS SELECT * FROM ${unsortedTable(info)} ORDER BY id`
-}
-
+/** The (empty) table the sorted ranges are appended to, with the view's columns. */
 export function createSortedTableSql(info: CatalogEntityInfo): string {
-  return `CREATE TABLE ${finalTable(info)} AS FROM ${unsortedTable(info)} LIMIT 0`
+  return `CREATE TABLE ${sortedTable(info)} AS FROM ${rowsRelation(info)} LIMIT 0`
 }
 
 /** The column a row's range number travels in while the ranges are split into folders. */
@@ -281,59 +276,78 @@ const RANGE_COLUMN = '__range'
  * read back alone: selecting a range from the table instead re-read (and decompressed) every record once per
  * range, which made sorting 1M works take over an hour.
  */
-export function splitUnsortedIntoRangesSql(info: CatalogEntityInfo): string {
-  return `COPY (SELECT *, len(list_filter($1::VARCHAR[], lambda __bound: __bound < id)) AS ${RANGE_COLUMN} FROM ${unsortedTable(info)}) TO $2 (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${RANGE_COLUMN}), OVERWRITE_OR_IGNORE)`
+export function splitRowsIntoRangesSql(info: CatalogEntityInfo): string {
+  return `COPY (SELECT *, len(list_filter($1::VARCHAR[], lambda __bound: __bound < id)) AS ${RANGE_COLUMN} FROM ${rowsRelation(info)}) TO $2 (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${RANGE_COLUMN}), OVERWRITE_OR_IGNORE)`
 }
 
-/** The folder of range `index` within the folder `splitUnsortedIntoRangesSql` wrote. */
+/** The folder of range `index` within the folder `splitRowsIntoRangesSql` wrote. */
 export const rangeFolderName = (index: number): string => `${RANGE_COLUMN}=${sqlInteger(index)}`
 
 /** `$1` the Parquet files of one range (a glob): its rows appended to the final table, sorted. */
 export function insertSortedRangeSql(info: CatalogEntityInfo): string {
-  return `INSERT INTO ${finalTable(info)} SELECT * FROM read_parquet($1, hive_partitioning = false) ORDER BY id`
-}
-
-export function dropUnsortedTableSql(info: CatalogEntityInfo): string {
-  return `DROP TABLE ${unsortedTable(info)}`
-}
-
-/** $1 entity name. */
-export function recordLiveIdsSql(info: CatalogEntityInfo): string {
-  return `INSERT INTO live_ids SELECT $1, id FROM ${finalTable(info)}`
-}
-
-/** $1 output file. Rows keep the table's (sorted) order. */
-export function copyEntitySql(info: CatalogEntityInfo): string {
-  const buildOnly = buildOnlyColumnsOf(info).map(quoteIdentifier).join(', ')
-  return `COPY (SELECT * EXCLUDE (${buildOnly}) FROM ${finalTable(info)}) TO $1 (${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${sqlInteger(info.rowGroupSize)})`
-}
-
-/** One row: the newest partition date among the kept records. */
-export function latestPartitionSql(info: CatalogEntityInfo): string {
-  return `SELECT CAST(max(partition_date) AS VARCHAR) AS latest FROM ${finalTable(info)}`
+  return `INSERT INTO ${sortedTable(info)} SELECT * FROM read_parquet($1, hive_partitioning = false) ORDER BY id`
 }
 
 /**
- * Frees the entity's staging tables once its unsorted table holds what is kept of them: the disk they
- * take is reused by the sorted table (after a checkpoint), rather than held until the entity is written.
+ * Once the ranges are split off, the view and the staging tables under it go: their disk is reused by the
+ * sorted table after the checkpoint.
  */
-export function dropStagingTablesSql(info: CatalogEntityInfo): string[] {
+export function dropViewAndStagingSql(info: CatalogEntityInfo): string[] {
   return [
-    ...[stageTable(info), winnerTable(info), verdictTable(info)].map((table) => `DROP TABLE ${table}`),
+    `DROP VIEW ${rowsRelation(info)}`,
+    ...stagingTablesOf(info).map((table) => `DROP TABLE ${table}`),
     'CHECKPOINT',
   ]
 }
 
-/** Frees the entity's table once its files are written; the works table stays for the link tables. */
-export function dropEntityTableSql(info: CatalogEntityInfo): string[] {
-  return info.entity === 'works' ? [] : [`DROP TABLE ${finalTable(info)}`, 'CHECKPOINT']
+/** Once every range is in, the sorted table is the entity's rows. */
+export function renameSortedTableSql(info: CatalogEntityInfo): string {
+  return `ALTER TABLE ${sortedTable(info)} RENAME TO ${quoteIdentifier(`rows_${info.table}`)}`
+}
+
+const stagingTablesOf = (info: CatalogEntityInfo): string[] => [
+  stageTable(info),
+  winnerTable(info),
+  verdictTable(info),
+]
+
+/** $1 entity name. */
+export function recordLiveIdsSql(info: CatalogEntityInfo): string {
+  return `INSERT INTO live_ids SELECT $1, id FROM ${rowsRelation(info)}`
+}
+
+/**
+ * $1 output file, sorted by id: by this statement when the rows are the view, as they are when they are the
+ * table the ranges were sorted into.
+ */
+export function copyEntitySql(info: CatalogEntityInfo, rows: EntityRows): string {
+  const buildOnly = buildOnlyColumnsOf(info).map(quoteIdentifier).join(', ')
+  const order = rows === 'view' ? ' ORDER BY id' : ''
+  return `COPY (SELECT * EXCLUDE (${buildOnly}) FROM ${rowsRelation(info)}${order}) TO $1 (${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${sqlInteger(info.rowGroupSize)})`
+}
+
+/** One row: the newest partition date among the kept records. */
+export function latestPartitionSql(info: CatalogEntityInfo): string {
+  return `SELECT CAST(max(partition_date) AS VARCHAR) AS latest FROM ${rowsRelation(info)}`
+}
+
+/**
+ * Frees the entity's rows once its files are written (for works, once the link tables are too): the view
+ * and the staging tables under it, or the sorted table.
+ */
+export function dropEntityRowsSql(info: CatalogEntityInfo, rows: EntityRows): string[] {
+  const drops =
+    rows === 'view'
+      ? [`DROP VIEW ${rowsRelation(info)}`, ...stagingTablesOf(info).map((table) => `DROP TABLE ${table}`)]
+      : [`DROP TABLE ${rowsRelation(info)}`]
+  return [...drops, 'CHECKPOINT']
 }
 
 // ---- external ids ----
 
 /** $1 entity name. Every external id the kept records state, normalised by the worker. */
 export function insertExternalIdsSql(info: CatalogEntityInfo): string {
-  return `INSERT INTO external_ids SELECT DISTINCT $1, e[1], e[2], id FROM (SELECT id, unnest(external_ids) AS e FROM ${finalTable(info)})`
+  return `INSERT INTO external_ids SELECT DISTINCT $1, e[1], e[2], id FROM (SELECT id, unnest(external_ids) AS e FROM ${rowsRelation(info)})`
 }
 
 /** $1 output file. */
@@ -344,7 +358,7 @@ export const COPY_EXTERNAL_IDS_SQL = `COPY (SELECT entity, scheme, value, id FRO
 /** $1 output file. `(key, work_id)`, distinct, sorted by key then work; the keys were normalised by the worker. */
 export function copyLinkTableSql(spec: LinkTableSpec, works: CatalogEntityInfo): string {
   const column = quoteIdentifier(linkColumnName(LINK_TABLES.indexOf(spec)))
-  return `COPY (SELECT DISTINCT key, work_id FROM (SELECT id AS work_id, unnest(${column}) AS key FROM ${finalTable(works)}) WHERE key IS NOT NULL ORDER BY key, work_id) TO $1 (${PARQUET_OPTIONS})`
+  return `COPY (SELECT DISTINCT key, work_id FROM (SELECT id AS work_id, unnest(${column}) AS key FROM ${rowsRelation(works)}) WHERE key IS NOT NULL ORDER BY key, work_id) TO $1 (${PARQUET_OPTIONS})`
 }
 
 // ---- merged and deleted ids ----

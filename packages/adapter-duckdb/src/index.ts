@@ -36,6 +36,14 @@ export {
 } from './metering/embedded-meter-store.ts'
 export { StateDirectoryInUseError } from './metering/state-directory-lock.ts'
 export {
+  type AutocompleteIndexLayout,
+  type AutocompleteIndexOptions,
+  autocompleteIndexStatements,
+  readAutocompleteLayouts,
+} from './query/autocomplete-index.ts'
+export { rankAutocompleteMatches } from './query/autocomplete-lookup.ts'
+export { normalizedNameSql } from './query/catalog-views.ts'
+export {
   CatalogOpenError,
   createDuckDbAdapter,
   type DuckDbAdapter,

@@ -5,9 +5,11 @@ import { rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CatalogFile, CatalogManifest } from '../catalog/catalog-layout.ts'
 import { SERVING_DATABASE_FILE } from '../catalog/catalog-layout.ts'
+import { type AutocompleteIndexOptions, autocompleteIndexStatements } from '../query/autocomplete-index.ts'
 import {
   catalogViewStatements,
   SERVING_DATABASE_NAME,
+  served,
   servingDatabaseStatements,
 } from '../query/catalog-views.ts'
 import { openDuckDbDatabase, runOnOneThread } from '../query/duckdb-driver.ts'
@@ -18,6 +20,8 @@ export interface ServingDatabaseOptions {
   readonly memoryLimit?: string
   /** Called before each statement, with how many have run and how many there are. */
   readonly onStep?: (done: number, total: number) => void
+  /** How the autocomplete index is built (tests build small lists to reach every path on a small catalog). */
+  readonly autocomplete?: AutocompleteIndexOptions
 }
 
 /** Writes `catalog.duckdb` into `catalogDir` (replacing one there) and returns its file entry. */
@@ -38,7 +42,17 @@ export async function buildServingDatabase(
     await db.all(`ATTACH ${constantLiteral(path)} AS ${SERVING_DATABASE_NAME}`)
     // The Parquet views the tables are made from live in memory: views would store the build folder's paths.
     for (const statement of catalogViewStatements(catalogDir, manifest, 'views')) await db.all(statement)
-    const steps = servingDatabaseStatements(manifest)
+    const steps = [
+      ...servingDatabaseStatements(manifest),
+      ...autocompleteIndexStatements(
+        served,
+        (entity) => manifest.entities[entity]?.rowCount ?? 0,
+        options.autocomplete,
+      ).map((statement) => ({
+        statement,
+        threadBound: false,
+      })),
+    ]
     for (const [done, { statement, threadBound }] of steps.entries()) {
       options.onStep?.(done, steps.length)
       if (threadBound) await runOnOneThread(db, [statement])

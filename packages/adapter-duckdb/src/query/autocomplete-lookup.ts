@@ -1,62 +1,250 @@
 // Type-ahead (`/autocomplete`): records whose display name matches typed text as a phrase prefix, ranked in
 // tiers (the same name, then a name that starts with the text, then a word that does), most works first
-// (citations for works). Names are compared as `normalizeAutocompleteText` writes them: lower case, accents
-// dropped, each run of other characters one space; the SQL below normalises the stored names the same way.
+// (citations for works), then by id. Names are compared as `normalizeAutocompleteText` writes them: lower
+// case, accents dropped, each run of other characters one space; the SQL below normalises the stored names
+// the same way.
+//
+// Two ways to the same answer. The scan compares the text with every name (about 1 s at 10M works). With the
+// serving database's autocomplete index (`autocomplete-index.ts`) the matches are read from the word starts
+// that begin with the text, a range of the sorted index, or for a very common prefix from its stored answer.
 import {
   type AutocompleteRequest,
   type EntityRecord,
   normalizeAutocompleteText,
   UnsupportedPlanError,
 } from '@oqlkit/engine'
+import type { CatalogEntity } from '../catalog/catalog-entities.ts'
+import {
+  type AutocompleteIndexLayout,
+  autocompleteListTable,
+  autocompletePopularityColumn,
+  autocompletePrefixTable,
+} from './autocomplete-index.ts'
 import {
   AUTOCOMPLETE_NAME_COLUMN,
   entityView,
   narrowEntityTable,
   normalizedNameSql,
+  rowLocationTable,
 } from './catalog-views.ts'
 import { catalogEntityOf } from './column-sources.ts'
-import type { DuckDbConnectionLike } from './duckdb-driver.ts'
+import type { DuckDbConnectionLike, DuckDbRow } from './duckdb-driver.ts'
 import { compileFilter, type FilterTarget } from './filter-compiler.ts'
 import { parseJsonBytes, RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
-import { param, raw, sql, toStatement } from './sql-fragment.ts'
+import { joinSql, param, paramList, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
+
+/** The index of each entity that has one, as the catalog's serving database states it. */
+export type AutocompleteIndexes = ReadonlyMap<CatalogEntity, AutocompleteIndexLayout>
 
 /**
  * The records of the best matches of `request.text`, best first. With `narrowTables` (a catalog opened in
- * `narrow` mode) the names were normalised once at open; otherwise every query normalises every name, which
- * costs seconds at 1M works.
+ * `narrow` mode) the names were normalised once at ingest, and an entity in `indexes` is read through its
+ * autocomplete index; otherwise every query normalises every name, which costs seconds at 1M works.
  */
 export async function autocompleteLookup(
   db: DuckDbConnectionLike,
   fetchRecords: RecordFetcher,
   request: AutocompleteRequest,
   narrowTables = false,
+  indexes: AutocompleteIndexes = new Map(),
 ): Promise<readonly EntityRecord[]> {
   const entity = catalogEntityOf(request.entity)
-  const text = normalizeAutocompleteText(request.text)
-  if (entity === undefined || text === '' || request.limit < 1) return []
-  const filterOver = (target: FilterTarget) =>
-    compileFilter(
-      entity,
-      request.filter,
-      (node) => {
-        throw new UnsupportedPlanError(
-          'invalid_search',
-          `Autocomplete filters cannot search (${node.column.id})`,
-        )
-      },
-      target,
-    )
-  const popularity = entity === 'works' ? '"cited_by_count"' : '"works_count"'
-  const narrow = narrowTables
-  const filter = filterOver(narrow ? { narrowRow: 'e' } : {})
-  const view = raw(narrow ? narrowEntityTable(entity) : entityView(entity))
-  const name = raw(narrow ? `e."${AUTOCOMPLETE_NAME_COLUMN}"` : normalizedNameSql('e'))
-  // The winners are chosen from narrow columns; only their records are read.
-  const ranked = toStatement(
-    sql`SELECT ${raw(RECORD_LOCATION_COLUMNS('e'))} FROM ${view} AS e WHERE ${filter} AND contains(' ' || ${name}, ' ' || ${param(text)}) ORDER BY CASE WHEN ${name} = ${param(text)} THEN 3 WHEN starts_with(${name}, ${param(text)}) THEN 2 ELSE 1 END DESC, coalesce(e.${raw(popularity)}, 0) DESC, e."id" LIMIT ${param(request.limit)}`,
-  )
-  const rows = await db.all(ranked.sql, ranked.params)
+  if (entity === undefined) return []
+  const rows = await rankAutocompleteMatches(db, request, narrowTables, indexes.get(entity))
   if (rows.length === 0) return []
   const records = await fetchRecords(entity, rows)
   return records.map((record) => parseJsonBytes(record) as EntityRecord)
+}
+
+/**
+ * The id and record location (`__id`, `__ro`, `__rb`) of the best matches, best first: through `index` when
+ * it is given (narrow mode only) and the text and filter allow, else by the scan. Exported for the
+ * benchmark and the test that compares the two.
+ */
+export async function rankAutocompleteMatches(
+  db: DuckDbConnectionLike,
+  request: AutocompleteRequest,
+  narrowTables: boolean,
+  index: AutocompleteIndexLayout | undefined,
+): Promise<readonly DuckDbRow[]> {
+  const entity = catalogEntityOf(request.entity)
+  const text = normalizeAutocompleteText(request.text)
+  if (entity === undefined || text === '' || request.limit < 1) return []
+  // The filter is compiled (and refused when it searches) before either way is chosen.
+  const filter = filterOf(entity, request, narrowTables)
+  const pieces = narrowTables && index !== undefined ? textPieces(text, index.prefixChars) : undefined
+  if (pieces === undefined) return scanMatches(db, entity, text, filter, request.limit, narrowTables)
+  const single = pieces.length === 1
+  // A prefix common enough to have a stored answer has a range of up to millions of word starts.
+  const listed =
+    single && (request.filter !== null || request.limit <= index!.listRows)
+      ? await storedAnswer(db, entity, text)
+      : undefined
+  if (request.filter === null) {
+    const rows =
+      listed === undefined
+        ? (await db.all(...statementOf(indexedMatches(entity, pieces, null, request.limit)))).map((row) =>
+            Number(row.__row),
+          )
+        : listed.slice(0, request.limit)
+    return locateRows(db, entity, rows)
+  }
+  // A filter keeps some of the matches, which the stored answer cannot tell: a common prefix is scanned (the
+  // filter's own columns first), any other is matched in the index and filtered by row.
+  if (listed !== undefined) return scanMatches(db, entity, text, filter, request.limit, narrowTables)
+  const rows = await db.all(...statementOf(indexedMatches(entity, pieces, filter, request.limit)))
+  return locateRows(
+    db,
+    entity,
+    rows.map((row) => Number(row.__row)),
+  )
+}
+
+const statementOf = (fragment: SqlFragment): [string, SqlFragment['params']] => {
+  const statement = toStatement(fragment)
+  return [statement.sql, statement.params]
+}
+
+const filterOf = (
+  entity: CatalogEntity,
+  request: AutocompleteRequest,
+  narrowTables: boolean,
+): SqlFragment => {
+  const target: FilterTarget = narrowTables ? { narrowRow: 'e' } : {}
+  return compileFilter(
+    entity,
+    request.filter,
+    (node) => {
+      throw new UnsupportedPlanError(
+        'invalid_search',
+        `Autocomplete filters cannot search (${node.column.id})`,
+      )
+    },
+    target,
+  )
+}
+
+/** Today's way, and the one for every case the index cannot answer: every name of the entity compared. */
+const scanMatches = async (
+  db: DuckDbConnectionLike,
+  entity: CatalogEntity,
+  text: string,
+  filter: SqlFragment,
+  limit: number,
+  narrowTables: boolean,
+): Promise<readonly DuckDbRow[]> => {
+  const popularity = autocompletePopularityColumn(entity)
+  const view = raw(narrowTables ? narrowEntityTable(entity) : entityView(entity))
+  const name = raw(narrowTables ? `e."${AUTOCOMPLETE_NAME_COLUMN}"` : normalizedNameSql('e'))
+  // The winners are chosen from narrow columns; only their records are read.
+  return db.all(
+    ...statementOf(
+      sql`SELECT ${raw(RECORD_LOCATION_COLUMNS('e'))} FROM ${view} AS e WHERE ${filter} AND contains(' ' || ${name}, ' ' || ${param(text)}) ORDER BY CASE WHEN ${name} = ${param(text)} THEN 3 WHEN starts_with(${name}, ${param(text)}) THEN 2 ELSE 1 END DESC, coalesce(e.${raw(popularity)}, 0) DESC, e."id" LIMIT ${param(limit)}`,
+    ),
+  )
+}
+
+/** A piece of typed text the index compares with one word start: `text` from its `word`-th word on. */
+export interface TextPiece {
+  readonly text: string
+  /** Words of the typed text before the piece's first. */
+  readonly word: number
+}
+
+/**
+ * The typed text as pieces of at most `prefixChars` characters, each starting at one of its words, that
+ * together cover it and overlap: the index holds each word start of a name cut to that length, and a name
+ * matches when word starts of it that far apart begin with the pieces. Each piece reaches the space before
+ * the next one's word, which pins the words between them (names and text hold single spaces), and the last
+ * piece ends the text. Undefined when a word other than the last is too long for a piece to reach past it,
+ * or the last word alone is longer than a piece: the index cannot tell, the scan does.
+ */
+export const textPieces = (text: string, prefixChars: number): readonly TextPiece[] | undefined => {
+  const chars = Array.from(text)
+  const starts: number[] = [0]
+  chars.forEach((char, index) => {
+    if (char === ' ') starts.push(index + 1)
+  })
+  const pieces: TextPiece[] = []
+  let from = 0
+  for (;;) {
+    const word = starts.indexOf(from)
+    if (chars.length - from <= prefixChars) {
+      pieces.push({ text: chars.slice(from).join(''), word })
+      return pieces
+    }
+    const next = starts.filter((start) => start > from && start <= from + prefixChars).pop()
+    if (next === undefined) return undefined
+    pieces.push({ text: chars.slice(from, from + prefixChars).join(''), word })
+    from = next
+  }
+}
+
+/** Above every character a name holds: text starting with a prefix sorts before the prefix followed by it. */
+const ABOVE_EVERY_CHARACTER = '\u{10FFFF}'
+
+/**
+ * The rows (`__row`) of the best matches, from the index: word starts of one name that begin with each piece,
+ * as far apart as the pieces' words. The tier is 0 for the same name (the first piece at the name's start
+ * and the last one at its end), 1 for the name's start, 2 for another word's; then popularity, then row
+ * (the narrow table is in id order). With a filter, only rows of the narrow table that pass it.
+ */
+const indexedMatches = (
+  entity: CatalogEntity,
+  pieces: readonly TextPiece[],
+  filter: SqlFragment | null,
+  limit: number,
+): SqlFragment => {
+  const table = autocompletePrefixTable(entity)
+  const last = pieces.length - 1
+  const joins = pieces
+    .slice(1)
+    .map(
+      (piece, index) =>
+        sql` JOIN ${raw(table)} AS ${raw(`a${index + 1}`)} ON ${raw(`a${index + 1}`)}."row" = a0."row" AND ${raw(`a${index + 1}`)}.word = a0.word + CAST(${param(piece.word - pieces[0]!.word)} AS UINTEGER)`,
+    )
+  // Every piece but the last is a whole cut word start: equality. The last is a prefix of one: a range, which
+  // DuckDB prunes by the zone maps of the sorted `prefix`, then the exact test.
+  const conditions = pieces.map((piece, index) =>
+    index < last
+      ? sql`${raw(`a${index}`)}.prefix = ${param(piece.text)}`
+      : sql`${raw(`a${index}`)}.prefix >= ${param(piece.text)} AND ${raw(`a${index}`)}.prefix < ${param(piece.text + ABOVE_EVERY_CHARACTER)} AND starts_with(${raw(`a${index}`)}.prefix, ${param(piece.text)})`,
+  )
+  const lastLength = Array.from(pieces[last]!.text).length
+  const matches = sql`SELECT a0."row" AS __row, min(CASE WHEN a0.word <> 1 THEN 2 WHEN ${raw(`a${last}`)}.suffix_len = ${param(lastLength)} THEN 0 ELSE 1 END) AS __tier, any_value(a0.popularity) AS __popularity FROM ${raw(table)} AS a0${joinSql(joins, '')} WHERE ${joinSql(conditions, ' AND ')} GROUP BY a0."row"`
+  const order = raw('ORDER BY m.__tier, m.__popularity DESC, m.__row')
+  return filter === null
+    ? sql`SELECT m.__row FROM (${matches}) AS m ${order} LIMIT ${param(limit)}`
+    : sql`SELECT m.__row FROM (${matches}) AS m JOIN (SELECT e.rowid AS __r FROM ${raw(narrowEntityTable(entity))} AS e WHERE ${filter}) AS f ON f.__r = m.__row ${order} LIMIT ${param(limit)}`
+}
+
+/** The stored answer (rows, best first) of a common prefix, or undefined when it has none. */
+const storedAnswer = async (
+  db: DuckDbConnectionLike,
+  entity: CatalogEntity,
+  prefix: string,
+): Promise<readonly number[] | undefined> => {
+  const [found] = await db.all(`SELECT "rows" FROM ${autocompleteListTable(entity)} WHERE prefix = ?`, [
+    prefix,
+  ])
+  return found === undefined ? undefined : (found.rows as unknown[]).map(Number)
+}
+
+/** The id and record location of narrow rows, in the order given (the row locations' index finds them). */
+const locateRows = async (
+  db: DuckDbConnectionLike,
+  entity: CatalogEntity,
+  rows: readonly number[],
+): Promise<readonly DuckDbRow[]> => {
+  if (rows.length === 0) return []
+  const located = await db.all(
+    ...statementOf(
+      sql`SELECT "row" AS __row, "id" AS __id, record_offset AS __ro, record_bytes AS __rb FROM ${raw(rowLocationTable(entity))} WHERE "row" IN (${paramList(rows)})`,
+    ),
+  )
+  const byRow = new Map(located.map((row) => [Number(row.__row), row]))
+  return rows.flatMap((row) => {
+    const found = byRow.get(row)
+    return found === undefined ? [] : [found]
+  })
 }

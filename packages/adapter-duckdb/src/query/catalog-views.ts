@@ -81,8 +81,8 @@ export const normalizedNameSql = (alias: string): string =>
 export const SERVING_DATABASE_NAME = 'oqlkit_catalog'
 const SERVING_DATABASE = quoteIdentifier(SERVING_DATABASE_NAME)
 
-/** `name` in the serving database. */
-const served = (name: string): string => `${SERVING_DATABASE}.${name}`
+/** `name` (quoted) in the serving database, as the statements that build it name its tables. */
+export const served = (name: string): string => `${SERVING_DATABASE}.${name}`
 
 /**
  * In the serving database, after the narrow entity tables (`servingDatabaseStatements`): the `(key, work_row, work_is_xpac, work_<sort
@@ -179,7 +179,8 @@ export const catalogViewStatements = (
  * The tables of the serving database (`catalog.duckdb`), built at ingest, attached as `SERVING_DATABASE_NAME`,
  * from the views of `catalogViewStatements(…, 'views')`: per entity its narrow table (indexed on `id`) and
  * row locations (indexed on `row`), the external ids (indexed on `value`), then the narrow link tables.
- * Those last must run on one thread (see `narrowLinkTableStatements`); `threadBound` says which.
+ * Those last must run on one thread (see `narrowLinkTableStatements`); `threadBound` says which. The builder
+ * adds the autocomplete index after them (`autocompleteIndexStatements`, which reads the narrow tables).
  */
 export const servingDatabaseStatements = (
   manifest: CatalogManifest,

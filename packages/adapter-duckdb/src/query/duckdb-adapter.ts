@@ -31,7 +31,8 @@ import { VECTOR_INDEX_FORMAT_VERSION } from '../vectors/vector-index-layout.ts'
 import { hasUnreadableVectors, vectorIndexOf } from '../vectors/vector-index-manifest.ts'
 import type { VectorCandidates } from '../vectors/work-vector-matrix.ts'
 import type { WorkVectorSearcher } from '../vectors/work-vector-searcher.ts'
-import { autocompleteLookup } from './autocomplete-lookup.ts'
+import { readAutocompleteLayouts } from './autocomplete-index.ts'
+import { type AutocompleteIndexes, autocompleteLookup } from './autocomplete-lookup.ts'
 import { catalogSearchCompiler } from './catalog-search.ts'
 import {
   type CatalogLoadMode,
@@ -236,6 +237,7 @@ export function duckDbAdapterOver(
   fetchRecords: RecordFetcher = sqlRecordFetcher(shared),
   onClose: () => Promise<void> = async () => {},
   semantic?: SemanticSearcher,
+  autocompleteIndexes: AutocompleteIndexes = new Map(),
 ): DuckDbAdapter {
   return {
     capabilities,
@@ -303,7 +305,13 @@ export function duckDbAdapterOver(
     findRandom: (entity: EntityType, options?: QueryOptions): Promise<LookupResult> =>
       findRandomEntity(withSignal(shared, options?.signal), fetchRecords, entity, compiler.narrowTables),
     autocomplete: (request, options?: QueryOptions) =>
-      autocompleteLookup(withSignal(shared, options?.signal), fetchRecords, request, compiler.narrowTables),
+      autocompleteLookup(
+        withSignal(shared, options?.signal),
+        fetchRecords,
+        request,
+        compiler.narrowTables,
+        autocompleteIndexes,
+      ),
     close: async () => {
       await onClose()
       await shared.close()
@@ -335,6 +343,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
   })
   const vectors = vectorIndexOf(manifest.manifest)
   let embedder: Embedder | undefined
+  let autocompleteIndexes: AutocompleteIndexes = new Map()
   try {
     // Parquet footers are read once, not on every query of a view.
     await db.all('SET parquet_metadata_cache = true')
@@ -364,6 +373,8 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     }
     // In `tables` mode, a checkpoint compresses what was made since the last one (the external ids' index).
     if (load === 'tables') await db.all('CHECKPOINT')
+    // A serving database built before the autocomplete index has none: its lookups scan.
+    if (load === 'narrow') autocompleteIndexes = await readAutocompleteLayouts(db, SERVING_DATABASE_NAME)
   } catch (error) {
     await db.close()
     throw error
@@ -409,5 +420,6 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
           vectors: readOnce(() => loadWorkVectors(db, options.catalogDir, vectors)),
           candidateMasks: new Map(),
         },
+    autocompleteIndexes,
   )
 }

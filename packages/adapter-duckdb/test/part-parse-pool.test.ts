@@ -1,5 +1,6 @@
 // The parse pool on real worker threads: tasks start costliest first, results and files do not depend on
-// the order tasks ran in, and a bad line stops the pool with the IngestError the worker described.
+// the order tasks ran in, a bad line stops the pool with the IngestError the worker described, and the
+// work a listener starts for a finished task (the loading of its rows) is waited for, its failure the pool's.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -44,7 +45,9 @@ describe('part parse pool (worker threads)', () => {
     const started: number[] = []
     const byCost = await runParseTasks(tasksIn('cost'), { specs: recordExtractionSpecs() }, 1, {
       cost: (task) => sizes[task.index]!,
-      onDone: (task) => started.push(task.index),
+      onDone: (task) => {
+        started.push(task.index)
+      },
     })
     expect(started).toStrictEqual([1, 2, 0])
     expect(byCost.map((done: ParseDone) => [done.index, done.records])).toStrictEqual([
@@ -81,5 +84,28 @@ describe('part parse pool (worker threads)', () => {
     expect((error as IngestError).code).toBe('invalid-json')
     expect((error as IngestError).file).toBe(bad)
     expect((error as IngestError).line).toBe(2)
+  }, 60_000)
+
+  it("waits for the listener's work on each finished task, and fails with it when it fails", async () => {
+    const loaded: number[] = []
+    const slowLoad = (index: number) =>
+      new Promise<void>((resolve) =>
+        setTimeout(() => {
+          loaded.push(index)
+          resolve()
+        }, 200),
+      )
+    const results = await runParseTasks(tasksIn('wait'), { specs: recordExtractionSpecs() }, 2, {
+      onDone: (task) => slowLoad(task.index),
+    })
+    expect(results).toHaveLength(3)
+    expect([...loaded].sort()).toStrictEqual([0, 1, 2])
+
+    const error = await runParseTasks(tasksIn('refused'), { specs: recordExtractionSpecs() }, 2, {
+      onDone: async (task) => {
+        if (task.index === 1) throw new Error('the rows of part 1 could not be loaded')
+      },
+    }).catch((reason: unknown) => reason)
+    expect((error as Error).message).toBe('the rows of part 1 could not be loaded')
   }, 60_000)
 })

@@ -2,15 +2,16 @@
 //   1. plan: find the layout, check the manifests against the files (nothing is read yet);
 //   2. parse: worker threads, one per core, read every part file (and, when updating, the catalog's own
 //      records) once each: each record is compressed into its entity's record store and every value the
-//      catalog derives from it is written as one JSON line, which DuckDB then loads in parallel; the id
-//      lists are staged beside them. All of it inside a build folder next to the catalog;
+//      catalog derives from it is written as one JSON line, which DuckDB loads as soon as the part is done
+//      (while the workers go on); the id lists are staged beside them. All of it inside a build folder next
+//      to the catalog;
 //   3. build: one version per id (newest partition wins), merges and deletions, Parquet files, catalog.json,
 //      the serving database;
 //   4. commit: swap the build folder in. Any error before that leaves the existing catalog untouched.
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { listValue } from '@duckdb/node-api'
-import { CATALOG_ENTITIES, type CatalogEntity } from '../catalog/catalog-entities.ts'
+import { CATALOG_ENTITIES, type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import {
   CATALOG_FORMAT,
   CATALOG_FORMAT_VERSION,
@@ -40,7 +41,7 @@ import { abandonBuildFolder, type BuildFolder, commitBuildFolder, openBuildFolde
 import { readDeletedIds, readMergedIds } from './id-list-reader.ts'
 import { IngestError, ingestErrorDetails } from './ingest-error.ts'
 import type { EntityIngestCounts, IngestProgressListener, IngestSummary } from './ingest-progress.ts'
-import { defaultParseWorkers, runParseTasks } from './part-parse-pool.ts'
+import { defaultParseWorkers, type ParseDone, runParseTasks } from './part-parse-pool.ts'
 import type { ParseTask } from './part-parse-worker.ts'
 import { checkRecordCount, prepareParquetPart } from './part-stager.ts'
 import { ProgressReporter } from './progress-reporter.ts'
@@ -413,28 +414,61 @@ async function stageRecords(
     })
   }
 
+  // Each task's rows are loaded into its entity's staging table as soon as the task is done, one load at a
+  // time, and its rows file removed: the rows of a big snapshot (19 KB a work, 190 GB at 10M works) never
+  // wait on disk all at once, and DuckDB loads while the workers parse.
+  const stagedBytes = new Map<CatalogEntity, number>()
+  const loadRows = async (task: ParseTask, result: ParseDone): Promise<void> => {
+    const bytes = (await stat(task.rowsPath)).size
+    stagedBytes.set(task.entity, (stagedBytes.get(task.entity) ?? 0) + bytes)
+    if (bytes > 0) {
+      try {
+        await db.run(loadStagedRowsSql(catalogEntityInfo(task.entity)!, result.longestRow), [
+          listValue([task.rowsPath]),
+        ])
+      } catch (error) {
+        // Out of memory or disk here must say where, as the build steps do.
+        throw new Error(`${task.entity}: loading the parsed records: ${(error as Error).message}`, {
+          cause: error,
+        })
+      }
+    }
+    await rm(task.rowsPath, { force: true })
+  }
+  let loads: Promise<void> = Promise.resolve()
+
   const running = new Map<number, number>()
   let finished = 0
-  const done = await runParseTasks(tasks, { specs: recordExtractionSpecs() }, options.workers, {
-    cost: (task) =>
-      task.kind === 'part'
-        ? (partOfTask.get(task.index)?.bytes ?? 0)
-        : task.lengths.reduce((a, b) => a + b, 0),
-    onProgress: (task, records) => {
-      running.set(task.index, records)
-      const part = partOfTask.get(task.index)
-      progress.reading(part?.path ?? task.entity, task.entity, finished + sum([...running.values()]))
-    },
-    onDone: (task, result) => {
-      running.delete(task.index)
-      finished += result.records
-      const part = partOfTask.get(task.index)
-      if (part !== undefined) {
-        checkRecordCount(part, result.records)
-        progress.fileDone(part.bytes, finished)
-      }
-    },
-  })
+  let done: ParseDone[]
+  try {
+    done = await runParseTasks(tasks, { specs: recordExtractionSpecs() }, options.workers, {
+      cost: (task) =>
+        task.kind === 'part'
+          ? (partOfTask.get(task.index)?.bytes ?? 0)
+          : task.lengths.reduce((a, b) => a + b, 0),
+      onProgress: (task, records) => {
+        running.set(task.index, records)
+        const part = partOfTask.get(task.index)
+        progress.reading(part?.path ?? task.entity, task.entity, finished + sum([...running.values()]))
+      },
+      onDone: (task, result) => {
+        running.delete(task.index)
+        finished += result.records
+        const part = partOfTask.get(task.index)
+        if (part !== undefined) {
+          checkRecordCount(part, result.records)
+          progress.fileDone(part.bytes, finished)
+        }
+        // After a failed load the rest are skipped: the chain stays rejected.
+        loads = loads.then(() => loadRows(task, result))
+        return loads
+      },
+    })
+  } catch (error) {
+    // The staging database is closed after a failure: no load may still be running on it then.
+    await loads.catch(() => {})
+    throw error
+  }
   for (const [at, result] of done.entries()) {
     const task = tasks[at]!
     if (task.kind === 'part') {
@@ -446,22 +480,9 @@ async function stageRecords(
 
   const read = new Map<CatalogEntity, number>()
   const stores = new Map<CatalogEntity, AssembledRecordStore>()
-  const stagedBytes = new Map<CatalogEntity, number>()
   for (const info of CATALOG_ENTITIES) {
     const own = tasks.filter((task) => task.entity === info.entity)
     progress.building(`staging ${info.entity}`, 0, own.length)
-    const rows = own.map((task) => task.rowsPath)
-    stagedBytes.set(info.entity, sum(await Promise.all(rows.map(async (path) => (await stat(path)).size))))
-    try {
-      const longestRow = Math.max(0, ...own.map((task) => done[tasks.indexOf(task)]!.longestRow))
-      if (rows.length > 0) await db.run(loadStagedRowsSql(info, longestRow), [listValue(rows)])
-    } catch (error) {
-      // Out of memory or disk here must say where, as the build steps do.
-      throw new Error(`${info.entity}: loading the parsed records: ${(error as Error).message}`, {
-        cause: error,
-      })
-    }
-    for (const path of rows) await rm(path, { force: true })
     const segments: RecordSegment[] = own.map((task) => ({
       part: task.index,
       path: task.segmentPath,

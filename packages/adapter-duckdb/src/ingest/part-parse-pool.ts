@@ -17,7 +17,11 @@ export interface ParseListener {
   readonly cost?: (task: ParseTask) => number
   /** Records read so far by a running task. */
   readonly onProgress?: (task: ParseTask, records: number) => void
-  readonly onDone?: (task: ParseTask, done: ParseDone) => void
+  /**
+   * Called as each task finishes. When it returns a promise (the task's rows being loaded, say), the pool
+   * resolves only once that has settled too, and its rejection fails the pool like a worker's error.
+   */
+  readonly onDone?: (task: ParseTask, done: ParseDone) => void | Promise<void>
 }
 
 const BOOT = new URL('./parse-worker-boot.mjs', import.meta.url)
@@ -45,15 +49,19 @@ export async function runParseTasks(
     await new Promise<void>((resolve, reject) => {
       let running = 0
       let failed = false
+      const pending = new Set<Promise<void>>()
       const fail = (error: Error) => {
         if (failed) return
         failed = true
         reject(error)
       }
+      const finishIfDone = () => {
+        if (!failed && next === tasks.length && running === 0 && pending.size === 0) resolve()
+      }
       const dispatch = (worker: Worker) => {
         if (failed) return
         if (next === tasks.length) {
-          if (running === 0) resolve()
+          finishIfDone()
           return
         }
         running++
@@ -81,8 +89,15 @@ export async function runParseTasks(
             } else {
               results[entry.at] = reply
               // A listener may refuse the result (a record count that disagrees with the manifest).
-              listener.onDone?.(entry.task, reply)
+              const after = listener.onDone?.(entry.task, reply)
               running--
+              if (after !== undefined) {
+                pending.add(after)
+                after.then(() => {
+                  pending.delete(after)
+                  finishIfDone()
+                }, fail)
+              }
               dispatch(worker)
             }
           } catch (error) {

@@ -55,7 +55,7 @@ import {
 import { buildServingDatabase } from './serving-database-builder.ts'
 import type { SnapshotIdFile, SnapshotPart, SnapshotPlan } from './snapshot-plan.ts'
 import { planSnapshot } from './snapshot-planner.ts'
-import { StagingDatabase } from './staging-database.ts'
+import { defaultStagingMemoryLimit, StagingDatabase } from './staging-database.ts'
 
 export interface IngestOptions {
   readonly snapshotDir: string
@@ -174,7 +174,8 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     const tagged = textTagger === undefined ? indexed : withTextTagger(indexed, textTagger.manifest)
     const described = vectors === undefined ? tagged : withVectorIndex(tagged, vectors)
     const serving = await buildServingDatabase(build.path, described, {
-      ...(options.memoryLimit === undefined ? {} : { memoryLimit: options.memoryLimit }),
+      // The same bound as the build's: DuckDB's own default is 80% of the machine.
+      memoryLimit: options.memoryLimit ?? defaultStagingMemoryLimit(),
       onStep: (done, total) => progress.building(SERVING_DATABASE_FILE, done, total),
     })
     const manifest: CatalogManifest = { ...described, files: [...described.files, serving] }

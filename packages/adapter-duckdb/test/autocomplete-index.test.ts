@@ -130,10 +130,16 @@ const filterOf = (entity: EntityType, filter_rows: Oqo['filter_rows'] & object):
 describe('text pieces', () => {
   it('cover the text in overlapping pieces from word starts, or give up on a word too long', () => {
     expect(textPieces('deep learning', 16)).toEqual([{ text: 'deep learning', word: 0 }])
+    // The last piece as long as it can be; each before it reaching the next one's word.
     expect(textPieces('deep learning for drug discovery', 16)).toEqual([
       { text: 'deep learning fo', word: 0 },
-      { text: 'for drug discove', word: 2 },
-      { text: 'discovery', word: 4 },
+      { text: 'learning for dru', word: 1 },
+      { text: 'drug discovery', word: 3 },
+    ])
+    expect(textPieces('the effect of vi', 16)).toEqual([{ text: 'the effect of vi', word: 0 }])
+    expect(textPieces('three hence of vi', 16)).toEqual([
+      { text: 'three hence of v', word: 0 },
+      { text: 'hence of vi', word: 1 },
     ])
     // Each piece reaches the space before the next one's word.
     expect(textPieces('abcdefg hij', 8)).toEqual([
@@ -222,7 +228,7 @@ describe('on the bundled sample', () => {
       filterOf('works', [{ column_id: 'authorships.author.id', value: `A${author?.key}` }]),
     ]
     let compared = 0
-    for (const filter of filters) compared += await sameAnswers(db, layout, 'works', texts, [5], filter)
+    for (const filter of filters) compared += await sameAnswers(db, layout, 'works', texts, [2, 5], filter)
     compared += await sameAnswers(
       db,
       layouts.get('authors')!,
@@ -231,7 +237,7 @@ describe('on the bundled sample', () => {
       [5],
       filterOf('authors', [{ column_id: 'works_count', value: 1, operator: '>' }]),
     )
-    expect(compared).toBeGreaterThan(40)
+    expect(compared).toBeGreaterThan(80)
   }, 60_000)
 
   it('is what the adapter answers in narrow mode, and the other modes and an index-less database agree', async () => {
@@ -307,6 +313,17 @@ describe('on a generated snapshot', () => {
     const rows = new Map<string, number>()
     for (const entity of entities) {
       const records = generatedRecords(summary.dataDir, entity)
+      // Popular works that match `dq` at many words and never first: their matches fill the window of word
+      // starts read for three rows with two rows, and the rows are ranked whole instead.
+      if (entity === 'works')
+        records.push(
+          ...['x', 'y', 'z'].map((first, index) => ({
+            id: `W9999999${index}`,
+            name: `${first} ${'dq '.repeat(index === 2 ? 1 : 8).trim()}`,
+            cited: 1_000_000_000 - index,
+            works: 0,
+          })),
+        )
       rows.set(entity, records.length)
       await db.all(
         `CREATE TABLE ${served(`"${entity}__narrow"`)} AS SELECT id, display_name, cited_by_count, works_count, 0 AS record_offset, 0 AS record_bytes, ${normalizedNameSql('r')} AS __autocomplete_name FROM (SELECT unnest(CAST(CAST(? AS JSON) AS STRUCT(id VARCHAR, display_name VARCHAR, cited_by_count BIGINT, works_count BIGINT)[]), recursive := true)) AS r ORDER BY id`,
@@ -345,7 +362,7 @@ describe('on a generated snapshot', () => {
     for (const entity of entities) expect(layouts.has(entity), entity).toBe(true)
     let compared = 0
     for (const [entity, list] of names) {
-      const texts = [...typedTexts(list, 12), ...ODD_TEXTS]
+      const texts = [...typedTexts(list, 12), ...ODD_TEXTS, 'dq']
       compared += await sameAnswers(db, layouts.get(entity as CatalogEntity)!, entity, texts, [3, 12])
     }
     expect(compared).toBeGreaterThan(300)

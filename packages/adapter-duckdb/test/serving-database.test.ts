@@ -3,15 +3,18 @@
 // once; and the vectors, read on the first semantic search but checked at open.
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readFileSync, rmSync, truncateSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, truncateSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SERVING_DATABASE_FILE } from '../src/catalog/catalog-layout.ts'
 import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
+import { buildServingDatabase } from '../src/ingest/serving-database-builder.ts'
 import { catalogViewStatements } from '../src/query/catalog-views.ts'
 import { createDuckDbAdapter } from '../src/query/duckdb-adapter.ts'
+import { openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
 import { vectorIndexOf } from '../src/vectors/vector-index-manifest.ts'
 import { ingestSampleCatalog } from './query-sample-fixture.ts'
 
@@ -98,6 +101,37 @@ describe('the serving database', () => {
       await holder.close()
     }
   }, 90_000)
+
+  it('is built within the memory limit it is given, spilling inside the catalog folder, and leaves no spill behind', async () => {
+    // DuckDB's own default spill folder is `.tmp` in the working folder: a big build must not write there.
+    const spillIn = mkdtempSync(join(tmpdir(), 'oqlkit-spill-'))
+    const db = await openDuckDbDatabase({ connections: 1, tempDirectory: spillIn })
+    try {
+      const [setting] = await db.all("SELECT current_setting('temp_directory') AS dir")
+      expect(setting?.dir).toBe(spillIn)
+    } finally {
+      await db.close()
+      rmSync(spillIn, { recursive: true, force: true })
+    }
+    const copy = mkdtempSync(join(tmpdir(), 'oqlkit-serving-'))
+    try {
+      cpSync(catalogDir, copy, { recursive: true })
+      const manifest = await readCatalogManifest(copy)
+      if (!manifest.ok) throw new Error(manifest.message)
+      const built = await buildServingDatabase(copy, manifest.manifest, { memoryLimit: '256MiB' })
+      const listed = manifest.manifest.files.find((file) => file.path === SERVING_DATABASE_FILE)
+      expect(built.rows).toBe(listed?.rows)
+      expect(existsSync(join(copy, '.serving-spill'))).toBe(false)
+      const adapter = await createDuckDbAdapter({ catalogDir: copy, load: 'narrow', threads: 1 })
+      try {
+        expect((await adapter.findById('works', 'W2741809807')).status).toBe('found')
+      } finally {
+        await adapter.close()
+      }
+    } finally {
+      rmSync(copy, { recursive: true, force: true })
+    }
+  }, 120_000)
 
   it('missing, refuses narrow mode and says to ingest again', async () => {
     rmSync(join(catalogDir, SERVING_DATABASE_FILE))

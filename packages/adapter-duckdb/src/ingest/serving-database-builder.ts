@@ -15,6 +15,9 @@ import {
 import { openDuckDbDatabase, runOnOneThread } from '../query/duckdb-driver.ts'
 import { constantLiteral } from '../sql/sql-text.ts'
 
+/** DuckDB's spill folder while the serving database is built (removed afterwards). */
+const SERVING_SPILL_DIR = '.serving-spill'
+
 export interface ServingDatabaseOptions {
   /** DuckDB `memory_limit` while building, e.g. `4GB`. */
   readonly memoryLimit?: string
@@ -33,8 +36,12 @@ export async function buildServingDatabase(
   const path = join(catalogDir, SERVING_DATABASE_FILE)
   await rm(path, { force: true })
   await rm(`${path}.wal`, { force: true })
+  // What outgrows the memory limit (the sorts of a big catalog's tables and indexes) spills inside the
+  // catalog folder being built, not into whatever folder the process was started in.
+  const spill = join(catalogDir, SERVING_SPILL_DIR)
   const db = await openDuckDbDatabase({
     connections: 1,
+    tempDirectory: spill,
     ...(options.memoryLimit === undefined ? {} : { memoryLimit: options.memoryLimit }),
   })
   let rows = 0
@@ -67,6 +74,7 @@ export async function buildServingDatabase(
     await db.all(`DETACH ${SERVING_DATABASE_NAME}`)
   } finally {
     await db.close()
+    await rm(spill, { recursive: true, force: true })
   }
   return { path: SERVING_DATABASE_FILE, bytes: (await stat(path)).size, rows }
 }

@@ -36,6 +36,8 @@ export interface DuckDbDatabaseOptions {
   readonly threads?: number
   /** DuckDB memory limit, e.g. `2GB`. */
   readonly memoryLimit?: string
+  /** Where DuckDB spills what outgrows the memory limit (default: DuckDB's `.tmp` in the working folder). */
+  readonly tempDirectory?: string
   /** Statements that may run at once (default 2). */
   readonly connections?: number
   /**
@@ -165,6 +167,7 @@ export async function openDuckDbDatabase(options: DuckDbDatabaseOptions = {}): P
   }
   if (options.threads !== undefined) config.threads = String(options.threads)
   if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit
+  if (options.tempDirectory !== undefined) config.temp_directory = options.tempDirectory
   const instance = await DuckDBInstance.create(':memory:', config)
   const connections: DuckDBConnection[] = []
   try {

@@ -10,7 +10,8 @@ import {
   normalizeExternalId,
 } from '../src/catalog/external-id-schemes.ts'
 import { fullOpenAlexId, shortOpenAlexId } from '../src/catalog/openalex-id-normalizer.ts'
-import { externalIdSql, shortIdSql } from '../src/ingest/catalog-sql.ts'
+import { shortIdSql } from '../src/ingest/catalog-sql.ts'
+import { externalIdSql } from './fixtures/external-id-sql.ts'
 
 let instance: DuckDBInstance
 let evaluate: (sql: string, value: string) => Promise<string | null>

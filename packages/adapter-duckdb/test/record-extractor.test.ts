@@ -11,10 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CATALOG_ENTITIES, type CatalogEntity } from '../src/catalog/catalog-entities.ts'
 import { derivedColumnsOf, type ValueSource } from '../src/catalog/entity-columns.ts'
 import { LINK_TABLES } from '../src/catalog/link-tables.ts'
-import { externalIdSql, letterIdSql, pathIdSql } from '../src/ingest/catalog-sql.ts'
+import { letterIdSql, pathIdSql } from '../src/ingest/catalog-sql.ts'
 import { recordExtractionSpecOf } from '../src/ingest/record-extraction-spec.ts'
 import { linkColumnName, recordExtractorOf } from '../src/ingest/record-extractor.ts'
 import { constantLiteral } from '../src/sql/sql-text.ts'
+import { externalIdSql } from './fixtures/external-id-sql.ts'
 
 const snapshotDir = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))
 

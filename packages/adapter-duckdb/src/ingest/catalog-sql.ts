@@ -1,14 +1,9 @@
 // The SQL ingest runs in its staging database. Every statement is assembled from allow-listed identifiers
 // (entity tables, column names) and package constants (JSON paths, regex patterns); file paths, entity
-// names and dates travel as bound parameters ($1, $2, …, documented on each builder).
+// names and dates travel as bound parameters ($1, $2, …, documented on each builder), except the registry's
+// entity name inside a view, which cannot take parameters.
 import type { CatalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { type DerivedColumn, derivedColumnsOf } from '../catalog/entity-columns.ts'
-import {
-  BARE_ISSN_PATTERN,
-  EXTERNAL_ID_SCHEMES,
-  type ExternalIdScheme,
-  isExternalIdScheme,
-} from '../catalog/external-id-schemes.ts'
 import { LINK_TABLES, type LinkTableSpec } from '../catalog/link-tables.ts'
 import { LETTER_ID_PATTERN, PATH_ID_TAIL_PATTERN } from '../catalog/openalex-id-normalizer.ts'
 import { recordPathColumnsOf } from '../query/column-sources.ts'
@@ -47,17 +42,6 @@ export function shortIdSql(info: CatalogEntityInfo, expr: string): string {
 
 function idNumberSql(info: CatalogEntityInfo): string {
   return info.idKind === 'letter' ? 'TRY_CAST(id[2:] AS BIGINT)' : 'TRY_CAST(id AS BIGINT)'
-}
-
-/** The SQL twin of `normalizeExternalId`. */
-export function externalIdSql(scheme: ExternalIdScheme, expr: string): string {
-  const spec = EXTERNAL_ID_SCHEMES.find((candidate) => candidate.scheme === scheme)!
-  const stripped = `lower(regexp_replace(regexp_replace(trim(${expr}), ${constantLiteral(spec.prefixPattern)}, '', 'i'), '/+$', ''))`
-  const value =
-    scheme === 'issn'
-      ? `CASE WHEN regexp_matches(${stripped}, ${constantLiteral(BARE_ISSN_PATTERN)}) THEN ${stripped}[1:4] || '-' || ${stripped}[5:8] ELSE ${stripped} END`
-      : stripped
-  return `nullif(${value}, '')`
 }
 
 // ---- staging: the rows the parse workers wrote (record-extractor.ts), one JSON line per record ----

@@ -19,6 +19,7 @@ import {
   type CatalogIngestRecord,
   type CatalogManifest,
   RECORDS_DIR,
+  recordStorePath,
   SERVING_DATABASE_FILE,
 } from '../catalog/catalog-layout.ts'
 import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
@@ -363,28 +364,9 @@ async function stageRecords(
     for (const info of CATALOG_ENTITIES) {
       const old = previous.manifest.entities[info.entity]
       if (old.rowCount === 0) continue
-      const offsets: number[] = []
-      const lengths: number[] = []
-      const dateIndexes: number[] = []
-      const dates = new Map<string | null, number>()
-      try {
-        for (const file of old.files)
-          for await (const chunk of db.stream(PREVIOUS_RECORDS_SQL, [oldFile(file)]))
-            for (const [offset, bytes, date] of chunk) {
-              offsets.push(Number(offset))
-              lengths.push(Number(bytes))
-              const text = date === null ? null : String(date)
-              let index = dates.get(text)
-              if (index === undefined) {
-                index = dates.size
-                if (index > 0xffff) throw new Error('more than 65,536 distinct partition dates')
-                dates.set(text, index)
-              }
-              dateIndexes.push(index)
-            }
-      } catch (error) {
+      const locations = await readOldRecordLocations(db, old.files.map(oldFile)).catch((error: unknown) => {
         throw catalogInvalid(previous.outDir, error)
-      }
+      })
       const index = tasks.length
       tasks.push({
         kind: 'previous',
@@ -393,10 +375,7 @@ async function stageRecords(
         ...taskFiles(index),
         dictionary: dictionaries.get(info.entity)!,
         storePath: oldFile(old.recordStore.file),
-        offsets: Float64Array.from(offsets),
-        lengths: Int32Array.from(lengths),
-        dateIndexes: Uint16Array.from(dateIndexes),
-        dates: [...dates.keys()],
+        ...locations,
       })
     }
   }
@@ -480,10 +459,33 @@ async function stageRecords(
   await rm(convertedDir, { recursive: true, force: true })
 
   const read = new Map<CatalogEntity, number>()
+  for (const info of CATALOG_ENTITIES) {
+    const records = (task: ParseTask) => done[tasks.indexOf(task)]!.records
+    read.set(
+      info.entity,
+      sum(tasks.filter((task) => task.kind === 'part' && task.entity === info.entity).map(records)),
+    )
+  }
+  const stores = await assembleRecordStores(db, buildDir, tasks, done, dictionaries, progress)
+  return { read, stores, stagedBytes }
+}
+
+/**
+ * Each entity's record store, its tasks' segments concatenated in task order, and where each segment starts
+ * in it (`record_bases`, which the kept rows' offsets are made absolute with).
+ */
+async function assembleRecordStores(
+  db: StagingDatabase,
+  buildDir: string,
+  tasks: readonly ParseTask[],
+  done: readonly ParseDone[],
+  dictionaries: ReadonlyMap<CatalogEntity, Buffer>,
+  progress: ProgressReporter,
+): Promise<Map<CatalogEntity, AssembledRecordStore>> {
   const stores = new Map<CatalogEntity, AssembledRecordStore>()
   for (const info of CATALOG_ENTITIES) {
     const own = tasks.filter((task) => task.entity === info.entity)
-    progress.building(`staging ${info.entity}`, 0, own.length)
+    progress.building(recordStorePath(info.entity), 0, own.length)
     const segments: RecordSegment[] = own.map((task) => ({
       part: task.index,
       path: task.segmentPath,
@@ -502,12 +504,47 @@ async function stageRecords(
       bases.closeSync()
     }
     stores.set(info.entity, store)
-    read.set(
-      info.entity,
-      sum(own.filter((task) => task.kind === 'part').map((task) => done[tasks.indexOf(task)]!.records)),
-    )
   }
-  return { read, stores, stagedBytes }
+  return stores
+}
+
+/** Where an old entity's records are in its store, in store order, and the partition date of each. */
+interface OldRecordLocations {
+  readonly offsets: Float64Array
+  readonly lengths: Int32Array
+  /** Each record's date, as an index into `dates` (few distinct dates: two bytes a record, not a string). */
+  readonly dateIndexes: Uint16Array
+  readonly dates: (string | null)[]
+}
+
+async function readOldRecordLocations(
+  db: StagingDatabase,
+  entityFiles: readonly string[],
+): Promise<OldRecordLocations> {
+  const offsets: number[] = []
+  const lengths: number[] = []
+  const dateIndexes: number[] = []
+  const dates = new Map<string | null, number>()
+  for (const file of entityFiles)
+    for await (const chunk of db.stream(PREVIOUS_RECORDS_SQL, [file]))
+      for (const [offset, bytes, date] of chunk) {
+        offsets.push(Number(offset))
+        lengths.push(Number(bytes))
+        const text = date === null ? null : String(date)
+        let index = dates.get(text)
+        if (index === undefined) {
+          index = dates.size
+          if (index > 0xffff) throw new Error('more than 65,536 distinct partition dates')
+          dates.set(text, index)
+        }
+        dateIndexes.push(index)
+      }
+  return {
+    offsets: Float64Array.from(offsets),
+    lengths: Int32Array.from(lengths),
+    dateIndexes: Uint16Array.from(dateIndexes),
+    dates: [...dates.keys()],
+  }
 }
 
 /** Stages the snapshot's merged and deleted id lists. */

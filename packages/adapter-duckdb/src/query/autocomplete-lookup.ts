@@ -31,7 +31,7 @@ import { catalogEntityOf } from './column-sources.ts'
 import type { DuckDbConnectionLike, DuckDbRow } from './duckdb-driver.ts'
 import { compileFilter, type FilterTarget } from './filter-compiler.ts'
 import { parseJsonBytes, RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
-import { joinSql, param, paramList, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
+import { joinSql, param, paramList, raw, type SqlFragment, sql } from './sql-fragment.ts'
 
 /** The index of each entity that has one, as the catalog's serving database states it. */
 export type AutocompleteIndexes = ReadonlyMap<CatalogEntity, AutocompleteIndexLayout>
@@ -95,8 +95,9 @@ export async function rankAutocompleteMatches(
       ? locateRows(db, entity, passing)
       : scanMatches(db, entity, text, filter, request.limit, narrowTables)
   }
-  const ranked = await db.all(
-    ...statementOf(sql`${rankedMatches(entity, pieces)} LIMIT ${param(FILTERED_CANDIDATES + 1)}`),
+  const ranked = await allRows(
+    db,
+    sql`${rankedMatches(entity, pieces)} LIMIT ${param(FILTERED_CANDIDATES + 1)}`,
   )
   if (ranked.length > FILTERED_CANDIDATES)
     return scanMatches(db, entity, text, filter, request.limit, narrowTables)
@@ -124,19 +125,16 @@ const passingRows = async (
   limit: number,
 ): Promise<readonly number[]> => {
   if (candidates.length === 0) return []
-  const passing = await db.all(
-    ...statementOf(
-      sql`SELECT c.__row FROM (SELECT unnest(CAST(CAST(${param(JSON.stringify(candidates))} AS JSON) AS UINTEGER[])) AS __row) AS c JOIN ${raw(narrowEntityTable(entity))} AS e ON e.rowid = c.__row WHERE ${filter}`,
-    ),
+  const passing = await allRows(
+    db,
+    sql`SELECT c.__row FROM (SELECT unnest(CAST(CAST(${param(JSON.stringify(candidates))} AS JSON) AS UINTEGER[])) AS __row) AS c JOIN ${raw(narrowEntityTable(entity))} AS e ON e.rowid = c.__row WHERE ${filter}`,
   )
   const passed = new Set(passing.map((row) => Number(row.__row)))
   return candidates.filter((row) => passed.has(row)).slice(0, limit)
 }
 
-const statementOf = (fragment: SqlFragment): [string, SqlFragment['params']] => {
-  const statement = toStatement(fragment)
-  return [statement.sql, statement.params]
-}
+const allRows = (db: DuckDbConnectionLike, fragment: SqlFragment): Promise<readonly DuckDbRow[]> =>
+  db.all(fragment.sql, fragment.params)
 
 const filterOf = (
   entity: CatalogEntity,
@@ -170,10 +168,9 @@ const scanMatches = async (
   const view = raw(narrowTables ? narrowEntityTable(entity) : entityView(entity))
   const name = raw(narrowTables ? `e."${AUTOCOMPLETE_NAME_COLUMN}"` : normalizedNameSql('e'))
   // The winners are chosen from narrow columns; only their records are read.
-  return db.all(
-    ...statementOf(
-      sql`SELECT ${raw(RECORD_LOCATION_COLUMNS('e'))} FROM ${view} AS e WHERE ${filter} AND contains(' ' || ${name}, ' ' || ${param(text)}) ORDER BY CASE WHEN ${name} = ${param(text)} THEN 3 WHEN starts_with(${name}, ${param(text)}) THEN 2 ELSE 1 END DESC, coalesce(e.${raw(popularity)}, 0) DESC, e."id" LIMIT ${param(limit)}`,
-    ),
+  return allRows(
+    db,
+    sql`SELECT ${raw(RECORD_LOCATION_COLUMNS('e'))} FROM ${view} AS e WHERE ${filter} AND contains(' ' || ${name}, ' ' || ${param(text)}) ORDER BY CASE WHEN ${name} = ${param(text)} THEN 3 WHEN starts_with(${name}, ${param(text)}) THEN 2 ELSE 1 END DESC, coalesce(e.${raw(popularity)}, 0) DESC, e."id" LIMIT ${param(limit)}`,
   )
 }
 
@@ -274,14 +271,13 @@ const bestMatches = async (
 ): Promise<readonly number[]> => {
   const window = limit * WORD_START_SLACK
   const { from, tier } = matchesOf(entity, pieces)
-  const found = await db.all(
-    ...statementOf(
-      sql`SELECT a0."row" AS __row ${from} ORDER BY ${tier}, a0.popularity DESC, a0."row" LIMIT ${param(window)}`,
-    ),
+  const found = await allRows(
+    db,
+    sql`SELECT a0."row" AS __row ${from} ORDER BY ${tier}, a0.popularity DESC, a0."row" LIMIT ${param(window)}`,
   )
   const rows = [...new Set(found.map((row) => Number(row.__row)))]
   if (rows.length >= limit || found.length < window) return rows.slice(0, limit)
-  const ranked = await db.all(...statementOf(sql`${rankedMatches(entity, pieces)} LIMIT ${param(limit)}`))
+  const ranked = await allRows(db, sql`${rankedMatches(entity, pieces)} LIMIT ${param(limit)}`)
   return ranked.map((row) => Number(row.__row))
 }
 
@@ -313,10 +309,9 @@ const locateRows = async (
   rows: readonly number[],
 ): Promise<readonly DuckDbRow[]> => {
   if (rows.length === 0) return []
-  const located = await db.all(
-    ...statementOf(
-      sql`SELECT "row" AS __row, "id" AS __id, record_offset AS __ro, record_bytes AS __rb FROM ${raw(rowLocationTable(entity))} WHERE "row" IN (${paramList(rows)})`,
-    ),
+  const located = await allRows(
+    db,
+    sql`SELECT "row" AS __row, "id" AS __id, record_offset AS __ro, record_bytes AS __rb FROM ${raw(rowLocationTable(entity))} WHERE "row" IN (${paramList(rows)})`,
   )
   const byRow = new Map(located.map((row) => [Number(row.__row), row]))
   return rows.flatMap((row) => {

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { buildRecordDictionary } from '../src/catalog/record-codec.ts'
 import { IngestError } from '../src/ingest/ingest-error.ts'
 import { type ParseDone, runParseTasks } from '../src/ingest/part-parse-pool.ts'
-import type { PartTask } from '../src/ingest/part-parse-worker.ts'
+import type { ParseTask } from '../src/ingest/part-parse-worker.ts'
 import { recordExtractionSpecs } from '../src/ingest/record-extraction-spec.ts'
 import { work } from './fixtures/snapshot-fixtures.ts'
 
@@ -26,9 +26,8 @@ const parts = sizes.map((count, part) => {
   return path
 })
 
-const tasksIn = (run: string): PartTask[] =>
+const tasksIn = (run: string): ParseTask[] =>
   parts.map((path, index) => ({
-    kind: 'part',
     index,
     entity: 'works',
     path,

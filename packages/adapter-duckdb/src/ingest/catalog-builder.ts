@@ -47,8 +47,10 @@ import {
   type EntityRows,
   FOLLOW_MERGE_CHAINS_SQL,
   insertExternalIdsSql,
+  insertPreviousExternalIdsSql,
   insertSortedRangeSql,
   judgeWinnersSql,
+  keepPreviousRowsSql,
   keptRowsSizeSql,
   keptRowsViewSql,
   latestPartitionSql,
@@ -58,6 +60,7 @@ import {
   rangeFolderName,
   recordLiveIdsSql,
   renameSortedTableSql,
+  setPreviousFilesSql,
   sortBoundariesSql,
   splitRowsIntoRangesSql,
   verdictCountsSql,
@@ -91,11 +94,35 @@ const MAX_MERGE_HOPS = 32
 
 export const BUILD_STEP_COUNT = CATALOG_ENTITIES.length + LINK_TABLES.length + 3
 
+/**
+ * The files of the catalog being updated (absolute paths): the rows it keeps are read from them as they
+ * are, with their link rows and external ids, instead of parsing its records again.
+ */
+export interface PreviousCatalogFiles {
+  /** Entities the catalog has rows of, and their files. */
+  readonly entities: ReadonlyMap<CatalogEntity, readonly string[]>
+  /** Each link table's files, by name. */
+  readonly links: ReadonlyMap<string, readonly string[]>
+  readonly externalIds: readonly string[]
+}
+
+/** The rows one parse task staged: numbered `firstSeq` on, `records` of them, `bytes` of JSON lines. */
+export interface StagedPart {
+  readonly firstSeq: bigint
+  readonly records: number
+  readonly bytes: number
+}
+
 export interface BuildOptions {
+  /** When updating: the catalog's own files, which its kept rows come from. */
+  readonly previous?: PreviousCatalogFiles
   /** The most record bytes sorted at once (default: a sixth of DuckDB's memory limit). */
   readonly sortBatchBytes?: number
-  /** The bytes of each entity's staged rows (their JSON lines): an upper bound of what its sort holds. */
-  readonly stagedBytes?: ReadonlyMap<CatalogEntity, number>
+  /**
+   * Each entity's staged parts: the numbers of their rows and the bytes of their JSON lines (an upper bound
+   * of what a sort of them holds). The range split reads them a slice of rows at a time.
+   */
+  readonly stagedParts?: ReadonlyMap<CatalogEntity, readonly StagedPart[]>
 }
 
 /**
@@ -103,6 +130,9 @@ export interface BuildOptions {
  * times their size; a sixth sorted 100k works of 13 KB in eight ranges under a 1 GB limit.
  */
 const SORT_MEMORY_SHARE = 6
+
+/** The sort budgets of staged JSON the range split takes at once: half of DuckDB's memory limit. */
+const SLICE_BUDGETS = 3
 
 /** Where an entity's rows wait, split by id range, to be sorted (inside the build folder; removed after). */
 const SORT_RANGES_DIR = '.sort-ranges'
@@ -148,9 +178,9 @@ export async function buildCatalog(
       throw new Error(`${label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
     }
   }
-  const write = async (path: string, sql: string): Promise<number> => {
+  const write = async (path: string, sql: string, params: readonly DuckDBValue[] = []): Promise<number> => {
     step(path)
-    const rows = await run(`writing ${path}`, sql, [join(outDir, ...path.split('/'))])
+    const rows = await run(`writing ${path}`, sql, [join(outDir, ...path.split('/')), ...params])
     files.push({ path, bytes: (await stat(join(outDir, ...path.split('/')))).size, rows })
     return rows
   }
@@ -159,10 +189,17 @@ export async function buildCatalog(
   // in memory. Otherwise they are sorted a range of ids at a time: split from the view into one compressed
   // Parquet folder per range in one pass, the view and its staging tables dropped, and each range read
   // back, sorted and appended in order to a table (inserts keep their ORDER BY).
-  const sortById = async (info: CatalogEntityInfo, label: string, budget: number): Promise<EntityRows> => {
-    const staged = options.stagedBytes?.get(info.entity)
-    // The staged JSON is larger than what a sort holds: when it fits, nothing needs measuring.
-    if (staged !== undefined && staged <= budget) return 'view'
+  const sortById = async (
+    info: CatalogEntityInfo,
+    label: string,
+    budget: number,
+    previous: boolean,
+  ): Promise<EntityRows> => {
+    const stagedParts = options.stagedParts?.get(info.entity) ?? []
+    const stagedBytes = stagedParts.reduce((total, part) => total + part.bytes, 0)
+    // The staged JSON is larger than what a sort holds: when it fits, nothing needs measuring (unless an
+    // update keeps rows from the catalog's file too).
+    if (!previous && options.stagedParts !== undefined && stagedBytes <= budget) return 'view'
     const [size] = await db.rows(keptRowsSizeSql(info))
     const rows = Number(size?.rows ?? 0)
     const bytes = Number(size?.bytes ?? 0)
@@ -171,6 +208,7 @@ export async function buildCatalog(
     const [row] = await db.rows(sortBoundariesSql(info, parts))
     const bounds = [...new Set((row?.bounds ?? []) as string[])]
     const rangesDir = join(outDir, `${SORT_RANGES_DIR}-${info.entity}`)
+    const path = entityFilePath(info.entity)
     try {
       await run(label, createSortedTableSql(info))
       // Each range's folder buffers rows until this many before writing them: a share of the budget each.
@@ -181,21 +219,51 @@ export async function buildCatalog(
       // DuckDB buffer every range at once and spill 27 GB to its temp folder at 1M works.
       await db.run('SET preserve_insertion_order = false')
       try {
-        await run(`${label} (splitting into ${bounds.length + 1} ranges)`, splitRowsIntoRangesSql(info), [
-          listValue(bounds),
-          rangesDir,
-        ])
+        // A slice of staged rows at a time, each at most half the memory limit of JSON (a sort's budget is
+        // a sixth), which the partitioned write holds before it writes (see splitRowsIntoRangesSql).
+        const sliceBytes = budget * SLICE_BUDGETS
+        const slices = stagedParts.flatMap((part) => {
+          const pieces = Math.max(1, Math.ceil(part.bytes / sliceBytes))
+          const perPiece = Math.max(1, Math.ceil(part.records / pieces))
+          const list: (readonly [bigint, bigint])[] = []
+          for (let from = 0; from < part.records; from += perPiece)
+            list.push([
+              part.firstSeq + BigInt(from),
+              part.firstSeq + BigInt(Math.min(part.records, from + perPiece) - 1),
+            ])
+          return list
+        })
+        for (const [slice, [first, last]] of slices.entries()) {
+          onStep(
+            `${path} (splitting slice ${slice + 1} of ${slices.length} into id ranges)`,
+            done,
+            BUILD_STEP_COUNT,
+          )
+          await run(
+            `${label} (splitting into ${bounds.length + 1} ranges)`,
+            splitRowsIntoRangesSql(info, slice),
+            [listValue(bounds), rangesDir, first, last],
+          )
+        }
       } finally {
         await db.run('RESET preserve_insertion_order')
       }
       for (const sql of dropViewAndStagingSql(info)) await db.run(sql)
       for (let index = 0; index <= bounds.length; index++) {
         const folder = join(rangesDir, rangeFolderName(index))
-        // A range can be empty (bounds that repeat were merged, but the last range may hold nothing).
-        if (!existsSync(folder)) continue
-        await run(`${label} (range ${index + 1} of ${bounds.length + 1})`, insertSortedRangeSql(info), [
-          join(folder, '*.parquet'),
-        ])
+        // A range can be empty of staged rows (bounds that repeat were merged, and an update's new rows may
+        // fall in few ranges); an update's kept rows are read for every range.
+        const split = existsSync(folder)
+        if (!split && !previous) continue
+        // A big entity's sort takes minutes: the progress names the range (without counting a step).
+        onStep(`${path} (sorting id range ${index + 1} of ${bounds.length + 1})`, done, BUILD_STEP_COUNT)
+        const above = index === 0 ? null : bounds[index - 1]!
+        const upTo = index === bounds.length ? null : bounds[index]!
+        await run(
+          `${label} (range ${index + 1} of ${bounds.length + 1})`,
+          insertSortedRangeSql(info, split, previous),
+          [...(split ? [join(folder, '*.parquet')] : []), ...(previous ? [above, upTo] : [])],
+        )
         await rm(folder, { recursive: true, force: true })
       }
       await db.run(renameSortedTableSql(info))
@@ -219,16 +287,32 @@ export async function buildCatalog(
     await run(`${info.entity}: applying merges and deletions`, judgeWinnersSql(info), [info.entity])
     const verdict = (await db.rows(verdictCountsSql(info)))[0] ?? {}
     const budget = options.sortBatchBytes ?? (await memoryLimitBytes(db)) / SORT_MEMORY_SHARE
-    await db.run(keptRowsViewSql(info))
-    const rows = await sortById(info, `${info.entity}: sorting the table`, budget)
+    const previous = options.previous?.entities.get(info.entity)
+    if (previous !== undefined) {
+      await db.run(setPreviousFilesSql(info), [listValue([...previous])])
+      await run(`${info.entity}: finding the rows kept as they are`, keepPreviousRowsSql(info))
+    }
+    for (const sql of keptRowsViewSql(info, previous !== undefined)) await db.run(sql)
+    const rows = await sortById(info, `${info.entity}: sorting the table`, budget, previous !== undefined)
     if (info.entity === 'works') worksRows = rows
     await run(`${info.entity}: recording live ids`, recordLiveIdsSql(info), [info.entity])
     await run(`${info.entity}: collecting external ids`, insertExternalIdsSql(info), [info.entity])
+    if (previous !== undefined)
+      await run(`${info.entity}: keeping external ids`, insertPreviousExternalIdsSql(info), [
+        info.entity,
+        listValue([...options.previous!.externalIds]),
+      ])
     const records = stores.get(info.entity)
     if (records === undefined) throw new Error(`no record store was assembled for ${info.entity}`)
     files.push(...records.files)
     const path = entityFilePath(info.entity)
-    const written = await write(path, copyEntitySql(info, rows))
+    // The copy of a range-sorted table keeps its order on one thread: on two, DuckDB's ordered Parquet
+    // write held batches of both outside its memory limit (3.75 GB of RSS at 100k works under a 3 GB
+    // limit, 1.34 GB on one thread, and no slower); smaller row groups made it worse (5.5 GB).
+    if (rows === 'sorted-table') await db.run('SET threads = 1')
+    const written = await write(path, copyEntitySql(info, rows)).finally(() =>
+      rows === 'sorted-table' ? db.run('RESET threads') : undefined,
+    )
     const latest = (await db.rows(latestPartitionSql(info)))[0]?.latest
     // The works' rows stay for the link tables.
     if (info.entity !== 'works') for (const sql of dropEntityRowsSql(info, rows)) await db.run(sql)
@@ -250,10 +334,15 @@ export async function buildCatalog(
   }
 
   const works = catalogEntityInfo('works')!
+  const keepsWorks = options.previous?.entities.has('works') ?? false
   const links: Record<string, CatalogLinkTable> = {}
   for (const spec of LINK_TABLES) {
     const path = linkFilePath(spec.name)
-    const rows = await write(path, copyLinkTableSql(spec, works))
+    const rows = await write(
+      path,
+      copyLinkTableSql(spec, works, keepsWorks),
+      keepsWorks ? [listValue([...previousLinkFiles(options.previous!, spec.name)])] : [],
+    )
     links[spec.name] = {
       files: [path],
       rowCount: rows,
@@ -291,6 +380,13 @@ export async function buildCatalog(
     DELETED_ID_COLUMNS,
   )
   return { entities, counts, links, externalIds, mergedIds, deletedIds, files }
+}
+
+function previousLinkFiles(previous: PreviousCatalogFiles, name: string): readonly string[] {
+  const files = previous.links.get(name)
+  if (files === undefined || files.length === 0)
+    throw new Error(`the catalog being updated lists no file for the link table ${name}`)
+  return files
 }
 
 function entityColumns(entity: CatalogEntity): CatalogColumn[] {

@@ -99,9 +99,42 @@ export const CREATE_ID_STAGE_TABLES_SQL = [
   'CREATE TABLE record_bases (entity VARCHAR, part INTEGER, base BIGINT)',
 ] as const
 
-/** $1 old entity file. Where the old records are, in store order, for the worker that re-reads them. */
-export const PREVIOUS_RECORDS_SQL =
-  'SELECT record_offset, record_bytes, CAST(partition_date AS VARCHAR) AS partition_date FROM read_parquet($1, hive_partitioning = false) ORDER BY record_offset'
+// ---- updating: the catalog being updated is read from its own files, never re-parsed ----
+
+/**
+ * Where sequence numbers begin for the snapshot's records: a part's records are numbered from (its task
+ * number + 1) × 2^32, in reading order. Below it are the ids of the catalog being updated (1, 2, … in its
+ * file order), so that a tie between an old and a new version goes to the new one.
+ */
+export const SNAPSHOT_SEQ_STRIDE = 2 ** 32
+
+/** The DuckDB variable holding the catalog-being-updated's files of an entity, which its view reads. */
+const previousFilesVariable = (info: CatalogEntityInfo): string => `previous_${info.table}`
+
+/** $1 the previous catalog's files of the entity (VARCHAR[]), for `keptRowsViewSql`'s view to read. */
+export function setPreviousFilesSql(info: CatalogEntityInfo): string {
+  return `SET VARIABLE ${quoteIdentifier(previousFilesVariable(info))} = $1::VARCHAR[]`
+}
+
+/**
+ * $1 the previous catalog's files of the entity (VARCHAR[]). Stages each of its ids with its dates and no
+ * record part: they compete with the snapshot's versions for the newest, and their rows are not staged.
+ */
+export function stagePreviousIdsSql(info: CatalogEntityInfo): string {
+  return `INSERT INTO ${stageTable(info)} (seq, id, partition_date, updated_date) SELECT row_number() OVER (), id, CAST(partition_date AS VARCHAR), CAST(updated_date AS VARCHAR) FROM read_parquet($1::VARCHAR[], hive_partitioning = false)`
+}
+
+/** The ids whose previous row the catalog keeps as it is (no newer version, not merged or deleted). */
+const keptPreviousTable = (info: CatalogEntityInfo): string => quoteIdentifier(`kept_previous_${info.table}`)
+
+export function keepPreviousRowsSql(info: CatalogEntityInfo): string {
+  return `CREATE TABLE ${keptPreviousTable(info)} AS SELECT id FROM ${verdictTable(info)} WHERE seq < ${sqlInteger(SNAPSHOT_SEQ_STRIDE)} AND NOT is_deleted AND NOT is_merged`
+}
+
+/** $1 entity name, $2 the previous catalog's external-id files (VARCHAR[]): those of the rows it keeps. */
+export function insertPreviousExternalIdsSql(info: CatalogEntityInfo): string {
+  return `INSERT INTO external_ids SELECT entity, scheme, value, id FROM read_parquet($2::VARCHAR[], hive_partitioning = false) WHERE entity = $1 AND id IN (SELECT id FROM ${keptPreviousTable(info)})`
+}
 
 /** $1 old merged-ids file, $2 seq offset. */
 export const LOAD_CATALOG_MERGED_SQL =
@@ -167,10 +200,33 @@ export function verdictCountsSql(info: CatalogEntityInfo): string {
 
 // ---- the entity table ----
 
-/** The staged columns that only the build reads (external ids, link keys): not written to the catalog. */
+/**
+ * The kept row's staging number (null for a row an update keeps from the catalog's file): the range split
+ * reads the staged rows a slice of numbers at a time.
+ */
+const SEQ_COLUMN = '__seq'
+
+/** The list columns only the build reads (external ids, link keys). */
+const buildOnlyListsOf = (info: CatalogEntityInfo): string[] => ['external_ids', ...linkColumnsOf(info)]
+
+/** The columns of the kept rows that only the build reads: not written to the catalog. */
 function buildOnlyColumnsOf(info: CatalogEntityInfo): string[] {
-  return ['external_ids', ...linkColumnsOf(info)]
+  return [SEQ_COLUMN, ...buildOnlyListsOf(info)]
 }
+
+/** What a build-only column is for a row an update keeps from the catalog's file. */
+const previousBuildOnlyValue = (name: string): string =>
+  name === SEQ_COLUMN
+    ? 'CAST(NULL AS BIGINT)'
+    : name === 'external_ids'
+      ? 'CAST(NULL AS VARCHAR[][])'
+      : 'CAST(NULL AS VARCHAR[])'
+
+/** The view of the kept rows that were staged (parsed from the snapshot), which the range split reads. */
+const stagedRowsView = (info: CatalogEntityInfo): string => quoteIdentifier(`staged_rows_${info.table}`)
+
+/** The view of the rows an update keeps from the catalog's file (`keptRowsViewSql`). */
+const previousRowsView = (info: CatalogEntityInfo): string => quoteIdentifier(`previous_rows_${info.table}`)
 
 /** A derived column typed from its text (`derived[k]`, computed by the worker from its sources). */
 function derivedColumnSql(column: DerivedColumn, text: string): string {
@@ -193,7 +249,7 @@ function derivedColumnSql(column: DerivedColumn, text: string): string {
  * passes over 2 GB at 100k works). The file is sorted by the short id so that the zone maps of `id` prune
  * point lookups and the joins from link tables.
  */
-export function keptRowsViewSql(info: CatalogEntityInfo): string {
+export function keptRowsViewSql(info: CatalogEntityInfo, previous: boolean): string[] {
   const derived = derivedColumnsOf(info.entity).map((column, index) =>
     derivedColumnSql(column, `s.derived[${index + 1}]`),
   )
@@ -204,7 +260,9 @@ export function keptRowsViewSql(info: CatalogEntityInfo): string {
     const empty = column.form === 'count' ? '0' : 'CAST([] AS VARCHAR[])'
     return `coalesce(s.${name}, ${empty}) AS ${name}`
   })
-  const buildOnly = buildOnlyColumnsOf(info).map((name) => `s.${quoteIdentifier(name)}`)
+  const buildOnly = buildOnlyColumnsOf(info).map((name) =>
+    name === SEQ_COLUMN ? `s.seq AS ${quoteIdentifier(SEQ_COLUMN)}` : `s.${quoteIdentifier(name)}`,
+  )
   const columns = [
     's.id',
     `${idNumberSql(info)} AS id_num`,
@@ -218,8 +276,24 @@ export function keptRowsViewSql(info: CatalogEntityInfo): string {
     's.record_bytes',
     ...buildOnly,
   ]
-  // A view cannot take parameters: the entity name is the registry's, never a caller's.
-  return `CREATE VIEW ${rowsRelation(info)} AS SELECT ${columns.join(', ')} FROM ${stageTable(info)} s JOIN record_bases b ON b.entity = ${constantLiteral(info.entity)} AND b.part = s.record_part WHERE s.seq IN (SELECT seq FROM ${verdictTable(info)} WHERE NOT is_deleted AND NOT is_merged)`
+  // A view cannot take parameters: the entity name is the registry's, never a caller's. The previous
+  // catalog's ids were staged without a record part: the join leaves them out.
+  const staged = `SELECT ${columns.join(', ')} FROM ${stageTable(info)} s JOIN record_bases b ON b.entity = ${constantLiteral(info.entity)} AND b.part = s.record_part WHERE s.seq IN (SELECT seq FROM ${verdictTable(info)} WHERE NOT is_deleted AND NOT is_merged)`
+  const stagedView = `CREATE VIEW ${stagedRowsView(info)} AS ${staged}`
+  if (!previous)
+    return [stagedView, `CREATE VIEW ${rowsRelation(info)} AS SELECT * FROM ${stagedRowsView(info)}`]
+  // The rows of the catalog being updated that it keeps come from its own file, typed as they were written;
+  // their offsets stay as they are (its record store is the start of the new one). They have no build-only
+  // columns: their link rows and external ids are copied from its files. The files' paths are read from a
+  // variable (`setPreviousFilesSql`), set with a parameter.
+  const nulls = buildOnlyColumnsOf(info).map(
+    (name) => `${previousBuildOnlyValue(name)} AS ${quoteIdentifier(name)}`,
+  )
+  return [
+    stagedView,
+    `CREATE VIEW ${previousRowsView(info)} AS SELECT *, ${nulls.join(', ')} FROM read_parquet(getvariable(${constantLiteral(previousFilesVariable(info))}), hive_partitioning = false) WHERE id IN (SELECT id FROM ${keptPreviousTable(info)})`,
+    `CREATE VIEW ${rowsRelation(info)} AS SELECT * FROM ${stagedRowsView(info)} UNION ALL BY NAME SELECT * FROM ${previousRowsView(info)}`,
+  ]
 }
 
 // ---- sorting by id in ranges: DuckDB cannot sort rows carrying large strings within its memory limit (it
@@ -233,9 +307,11 @@ export function keptRowsSizeSql(info: CatalogEntityInfo): string {
     ...recordPathColumnsOf(info.entity)
       .filter((column) => column.type === 'VARCHAR[]')
       .map((column) => column.name),
-    ...buildOnlyColumnsOf(info),
+    ...buildOnlyListsOf(info),
   ]
-    .map((name) => ` + strlen(CAST(${quoteIdentifier(name)} AS VARCHAR))`)
+    // A missing list (the build-only columns are null when a record has none) counts 0: one null term
+    // would make the row's sum null, which sum() skips, and the bytes of every work read 0.
+    .map((name) => ` + coalesce(strlen(CAST(${quoteIdentifier(name)} AS VARCHAR)), 0)`)
     .join('')
   return `SELECT count(*) AS rows, coalesce(sum(strlen(coalesce(texts, ''))${lists}), 0) AS bytes FROM ${rowsRelation(info)}`
 }
@@ -248,28 +324,48 @@ export function sortBoundariesSql(info: CatalogEntityInfo, parts: number): strin
 
 /** The (empty) table the sorted ranges are appended to, with the view's columns. */
 export function createSortedTableSql(info: CatalogEntityInfo): string {
-  return `CREATE TABLE ${sortedTable(info)} AS FROM ${rowsRelation(info)} LIMIT 0`
+  return `CREATE TABLE ${sortedTable(info)} AS SELECT * EXCLUDE (${quoteIdentifier(SEQ_COLUMN)}), CAST(NULL AS BIGINT) AS ${quoteIdentifier(SEQ_COLUMN)} FROM ${rowsRelation(info)} LIMIT 0`
 }
 
 /** The column a row's range number travels in while the ranges are split into folders. */
 const RANGE_COLUMN = '__range'
 
 /**
- * The unsorted rows split, in one pass, into one Parquet folder per id range (`<$2>/__range=K/`): `$1` the
- * ascending range bounds (VARCHAR[]); range K holds the ids above bound K-1 up to bound K. Each range is then
- * read back alone: selecting a range from the table instead re-read (and decompressed) every record once per
- * range, which made sorting 1M works take over an hour.
+ * The staged rows numbered `$3` to `$4` split into one Parquet folder per id range (`<$2>/__range=K/`, files
+ * named after `slice`): `$1` the ascending range bounds (VARCHAR[]); range K holds the ids above bound K-1 up
+ * to bound K. The split runs a slice of staged rows at a time because DuckDB's partitioned write holds (and
+ * spills) everything it is given before it writes a file: 13 GB of spill for 500k works' rows in one
+ * statement, and a full disk at 1M. Each range is then read back alone: selecting a range from the table
+ * instead re-read (and decompressed) every record once per range, which made sorting 1M works take over an
+ * hour. The rows an update keeps from the catalog's file are not split: its file is in id order, and each
+ * range reads its part of it (`insertSortedRangeSql`).
  */
-export function splitRowsIntoRangesSql(info: CatalogEntityInfo): string {
-  return `COPY (SELECT *, len(list_filter($1::VARCHAR[], lambda __bound: __bound < id)) AS ${RANGE_COLUMN} FROM ${rowsRelation(info)}) TO $2 (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${RANGE_COLUMN}), OVERWRITE_OR_IGNORE)`
+export function splitRowsIntoRangesSql(info: CatalogEntityInfo, slice: number): string {
+  return `COPY (SELECT * EXCLUDE (${quoteIdentifier(SEQ_COLUMN)}), len(list_filter($1::VARCHAR[], lambda __bound: __bound < id)) AS ${RANGE_COLUMN} FROM ${stagedRowsView(info)} WHERE ${quoteIdentifier(SEQ_COLUMN)} BETWEEN $3 AND $4) TO $2 (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${RANGE_COLUMN}), OVERWRITE_OR_IGNORE, FILENAME_PATTERN ${constantLiteral(`slice${sqlInteger(slice)}_{i}`)})`
 }
 
 /** The folder of range `index` within the folder `splitRowsIntoRangesSql` wrote. */
 export const rangeFolderName = (index: number): string => `${RANGE_COLUMN}=${sqlInteger(index)}`
 
-/** `$1` the Parquet files of one range (a glob): its rows appended to the final table, sorted. */
-export function insertSortedRangeSql(info: CatalogEntityInfo): string {
-  return `INSERT INTO ${sortedTable(info)} SELECT * FROM read_parquet($1, hive_partitioning = false) ORDER BY id`
+/**
+ * One range's rows appended to the final table, sorted: `$1` the Parquet files the split wrote for it (a
+ * glob) when `split`; when `previous`, the rows the update keeps of the catalog's file with ids above the
+ * next parameter up to the one after (either null at the ends), which the file's zone maps find without
+ * reading the rest of it.
+ */
+export function insertSortedRangeSql(info: CatalogEntityInfo, split: boolean, previous: boolean): string {
+  // The bounds are `$2`, `$3` after the split's glob, `$1`, `$2` without it.
+  const [above, upTo] = split ? ['$2::VARCHAR', '$3::VARCHAR'] : ['$1::VARCHAR', '$2::VARCHAR']
+  const sources = [
+    ...(split ? ['SELECT * FROM read_parquet($1, hive_partitioning = false)'] : []),
+    ...(previous
+      ? [
+          `SELECT * EXCLUDE (${quoteIdentifier(SEQ_COLUMN)}) FROM ${previousRowsView(info)} WHERE (${above} IS NULL OR id > ${above}) AND (${upTo} IS NULL OR id <= ${upTo})`,
+        ]
+      : []),
+  ]
+  if (sources.length === 0) throw new Error('a range has rows from the split, the previous catalog, or both')
+  return `INSERT INTO ${sortedTable(info)} BY NAME SELECT * FROM (${sources.join(' UNION ALL BY NAME ')}) ORDER BY id`
 }
 
 /**
@@ -279,6 +375,7 @@ export function insertSortedRangeSql(info: CatalogEntityInfo): string {
 export function dropViewAndStagingSql(info: CatalogEntityInfo): string[] {
   return [
     `DROP VIEW ${rowsRelation(info)}`,
+    `DROP VIEW ${stagedRowsView(info)}`,
     ...stagingTablesOf(info).map((table) => `DROP TABLE ${table}`),
     'CHECKPOINT',
   ]
@@ -322,9 +419,18 @@ export function latestPartitionSql(info: CatalogEntityInfo): string {
 export function dropEntityRowsSql(info: CatalogEntityInfo, rows: EntityRows): string[] {
   const drops =
     rows === 'view'
-      ? [`DROP VIEW ${rowsRelation(info)}`, ...stagingTablesOf(info).map((table) => `DROP TABLE ${table}`)]
+      ? [
+          `DROP VIEW ${rowsRelation(info)}`,
+          `DROP VIEW ${stagedRowsView(info)}`,
+          ...stagingTablesOf(info).map((table) => `DROP TABLE ${table}`),
+        ]
       : [`DROP TABLE ${rowsRelation(info)}`]
-  return [...drops, 'CHECKPOINT']
+  return [
+    ...drops,
+    `DROP VIEW IF EXISTS ${previousRowsView(info)}`,
+    `DROP TABLE IF EXISTS ${keptPreviousTable(info)}`,
+    'CHECKPOINT',
+  ]
 }
 
 // ---- external ids ----
@@ -339,10 +445,18 @@ export const COPY_EXTERNAL_IDS_SQL = `COPY (SELECT entity, scheme, value, id FRO
 
 // ---- link tables ----
 
-/** $1 output file. `(key, work_id)`, distinct, sorted by key then work; the keys were normalised by the worker. */
-export function copyLinkTableSql(spec: LinkTableSpec, works: CatalogEntityInfo): string {
+/**
+ * $1 output file. `(key, work_id)`, distinct, sorted by key then work; the keys were normalised by the
+ * worker. When updating, $2 the previous catalog's file of the table (VARCHAR[]): the rows of the works it
+ * keeps.
+ */
+export function copyLinkTableSql(spec: LinkTableSpec, works: CatalogEntityInfo, previous: boolean): string {
   const column = quoteIdentifier(linkColumnName(LINK_TABLES.indexOf(spec)))
-  return `COPY (SELECT DISTINCT key, work_id FROM (SELECT id AS work_id, unnest(${column}) AS key FROM ${rowsRelation(works)}) WHERE key IS NOT NULL ORDER BY key, work_id) TO $1 (${PARQUET_OPTIONS})`
+  const staged = `SELECT id AS work_id, unnest(${column}) AS key FROM ${rowsRelation(works)}`
+  const kept = previous
+    ? ` UNION ALL SELECT work_id, key FROM read_parquet($2::VARCHAR[], hive_partitioning = false) WHERE work_id IN (SELECT id FROM ${keptPreviousTable(works)})`
+    : ''
+  return `COPY (SELECT DISTINCT key, work_id FROM (${staged}${kept}) WHERE key IS NOT NULL ORDER BY key, work_id) TO $1 (${PARQUET_OPTIONS})`
 }
 
 // ---- merged and deleted ids ----

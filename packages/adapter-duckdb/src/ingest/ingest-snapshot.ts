@@ -1,17 +1,22 @@
 // `ingestSnapshot`: reads an OpenAlex snapshot (legacy or 2026 layout) and writes a catalog. The steps:
 //   1. plan: find the layout, check the manifests against the files (nothing is read yet);
-//   2. parse: worker threads, one per core, read every part file (and, when updating, the catalog's own
-//      records) once each: each record is compressed into its entity's record store and every value the
-//      catalog derives from it is written as one JSON line, which DuckDB loads as soon as the part is done
-//      (while the workers go on); the id lists are staged beside them. All of it inside a build folder next
-//      to the catalog;
-//   3. build: one version per id (newest partition wins), merges and deletions, Parquet files, catalog.json,
-//      the serving database;
+//   2. parse: worker threads, one per core, read every part file once: each record is compressed into its
+//      entity's record store and every value the catalog derives from it is written as one JSON line, which
+//      DuckDB loads as soon as the part is done (while the workers go on); the id lists are staged beside
+//      them. All of it inside a build folder next to the catalog. When updating, the catalog's own records
+//      are not parsed again: its ids are staged from its files, and its record store begins the new one;
+//   3. build: one version per id (newest partition wins), merges and deletions, Parquet files (the rows an
+//      update keeps read from the catalog's own files), catalog.json, the serving database;
 //   4. commit: swap the build folder in. Any error before that leaves the existing catalog untouched.
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { listValue } from '@duckdb/node-api'
-import { CATALOG_ENTITIES, type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
+import {
+  CATALOG_ENTITIES,
+  type CatalogEntity,
+  type CatalogEntityInfo,
+  catalogEntityInfo,
+} from '../catalog/catalog-entities.ts'
 import {
   CATALOG_FORMAT,
   CATALOG_FORMAT_VERSION,
@@ -29,14 +34,20 @@ import { buildTextTagger, DEFAULT_TEXT_TAGGER_SEED } from '../tagging/text-tagge
 import { withTextTagger } from '../tagging/text-tagger-layout.ts'
 import { withVectorIndex } from '../vectors/vector-index-manifest.ts'
 import { buildWorkVectors, type VectorsChoice } from '../vectors/work-vector-builder.ts'
-import { type BuiltCatalog, buildCatalog } from './catalog-builder.ts'
+import {
+  type BuiltCatalog,
+  buildCatalog,
+  type PreviousCatalogFiles,
+  type StagedPart,
+} from './catalog-builder.ts'
 import {
   CREATE_ID_STAGE_TABLES_SQL,
   createStageTableSql,
   LOAD_CATALOG_DELETED_SQL,
   LOAD_CATALOG_MERGED_SQL,
   loadStagedRowsSql,
-  PREVIOUS_RECORDS_SQL,
+  SNAPSHOT_SEQ_STRIDE,
+  stagePreviousIdsSql,
 } from './catalog-sql.ts'
 import { abandonBuildFolder, type BuildFolder, commitBuildFolder, openBuildFolder } from './catalog-swap.ts'
 import { readDeletedIds, readMergedIds } from './id-list-reader.ts'
@@ -94,6 +105,9 @@ export interface IngestOptions {
 
 const STAGING_DIR = '.staging'
 
+/** The segment number of the updated catalog's own record store (no staged row refers to it). */
+const PREVIOUS_STORE_PART = -1
+
 export async function ingestSnapshot(options: IngestOptions): Promise<IngestSummary> {
   const started = performance.now()
   const plan = await planSnapshot(options.snapshotDir, {
@@ -129,7 +143,8 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       staged.stores,
       (step, done, total) => progress.building(step, done, total),
       {
-        stagedBytes: staged.stagedBytes,
+        stagedParts: staged.stagedParts,
+        ...(previous === undefined ? {} : { previous: previousCatalogFiles(previous) }),
         ...(options.sortBatchBytes === undefined ? {} : { sortBatchBytes: options.sortBatchBytes }),
       },
     )
@@ -259,6 +274,26 @@ interface PreviousCatalog {
   readonly outDir: string
 }
 
+/** A file of the catalog being updated, by its catalog-relative path. */
+const previousFile = (previous: PreviousCatalog, relative: string): string =>
+  join(previous.outDir, ...relative.split('/'))
+
+/** The entities the catalog being updated has rows of. */
+const previousEntities = (previous: PreviousCatalog): CatalogEntityInfo[] =>
+  CATALOG_ENTITIES.filter((info) => previous.manifest.entities[info.entity].rowCount > 0)
+
+function previousCatalogFiles(previous: PreviousCatalog): PreviousCatalogFiles {
+  const files = (table: { readonly files: readonly string[] }) =>
+    table.files.map((path) => previousFile(previous, path))
+  return {
+    entities: new Map(
+      previousEntities(previous).map((info) => [info.entity, files(previous.manifest.entities[info.entity])]),
+    ),
+    links: new Map(Object.entries(previous.manifest.links).map(([name, table]) => [name, files(table)])),
+    externalIds: files(previous.manifest.externalIds),
+  }
+}
+
 async function readPreviousCatalog(build: BuildFolder): Promise<PreviousCatalog> {
   const result = await readCatalogManifest(build.outDir)
   if (!result.ok) {
@@ -304,16 +339,14 @@ async function stagePreviousIds(
 interface StagedRecords {
   readonly read: Map<CatalogEntity, number>
   readonly stores: Map<CatalogEntity, AssembledRecordStore>
-  /** The bytes of each entity's rows files. */
-  readonly stagedBytes: Map<CatalogEntity, number>
+  /** Each entity's parts as staged: their rows' numbers and the bytes of their rows files. */
+  readonly stagedParts: Map<CatalogEntity, StagedPart[]>
 }
 
-/** A part's records are numbered from (its task number + 1) × 2^32: arrival order, whatever thread read it. */
-const SEQ_STRIDE = 2 ** 32
-
 /**
- * Every record of the catalog being updated and of the snapshot, parsed once by the parse workers: their
- * derived values staged in DuckDB, their compressed bytes assembled into each entity's record store.
+ * Every record of the snapshot, parsed once by the parse workers: their derived values staged in DuckDB,
+ * their compressed bytes assembled into each entity's record store (after the records of the catalog being
+ * updated, whose ids are staged from its files).
  */
 async function stageRecords(
   db: StagingDatabase,
@@ -339,7 +372,6 @@ async function stageRecords(
     await prepareParquetPart(db, part, converted)
     sources.set(index, converted)
   }
-  const oldFile = (relative: string) => join(previous?.outDir ?? buildDir, ...relative.split('/'))
   const dictionaries = new Map<CatalogEntity, Buffer>()
   for (const info of CATALOG_ENTITIES) {
     const old = previous?.manifest.entities[info.entity]
@@ -347,7 +379,9 @@ async function stageRecords(
     dictionaries.set(
       info.entity,
       await recordDictionaryFor(
-        old !== undefined && old.rowCount > 0 ? oldFile(old.recordStore.dictionary) : undefined,
+        previous !== undefined && old !== undefined && old.rowCount > 0
+          ? previousFile(previous, old.recordStore.dictionary)
+          : undefined,
         first === -1 ? undefined : (sources.get(first) ?? plan.parts[first]!.path),
       ),
     )
@@ -358,32 +392,21 @@ async function stageRecords(
   const taskFiles = (index: number) => ({
     segmentPath: join(segmentsDir, `${index}.records`),
     rowsPath: join(rowsDir, `${index}.jsonl`),
-    seqBase: (index + 1) * SEQ_STRIDE,
+    seqBase: (index + 1) * SNAPSHOT_SEQ_STRIDE,
   })
-  if (previous !== undefined) {
-    for (const info of CATALOG_ENTITIES) {
-      const old = previous.manifest.entities[info.entity]
-      if (old.rowCount === 0) continue
-      const locations = await readOldRecordLocations(db, old.files.map(oldFile)).catch((error: unknown) => {
+  // The ids of the catalog being updated, with their dates, compete with the snapshot's versions; their
+  // rows stay in its files until the build reads the ones it keeps.
+  if (previous !== undefined)
+    for (const info of previousEntities(previous)) {
+      const files = previous.manifest.entities[info.entity].files.map((path) => previousFile(previous, path))
+      await db.run(stagePreviousIdsSql(info), [listValue(files)]).catch((error: unknown) => {
         throw catalogInvalid(previous.outDir, error)
       })
-      const index = tasks.length
-      tasks.push({
-        kind: 'previous',
-        index,
-        entity: info.entity,
-        ...taskFiles(index),
-        dictionary: dictionaries.get(info.entity)!,
-        storePath: oldFile(old.recordStore.file),
-        ...locations,
-      })
     }
-  }
   for (const [partIndex, part] of plan.parts.entries()) {
     const index = tasks.length
     partOfTask.set(index, part)
     tasks.push({
-      kind: 'part',
       index,
       entity: part.entity.entity,
       ...taskFiles(index),
@@ -397,10 +420,11 @@ async function stageRecords(
   // Each task's rows are loaded into its entity's staging table as soon as the task is done, one load at a
   // time, and its rows file removed: the rows of a big snapshot (19 KB a work, 190 GB at 10M works) never
   // wait on disk all at once, and DuckDB loads while the workers parse.
-  const stagedBytes = new Map<CatalogEntity, number>()
+  const stagedParts = new Map<CatalogEntity, StagedPart[]>()
   const loadRows = async (task: ParseTask, result: ParseDone): Promise<void> => {
     const bytes = (await stat(task.rowsPath)).size
-    stagedBytes.set(task.entity, (stagedBytes.get(task.entity) ?? 0) + bytes)
+    const part: StagedPart = { firstSeq: BigInt(task.seqBase), records: result.records, bytes }
+    stagedParts.set(task.entity, [...(stagedParts.get(task.entity) ?? []), part])
     if (bytes > 0) {
       try {
         await db.run(loadStagedRowsSql(catalogEntityInfo(task.entity)!, result.longestRow), [
@@ -422,10 +446,7 @@ async function stageRecords(
   let done: ParseDone[]
   try {
     done = await runParseTasks(tasks, { specs: recordExtractionSpecs() }, options.workers, {
-      cost: (task) =>
-        task.kind === 'part'
-          ? (partOfTask.get(task.index)?.bytes ?? 0)
-          : task.lengths.reduce((a, b) => a + b, 0),
+      cost: (task) => partOfTask.get(task.index)?.bytes ?? 0,
       onProgress: (task, records) => {
         running.set(task.index, records)
         const part = partOfTask.get(task.index)
@@ -449,30 +470,25 @@ async function stageRecords(
     await loads.catch(() => {})
     throw error
   }
-  for (const [at, result] of done.entries()) {
-    const task = tasks[at]!
-    if (task.kind === 'part') {
-      cursor.recordsRead += result.records
-      cursor.rewritten += result.rewritten
-    }
+  for (const result of done) {
+    cursor.recordsRead += result.records
+    cursor.rewritten += result.rewritten
   }
   await rm(convertedDir, { recursive: true, force: true })
 
   const read = new Map<CatalogEntity, number>()
   for (const info of CATALOG_ENTITIES) {
     const records = (task: ParseTask) => done[tasks.indexOf(task)]!.records
-    read.set(
-      info.entity,
-      sum(tasks.filter((task) => task.kind === 'part' && task.entity === info.entity).map(records)),
-    )
+    read.set(info.entity, sum(tasks.filter((task) => task.entity === info.entity).map(records)))
   }
-  const stores = await assembleRecordStores(db, buildDir, tasks, done, dictionaries, progress)
-  return { read, stores, stagedBytes }
+  const stores = await assembleRecordStores(db, buildDir, tasks, done, dictionaries, previous, progress)
+  return { read, stores, stagedParts }
 }
 
 /**
  * Each entity's record store, its tasks' segments concatenated in task order, and where each segment starts
- * in it (`record_bases`, which the kept rows' offsets are made absolute with).
+ * in it (`record_bases`, which the kept rows' offsets are made absolute with). When updating, the catalog's
+ * own store comes first, copied as it is: the rows kept from it keep their offsets.
  */
 async function assembleRecordStores(
   db: StagingDatabase,
@@ -480,9 +496,11 @@ async function assembleRecordStores(
   tasks: readonly ParseTask[],
   done: readonly ParseDone[],
   dictionaries: ReadonlyMap<CatalogEntity, Buffer>,
+  previous: PreviousCatalog | undefined,
   progress: ProgressReporter,
 ): Promise<Map<CatalogEntity, AssembledRecordStore>> {
   const stores = new Map<CatalogEntity, AssembledRecordStore>()
+  const kept = new Set(previous === undefined ? [] : previousEntities(previous).map((info) => info.entity))
   for (const info of CATALOG_ENTITIES) {
     const own = tasks.filter((task) => task.entity === info.entity)
     progress.building(recordStorePath(info.entity), 0, own.length)
@@ -490,7 +508,18 @@ async function assembleRecordStores(
       part: task.index,
       path: task.segmentPath,
       records: done[tasks.indexOf(task)]!.records,
+      removeAfterCopy: true,
     }))
+    if (previous !== undefined && kept.has(info.entity)) {
+      const store = previous.manifest.entities[info.entity].recordStore.file
+      const listed = previous.manifest.files.find((file) => file.path === store)
+      segments.unshift({
+        part: PREVIOUS_STORE_PART,
+        path: previousFile(previous, store),
+        records: listed?.rows ?? previous.manifest.entities[info.entity].rowCount,
+        removeAfterCopy: false,
+      })
+    }
     const store = await assembleRecordStore(buildDir, info.entity, dictionaries.get(info.entity)!, segments)
     const bases = await db.appender('record_bases')
     try {
@@ -506,45 +535,6 @@ async function assembleRecordStores(
     stores.set(info.entity, store)
   }
   return stores
-}
-
-/** Where an old entity's records are in its store, in store order, and the partition date of each. */
-interface OldRecordLocations {
-  readonly offsets: Float64Array
-  readonly lengths: Int32Array
-  /** Each record's date, as an index into `dates` (few distinct dates: two bytes a record, not a string). */
-  readonly dateIndexes: Uint16Array
-  readonly dates: (string | null)[]
-}
-
-async function readOldRecordLocations(
-  db: StagingDatabase,
-  entityFiles: readonly string[],
-): Promise<OldRecordLocations> {
-  const offsets: number[] = []
-  const lengths: number[] = []
-  const dateIndexes: number[] = []
-  const dates = new Map<string | null, number>()
-  for (const file of entityFiles)
-    for await (const chunk of db.stream(PREVIOUS_RECORDS_SQL, [file]))
-      for (const [offset, bytes, date] of chunk) {
-        offsets.push(Number(offset))
-        lengths.push(Number(bytes))
-        const text = date === null ? null : String(date)
-        let index = dates.get(text)
-        if (index === undefined) {
-          index = dates.size
-          if (index > 0xffff) throw new Error('more than 65,536 distinct partition dates')
-          dates.set(text, index)
-        }
-        dateIndexes.push(index)
-      }
-  return {
-    offsets: Float64Array.from(offsets),
-    lengths: Int32Array.from(lengths),
-    dateIndexes: Uint16Array.from(dateIndexes),
-    dates: [...dates.keys()],
-  }
 }
 
 /** Stages the snapshot's merged and deleted id lists. */

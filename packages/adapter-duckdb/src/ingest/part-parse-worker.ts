@@ -1,9 +1,9 @@
-// The ingest's worker thread: reads one part file at a time (or the records of the catalog being updated),
-// parses each record once, and writes two files per task: the records compressed for the record store (a
-// segment, concatenated into the entity's store once every task is done) and one JSON line per record with
-// every value the catalog derives from it (record-extractor.ts), which DuckDB loads in parallel. The main
-// thread only schedules tasks and runs DuckDB, so parsing and compression use every core.
-import { closeSync, openSync, readSync, writeSync } from 'node:fs'
+// The ingest's worker thread: reads one part file at a time, parses each record once, and writes two files
+// per task: the records compressed for the record store (a segment, concatenated into the entity's store
+// once every task is done) and one JSON line per record with every value the catalog derives from it
+// (record-extractor.ts), which DuckDB loads in parallel. The main thread only schedules tasks and runs
+// DuckDB, so parsing and compression use every core.
+import { closeSync, openSync, writeSync } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { catalogEntityInfo } from '../catalog/catalog-entities.ts'
@@ -14,7 +14,8 @@ import type { RecordExtractionSpec } from './record-extraction-spec.ts'
 import { type RecordExtractor, recordExtractorOf } from './record-extractor.ts'
 import { parseSnapshotLine } from './snapshot-line-parser.ts'
 
-interface TaskBase {
+/** One part file to parse. */
+export interface ParseTask {
   /** The task's number: its segment's place in the entity's record store. */
   readonly index: number
   readonly entity: CatalogEntity
@@ -23,32 +24,12 @@ interface TaskBase {
   readonly dictionary: Uint8Array
   /** The `seq` of the task's first record; the rest follow in reading order. */
   readonly seqBase: number
-}
-
-export interface PartTask extends TaskBase {
-  readonly kind: 'part'
   /** The file read (a JSON Lines conversion for a Parquet part). */
   readonly path: string
   /** The file errors name (the part as the snapshot has it). */
   readonly reportPath: string
   readonly partitionDate: string | null
 }
-
-/** The records of the catalog being updated, read from its record store in store order. */
-export interface PreviousTask extends TaskBase {
-  readonly kind: 'previous'
-  readonly storePath: string
-  readonly offsets: Float64Array
-  readonly lengths: Int32Array
-  /**
-   * Each record's partition date, as an index into `dates`: a catalog holds a few hundred distinct dates,
-   * and a string per record would cost hundreds of megabytes at 10M records.
-   */
-  readonly dateIndexes: Uint16Array
-  readonly dates: readonly (string | null)[]
-}
-
-export type ParseTask = PartTask | PreviousTask
 
 export type ParseReply =
   | { readonly kind: 'progress'; readonly index: number; readonly records: number }
@@ -157,53 +138,23 @@ async function run(task: ParseTask): Promise<ParseReply> {
       parentPort!.postMessage({ kind: 'progress', index: task.index, records })
   }
   try {
-    if (task.kind === 'part') {
-      const info = catalogEntityInfo(task.entity)!
-      for await (const { lineNumber, text } of readTextLines(task.path)) {
-        const parsed = parseSnapshotLine(info, text, task.reportPath, lineNumber)
-        if (parsed === null) continue
-        if (parsed instanceof IngestError) throw parsed
-        if (parsed.rewritten) rewritten++
-        stage(
-          {
-            seq: task.seqBase + records,
-            id: parsed.id,
-            openalexId: parsed.openalexId,
-            partitionDate: task.partitionDate,
-            updatedDate: parsed.updatedDate,
-            record: parsed.record,
-          },
-          codec.encode(parsed.text),
-        )
-      }
-    } else {
-      const info = catalogEntityInfo(task.entity)!
-      const store = openSync(task.storePath, 'r')
-      try {
-        for (let row = 0; row < task.offsets.length; row++) {
-          const blob = Buffer.allocUnsafe(task.lengths[row]!)
-          if (readSync(store, blob, 0, blob.length, task.offsets[row]!) !== blob.length)
-            throw new Error(`the record store ${task.storePath} is shorter than its catalog says`)
-          const text = Buffer.from(codec.decode(blob)).toString('utf8')
-          const parsed = parseSnapshotLine(info, text, task.storePath, row + 1)
-          if (parsed === null || parsed instanceof IngestError)
-            throw new Error(`record ${row + 1} of ${task.storePath} is not a record of ${task.entity}`)
-          // The record's bytes are kept as they are: the catalog being updated wrote them with this dictionary.
-          stage(
-            {
-              seq: task.seqBase + records,
-              id: parsed.id,
-              openalexId: parsed.openalexId,
-              partitionDate: task.dates[task.dateIndexes[row]!] ?? null,
-              updatedDate: parsed.updatedDate,
-              record: parsed.record,
-            },
-            blob,
-          )
-        }
-      } finally {
-        closeSync(store)
-      }
+    const info = catalogEntityInfo(task.entity)!
+    for await (const { lineNumber, text } of readTextLines(task.path)) {
+      const parsed = parseSnapshotLine(info, text, task.reportPath, lineNumber)
+      if (parsed === null) continue
+      if (parsed instanceof IngestError) throw parsed
+      if (parsed.rewritten) rewritten++
+      stage(
+        {
+          seq: task.seqBase + records,
+          id: parsed.id,
+          openalexId: parsed.openalexId,
+          partitionDate: task.partitionDate,
+          updatedDate: parsed.updatedDate,
+          record: parsed.record,
+        },
+        codec.encode(parsed.text),
+      )
     }
   } catch (error) {
     segment.close()

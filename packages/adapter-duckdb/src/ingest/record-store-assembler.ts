@@ -19,6 +19,8 @@ export interface RecordSegment {
   readonly part: number
   readonly path: string
   readonly records: number
+  /** A parse worker's segment goes once copied; the store of the catalog being updated stays. */
+  readonly removeAfterCopy: boolean
 }
 
 export interface AssembledRecordStore {
@@ -86,7 +88,7 @@ export async function assembleRecordStore(
         await input.close()
       }
       records += segment.records
-      await rm(segment.path, { force: true })
+      if (segment.removeAfterCopy) await rm(segment.path, { force: true })
     }
     // Written through before the catalog is swapped in: a crash after the swap must not find a short file.
     await out.sync()

@@ -80,22 +80,6 @@ export class StagingDatabase {
     return reader.getRowObjectsJson()
   }
 
-  /**
-   * Runs a query and yields its rows a chunk at a time (for results too big to hold at once). The query runs
-   * on a connection of its own: anything else run on the main connection meanwhile — an appender flushing
-   * every 204,800 rows, say — would end a pending streamed result there, and the stream would stop early
-   * without an error.
-   */
-  async *stream(sql: string, params: readonly DuckDBValue[] = []): AsyncGenerator<DuckDBValue[][]> {
-    const connection = await this.#instance.connect()
-    try {
-      const result = await connection.stream(sql, [...params])
-      yield* result.yieldRows()
-    } finally {
-      connection.closeSync()
-    }
-  }
-
   async appender(table: string): Promise<DuckDBAppender> {
     return this.#connection.createAppender(table)
   }

@@ -240,6 +240,46 @@ describe('on the bundled sample', () => {
     expect(compared).toBeGreaterThan(80)
   }, 60_000)
 
+  it('scans instead when a filtered prefix matches more names than the candidate limit, with the same answers', async () => {
+    // A recording wrapper over the real database (not a stand-in): which statements the lookup ran.
+    const statements: string[] = []
+    const recording: DuckDbConnectionLike = {
+      all: (statement, params, signal) => {
+        statements.push(statement)
+        return db.all(statement, params, signal)
+      },
+      close: () => db.close(),
+    }
+    const isScan = (statement: string) => statement.includes("contains(' ' ||")
+    const layout = layouts.get('works')!
+    const filter = filterOf('works', [{ column_id: 'publication_year', value: 2000, operator: '>=' }])
+    // Texts of two words or more have no stored answer: the index ranks their matches, then filters them.
+    // (and that the index can cover: no word but the last longer than a piece).
+    const texts = typedTexts(names.get('works')!, 8, 12).filter(
+      (text) => text.includes(' ') && textPieces(text, layout.prefixChars) !== undefined,
+    )
+    let fellBack = 0
+    for (const text of texts) {
+      const request: AutocompleteRequest = { entity: 'works', text, limit: 3, filter }
+      const scanned = (await rankAutocompleteMatches(db, request, true, undefined)).map((row) => row.__id)
+      statements.length = 0
+      const ranked = await rankAutocompleteMatches(recording, request, true, layout)
+      const byIndex = !statements.some(isScan)
+      statements.length = 0
+      // One candidate allowed: any text matching two names or more goes to the scan.
+      const capped = await rankAutocompleteMatches(recording, request, true, layout, 1)
+      if (statements.some(isScan)) fellBack++
+      expect(
+        capped.map((row) => row.__id),
+        JSON.stringify(text),
+      ).toEqual(scanned)
+      expect(ranked.map((row) => row.__id)).toEqual(scanned)
+      expect(byIndex, `${JSON.stringify(text)} by the index under the default limit`).toBe(true)
+    }
+    expect(texts.length).toBeGreaterThan(5)
+    expect(fellBack).toBeGreaterThan(0)
+  })
+
   it('is what the adapter answers in narrow mode, and the other modes and an index-less database agree', async () => {
     const request = (text: string, filter: FilterNode | null = null): AutocompleteRequest => ({
       entity: 'works',

@@ -59,13 +59,15 @@ export async function autocompleteLookup(
 /**
  * The id and record location (`__id`, `__ro`, `__rb`) of the best matches, best first: through `index` when
  * it is given (narrow mode only) and the text and filter allow, else by the scan. Exported for the
- * benchmark and the test that compares the two.
+ * benchmark and the test that compares the two; `filteredCandidates` (default `FILTERED_CANDIDATES`) lets
+ * that test reach the scan a filtered common prefix falls back to on a catalog too small to have 50,000.
  */
 export async function rankAutocompleteMatches(
   db: DuckDbConnectionLike,
   request: AutocompleteRequest,
   narrowTables: boolean,
   index: AutocompleteIndexLayout | undefined,
+  filteredCandidates: number = FILTERED_CANDIDATES,
 ): Promise<readonly DuckDbRow[]> {
   const entity = catalogEntityOf(request.entity)
   const text = normalizeAutocompleteText(request.text)
@@ -97,9 +99,9 @@ export async function rankAutocompleteMatches(
   }
   const ranked = await allRows(
     db,
-    sql`${rankedMatches(entity, pieces)} LIMIT ${param(FILTERED_CANDIDATES + 1)}`,
+    sql`${rankedMatches(entity, pieces)} LIMIT ${param(filteredCandidates + 1)}`,
   )
-  if (ranked.length > FILTERED_CANDIDATES)
+  if (ranked.length > filteredCandidates)
     return scanMatches(db, entity, text, filter, request.limit, narrowTables)
   const candidates = ranked.map((row) => Number(row.__row))
   return locateRows(db, entity, await passingRows(db, entity, candidates, filter, request.limit))

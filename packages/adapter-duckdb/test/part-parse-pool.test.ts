@@ -85,6 +85,39 @@ describe('part parse pool (worker threads)', () => {
     expect((error as IngestError).line).toBe(2)
   }, 60_000)
 
+  it('asks a busy worker to stop when another fails, rather than terminating it mid-record', async () => {
+    // Terminating a worker inside a zlib call aborts the whole process on Node 20, so every worker must
+    // leave on its own (exit code 0), even one that is still reading a long part when the other fails.
+    const long = join(scratch, 'long.jsonl')
+    const line = `${JSON.stringify(work(1, '2024-01-01'))}\n`
+    writeFileSync(long, line.repeat(40_000))
+    const bad = join(scratch, 'bad-first.jsonl')
+    writeFileSync(bad, '{"id": \n')
+    const [first, second] = tasksIn('busy')
+    const exitCodes: number[] = []
+    let progressBeforeFailure = 0
+    const error = await runParseTasks(
+      [
+        { ...first!, path: long, reportPath: long },
+        { ...second!, path: bad, reportPath: bad },
+      ],
+      { specs: recordExtractionSpecs() },
+      2,
+      {
+        // The long part starts first and is well under way before the bad one is read.
+        cost: (task) => (task.index === 0 ? 2 : 1),
+        onProgress: () => {
+          progressBeforeFailure++
+        },
+        onWorkerExit: (code) => exitCodes.push(code),
+      },
+    ).catch((reason: unknown) => reason)
+    expect((error as IngestError).code).toBe('invalid-json')
+    expect(exitCodes).toStrictEqual([0, 0])
+    // The long part was stopped, not read to its end: 40,000 records would report progress 8 times.
+    expect(progressBeforeFailure).toBeLessThan(8)
+  }, 60_000)
+
   it("waits for the listener's work on each finished task, and fails with it when it fails", async () => {
     const loaded: number[] = []
     const slowLoad = (index: number) =>

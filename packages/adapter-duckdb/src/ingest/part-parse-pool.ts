@@ -1,10 +1,11 @@
 // Runs parse tasks (part-parse-worker.ts) on a few worker threads, one task per worker at a time, in the
-// order given. The first failure stops the pool: tasks not yet started are dropped, running ones are
-// terminated, and the failure is thrown as the IngestError the worker described.
+// order given. The first failure stops the pool: tasks not yet started are dropped, running ones are asked
+// to stop (StopRequest says why not terminated), and the failure is thrown as the IngestError the worker
+// described.
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { IngestError } from './ingest-error.ts'
-import type { ParseReply, ParseTask, ParseWorkerData } from './part-parse-worker.ts'
+import type { ParseReply, ParseTask, ParseWorkerData, StopRequest } from './part-parse-worker.ts'
 
 export type ParseDone = Extract<ParseReply, { kind: 'done' }>
 
@@ -22,6 +23,8 @@ export interface ParseListener {
    * resolves only once that has settled too, and its rejection fails the pool like a worker's error.
    */
   readonly onDone?: (task: ParseTask, done: ParseDone) => void | Promise<void>
+  /** How each worker thread ended: 0 when it stopped as asked, 1 when it had to be terminated. */
+  readonly onWorkerExit?: (exitCode: number) => void
 }
 
 const BOOT = new URL('./parse-worker-boot.mjs', import.meta.url)
@@ -30,6 +33,17 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts')
 const ENTRY = new URL(`./part-parse-worker${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url)
 
 /** Parse threads when an ingest is not told: one per core (DuckDB's loading waits for them). */
+/** How long a worker asked to stop may take to reach a point where it can (the end of a chunk it reads). */
+const STOP_GRACE_MS = 30_000
+
+/** Asks a worker to stop, and terminates it only if it has not exited within the grace period. */
+async function stopWorker(worker: Worker, exited: Promise<unknown>): Promise<void> {
+  worker.postMessage({ kind: 'stop' } satisfies StopRequest)
+  const overdue = setTimeout(() => void worker.terminate(), STOP_GRACE_MS)
+  await exited
+  clearTimeout(overdue)
+}
+
 export const defaultParseWorkers = (): number => Math.max(1, availableParallelism())
 
 export async function runParseTasks(
@@ -43,7 +57,7 @@ export async function runParseTasks(
   const byIndex = new Map(tasks.map((task, at) => [task.index, { task, at }]))
   const costs = tasks.map((task) => listener.cost?.(task) ?? 0)
   const order = tasks.map((_, at) => at).sort((a, b) => costs[b]! - costs[a]! || a - b)
-  const pool: Worker[] = []
+  const pool: { worker: Worker; exited: Promise<unknown> }[] = []
   let next = 0
   try {
     await new Promise<void>((resolve, reject) => {
@@ -73,9 +87,11 @@ export async function runParseTasks(
           // From source, the workspace packages a worker imports resolve to their source too.
           execArgv: FROM_SOURCE ? ['--conditions=@oqlkit/source'] : [],
         })
-        pool.push(worker)
+        // Not events.once: it would reject on the worker's 'error', which fail() already reports.
+        pool.push({ worker, exited: new Promise((resolve) => worker.once('exit', resolve)) })
         worker.on('error', (error) => fail(error))
         worker.on('exit', (code) => {
+          listener.onWorkerExit?.(code)
           if (code !== 0) fail(new Error(`an ingest worker stopped with exit code ${code}`))
         })
         worker.on('message', (reply: ParseReply) => {
@@ -108,7 +124,7 @@ export async function runParseTasks(
       }
     })
   } finally {
-    await Promise.all(pool.map((worker) => worker.terminate()))
+    await Promise.all(pool.map(({ worker, exited }) => stopWorker(worker, exited)))
   }
   return results
 }

@@ -48,6 +48,15 @@ export type ParseReply =
       readonly error: IngestErrorContext | { message: string }
     }
 
+/**
+ * The pool's last message to a worker: finish the record in hand, close the files, and exit. The pool asks
+ * rather than terminates because Node 20 aborts the whole process when a worker is terminated between
+ * creating a zlib handle and initialising it, and the record codec creates one per record.
+ */
+export interface StopRequest {
+  readonly kind: 'stop'
+}
+
 export interface ParseWorkerData {
   readonly specs: Readonly<Record<CatalogEntity, RecordExtractionSpec>>
 }
@@ -140,6 +149,8 @@ async function run(task: ParseTask): Promise<ParseReply> {
   try {
     const info = catalogEntityInfo(task.entity)!
     for await (const { lineNumber, text } of readTextLines(task.path)) {
+      // Stop requests arrive between the file's chunks; the unread rest is abandoned with the pool's run.
+      if (stopRequested) break
       const parsed = parseSnapshotLine(info, text, task.reportPath, lineNumber)
       if (parsed === null) continue
       if (parsed instanceof IngestError) throw parsed
@@ -177,10 +188,23 @@ async function run(task: ParseTask): Promise<ParseReply> {
   return { kind: 'done', index: task.index, records, rewritten, segmentBytes: segment.written, longestRow }
 }
 
-parentPort!.on('message', (task: ParseTask) => {
-  run(task).then(
-    (reply) => parentPort!.postMessage(reply),
-    (error: unknown) =>
-      parentPort!.postMessage({ kind: 'failed', index: task.index, error: { message: String(error) } }),
+let stopRequested = false
+let running = false
+const port = parentPort!
+// Closing the port once idle leaves the thread's event loop empty, so it exits on its own (code 0).
+const reply = (message: ParseReply) => {
+  running = false
+  if (stopRequested) port.close()
+  else port.postMessage(message)
+}
+port.on('message', (message: ParseTask | StopRequest) => {
+  if ('kind' in message) {
+    stopRequested = true
+    if (!running) port.close()
+    return
+  }
+  running = true
+  run(message).then(reply, (error: unknown) =>
+    reply({ kind: 'failed', index: message.index, error: { message: String(error) } }),
   )
 })

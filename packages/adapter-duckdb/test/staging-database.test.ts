@@ -1,4 +1,5 @@
-// The staging database: long record texts kept compressed on disk, and DuckDB's memory limit by default.
+// The staging database: long record texts kept compressed on disk, DuckDB's memory limit by default, and a
+// thread count lowered for one step and given back.
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
@@ -72,6 +73,25 @@ describe('StagingDatabase memory', () => {
     } finally {
       told.close()
       untold.close()
+    }
+  })
+})
+
+describe('StagingDatabase threads', () => {
+  it('runs work on fewer threads and gives back the count it was opened with, also after a failure', async () => {
+    // Three, not DuckDB's default of one per core: a RESET would not give this back on any machine here.
+    const db = await StagingDatabase.open(join(scratch, 'threads'), { threads: 3 })
+    const threads = async () => Number((await db.rows("SELECT current_setting('threads') AS t"))[0]!.t)
+    try {
+      expect(await db.withThreads(1, threads)).toBe(1)
+      expect(await threads()).toBe(3)
+      const failed = await db
+        .withThreads(1, () => db.run('SELECT * FROM no_such_table'))
+        .catch((error: unknown) => error)
+      expect(failed).toBeInstanceOf(Error)
+      expect(await threads()).toBe(3)
+    } finally {
+      db.close()
     }
   })
 })

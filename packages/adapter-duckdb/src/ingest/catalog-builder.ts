@@ -309,10 +309,8 @@ export async function buildCatalog(
     // The copy of a range-sorted table keeps its order on one thread: on two, DuckDB's ordered Parquet
     // write held batches of both outside its memory limit (3.75 GB of RSS at 100k works under a 3 GB
     // limit, 1.34 GB on one thread, and no slower); smaller row groups made it worse (5.5 GB).
-    if (rows === 'sorted-table') await db.run('SET threads = 1')
-    const written = await write(path, copyEntitySql(info, rows)).finally(() =>
-      rows === 'sorted-table' ? db.run('RESET threads') : undefined,
-    )
+    const copy = () => write(path, copyEntitySql(info, rows))
+    const written = rows === 'sorted-table' ? await db.withThreads(1, copy) : await copy()
     const latest = (await db.rows(latestPartitionSql(info)))[0]?.latest
     // The works' rows stay for the link tables.
     if (info.entity !== 'works') for (const sql of dropEntityRowsSql(info, rows)) await db.run(sql)

@@ -80,6 +80,21 @@ export class StagingDatabase {
     return reader.getRowObjectsJson()
   }
 
+  /**
+   * Runs `work` with DuckDB limited to `threads`, then gives back the thread count it had (the instance's
+   * setting, whether `--threads` chose it or DuckDB did), also when `work` fails.
+   */
+  async withThreads<T>(threads: number, work: () => Promise<T>): Promise<T> {
+    const [row] = await this.rows("SELECT current_setting('threads') AS threads")
+    const before = Number(row!.threads)
+    await this.run(`SET threads = ${Math.max(1, Math.trunc(threads))}`)
+    try {
+      return await work()
+    } finally {
+      await this.run(`SET threads = ${before}`)
+    }
+  }
+
   async appender(table: string): Promise<DuckDBAppender> {
     return this.#connection.createAppender(table)
   }

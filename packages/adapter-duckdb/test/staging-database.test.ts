@@ -1,4 +1,4 @@
-// The staging database: long record texts kept compressed on disk, DuckDB's memory limit by default, and a
+// The staging database: long record texts kept compressed on disk in small row groups, DuckDB's memory limit by default, and a
 // thread count lowered for one step and given back.
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir, totalmem } from 'node:os'
@@ -6,8 +6,10 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
   defaultStagingMemoryLimit,
+  STAGING_FILE,
   STAGING_MEMORY_CAP_BYTES,
   STAGING_MEMORY_SHARE,
+  STAGING_ROW_GROUP_ROWS,
   StagingDatabase,
 } from '../src/ingest/staging-database.ts'
 
@@ -46,13 +48,18 @@ describe('StagingDatabase storage', () => {
         "SELECT DISTINCT compression FROM pragma_storage_info('stage') WHERE column_name = 'record' AND segment_type = 'VARCHAR'",
       )
       expect(methods.map((row) => row.compression)).toEqual(['ZSTD'])
+      // Row groups of 8,192 rows, not DuckDB's 122,880: a default group of staged works is 2.3 GB in memory.
+      const [groups] = await db.rows(
+        "SELECT count(DISTINCT row_group_id) AS n FROM pragma_storage_info('stage')",
+      )
+      expect(Number(groups!.n)).toBe(Math.ceil(records / STAGING_ROW_GROUP_ROWS))
       const [check] = await db.rows('SELECT count(*) AS n, max(strlen(record)) AS longest FROM stage')
       expect(Number(check!.n)).toBe(records)
       expect(Number(check!.longest)).toBeGreaterThan(5_000)
     } finally {
       db.close()
     }
-    expect(statSync(join(dir, 'staging.duckdb')).size).toBeLessThan(rawBytes / 4)
+    expect(statSync(join(dir, STAGING_FILE)).size).toBeLessThan(rawBytes / 4)
   })
 })
 

@@ -245,12 +245,19 @@ describe('an update gives the catalog a full build of the same records gives', (
         manifest.mergedIds,
         manifest.deletedIds,
       ]
-      for (const table of tables) {
+      const rebuilt = b.manifest()
+      const rebuiltTables = [
+        ...Object.values(rebuilt.links),
+        rebuilt.externalIds,
+        rebuilt.mergedIds,
+        rebuilt.deletedIds,
+      ]
+      for (const [at, table] of tables.entries()) {
         expect(await differences(a, b, table.files), table.files.join()).toStrictEqual([])
-        expect(table.rowCount).toBeGreaterThanOrEqual(0)
+        expect(table.rowCount, table.files.join()).toBe(rebuiltTables[at]!.rowCount)
       }
-      expect(manifest.links['works-authors']!.rowCount).toBe(b.manifest().links['works-authors']!.rowCount)
-      expect(manifest.externalIds.rowCount).toBe(b.manifest().externalIds.rowCount)
+      expect(manifest.links['works-authors']!.rowCount).toBeGreaterThan(0)
+      expect(manifest.externalIds.rowCount).toBeGreaterThan(0)
     })
   })
 

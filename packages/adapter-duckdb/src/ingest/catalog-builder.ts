@@ -41,6 +41,7 @@ import {
   COPY_MERGED_SQL,
   copyEntitySql,
   copyLinkTableSql,
+  countSortedRowsSql,
   createSortedTableSql,
   dropEntityRowsSql,
   dropViewAndStagingSql,
@@ -122,7 +123,7 @@ export interface BuildOptions {
    * Each entity's staged parts: the numbers of their rows and the bytes of their JSON lines (an upper bound
    * of what a sort of them holds). The range split reads them a slice of rows at a time.
    */
-  readonly stagedParts?: ReadonlyMap<CatalogEntity, readonly StagedPart[]>
+  readonly stagedParts: ReadonlyMap<CatalogEntity, readonly StagedPart[]>
 }
 
 /**
@@ -131,7 +132,10 @@ export interface BuildOptions {
  */
 const SORT_MEMORY_SHARE = 6
 
-/** The sort budgets of staged JSON the range split takes at once: half of DuckDB's memory limit. */
+/**
+ * The sort budgets of staged JSON the range split takes at once (half of DuckDB's memory limit with the
+ * default budget of a sixth).
+ */
 const SLICE_BUDGETS = 3
 
 /** Where an entity's rows wait, split by id range, to be sorted (inside the build folder; removed after). */
@@ -164,7 +168,7 @@ export async function buildCatalog(
   outDir: string,
   stores: ReadonlyMap<CatalogEntity, AssembledRecordStore>,
   onStep: BuildStepListener,
-  options: BuildOptions = {},
+  options: BuildOptions,
 ): Promise<BuiltCatalog> {
   for (const dir of [ENTITIES_DIR, LINKS_DIR, IDS_DIR]) await mkdir(join(outDir, dir), { recursive: true })
   let done = 0
@@ -186,20 +190,21 @@ export async function buildCatalog(
   }
 
   // The kept rows are a view, sorted by the statement that writes the entity's file when they fit one sort
-  // in memory. Otherwise they are sorted a range of ids at a time: split from the view into one compressed
-  // Parquet folder per range in one pass, the view and its staging tables dropped, and each range read
-  // back, sorted and appended in order to a table (inserts keep their ORDER BY).
+  // in memory. Otherwise they are sorted a range of ids at a time: the staged rows are split, a slice of
+  // staging numbers at a time, into one compressed Parquet folder per range, the view and its staging
+  // tables dropped, and each range read back (with, in an update, the catalog's kept rows of that range),
+  // sorted and appended in order to a table (inserts keep their ORDER BY).
   const sortById = async (
     info: CatalogEntityInfo,
     label: string,
     budget: number,
     previous: boolean,
   ): Promise<EntityRows> => {
-    const stagedParts = options.stagedParts?.get(info.entity) ?? []
+    const stagedParts = options.stagedParts.get(info.entity) ?? []
     const stagedBytes = stagedParts.reduce((total, part) => total + part.bytes, 0)
     // The staged JSON is larger than what a sort holds: when it fits, nothing needs measuring (unless an
     // update keeps rows from the catalog's file too).
-    if (!previous && options.stagedParts !== undefined && stagedBytes <= budget) return 'view'
+    if (!previous && stagedBytes <= budget) return 'view'
     const [size] = await db.rows(keptRowsSizeSql(info))
     const rows = Number(size?.rows ?? 0)
     const bytes = Number(size?.bytes ?? 0)
@@ -266,6 +271,10 @@ export async function buildCatalog(
         )
         await rm(folder, { recursive: true, force: true })
       }
+      // Every kept row went through exactly one range: a slice or range missed would lose rows silently.
+      const [sorted] = await db.rows(countSortedRowsSql(info))
+      if (Number(sorted?.n ?? -1) !== rows)
+        throw new Error(`${label}: the id ranges hold ${sorted?.n} rows where ${rows} were kept`)
       await db.run(renameSortedTableSql(info))
     } finally {
       await rm(rangesDir, { recursive: true, force: true })

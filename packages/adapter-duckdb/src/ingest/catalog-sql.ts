@@ -381,6 +381,11 @@ export function dropViewAndStagingSql(info: CatalogEntityInfo): string[] {
   ]
 }
 
+/** The rows the ranges put in the sorted table (checked against the kept rows before the rename). */
+export function countSortedRowsSql(info: CatalogEntityInfo): string {
+  return `SELECT count(*) AS n FROM ${sortedTable(info)}`
+}
+
 /** Once every range is in, the sorted table is the entity's rows. */
 export function renameSortedTableSql(info: CatalogEntityInfo): string {
   return `ALTER TABLE ${sortedTable(info)} RENAME TO ${quoteIdentifier(`rows_${info.table}`)}`

@@ -32,7 +32,6 @@ const BOOT = new URL('./parse-worker-boot.mjs', import.meta.url)
 const FROM_SOURCE = import.meta.url.endsWith('.ts')
 const ENTRY = new URL(`./part-parse-worker${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url)
 
-/** Parse threads when an ingest is not told: one per core (DuckDB's loading waits for them). */
 /** How long a worker asked to stop may take to reach a point where it can (the end of a chunk it reads). */
 const STOP_GRACE_MS = 30_000
 
@@ -44,6 +43,7 @@ async function stopWorker(worker: Worker, exited: Promise<unknown>): Promise<voi
   clearTimeout(overdue)
 }
 
+/** Parse threads when an ingest is not told: one per core (DuckDB's loading waits for them). */
 export const defaultParseWorkers = (): number => Math.max(1, availableParallelism())
 
 export async function runParseTasks(
@@ -96,7 +96,8 @@ export async function runParseTasks(
         })
         worker.on('message', (reply: ParseReply) => {
           const entry = byIndex.get(reply.index)
-          if (entry === undefined) return
+          // After a failure, a result still in flight is not loaded: the run is over.
+          if (entry === undefined || failed) return
           try {
             if (reply.kind === 'progress') listener.onProgress?.(entry.task, reply.records)
             else if (reply.kind === 'failed') {

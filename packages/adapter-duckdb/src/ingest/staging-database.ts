@@ -9,7 +9,7 @@ import {
   DuckDBInstance,
   type DuckDBValue,
 } from '@duckdb/node-api'
-import { constantLiteral } from '../sql/sql-text.ts'
+import { constantLiteral, sqlInteger } from '../sql/sql-text.ts'
 
 export interface StagingOptions {
   /** DuckDB `threads`; DuckDB's default (all cores) when absent. */
@@ -80,7 +80,7 @@ export class StagingDatabase {
     const instance = await DuckDBInstance.create(':memory:', config)
     const connection = await instance.connect()
     await connection.run(
-      `ATTACH ${constantLiteral(join(dir, STAGING_FILE))} AS staging (ROW_GROUP_SIZE ${STAGING_ROW_GROUP_ROWS})`,
+      `ATTACH ${constantLiteral(join(dir, STAGING_FILE))} AS staging (ROW_GROUP_SIZE ${sqlInteger(STAGING_ROW_GROUP_ROWS)})`,
     )
     await connection.run('USE staging')
     return new StagingDatabase(instance, connection)
@@ -105,12 +105,17 @@ export class StagingDatabase {
   async withThreads<T>(threads: number, work: () => Promise<T>): Promise<T> {
     const [row] = await this.rows("SELECT current_setting('threads') AS threads")
     const before = Number(row!.threads)
-    await this.run(`SET threads = ${Math.max(1, Math.trunc(threads))}`)
+    await this.run(`SET threads = ${sqlInteger(threads)}`)
+    let result: T
     try {
-      return await work()
-    } finally {
-      await this.run(`SET threads = ${before}`)
+      result = await work()
+    } catch (error) {
+      // The work's error is the one to report; a failed restore after it would only hide it.
+      await this.run(`SET threads = ${sqlInteger(before)}`).catch(() => {})
+      throw error
     }
+    await this.run(`SET threads = ${sqlInteger(before)}`)
+    return result
   }
 
   async appender(table: string): Promise<DuckDBAppender> {

@@ -236,22 +236,18 @@ describe('an update gives the catalog a full build of the same records gives', (
     })
   })
 
+  const linkAndIdTables = (manifest: CatalogManifest) => [
+    ...Object.values(manifest.links),
+    manifest.externalIds,
+    manifest.mergedIds,
+    manifest.deletedIds,
+  ]
+
   it('has the same link rows, external ids, merged and deleted ids', async () => {
     await withBoth(async (a, b) => {
       const manifest = a.manifest()
-      const tables = [
-        ...Object.values(manifest.links),
-        manifest.externalIds,
-        manifest.mergedIds,
-        manifest.deletedIds,
-      ]
-      const rebuilt = b.manifest()
-      const rebuiltTables = [
-        ...Object.values(rebuilt.links),
-        rebuilt.externalIds,
-        rebuilt.mergedIds,
-        rebuilt.deletedIds,
-      ]
+      const tables = linkAndIdTables(manifest)
+      const rebuiltTables = linkAndIdTables(b.manifest())
       for (const [at, table] of tables.entries()) {
         expect(await differences(a, b, table.files), table.files.join()).toStrictEqual([])
         expect(table.rowCount, table.files.join()).toBe(rebuiltTables[at]!.rowCount)

@@ -2,18 +2,18 @@ import { type TranslationResult, translate } from '@oqlkit/oql'
 import { type CliCommand, type CommandResult, json } from './cli-command.ts'
 import { choiceOption, parseCommandLine, UsageProblem, withUsageProblems } from './command-line-parser.ts'
 
+export const TRANSLATE_FORMATS = ['json', 'oql', 'url', 'oqo'] as const
+export type TranslateFormat = (typeof TRANSLATE_FORMATS)[number]
+
 const OPTIONS = {
   oql: { type: 'boolean' },
   oqo: { type: 'boolean' },
   url: { type: 'boolean' },
-  format: { type: 'string', value: 'one of oql, url, oqo, json' },
+  format: { type: 'string', value: `one of ${TRANSLATE_FORMATS.join(', ')}` },
 } as const
 
 /** What the input flags read: each names the form of the query given. */
 const INPUTS = { oql: 'oql', oqo: 'oqo', url: 'oxurl' } as const
-
-export const TRANSLATE_FORMATS = ['json', 'oql', 'url', 'oqo'] as const
-export type TranslateFormat = (typeof TRANSLATE_FORMATS)[number]
 
 /** The errors of a query that did not translate, one per line, each with where it is. */
 const describeErrors = (result: TranslationResult): string =>

@@ -52,6 +52,7 @@ describe('parseCommandLine', () => {
       [['--force=yes'], '--force takes no value'],
       [['--out', 'a', '--out=b'], '--out is given twice: give it once'],
       [['stray'], 'unexpected argument stray'],
+      [['--constructor'], 'unknown option --constructor (options: --out, --count, --force)'],
     ]
     for (const [args, message] of cases)
       expect(problemOf(() => parseCommandLine(args, OPTIONS))).toBe(message)

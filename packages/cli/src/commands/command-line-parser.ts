@@ -76,7 +76,7 @@ const diagnose = (
       continue
     }
     if (token.kind !== 'option') continue
-    const declared = options[token.name]
+    const declared = Object.hasOwn(options, token.name) ? options[token.name] : undefined
     if (declared === undefined || !token.rawName.startsWith('--'))
       return `unknown option ${token.rawName}${known.length === 0 ? ' (this command takes none)' : ` (options: ${known.join(', ')})`}`
     if (declared.type === 'boolean' && token.value !== undefined) return `${token.rawName} takes no value`

@@ -1,4 +1,10 @@
-import { type KeyStore, readApiKeyRecord } from '@oqlkit/engine'
+import {
+  type ApiKeyRecord,
+  compareKeyRecords,
+  type KeyStore,
+  liveKeyRecord,
+  readApiKeyRecord,
+} from '@oqlkit/engine'
 import type { Redis } from 'ioredis'
 
 export interface RedisKeyStoreOptions {
@@ -12,22 +18,49 @@ export interface RedisKeyStoreOptions {
  * JSON (the key itself is never stored). A write is acknowledged by Redis; how durable that is depends
  * on the server's persistence settings (AOF with `appendfsync always` for no loss at all).
  */
+/** A stored value read back; a damaged or foreign one is skipped. */
+const readStored = (stored: string | null): ApiKeyRecord | undefined => {
+  if (stored === null) return undefined
+  try {
+    return readApiKeyRecord(JSON.parse(stored))
+  } catch {
+    return undefined
+  }
+}
+
+/** A prefix as a literal in a SCAN pattern (a prefix may hold glob characters). */
+const escapeGlob = (text: string): string => text.replace(/[*?[\]\\]/g, (character) => `\\${character}`)
+
 export const createRedisKeyStore = (options: RedisKeyStoreOptions): KeyStore => {
   const { client } = options
   const prefix = options.prefix ?? 'oqlkit:'
   const keyOf = (keyHash: string) => `${prefix}apikey:${keyHash}`
   return {
-    findKey: async (keyHash) => {
-      const stored = await client.get(keyOf(keyHash))
-      if (stored === null) return undefined
-      try {
-        return readApiKeyRecord(JSON.parse(stored))
-      } catch {
-        return undefined
-      }
-    },
+    // Every request reads the record, so a key revoked by `oqlkit keys revoke` is refused at once.
+    findKey: async (keyHash) => liveKeyRecord(readStored(await client.get(keyOf(keyHash)))),
     putKey: async (record) => {
       await client.set(keyOf(record.keyHash), JSON.stringify(record))
+    },
+    listKeys: async () => {
+      // SCAN, not KEYS: it does not block the server while it walks a large keyspace.
+      const pattern = `${escapeGlob(prefix)}apikey:*`
+      const names = new Set<string>()
+      let cursor = '0'
+      do {
+        const [next, batch] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000)
+        for (const name of batch) names.add(name)
+        cursor = next
+      } while (cursor !== '0')
+      const records: ApiKeyRecord[] = []
+      const all = [...names]
+      for (let start = 0; start < all.length; start += 1000) {
+        const values = await client.mget(...all.slice(start, start + 1000))
+        for (const value of values) {
+          const record = readStored(value)
+          if (record !== undefined) records.push(record)
+        }
+      }
+      return records.sort(compareKeyRecords)
     },
     close: async () => {},
   }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -12,6 +12,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-collections-crash-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const catalogDir = join(scratch, 'catalog')
+// An empty folder: the first start builds the bundled sample in it (a --catalog folder must exist).
+mkdirSync(catalogDir)
 const stateDir = join(scratch, 'state')
 const collectionsDir = join(scratch, 'collections')
 const keysFile = join(scratch, 'keys.json')

@@ -72,13 +72,13 @@ describe('oqlkit keys create', () => {
       [['keys'], /no action given/],
       [['keys', 'rotate'], /unknown action 'rotate'/],
       [['keys', 'create'], /--user is required/],
-      [['keys', 'create', '--user'], /--user needs a value/],
-      [['keys', 'create', '--user', ''], /user_id must be a non-empty string/],
+      [['keys', 'create', '--user'], /--user needs a user id/],
+      [['keys', 'create', '--user', ''], /--user must be a non-empty string/],
       [['keys', 'create', '--user', 'u', '--daily-budget-usd', 'lots'], /--daily-budget-usd needs an amount/],
       [['keys', 'create', '--user', 'u', '--prepaid-usd', '-3'], /--prepaid-usd needs an amount/],
       [
         ['keys', 'create', '--user', 'u', '--prepaid-expires-at', 'soon'],
-        /prepaid_expires_at must be an ISO 8601/,
+        /--prepaid-expires-at must be an ISO 8601/,
       ],
       [['keys', 'create', '--user', 'u', '--colour', 'red'], /unknown option --colour/],
       [['keys', 'create', '--user', 'u', '--state', 's', '--redis', 'redis://x'], /give one/],
@@ -90,6 +90,7 @@ describe('oqlkit keys create', () => {
       expect(result.exitCode, argv.join(' ')).toBe(2)
       expect(result.stderr, argv.join(' ')).toMatch(message)
       expect(result.stderr).toContain('Usage: oqlkit keys create')
+      expect(result.stderr).toContain('oqlkit keys list')
     }
   })
 
@@ -124,4 +125,155 @@ describe('oqlkit keys create', () => {
       client.disconnect()
     }
   })
+})
+
+const silent = (progress: string[] = []) => ({
+  readStdin: async () => '',
+  writeProgress: (text: string) => progress.push(text),
+  interactive: false,
+})
+
+interface Listed {
+  readonly keyId: string
+  readonly userId: string
+  readonly admin: boolean
+  readonly dailyBudgetUsd: number | null
+  readonly prepaidUsd: number
+  readonly prepaidExpiresAt: string | null
+  readonly revokedAt: string | null
+}
+
+/** list, update and revoke on one store, named by its command-line options. */
+const describeKeyActions = (name: string, store: () => readonly string[], skip = false) =>
+  describe.skipIf(skip)(`oqlkit keys list, update and revoke (${name})`, () => {
+    const keys = async (...argv: string[]) => runCli(['keys', ...argv, ...store()], silent())
+    const listed = async (): Promise<Listed[]> => {
+      const result = await keys('list', '--format', 'json')
+      expect(result.exitCode, result.stderr).toBe(0)
+      return JSON.parse(result.stdout ?? '')
+    }
+
+    it('lists keys by id, never the key or its hash, with grants and revocation', async () => {
+      expect((await keys('list')).stdout).toMatch(/^No keys in /)
+      const alice = (await keys('create', '--user', 'alice', '--prepaid-usd=5')).stdout?.trim() ?? ''
+      const bob =
+        (await keys('create', '--user=bob', '--admin', '--daily-budget-usd', '2')).stdout?.trim() ?? ''
+      const hashes = [await hashApiKey(alice), await hashApiKey(bob)]
+      const table = await keys('list')
+      expect(table.exitCode, table.stderr).toBe(0)
+      const lines = (table.stdout ?? '').trimEnd().split('\n')
+      expect(lines[0]).toMatch(
+        /^key id\s+user\s+admin\s+daily\s+prepaid\s+prepaid expires\s+created\s+revoked$/,
+      )
+      expect(lines).toHaveLength(3)
+      expect(lines[1]).toMatch(
+        new RegExp(
+          `^${hashes[0]!.slice(0, 12)}\\s+alice\\s+no\\s+default\\s+\\$5\\.00\\s+never\\s+\\S+\\s+no$`,
+        ),
+      )
+      expect(lines[2]).toMatch(
+        new RegExp(`^${hashes[1]!.slice(0, 12)}\\s+bob\\s+yes\\s+\\$2\\.00\\s+\\$0\\.00\\s+never`),
+      )
+      for (const secret of [alice, bob, ...hashes]) expect(table.stdout).not.toContain(secret)
+      const json = await keys('list', '--format=json')
+      for (const secret of [alice, bob, ...hashes]) expect(json.stdout).not.toContain(secret)
+      expect(await listed()).toMatchObject([
+        { keyId: hashes[0]!.slice(0, 12), userId: 'alice', admin: false, prepaidUsd: 5, revokedAt: null },
+        { keyId: hashes[1]!.slice(0, 12), userId: 'bob', admin: true, dailyBudgetUsd: 2, revokedAt: null },
+      ])
+    })
+
+    it('updates budgets and expiry by key id or by key, and changes nothing on a bad input', async () => {
+      const key = (await keys('create', '--user', 'carol')).stdout?.trim() ?? ''
+      const id = (await hashApiKey(key)).slice(0, 12)
+      const updated = await keys(
+        'update',
+        '--key-id',
+        id,
+        '--daily-budget-usd=4.5',
+        '--prepaid-usd',
+        '20',
+        '--prepaid-expires-at',
+        '2031-06-01T00:00:00Z',
+      )
+      expect(updated.exitCode, updated.stderr).toBe(0)
+      const expected = {
+        keyId: id,
+        userId: 'carol',
+        dailyBudgetUsd: 4.5,
+        prepaidUsd: 20,
+        prepaidExpiresAt: '2031-06-01T00:00:00.000Z',
+      }
+      expect(JSON.parse(updated.stdout ?? '')).toMatchObject(expected)
+      expect((await listed()).find((record) => record.keyId === id)).toMatchObject(expected)
+      const before = await listed()
+      for (const [argv, message] of [
+        [['update', '--key-id', id, '--prepaid-usd', 'lots'], /--prepaid-usd needs an amount/],
+        [
+          ['update', '--key-id', id, '--prepaid-expires-at', 'soon'],
+          /--prepaid-expires-at needs an ISO 8601/,
+        ],
+        [['update', '--key-id', id], /nothing to change/],
+        [['update', '--prepaid-usd', '1'], /say which key/],
+        [['update', '--key-id', 'xyz', '--prepaid-usd', '1'], /--key-id needs 8 to 64 hex digits/],
+        [['update', '--key-id', id, '--key', key, '--prepaid-usd', '1'], /give one/],
+        [['update', '--key-id', id, '--admin'], /unknown option --admin/],
+      ] as const) {
+        const refused = await keys(...argv)
+        expect(refused.exitCode, argv.join(' ')).toBe(2)
+        expect(refused.stderr).toMatch(message)
+      }
+      const missing = await keys('update', '--key-id', '00000000', '--prepaid-usd', '1')
+      expect(missing.exitCode).toBe(1)
+      expect(missing.stderr).toContain('no key with id 00000000')
+      expect(await listed()).toEqual(before)
+      // `default` and `never` hand back the server's default budget and lift the expiry, named by the key.
+      const reset = await keys(
+        'update',
+        '--key',
+        key,
+        '--daily-budget-usd',
+        'default',
+        '--prepaid-expires-at=never',
+      )
+      expect(reset.exitCode, reset.stderr).toBe(0)
+      expect((await listed()).find((record) => record.keyId === id)).toMatchObject({
+        dailyBudgetUsd: null,
+        prepaidUsd: 20,
+        prepaidExpiresAt: null,
+      })
+    })
+
+    it('revokes a key, lists it as revoked, refuses to update it, and revokes once', async () => {
+      const key = (await keys('create', '--user', 'dave')).stdout?.trim() ?? ''
+      const id = (await hashApiKey(key)).slice(0, 12)
+      const progress: string[] = []
+      const revoked = await runCli(['keys', 'revoke', `--key-id=${id}`, ...store()], silent(progress))
+      expect(revoked.exitCode, revoked.stderr).toBe(0)
+      expect(revoked.stdout).toBe(`${id}\n`)
+      expect(progress.join('')).toContain('refuses it (401)')
+      const record = (await listed()).find((listedRecord) => listedRecord.keyId === id)
+      expect(record?.revokedAt).toMatch(/^\d{4}-\d\d-\d\dT/)
+      expect((await keys('list')).stdout).toMatch(new RegExp(`${id}\\s+dave.*${record?.revokedAt}`))
+      const again = await keys('revoke', '--key', key)
+      expect(again.exitCode).toBe(0)
+      expect((await listed()).find((listedRecord) => listedRecord.keyId === id)?.revokedAt).toBe(
+        record?.revokedAt,
+      )
+      const update = await keys('update', '--key-id', id, '--prepaid-usd', '1')
+      expect(update.exitCode).toBe(1)
+      expect(update.stderr).toContain('was revoked')
+      expect((await keys('revoke')).stderr).toMatch(/say which key/)
+    })
+  })
+
+describeKeyActions('embedded', () => ['--state', join(scratch, 'state-actions')])
+const actionsPrefix = `oqlkit-test:keys-actions-${process.pid}-${Date.now().toString(36)}:`
+describeKeyActions('Redis', () => ['--redis', redis.url, '--redis-prefix', actionsPrefix], !redis.reachable)
+afterAll(async () => {
+  if (!redis.reachable) return
+  const client = await connectRedis(redis.url)
+  const written = await client.keys(`${actionsPrefix}*`)
+  if (written.length > 0) await client.del(...written)
+  client.disconnect()
 })

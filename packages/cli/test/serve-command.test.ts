@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { runCli } from '@oqlkit/cli'
@@ -58,6 +58,8 @@ describe('oqlkit serve', () => {
   const catalogDir = join(scratch, 'catalog')
 
   it('builds the sample catalog on first start, serves it, and stops cleanly on SIGINT', async () => {
+    // A folder named with --catalog must exist; an empty one gets the sample (a missing one is an error).
+    mkdirSync(catalogDir)
     const started = await startServe(catalogDir)
     try {
       expect(started.status).toBe(200)

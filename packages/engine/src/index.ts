@@ -113,6 +113,7 @@ export { SEMANTIC_SEARCH_LIMITS } from './embedding/semantic-search-limits.ts'
 export {
   API_KEY_PATTERN,
   type ApiKeyRecord,
+  apiKeyIdOf,
   generateApiKey,
   hashApiKey,
   ISSUED_KEY_PREFIX,
@@ -137,7 +138,13 @@ export {
   readApiKeyRecord,
   readKeysFile,
 } from './metering/key-record-reader.ts'
-export { createMemoryKeyStore, type KeyStore, layerKeyStores } from './metering/key-store.ts'
+export {
+  compareKeyRecords,
+  createMemoryKeyStore,
+  type KeyStore,
+  layerKeyStores,
+  liveKeyRecord,
+} from './metering/key-store.ts'
 export {
   createMemoryMeterStore,
   MeterLedger,

@@ -1,6 +1,12 @@
 import { mkdir, open, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { type ApiKeyRecord, type KeyStore, readApiKeyRecord } from '@oqlkit/engine'
+import {
+  type ApiKeyRecord,
+  compareKeyRecords,
+  type KeyStore,
+  liveKeyRecord,
+  readApiKeyRecord,
+} from '@oqlkit/engine'
 
 export const KEYS_LOG_FILE = 'keys.log'
 
@@ -21,7 +27,8 @@ export interface EmbeddedKeyStoreOptions {
  * itself is never written, only its SHA-256). The last record of a hash wins. Each write is one
  * O_APPEND write followed by fdatasync before it resolves, so `oqlkit keys create` can add keys while a
  * server runs, and an acknowledged key survives a crash. The server reads what was appended since it
- * last looked when a key is not known (and at most a second after it last looked for a known one).
+ * last looked when a key is not known (and at most a second after it last looked for a known one), so a
+ * key revoked or updated by `oqlkit keys` takes effect within a second, with no restart.
  */
 export const openEmbeddedKeyStore = async (options: EmbeddedKeyStoreOptions): Promise<KeyStore> => {
   await mkdir(options.dir, { recursive: true })
@@ -72,9 +79,14 @@ export const openEmbeddedKeyStore = async (options: EmbeddedKeyStoreOptions): Pr
 
   await refresh()
   return {
+    // A revoked key (a later line with `revokedAt`) is seen within REFRESH_AFTER_MS and then not found.
     findKey: async (keyHash) => {
       if (!byHash.has(keyHash) || Date.now() - lastRefresh > REFRESH_AFTER_MS) await refresh()
-      return byHash.get(keyHash)
+      return liveKeyRecord(byHash.get(keyHash))
+    },
+    listKeys: async () => {
+      await refresh()
+      return [...byHash.values()].sort(compareKeyRecords)
     },
     putKey: async (record) => {
       const handle = await open(path, 'a+')

@@ -1,12 +1,22 @@
 import { resolve } from 'node:path'
-import { type GenerateProgress, type GenerateSummary, generateSnapshot } from '@oqlkit/snapshot'
-import { type CliCommand, usageError } from './cli-command.ts'
+import {
+  GenerateError,
+  type GenerateProgress,
+  type GenerateSummary,
+  generateSnapshot,
+  MAX_GENERATED_WORKS,
+} from '@oqlkit/snapshot'
+import type { CliCommand, CommandContext, CommandResult } from './cli-command.ts'
+import { integerOption, parseCommandLine, UsageProblem, withUsageProblems } from './command-line-parser.ts'
 import { createProgressBar } from './progress-bar.ts'
 
-const optionValue = (args: readonly string[], name: string): string | undefined => {
-  const index = args.indexOf(name)
-  return index === -1 ? undefined : args[index + 1]
-}
+const OPTIONS = {
+  works: { type: 'string', value: 'a positive whole number of works' },
+  out: { type: 'string', value: 'a folder' },
+  seed: { type: 'string', value: 'a whole number' },
+  workers: { type: 'string', value: 'a whole number of worker threads, 0 or more' },
+  overwrite: { type: 'boolean' },
+} as const
 
 const describeProgress = (event: GenerateProgress): [number, number, string] =>
   event.phase === 'entities'
@@ -32,37 +42,58 @@ export const generateCommand: CliCommand = {
   usage: 'oqlkit generate --works N --out <dir> [--seed S] [--workers N] [--overwrite]',
   summary:
     'Write a synthetic snapshot of N works (legacy layout, realistic skew) on every core, deterministic for a seed.',
-  async run(args, context) {
-    const works = Number(optionValue(args, '--works'))
-    const out = optionValue(args, '--out')
-    const seedText = optionValue(args, '--seed')
-    const seed = seedText === undefined ? 1 : Number(seedText)
-    const workersText = optionValue(args, '--workers')
-    const workers = workersText === undefined ? undefined : Number(workersText)
-    if (!Number.isInteger(works) || works < 1)
-      return usageError(this, '--works needs a positive whole number')
-    if (out === undefined || out.startsWith('--')) return usageError(this, '--out needs a folder')
-    if (!Number.isInteger(seed)) return usageError(this, '--seed needs a whole number')
-    if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0))
-      return usageError(this, '--workers needs a whole number, 0 or more')
-    const bar = createProgressBar(context.writeProgress, { interactive: context.interactive })
-    try {
-      const summary = await generateSnapshot({
-        works,
-        outDir: resolve(out),
-        seed,
-        ...(workers === undefined ? {} : { workers }),
-        overwrite: args.includes('--overwrite'),
-        onProgress: (event) => bar.update(...describeProgress(event)),
-      })
-      bar.finish()
-      return { exitCode: 0, stdout: formatSummary(summary) }
-    } catch (error) {
-      bar.finish()
+  run(args, context) {
+    return withUsageProblems(this, async () => {
+      const { values } = parseCommandLine(args, OPTIONS)
+      const works = integerOption(
+        '--works',
+        values.works,
+        `a whole number from 1 to ${MAX_GENERATED_WORKS}`,
+        1,
+        MAX_GENERATED_WORKS,
+      )
+      if (works === undefined) throw new UsageProblem('--works is required: how many works to write')
+      if (values.out === undefined) throw new UsageProblem('--out is required: the folder to write into')
+      const seed = integerOption('--seed', values.seed, 'a whole number', Number.MIN_SAFE_INTEGER) ?? 1
+      const workers = integerOption('--workers', values.workers, 'a whole number, 0 or more', 0)
+      return generate(works, values.out, seed, workers, values.overwrite === true, context)
+    })
+  },
+}
+
+const generate = async (
+  works: number,
+  out: string,
+  seed: number,
+  workers: number | undefined,
+  overwrite: boolean,
+  context: CommandContext,
+): Promise<CommandResult> => {
+  const bar = createProgressBar(context.writeProgress, { interactive: context.interactive })
+  try {
+    const summary = await generateSnapshot({
+      works,
+      outDir: resolve(out),
+      seed,
+      ...(workers === undefined ? {} : { workers }),
+      overwrite,
+      onProgress: (event) => bar.update(...describeProgress(event)),
+    })
+    bar.finish()
+    return { exitCode: 0, stdout: formatSummary(summary) }
+  } catch (error) {
+    bar.finish()
+    // The library's messages name its options (`overwrite`, `workers`); here they are flags.
+    if (error instanceof GenerateError && error.code === 'output-exists')
       return {
         exitCode: 1,
-        stderr: `oqlkit generate: ${error instanceof Error ? error.message : String(error)}\n`,
+        stderr: `oqlkit generate: ${resolve(out)} already holds a snapshot: pass --overwrite to replace it\n`,
       }
+    if (error instanceof GenerateError && error.code === 'invalid-workers')
+      return { exitCode: 2, stderr: `oqlkit generate: --${error.message}\nUsage: ${generateCommand.usage}\n` }
+    return {
+      exitCode: 1,
+      stderr: `oqlkit generate: ${error instanceof Error ? error.message : String(error)}\n`,
     }
-  },
+  }
 }

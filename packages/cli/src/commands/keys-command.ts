@@ -1,96 +1,314 @@
-import { generateApiKey, type KeyGrant, keyGrantProblems, keyRecordOf } from '@oqlkit/engine'
-import { type CliCommand, usageError } from './cli-command.ts'
-import { describeLocation, openKeyStore, readStoreLocation, STATE_DIR_NAME } from './metering-setup.ts'
+import {
+  type ApiKeyRecord,
+  apiKeyIdOf,
+  generateApiKey,
+  hashApiKey,
+  type KeyGrant,
+  type KeyStore,
+  keyGrantProblems,
+  keyRecordOf,
+} from '@oqlkit/engine'
+import { type CliCommand, type CommandContext, type CommandResult, json } from './cli-command.ts'
+import {
+  choiceOption,
+  numberOption,
+  type OptionValues,
+  parseCommandLine,
+  UsageProblem,
+  withUsageProblems,
+} from './command-line-parser.ts'
+import {
+  describeLocation,
+  openKeyStore,
+  readStoreLocation,
+  STATE_DIR_NAME,
+  STORE_OPTIONS,
+  type StoreLocation,
+} from './metering-setup.ts'
 
-const VALUED = [
-  '--user',
-  '--daily-budget-usd',
-  '--prepaid-usd',
-  '--prepaid-expires-at',
-  '--state',
-  '--redis',
-  '--redis-prefix',
-]
-const FLAGS = ['--admin']
+const USD = 'an amount of US dollars such as 2.50'
+const MUTABLE_GRANT = {
+  'daily-budget-usd': { type: 'string', value: USD },
+  'prepaid-usd': { type: 'string', value: USD },
+  'prepaid-expires-at': { type: 'string', value: 'an ISO 8601 time such as 2031-01-01T00:00:00Z' },
+} as const
+const WHICH_KEY = {
+  'key-id': { type: 'string', value: 'the id `oqlkit keys list` shows (12 hex digits, or the whole hash)' },
+  key: { type: 'string', value: 'the key itself' },
+} as const
 
-const amount = (text: string | undefined): number | undefined =>
-  text === undefined || !/^\d+(\.\d+)?$/.test(text.trim()) ? undefined : Number(text)
+/** The options of each action, the store's included. */
+const ACTIONS = {
+  create: { user: { type: 'string', value: 'a user id' }, admin: { type: 'boolean' }, ...MUTABLE_GRANT },
+  list: { format: { type: 'string', value: 'table or json' } },
+  revoke: WHICH_KEY,
+  update: { ...WHICH_KEY, ...MUTABLE_GRANT },
+} as const
+type Action = keyof typeof ACTIONS
+
+const STORE = `[--state DIR | --redis URL [--redis-prefix P]]`
+
+/** The shortest key id prefix accepted: shorter ones would match too many keys to be a safe handle. */
+const MIN_KEY_ID_LENGTH = 8
+
+const amountOption = (flag: string, text: string | undefined): number | undefined =>
+  numberOption(flag, text, `${USD}`, (value) => value >= 0)
 
 /**
- * `oqlkit keys create`: issues a key (256 random bits), stores its SHA-256 with the grant, and prints
- * the key, once: it cannot be read back. The store is the embedded one (`--state DIR`, default
- * `.oqlkit-state`) or Redis (`--redis URL`); a running server sees the new key on its first use.
+ * `oqlkit keys`: issues, lists, revokes and updates API keys in the embedded store (`--state DIR`, default
+ * `.oqlkit-state`) or in Redis (`--redis URL`). A key is printed once, at `create`; the stores hold only
+ * its SHA-256, and the other actions name a key by its id (the first 12 hex digits of that hash) or by the
+ * key itself. A running server sees every change on the key's next use (the embedded store within a
+ * second), with no restart; every change is one durable write, made only after the whole command line
+ * was checked.
  */
 export const keysCommand: CliCommand = {
   name: 'keys',
-  usage: `oqlkit keys create --user <id> [--admin] [--daily-budget-usd N] [--prepaid-usd N] [--prepaid-expires-at ISO-TIME] [--state DIR | --redis URL [--redis-prefix P]]   (default --state ${STATE_DIR_NAME})`,
-  summary: 'Issue an API key (printed once, stored hashed) with its budgets.',
-  async run(args, context) {
-    const [action, ...rest] = args
-    if (action !== 'create')
-      return usageError(this, action === undefined ? 'no action given' : `unknown action '${action}'`)
-    const positional: string[] = []
-    for (let index = 0; index < rest.length; index++) {
-      const arg = rest[index] as string
-      if (VALUED.includes(arg)) {
-        const value = rest[index + 1]
-        if (value === undefined || value.startsWith('--')) return usageError(this, `${arg} needs a value`)
-        index++
-      } else if (!FLAGS.includes(arg)) positional.push(arg)
-    }
-    if (positional.length > 0)
-      return usageError(
-        this,
-        positional[0]?.startsWith('--')
-          ? `unknown option ${positional[0]}`
-          : `unexpected argument ${positional[0]}`,
-      )
-    const value = (name: string): string | undefined => {
-      const index = rest.indexOf(name)
-      return index === -1 ? undefined : rest[index + 1]
-    }
-    const user = value('--user')
-    if (user === undefined)
-      return usageError(this, '--user is required: the id of the account the key belongs to')
-    const grant: { -readonly [K in keyof KeyGrant]: KeyGrant[K] } = {
-      userId: user,
-      admin: rest.includes('--admin'),
-    }
-    for (const [name, field] of [
-      ['--daily-budget-usd', 'dailyBudgetUsd'],
-      ['--prepaid-usd', 'prepaidUsd'],
-    ] as const) {
-      const text = value(name)
-      if (text === undefined) continue
-      const parsed = amount(text)
-      if (parsed === undefined)
-        return usageError(this, `${name} needs an amount of US dollars such as 2.50 (was ${text})`)
-      grant[field] = parsed
-    }
-    const expires = value('--prepaid-expires-at')
-    if (expires !== undefined) grant.prepaidExpiresAt = expires
-    const problems = keyGrantProblems(grant)
-    if (problems.length > 0) return usageError(this, problems.join('; '))
-    const location = readStoreLocation(rest, STATE_DIR_NAME)
-    if (typeof location === 'string') return usageError(this, location)
-
-    try {
-      const stores = await openKeyStore(location)
-      const key = generateApiKey()
-      try {
-        await stores.keys.putKey(await keyRecordOf(key, grant, new Date()))
-      } finally {
-        await stores.close()
-      }
-      context.writeProgress(
-        `Key for user ${user}${grant.admin === true ? ' (admin)' : ''} stored, hashed, in ${describeLocation(location)}. It is shown only this once.\n`,
-      )
-      return { exitCode: 0, stdout: `${key}\n` }
-    } catch (error) {
-      return {
-        exitCode: 1,
-        stderr: `oqlkit keys: ${error instanceof Error ? error.message : String(error)}\n`,
-      }
-    }
+  usage: [
+    `oqlkit keys create --user <id> [--admin] [--daily-budget-usd N] [--prepaid-usd N] [--prepaid-expires-at ISO-TIME] ${STORE}`,
+    `       oqlkit keys list [--format table|json] ${STORE}`,
+    `       oqlkit keys revoke (--key-id ID | --key KEY) ${STORE}`,
+    `       oqlkit keys update (--key-id ID | --key KEY) [--daily-budget-usd N|default] [--prepaid-usd N] [--prepaid-expires-at ISO-TIME|never] ${STORE}`,
+    `       (default --state ${STATE_DIR_NAME}; a key id is what \`keys list\` shows)`,
+  ].join('\n'),
+  summary: 'Issue (printed once, stored hashed), list, revoke and update API keys and their budgets.',
+  run(args, context) {
+    return withUsageProblems(this, async () => {
+      const [action, ...rest] = args
+      if (action === undefined || action.startsWith('-'))
+        throw new UsageProblem(`no action given: one of ${Object.keys(ACTIONS).join(', ')}`)
+      if (!Object.hasOwn(ACTIONS, action))
+        throw new UsageProblem(`unknown action '${action}': one of ${Object.keys(ACTIONS).join(', ')}`)
+      const { values } = parseCommandLine(rest, { ...ACTIONS[action as Action], ...STORE_OPTIONS })
+      const location = readStoreLocation(values, STATE_DIR_NAME)
+      if (action === 'create') return create(values as OptionValues<typeof ACTIONS.create>, location, context)
+      if (action === 'list') return list(values as OptionValues<typeof ACTIONS.list>, location)
+      if (action === 'revoke') return revoke(values as OptionValues<typeof ACTIONS.revoke>, location, context)
+      return update(values as OptionValues<typeof ACTIONS.update>, location, context)
+    })
   },
+}
+
+const failure = (error: unknown): CommandResult => ({
+  exitCode: 1,
+  stderr: `oqlkit keys: ${error instanceof Error ? error.message : String(error)}\n`,
+})
+
+/** Runs `body` on the key store of a location, closing it after; a store that cannot open is exit 1. */
+const withKeyStore = async (
+  location: StoreLocation,
+  body: (keys: KeyStore) => Promise<CommandResult>,
+): Promise<CommandResult> => {
+  let stores: Awaited<ReturnType<typeof openKeyStore>>
+  try {
+    stores = await openKeyStore(location)
+  } catch (error) {
+    return failure(error)
+  }
+  try {
+    return await body(stores.keys)
+  } catch (error) {
+    if (error instanceof UsageProblem) throw error
+    return failure(error)
+  } finally {
+    await stores.close()
+  }
+}
+
+/** A grant's problems (the engine names its fields `daily_budget_usd`…), as the flags that set them. */
+const checkGrant = (grant: KeyGrant): void => {
+  const problems = keyGrantProblems(grant)
+  if (problems.length > 0)
+    throw new UsageProblem(
+      problems
+        .map((problem) =>
+          problem.replace(/^(user_id|daily_budget_usd|prepaid_usd|prepaid_expires_at)\b/, (field) =>
+            field === 'user_id' ? '--user' : `--${field.replaceAll('_', '-')}`,
+          ),
+        )
+        .join('; '),
+    )
+}
+
+const create = async (
+  values: OptionValues<typeof ACTIONS.create>,
+  location: StoreLocation,
+  context: CommandContext,
+): Promise<CommandResult> => {
+  if (values.user === undefined)
+    throw new UsageProblem('--user is required: the id of the account the key belongs to')
+  const grant: { -readonly [K in keyof KeyGrant]: KeyGrant[K] } = {
+    userId: values.user,
+    admin: values.admin === true,
+  }
+  const daily = amountOption('--daily-budget-usd', values['daily-budget-usd'])
+  if (daily !== undefined) grant.dailyBudgetUsd = daily
+  const prepaid = amountOption('--prepaid-usd', values['prepaid-usd'])
+  if (prepaid !== undefined) grant.prepaidUsd = prepaid
+  if (values['prepaid-expires-at'] !== undefined) grant.prepaidExpiresAt = values['prepaid-expires-at']
+  checkGrant(grant)
+  return withKeyStore(location, async (keys) => {
+    const key = generateApiKey()
+    const record = await keyRecordOf(key, grant, new Date())
+    await keys.putKey(record)
+    context.writeProgress(
+      `Key ${apiKeyIdOf(record.keyHash)} for user ${grant.userId}${grant.admin === true ? ' (admin)' : ''} stored, hashed, in ${describeLocation(location)}. It is shown only this once.\n`,
+    )
+    return { exitCode: 0, stdout: `${key}\n` }
+  })
+}
+
+const money = (usd: number | null): string => (usd === null ? 'default' : `$${usd.toFixed(2)}`)
+
+/** A record as `keys list --format json` prints it: the id and the grant, never the key or its hash. */
+const listedRecord = (record: ApiKeyRecord) => ({
+  keyId: apiKeyIdOf(record.keyHash),
+  userId: record.userId,
+  admin: record.admin,
+  dailyBudgetUsd: record.dailyBudgetUsd,
+  prepaidUsd: record.prepaidUsd,
+  prepaidExpiresAt: record.prepaidExpiresAt,
+  createdAt: record.createdAt,
+  revokedAt: record.revokedAt ?? null,
+  maskedKey: record.maskedKey,
+})
+
+const COLUMNS = ['key id', 'user', 'admin', 'daily', 'prepaid', 'prepaid expires', 'created', 'revoked']
+
+const list = async (
+  values: OptionValues<typeof ACTIONS.list>,
+  location: StoreLocation,
+): Promise<CommandResult> => {
+  const format = choiceOption('--format', values.format, ['table', 'json'] as const) ?? 'table'
+  return withKeyStore(location, async (keys) => {
+    const records = await keys.listKeys()
+    if (format === 'json') return { exitCode: 0, stdout: json(records.map(listedRecord)) }
+    if (records.length === 0) return { exitCode: 0, stdout: `No keys in ${describeLocation(location)}.\n` }
+    const rows = records.map((record) => [
+      apiKeyIdOf(record.keyHash),
+      record.userId,
+      record.admin ? 'yes' : 'no',
+      money(record.dailyBudgetUsd),
+      money(record.prepaidUsd),
+      record.prepaidExpiresAt ?? 'never',
+      record.createdAt,
+      record.revokedAt ?? 'no',
+    ])
+    const widths = COLUMNS.map((column, index) =>
+      Math.max(column.length, ...rows.map((row) => row[index]!.length)),
+    )
+    const line = (cells: readonly string[]) =>
+      cells
+        .map((cell, index) => cell.padEnd(widths[index]!))
+        .join('  ')
+        .trimEnd()
+    return { exitCode: 0, stdout: `${[COLUMNS, ...rows].map(line).join('\n')}\n` }
+  })
+}
+
+/** The record `--key-id` or `--key` names, revoked ones included; a UsageProblem or a failure otherwise. */
+const findRecord = async (
+  keys: KeyStore,
+  values: { readonly 'key-id'?: string; readonly key?: string },
+  location: StoreLocation,
+): Promise<ApiKeyRecord | CommandResult> => {
+  const records = await keys.listKeys()
+  if (values.key !== undefined) {
+    const hash = await hashApiKey(values.key)
+    const record = records.find((candidate) => candidate.keyHash === hash)
+    return record ?? failure(`that key is not in ${describeLocation(location)}`)
+  }
+  const id = values['key-id']!.toLowerCase()
+  const matches = records.filter((record) => record.keyHash.startsWith(id))
+  if (matches.length === 1) return matches[0]!
+  return failure(
+    matches.length === 0
+      ? `no key with id ${id} in ${describeLocation(location)} (\`oqlkit keys list\` shows the ids)`
+      : `the id ${id} matches ${matches.length} keys (${matches.map((record) => apiKeyIdOf(record.keyHash)).join(', ')}): give more of it`,
+  )
+}
+
+const checkWhichKey = (values: { readonly 'key-id'?: string; readonly key?: string }): void => {
+  if (values['key-id'] === undefined && values.key === undefined)
+    throw new UsageProblem('say which key: --key-id ID (as `oqlkit keys list` shows it) or --key KEY')
+  if (values['key-id'] !== undefined && values.key !== undefined)
+    throw new UsageProblem('--key-id and --key both name a key: give one')
+  const id = values['key-id']
+  if (id !== undefined && !new RegExp(`^[0-9a-fA-F]{${MIN_KEY_ID_LENGTH},64}$`).test(id))
+    throw new UsageProblem(
+      `--key-id needs ${MIN_KEY_ID_LENGTH} to 64 hex digits, as \`oqlkit keys list\` shows them (was ${id})`,
+    )
+}
+
+const revoke = async (
+  values: OptionValues<typeof ACTIONS.revoke>,
+  location: StoreLocation,
+  context: CommandContext,
+): Promise<CommandResult> => {
+  checkWhichKey(values)
+  return withKeyStore(location, async (keys) => {
+    const record = await findRecord(keys, values, location)
+    if (!('keyHash' in record)) return record
+    const id = apiKeyIdOf(record.keyHash)
+    if (record.revokedAt !== undefined) {
+      context.writeProgress(`Key ${id} was revoked already, at ${record.revokedAt}; nothing changed.\n`)
+      return { exitCode: 0, stdout: `${id}\n` }
+    }
+    await keys.putKey({ ...record, revokedAt: new Date().toISOString() })
+    context.writeProgress(
+      `Key ${id} of user ${record.userId} revoked in ${describeLocation(location)}: a running server refuses it (401) from its next use.\n`,
+    )
+    return { exitCode: 0, stdout: `${id}\n` }
+  })
+}
+
+const update = async (
+  values: OptionValues<typeof ACTIONS.update>,
+  location: StoreLocation,
+  context: CommandContext,
+): Promise<CommandResult> => {
+  checkWhichKey(values)
+  const dailyText = values['daily-budget-usd']
+  // `default` hands the key back to the server's default daily budget; `never` lifts the expiry.
+  const daily = dailyText === 'default' ? null : amountOption('--daily-budget-usd', dailyText)
+  const prepaid = amountOption('--prepaid-usd', values['prepaid-usd'])
+  const expiresText = values['prepaid-expires-at']
+  const expires = expiresText === 'never' ? null : expiresText
+  if (expires !== null && expires !== undefined && Number.isNaN(Date.parse(expires)))
+    throw new UsageProblem(
+      `--prepaid-expires-at needs an ISO 8601 time such as 2031-01-01T00:00:00Z, or never (was ${expires})`,
+    )
+  if (dailyText === undefined && prepaid === undefined && expiresText === undefined)
+    throw new UsageProblem(
+      'nothing to change: give --daily-budget-usd, --prepaid-usd or --prepaid-expires-at',
+    )
+  return withKeyStore(location, async (keys) => {
+    const record = await findRecord(keys, values, location)
+    if (!('keyHash' in record)) return record
+    const id = apiKeyIdOf(record.keyHash)
+    if (record.revokedAt !== undefined)
+      return failure(
+        `key ${id} was revoked at ${record.revokedAt}; issue a new one with \`oqlkit keys create\``,
+      )
+    const grant: KeyGrant = {
+      userId: record.userId,
+      admin: record.admin,
+      dailyBudgetUsd: daily === undefined ? record.dailyBudgetUsd : daily,
+      prepaidUsd: prepaid ?? record.prepaidUsd,
+      prepaidExpiresAt: expires === undefined ? record.prepaidExpiresAt : expires,
+    }
+    checkGrant(grant)
+    const updated: ApiKeyRecord = {
+      ...record,
+      dailyBudgetUsd: grant.dailyBudgetUsd ?? null,
+      prepaidUsd: grant.prepaidUsd ?? 0,
+      prepaidExpiresAt:
+        grant.prepaidExpiresAt === null || grant.prepaidExpiresAt === undefined
+          ? null
+          : new Date(grant.prepaidExpiresAt).toISOString(),
+    }
+    await keys.putKey(updated)
+    context.writeProgress(`Key ${id} of user ${record.userId} updated in ${describeLocation(location)}.\n`)
+    return { exitCode: 0, stdout: json(listedRecord(updated)) }
+  })
 }

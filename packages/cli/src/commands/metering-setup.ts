@@ -9,6 +9,7 @@ import {
   type MeterStore,
   readKeysFile,
 } from '@oqlkit/engine'
+import { UsageProblem } from './command-line-parser.ts'
 
 /** The state folder's name: beside the catalog for `serve`, in the working folder for `keys`. */
 export const STATE_DIR_NAME = '.oqlkit-state'
@@ -25,33 +26,31 @@ export const describeLocation = (location: StoreLocation): string =>
     ? `the embedded store in ${location.dir}`
     : `Redis at ${location.url} (key prefix ${location.prefix})`
 
-const optionAfter = (args: readonly string[], name: string): string | undefined => {
-  const index = args.indexOf(name)
-  return index === -1 ? undefined : args[index + 1]
-}
+/** The store options `serve` and `keys` share, for their option tables. */
+export const STORE_OPTIONS = {
+  state: { type: 'string', value: 'a folder for keys and budgets' },
+  redis: { type: 'string', value: 'a redis:// or rediss:// URL' },
+  'redis-prefix': { type: 'string', value: 'a key prefix such as oqlkit:' },
+} as const
 
 /**
- * The store options of a command line: `--state DIR`, or `--redis URL` with `--redis-prefix P`; a
- * problem (a missing value, both given) as a string.
+ * The store of a command line: `--state DIR` (created when missing: a first start has no state yet), or
+ * `--redis URL` with `--redis-prefix P`; a problem (both given, a bad URL) as a UsageProblem.
  */
 export const readStoreLocation = (
-  args: readonly string[],
+  values: { readonly state?: string; readonly redis?: string; readonly 'redis-prefix'?: string },
   defaultStateDir: string,
-): StoreLocation | string => {
-  for (const name of ['--state', '--redis', '--redis-prefix'])
-    if (args.includes(name)) {
-      const value = optionAfter(args, name)
-      if (value === undefined || value.startsWith('--')) return `${name} needs a value`
-    }
-  const redis = optionAfter(args, '--redis')
-  if (redis !== undefined && args.includes('--state'))
-    return '--state and --redis are two places for the same state: give one'
+): StoreLocation => {
+  const redis = values.redis
+  if (redis !== undefined && values.state !== undefined)
+    throw new UsageProblem('--state and --redis are two places for the same state: give one')
   if (redis !== undefined) {
-    if (!/^rediss?:\/\//.test(redis)) return `--redis needs a redis:// or rediss:// URL (was ${redis})`
-    return { kind: 'redis', url: redis, prefix: optionAfter(args, '--redis-prefix') ?? DEFAULT_REDIS_PREFIX }
+    if (!/^rediss?:\/\//.test(redis))
+      throw new UsageProblem(`--redis needs a redis:// or rediss:// URL (was ${redis})`)
+    return { kind: 'redis', url: redis, prefix: values['redis-prefix'] ?? DEFAULT_REDIS_PREFIX }
   }
-  if (args.includes('--redis-prefix')) return '--redis-prefix goes with --redis'
-  return { kind: 'embedded', dir: resolve(optionAfter(args, '--state') ?? defaultStateDir) }
+  if (values['redis-prefix'] !== undefined) throw new UsageProblem('--redis-prefix goes with --redis')
+  return { kind: 'embedded', dir: resolve(values.state ?? defaultStateDir) }
 }
 
 /** The default state folder of a server: beside its catalog folder, so re-ingesting never touches it. */

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -24,6 +24,13 @@ import {
 import { createOpenAiEmbedder } from '@oqlkit/text-models'
 import { serve } from 'h3'
 import { type CliCommand, usageError } from './cli-command.ts'
+import {
+  integerOption,
+  numberOption,
+  type OptionValues,
+  parseCommandLine,
+  UsageProblem,
+} from './command-line-parser.ts'
 import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'
 import {
   defaultStateDirOf,
@@ -31,6 +38,8 @@ import {
   openServerKeys,
   openServerMetering,
   readStoreLocation,
+  STORE_OPTIONS,
+  type StoreLocation,
 } from './metering-setup.ts'
 import { createProgressBar } from './progress-bar.ts'
 
@@ -62,11 +71,6 @@ export const storageConcurrency = (
   return { heavySlots: Math.max(1, Math.min(cores, Math.floor((connections - 1) / 2))), connections }
 }
 
-const optionValue = (args: readonly string[], name: string): string | undefined => {
-  const index = args.indexOf(name)
-  return index === -1 ? undefined : args[index + 1]
-}
-
 /**
  * A catalog built from the bundled sample by an older oqlkit (another catalog format, or vectors of an older
  * format): rebuilt on start, since it holds nothing but the sample. Any other catalog of another format is
@@ -87,64 +91,134 @@ const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
   }
 }
 
+/**
+ * Every option of `oqlkit serve`, declared once: the parser, the messages and `readServeSettings` read
+ * this table. A new option is one line here and one reading below.
+ */
+export const SERVE_OPTIONS = {
+  catalog: { type: 'string', value: 'a catalog folder' },
+  port: { type: 'string', value: 'a port number' },
+  keys: { type: 'string', value: 'a JSON file of keys' },
+  ...STORE_OPTIONS,
+  'no-metering': { type: 'boolean' },
+  'collections-dir': { type: 'string', value: 'a folder for the collections' },
+  'collections-port': { type: 'string', value: 'a port number' },
+  'embeddings-url': { type: 'string', value: 'the URL of an OpenAI-compatible embeddings server' },
+  'embeddings-model': { type: 'string', value: 'the name of the server’s model' },
+  'max-per-page': { type: 'string', value: `a whole number from 1 to ${MAX_PAGE_DEPTH}` },
+  'query-timeout': { type: 'string', value: 'a number of seconds from 0.001 to 3600' },
+} as const
+
+/** What a `serve` command line asks for, checked: every problem is a UsageProblem naming its flag. */
+export interface ServeSettings {
+  readonly catalogDir: string
+  /** False for the default folder, which the bundled sample may be built into. */
+  readonly catalogGiven: boolean
+  readonly port: number
+  readonly metered: boolean
+  readonly location: StoreLocation
+  readonly keysFile: string | undefined
+  readonly collectionsDir: string | undefined
+  readonly collectionsPort: number | undefined
+  readonly embeddingsUrl: string | undefined
+  readonly embeddingsModel: string | undefined
+  readonly maxPerPage: number | undefined
+  readonly queryTimeoutSeconds: number
+}
+
+const PORT = 'a port number from 0 to 65535'
+
+export const readServeSettings = (
+  values: OptionValues<typeof SERVE_OPTIONS>,
+  env: Readonly<Record<string, string | undefined>>,
+): ServeSettings => {
+  const catalogDir = resolve(values.catalog ?? DEFAULT_CATALOG_DIR)
+  // A folder named with --catalog must exist: a typo must not quietly serve the bundled sample instead.
+  // The default folder is created (the sample is built there on a fresh clone).
+  if (values.catalog !== undefined && !isDirectory(catalogDir))
+    throw new UsageProblem(
+      `--catalog ${values.catalog}: ${existsSync(catalogDir) ? 'is not a folder' : 'no such folder'}. Give a catalog folder (\`oqlkit ingest <snapshot> --out DIR\` builds one), or leave --catalog out to serve the bundled sample from ${DEFAULT_CATALOG_DIR}`,
+    )
+  const port =
+    values.port === undefined
+      ? (integerOption('$PORT', env.PORT, PORT, 0, 65_535) ?? DEFAULT_PORT)
+      : integerOption('--port', values.port, PORT, 0, 65_535)!
+  // The keys file is read at start and must exist; --state and --collections-dir are created when missing,
+  // since a first start has neither yet.
+  if (values.keys !== undefined && !existsSync(values.keys))
+    throw new UsageProblem(`--keys ${values.keys}: no such file. Give a JSON file of keys`)
+  const collectionsPort = integerOption('--collections-port', values['collections-port'], PORT, 0, 65_535)
+  if (collectionsPort !== undefined) {
+    if (collectionsPort === port && port !== 0)
+      throw new UsageProblem(
+        `--collections-port needs a port other than --port (was ${values['collections-port']})`,
+      )
+    if (values['collections-dir'] === undefined)
+      throw new UsageProblem('--collections-port serves the collections: give --collections-dir too')
+  }
+  if (values['embeddings-model'] !== undefined && values['embeddings-url'] === undefined)
+    throw new UsageProblem('--embeddings-model goes with --embeddings-url (the server that has the model)')
+  return {
+    catalogDir,
+    catalogGiven: values.catalog !== undefined,
+    port,
+    metered: values['no-metering'] !== true,
+    location: readStoreLocation(values, defaultStateDirOf(catalogDir)),
+    keysFile: values.keys,
+    collectionsDir: values['collections-dir'],
+    collectionsPort,
+    embeddingsUrl: values['embeddings-url'],
+    embeddingsModel: values['embeddings-model'],
+    // The largest page of a list: 200 as the public server takes by default; 100 is the API description's.
+    maxPerPage: integerOption(
+      '--max-per-page',
+      values['max-per-page'],
+      `a whole number from 1 to ${MAX_PAGE_DEPTH}`,
+      1,
+      MAX_PAGE_DEPTH,
+    ),
+    queryTimeoutSeconds:
+      numberOption(
+        '--query-timeout',
+        values['query-timeout'],
+        'a number of seconds from 0.001 to 3600',
+        (seconds) => seconds > 0 && seconds <= 3600,
+      ) ?? DEFAULT_QUERY_TIMEOUT_MS / 1000,
+  }
+}
+
+const isDirectory = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 export const serveCommand: CliCommand = {
   name: 'serve',
-  usage: `oqlkit serve [--catalog DIR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--no-metering] [--collections-dir DIR [--collections-port N]] [--embeddings-url URL [--embeddings-model M]] [--max-per-page N] [--query-timeout SECONDS]   (defaults: ${DEFAULT_CATALOG_DIR}, $PORT or ${DEFAULT_PORT}, state beside the catalog, ${DEFAULT_MAX_PER_PAGE} per page, ${DEFAULT_QUERY_TIMEOUT_MS / 1000} s per request)`,
+  usage: `oqlkit serve [--catalog DIR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--no-metering] [--collections-dir DIR [--collections-port N]] [--embeddings-url URL [--embeddings-model M]] [--max-per-page N] [--query-timeout SECONDS]   (defaults: ${DEFAULT_CATALOG_DIR}, built from the bundled sample when missing; $PORT or ${DEFAULT_PORT}; state beside the catalog; ${DEFAULT_MAX_PER_PAGE} per page; ${DEFAULT_QUERY_TIMEOUT_MS / 1000} s per request)`,
   summary: 'Serve a catalog over HTTP; with no catalog yet, build one from the bundled sample first.',
   async run(args, context) {
-    const catalogDir = resolve(optionValue(args, '--catalog') ?? DEFAULT_CATALOG_DIR)
-    const portText = optionValue(args, '--port') ?? process.env.PORT ?? String(DEFAULT_PORT)
-    const port = Number(portText)
-    if (!Number.isInteger(port) || port < 0 || port > 65_535)
-      return usageError(this, `--port needs a port number (was ${portText})`)
-    const metered = !args.includes('--no-metering')
-    const location = readStoreLocation(args, defaultStateDirOf(catalogDir))
-    if (typeof location === 'string') return usageError(this, location)
-    const keysFile = optionValue(args, '--keys')
-    if (args.includes('--keys') && (keysFile === undefined || keysFile.startsWith('--')))
-      return usageError(this, '--keys needs a JSON file of keys')
-    const collectionsDir = optionValue(args, '--collections-dir')
-    if (
-      args.includes('--collections-dir') &&
-      (collectionsDir === undefined || collectionsDir.startsWith('--'))
-    )
-      return usageError(this, '--collections-dir needs a folder for the collections')
-    const collectionsPortText = optionValue(args, '--collections-port')
-    const collectionsPort = collectionsPortText === undefined ? undefined : Number(collectionsPortText)
-    if (args.includes('--collections-port')) {
-      if (collectionsPort === undefined || !Number.isInteger(collectionsPort) || collectionsPort < 0)
-        return usageError(this, `--collections-port needs a port number (was ${collectionsPortText})`)
-      if (collectionsPort > 65_535 || (collectionsPort === port && port !== 0))
-        return usageError(
-          this,
-          `--collections-port needs a port other than --port (was ${collectionsPortText})`,
-        )
-      if (collectionsDir === undefined)
-        return usageError(this, '--collections-port serves the collections: give --collections-dir too')
+    let settings: ServeSettings
+    try {
+      settings = readServeSettings(parseCommandLine(args, SERVE_OPTIONS).values, process.env)
+    } catch (error) {
+      if (error instanceof UsageProblem) return usageError(this, error.message)
+      throw error
     }
-    // The largest page of a list: 200 as the public server takes by default; 100 is the API description's.
-    const maxPerPageText = optionValue(args, '--max-per-page')
-    const maxPerPage = maxPerPageText === undefined ? undefined : Number(maxPerPageText)
-    if (
-      args.includes('--max-per-page') &&
-      (maxPerPage === undefined ||
-        !Number.isInteger(maxPerPage) ||
-        maxPerPage < 1 ||
-        maxPerPage > MAX_PAGE_DEPTH)
-    )
-      return usageError(
-        this,
-        `--max-per-page needs a whole number from 1 to ${MAX_PAGE_DEPTH} (was ${maxPerPageText})`,
-      )
-
-    const timeoutText = optionValue(args, '--query-timeout')
-    const queryTimeoutSeconds =
-      timeoutText === undefined ? DEFAULT_QUERY_TIMEOUT_MS / 1000 : Number(timeoutText)
-    if (!Number.isFinite(queryTimeoutSeconds) || queryTimeoutSeconds <= 0 || queryTimeoutSeconds > 3600)
-      return usageError(
-        this,
-        `--query-timeout needs a number of seconds from 0.001 to 3600 (was ${timeoutText})`,
-      )
+    const {
+      catalogDir,
+      port,
+      metered,
+      location,
+      keysFile,
+      collectionsDir,
+      collectionsPort,
+      embeddingsUrl,
+      maxPerPage,
+      queryTimeoutSeconds,
+    } = settings
     const concurrency = storageConcurrency(
       availableParallelism(),
       Number(process.env.UV_THREADPOOL_SIZE) || 4,
@@ -154,7 +228,14 @@ export const serveCommand: CliCommand = {
       heavySlots: concurrency.heavySlots,
     })
 
-    if (!existsSync(join(catalogDir, 'catalog.json')) || (await isStaleSampleCatalog(catalogDir))) {
+    const hasCatalog = existsSync(join(catalogDir, 'catalog.json'))
+    // A folder given with --catalog that holds other things is not the place to build the sample in.
+    if (!hasCatalog && settings.catalogGiven && readdirSync(catalogDir).length > 0)
+      return usageError(
+        this,
+        `--catalog ${catalogDir} holds no catalog (no catalog.json). Build one with \`oqlkit ingest <snapshot> --out ${catalogDir}\`, or give an empty folder to serve the bundled sample`,
+      )
+    if (!hasCatalog || (await isStaleSampleCatalog(catalogDir))) {
       // First start on a fresh clone: the catalog is built from the committed snapshot, once.
       context.writeProgress(
         `No catalog this oqlkit can read in ${catalogDir}: building it from the bundled sample (${SAMPLE_SNAPSHOT_DIR}).\n`,
@@ -187,13 +268,10 @@ export const serveCommand: CliCommand = {
     // Semantic search embeds queries with the catalog's own model, or with the embeddings server its vectors
     // came from; the model defaults to the one the catalog records.
     const vectors = vectorIndexOf(manifest.manifest)
-    const embeddingsUrl = optionValue(args, '--embeddings-url')
-    const embeddingsModel = optionValue(args, '--embeddings-model') ?? vectors?.embedder.model
-    if (args.includes('--embeddings-url') && (embeddingsUrl === undefined || embeddingsUrl.startsWith('--')))
-      return usageError(this, '--embeddings-url needs the URL of an OpenAI-compatible embeddings server')
+    const embeddingsModel = settings.embeddingsModel ?? vectors?.embedder.model
     let embedder: Embedder | undefined
     if (embeddingsUrl !== undefined) {
-      if (embeddingsModel === undefined || embeddingsModel.startsWith('--'))
+      if (embeddingsModel === undefined)
         return usageError(
           this,
           '--embeddings-url needs --embeddings-model (this catalog records no served model)',

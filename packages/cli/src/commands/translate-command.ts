@@ -1,26 +1,69 @@
-import { translate } from '@oqlkit/oql'
-import { type CliCommand, json, usageError } from './cli-command.ts'
+import { type TranslationResult, translate } from '@oqlkit/oql'
+import { type CliCommand, type CommandResult, json } from './cli-command.ts'
+import { choiceOption, parseCommandLine, UsageProblem, withUsageProblems } from './command-line-parser.ts'
 
-const FORMS = { '--oql': 'oql', '--oqo': 'oqo', '--url': 'oxurl' } as const
+export const TRANSLATE_FORMATS = ['json', 'oql', 'url', 'oqo'] as const
+export type TranslateFormat = (typeof TRANSLATE_FORMATS)[number]
 
+const OPTIONS = {
+  oql: { type: 'boolean' },
+  oqo: { type: 'boolean' },
+  url: { type: 'boolean' },
+  format: { type: 'string', value: `one of ${TRANSLATE_FORMATS.join(', ')}` },
+} as const
+
+/** What the input flags read: each names the form of the query given. */
+const INPUTS = { oql: 'oql', oqo: 'oqo', url: 'oxurl' } as const
+
+/** The errors of a query that did not translate, one per line, each with where it is. */
+const describeErrors = (result: TranslationResult): string =>
+  result.validation.errors
+    .map(
+      (error) =>
+        `${error.code}: ${error.message}${error.context === null ? '' : ` (at ${JSON.stringify(error.context)})`}${error.location === null ? '' : ` [${error.location}]`}\n`,
+    )
+    .join('')
+
+/** One form of a translated query, or the reason it has none (exit 1). */
+const printed = (result: TranslationResult, format: Exclude<TranslateFormat, 'json'>): CommandResult => {
+  if (!result.validation.valid)
+    return { exitCode: 1, stderr: `oqlkit translate: the query is not valid:\n${describeErrors(result)}` }
+  if (format === 'oql') return { exitCode: 0, stdout: `${result.oql}\n` }
+  if (format === 'oqo') return { exitCode: 0, stdout: json(result.oqo) }
+  if (result.oxurl !== null) return { exitCode: 0, stdout: `${result.oxurl}\n` }
+  const why = result.validation.warnings.find((warning) => warning.type === 'url_not_representable')
+  return {
+    exitCode: 1,
+    stderr: `oqlkit translate: ${why?.message ?? 'No classic URL for this query.'}\n`,
+  }
+}
+
+/**
+ * `oqlkit translate`: a query in one form (OQL by default, or `--oqo`, `--url`) printed in another. The
+ * default output stays `--format json`, the whole `/query` object (every form, the render tokens and the
+ * validation), since scripts read it; `oql`, `url` and `oqo` print just that form, and a query without it
+ * (invalid, or with no classic URL) exits 1 saying why on standard error.
+ */
 export const translateCommand: CliCommand = {
   name: 'translate',
   usage:
-    "oqlkit translate [--oql|--oqo|--url] <query | ->   (default --oql; '-' reads the query from standard input)",
-  summary: 'Translate a query between OQL, OQO JSON and the classic URL; prints the /query result as JSON.',
-  async run(args, context) {
-    const flags = args.filter((arg) => arg in FORMS)
-    const rest = args.filter((arg) => !(arg in FORMS))
-    if (flags.length > 1)
-      return usageError(this, `give one of ${Object.keys(FORMS).join(', ')}, not ${flags.join(' and ')}`)
-    if (rest.length !== 1)
-      return usageError(
-        this,
-        rest.length === 0 ? 'no query given' : 'give the query as one argument (quote it)',
-      )
-    const form = FORMS[(flags[0] ?? '--oql') as keyof typeof FORMS]
-    const text = rest[0] === '-' ? await context.readStdin() : rest[0]!
-    const result = translate({ [form]: text })
-    return { exitCode: result.validation.valid ? 0 : 1, stdout: json(result) }
+    "oqlkit translate [--oql | --oqo | --url] [--format json|oql|url|oqo] <query | ->   (reads OQL unless --oqo or --url says; '-' reads the query from standard input; --format json, the default, prints the whole /query result)",
+  summary:
+    'Translate a query between OQL, OQO JSON and the classic URL; prints one form or the /query result.',
+  run(args, context) {
+    return withUsageProblems(this, async () => {
+      const { values, positionals } = parseCommandLine(args, OPTIONS, { names: ['query'] })
+      const given = (['oql', 'oqo', 'url'] as const).filter((name) => values[name] === true)
+      if (given.length > 1)
+        throw new UsageProblem(
+          `give one of --oql, --oqo, --url, not ${given.map((name) => `--${name}`).join(' and ')}`,
+        )
+      const format = choiceOption('--format', values.format, TRANSLATE_FORMATS) ?? 'json'
+      const input = INPUTS[given[0] ?? 'oql']
+      const text = positionals[0] === '-' ? await context.readStdin() : positionals[0]!
+      const result = translate({ [input]: text })
+      if (format === 'json') return { exitCode: result.validation.valid ? 0 : 1, stdout: json(result) }
+      return printed(result, format)
+    })
   },
 }

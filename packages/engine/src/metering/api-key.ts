@@ -15,7 +15,21 @@ export interface ApiKeyRecord {
   readonly createdAt: string
   /** The key with all but its first and last four characters hidden. */
   readonly maskedKey: string
+  /**
+   * When the key was revoked (ISO 8601); absent for a live key. A revoked record stays in the store (so
+   * `oqlkit keys list` shows it) but is never found: the server answers its key 401 like an unknown one.
+   */
+  readonly revokedAt?: string
 }
+
+/** Hex digits of the key hash that make a key's id: 48 bits, unique among any realistic number of keys. */
+const KEY_ID_LENGTH = 12
+
+/**
+ * The id of a key, safe to print and log: the first 12 hex digits of its SHA-256 (`keyHash`). It names
+ * the key in `oqlkit keys list`, `revoke` and `update` without revealing anything of the key.
+ */
+export const apiKeyIdOf = (keyHash: string): string => keyHash.slice(0, KEY_ID_LENGTH)
 
 /**
  * The shape a key must have to be looked up at all: 16 to 128 URL-safe characters (what `oqlkit keys

@@ -137,6 +137,7 @@ export const readApiKeyRecord = (value: unknown): ApiKeyRecord | undefined => {
   if (typeof fields.admin !== 'boolean' || typeof fields.prepaidUsd !== 'number') return undefined
   if (fields.dailyBudgetUsd !== null && typeof fields.dailyBudgetUsd !== 'number') return undefined
   if (fields.prepaidExpiresAt !== null && typeof fields.prepaidExpiresAt !== 'string') return undefined
+  if (fields.revokedAt !== undefined && typeof fields.revokedAt !== 'string') return undefined
   return {
     keyHash: fields.keyHash as string,
     userId: fields.userId as string,
@@ -146,5 +147,6 @@ export const readApiKeyRecord = (value: unknown): ApiKeyRecord | undefined => {
     prepaidExpiresAt: fields.prepaidExpiresAt as string | null,
     createdAt: fields.createdAt as string,
     maskedKey: fields.maskedKey as string,
+    ...(fields.revokedAt === undefined ? {} : { revokedAt: fields.revokedAt as string }),
   }
 }

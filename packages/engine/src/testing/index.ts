@@ -10,6 +10,7 @@ export {
   planOf,
 } from './adapter-conformance.ts'
 export { type CollectionStoreHarness, describeCollectionStoreContract } from './collection-store-contract.ts'
+export { describeKeyStoreConformance, type KeyStoreUnderTest } from './key-store-conformance.ts'
 export { describeMeterStoreConformance, type MeterStoreUnderTest } from './meter-store-conformance.ts'
 export {
   idKey,

@@ -1,22 +1,24 @@
 #!/usr/bin/env node
-// Runs the CLI from its TypeScript source (there is no build step yet): a child node with the
-// source export condition and the tsx loader, so `oqlkit` behaves the same as `npm run oqlkit`.
-// Signals are passed on, so Ctrl-C stops a server cleanly instead of orphaning it.
-import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
+// The `oqlkit` command: runs the CLI's built JavaScript (dist/, made by `npm run build`, which `npm ci` runs).
+//
+// This file is CommonJS (bin/package.json says so) for one reason: the server sizes its DuckDB connections from
+// libuv's thread pool (each running statement holds a pool thread, which file reads need too), and the pool is
+// sized from UV_THREADPOOL_SIZE once, when first used. Node loads an ES module entry with asynchronous file
+// reads, which start the pool at its default 4 threads before the entry's first line runs; a CommonJS entry is
+// read synchronously, so setting the variable here, before anything is imported, still takes effect (measured:
+// 16 pool threads this way, 4 from an ES module entry). A value the user set is kept.
+process.env.UV_THREADPOOL_SIZE ??= '16'
 
-const entry = fileURLToPath(new URL('../src/bin.ts', import.meta.url))
-const child = spawn(
-  process.execPath,
-  ['--conditions=@oqlkit/source', '--import', 'tsx', entry, ...process.argv.slice(2)],
-  {
-    stdio: 'inherit',
-    // Each running DuckDB statement holds a thread of libuv's pool (4 by default), which file reads need too:
-    // a server sizes its connections from this, and the pool is sized before any code of ours runs.
-    env: { UV_THREADPOOL_SIZE: '16', ...process.env },
-  },
-)
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
-child.on('exit', (code, signal) => {
-  process.exitCode = code ?? (signal === null ? 1 : 128 + 2)
-})
+const { existsSync } = require('node:fs')
+const { join } = require('node:path')
+const { pathToFileURL } = require('node:url')
+
+const entry = join(__dirname, '..', 'dist', 'bin.js')
+if (existsSync(entry)) {
+  import(pathToFileURL(entry).href)
+} else {
+  process.stderr.write(
+    `oqlkit: the built CLI is missing (${entry}). Run \`npm run build\` at the repository root (\`npm ci\` runs it too).\n`,
+  )
+  process.exitCode = 1
+}

@@ -1,20 +1,54 @@
 import type { CliCommand, CommandContext, CommandResult } from './commands/cli-command.ts'
-import { generateCommand } from './commands/generate-command.ts'
-import { indexCommand } from './commands/index-command.ts'
-import { ingestCommand } from './commands/ingest-command.ts'
-import { keysCommand } from './commands/keys-command.ts'
-import { serveCommand } from './commands/serve-command.ts'
-import { translateCommand } from './commands/translate-command.ts'
-import { validateCommand } from './commands/validate-command.ts'
 
-export const COMMANDS: readonly CliCommand[] = [
-  serveCommand,
-  ingestCommand,
-  indexCommand,
-  generateCommand,
-  keysCommand,
-  translateCommand,
-  validateCommand,
+/**
+ * One command as the command line lists it: its name and summary, and how to load it. A command's module is
+ * imported only when that command runs (or its usage is asked for): most of them load DuckDB, h3 or Redis,
+ * which `oqlkit --help` and `oqlkit translate` have no use for and would wait seconds for.
+ */
+export interface CommandEntry {
+  readonly name: string
+  readonly summary: string
+  readonly load: () => Promise<CliCommand>
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'serve',
+    summary: 'Serve a catalog over HTTP; with no catalog yet, build one from the bundled sample first.',
+    load: async () => (await import('./commands/serve-command.ts')).serveCommand,
+  },
+  {
+    name: 'ingest',
+    summary: 'Build (or update) a catalog from an OpenAlex snapshot in either public layout, with progress.',
+    load: async () => (await import('./commands/ingest-command.ts')).ingestCommand,
+  },
+  {
+    name: 'index',
+    summary: "Build (or rebuild) a catalog's full-text search index in place, with progress.",
+    load: async () => (await import('./commands/index-command.ts')).indexCommand,
+  },
+  {
+    name: 'generate',
+    summary:
+      'Write a synthetic snapshot of N works (legacy layout, realistic skew) on every core, deterministic for a seed.',
+    load: async () => (await import('./commands/generate-command.ts')).generateCommand,
+  },
+  {
+    name: 'keys',
+    summary: 'Issue an API key (printed once, stored hashed) with its budgets.',
+    load: async () => (await import('./commands/keys-command.ts')).keysCommand,
+  },
+  {
+    name: 'translate',
+    summary: 'Translate a query between OQL, OQO JSON and the classic URL; prints the /query result as JSON.',
+    load: async () => (await import('./commands/translate-command.ts')).translateCommand,
+  },
+  {
+    name: 'validate',
+    summary:
+      'Lint OQL: prints every diagnostic with its code, span and fix as JSON; exit 1 when there are errors.',
+    load: async () => (await import('./commands/validate-command.ts')).validateCommand,
+  },
 ]
 
 export const usage = (): string =>
@@ -37,12 +71,13 @@ export const runCli = async (
   const [name, ...args] = argv
   if (name === undefined || name === 'help' || name === '--help' || name === '-h')
     return { exitCode: 0, stdout: usage() }
-  const command = COMMANDS.find((candidate) => candidate.name === name)
-  if (command === undefined)
+  const entry = COMMANDS.find((candidate) => candidate.name === name)
+  if (entry === undefined)
     return {
       exitCode: 2,
       stderr: `oqlkit: unknown command '${name}'. Known commands: ${COMMANDS.map((known) => known.name).join(', ')}, help.\n`,
     }
+  const command = await entry.load()
   // `oqlkit <command> --help` is a question, not a mistake: the command's usage, on stdout, exit 0.
   if (args.includes('--help') || args.includes('-h'))
     return { exitCode: 0, stdout: `${command.summary}\nUsage: ${command.usage}\n` }

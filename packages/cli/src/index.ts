@@ -1,3 +1,3 @@
 // The public API of @oqlkit/cli: the command runner, for embedding and for tests.
-export { COMMANDS, runCli, usage } from './cli-commands.ts'
+export { COMMANDS, type CommandEntry, runCli, usage } from './cli-commands.ts'
 export type { CliCommand, CommandContext, CommandResult } from './commands/cli-command.ts'

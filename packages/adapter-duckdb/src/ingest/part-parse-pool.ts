@@ -27,10 +27,12 @@ export interface ParseListener {
   readonly onWorkerExit?: (exitCode: number) => void
 }
 
-const BOOT = new URL('./parse-worker-boot.mjs', import.meta.url)
 // The worker's own module, in the form this module runs as (TypeScript source or built JavaScript).
 const FROM_SOURCE = import.meta.url.endsWith('.ts')
 const ENTRY = new URL(`./part-parse-worker${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url)
+// What a worker thread starts with: from source, a small boot module that registers tsx first (a worker does
+// not inherit the main thread's loader); built JavaScript runs the worker module itself, without tsx.
+const BOOT = FROM_SOURCE ? new URL('./parse-worker-boot.mjs', import.meta.url) : ENTRY
 
 /** How long a worker asked to stop may take to reach a point where it can (the end of a chunk it reads). */
 const STOP_GRACE_MS = 30_000

@@ -232,10 +232,10 @@ export class WorkBatchPool {
 }
 
 /**
- * Starts work-batch-worker. Run from the TypeScript source (tests, `oqlkit`, which load it through tsx), a
+ * Starts work-batch-worker. Run from the TypeScript source (tests and scripts, which load it through tsx), a
  * worker needs tsx too: a worker does not inherit the main thread's loader hooks, and tsx's `--import` entry
  * registers them on the main thread only, so a small bootstrap registers tsx's ESM hooks before importing the
- * worker module. Built JavaScript needs neither.
+ * worker module. Built JavaScript (dist/, what `oqlkit` runs) needs neither.
  */
 function startBatchWorker(setup: BatchWorkerSetup): Worker {
   const here = import.meta.url

@@ -35,12 +35,13 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'keys',
-    summary: 'Issue an API key (printed once, stored hashed) with its budgets.',
+    summary: 'Issue (printed once, stored hashed), list, revoke and update API keys and their budgets.',
     load: async () => (await import('./commands/keys-command.ts')).keysCommand,
   },
   {
     name: 'translate',
-    summary: 'Translate a query between OQL, OQO JSON and the classic URL; prints the /query result as JSON.',
+    summary:
+      'Translate a query between OQL, OQO JSON and the classic URL; prints one form or the /query result.',
     load: async () => (await import('./commands/translate-command.ts')).translateCommand,
   },
   {
@@ -80,6 +81,6 @@ export const runCli = async (
   const command = await entry.load()
   // `oqlkit <command> --help` is a question, not a mistake: the command's usage, on stdout, exit 0.
   if (args.includes('--help') || args.includes('-h'))
-    return { exitCode: 0, stdout: `${command.summary}\nUsage: ${command.usage}\n` }
+    return { exitCode: 0, stdout: `${entry.summary}\nUsage: ${command.usage}\n` }
   return command.run(args, context)
 }

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
-import { COMMANDS } from '@oqlkit/cli'
+import { COMMANDS, runCli } from '@oqlkit/cli'
 import { describe, expect, it } from 'vitest'
 
 const CLI_COMMANDS = resolve(import.meta.dirname, '../src/cli-commands.ts')
@@ -41,11 +41,13 @@ const duckdbAfter = (lines: readonly string[]): Record<string, boolean> => {
 }
 
 describe('the command table', () => {
-  it('lists each command with the name and summary its module declares', async () => {
+  it('lists each command under the name its module declares, with the summary its --help prints', async () => {
     for (const entry of COMMANDS) {
       const command = await entry.load()
       expect(command.name).toBe(entry.name)
-      expect(command.summary).toBe(entry.summary)
+      const help = await runCli([entry.name, '--help'])
+      expect(help.exitCode).toBe(0)
+      expect(help.stdout).toBe(`${entry.summary}\nUsage: ${command.usage}\n`)
     }
   })
 

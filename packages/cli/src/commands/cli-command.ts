@@ -17,7 +17,6 @@ export interface CommandContext {
 export interface CliCommand {
   readonly name: string
   readonly usage: string
-  readonly summary: string
   run(args: readonly string[], context: CommandContext): Promise<CommandResult>
 }
 

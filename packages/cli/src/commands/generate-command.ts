@@ -40,8 +40,6 @@ const formatSummary = (summary: GenerateSummary): string =>
 export const generateCommand: CliCommand = {
   name: 'generate',
   usage: 'oqlkit generate --works N --out <dir> [--seed S] [--workers N] [--overwrite]',
-  summary:
-    'Write a synthetic snapshot of N works (legacy layout, realistic skew) on every core, deterministic for a seed.',
   run(args, context) {
     return withUsageProblems(this, async () => {
       const { values } = parseCommandLine(args, OPTIONS)

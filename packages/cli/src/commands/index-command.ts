@@ -26,7 +26,6 @@ const OPTIONS = {
 export const indexCommand: CliCommand = {
   name: 'index',
   usage: 'oqlkit index <catalog-dir> [--memory-limit 2GB] [--threads N] [--segment-docs N]',
-  summary: "Build (or rebuild) a catalog's full-text search index in place, with progress.",
   run(args, context) {
     return withUsageProblems(this, () => {
       const { values, positionals } = parseCommandLine(args, OPTIONS, { names: ['catalog folder'] })

@@ -71,7 +71,6 @@ export const keysCommand: CliCommand = {
     `       oqlkit keys update (--key-id ID | --key KEY) [--daily-budget-usd N|default] [--prepaid-usd N] [--prepaid-expires-at ISO-TIME|never] ${STORE}`,
     `       (default --state ${STATE_DIR_NAME}; a key id is what \`keys list\` shows)`,
   ].join('\n'),
-  summary: 'Issue (printed once, stored hashed), list, revoke and update API keys and their budgets.',
   run(args, context) {
     return withUsageProblems(this, async () => {
       const [action, ...rest] = args

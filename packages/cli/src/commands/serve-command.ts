@@ -198,7 +198,6 @@ const isDirectory = (path: string): boolean => {
 export const serveCommand: CliCommand = {
   name: 'serve',
   usage: `oqlkit serve [--catalog DIR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--no-metering] [--collections-dir DIR [--collections-port N]] [--embeddings-url URL [--embeddings-model M]] [--max-per-page N] [--query-timeout SECONDS]   (defaults: ${DEFAULT_CATALOG_DIR}, built from the bundled sample when missing; $PORT or ${DEFAULT_PORT}; state beside the catalog; ${DEFAULT_MAX_PER_PAGE} per page; ${DEFAULT_QUERY_TIMEOUT_MS / 1000} s per request)`,
-  summary: 'Serve a catalog over HTTP; with no catalog yet, build one from the bundled sample first.',
   async run(args, context) {
     let settings: ServeSettings
     try {

@@ -48,8 +48,6 @@ export const translateCommand: CliCommand = {
   name: 'translate',
   usage:
     "oqlkit translate [--oql | --oqo | --url] [--format json|oql|url|oqo] <query | ->   (reads OQL unless --oqo or --url says; '-' reads the query from standard input; --format json, the default, prints the whole /query result)",
-  summary:
-    'Translate a query between OQL, OQO JSON and the classic URL; prints one form or the /query result.',
   run(args, context) {
     return withUsageProblems(this, async () => {
       const { values, positionals } = parseCommandLine(args, OPTIONS, { names: ['query'] })

@@ -5,8 +5,6 @@ import { parseCommandLine, withUsageProblems } from './command-line-parser.ts'
 export const validateCommand: CliCommand = {
   name: 'validate',
   usage: "oqlkit validate <oql | ->   ('-' reads the query from standard input)",
-  summary:
-    'Lint OQL: prints every diagnostic with its code, span and fix as JSON; exit 1 when there are errors.',
   run(args, context) {
     return withUsageProblems(this, async () => {
       const { positionals } = parseCommandLine(args, {}, { names: ['query'] })

@@ -146,6 +146,13 @@ describe('CORS', () => {
     )
     expect(actual.status).toBe(401)
     expect(actual.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN)
+    // A path no route matches keeps the API's JSON error under the layers.
+    const missing = await app.fetch(
+      new Request('http://localhost/works', { headers: { origin: APP_ORIGIN } }),
+    )
+    expect(missing.status).toBe(404)
+    expect(missing.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN)
+    expect(await missing.json()).toMatchObject({ error: 'not_found' })
   })
 
   it('reads --cors-origin values and refuses what is not an origin', () => {

@@ -1,9 +1,9 @@
 import { hashApiKey } from '@oqlkit/engine'
-import { type Middleware, toResponse } from 'h3'
+import type { Middleware } from 'h3'
 import { type DestinationStream, type Logger, pino } from 'pino'
-import { errorResponse } from '../errors/error-response.ts'
 import { readCredential } from '../metering/credential-reader.ts'
 import { clientAddressOf } from './client-address.ts'
+import { responseOfNext } from './next-response.ts'
 import type { ProxyTrust } from './proxy-trust.ts'
 
 /** One request as the access log writes it (one JSON line, with pino's `level`, `time` and `msg`). */
@@ -55,12 +55,7 @@ export const accessLogMiddleware = (
 ): Middleware => {
   return async (event, next) => {
     const started = performance.now()
-    let response: Response
-    try {
-      response = await toResponse(await next(), event)
-    } catch (error) {
-      response = errorResponse(error, logError)
-    }
+    const response = await responseOfNext(event, next, logError)
     const credential = readCredential(event.req)
     const credits = response.headers.get('x-ratelimit-credits-used')
     try {

@@ -1,6 +1,7 @@
-import { type Middleware, toResponse } from 'h3'
-import { errorResponse, jsonResponse } from '../errors/error-response.ts'
+import type { Middleware } from 'h3'
+import { jsonResponse } from '../errors/error-response.ts'
 import { CORS_EXPOSED_HEADERS, CORS_METHODS, CORS_REQUEST_HEADERS, type CorsOptions } from './cors-options.ts'
+import { responseOfNext } from './next-response.ts'
 
 const DEFAULT_MAX_AGE_SECONDS = 86_400
 
@@ -54,12 +55,7 @@ export const corsMiddleware = (options: CorsOptions, logError?: (error: unknown)
       appendVary(headers, 'Origin')
       return new Response(null, { status: 204, headers })
     }
-    let response: Response
-    try {
-      response = await toResponse(await next(), event)
-    } catch (error) {
-      response = errorResponse(error, logError)
-    }
+    const response = await responseOfNext(event, next, logError)
     return withHeaders(response, (headers) => {
       appendVary(headers, 'Origin')
       if (origin === null || !allowed(origin)) return

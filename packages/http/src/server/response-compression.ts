@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { constants, createBrotliCompress, createGzip } from 'node:zlib'
-import { type Middleware, toResponse } from 'h3'
+import type { Middleware } from 'h3'
 import Negotiator from 'negotiator'
-import { errorResponse } from '../errors/error-response.ts'
 import { appendVary } from './cors-middleware.ts'
+import { responseOfNext } from './next-response.ts'
 
 export interface CompressionOptions {
   /** Bodies smaller than this go as they are (default 1,024 bytes: below, headers outweigh the saving). */
@@ -54,12 +54,7 @@ export const compressionMiddleware = (
 ): Middleware => {
   const threshold = options.thresholdBytes ?? DEFAULT_THRESHOLD_BYTES
   return async (event, next) => {
-    let response: Response
-    try {
-      response = await toResponse(await next(), event)
-    } catch (error) {
-      response = errorResponse(error, logError)
-    }
+    const response = await responseOfNext(event, next, logError)
     const type = response.headers.get('content-type') ?? ''
     if (
       event.req.method === 'HEAD' ||

@@ -9,20 +9,31 @@ import {
   loadCatalogTagger,
   openEmbeddedCollectionStore,
   readCatalogManifest,
+  StateDirectoryInUseError,
   vectorIndexOf,
 } from '@oqlkit/adapter-duckdb'
+import { connectRedis, createRedisCollectionStore, probeRedis } from '@oqlkit/adapter-redis'
+import type { CollectionStore } from '@oqlkit/engine'
 import { DEFAULT_MAX_PER_PAGE, type Embedder, MAX_PAGE_DEPTH } from '@oqlkit/engine'
 import {
-  answerClientErrors,
+  type AccessLog,
+  type CorsOptions,
   createApp,
   createCollectionsApp,
+  DEFAULT_HOST,
   DEFAULT_QUERY_TIMEOUT_MS,
+  hostProblem,
   keyStoreCallers,
   meteredCaller,
+  openAccessLog,
+  type ProxyTrust,
   RequestLimits,
+  readCorsOrigins,
+  readProxyTrust,
+  type StartedServer,
+  startServer,
 } from '@oqlkit/http'
 import { createOpenAiEmbedder } from '@oqlkit/text-models'
-import { serve } from 'h3'
 import { type CliCommand, usageError } from './cli-command.ts'
 import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'
 import {
@@ -67,6 +78,91 @@ const optionValue = (args: readonly string[], name: string): string | undefined 
   return index === -1 ? undefined : args[index + 1]
 }
 
+// ---- Self-hosting flags (issue 21): --host, --trust-proxy, --cors-origin, --no-compression, --access-log,
+// --metering, --no-collections. Read here in this file's style; what they do lives in @oqlkit/http.
+
+interface HostingFlags {
+  readonly host: string
+  readonly trustProxy: ProxyTrust | undefined
+  readonly cors: CorsOptions | undefined
+  readonly compression: boolean
+  /** `-` stdout, `stderr`, a file, or undefined for off. */
+  readonly accessLog: string | undefined
+  /** On with --metering, or when --keys or --redis says others use this server; off with --no-metering. */
+  readonly metered: boolean
+  readonly collections: boolean
+}
+
+const optionValues = (args: readonly string[], name: string): (string | undefined)[] =>
+  args.flatMap((arg, index) => (arg === name ? [args[index + 1]] : []))
+
+const readHostingFlags = (args: readonly string[]): HostingFlags | string => {
+  for (const name of ['--host', '--trust-proxy', '--cors-origin', '--access-log'])
+    for (const value of optionValues(args, name))
+      if (value === undefined || (value.startsWith('--') && value !== '-'))
+        return `${name} needs a value (see the usage)`
+  const host = optionValue(args, '--host') ?? DEFAULT_HOST
+  const badHost = hostProblem(host)
+  if (badHost !== undefined) return badHost
+  const trustText = optionValue(args, '--trust-proxy')
+  let trustProxy: ProxyTrust | undefined
+  let cors: CorsOptions | undefined
+  try {
+    trustProxy = trustText === undefined ? undefined : readProxyTrust(trustText)
+    const origins = readCorsOrigins(optionValues(args, '--cors-origin') as string[])
+    cors = args.includes('--cors-origin')
+      ? origins === undefined
+        ? undefined
+        : { origins }
+      : { origins: '*' }
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+  if (args.includes('--metering') && args.includes('--no-metering'))
+    return '--metering and --no-metering contradict each other: give one'
+  const accessLog = optionValue(args, '--access-log') ?? '-'
+  return {
+    host,
+    trustProxy,
+    cors,
+    compression: !args.includes('--no-compression'),
+    accessLog: accessLog === 'off' ? undefined : accessLog,
+    metered:
+      !args.includes('--no-metering') &&
+      (args.includes('--metering') || args.includes('--keys') || args.includes('--redis')),
+    collections: !args.includes('--no-collections'),
+  }
+}
+
+/** The collections' store: a folder (one process, locked) or Redis beside the metering state. */
+const openCollections = async (
+  folder: string | undefined,
+  location: Exclude<ReturnType<typeof readStoreLocation>, string>,
+): Promise<{ readonly store: CollectionStore; readonly where: string }> => {
+  if (folder !== undefined || location.kind === 'embedded') {
+    const dir = resolve(folder ?? join((location as { dir: string }).dir, 'collections'))
+    return { store: await openEmbeddedCollectionStore({ dir }), where: dir }
+  }
+  const probe = await probeRedis(location.url)
+  if (!probe.reachable) throw new Error(`Redis at ${location.url} did not answer: ${probe.reason}`)
+  const client = await connectRedis(location.url)
+  const store = createRedisCollectionStore({ client, prefix: location.prefix })
+  return {
+    store: {
+      ...store,
+      close: async () => {
+        await store.close()
+        await client.quit().catch(() => client.disconnect())
+      },
+    },
+    where: describeLocation(location),
+  }
+}
+
+/** A second server on the same state: which process holds it, and the ways out. */
+const stateInUseMessage = (error: StateDirectoryInUseError): string =>
+  `another server (process ${error.pid}) is using this state (${error.lockFile}): an embedded store serves one process. Stop that server, give this one its own --state or --collections-dir (or --no-collections), share the state through --redis, or delete ${error.lockFile} if no such server runs.`
+
 /**
  * A catalog built from the bundled sample by an older oqlkit (another catalog format, or vectors of an older
  * format): rebuilt on start, since it holds nothing but the sample. Any other catalog of another format is
@@ -89,7 +185,7 @@ const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  usage: `oqlkit serve [--catalog DIR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--no-metering] [--collections-dir DIR [--collections-port N]] [--embeddings-url URL [--embeddings-model M]] [--max-per-page N] [--query-timeout SECONDS]   (defaults: ${DEFAULT_CATALOG_DIR}, $PORT or ${DEFAULT_PORT}, state beside the catalog, ${DEFAULT_MAX_PER_PAGE} per page, ${DEFAULT_QUERY_TIMEOUT_MS / 1000} s per request)`,
+  usage: `oqlkit serve [--catalog DIR] [--host ADDR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--metering | --no-metering] [--collections-dir DIR | --no-collections] [--collections-port N] [--cors-origin ORIGIN|*|off ...] [--trust-proxy HOPS|ADDR,CIDR,...] [--access-log FILE|-|stderr|off] [--no-compression] [--embeddings-url URL [--embeddings-model M]] [--max-per-page N] [--query-timeout SECONDS]   (defaults: ${DEFAULT_CATALOG_DIR}, ${DEFAULT_HOST}, $PORT or ${DEFAULT_PORT}, state beside the catalog with collections in it, metering only with --metering/--keys/--redis, CORS for every origin, access log to stdout, ${DEFAULT_MAX_PER_PAGE} per page, ${DEFAULT_QUERY_TIMEOUT_MS / 1000} s per request)`,
   summary: 'Serve a catalog over HTTP; with no catalog yet, build one from the bundled sample first.',
   async run(args, context) {
     const catalogDir = resolve(optionValue(args, '--catalog') ?? DEFAULT_CATALOG_DIR)
@@ -97,7 +193,9 @@ export const serveCommand: CliCommand = {
     const port = Number(portText)
     if (!Number.isInteger(port) || port < 0 || port > 65_535)
       return usageError(this, `--port needs a port number (was ${portText})`)
-    const metered = !args.includes('--no-metering')
+    const hosting = readHostingFlags(args)
+    if (typeof hosting === 'string') return usageError(this, hosting)
+    const metered = hosting.metered
     const location = readStoreLocation(args, defaultStateDirOf(catalogDir))
     if (typeof location === 'string') return usageError(this, location)
     const keysFile = optionValue(args, '--keys')
@@ -109,6 +207,8 @@ export const serveCommand: CliCommand = {
       (collectionsDir === undefined || collectionsDir.startsWith('--'))
     )
       return usageError(this, '--collections-dir needs a folder for the collections')
+    if (collectionsDir !== undefined && !hosting.collections)
+      return usageError(this, '--collections-dir and --no-collections contradict each other: give one')
     const collectionsPortText = optionValue(args, '--collections-port')
     const collectionsPort = collectionsPortText === undefined ? undefined : Number(collectionsPortText)
     if (args.includes('--collections-port')) {
@@ -119,8 +219,8 @@ export const serveCommand: CliCommand = {
           this,
           `--collections-port needs a port other than --port (was ${collectionsPortText})`,
         )
-      if (collectionsDir === undefined)
-        return usageError(this, '--collections-port serves the collections: give --collections-dir too')
+      if (!hosting.collections)
+        return usageError(this, '--collections-port serves the collections: drop --no-collections')
     }
     // The largest page of a list: 200 as the public server takes by default; 100 is the API description's.
     const maxPerPageText = optionValue(args, '--max-per-page')
@@ -237,8 +337,11 @@ export const serveCommand: CliCommand = {
     let metering: Awaited<ReturnType<typeof openServerMetering>> | undefined
     // Without metering, collections still need to know who calls: the key store alone.
     let keysOnly: Awaited<ReturnType<typeof openServerKeys>> | undefined
-    let collections: Awaited<ReturnType<typeof openEmbeddedCollectionStore>> | undefined
+    let collections: CollectionStore | undefined
+    let collectionsWhere = ''
+    let accessLog: { readonly log: AccessLog; readonly close: () => void } | undefined
     const closeStores = async () => {
+      accessLog?.close()
       await collections?.close()
       await keysOnly?.close()
       await metering?.close()
@@ -246,17 +349,25 @@ export const serveCommand: CliCommand = {
     try {
       const keysPath = keysFile === undefined ? undefined : resolve(keysFile)
       if (metered) metering = await openServerMetering(location, keysPath, new Date())
-      if (collectionsDir !== undefined) {
+      if (hosting.collections) {
         if (!metered) keysOnly = await openServerKeys(location, keysPath, new Date())
-        collections = await openEmbeddedCollectionStore({ dir: resolve(collectionsDir) })
+        ;({ store: collections, where: collectionsWhere } = await openCollections(collectionsDir, location))
       }
+      if (hosting.accessLog !== undefined) accessLog = await openAccessLog(hosting.accessLog)
     } catch (error) {
       await closeStores()
       await adapter.close()
       return {
         exitCode: 1,
-        stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
+        stderr: `oqlkit serve: ${error instanceof StateDirectoryInUseError ? stateInUseMessage(error) : error instanceof Error ? error.message : String(error)}\n`,
       }
+    }
+    // CORS, compression, the access log and the proxies believed: the same on both ports.
+    const serving = {
+      ...(hosting.cors === undefined ? {} : { cors: hosting.cors }),
+      compression: hosting.compression,
+      ...(accessLog === undefined ? {} : { accessLog: accessLog.log }),
+      ...(hosting.trustProxy === undefined ? {} : { trustProxy: hosting.trustProxy }),
     }
     const keyStore = metering?.keys ?? keysOnly?.keys
     // On the main port, metering has identified the caller already; elsewhere the key store answers.
@@ -272,28 +383,30 @@ export const serveCommand: CliCommand = {
       ...(tagger === undefined ? {} : { tagger }),
       ...(maxPerPage === undefined ? {} : { maxPerPage }),
       limits,
+      ...serving,
     })
     // Node refuses request heads over 16 KB with a bare 431; a larger limit lets the app answer long GET
     // lines itself, with a 414 that says to POST the query instead.
-    const server = serve(app, {
-      port,
-      hostname: '127.0.0.1',
-      silent: true,
-      node: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
-    })
-    await server.ready()
-    // Requests Node's parser refuses get a JSON error too, not a bare 400.
-    if (server.node?.server !== undefined) answerClientErrors(server.node.server)
+    // Requests Node's parser refuses get a JSON error too, not a bare 400 (`startServer` sees to it).
+    let server: StartedServer
+    let collectionsServer: StartedServer | undefined
+    try {
+      server = await startServer(app, { host: hosting.host, port, maxHeaderSize: MAX_REQUEST_HEAD_BYTES })
+    } catch (error) {
+      await closeStores()
+      await adapter.close()
+      return { exitCode: 1, stderr: `oqlkit serve: ${(error as Error).message}\n` }
+    }
     if (vectors !== undefined && !adapter.capabilities.semanticSearch)
       context.writeProgress(
         `Semantic search is off: this catalog's vectors came from ${vectors.embedder.modelId} on an embeddings server; start with --embeddings-url URL to serve it.\n`,
       )
     context.writeProgress(
-      `oqlkit serving ${catalogDir} at ${server.url ?? `http://127.0.0.1:${port}/`} (Ctrl-C to stop)\n`,
+      `oqlkit serving ${catalogDir} at ${server.url ?? `http://${hosting.host}:${port}/`} (Ctrl-C to stop)\n`,
     )
     context.writeProgress(
       metering === undefined
-        ? 'Metering is off: no budgets or rate limits.\n'
+        ? `Metering is off: no budgets or rate limits${args.includes('--no-metering') ? '' : ' (a local server; --metering, --keys or --redis turn them on)'}.\n`
         : `Keys, budgets and rate limits in ${describeLocation(location)}${metering.provisioned > 0 ? `, with ${metering.provisioned} key(s) from ${keysFile}` : ''}.\n`,
     )
     if (tagger === undefined)
@@ -302,27 +415,34 @@ export const serveCommand: CliCommand = {
       )
     // The collections API on a port of its own, when asked: same store; metered like the main port (same
     // request rate, X-RateLimit headers), or without metering with callers from the key store.
-    const collectionsServer =
-      collections === undefined || collectionsPort === undefined
-        ? undefined
-        : serve(
-            createCollectionsApp(
-              metering === undefined
-                ? { store: collections, callers: keyStoreCallers(keyStore!) }
-                : {
-                    store: collections,
-                    callers: meteredCaller,
-                    metering: { keys: metering.keys, meter: metering.meter },
-                  },
-            ),
-            { port: collectionsPort, hostname: '127.0.0.1', silent: true },
-          )
-    await collectionsServer?.ready()
-    if (collectionsServer?.node?.server !== undefined) answerClientErrors(collectionsServer.node.server)
+    if (collections !== undefined && collectionsPort !== undefined)
+      try {
+        collectionsServer = await startServer(
+          createCollectionsApp(
+            metering === undefined
+              ? { store: collections, callers: keyStoreCallers(keyStore!), ...serving }
+              : {
+                  store: collections,
+                  callers: meteredCaller,
+                  metering: { keys: metering.keys, meter: metering.meter },
+                  ...serving,
+                },
+          ),
+          { host: hosting.host, port: collectionsPort },
+        )
+      } catch (error) {
+        await server.close(true)
+        await closeStores()
+        await adapter.close()
+        return { exitCode: 1, stderr: `oqlkit serve: collections port: ${(error as Error).message}\n` }
+      }
     if (collections !== undefined)
       context.writeProgress(
-        `Collections in ${resolve(collectionsDir!)}, served beside the API${collectionsServer === undefined ? '' : ` and at ${collectionsServer.url ?? `http://127.0.0.1:${collectionsPort}/`}`}.\n`,
+        `Collections in ${collectionsWhere}, served beside the API${collectionsServer === undefined ? '' : ` and at ${collectionsServer.url ?? `http://${hosting.host}:${collectionsPort}/`}`}.\n`,
       )
+    context.writeProgress(
+      `${accessLog === undefined ? 'No access log' : `Access log (JSON lines) to ${hosting.accessLog === '-' ? 'stdout' : hosting.accessLog}`}; CORS ${hosting.cors === undefined ? 'off' : `for ${hosting.cors.origins === '*' ? 'every origin' : hosting.cors.origins.join(', ')}`}; compression ${hosting.compression ? 'on' : 'off'}${hosting.trustProxy === undefined ? '' : '; client addresses from X-Forwarded-For behind trusted proxies'}.\n`,
+    )
     await new Promise<void>((done) => {
       process.once('SIGINT', done)
       process.once('SIGTERM', done)

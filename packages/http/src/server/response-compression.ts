@@ -11,23 +11,29 @@ export interface CompressionOptions {
   readonly thresholdBytes?: number
   /** Brotli's quality, 0-11 (default 4: near gzip's speed and smaller; 11 is for static files, not answers). */
   readonly brotliQuality?: number
-  /** gzip's level, 1-9 (default 6, zlib's own). */
+  /** gzip's level, 1-9 (default 4: on a page of 100 works, 5% larger than zlib's default 6 for 60% of its CPU). */
   readonly gzipLevel?: number
 }
 
 const DEFAULT_THRESHOLD_BYTES = 1024
+const ZLIB_CHUNK_BYTES = 64 * 1024
 
 // What is worth compressing: JSON (and +json), JSON Lines, CSV, text. Parquet and images are compressed already.
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|[\w.+-]*\+json|x-ndjson|jsonl|xml|javascript)\b)/i
 
-/** The client's choice among br, gzip and identity by `Accept-Encoding`'s q-values; br wins a tie. */
+/**
+ * The client's choice among gzip, br and identity by `Accept-Encoding`'s q-values. gzip wins a tie (browsers
+ * send `gzip, deflate, br` unweighted): on a page of 100 works brotli is 19% smaller but took about twice
+ * gzip's CPU in the server, which pays off only on links slower than some 20 Mbit/s; a client that ranks
+ * br higher gets br.
+ */
 const negotiate = (acceptEncoding: string | null): 'br' | 'gzip' | undefined => {
   if (acceptEncoding === null) return undefined
   // negotiator 1.x takes the server's preference for ties; its published types predate that argument.
   const negotiator = new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }) as unknown as {
     encoding(available: readonly string[], options: { preferred: readonly string[] }): string | undefined
   }
-  const chosen = negotiator.encoding(['br', 'gzip', 'identity'], { preferred: ['br', 'gzip', 'identity'] })
+  const chosen = negotiator.encoding(['gzip', 'br', 'identity'], { preferred: ['gzip', 'br', 'identity'] })
   return chosen === 'br' || chosen === 'gzip' ? chosen : undefined
 }
 
@@ -42,7 +48,7 @@ const concat = (chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBu
 }
 
 /**
- * Compresses answers with brotli or gzip as the client's `Accept-Encoding` asks (q-values respected,
+ * Compresses answers with gzip or brotli as the client's `Accept-Encoding` asks (q-values respected,
  * `identity` and `*` understood, `q=0` refusing), streaming through `node:zlib`, for compressible types at
  * or above a size threshold. The first bytes are read to learn whether a body reaches the threshold, so a
  * streamed body of unknown length is judged too. Compressible answers carry `Vary: Accept-Encoding`. HEAD,
@@ -101,15 +107,17 @@ export const compressionMiddleware = (
     if (encoding === undefined) return new Response(ReadableStream.from(rest()), init())
     headers.delete('content-length')
     headers.set('content-encoding', encoding)
+    // Output in 64 KB pieces rather than zlib's 16 KB: a page of works took twice the CPU with brotli in 16 KB.
     const zip =
       encoding === 'br'
         ? createBrotliCompress({
+            chunkSize: ZLIB_CHUNK_BYTES,
             params: {
               [constants.BROTLI_PARAM_QUALITY]: options.brotliQuality ?? 4,
               [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
             },
           })
-        : createGzip({ level: options.gzipLevel ?? 6 })
+        : createGzip({ level: options.gzipLevel ?? 4, chunkSize: ZLIB_CHUNK_BYTES })
     // A client gone mid-body destroys the zlib stream; the source's reader is then cancelled.
     pipeline(Readable.from(rest()), zip).catch(() => {
       reader.cancel().catch(() => {})

@@ -153,6 +153,15 @@ describe('CORS', () => {
     expect(missing.status).toBe(404)
     expect(missing.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN)
     expect(await missing.json()).toMatchObject({ error: 'not_found' })
+    // Metered too (the collections port of a metered server).
+    const metered = createCollectionsApp({
+      store: await STORE_KINDS[0]!.open(),
+      callers: fixedKeyCallers({}),
+      metering: { keys: createMemoryKeyStore(), meter: createMemoryMeterStore() },
+    })
+    const meteredMissing = await metered.fetch(new Request('http://localhost/works'))
+    expect(meteredMissing.status).toBe(404)
+    expect(await meteredMissing.json()).toMatchObject({ error: 'not_found' })
   })
 
   it('reads --cors-origin values and refuses what is not an origin', () => {

@@ -15,9 +15,10 @@ import {
   toMicroUsd,
   usageSummary,
 } from '@oqlkit/engine'
-import { type Middleware, toResponse } from 'h3'
+import type { Middleware } from 'h3'
 import { errorBody, errorResponse, jsonResponse } from '../errors/error-response.ts'
 import { clientAddressOf } from '../server/client-address.ts'
+import { responseOfNext } from '../server/next-response.ts'
 import { readCredential, unknownKeyError } from './credential-reader.ts'
 import { setMeteredRequest } from './metered-request.ts'
 import type { MeteringOptions } from './metering-options.ts'
@@ -156,12 +157,8 @@ export const meteringMiddleware = (
       nowMs: outcome.nowMs,
       costUsd: fromMicroUsd(costMicroUsd),
     })
-    let response: Response
-    try {
-      response = await toResponse(await next(), event)
-    } catch (error) {
-      response = errorResponse(error, logError)
-    }
+    // The API's JSON errors for what the chain throws, and for a path no route matches (the collections port).
+    const response = await responseOfNext(event, next, logError)
     let { counters, nowMs } = outcome
     let charged = costMicroUsd
     const { receipt } = outcome

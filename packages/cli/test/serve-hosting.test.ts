@@ -159,7 +159,9 @@ describe('a plain oqlkit serve', () => {
 })
 
 /** Starts `oqlkit serve` with its own --host and waits for the line that says where it serves. */
-const startOnHost = async (args: readonly string[]): Promise<{ child: ChildProcess; url: string }> => {
+const startOnHost = async (
+  args: readonly string[],
+): Promise<{ child: ChildProcess; url: string; output: () => string }> => {
   const child = spawn(
     process.execPath,
     [
@@ -186,7 +188,7 @@ const startOnHost = async (args: readonly string[]): Promise<{ child: ChildProce
   const started = Date.now()
   for (;;) {
     const url = /oqlkit serving .* at (http:\/\/\S+?)\/? \(/.exec(output)?.[1]
-    if (url !== undefined) return { child, url }
+    if (url !== undefined) return { child, url, output: () => output }
     if (child.exitCode !== null || Date.now() - started > 60_000) {
       child.kill('SIGKILL')
       throw new Error(`oqlkit serve did not start: ${output}`)
@@ -197,11 +199,26 @@ const startOnHost = async (args: readonly string[]): Promise<{ child: ChildProce
 
 describe('oqlkit serve --host', () => {
   it('listens on the address given', async () => {
-    const { child, url } = await startOnHost(['--host', '127.0.0.2'])
+    const { child, url, output } = await startOnHost(['--host', '127.0.0.2'])
     try {
+      // A loopback address is still this machine: no warning about serving others unmetered.
+      expect(output()).not.toContain('without metering')
       expect(url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/)
       expect((await fetch(`${url}/`)).status).toBe(200)
       await expect(fetch(`http://127.0.0.1:${new URL(url).port}/`)).rejects.toThrow()
+    } finally {
+      child.kill('SIGINT')
+    }
+  }, 90_000)
+
+  it('listens on every interface with 0.0.0.0, and warns that it serves others unmetered', async () => {
+    const { child, url, output } = await startOnHost(['--host', '0.0.0.0'])
+    try {
+      expect(url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/)
+      const port = new URL(url).port
+      for (const address of ['127.0.0.1', '127.0.0.2'])
+        expect((await fetch(`http://${address}:${port}/`)).status).toBe(200)
+      expect(output()).toContain('Listening on 0.0.0.0 without metering')
     } finally {
       child.kill('SIGINT')
     }

@@ -409,6 +409,10 @@ export const serveCommand: CliCommand = {
         ? `Metering is off: no budgets or rate limits${args.includes('--no-metering') ? '' : ' (a local server; --metering, --keys or --redis turn them on)'}.\n`
         : `Keys, budgets and rate limits in ${describeLocation(location)}${metering.provisioned > 0 ? `, with ${metering.provisioned} key(s) from ${keysFile}` : ''}.\n`,
     )
+    if (metering === undefined && !/^(?:127\.|::1$|localhost$)/.test(hosting.host))
+      context.writeProgress(
+        `Listening on ${hosting.host} without metering: whoever reaches this server calls it without a budget; add --metering (or --keys) to meter it.\n`,
+      )
     if (tagger === undefined)
       context.writeProgress(
         'This catalog has no text-tagging model: /text answers 501 until it is re-ingested.\n',

@@ -15,7 +15,9 @@ import {
   type StartedServer,
   startServer,
 } from '@oqlkit/http'
+import { H3 } from 'h3'
 import { afterEach, describe, expect, it } from 'vitest'
+import { useServingLayers } from '../src/server/serving-layers.ts'
 import { useSampleApp } from './support/sample-app.ts'
 
 const sample = useSampleApp()
@@ -187,5 +189,56 @@ describe('compression on the wire', () => {
     const small = await rawGet(`${url}/works/W2741809807?select=id`, 'br, gzip')
     expect(small.headers['content-encoding']).toBeUndefined()
     expect(Number(small.headers['content-length'])).toBe(small.bytes.byteLength)
+  })
+
+  it('cancels a streamed body through the serving layers when the client goes away mid-answer, compressed or not', async () => {
+    for (const acceptEncoding of ['identity', 'gzip', 'br']) {
+      let cancelled: () => void = () => {}
+      const cancel = new Promise<void>((done) => {
+        cancelled = done
+      })
+      // An endless JSON Lines stream, as a long export is: only a client that leaves ends it.
+      const app = new H3()
+      // Every serving layer in front, as on the server: each passes the body through, cancel included.
+      useServingLayers(app, { cors: { origins: '*' }, compression: true, accessLog: () => {} })
+      app.get('/stream', () => {
+        let row = 0
+        return new Response(
+          new ReadableStream<Uint8Array>({
+            pull: (controller) => {
+              controller.enqueue(
+                new TextEncoder().encode(`${JSON.stringify({ row: row++, text: 'x'.repeat(200) })}\n`),
+              )
+            },
+            cancel: () => cancelled(),
+          }),
+          { headers: { 'content-type': 'application/x-ndjson' } },
+        )
+      })
+      const url = await listen(app)
+      const received = await new Promise<{ encoding: unknown; bytes: number }>((done, failed) => {
+        const req = request(`${url}/stream`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+          let bytes = 0
+          res.on('data', (chunk: Buffer) => {
+            bytes += chunk.byteLength
+            if (bytes > 64 * 1024) {
+              req.destroy()
+              done({ encoding: res.headers['content-encoding'], bytes })
+            }
+          })
+        })
+        req.on('error', (error) => {
+          if (!req.destroyed) failed(error)
+        })
+        req.end()
+      })
+      expect(received.encoding).toBe(acceptEncoding === 'identity' ? undefined : acceptEncoding)
+      await expect(
+        Promise.race([
+          cancel.then(() => 'cancelled'),
+          new Promise((done) => setTimeout(() => done('still running'), 5_000)),
+        ]),
+      ).resolves.toBe('cancelled')
+    }
   })
 })

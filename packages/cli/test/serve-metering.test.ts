@@ -207,10 +207,18 @@ describe('oqlkit serve --no-metering with collections', () => {
     }
   }, 90_000)
 
-  it('refuses --collections-port without --collections-dir, or on the main port', async () => {
-    const alone = await runCli(['serve', '--catalog', catalogDir, '--collections-port', '9999'])
+  it('refuses --collections-port with collections off, or on the main port', async () => {
+    // Collections are on by default (in the state folder); --no-collections leaves the port nothing to serve.
+    const alone = await runCli([
+      'serve',
+      '--catalog',
+      catalogDir,
+      '--no-collections',
+      '--collections-port',
+      '9999',
+    ])
     expect(alone.exitCode).toBe(2)
-    expect(alone.stderr).toContain('give --collections-dir too')
+    expect(alone.stderr).toContain('--collections-port serves the collections: drop --no-collections')
     const same = await runCli([
       'serve',
       '--catalog',

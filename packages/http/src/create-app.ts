@@ -25,10 +25,12 @@ import {
 import { queryValidateHandler } from './routes/query-validate-handler.ts'
 import { type CatalogInfo, rootHandler } from './routes/root-handler.ts'
 import { textTaggingHandler } from './routes/text-tagging-handler.ts'
+import { type ServingOptions, useServingLayers, withTrustProxy } from './server/serving-layers.ts'
 
 export type { CatalogInfo } from './routes/root-handler.ts'
 
-export interface AppOptions {
+/** The app's parts, and the serving layers (`cors`, `compression`, `accessLog`, `trustProxy`) around them. */
+export interface AppOptions extends ServingOptions {
   readonly adapter: StorageAdapter
   readonly catalog: CatalogInfo
   readonly version?: string
@@ -76,6 +78,7 @@ export const createApp = (options: AppOptions): H3 => {
     silent: true,
     onError: (error) => errorResponse(error, options.logError),
   })
+  useServingLayers(app, options, options.logError)
   // HEAD is answered by the GET route of the path (h3 falls back to it), with the GET's headers and no body.
   app.use(async (event, next) => {
     if (event.req.method !== 'HEAD') return next()
@@ -83,7 +86,8 @@ export const createApp = (options: AppOptions): H3 => {
     return new Response(null, { status: response.status, headers: response.headers })
   })
   const planOptions = options.maxPerPage === undefined ? {} : { maxPerPage: options.maxPerPage }
-  if (options.metering !== undefined) useMetering(app, options.metering, options.logError, planOptions)
+  if (options.metering !== undefined)
+    useMetering(app, withTrustProxy(options.metering, options.trustProxy), options.logError, planOptions)
   app.use(limits.middleware)
   app.use((event) => {
     checkRequestLine(event.req)

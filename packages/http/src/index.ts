@@ -36,4 +36,23 @@ export { API_ENTITIES, entityOfPath } from './request/entity-paths.ts'
 export { type ListRequest, type ListRequestReading, readListRequest } from './request/list-request-reader.ts'
 export { MAX_QUERY_BODY_BYTES } from './request/query-body-reader.ts'
 export { MAX_REQUEST_LINE_BYTES } from './request/request-line-limit.ts'
+export {
+  type AccessLog,
+  type AccessLogEntry,
+  createAccessLog,
+  keyIdOf,
+  openAccessLog,
+} from './server/access-log.ts'
+export { clientAddressOf } from './server/client-address.ts'
 export { answerClientErrors, type ClientErrorSource } from './server/client-error-answer.ts'
+export { type CorsOptions, readCorsOrigins } from './server/cors-options.ts'
+export { type ProxyTrust, readProxyTrust } from './server/proxy-trust.ts'
+export type { CompressionOptions } from './server/response-compression.ts'
+export {
+  DEFAULT_HOST,
+  hostProblem,
+  type ServerStartOptions,
+  type StartedServer,
+  startServer,
+} from './server/server-start.ts'
+export type { ServingOptions } from './server/serving-layers.ts'

@@ -6,16 +6,27 @@ export interface OptionDeclaration {
   readonly type: 'string' | 'boolean'
   /** What the value is, for the message when it is missing: "a folder", "a port number". */
   readonly value?: string
+  /** The option may be given more than once (`--cors-origin A --cors-origin B`); its values come as a list. */
+  readonly multiple?: boolean
 }
 
 export type OptionTable = Readonly<Record<string, OptionDeclaration>>
 
 export type OptionValues<T extends OptionTable> = {
-  readonly [K in keyof T]?: T[K]['type'] extends 'boolean' ? boolean : string
+  readonly [K in keyof T]?: T[K]['type'] extends 'boolean'
+    ? boolean
+    : T[K] extends { readonly multiple: true }
+      ? readonly string[]
+      : string
 }
 
 const typesOf = (options: OptionTable) =>
-  Object.fromEntries(Object.entries(options).map(([name, { type }]) => [name, { type }]))
+  Object.fromEntries(
+    Object.entries(options).map(([name, { type, multiple }]) => [
+      name,
+      { type, multiple: multiple === true },
+    ]),
+  )
 
 /** A command line that cannot run: the message names the flag and says what it needs; exit code 2. */
 export class UsageProblem extends Error {}
@@ -100,7 +111,7 @@ const repeatedOption = (args: readonly string[], options: OptionTable): string |
   })
   const seen = new Set<string>()
   for (const token of tokens) {
-    if (token.kind !== 'option') continue
+    if (token.kind !== 'option' || options[token.name]?.multiple === true) continue
     if (seen.has(token.name)) return token.rawName
     seen.add(token.name)
   }

@@ -9,20 +9,31 @@ import {
   loadCatalogTagger,
   openEmbeddedCollectionStore,
   readCatalogManifest,
+  StateDirectoryInUseError,
   vectorIndexOf,
 } from '@oqlkit/adapter-duckdb'
+import { connectRedis, createRedisCollectionStore, probeRedis } from '@oqlkit/adapter-redis'
+import type { CollectionStore } from '@oqlkit/engine'
 import { DEFAULT_MAX_PER_PAGE, type Embedder, MAX_PAGE_DEPTH } from '@oqlkit/engine'
 import {
-  answerClientErrors,
+  type AccessLog,
+  type CorsOptions,
   createApp,
   createCollectionsApp,
+  DEFAULT_HOST,
   DEFAULT_QUERY_TIMEOUT_MS,
+  hostProblem,
   keyStoreCallers,
   meteredCaller,
+  openAccessLog,
+  type ProxyTrust,
   RequestLimits,
+  readCorsOrigins,
+  readProxyTrust,
+  type StartedServer,
+  startServer,
 } from '@oqlkit/http'
 import { createOpenAiEmbedder } from '@oqlkit/text-models'
-import { serve } from 'h3'
 import { type CliCommand, usageError } from './cli-command.ts'
 import {
   integerOption,
@@ -71,6 +82,35 @@ export const storageConcurrency = (
   return { heavySlots: Math.max(1, Math.min(cores, Math.floor((connections - 1) / 2))), connections }
 }
 
+/** The collections' store: a folder (one process, locked) or Redis beside the metering state. */
+const openCollections = async (
+  folder: string | undefined,
+  location: StoreLocation,
+): Promise<{ readonly store: CollectionStore; readonly where: string }> => {
+  if (folder !== undefined || location.kind === 'embedded') {
+    const dir = resolve(folder ?? join((location as { dir: string }).dir, 'collections'))
+    return { store: await openEmbeddedCollectionStore({ dir }), where: dir }
+  }
+  const probe = await probeRedis(location.url)
+  if (!probe.reachable) throw new Error(`Redis at ${location.url} did not answer: ${probe.reason}`)
+  const client = await connectRedis(location.url)
+  const store = createRedisCollectionStore({ client, prefix: location.prefix })
+  return {
+    store: {
+      ...store,
+      close: async () => {
+        await store.close()
+        await client.quit().catch(() => client.disconnect())
+      },
+    },
+    where: describeLocation(location),
+  }
+}
+
+/** A second server on the same state: which process holds it, and the ways out. */
+const stateInUseMessage = (error: StateDirectoryInUseError): string =>
+  `another server (process ${error.pid}) is using this state (${error.lockFile}): an embedded store serves one process. Stop that server, give this one its own --state or --collections-dir (or --no-collections), share the state through --redis, or delete ${error.lockFile} if no such server runs.`
+
 /**
  * A catalog built from the bundled sample by an older oqlkit (another catalog format, or vectors of an older
  * format): rebuilt on start, since it holds nothing but the sample. Any other catalog of another format is
@@ -100,13 +140,20 @@ export const SERVE_OPTIONS = {
   port: { type: 'string', value: 'a port number' },
   keys: { type: 'string', value: 'a JSON file of keys' },
   ...STORE_OPTIONS,
+  metering: { type: 'boolean' },
   'no-metering': { type: 'boolean' },
   'collections-dir': { type: 'string', value: 'a folder for the collections' },
+  'no-collections': { type: 'boolean' },
   'collections-port': { type: 'string', value: 'a port number' },
   'embeddings-url': { type: 'string', value: 'the URL of an OpenAI-compatible embeddings server' },
   'embeddings-model': { type: 'string', value: 'the name of the server’s model' },
   'max-per-page': { type: 'string', value: `a whole number from 1 to ${MAX_PAGE_DEPTH}` },
   'query-timeout': { type: 'string', value: 'a number of seconds from 0.001 to 3600' },
+  host: { type: 'string', value: 'an address to listen on (127.0.0.1, 0.0.0.0, ::)' },
+  'trust-proxy': { type: 'string', value: 'a hop count or a list of proxy addresses and CIDR ranges' },
+  'cors-origin': { type: 'string', value: 'an origin such as https://app.example, * or off', multiple: true },
+  'access-log': { type: 'string', value: 'a file, - (stdout), stderr or off' },
+  'no-compression': { type: 'boolean' },
 } as const
 
 /** What a `serve` command line asks for, checked: every problem is a UsageProblem naming its flag. */
@@ -124,6 +171,16 @@ export interface ServeSettings {
   readonly embeddingsModel: string | undefined
   readonly maxPerPage: number | undefined
   readonly queryTimeoutSeconds: number
+  readonly host: string
+  readonly trustProxy: ProxyTrust | undefined
+  /** Undefined when CORS is off. */
+  readonly cors: CorsOptions | undefined
+  readonly compression: boolean
+  /** `-` stdout, `stderr`, a file, or undefined for off. */
+  readonly accessLog: string | undefined
+  readonly collections: boolean
+  /** --no-metering was given (rather than metering being off because nothing asked for it). */
+  readonly meteringRefused: boolean
 }
 
 const PORT = 'a port number from 0 to 65535'
@@ -153,16 +210,42 @@ export const readServeSettings = (
       throw new UsageProblem(
         `--collections-port needs a port other than --port (was ${values['collections-port']})`,
       )
-    if (values['collections-dir'] === undefined)
-      throw new UsageProblem('--collections-port serves the collections: give --collections-dir too')
   }
   if (values['embeddings-model'] !== undefined && values['embeddings-url'] === undefined)
     throw new UsageProblem('--embeddings-model goes with --embeddings-url (the server that has the model)')
+  if (values.metering === true && values['no-metering'] === true)
+    throw new UsageProblem('--metering and --no-metering contradict each other: give one')
+  const collections = values['no-collections'] !== true
+  if (!collections && values['collections-dir'] !== undefined)
+    throw new UsageProblem('--collections-dir and --no-collections contradict each other: give one')
+  if (!collections && collectionsPort !== undefined)
+    throw new UsageProblem('--collections-port serves the collections: drop --no-collections')
+  const host = values.host ?? DEFAULT_HOST
+  const badHost = hostProblem(host)
+  if (badHost !== undefined) throw new UsageProblem(badHost)
+  const accessLog = values['access-log'] ?? '-'
   return {
     catalogDir,
     catalogGiven: values.catalog !== undefined,
     port,
-    metered: values['no-metering'] !== true,
+    // A server meters when asked to, or when keys or a shared Redis say others call it; a local explorer is
+    // never locked out of their own server (README, "Hosting a server").
+    metered:
+      values['no-metering'] !== true &&
+      (values.metering === true || values.keys !== undefined || values.redis !== undefined),
+    meteringRefused: values['no-metering'] === true,
+    host,
+    trustProxy: asUsageProblem(() =>
+      values['trust-proxy'] === undefined ? undefined : readProxyTrust(values['trust-proxy']),
+    ),
+    cors: asUsageProblem(() => {
+      if (values['cors-origin'] === undefined) return { origins: '*' } as CorsOptions
+      const origins = readCorsOrigins([...values['cors-origin']])
+      return origins === undefined ? undefined : { origins }
+    }),
+    compression: values['no-compression'] !== true,
+    accessLog: accessLog === 'off' ? undefined : accessLog,
+    collections,
     location: readStoreLocation(values, defaultStateDirOf(catalogDir)),
     keysFile: values.keys,
     collectionsDir: values['collections-dir'],
@@ -187,6 +270,15 @@ export const readServeSettings = (
   }
 }
 
+/** A reader of @oqlkit/http that throws plain errors, its message made a usage problem. */
+const asUsageProblem = <T>(read: () => T): T => {
+  try {
+    return read()
+  } catch (error) {
+    throw new UsageProblem(error instanceof Error ? error.message : String(error))
+  }
+}
+
 const isDirectory = (path: string): boolean => {
   try {
     return statSync(path).isDirectory()
@@ -197,7 +289,7 @@ const isDirectory = (path: string): boolean => {
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  usage: `oqlkit serve [--catalog DIR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--no-metering] [--collections-dir DIR [--collections-port N]] [--embeddings-url URL [--embeddings-model M]] [--max-per-page N] [--query-timeout SECONDS]   (defaults: ${DEFAULT_CATALOG_DIR}, built from the bundled sample when missing; $PORT or ${DEFAULT_PORT}; state beside the catalog; ${DEFAULT_MAX_PER_PAGE} per page; ${DEFAULT_QUERY_TIMEOUT_MS / 1000} s per request)`,
+  usage: `oqlkit serve [--catalog DIR] [--host ADDR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--metering | --no-metering] [--collections-dir DIR | --no-collections] [--collections-port N] [--cors-origin ORIGIN|*|off ...] [--trust-proxy HOPS|ADDR,CIDR,...] [--access-log FILE|-|stderr|off] [--no-compression] [--embeddings-url URL [--embeddings-model M]] [--max-per-page N] [--query-timeout SECONDS]   (defaults: ${DEFAULT_CATALOG_DIR}, ${DEFAULT_HOST}, $PORT or ${DEFAULT_PORT}, state beside the catalog with collections in it, metering only with --metering/--keys/--redis, CORS for every origin, access log to stdout, ${DEFAULT_MAX_PER_PAGE} per page, ${DEFAULT_QUERY_TIMEOUT_MS / 1000} s per request)`,
   async run(args, context) {
     let settings: ServeSettings
     try {
@@ -314,8 +406,11 @@ export const serveCommand: CliCommand = {
     let metering: Awaited<ReturnType<typeof openServerMetering>> | undefined
     // Without metering, collections still need to know who calls: the key store alone.
     let keysOnly: Awaited<ReturnType<typeof openServerKeys>> | undefined
-    let collections: Awaited<ReturnType<typeof openEmbeddedCollectionStore>> | undefined
+    let collections: CollectionStore | undefined
+    let collectionsWhere = ''
+    let accessLog: { readonly log: AccessLog; readonly close: () => void } | undefined
     const closeStores = async () => {
+      accessLog?.close()
       await collections?.close()
       await keysOnly?.close()
       await metering?.close()
@@ -323,17 +418,25 @@ export const serveCommand: CliCommand = {
     try {
       const keysPath = keysFile === undefined ? undefined : resolve(keysFile)
       if (metered) metering = await openServerMetering(location, keysPath, new Date())
-      if (collectionsDir !== undefined) {
+      if (settings.collections) {
         if (!metered) keysOnly = await openServerKeys(location, keysPath, new Date())
-        collections = await openEmbeddedCollectionStore({ dir: resolve(collectionsDir) })
+        ;({ store: collections, where: collectionsWhere } = await openCollections(collectionsDir, location))
       }
+      if (settings.accessLog !== undefined) accessLog = await openAccessLog(settings.accessLog)
     } catch (error) {
       await closeStores()
       await adapter.close()
       return {
         exitCode: 1,
-        stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
+        stderr: `oqlkit serve: ${error instanceof StateDirectoryInUseError ? stateInUseMessage(error) : error instanceof Error ? error.message : String(error)}\n`,
       }
+    }
+    // CORS, compression, the access log and the proxies believed: the same on both ports.
+    const serving = {
+      ...(settings.cors === undefined ? {} : { cors: settings.cors }),
+      compression: settings.compression,
+      ...(accessLog === undefined ? {} : { accessLog: accessLog.log }),
+      ...(settings.trustProxy === undefined ? {} : { trustProxy: settings.trustProxy }),
     }
     const keyStore = metering?.keys ?? keysOnly?.keys
     // On the main port, metering has identified the caller already; elsewhere the key store answers.
@@ -349,57 +452,70 @@ export const serveCommand: CliCommand = {
       ...(tagger === undefined ? {} : { tagger }),
       ...(maxPerPage === undefined ? {} : { maxPerPage }),
       limits,
+      ...serving,
     })
     // Node refuses request heads over 16 KB with a bare 431; a larger limit lets the app answer long GET
     // lines itself, with a 414 that says to POST the query instead.
-    const server = serve(app, {
-      port,
-      hostname: '127.0.0.1',
-      silent: true,
-      node: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES },
-    })
-    await server.ready()
-    // Requests Node's parser refuses get a JSON error too, not a bare 400.
-    if (server.node?.server !== undefined) answerClientErrors(server.node.server)
+    // Requests Node's parser refuses get a JSON error too, not a bare 400 (`startServer` sees to it).
+    let server: StartedServer
+    let collectionsServer: StartedServer | undefined
+    try {
+      server = await startServer(app, { host: settings.host, port, maxHeaderSize: MAX_REQUEST_HEAD_BYTES })
+    } catch (error) {
+      await closeStores()
+      await adapter.close()
+      return { exitCode: 1, stderr: `oqlkit serve: ${(error as Error).message}\n` }
+    }
     if (vectors !== undefined && !adapter.capabilities.semanticSearch)
       context.writeProgress(
         `Semantic search is off: this catalog's vectors came from ${vectors.embedder.modelId} on an embeddings server; start with --embeddings-url URL to serve it.\n`,
       )
     context.writeProgress(
-      `oqlkit serving ${catalogDir} at ${server.url ?? `http://127.0.0.1:${port}/`} (Ctrl-C to stop)\n`,
+      `oqlkit serving ${catalogDir} at ${server.url ?? `http://${settings.host}:${port}/`} (Ctrl-C to stop)\n`,
     )
     context.writeProgress(
       metering === undefined
-        ? 'Metering is off: no budgets or rate limits.\n'
+        ? `Metering is off: no budgets or rate limits${settings.meteringRefused ? '' : ' (a local server; --metering, --keys or --redis turn them on)'}.\n`
         : `Keys, budgets and rate limits in ${describeLocation(location)}${metering.provisioned > 0 ? `, with ${metering.provisioned} key(s) from ${keysFile}` : ''}.\n`,
     )
+    if (metering === undefined && !/^(?:127\.|::1$|localhost$)/.test(settings.host))
+      context.writeProgress(
+        `Listening on ${settings.host} without metering: whoever reaches this server calls it without a budget; add --metering (or --keys) to meter it.\n`,
+      )
     if (tagger === undefined)
       context.writeProgress(
         'This catalog has no text-tagging model: /text answers 501 until it is re-ingested.\n',
       )
     // The collections API on a port of its own, when asked: same store; metered like the main port (same
     // request rate, X-RateLimit headers), or without metering with callers from the key store.
-    const collectionsServer =
-      collections === undefined || collectionsPort === undefined
-        ? undefined
-        : serve(
-            createCollectionsApp(
-              metering === undefined
-                ? { store: collections, callers: keyStoreCallers(keyStore!) }
-                : {
-                    store: collections,
-                    callers: meteredCaller,
-                    metering: { keys: metering.keys, meter: metering.meter },
-                  },
-            ),
-            { port: collectionsPort, hostname: '127.0.0.1', silent: true },
-          )
-    await collectionsServer?.ready()
-    if (collectionsServer?.node?.server !== undefined) answerClientErrors(collectionsServer.node.server)
+    if (collections !== undefined && collectionsPort !== undefined)
+      try {
+        collectionsServer = await startServer(
+          createCollectionsApp(
+            metering === undefined
+              ? { store: collections, callers: keyStoreCallers(keyStore!), ...serving }
+              : {
+                  store: collections,
+                  callers: meteredCaller,
+                  metering: { keys: metering.keys, meter: metering.meter },
+                  ...serving,
+                },
+          ),
+          { host: settings.host, port: collectionsPort },
+        )
+      } catch (error) {
+        await server.close(true)
+        await closeStores()
+        await adapter.close()
+        return { exitCode: 1, stderr: `oqlkit serve: collections port: ${(error as Error).message}\n` }
+      }
     if (collections !== undefined)
       context.writeProgress(
-        `Collections in ${resolve(collectionsDir!)}, served beside the API${collectionsServer === undefined ? '' : ` and at ${collectionsServer.url ?? `http://127.0.0.1:${collectionsPort}/`}`}.\n`,
+        `Collections in ${collectionsWhere}, served beside the API${collectionsServer === undefined ? '' : ` and at ${collectionsServer.url ?? `http://${settings.host}:${collectionsPort}/`}`}.\n`,
       )
+    context.writeProgress(
+      `${accessLog === undefined ? 'No access log' : `Access log (JSON lines) to ${settings.accessLog === '-' ? 'stdout' : settings.accessLog}`}; CORS ${settings.cors === undefined ? 'off' : `for ${settings.cors.origins === '*' ? 'every origin' : settings.cors.origins.join(', ')}`}; compression ${settings.compression ? 'on' : 'off'}${settings.trustProxy === undefined ? '' : '; client addresses from X-Forwarded-For behind trusted proxies'}.\n`,
+    )
     await new Promise<void>((done) => {
       process.once('SIGINT', done)
       process.once('SIGTERM', done)

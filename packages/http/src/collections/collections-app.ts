@@ -2,6 +2,7 @@ import { H3 } from 'h3'
 import { errorResponse } from '../errors/error-response.ts'
 import { meteringMiddleware } from '../metering/metering-middleware.ts'
 import type { MeteringOptions } from '../metering/metering-options.ts'
+import { type ServingOptions, useServingLayers, withTrustProxy } from '../server/serving-layers.ts'
 import { type CollectionsOptions, useCollections } from './collection-routes.ts'
 
 /**
@@ -15,13 +16,16 @@ import { type CollectionsOptions, useCollections } from './collection-routes.ts'
  * those headers report the budget without spending it. `meteredCaller` then names the callers.
  */
 export const createCollectionsApp = (
-  options: CollectionsOptions & {
-    readonly metering?: MeteringOptions
-    readonly logError?: (error: unknown) => void
-  },
+  options: CollectionsOptions &
+    ServingOptions & {
+      readonly metering?: MeteringOptions
+      readonly logError?: (error: unknown) => void
+    },
 ): H3 => {
   const app = new H3({ silent: true, onError: (error) => errorResponse(error, options.logError) })
-  if (options.metering !== undefined) app.use(meteringMiddleware(options.metering, options.logError))
+  useServingLayers(app, options, options.logError)
+  if (options.metering !== undefined)
+    app.use(meteringMiddleware(withTrustProxy(options.metering, options.trustProxy), options.logError))
   useCollections(app, options)
   return app
 }

@@ -15,22 +15,15 @@ import {
   toMicroUsd,
   usageSummary,
 } from '@oqlkit/engine'
-import { getRequestIP, type H3Event, type Middleware, toResponse } from 'h3'
+import type { Middleware } from 'h3'
 import { errorBody, errorResponse, jsonResponse } from '../errors/error-response.ts'
+import { clientAddressOf } from '../server/client-address.ts'
+import { responseOfNext } from '../server/next-response.ts'
 import { readCredential, unknownKeyError } from './credential-reader.ts'
 import { setMeteredRequest } from './metered-request.ts'
 import type { MeteringOptions } from './metering-options.ts'
 import { rateLimitHeaders } from './rate-limit-headers.ts'
 import { priceRequest } from './request-pricing.ts'
-
-// IPv4, IPv6 (with an optional zone) and IPv4-mapped forms; anything else is not an address to key budgets by.
-const ADDRESS = /^[0-9A-Fa-f:.]{2,45}(?:%[A-Za-z0-9_.-]{1,20})?$/
-
-/** The address whose anonymous budget a caller without a key uses. */
-const clientAddress = (event: H3Event, trustProxy: boolean): string => {
-  const address = getRequestIP(event, { xForwardedFor: trustProxy })?.trim()
-  return address !== undefined && ADDRESS.test(address) ? address : 'unknown'
-}
 
 const who = (caller: Caller): string => (caller.kind === 'key' ? 'this key' : 'this address without a key')
 
@@ -88,10 +81,8 @@ export const meteringMiddleware = (
   const clock = options.clock ?? Date.now
   const rate = { requests: limits.requestsPerWindow, windowMs: limits.rateWindowMs }
   return async (event, next) => {
-    const anonymous: Caller = {
-      kind: 'anonymous',
-      address: clientAddress(event, options.trustProxy === true),
-    }
+    // The address whose anonymous budget a caller without a key uses.
+    const anonymous: Caller = { kind: 'anonymous', address: clientAddressOf(event.req, options.trustProxy) }
     /**
      * The 401/400 of a refused key, with the X-RateLimit headers of the caller's address without a key
      * (and credits used 0: a refusal is never charged). The description puts the headers on every
@@ -166,12 +157,8 @@ export const meteringMiddleware = (
       nowMs: outcome.nowMs,
       costUsd: fromMicroUsd(costMicroUsd),
     })
-    let response: Response
-    try {
-      response = await toResponse(await next(), event)
-    } catch (error) {
-      response = errorResponse(error, logError)
-    }
+    // The API's JSON errors for what the chain throws, and for a path no route matches (the collections port).
+    const response = await responseOfNext(event, next, logError)
     let { counters, nowMs } = outcome
     let charged = costMicroUsd
     const { receipt } = outcome

@@ -1,4 +1,5 @@
 import type { KeyStore, MeteringLimits, MeterStore } from '@oqlkit/engine'
+import type { ProxyTrust } from '../server/proxy-trust.ts'
 
 /** What `createApp` needs to meter the API: where keys and budgets live, and the rules' numbers. */
 export interface MeteringOptions {
@@ -9,8 +10,11 @@ export interface MeteringOptions {
   /** The clock budgets and windows are kept by (default `Date.now`); a store may use its own instead. */
   readonly clock?: () => number
   /**
-   * Take a caller's address from the first `X-Forwarded-For` entry. Only behind a proxy that sets that
-   * header itself: otherwise any client could claim a fresh address, and a fresh anonymous budget, per call.
+   * Which proxies to believe about a caller's address (`readProxyTrust('10.0.0.0/8')`, `readProxyTrust('1')`):
+   * the right-most `X-Forwarded-For` entry not from a trusted proxy is the caller; without, the socket's peer.
+   * `true` takes the left-most entry, only for a proxy that overwrites the header itself (and for tests):
+   * otherwise any client could claim a fresh address, and a fresh anonymous budget, per call.
+   * `createApp({trustProxy})` sets it for the whole app.
    */
-  readonly trustProxy?: boolean
+  readonly trustProxy?: ProxyTrust | boolean
 }

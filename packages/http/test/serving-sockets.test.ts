@@ -1,0 +1,244 @@
+// The serving layers where the socket matters, with real listening servers (`startServer`, as
+// `oqlkit serve` runs them): the address a server listens on, the client address behind trusted and
+// untrusted proxies (anonymous budgets and the access log), and compression on the wire.
+import { request } from 'node:http'
+import { networkInterfaces } from 'node:os'
+import { Writable } from 'node:stream'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { createMemoryKeyStore, createMemoryMeterStore, DEFAULT_METERING_LIMITS } from '@oqlkit/engine'
+import {
+  type AccessLogEntry,
+  createAccessLog,
+  createApp,
+  type ProxyTrust,
+  readProxyTrust,
+  type StartedServer,
+  startServer,
+} from '@oqlkit/http'
+import { H3 } from 'h3'
+import { afterEach, describe, expect, it } from 'vitest'
+import { useServingLayers } from '../src/server/serving-layers.ts'
+import { useSampleApp } from './support/sample-app.ts'
+
+const sample = useSampleApp()
+const started: StartedServer[] = []
+afterEach(async () => {
+  for (const server of started.splice(0)) await server.close(true)
+})
+
+const listen = async (app: ReturnType<typeof createApp>, host?: string): Promise<string> => {
+  const server = await startServer(app, { port: 0, ...(host === undefined ? {} : { host }) })
+  started.push(server)
+  return (server.url ?? '').replace(/\/$/, '')
+}
+
+const hasIpv6Loopback = (networkInterfaces().lo ?? []).some((entry) => entry.address === '::1')
+
+describe('--host', () => {
+  const plainApp = () =>
+    createApp({ adapter: sample.adapter, catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} } })
+
+  it('listens on the address given, and only there', async () => {
+    const url = await listen(plainApp(), '127.0.0.2')
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/)
+    const port = new URL(url).port
+    expect((await fetch(`${url}/`)).status).toBe(200)
+    await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow()
+  })
+
+  it.skipIf(!hasIpv6Loopback)(
+    'listens on ::1 when asked (skipped on a machine without IPv6 loopback)',
+    async () => {
+      const url = await listen(plainApp(), '::1')
+      expect(url).toMatch(/^http:\/\/\[::1\]:\d+$/)
+      expect((await fetch(`${url}/`)).status).toBe(200)
+    },
+  )
+
+  it('listens on 127.0.0.1 by default', async () => {
+    expect(await listen(plainApp())).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+  })
+
+  it('says why it cannot listen: an address the machine lacks, a port in use', async () => {
+    await expect(startServer(plainApp(), { port: 0, host: '192.0.2.1' })).rejects.toThrow(
+      /no address 192\.0\.2\.1 \(EADDRNOTAVAIL\)/,
+    )
+    const url = await listen(plainApp())
+    await expect(startServer(plainApp(), { port: Number(new URL(url).port) })).rejects.toThrow(
+      /is in use by another process \(EADDRINUSE\): stop it or choose another --port/,
+    )
+  })
+})
+
+describe('--trust-proxy', () => {
+  /** A metered app whose anonymous budget pays for two list calls, with its access log kept. */
+  const meteredServer = async (trustProxy: ProxyTrust | undefined) => {
+    const entries: AccessLogEntry[] = []
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of chunk.toString().split('\n')) if (line !== '') entries.push(JSON.parse(line))
+        done()
+      },
+    })
+    const app = createApp({
+      adapter: sample.adapter,
+      catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
+      metering: {
+        keys: createMemoryKeyStore(),
+        meter: createMemoryMeterStore(),
+        limits: { ...DEFAULT_METERING_LIMITS, anonymousDailyBudgetUsd: 0.0002 },
+      },
+      accessLog: createAccessLog(sink).log,
+      ...(trustProxy === undefined ? {} : { trustProxy }),
+    })
+    const url = await listen(app)
+    const list = async (forwardedFor?: string) => {
+      const response = await fetch(`${url}/works?per_page=1`, {
+        headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+      })
+      await response.arrayBuffer()
+      return response.status
+    }
+    return { list, entries }
+  }
+
+  it('behind a trusted proxy, budgets the right-most untrusted X-Forwarded-For address', async () => {
+    const { list, entries } = await meteredServer(readProxyTrust('loopback'))
+    expect([await list('203.0.113.5'), await list('203.0.113.5'), await list('203.0.113.5')]).toEqual([
+      200, 200, 429,
+    ])
+    // A client that prepends an address of its choice is still the address the proxy appended.
+    expect(await list('198.51.100.1, 203.0.113.5')).toBe(429)
+    // Another client behind the same proxy has a budget of its own.
+    expect(await list('203.0.113.6')).toBe(200)
+    expect(entries.map((entry) => entry.client)).toEqual([
+      '203.0.113.5',
+      '203.0.113.5',
+      '203.0.113.5',
+      '203.0.113.5',
+      '203.0.113.6',
+    ])
+  })
+
+  it('believes as many hops as a hop count says', async () => {
+    const { list, entries } = await meteredServer(readProxyTrust('1'))
+    expect(await list('198.51.100.1, 203.0.113.7')).toBe(200)
+    expect(entries[0]?.client).toBe('203.0.113.7')
+  })
+
+  it('ignores the X-Forwarded-For of an untrusted peer: spoofing gets no fresh budget', async () => {
+    for (const trust of [undefined, readProxyTrust('10.0.0.0/8, 192.168.1.1')]) {
+      const { list, entries } = await meteredServer(trust)
+      expect([await list(), await list(), await list()]).toEqual([200, 200, 429])
+      expect(await list('203.0.113.99')).toBe(429)
+      expect(await list('203.0.113.100, 203.0.113.101')).toBe(429)
+      expect(new Set(entries.map((entry) => entry.client))).toEqual(new Set(['127.0.0.1']))
+    }
+  })
+
+  it('refuses a setting that is neither a hop count nor addresses, saying what it takes', () => {
+    expect(() => readProxyTrust('proxy.example')).toThrow(/invalid IP address: proxy\.example.*CIDR ranges/)
+    expect(() => readProxyTrust('10.0.0.0/33')).toThrow(/invalid range on address/)
+    expect(() => readProxyTrust('0')).toThrow(/hop count from 1 to 32/)
+    expect(() => readProxyTrust(' , ')).toThrow(/needs a hop count or a list/)
+  })
+})
+
+describe('compression on the wire', () => {
+  /** A raw HTTP/1.1 GET (Node's http client decompresses nothing): status, headers and the bytes sent. */
+  const rawGet = (url: string, acceptEncoding?: string) =>
+    new Promise<{ headers: Record<string, unknown>; bytes: Buffer }>((done, failed) => {
+      const req = request(
+        url,
+        { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } },
+        (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (chunk: Buffer) => chunks.push(chunk))
+          res.on('end', () => done({ headers: res.headers, bytes: Buffer.concat(chunks) }))
+          res.on('error', failed)
+        },
+      )
+      req.on('error', failed)
+      req.end()
+    })
+  const withoutTiming = (json: string) => json.replace(/"db_response_time_ms":\d+/, '"db_response_time_ms":0')
+
+  it('sends 100 works as brotli or gzip, a fraction of the plain bytes, that decompress to the plain body', async () => {
+    const url = await listen(
+      createApp({
+        adapter: sample.adapter,
+        catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
+        compression: true,
+      }),
+    )
+    const page = `${url}/works?per_page=100`
+    const plain = await rawGet(page)
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    const plainText = withoutTiming(plain.bytes.toString('utf8'))
+    expect(plain.bytes.byteLength).toBeGreaterThan(1_000_000)
+    const br = await rawGet(page, 'br, gzip;q=0.8')
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers.vary).toContain('Accept-Encoding')
+    expect(withoutTiming(brotliDecompressSync(br.bytes).toString('utf8')) === plainText).toBe(true)
+    const gzip = await rawGet(page, 'gzip')
+    expect(gzip.headers['content-encoding']).toBe('gzip')
+    expect(withoutTiming(gunzipSync(gzip.bytes).toString('utf8')) === plainText).toBe(true)
+    expect(br.bytes.byteLength).toBeLessThan(plain.bytes.byteLength / 4)
+    expect(gzip.bytes.byteLength).toBeLessThan(plain.bytes.byteLength / 4)
+    // A small answer goes as it is, with its length.
+    const small = await rawGet(`${url}/works/W2741809807?select=id`, 'br, gzip')
+    expect(small.headers['content-encoding']).toBeUndefined()
+    expect(Number(small.headers['content-length'])).toBe(small.bytes.byteLength)
+  })
+
+  it('cancels a streamed body through the serving layers when the client goes away mid-answer, compressed or not', async () => {
+    for (const acceptEncoding of ['identity', 'gzip', 'br']) {
+      let cancelled: () => void = () => {}
+      const cancel = new Promise<void>((done) => {
+        cancelled = done
+      })
+      // An endless JSON Lines stream, as a long export is: only a client that leaves ends it.
+      const app = new H3()
+      // Every serving layer in front, as on the server: each passes the body through, cancel included.
+      useServingLayers(app, { cors: { origins: '*' }, compression: true, accessLog: () => {} })
+      app.get('/stream', () => {
+        let row = 0
+        return new Response(
+          new ReadableStream<Uint8Array>({
+            pull: (controller) => {
+              controller.enqueue(
+                new TextEncoder().encode(`${JSON.stringify({ row: row++, text: 'x'.repeat(200) })}\n`),
+              )
+            },
+            cancel: () => cancelled(),
+          }),
+          { headers: { 'content-type': 'application/x-ndjson' } },
+        )
+      })
+      const url = await listen(app)
+      const received = await new Promise<{ encoding: unknown; bytes: number }>((done, failed) => {
+        const req = request(`${url}/stream`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+          let bytes = 0
+          res.on('data', (chunk: Buffer) => {
+            bytes += chunk.byteLength
+            if (bytes > 64 * 1024) {
+              req.destroy()
+              done({ encoding: res.headers['content-encoding'], bytes })
+            }
+          })
+        })
+        req.on('error', (error) => {
+          if (!req.destroyed) failed(error)
+        })
+        req.end()
+      })
+      expect(received.encoding).toBe(acceptEncoding === 'identity' ? undefined : acceptEncoding)
+      await expect(
+        Promise.race([
+          cancel.then(() => 'cancelled'),
+          new Promise((done) => setTimeout(() => done('still running'), 5_000)),
+        ]),
+      ).resolves.toBe('cancelled')
+    }
+  })
+})

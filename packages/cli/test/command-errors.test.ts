@@ -30,7 +30,11 @@ const USAGE_ERRORS: Record<string, readonly (readonly [readonly string[], string
     [['--keys', join(scratch, 'keys.json')], `--keys ${join(scratch, 'keys.json')}: no such file`],
     [['--max-per-page', '0'], '--max-per-page needs a whole number from 1 to 10000 (was 0)'],
     [['--query-timeout=soon'], '--query-timeout needs a number of seconds from 0.001 to 3600 (was soon)'],
-    [['--collections-port', '9000'], '--collections-port serves the collections: give --collections-dir too'],
+    [
+      ['--collections-port', '9000', '--no-collections'],
+      '--collections-port serves the collections: drop --no-collections',
+    ],
+    [['--cors-origin', 'a', '--cors-origin'], '--cors-origin needs an origin'],
     [['--embeddings-model', 'm'], '--embeddings-model goes with --embeddings-url'],
     [
       ['--state', 's', '--redis', 'redis://127.0.0.1'],

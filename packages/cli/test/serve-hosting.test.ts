@@ -240,7 +240,7 @@ describe('the self-hosting flags refuse bad values', () => {
       ['--no-collections', '--collections-port', '9999'],
       '--collections-port serves the collections: drop --no-collections',
     ],
-    [['--access-log'], '--access-log needs a value'],
+    [['--access-log'], '--access-log needs a file, - (stdout), stderr or off'],
   ])('%j', async (args, message) => {
     const refused = await runCli(['serve', '--catalog', catalogDir, ...args])
     expect(refused.exitCode).toBe(2)

@@ -249,6 +249,12 @@ export { type GroupKeyLabel, labelGroupKeys, type RawGroupKey } from './shaping/
 export { isQueryLimitError, QueryLimitError } from './shaping/query-limit-error.ts'
 export type { GroupsResponse, GroupView, QueryResponse, RowsResponse } from './shaping/query-response.ts'
 export {
+  DEFAULT_STREAM_BATCH_SIZE,
+  type RowBatch,
+  type RowStreamOptions,
+  streamRows,
+} from './shaping/row-stream.ts'
+export {
   TAG_KINDS,
   type Tag,
   type Tagger,

@@ -16,6 +16,7 @@ import type { QueryPlan } from '../plan/query-plan.ts'
 import { encodeCursor } from '../planner/cursor-codec.ts'
 import { planQuery, type ViewParameters } from '../planner/plan-query.ts'
 import { executeQuery } from '../shaping/execute-query.ts'
+import { streamRows } from '../shaping/row-stream.ts'
 import {
   type ReferenceContext,
   referenceGroups,
@@ -521,6 +522,77 @@ export function describeAdapterConformance(
           )
           expect(row.display_name).toBeDefined()
         }
+      })
+    })
+
+    describe('streaming every row', () => {
+      const collect = async (plan: QueryPlan, batchSize: number, signal?: AbortSignal) => {
+        const batches: { count: number; rows: readonly EntityRecord[] }[] = []
+        for await (const batch of streamRows(adapter, plan, { batchSize, ...(signal ? { signal } : {}) }))
+          batches.push(batch)
+        return batches
+      }
+
+      it('streams the rows the pages give, in the same order, batch by batch, with the count', async () => {
+        const oqo: Oqo = { get_rows: 'works', filter_rows: [leaf('cited_by_count', 0, { operator: '>=' })] }
+        for (const sort of ['publication_year:desc,fwci:asc', 'cited_by_count:desc', undefined]) {
+          const plan = planOf(oqo, sort === undefined ? {} : { sort })
+          const expected = ids(referenceOrder(plan, referenceRows(plan, works, context)))
+          expect(expected.length, 'the case streams more than one batch').toBeGreaterThan(30)
+          const byPage: string[] = []
+          for (let page = 1; (page - 1) * 30 < expected.length; page++)
+            byPage.push(...ids((await rowsOf(oqo, { perPage: 30, page, ...(sort ? { sort } : {}) })).rows))
+          const batches = await collect(plan, 30)
+          expect(batches.length, `${sort}`).toBe(Math.ceil(expected.length / 30))
+          for (const batch of batches) {
+            expect(batch.count).toBe(expected.length)
+            expect(batch.rows.length).toBeLessThanOrEqual(30)
+          }
+          const streamed = batches.flatMap((batch) => ids(batch.rows))
+          expect(streamed, `${sort}`).toEqual(byPage)
+          expect(streamed, `${sort}`).toEqual(expected)
+        }
+      })
+
+      it('streams selected fields only, an empty result as one empty batch, and a seeded sample whole', async () => {
+        const plan = planOf({ get_rows: 'works' }, { select: ['id', 'display_name'] })
+        const batches = await collect(plan, 50)
+        expect(batches.flatMap((batch) => batch.rows).length).toBe(works.length)
+        for (const row of batches.flatMap((batch) => batch.rows))
+          expect(Object.keys(row).sort()).toEqual(
+            ['display_name', 'id'].filter((key) => key in context.byId.get(shortIdOf(row))!),
+          )
+
+        const none = await collect(
+          planOf({ get_rows: 'works', filter_rows: [leaf('publication_year', 1000)] }),
+          10,
+        )
+        expect(none).toEqual([{ count: 0, rows: [] }])
+
+        const sample: Oqo = { get_rows: 'works', sample: 25, seed: 'stream' }
+        const whole = await rowsOf(sample, { perPage: 25 })
+        const sampled = await collect(planOf(sample), 10)
+        expect(sampled.map((batch) => batch.rows.length)).toEqual([10, 10, 5])
+        expect(sampled.flatMap((batch) => ids(batch.rows))).toEqual(ids(whole.rows))
+        expect(sampled.every((batch) => batch.count === 25)).toBe(true)
+      })
+
+      it('stops at its signal, and refuses a group_by', async () => {
+        const stop = new AbortController()
+        const seen: number[] = []
+        const stream = async () => {
+          for await (const batch of streamRows(adapter, planOf({ get_rows: 'works' }), {
+            batchSize: 5,
+            signal: stop.signal,
+          })) {
+            seen.push(batch.rows.length)
+            stop.abort()
+          }
+        }
+        await expect(stream()).rejects.toMatchObject({ name: 'QueryInterruptedError' })
+        expect(seen).toEqual([5])
+        const grouped = collect(planOf({ get_rows: 'works', group_by: [{ column_id: 'type' }] }), 5)
+        await expect(grouped).rejects.toMatchObject({ name: 'UnsupportedPlanError' })
       })
     })
 

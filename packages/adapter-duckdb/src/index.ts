@@ -14,6 +14,10 @@ export {
   type EmbeddedCollectionStoreOptions,
   openEmbeddedCollectionStore,
 } from './collections/embedded-collection-store.ts'
+export {
+  type JsonLinesParquetOptions,
+  writeJsonLinesAsParquet,
+} from './export/json-lines-parquet-writer.ts'
 export { IngestError, type IngestErrorCode, isIngestError } from './ingest/ingest-error.ts'
 export type {
   EntityIngestCounts,

@@ -21,6 +21,21 @@ export {
   isApiError,
 } from './errors/api-error.ts'
 export { errorResponse, toApiError } from './errors/error-response.ts'
+export {
+  EXPORT_CONTENT_TYPES,
+  EXPORT_FORMATS,
+  type ExportFormat,
+  isExportFormat,
+} from './export/export-format.ts'
+export { EXPORT_BATCH_ROWS, EXPORT_IDLE_MS, exportCostUsd } from './export/export-handler.ts'
+export type { ExportEnd, ParquetWriter } from './export/row-export-body.ts'
+export {
+  csvColumnsOf,
+  csvEncoder,
+  jsonArrayEncoder,
+  jsonLinesEncoder,
+  type RowTextEncoder,
+} from './export/row-text-encoder.ts'
 export { AdmissionQueue } from './limits/admission-queue.ts'
 export {
   DEFAULT_QUERY_TIMEOUT_MS,

@@ -38,7 +38,7 @@ const withPage = (plan: QueryPlan, page: QueryPlan['page']): QueryPlan =>
  * `groupBy` has no rows to stream: an `UnsupportedPlanError`.
  */
 export async function* streamRows(
-  adapter: StorageAdapter,
+  adapter: Pick<StorageAdapter, 'queryRows'>,
   plan: QueryPlan,
   options: RowStreamOptions = {},
 ): AsyncGenerator<RowBatch, void, undefined> {

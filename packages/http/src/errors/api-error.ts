@@ -8,6 +8,8 @@ export const API_ERROR_CODES = {
   repeated_parameter: 'A parameter appears more than once (filter included: combine filters with commas).',
   invalid_parameter: 'A parameter value of the wrong form (per_page=abc, an empty q).',
   oql_not_allowed_here: 'oql= or oqo= on an entity path; OQL runs at the root (GET or POST /).',
+  invalid_export:
+    'An export request without a valid format= (csv, jsonl, json, parquet), or with paging or group_by, which an export has no use for.',
   too_many_groups: 'The query needs more group buckets in memory than the engine allows.',
   not_supported: 'The catalog or its adapter cannot answer this query (semantic search without vectors, …).',
   embeddings_unavailable:

@@ -41,6 +41,20 @@ export class AdmissionQueue {
     }
   }
 
+  /**
+   * Takes a slot for work that outlives one call (an export's stream): resolves, once a slot is free, with the
+   * function that gives it back (a second call does nothing).
+   */
+  async acquire(signal?: AbortSignal): Promise<() => void> {
+    await this.#enter(signal)
+    let held = true
+    return () => {
+      if (!held) return
+      held = false
+      this.#leave()
+    }
+  }
+
   #enter(signal: AbortSignal | undefined): Promise<void> {
     if (signal?.aborted === true) return Promise.reject(QueryInterruptedError.of(signal))
     if (this.#running < this.slots) {

@@ -130,6 +130,25 @@ export class RequestLimits {
   }
 
   /**
+   * Keeps a server's shutdown waiting for work that goes on after its request's handler answered (an export's
+   * rows, streamed after the headers), and interrupting it with `stop` when the grace period is over.
+   * `finished` settles when that work is over.
+   */
+  holdOpen(stop: AbortController, finished: Promise<unknown>): void {
+    const settled = finished.then(
+      () => {},
+      () => {},
+    )
+    this.#inFlight.set(settled, stop)
+    settled.finally(() => this.#inFlight.delete(settled))
+  }
+
+  /** Whether the server is shutting down (no new request is taken). */
+  get draining(): boolean {
+    return this.#draining
+  }
+
+  /**
    * Stops taking requests (each new one is a 503), lets those in flight finish for up to `graceMs`, then
    * interrupts the storage work of the rest, which answer 503, and waits up to `interruptMs` for them to be
    * written. Resolves when no request is left, or when that time is up.

@@ -9,6 +9,15 @@ export interface MeteredRequest {
   readonly counters: MeterCounters
   readonly nowMs: number
   readonly costUsd: number
+  /**
+   * Charges the caller more for this request, once its handler knows the price (an export, from its row
+   * count), in the same atomic check as any charge: undefined when charged, or the 429 to answer when the
+   * budget cannot pay (nothing is charged then). The response's X-RateLimit headers include it, and a failed
+   * response (400 and up) refunds it with the rest.
+   */
+  readonly chargeMore: (costUsd: number) => Promise<Response | undefined>
+  /** Gives back what `chargeMore` took: the request failed after its headers were sent. */
+  readonly refundMore: () => Promise<void>
 }
 
 const metered = new WeakMap<H3Event, MeteredRequest>()

@@ -2,6 +2,7 @@ import {
   allowanceOf,
   type Caller,
   type ChargeOutcome,
+  type ChargeReceipt,
   type CostClass,
   classRateOf,
   classRateSubject,
@@ -134,13 +135,14 @@ export const meteringMiddleware = (
         )
       }
     }
+    const requestId = crypto.randomUUID()
     const outcome = await options.meter.charge({
       subject: subjectOf(caller),
       costMicroUsd,
       allowance,
       rate,
       nowMs: clock(),
-      requestId: crypto.randomUUID(),
+      requestId,
     })
     if (!outcome.ok)
       return tooManyRequests(
@@ -150,22 +152,63 @@ export const meteringMiddleware = (
         rateLimitHeaders(usageSummary(allowance, outcome.counters, outcome.nowMs), 0),
       )
 
+    let { counters, nowMs } = outcome
+    let charged = costMicroUsd
+    // What handlers charged beyond the price at the gate (an export's rows), for the headers and refunds.
+    const more: ChargeReceipt[] = []
+    const refundMore = async (): Promise<void> => {
+      for (const extra of more.splice(0)) {
+        ;({ counters, nowMs } = await options.meter.refund(extra, clock()))
+        charged -= extra.dailyMicroUsd + extra.prepaidMicroUsd
+      }
+    }
     setMeteredRequest(event, {
       caller,
       allowance,
       counters: outcome.counters,
       nowMs: outcome.nowMs,
       costUsd: fromMicroUsd(costMicroUsd),
+      chargeMore: async (costUsd) => {
+        const extraMicroUsd = toMicroUsd(costUsd)
+        // The same request id, and no rate of its own: the request was already counted at the gate.
+        const extra = await options.meter.charge({
+          subject: subjectOf(caller),
+          costMicroUsd: extraMicroUsd,
+          allowance,
+          rate: { requests: Number.MAX_SAFE_INTEGER, windowMs: rate.windowMs },
+          nowMs: clock(),
+          requestId,
+        })
+        if (!extra.ok)
+          return tooManyRequests(
+            extra,
+            caller,
+            limits,
+            rateLimitHeaders(usageSummary(allowance, extra.counters, extra.nowMs), 0),
+          )
+        more.push(extra.receipt)
+        ;({ counters, nowMs } = extra)
+        charged += extraMicroUsd
+        return undefined
+      },
+      refundMore: async () => {
+        try {
+          await refundMore()
+        } catch (error) {
+          ;(logError ?? console.error)(error)
+        }
+      },
     })
     // The API's JSON errors for what the chain throws, and for a path no route matches (the collections port).
     const response = await responseOfNext(event, next, logError)
-    let { counters, nowMs } = outcome
-    let charged = costMicroUsd
     const { receipt } = outcome
-    if (response.status >= 400 && receipt.dailyMicroUsd + receipt.prepaidMicroUsd > 0) {
+    if (response.status >= 400) {
       try {
-        ;({ counters, nowMs } = await options.meter.refund(receipt, clock()))
-        charged = 0
+        await refundMore()
+        if (receipt.dailyMicroUsd + receipt.prepaidMicroUsd > 0) {
+          ;({ counters, nowMs } = await options.meter.refund(receipt, clock()))
+          charged -= costMicroUsd
+        }
       } catch (error) {
         // The call failed and stays charged; the client still gets its answer.
         ;(logError ?? console.error)(error)

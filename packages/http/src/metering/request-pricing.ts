@@ -7,6 +7,7 @@ import {
 } from '@oqlkit/engine'
 import { type TranslationResult, translate } from '@oqlkit/oql'
 import { type Oqo, parseBoundedJson } from '@oqlkit/oqo-schema'
+import { EXPORT_SEGMENT } from '../export/export-request-reader.ts'
 import { entityOfPath } from '../request/entity-paths.ts'
 import { readListRequest } from '../request/list-request-reader.ts'
 import { rawQueryOf, readQueryParameters } from '../request/query-parameters.ts'
@@ -114,6 +115,8 @@ export const priceRequest = async (
   if (first === 'text') return 'text'
   const entity = entityOfPath(first)
   if (entity === undefined) return undefined
+  // An export is priced by its rows, known once it starts: its handler charges them (`chargeMore`).
+  if (segments.length === 2 && segments[1] === EXPORT_SEGMENT) return undefined
   if (segments.length > 1) return 'singleton'
   if (method !== 'GET' && method !== 'HEAD') return undefined
   const reading = readListRequest(entity, rawQueryOf(request.url))

@@ -1,0 +1,152 @@
+import {
+  costClassOfPlan,
+  costUsdOf,
+  type PlanOptions,
+  planQuery,
+  type QueryPlan,
+  type StorageAdapter,
+  streamRows,
+} from '@oqlkit/engine'
+import { entityPath } from '@oqlkit/oqo-schema'
+import type { H3Event } from 'h3'
+import type { PlanResolver } from '../collections/collection-filter-hook.ts'
+import { ApiError } from '../errors/api-error.ts'
+import { planProblemsOf } from '../errors/plan-problems.ts'
+import type { RequestLimits } from '../limits/request-limits.ts'
+import { meteredRequestOf } from '../metering/metered-request.ts'
+import { entityOfPath } from '../request/entity-paths.ts'
+import { rawQueryOf } from '../request/query-parameters.ts'
+import { unknownEntityError } from '../routes/entity-list-handler.ts'
+import { EXPORT_CONTENT_TYPES } from './export-format.ts'
+import { readExportRequest } from './export-request-reader.ts'
+import { type ExportEnd, type ParquetWriter, parquetExportBody, textExportBody } from './row-export-body.ts'
+import { csvEncoder, jsonArrayEncoder, jsonLinesEncoder, type RowTextEncoder } from './row-text-encoder.ts'
+
+/** Rows one storage call of an export reads: the memory an export holds, and how often it checks on its client. */
+export const EXPORT_BATCH_ROWS = 1000
+
+/** The longest an export waits for its client to read before it gives up, and its slot with it. */
+export const EXPORT_IDLE_MS = 60_000
+
+/** The price of an export: the list price of its query for every 1,000 rows begun (an empty one costs one). */
+export const exportCostUsd = (plan: QueryPlan, rows: number): number =>
+  costUsdOf(costClassOfPlan(plan)) * Math.max(1, Math.ceil(rows / 1000))
+
+export interface ExportHandlerOptions {
+  /** The adapter itself, not the per-request view `RequestLimits.adapter` gives: an export outlives its handler. */
+  readonly adapter: StorageAdapter
+  readonly limits: RequestLimits
+  readonly resolvePlan?: PlanResolver
+  readonly planOptions?: PlanOptions
+  /** Writes Parquet; without it `format=parquet` answers 501. */
+  readonly writeParquet?: ParquetWriter
+  readonly logError?: (error: unknown) => void
+}
+
+const encoderOf = (format: 'csv' | 'jsonl' | 'json', select: readonly string[] | null): RowTextEncoder =>
+  format === 'csv' ? csvEncoder(select) : format === 'json' ? jsonArrayEncoder() : jsonLinesEncoder()
+
+/**
+ * `GET /{entities}/export?format=csv|jsonl|json|parquet&…`: every row of a list query, streamed, past the
+ * 10,000 results that paging reaches. The list is read as the list endpoint reads it and walked by keyset
+ * (cursor) pages of 1,000 rows (`streamRows`), each read only when the client has taken the last.
+ *
+ * - Admission: an export holds one heavy slot of the admission queue from its first row to its last, so
+ *   exports never take the storage from cheap requests (lists and singletons do not queue) and at most as many
+ *   run at once as heavy plans may; a full queue answers 503 `server_busy`.
+ * - Deadlines: each storage call (one batch) has the time budget of a whole list request, since a batch
+ *   costs what a cursor page does; the export as a whole has none, because its length grows with the catalog
+ *   and the client's reading speed, not with the cost of the query. A client that reads nothing for 60 s is
+ *   given up on, so a stalled client cannot hold a slot.
+ * - Price: the list price of the query for every 1,000 rows begun, charged once the first batch has told the
+ *   count and before any row is sent, so a budget that cannot pay answers 429 and nothing is charged
+ *   (`X-Export-Rows` says how many rows follow, `X-RateLimit-Credits-Used` what they cost). A failure before
+ *   the rows is refunded as any failed call; a failure of the server's while they flow is refunded too; a
+ *   client that leaves mid-way has taken rows and is not.
+ * - Cancellation: a client that goes away interrupts the storage statement running and no more are made;
+ *   a shutdown interrupts exports after its grace period like any request.
+ */
+export const exportHandler =
+  (options: ExportHandlerOptions) =>
+  async (event: H3Event): Promise<Response> => {
+    const segment = event.context.params?.entity ?? ''
+    const entity = entityOfPath(segment)
+    if (entity === undefined) throw unknownEntityError(segment)
+    const reading = readExportRequest(entity, rawQueryOf(event.req.url))
+    if (!reading.ok) throw new ApiError(400, reading.problems)
+    const { format, list } = reading.request
+    if (format === 'parquet' && options.writeParquet === undefined)
+      throw ApiError.of(
+        501,
+        'not_supported',
+        'This server writes no Parquet. Ask for format=csv, jsonl or json.',
+      )
+    const planning = planQuery(list.oqo, list.view, options.planOptions ?? {})
+    if (!planning.ok) throw new ApiError(400, planProblemsOf(planning.errors))
+    const { plan } = options.resolvePlan === undefined ? planning : await options.resolvePlan(event, planning)
+
+    const { limits } = options
+    const stop = new AbortController()
+    const signal = AbortSignal.any([stop.signal, event.req.signal])
+    const release = await limits.admission.acquire(signal)
+    const rest = streamRows(
+      {
+        // Each batch has the budget of a list request; the client's leaving or a shutdown stops any of them.
+        queryRows: (batch, own) =>
+          options.adapter.queryRows(batch, {
+            signal: AbortSignal.any([own?.signal ?? signal, AbortSignal.timeout(limits.queryTimeoutMs)]),
+          }),
+      },
+      plan,
+      { batchSize: EXPORT_BATCH_ROWS, signal },
+    )
+    let answered = false
+    try {
+      const first = await rest.next()
+      if (first.done === true) throw new Error('a row stream gave no first batch')
+      const rows = first.value.count
+      const metered = meteredRequestOf(event)
+      const costUsd = exportCostUsd(plan, rows)
+      if (metered !== undefined) {
+        const refused = await metered.chargeMore(costUsd)
+        if (refused !== undefined) return refused
+      }
+      let finished: () => void = () => {}
+      limits.holdOpen(
+        stop,
+        new Promise<void>((resolve) => {
+          finished = resolve
+        }),
+      )
+      const onEnd = (end: ExportEnd) => {
+        release()
+        finished()
+        if (end.kind === 'failed') {
+          // Headers are sent: the client sees the body break off short of X-Export-Rows, and pays nothing.
+          options.logError?.(end.error)
+          metered?.refundMore().catch(() => {})
+        }
+      }
+      const parts = { first: first.value, rest, stop, idleMs: EXPORT_IDLE_MS, onEnd }
+      const body =
+        format === 'parquet'
+          ? parquetExportBody(parts, options.writeParquet!, plan.select)
+          : textExportBody(parts, encoderOf(format, plan.select))
+      answered = true
+      return new Response(body, {
+        status: 200,
+        headers: {
+          'content-type': EXPORT_CONTENT_TYPES[format],
+          'content-disposition': `attachment; filename="${entityPath(entity)}.${format}"`,
+          'cache-control': 'no-store',
+          'x-export-rows': String(rows),
+        },
+      })
+    } finally {
+      if (!answered) {
+        stop.abort()
+        await rest.return().catch(() => {})
+        release()
+      }
+    }
+  }

@@ -1,0 +1,69 @@
+import type { EntityRecord } from '@oqlkit/engine'
+import { stringify } from 'csv-stringify/sync'
+
+/**
+ * Rows written as text, batch by batch: what an export sends and `oqlkit query` writes. `rows` gives the text
+ * of one batch (the first also carries what opens the document); `end` what closes it.
+ */
+export interface RowTextEncoder {
+  rows(rows: readonly EntityRecord[]): string
+  end(): string
+}
+
+/** JSON Lines: one record a line, as the list's `results` hold them. */
+export const jsonLinesEncoder = (): RowTextEncoder => ({
+  rows: (rows) => rows.map((row) => `${JSON.stringify(row)}\n`).join(''),
+  end: () => '',
+})
+
+/** One JSON array of the records, one a line, so a large export stays readable by line-based tools too. */
+export const jsonArrayEncoder = (): RowTextEncoder => {
+  let written = 0
+  return {
+    rows: (rows) => rows.map((row) => `${written++ === 0 ? '[\n' : ',\n'}${JSON.stringify(row)}`).join(''),
+    end: () => (written === 0 ? '[]\n' : '\n]\n'),
+  }
+}
+
+/** A CSV cell: scalars as text, null and missing as empty, objects and arrays as their JSON text. */
+const cellOf = (value: unknown): string => {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'object') return JSON.stringify(value)
+  return String(value)
+}
+
+/**
+ * The columns of a CSV export: the selected fields in the order `select` names them, or, without `select`,
+ * the top-level fields of the first batch's records in the order they first appear. Records of one entity
+ * carry the same top-level fields (an absent value is null), so the first batch names them all; a field that
+ * only a later record has is not written.
+ */
+export const csvColumnsOf = (
+  select: readonly string[] | null,
+  firstRows: readonly EntityRecord[],
+): readonly string[] => {
+  if (select !== null) return select
+  const columns = new Set<string>()
+  for (const row of firstRows) for (const key of Object.keys(row)) columns.add(key)
+  return [...columns]
+}
+
+/**
+ * CSV (RFC 4180, through csv-stringify): a header row of the columns, then one row a record. Top-level
+ * scalars are cells as they are (booleans `true`/`false`), nulls empty, nested objects and arrays their JSON
+ * text, quoted.
+ */
+export const csvEncoder = (select: readonly string[] | null): RowTextEncoder => {
+  let columns: readonly string[] | undefined
+  return {
+    rows: (rows) => {
+      const header = columns === undefined
+      columns ??= csvColumnsOf(select, rows)
+      const names = columns
+      const records = rows.map((row) => names.map((name) => cellOf(row[name])))
+      if (header && names.length === 0) return ''
+      return stringify(header ? [names, ...records] : records, { eof: true, record_delimiter: '\n' })
+    },
+    end: () => '',
+  }
+}

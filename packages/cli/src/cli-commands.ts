@@ -39,6 +39,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/keys-command.ts')).keysCommand,
   },
   {
+    name: 'query',
+    summary:
+      'Run an OQL query or classic URL over a catalog and write every matching row (table, JSON, CSV, Parquet).',
+    load: async () => (await import('./commands/query-command.ts')).queryCommand,
+  },
+  {
     name: 'translate',
     summary:
       'Translate a query between OQL, OQO JSON and the classic URL; prints one form or the /query result.',

@@ -1,0 +1,182 @@
+import { createWriteStream, existsSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { Writable } from 'node:stream'
+import { finished } from 'node:stream/promises'
+import { parseArgs } from 'node:util'
+import { CatalogOpenError, createDuckDbAdapter, type DuckDbAdapter } from '@oqlkit/adapter-duckdb'
+import { DEFAULT_STREAM_BATCH_SIZE, type QueryPlan, streamRows } from '@oqlkit/engine'
+import { type CliCommand, type CommandContext, type CommandResult, usageError } from './cli-command.ts'
+import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'
+import { readQueryInput } from './query-input-reader.ts'
+import { writeParquetRows, writeTextRows } from './query-output-writer.ts'
+import { renderTable, TABLE_ROWS } from './query-table.ts'
+
+const FORMATS = ['table', 'json', 'jsonl', 'csv', 'parquet'] as const
+type Format = (typeof FORMATS)[number]
+
+const USAGE = `oqlkit query "<OQL or classic URL>" [--catalog DIR] [--format table|json|jsonl|csv|parquet] [--out FILE] [--sql]   (default catalog ${DEFAULT_CATALOG_DIR}; default format table on a terminal, jsonl otherwise; '-' reads the query from standard input; parquet needs --out)`
+
+/** The statements `--sql` prints: those of the first batch; the next batches continue after its last row. */
+const sqlOf = (adapter: DuckDbAdapter, plan: QueryPlan): string => {
+  const compiled = adapter.compile(
+    Object.freeze({
+      ...plan,
+      page: Object.freeze({ kind: 'cursor', after: null, perPage: DEFAULT_STREAM_BATCH_SIZE }),
+    }),
+  )
+  if (compiled.kind !== 'rows') throw new Error('a list query compiled to a group statement')
+  const params = (values: readonly unknown[]) => `-- parameters: ${JSON.stringify(values)}`
+  return [
+    `-- The rows, ${DEFAULT_STREAM_BATCH_SIZE} a batch (one more is read to tell whether another batch follows). Each`,
+    `-- next batch is the same statement with the sort keys (__k0, …) of the last row as a keyset bound.`,
+    `${compiled.sql};`,
+    params(compiled.params),
+    '-- The count of every matching row:',
+    `${compiled.count.sql};`,
+    params(compiled.count.params),
+    ...(compiled.locate === undefined
+      ? []
+      : ['-- The rows carry row numbers (__row); one more statement locates their records.']),
+    `-- Each row's record is then read from the catalog's record store at its place (__ro, __rb)${compiled.select === null ? '' : `, keeping ${compiled.select.join(', ')}`}.`,
+    '-- The statements run on the views oqlkit creates when it opens the catalog (see the README).',
+    '',
+  ].join('\n')
+}
+
+const failure = (stderr: string): CommandResult => ({ exitCode: 1, stderr: `oqlkit query: ${stderr}\n` })
+
+/**
+ * `oqlkit query` with its output going to `stdout` when there is no `--out` (the process's standard output
+ * from the command line; a stream of the caller's in tests and embedders).
+ */
+export const runQueryCommand = async (
+  args: readonly string[],
+  context: CommandContext,
+  stdout: Writable & { readonly isTTY?: boolean },
+): Promise<CommandResult> => {
+  let parsed: ReturnType<typeof parse>
+  try {
+    parsed = parse(args)
+  } catch (error) {
+    return usageError(queryCommand, error instanceof Error ? error.message : String(error))
+  }
+  const { values, positionals } = parsed
+  if (positionals.length !== 1)
+    return usageError(
+      queryCommand,
+      positionals.length === 0
+        ? 'no query given'
+        : `give the query as one argument (quote it); got ${positionals.length}`,
+    )
+  const format = (values.format ??
+    (values.out === undefined && stdout.isTTY === true ? 'table' : 'jsonl')) as Format
+  if (!(FORMATS as readonly string[]).includes(format))
+    return usageError(
+      queryCommand,
+      `--format ${values.format} is not a format; use one of ${FORMATS.join(', ')}`,
+    )
+  if (format === 'parquet' && values.out === undefined && values.sql !== true)
+    return usageError(queryCommand, '--format parquet writes a file: give it with --out FILE.parquet')
+
+  const text = positionals[0] === '-' ? await context.readStdin() : positionals[0]!
+  const reading = readQueryInput(text)
+  if (!reading.ok)
+    return failure(`the query cannot run:\n${reading.problems.map((problem) => `  - ${problem}`).join('\n')}`)
+  const { plan } = reading.planned
+  for (const note of reading.notes) context.writeProgress(`oqlkit query: ${note}\n`)
+
+  const catalogDir = resolve(values.catalog ?? DEFAULT_CATALOG_DIR)
+  if (!existsSync(catalogDir) || !statSync(catalogDir).isDirectory())
+    return failure(
+      `there is no catalog folder ${catalogDir}. Give one with --catalog DIR, or build one: oqlkit ingest <snapshot-dir> --out ${values.catalog ?? DEFAULT_CATALOG_DIR} (oqlkit serve builds ${DEFAULT_CATALOG_DIR} from the bundled sample on its first start).`,
+    )
+  let adapter: DuckDbAdapter
+  try {
+    adapter = await createDuckDbAdapter({ catalogDir })
+  } catch (error) {
+    if (error instanceof CatalogOpenError) return failure(error.message)
+    throw error
+  }
+  try {
+    if (values.sql === true) return { exitCode: 0, stdout: sqlOf(adapter, plan) }
+    if (format === 'table') {
+      const first = await streamRows(adapter, plan, { batchSize: TABLE_ROWS }).next()
+      const table =
+        first.done === true
+          ? renderTable([], 0, plan.select)
+          : renderTable(first.value.rows, first.value.count, plan.select)
+      if (values.out === undefined) return { exitCode: 0, stdout: table }
+      const file = createWriteStream(values.out)
+      file.end(table)
+      await finished(file)
+      return { exitCode: 0 }
+    }
+
+    // Every row, streamed: one batch in memory, the next read once the last is written.
+    const stop = new AbortController()
+    const batches = streamRows(adapter, plan, { signal: stop.signal })
+    let lastDrawn = 0
+    const progress = (rows: number, count: number) => {
+      if (!context.interactive || (rows < count && Date.now() - lastDrawn < 100)) return
+      lastDrawn = Date.now()
+      context.writeProgress(
+        `\r${rows.toLocaleString('en-US')} of ${count.toLocaleString('en-US')} rows written`,
+      )
+    }
+    let rows: number
+    if (format === 'parquet') {
+      rows = await writeParquetRows(batches, plan.select, resolve(values.out!), progress, stop.signal)
+    } else {
+      const sink = values.out === undefined ? stdout : createWriteStream(values.out)
+      // A reader that goes away (`oqlkit query … | head`) ends the query: the statement running is interrupted.
+      let gone: Error | undefined
+      const onError = (error: Error) => {
+        gone = error
+        stop.abort()
+      }
+      sink.on('error', onError)
+      try {
+        rows = await writeTextRows(batches, format, plan.select, sink, progress)
+        if (sink !== stdout) {
+          sink.end()
+          await finished(sink)
+        }
+      } catch (error) {
+        if (gone !== undefined && (gone as NodeJS.ErrnoException).code === 'EPIPE') return { exitCode: 0 }
+        throw gone ?? error
+      } finally {
+        sink.off('error', onError)
+      }
+    }
+    if (context.interactive) context.writeProgress('\n')
+    return {
+      exitCode: 0,
+      ...(values.out === undefined
+        ? {}
+        : { stderr: `${rows.toLocaleString('en-US')} rows written to ${values.out}\n` }),
+    }
+  } finally {
+    await adapter.close()
+  }
+}
+
+const parse = (args: readonly string[]) =>
+  parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: true,
+    options: {
+      catalog: { type: 'string' },
+      format: { type: 'string' },
+      out: { type: 'string' },
+      sql: { type: 'boolean' },
+    },
+  })
+
+export const queryCommand: CliCommand = {
+  name: 'query',
+  usage: USAGE,
+  summary:
+    'Run an OQL query or classic URL over a catalog and write every matching row (table, JSON, CSV, Parquet).',
+  run: (args, context) => runQueryCommand(args, context, process.stdout),
+}

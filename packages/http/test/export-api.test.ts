@@ -122,6 +122,33 @@ describe('GET /works/export', () => {
     }
   })
 
+  it('streams a search in relevance order, and a semantic search, as their pages give them', async () => {
+    const app = appOf()
+    const query = 'search=cancer&sort=relevance_score:desc'
+    const listed = await listedIds(query)
+    expect(listed.length, 'the search finds works').toBeGreaterThan(5)
+    const searched = await fetchExport(app, `/works/export?format=jsonl&${query}&select=id,relevance_score`)
+    const rows = text(searched.bytes)
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { id: string; relevance_score: number })
+    expect(rows.map((row) => row.id)).toEqual(listed)
+    for (let i = 1; i < rows.length; i++)
+      expect(rows[i]!.relevance_score).toBeLessThanOrEqual(rows[i - 1]!.relevance_score)
+
+    const semantic = 'search.semantic=coronavirus%20outbreak%20in%20Wuhan'
+    const page = await get<{ meta: { count: number }; results: { id: string }[] }>(
+      sample,
+      `/works?${semantic}&per_page=50`,
+    )
+    expect(page.status).toBe(200)
+    const nearest = await fetchExport(app, `/works/export?format=json&${semantic}&select=id`)
+    expect(nearest.headers.get('x-export-rows')).toBe(String(page.body.meta.count))
+    expect((JSON.parse(text(nearest.bytes)) as { id: string }[]).map((row) => row.id)).toEqual(
+      page.body.results.map((work) => work.id),
+    )
+  })
+
   it('writes Parquet with typed columns that DuckDB reads back', async () => {
     const response = await fetchExport(
       appOf(),

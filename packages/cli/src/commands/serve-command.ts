@@ -11,6 +11,7 @@ import {
   readCatalogManifest,
   StateDirectoryInUseError,
   vectorIndexOf,
+  writeJsonLinesAsParquet,
 } from '@oqlkit/adapter-duckdb'
 import { connectRedis, createRedisCollectionStore, probeRedis } from '@oqlkit/adapter-redis'
 import type { CollectionStore } from '@oqlkit/engine'
@@ -453,6 +454,7 @@ export const serveCommand: CliCommand = {
       ...(maxPerPage === undefined ? {} : { maxPerPage }),
       limits,
       ...serving,
+      writeParquet: writeJsonLinesAsParquet,
     })
     // Node refuses request heads over 16 KB with a bare 431; a larger limit lets the app answer long GET
     // lines itself, with a 414 that says to POST the query instead.

@@ -1,4 +1,5 @@
 import { collectionPaths } from './openapi-collection-paths.ts'
+import { exportPaths } from './openapi-export-paths.ts'
 import { builtPaths, componentParameters, componentResponses } from './openapi-paths.ts'
 import { componentSchemas } from './openapi-schemas.ts'
 import { withServerWideResponses } from './openapi-server-responses.ts'
@@ -43,7 +44,12 @@ export const buildOpenApiDocument = (): Record<string, unknown> => ({
     { name: 'Collections admin', description: 'Collections of every user, for admins.' },
   ],
   security: [{}, { api_key: [] }, { bearer: [] }, { api_key_header: [] }],
-  paths: withServerWideResponses({ ...builtPaths(), ...textPaths(), ...collectionPaths() }),
+  paths: withServerWideResponses({
+    ...builtPaths(),
+    ...exportPaths(),
+    ...textPaths(),
+    ...collectionPaths(),
+  }),
   components: {
     schemas: componentSchemas(),
     parameters: componentParameters(),

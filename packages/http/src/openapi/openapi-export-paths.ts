@@ -1,0 +1,55 @@
+import { EXPORT_FORMATS } from '../export/export-format.ts'
+import { EXPORT_BATCH_ROWS } from '../export/export-handler.ts'
+import { type OpenApiObject, parameter, query, response } from './openapi-parts.ts'
+import { ref } from './openapi-schemas.ts'
+
+/** The export operation: `GET /{entities}/export`, every row of a list query as a file. */
+export const exportPaths = (): Record<string, OpenApiObject> => ({
+  '/{entities}/export': {
+    get: {
+      operationId: 'exportEntities',
+      tags: ['Entities'],
+      summary: 'Every row of a list query, streamed as CSV, JSON Lines, JSON or Parquet',
+      description: `Takes the parameters of the list (\`filter\`, \`search\`, \`search.semantic\`, \`sort\`, \`select\`, \`sample\` with \`seed\`, \`corpus\`) and streams every matching row, past the 10,000 results paging reaches, in the list's order (read ${EXPORT_BATCH_ROWS.toLocaleString('en-US')} rows at a time by keyset, each batch only once the client has taken the last). \`page\`, \`per_page\`, \`cursor\` and \`group_by\` are refused (400 \`invalid_export\`). CSV has one column per selected field (without \`select\`, the top-level fields of the records), scalars as they are, nested objects and arrays as JSON text; JSON Lines one record a line; JSON one array; Parquet one typed column per top-level field (nested values as STRUCT, LIST or MAP), written whole before it is sent. Price: the list price of the query (list, search or semantic) for every 1,000 rows begun, charged once the count is known and before any row is sent: a budget that cannot pay it answers 429 and is charged nothing, as is a failed export (the count is in \`X-Export-Rows\`, the price in \`X-RateLimit-Credits-Used\`). A client that goes away stops the export (its running statement is interrupted); one that reads nothing for 60 s is given up on. An export holds one slot of the heavy-query admission for its whole length: a full queue answers 503 \`server_busy\`, while lists and single entities are still answered.`,
+      parameters: [
+        parameter('entities'),
+        query('format', 'The file format.', { enum: [...EXPORT_FORMATS] }),
+        parameter('filter'),
+        parameter('search'),
+        parameter('search.semantic'),
+        parameter('sort'),
+        parameter('sample'),
+        parameter('seed'),
+        parameter('select'),
+        parameter('corpus'),
+        parameter('include_xpac'),
+        parameter('api_key'),
+        parameter('mailto'),
+      ],
+      responses: {
+        200: {
+          description: 'Every matching row, as a download (`Content-Disposition: attachment`).',
+          headers: {
+            'X-Export-Rows': {
+              description: 'How many rows the body holds: a body that ends short of it broke off.',
+              schema: { type: 'integer', minimum: 0 },
+            },
+          },
+          content: {
+            'application/json': { schema: { type: 'array', items: ref('Entity') } },
+            'application/jsonl': { schema: { type: 'string' } },
+            'text/csv': { schema: { type: 'string' } },
+            'application/vnd.apache.parquet': {
+              schema: { type: 'string', contentMediaType: 'application/vnd.apache.parquet' },
+            },
+          },
+        },
+        400: response('BadRequest'),
+        404: response('NotFound'),
+        414: response('RequestLineTooLong'),
+        501: response('NotSupported'),
+        default: response('ServerError'),
+      },
+    },
+  },
+})

@@ -1,0 +1,288 @@
+// GET /{entities}/export past the 10,000 results paging reaches, through a real listening server, on a
+// generated catalog of 12,000 works (ingested without search index, vectors or tagger, to keep it quick):
+// every format has every core work the snapshot files hold, the price is per 1,000 rows, a client that
+// goes away stops the export (its DuckDB statement interrupted, its admission slot given back), and cheap
+// requests are answered while exports hold every heavy slot.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
+import {
+  createDuckDbAdapter,
+  type DuckDbAdapter,
+  ingestSnapshot,
+  openDuckDbDatabase,
+  writeJsonLinesAsParquet,
+} from '@oqlkit/adapter-duckdb'
+import {
+  createMemoryKeyStore,
+  createMemoryMeterStore,
+  DEFAULT_METERING_LIMITS,
+  isQueryInterruptedError,
+  type QueryOptions,
+  type QueryPlan,
+  type StorageAdapter,
+} from '@oqlkit/engine'
+import { createApp, RequestLimits } from '@oqlkit/http'
+import { generateSnapshot } from '@oqlkit/snapshot'
+import { toNodeHandler } from 'h3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const WORKS = 12_000
+
+let root: string
+let adapter: DuckDbAdapter
+/** The ids and citation counts of the core works (not `is_xpac`), read from the generated snapshot's files. */
+const core = new Map<string, number>()
+let slowDb: Awaited<ReturnType<typeof openDuckDbDatabase>>
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'oqlkit-export-generated-'))
+  const summary = await generateSnapshot({ works: WORKS, outDir: join(root, 'snapshot'), seed: 21 })
+  await ingestSnapshot({
+    snapshotDir: summary.outDir,
+    outDir: join(root, 'catalog'),
+    threads: 2,
+    searchIndex: false,
+    vectors: false,
+    textTagger: false,
+  })
+  const worksDir = join(summary.dataDir, 'works')
+  for (const entry of readdirSync(worksDir, { recursive: true, encoding: 'utf8' })) {
+    if (!entry.endsWith('.gz')) continue
+    for (const line of gunzipSync(readFileSync(join(worksDir, entry)))
+      .toString('utf8')
+      .split('\n')) {
+      if (line === '') continue
+      const work = JSON.parse(line) as { id: string; is_xpac?: boolean; cited_by_count: number }
+      if (work.is_xpac !== true) core.set(work.id, work.cited_by_count)
+    }
+  }
+  adapter = await createDuckDbAdapter({ catalogDir: join(root, 'catalog'), threads: 2 })
+  slowDb = await openDuckDbDatabase({ threads: 1, connections: 4 })
+}, 600_000)
+
+afterAll(async () => {
+  await adapter?.close()
+  await slowDb?.close()
+  if (root !== undefined) rmSync(root, { recursive: true, force: true })
+})
+
+/** A real listening server around an app, as `oqlkit serve` runs it. */
+const listen = async (app: ReturnType<typeof createApp>) => {
+  const server: Server = createServer(toNodeHandler(app))
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((closed) => server.close(() => closed())),
+  }
+}
+
+const appOver = (storage: StorageAdapter, limits = new RequestLimits(), metered = false) =>
+  createApp({
+    adapter: storage,
+    catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
+    limits,
+    writeParquet: writeJsonLinesAsParquet,
+    ...(metered
+      ? {
+          metering: {
+            keys: createMemoryKeyStore(),
+            meter: createMemoryMeterStore(),
+            limits: DEFAULT_METERING_LIMITS,
+          },
+        }
+      : {}),
+  })
+
+const ENDLESS = 'SELECT count(*) AS n FROM range(1000000000000) r WHERE r.range % 7 = 3'
+
+/**
+ * The catalog's adapter, counting the batches asked of it; with `stallAfterFirst`, a stand-in whose every batch
+ * after the first first runs an endless statement on a real DuckDB with the batch's signal, so that a statement
+ * is running when the client leaves and only an interrupt ends it.
+ */
+const watched = (stallAfterFirst: boolean) => {
+  const seen = { batches: 0, interrupted: 0 }
+  const storage: StorageAdapter = {
+    capabilities: adapter.capabilities,
+    queryRows: async (plan: QueryPlan, options?: QueryOptions) => {
+      seen.batches++
+      try {
+        if (stallAfterFirst && plan.page.kind === 'cursor' && plan.page.after !== null)
+          await slowDb.all(ENDLESS, [], options?.signal)
+        return await adapter.queryRows(plan, options)
+      } catch (error) {
+        if (isQueryInterruptedError(error)) seen.interrupted++
+        throw error
+      }
+    },
+    queryGroups: (plan, options) => adapter.queryGroups(plan, options),
+    findById: (entity, id, options) => adapter.findById(entity, id, options),
+    findByExternalId: (entity, scheme, value, options) =>
+      adapter.findByExternalId(entity, scheme, value, options),
+    findRandom: (entity, options) => adapter.findRandom(entity, options),
+    close: async () => {},
+  }
+  return { storage, seen }
+}
+
+const within = async (check: () => boolean, ms: number): Promise<boolean> => {
+  const until = Date.now() + ms
+  while (Date.now() < until) {
+    if (check()) return true
+    await new Promise((wait) => setTimeout(wait, 25))
+  }
+  return check()
+}
+
+describe('exports past 10,000 rows on a generated catalog', () => {
+  it('streams every core work as JSON Lines, CSV, JSON and Parquet', async () => {
+    expect(core.size, 'more core works than paging reaches').toBeGreaterThan(10_000)
+    const server = await listen(appOver(adapter))
+    const dir = mkdtempSync(join(root, 'exports-'))
+    try {
+      const jsonl = await fetch(`${server.base}/works/export?format=jsonl`)
+      expect(jsonl.status).toBe(200)
+      expect(jsonl.headers.get('x-export-rows')).toBe(String(core.size))
+      const lines = (await jsonl.text()).split('\n').filter((line) => line !== '')
+      const ids = lines.map((line) => (JSON.parse(line) as { id: string }).id)
+      expect(ids.length).toBe(core.size)
+      expect(new Set(ids)).toEqual(new Set(core.keys()))
+
+      const csv = await fetch(`${server.base}/works/export?format=csv&select=id,cited_by_count`)
+      const csvLines = (await csv.text()).split('\n')
+      expect(csvLines[0]).toBe('id,cited_by_count')
+      expect(csvLines.length).toBe(core.size + 2)
+      for (const line of csvLines.slice(1, -1)) {
+        const [id, cited] = line.split(',')
+        expect(Number(cited), id).toBe(core.get(id!))
+      }
+
+      const json = await fetch(`${server.base}/works/export?format=json&select=id`)
+      expect(((await json.json()) as unknown[]).length).toBe(core.size)
+
+      const parquet = await fetch(`${server.base}/works/export?format=parquet&select=id,cited_by_count`)
+      expect(parquet.status).toBe(200)
+      writeFileSync(join(dir, 'works.parquet'), new Uint8Array(await parquet.arrayBuffer()))
+      const db = await openDuckDbDatabase({ connections: 1 })
+      try {
+        const [row] = await db.all(
+          'SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(cited_by_count) AS cited FROM read_parquet(?)',
+          [join(dir, 'works.parquet')],
+        )
+        expect(row).toEqual({
+          n: core.size,
+          ids: core.size,
+          cited: [...core.values()].reduce((sum, cited) => sum + cited, 0),
+        })
+      } finally {
+        await db.close()
+      }
+    } finally {
+      await server.close()
+    }
+  }, 300_000)
+
+  it('charges the list price for every 1,000 rows begun', async () => {
+    const server = await listen(appOver(adapter, new RequestLimits(), true))
+    try {
+      const response = await fetch(`${server.base}/works/export?format=jsonl&select=id`)
+      expect(response.status).toBe(200)
+      const units = Math.ceil(core.size / 1000)
+      expect(Number(response.headers.get('x-ratelimit-credits-used'))).toBeCloseTo(0.0001 * units, 10)
+      expect((await response.text()).split('\n').length - 1).toBe(core.size)
+      const rate = (await (await fetch(`${server.base}/rate-limit`)).json()) as {
+        rate_limit: { daily_used_usd: number }
+      }
+      expect(rate.rate_limit.daily_used_usd).toBeCloseTo(0.0001 * units, 10)
+    } finally {
+      await server.close()
+    }
+  }, 120_000)
+
+  it('stops when the client goes away: no more batches, the running statement interrupted, the slot given back', async () => {
+    // The real adapter: the client reads the first chunk and leaves; batches stop well short of the 12.
+    const limits = new RequestLimits()
+    const real = watched(false)
+    const server = await listen(appOver(real.storage, limits))
+    try {
+      const leaving = new AbortController()
+      const response = await fetch(`${server.base}/works/export?format=jsonl`, { signal: leaving.signal })
+      const reader = response.body!.getReader()
+      await reader.read()
+      leaving.abort()
+      expect(await within(() => limits.admission.load.running === 0, 5_000), 'the slot is given back').toBe(
+        true,
+      )
+      expect(limits.inFlight).toBe(0)
+      const asked = real.seen.batches
+      await new Promise((wait) => setTimeout(wait, 500))
+      expect(real.seen.batches, 'no batch is read after the client left').toBe(asked)
+      expect(asked).toBeLessThan(Math.ceil(core.size / 1000))
+    } finally {
+      await server.close()
+    }
+
+    // The stand-in whose second batch runs until interrupted: the client's leaving interrupts it.
+    const stalled = watched(true)
+    const stalledLimits = new RequestLimits()
+    const second = await listen(appOver(stalled.storage, stalledLimits))
+    try {
+      const leaving = new AbortController()
+      const response = await fetch(`${second.base}/works/export?format=jsonl&select=id`, {
+        signal: leaving.signal,
+      })
+      const reader = response.body!.getReader()
+      await reader.read()
+      expect(await within(() => stalled.seen.batches === 2, 5_000), 'the second batch runs').toBe(true)
+      leaving.abort()
+      expect(await within(() => stalled.seen.interrupted === 1, 5_000), 'its statement is interrupted').toBe(
+        true,
+      )
+      expect(await within(() => stalledLimits.admission.load.running === 0, 5_000)).toBe(true)
+      expect(stalled.seen.batches).toBe(2)
+    } finally {
+      await second.close()
+    }
+  }, 120_000)
+
+  it('answers cheap requests while exports hold every heavy slot, and refuses another export with 503', async () => {
+    const limits = new RequestLimits({ heavySlots: 2, heavyQueue: 0 })
+    const stalled = watched(true)
+    const server = await listen(appOver(stalled.storage, limits))
+    const clients = [new AbortController(), new AbortController()]
+    try {
+      for (const client of clients) {
+        const response = await fetch(`${server.base}/works/export?format=csv&select=id`, {
+          signal: client.signal,
+        })
+        expect(response.status).toBe(200)
+        await response.body!.getReader().read()
+      }
+      expect(limits.admission.load.running).toBe(2)
+      const started = performance.now()
+      const list = await fetch(`${server.base}/works?filter=publication_year:2020&per_page=5`)
+      expect(list.status).toBe(200)
+      expect(((await list.json()) as { results: unknown[] }).results.length).toBe(5)
+      const single = await fetch(`${server.base}/works/${[...core.keys()][0]!.split('/').pop()}`)
+      expect(single.status).toBe(200)
+      expect(performance.now() - started).toBeLessThan(5_000)
+      const third = await fetch(`${server.base}/works/export?format=csv&select=id`)
+      expect(third.status).toBe(503)
+      expect(((await third.json()) as { error: string }).error).toBe('server_busy')
+      for (const client of clients) client.abort()
+      expect(await within(() => limits.admission.load.running === 0, 5_000)).toBe(true)
+      const after = await fetch(
+        `${server.base}/works/export?format=csv&select=id&filter=publication_year:2020`,
+      )
+      expect(after.status).toBe(200)
+      await after.text()
+    } finally {
+      for (const client of clients) client.abort()
+      await server.close()
+    }
+  }, 120_000)
+})

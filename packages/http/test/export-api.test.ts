@@ -12,7 +12,7 @@ import {
   DEFAULT_METERING_LIMITS,
   type MeteringLimits,
 } from '@oqlkit/engine'
-import { createApp } from '@oqlkit/http'
+import { createApp, RequestLimits } from '@oqlkit/http'
 import { describe, expect, it } from 'vitest'
 import { get, useSampleApp } from './support/sample-app.ts'
 import { coreWorks } from './support/sample-records.ts'
@@ -196,6 +196,27 @@ describe('GET /works/export', () => {
     )
     expect(text((await fetchExport(app, `/works/export?format=json&${query}`)).bytes)).toBe('[]\n')
     expect(text((await fetchExport(app, `/works/export?format=jsonl&${query}`)).bytes)).toBe('')
+  })
+
+  it('answers HEAD with the row count and no rows, uncharged, its slot given back', async () => {
+    const limits = new RequestLimits()
+    const app = createApp({
+      adapter: sample.adapter,
+      catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
+      limits,
+      metering: { keys: createMemoryKeyStore(), meter: createMemoryMeterStore() },
+    })
+    const response = await app.fetch(
+      new Request('http://localhost/works/export?format=csv&filter=publication_year:2020', {
+        method: 'HEAD',
+      }),
+    )
+    expect(response.status).toBe(200)
+    expect(response.headers.get('x-export-rows')).toBe(String(works2020().length))
+    expect(response.headers.get('x-ratelimit-credits-used')).toBe('0')
+    expect(await response.text()).toBe('')
+    expect(limits.admission.load.running).toBe(0)
+    expect(limits.inFlight).toBe(0)
   })
 
   it('answers 400 naming the parameter for a missing or unknown format, paging and group_by', async () => {

@@ -80,12 +80,18 @@ const listen = async (app: ReturnType<typeof createApp>) => {
   }
 }
 
-const appOver = (storage: StorageAdapter, limits = new RequestLimits(), metered = false) =>
+const appOver = (
+  storage: StorageAdapter,
+  limits = new RequestLimits(),
+  metered = false,
+  logError?: (error: unknown) => void,
+) =>
   createApp({
     adapter: storage,
     catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
     limits,
     writeParquet: writeJsonLinesAsParquet,
+    ...(logError === undefined ? {} : { logError }),
     ...(metered
       ? {
           metering: {
@@ -127,6 +133,19 @@ const watched = (stallAfterFirst: boolean) => {
     close: async () => {},
   }
   return { storage, seen }
+}
+
+/** A stand-in: the catalog's adapter, but its third batch fails as a broken disk would. */
+const failingThirdBatch = () => {
+  let batches = 0
+  const storage: StorageAdapter = {
+    ...watched(false).storage,
+    queryRows: async (plan, options) => {
+      if (++batches === 3) throw new Error('the disk went away')
+      return adapter.queryRows(plan, options)
+    },
+  }
+  return storage
 }
 
 const within = async (check: () => boolean, ms: number): Promise<boolean> => {
@@ -246,6 +265,66 @@ describe('exports past 10,000 rows on a generated catalog', () => {
       expect(stalled.seen.batches).toBe(2)
     } finally {
       await second.close()
+    }
+  }, 120_000)
+
+  it('a failure of the server while rows flow breaks the body off short of X-Export-Rows, and is not charged', async () => {
+    const faults: unknown[] = []
+    const limits = new RequestLimits()
+    const server = await listen(appOver(failingThirdBatch(), limits, true, (error) => faults.push(error)))
+    try {
+      const response = await fetch(`${server.base}/works/export?format=jsonl&select=id`)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('x-export-rows')).toBe(String(core.size))
+      const reader = response.body!.getReader()
+      let received = ''
+      const broken = await (async () => {
+        try {
+          for (;;) {
+            const { done, value } = await reader.read()
+            if (done) return false
+            received += new TextDecoder().decode(value)
+          }
+        } catch {
+          return true
+        }
+      })()
+      expect(broken, 'the body breaks off rather than ending as if complete').toBe(true)
+      expect(received.split('\n').length - 1).toBeLessThanOrEqual(2000)
+      expect(await within(() => faults.length === 1, 5_000)).toBe(true)
+      expect(String(faults[0])).toContain('the disk went away')
+      expect(await within(() => limits.admission.load.running === 0, 5_000)).toBe(true)
+      await new Promise((wait) => setTimeout(wait, 200))
+      const rate = (await (await fetch(`${server.base}/rate-limit`)).json()) as {
+        rate_limit: { daily_used_usd: number }
+      }
+      expect(rate.rate_limit.daily_used_usd).toBe(0)
+    } finally {
+      await server.close()
+    }
+  }, 120_000)
+
+  it('a shutdown interrupts an export still running once its grace period is over', async () => {
+    const limits = new RequestLimits()
+    const stalled = watched(true)
+    const server = await listen(appOver(stalled.storage, limits))
+    const client = new AbortController()
+    try {
+      const response = await fetch(`${server.base}/works/export?format=csv&select=id`, {
+        signal: client.signal,
+      })
+      await response.body!.getReader().read()
+      expect(await within(() => stalled.seen.batches === 2, 5_000)).toBe(true)
+      expect(limits.inFlight).toBe(1)
+      const started = performance.now()
+      await limits.shutdown(200, 5_000)
+      expect(performance.now() - started).toBeLessThan(4_000)
+      expect(stalled.seen.interrupted).toBe(1)
+      expect(limits.inFlight).toBe(0)
+      expect(limits.admission.load.running).toBe(0)
+    } finally {
+      client.abort()
+      await server.close()
     }
   }, 120_000)
 

@@ -105,6 +105,14 @@ export const exportHandler =
       const first = await rest.next()
       if (first.done === true) throw new Error('a row stream gave no first batch')
       const rows = first.value.count
+      const headers = {
+        'content-type': EXPORT_CONTENT_TYPES[format],
+        'content-disposition': `attachment; filename="${entityPath(entity)}.${format}"`,
+        'cache-control': 'no-store',
+        'x-export-rows': String(rows),
+      }
+      // A HEAD asks how many rows an export would send; it sends none, so it is not charged for them.
+      if (event.req.method === 'HEAD') return new Response(null, { status: 200, headers })
       const metered = meteredRequestOf(event)
       const costUsd = exportCostUsd(plan, rows)
       if (metered !== undefined) {
@@ -133,15 +141,7 @@ export const exportHandler =
           ? parquetExportBody(parts, options.writeParquet!, plan.select)
           : textExportBody(parts, encoderOf(format, plan.select))
       answered = true
-      return new Response(body, {
-        status: 200,
-        headers: {
-          'content-type': EXPORT_CONTENT_TYPES[format],
-          'content-disposition': `attachment; filename="${entityPath(entity)}.${format}"`,
-          'cache-control': 'no-store',
-          'x-export-rows': String(rows),
-        },
-      })
+      return new Response(body, { status: 200, headers })
     } finally {
       if (!answered) {
         stop.abort()

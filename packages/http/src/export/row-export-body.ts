@@ -62,8 +62,16 @@ const pullBody = (
   const sent = (count: number) => {
     rows += count
   }
+  const waitForReader = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    idle = setTimeout(() => {
+      controller.error(new Error(`the client read nothing for ${parts.idleMs / 1000} s`))
+      finish({ kind: 'cancelled', rows })
+    }, parts.idleMs)
+  }
   return new ReadableStream<Uint8Array>(
     {
+      // A body nobody starts reading is given up on as one whose reader stopped.
+      start: (controller) => waitForReader(controller),
       pull: async (controller) => {
         clearTimeout(idle)
         try {
@@ -78,10 +86,7 @@ const pullBody = (
           finish({ kind: 'failed', rows, error })
           return
         }
-        idle = setTimeout(() => {
-          controller.error(new Error(`the client read nothing for ${parts.idleMs / 1000} s`))
-          finish({ kind: 'cancelled', rows })
-        }, parts.idleMs)
+        waitForReader(controller)
       },
       cancel: () => finish({ kind: 'cancelled', rows }),
     },

@@ -3,7 +3,7 @@ import type { StorageAdapter, Tagger } from '@oqlkit/engine'
 import { H3, type H3Event, type HTTPMethod, toResponse } from 'h3'
 import { type CollectionsOptions, useCollections } from './collections/collection-routes.ts'
 import { errorResponse } from './errors/error-response.ts'
-import { exportHandler } from './export/export-handler.ts'
+import { exportHandler, queryExportHandler } from './export/export-handler.ts'
 import type { ParquetWriter } from './export/row-export-body.ts'
 import { RequestLimits } from './limits/request-limits.ts'
 import type { MeteringOptions } from './metering/metering-options.ts'
@@ -124,18 +124,18 @@ export const createApp = (options: AppOptions): H3 => {
   }
   app.get('/autocomplete', autocompleteHandler(adapter))
   app.get('/autocomplete/:entity', entityAutocompleteHandler(adapter))
+  // Exports stream every row of a list (`/{entities}/export?filter=…`) or of a query (`/export?oql=…`).
+  const exportOptions = {
+    adapter: options.adapter,
+    limits,
+    ...(resolvePlan === undefined ? {} : { resolvePlan }),
+    planOptions,
+    ...(options.writeParquet === undefined ? {} : { writeParquet: options.writeParquet }),
+    ...(options.logError === undefined ? {} : { logError: options.logError }),
+  }
+  app.get('/export', queryExportHandler(exportOptions))
   app.get('/:entity', entityListHandler(adapter, resolvePlan, planOptions))
-  app.get(
-    '/:entity/export',
-    exportHandler({
-      adapter: options.adapter,
-      limits,
-      ...(resolvePlan === undefined ? {} : { resolvePlan }),
-      planOptions,
-      ...(options.writeParquet === undefined ? {} : { writeParquet: options.writeParquet }),
-      ...(options.logError === undefined ? {} : { logError: options.logError }),
-    }),
-  )
+  app.get('/:entity/export', exportHandler(exportOptions))
   app.get('/:entity/**', entitySingletonHandler(adapter))
   // Every method Node reads but HEAD, so that a HEAD finds the GET route of its path rather than this.
   for (const method of METHODS) if (method !== 'HEAD') app.on(method as HTTPMethod, '/**', fallbackHandler)

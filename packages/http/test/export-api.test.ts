@@ -198,6 +198,52 @@ describe('GET /works/export', () => {
     expect(text((await fetchExport(app, `/works/export?format=jsonl&${query}`)).bytes)).toBe('')
   })
 
+  it('exports a query given as OQL or OQO at /export, the rows of its classic list', async () => {
+    const app = appOf()
+    const listed = await fetchExport(
+      app,
+      '/works/export?format=jsonl&filter=publication_year:2020&sort=cited_by_count:desc&select=id',
+    )
+    const oql = await fetchExport(
+      app,
+      `/export?format=jsonl&oql=${encodeURIComponent('works where year is 2020')}&sort=cited_by_count:desc&select=id`,
+    )
+    expect(oql.status).toBe(200)
+    expect(oql.headers.get('content-disposition')).toBe('attachment; filename="works.jsonl"')
+    expect(text(oql.bytes)).toBe(text(listed.bytes))
+    const oqo = await fetchExport(
+      app,
+      `/export?format=jsonl&oqo=${encodeURIComponent(JSON.stringify({ get_rows: 'works', filter_rows: [{ column_id: 'publication_year', value: 2020 }] }))}&sort=cited_by_count:desc&select=id`,
+    )
+    expect(text(oqo.bytes)).toBe(text(listed.bytes))
+    expect(text(listed.bytes).split('\n').length - 1).toBe(works2020().length)
+
+    for (const [path, parameter, code] of [
+      [
+        `/export?format=csv&oql=${encodeURIComponent('works where colour is blue')}`,
+        'oql',
+        'OQL_UNKNOWN_FIELD',
+      ],
+      ['/export?format=csv&oqo=%7Bnot', 'oqo', 'invalid_oqo'],
+      ['/export?format=csv', 'oql', 'missing_parameter'],
+      [`/export?oql=works&format=csv&page=2`, 'page', 'invalid_export'],
+      [`/export?oql=${encodeURIComponent('works group by type')}&format=csv`, undefined, 'invalid_export'],
+    ] as const) {
+      const response = await fetchExport(app, path)
+      expect(response.status, path).toBe(400)
+      const body = JSON.parse(text(response.bytes)) as {
+        error: string
+        parameter?: string
+        errors?: { error: string; parameter?: string }[]
+      }
+      const problems = body.errors ?? [body]
+      expect(
+        problems.some((problem) => problem.error === code && problem.parameter === parameter),
+        `${path}: ${JSON.stringify(body)}`,
+      ).toBe(true)
+    }
+  })
+
   it('answers HEAD with the row count and no rows, uncharged, its slot given back', async () => {
     const limits = new RequestLimits()
     const app = createApp({

@@ -73,6 +73,8 @@ const CASES: readonly Case[] = [
   ['GET', '/planets/export?format=csv', 404],
   ['GET', `/works/export?format=csv&filter=display_name.search:${longTail}`, 414],
   ['GET', '/works/export?format=parquet', 501],
+  ['GET', `/export?format=json&select=id&oql=${encodeURIComponent('works where year is 2020')}`, 200],
+  ['GET', `/export?format=csv&oql=${encodeURIComponent('works where colour is blue')}`, 400],
   ['GET', '/works?oql=works', 400],
   ['GET', '/works?sort=colour&per_page=500', 400],
   ['GET', '/planets', 404],

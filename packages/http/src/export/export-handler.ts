@@ -6,8 +6,9 @@ import {
   type QueryPlan,
   type StorageAdapter,
   streamRows,
+  type ViewParameters,
 } from '@oqlkit/engine'
-import { entityPath } from '@oqlkit/oqo-schema'
+import { type EntityType, entityPath, type Oqo } from '@oqlkit/oqo-schema'
 import type { H3Event } from 'h3'
 import type { PlanResolver } from '../collections/collection-filter-hook.ts'
 import { ApiError } from '../errors/api-error.ts'
@@ -17,7 +18,8 @@ import { meteredRequestOf } from '../metering/metered-request.ts'
 import { entityOfPath } from '../request/entity-paths.ts'
 import { rawQueryOf } from '../request/query-parameters.ts'
 import { unknownEntityError } from '../routes/entity-list-handler.ts'
-import { EXPORT_CONTENT_TYPES } from './export-format.ts'
+import { EXPORT_CONTENT_TYPES, type ExportFormat } from './export-format.ts'
+import { readExportQuery } from './export-query-reader.ts'
 import { readExportRequest } from './export-request-reader.ts'
 import { type ExportEnd, type ParquetWriter, parquetExportBody, textExportBody } from './row-export-body.ts'
 import { csvEncoder, jsonArrayEncoder, jsonLinesEncoder, type RowTextEncoder } from './row-text-encoder.ts'
@@ -75,78 +77,113 @@ export const exportHandler =
     const reading = readExportRequest(entity, rawQueryOf(event.req.url))
     if (!reading.ok) throw new ApiError(400, reading.problems)
     const { format, list } = reading.request
-    if (format === 'parquet' && options.writeParquet === undefined)
-      throw ApiError.of(
-        501,
-        'not_supported',
-        'This server writes no Parquet. Ask for format=csv, jsonl or json.',
-      )
-    const planning = planQuery(list.oqo, list.view, options.planOptions ?? {})
-    if (!planning.ok) throw new ApiError(400, planProblemsOf(planning.errors))
-    const { plan } = options.resolvePlan === undefined ? planning : await options.resolvePlan(event, planning)
+    return runExport(event, options, { entity, format, oqo: list.oqo, view: list.view })
+  }
 
-    const { limits } = options
-    const stop = new AbortController()
-    const signal = AbortSignal.any([stop.signal, event.req.signal])
-    const release = await limits.admission.acquire(signal)
-    const rest = streamRows(
-      {
-        // Each batch has the budget of a list request; the client's leaving or a shutdown stops any of them.
-        queryRows: (batch, own) =>
-          options.adapter.queryRows(batch, {
-            signal: AbortSignal.any([own?.signal ?? signal, AbortSignal.timeout(limits.queryTimeoutMs)]),
-          }),
-      },
-      plan,
-      { batchSize: EXPORT_BATCH_ROWS, signal },
+/** What one export runs: the entity path it answers for, the form, and the planned query. */
+interface ExportRun {
+  readonly entity: EntityType
+  readonly format: ExportFormat
+  readonly oqo: Oqo
+  readonly view: ViewParameters
+}
+
+const runExport = async (
+  event: H3Event,
+  options: ExportHandlerOptions,
+  run: ExportRun,
+): Promise<Response> => {
+  const { entity, format } = run
+  if (format === 'parquet' && options.writeParquet === undefined)
+    throw ApiError.of(
+      501,
+      'not_supported',
+      'This server writes no Parquet. Ask for format=csv, jsonl or json.',
     )
-    let answered = false
-    try {
-      const first = await rest.next()
-      if (first.done === true) throw new Error('a row stream gave no first batch')
-      const rows = first.value.count
-      const headers = {
-        'content-type': EXPORT_CONTENT_TYPES[format],
-        'content-disposition': `attachment; filename="${entityPath(entity)}.${format}"`,
-        'cache-control': 'no-store',
-        'x-export-rows': String(rows),
-      }
-      // A HEAD asks how many rows an export would send; it sends none, so it is not charged for them.
-      if (event.req.method === 'HEAD') return new Response(null, { status: 200, headers })
-      const metered = meteredRequestOf(event)
-      const costUsd = exportCostUsd(plan, rows)
-      if (metered !== undefined) {
-        const refused = await metered.chargeMore(costUsd)
-        if (refused !== undefined) return refused
-      }
-      let finished: () => void = () => {}
-      limits.holdOpen(
-        stop,
-        new Promise<void>((resolve) => {
-          finished = resolve
+  const planning = planQuery(run.oqo, run.view, options.planOptions ?? {})
+  if (!planning.ok) throw new ApiError(400, planProblemsOf(planning.errors))
+  if (planning.plan.groupBy.length > 0)
+    throw ApiError.of(
+      400,
+      'invalid_export',
+      'An export streams rows, not group_by buckets. Drop the grouping, or ask the list endpoint for the buckets.',
+    )
+  const { plan } = options.resolvePlan === undefined ? planning : await options.resolvePlan(event, planning)
+  const { limits } = options
+  const stop = new AbortController()
+  const signal = AbortSignal.any([stop.signal, event.req.signal])
+  const release = await limits.admission.acquire(signal)
+  const rest = streamRows(
+    {
+      // Each batch has the budget of a list request; the client's leaving or a shutdown stops any of them.
+      queryRows: (batch, own) =>
+        options.adapter.queryRows(batch, {
+          signal: AbortSignal.any([own?.signal ?? signal, AbortSignal.timeout(limits.queryTimeoutMs)]),
         }),
-      )
-      const onEnd = (end: ExportEnd) => {
-        release()
-        finished()
-        if (end.kind === 'failed') {
-          // Headers are sent: the client sees the body break off short of X-Export-Rows, and pays nothing.
-          options.logError?.(end.error)
-          metered?.refundMore().catch(() => {})
-        }
-      }
-      const parts = { first: first.value, rest, stop, idleMs: EXPORT_IDLE_MS, onEnd }
-      const body =
-        format === 'parquet'
-          ? parquetExportBody(parts, options.writeParquet!, plan.select)
-          : textExportBody(parts, encoderOf(format, plan.select))
-      answered = true
-      return new Response(body, { status: 200, headers })
-    } finally {
-      if (!answered) {
-        stop.abort()
-        await rest.return().catch(() => {})
-        release()
+    },
+    plan,
+    { batchSize: EXPORT_BATCH_ROWS, signal },
+  )
+  let answered = false
+  try {
+    const first = await rest.next()
+    if (first.done === true) throw new Error('a row stream gave no first batch')
+    const rows = first.value.count
+    const headers = {
+      'content-type': EXPORT_CONTENT_TYPES[format],
+      'content-disposition': `attachment; filename="${entityPath(entity)}.${format}"`,
+      'cache-control': 'no-store',
+      'x-export-rows': String(rows),
+    }
+    // A HEAD asks how many rows an export would send; it sends none, so it is not charged for them.
+    if (event.req.method === 'HEAD') return new Response(null, { status: 200, headers })
+    const metered = meteredRequestOf(event)
+    const costUsd = exportCostUsd(plan, rows)
+    if (metered !== undefined) {
+      const refused = await metered.chargeMore(costUsd)
+      if (refused !== undefined) return refused
+    }
+    let finished: () => void = () => {}
+    limits.holdOpen(
+      stop,
+      new Promise<void>((resolve) => {
+        finished = resolve
+      }),
+    )
+    const onEnd = (end: ExportEnd) => {
+      release()
+      finished()
+      if (end.kind === 'failed') {
+        // Headers are sent: the client sees the body break off short of X-Export-Rows, and pays nothing.
+        options.logError?.(end.error)
+        metered?.refundMore().catch(() => {})
       }
     }
+    const parts = { first: first.value, rest, stop, idleMs: EXPORT_IDLE_MS, onEnd }
+    const body =
+      format === 'parquet'
+        ? parquetExportBody(parts, options.writeParquet!, plan.select)
+        : textExportBody(parts, encoderOf(format, plan.select))
+    answered = true
+    return new Response(body, { status: 200, headers })
+  } finally {
+    if (!answered) {
+      stop.abort()
+      await rest.return().catch(() => {})
+      release()
+    }
+  }
+}
+
+/**
+ * `GET /export?oql=…|oqo=…&format=…[&sort=…&select=…]`: the same export of a query given as OQL or OQO (the
+ * entity is the query's own).
+ */
+export const queryExportHandler =
+  (options: ExportHandlerOptions) =>
+  async (event: H3Event): Promise<Response> => {
+    const reading = readExportQuery(rawQueryOf(event.req.url))
+    if (!reading.ok) throw new ApiError(400, reading.problems)
+    const { format, oqo, view } = reading.request
+    return runExport(event, options, { entity: oqo.get_rows as EntityType, format, oqo, view })
   }

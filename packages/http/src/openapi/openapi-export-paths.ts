@@ -3,7 +3,17 @@ import { EXPORT_BATCH_ROWS } from '../export/export-handler.ts'
 import { type OpenApiObject, parameter, query, response } from './openapi-parts.ts'
 import { ref } from './openapi-schemas.ts'
 
-/** The export operation: `GET /{entities}/export`, every row of a list query as a file. */
+/** The media types of an export's body; the JSON one is an array of entities. */
+const EXPORT_CONTENT = {
+  'application/json': { schema: { type: 'array', items: ref('Entity') } },
+  'application/jsonl': { schema: { type: 'string' } },
+  'text/csv': { schema: { type: 'string' } },
+  'application/vnd.apache.parquet': {
+    schema: { type: 'string', contentMediaType: 'application/vnd.apache.parquet' },
+  },
+}
+
+/** The export operations: `GET /{entities}/export` and `GET /export`, every row of a query as a file. */
 export const exportPaths = (): Record<string, OpenApiObject> => ({
   '/{entities}/export': {
     get: {
@@ -35,19 +45,44 @@ export const exportPaths = (): Record<string, OpenApiObject> => ({
               schema: { type: 'integer', minimum: 0 },
             },
           },
-          content: {
-            'application/json': { schema: { type: 'array', items: ref('Entity') } },
-            'application/jsonl': { schema: { type: 'string' } },
-            'text/csv': { schema: { type: 'string' } },
-            'application/vnd.apache.parquet': {
-              schema: { type: 'string', contentMediaType: 'application/vnd.apache.parquet' },
-            },
-          },
+          content: EXPORT_CONTENT,
         },
         400: response('BadRequest'),
         404: response('NotFound'),
         414: response('RequestLineTooLong'),
         501: response('NotSupported'),
+        default: response('ServerError'),
+      },
+    },
+  },
+  '/export': {
+    get: {
+      operationId: 'exportQuery',
+      tags: ['Query language'],
+      summary: 'Every row of an OQL or OQO query, streamed as CSV, JSON Lines, JSON or Parquet',
+      description:
+        'The export of `GET /{entities}/export` for a query given as OQL (`oql=`) or as an OQO in JSON (`oqo=`), with `sort` and `select` beside it; the entity is the query’s own. The same formats, price, admission and cancellation. Paging parameters are refused (400 `invalid_export`), as is a query that groups; a query that does not read is a 400 listing its diagnostics.',
+      parameters: [
+        query('oql', 'The query as OQL text (this or `oqo`).'),
+        query('oqo', 'The query as an OQO, JSON text (this or `oql`).'),
+        query('format', 'The file format.', { enum: [...EXPORT_FORMATS] }),
+        parameter('sort'),
+        parameter('select'),
+        parameter('api_key'),
+        parameter('mailto'),
+      ],
+      responses: {
+        200: {
+          description: 'Every matching row, as a download (`Content-Disposition: attachment`).',
+          headers: {
+            'X-Export-Rows': {
+              description: 'How many rows the body holds: a body that ends short of it broke off.',
+              schema: { type: 'integer', minimum: 0 },
+            },
+          },
+          content: EXPORT_CONTENT,
+        },
+        400: response('BadRequest'),
         default: response('ServerError'),
       },
     },

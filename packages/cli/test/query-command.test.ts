@@ -172,11 +172,13 @@ describe('oqlkit query', () => {
     const unknownFormat = await query('works', '--format', 'xlsx')
     expect(unknownFormat.exitCode).toBe(2)
     expect(unknownFormat.stderr).toContain(
-      '--format xlsx is not a format; use one of table, json, jsonl, csv, parquet',
+      '--format needs one of table, json, jsonl, csv, parquet (was xlsx)',
     )
     const unknownFlag = await query('works', '--limit', '5')
     expect(unknownFlag.exitCode).toBe(2)
-    expect(unknownFlag.stderr).toContain("Unknown option '--limit'")
+    expect(unknownFlag.stderr).toContain(
+      'unknown option --limit (options: --catalog, --format, --out, --sql)',
+    )
     const parquetToStdout = await query('works', '--format', 'parquet')
     expect(parquetToStdout.exitCode).toBe(2)
     expect(parquetToStdout.stderr).toContain('--out')
@@ -205,7 +207,7 @@ describe('oqlkit query', () => {
           done({ code, lines: stdout.split('\n').filter((line) => line !== ''), stderr }),
         )
       })
-    const whole = await run(['works', '--format', 'jsonl', '--catalog', catalogDir])
+    const whole = await run(['works', '--format', 'jsonl'])
     expect(whole.code).toBe(0)
     expect(whole.lines.length).toBe(coreWorks().length)
     const cut = await run(['works', '--format', 'jsonl'], 3)

@@ -85,8 +85,10 @@ const appOver = (
   limits = new RequestLimits(),
   metered = false,
   logError?: (error: unknown) => void,
+  compression = false,
 ) =>
   createApp({
+    ...(compression ? { compression: true } : {}),
     adapter: storage,
     catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
     limits,
@@ -265,6 +267,37 @@ describe('exports past 10,000 rows on a generated catalog', () => {
       expect(stalled.seen.batches).toBe(2)
     } finally {
       await second.close()
+    }
+  }, 120_000)
+
+  it('through the gzip oqlkit serve adds: every row arrives, and a client that leaves still stops the export', async () => {
+    const limits = new RequestLimits()
+    const stalled = watched(true)
+    const gzipped = await listen(appOver(adapter, new RequestLimits(), false, undefined, true))
+    const leavingServer = await listen(appOver(stalled.storage, limits, false, undefined, true))
+    try {
+      const whole = await fetch(`${gzipped.base}/works/export?format=jsonl&select=id`, {
+        headers: { 'accept-encoding': 'gzip' },
+      })
+      expect(whole.headers.get('content-encoding')).toBe('gzip')
+      expect((await whole.text()).split('\n').length - 1).toBe(core.size)
+
+      const leaving = new AbortController()
+      const response = await fetch(`${leavingServer.base}/works/export?format=jsonl&select=id`, {
+        signal: leaving.signal,
+        headers: { 'accept-encoding': 'gzip' },
+      })
+      expect(response.headers.get('content-encoding')).toBe('gzip')
+      // gzip may hold the first batch's bytes until it has more: wait for the second batch, not for bytes.
+      expect(await within(() => stalled.seen.batches === 2, 5_000), 'the second batch runs').toBe(true)
+      leaving.abort()
+      expect(await within(() => stalled.seen.interrupted === 1, 5_000), 'its statement is interrupted').toBe(
+        true,
+      )
+      expect(await within(() => limits.admission.load.running === 0, 5_000)).toBe(true)
+    } finally {
+      await gzipped.close()
+      await leavingServer.close()
     }
   }, 120_000)
 

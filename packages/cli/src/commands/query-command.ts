@@ -2,10 +2,10 @@ import { createWriteStream, existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Writable } from 'node:stream'
 import { finished } from 'node:stream/promises'
-import { parseArgs } from 'node:util'
 import { CatalogOpenError, createDuckDbAdapter, type DuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { DEFAULT_STREAM_BATCH_SIZE, type QueryPlan, streamRows } from '@oqlkit/engine'
 import { type CliCommand, type CommandContext, type CommandResult, usageError } from './cli-command.ts'
+import { choiceOption, parseCommandLine, UsageProblem } from './command-line-parser.ts'
 import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'
 import { readQueryInput } from './query-input-reader.ts'
 import { writeParquetRows, writeTextRows } from './query-output-writer.ts'
@@ -54,29 +54,14 @@ export const runQueryCommand = async (
   context: CommandContext,
   stdout: Writable & { readonly isTTY?: boolean },
 ): Promise<CommandResult> => {
-  let parsed: ReturnType<typeof parse>
+  let read: ReturnType<typeof readOptions>
   try {
-    parsed = parse(args)
+    read = readOptions(args, stdout)
   } catch (error) {
-    return usageError(queryCommand, error instanceof Error ? error.message : String(error))
+    if (error instanceof UsageProblem) return usageError(queryCommand, error.message)
+    throw error
   }
-  const { values, positionals } = parsed
-  if (positionals.length !== 1)
-    return usageError(
-      queryCommand,
-      positionals.length === 0
-        ? 'no query given'
-        : `give the query as one argument (quote it); got ${positionals.length}`,
-    )
-  const format = (values.format ??
-    (values.out === undefined && stdout.isTTY === true ? 'table' : 'jsonl')) as Format
-  if (!(FORMATS as readonly string[]).includes(format))
-    return usageError(
-      queryCommand,
-      `--format ${values.format} is not a format; use one of ${FORMATS.join(', ')}`,
-    )
-  if (format === 'parquet' && values.out === undefined && values.sql !== true)
-    return usageError(queryCommand, '--format parquet writes a file: give it with --out FILE.parquet')
+  const { values, positionals, format } = read
 
   const text = positionals[0] === '-' ? await context.readStdin() : positionals[0]!
   const reading = readQueryInput(text)
@@ -160,23 +145,26 @@ export const runQueryCommand = async (
   }
 }
 
-const parse = (args: readonly string[]) =>
-  parseArgs({
-    args: [...args],
-    strict: true,
-    allowPositionals: true,
-    options: {
-      catalog: { type: 'string' },
-      format: { type: 'string' },
-      out: { type: 'string' },
-      sql: { type: 'boolean' },
-    },
-  })
+const OPTIONS = {
+  catalog: { type: 'string', value: 'a catalog folder' },
+  format: { type: 'string', value: `one of ${FORMATS.join(', ')}` },
+  out: { type: 'string', value: 'a file to write' },
+  sql: { type: 'boolean' },
+} as const
+
+/** The command line read: its options, the query, and the format (table on a terminal, else JSON Lines). */
+const readOptions = (args: readonly string[], stdout: { readonly isTTY?: boolean }) => {
+  const { values, positionals } = parseCommandLine(args, OPTIONS, { names: ['query'] })
+  const format: Format =
+    choiceOption('--format', values.format, FORMATS) ??
+    (values.out === undefined && stdout.isTTY === true ? 'table' : 'jsonl')
+  if (format === 'parquet' && values.out === undefined && values.sql !== true)
+    throw new UsageProblem('--format parquet writes a file: give it with --out FILE.parquet')
+  return { values, positionals, format }
+}
 
 export const queryCommand: CliCommand = {
   name: 'query',
   usage: USAGE,
-  summary:
-    'Run an OQL query or classic URL over a catalog and write every matching row (table, JSON, CSV, Parquet).',
   run: (args, context) => runQueryCommand(args, context, process.stdout),
 }

@@ -67,19 +67,23 @@ export const parseCommandLine = <T extends OptionTable>(
   return { values: parsed.values as OptionValues<T>, positionals: parsed.positionals }
 }
 
-/** The tokens of a command line read leniently, to say which one strict parsing refused and why. */
-const diagnose = (
-  args: readonly string[],
-  options: OptionTable,
-  allowPositionals: boolean,
-): string | undefined => {
-  const { tokens } = parseArgs({
+/** The tokens of a command line read leniently: what the checks below look through. */
+const lenientTokens = (args: readonly string[], options: OptionTable) =>
+  parseArgs({
     args: [...args],
     options: typesOf(options),
     strict: false,
     allowPositionals: true,
     tokens: true,
-  })
+  }).tokens
+
+/** Which token strict parsing refused, and why. */
+const diagnose = (
+  args: readonly string[],
+  options: OptionTable,
+  allowPositionals: boolean,
+): string | undefined => {
+  const tokens = lenientTokens(args, options)
   const known = Object.keys(options).map((name) => `--${name}`)
   for (const token of tokens) {
     if (token.kind === 'positional') {
@@ -102,13 +106,7 @@ const diagnose = (
 }
 
 const repeatedOption = (args: readonly string[], options: OptionTable): string | undefined => {
-  const { tokens } = parseArgs({
-    args: [...args],
-    options: typesOf(options),
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-  })
+  const tokens = lenientTokens(args, options)
   const seen = new Set<string>()
   for (const token of tokens) {
     if (token.kind !== 'option' || options[token.name]?.multiple === true) continue

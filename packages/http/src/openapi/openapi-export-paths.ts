@@ -13,6 +13,18 @@ const EXPORT_CONTENT = {
   },
 }
 
+/** An export's answer: the file, and how many rows it holds. */
+const EXPORTED_ROWS = {
+  description: 'Every matching row, as a download (`Content-Disposition: attachment`).',
+  headers: {
+    'X-Export-Rows': {
+      description: 'How many rows the body holds: a body that ends short of it broke off.',
+      schema: { type: 'integer', minimum: 0 },
+    },
+  },
+  content: EXPORT_CONTENT,
+}
+
 /** The export operations: `GET /{entities}/export` and `GET /export`, every row of a query as a file. */
 export const exportPaths = (): Record<string, OpenApiObject> => ({
   '/{entities}/export': {
@@ -37,16 +49,7 @@ export const exportPaths = (): Record<string, OpenApiObject> => ({
         parameter('mailto'),
       ],
       responses: {
-        200: {
-          description: 'Every matching row, as a download (`Content-Disposition: attachment`).',
-          headers: {
-            'X-Export-Rows': {
-              description: 'How many rows the body holds: a body that ends short of it broke off.',
-              schema: { type: 'integer', minimum: 0 },
-            },
-          },
-          content: EXPORT_CONTENT,
-        },
+        200: EXPORTED_ROWS,
         400: response('BadRequest'),
         404: response('NotFound'),
         414: response('RequestLineTooLong'),
@@ -72,16 +75,7 @@ export const exportPaths = (): Record<string, OpenApiObject> => ({
         parameter('mailto'),
       ],
       responses: {
-        200: {
-          description: 'Every matching row, as a download (`Content-Disposition: attachment`).',
-          headers: {
-            'X-Export-Rows': {
-              description: 'How many rows the body holds: a body that ends short of it broke off.',
-              schema: { type: 'integer', minimum: 0 },
-            },
-          },
-          content: EXPORT_CONTENT,
-        },
+        200: EXPORTED_ROWS,
         400: response('BadRequest'),
         default: response('ServerError'),
       },

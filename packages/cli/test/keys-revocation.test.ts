@@ -50,7 +50,8 @@ const describeRevocation = (name: string, store: readonly string[], skip = false
       expect(created.exitCode, created.stderr).toBe(0)
       const key = created.stdout?.trim() ?? ''
       const other = (await runCli(['keys', 'create', '--user', 'frank', ...store])).stdout?.trim() ?? ''
-      const server = await startServerProcess(catalogDir, store)
+      // Budgets are metered only when asked for (--redis asks by itself; a --state store does not).
+      const server = await startServerProcess(catalogDir, [...store, '--metering'])
       try {
         expect(await rateLimitUntil(server.url, key, () => true)).toEqual({ status: 200, budget: 2 })
         const updated = await runCli(['keys', 'update', '--key', key, '--daily-budget-usd', '7', ...store])

@@ -254,7 +254,23 @@ export async function buildCatalog(
         await db.run('RESET preserve_insertion_order')
       }
       for (const sql of dropViewAndStagingSql(info)) await db.run(sql)
-      await db.withThreads(1, () => sortRanges(info, label, bounds, rangesDir, previous))
+      for (let index = 0; index <= bounds.length; index++) {
+        const folder = join(rangesDir, rangeFolderName(index))
+        // A range can be empty of staged rows (bounds that repeat were merged, and an update's new rows may
+        // fall in few ranges); an update's kept rows are read for every range.
+        const split = existsSync(folder)
+        if (!split && !previous) continue
+        // A big entity's sort takes minutes: the progress names the range (without counting a step).
+        onStep(`${path} (sorting id range ${index + 1} of ${bounds.length + 1})`, done, BUILD_STEP_COUNT)
+        const above = index === 0 ? null : bounds[index - 1]!
+        const upTo = index === bounds.length ? null : bounds[index]!
+        await run(
+          `${label} (range ${index + 1} of ${bounds.length + 1})`,
+          insertSortedRangeSql(info, split, previous),
+          [...(split ? [join(folder, '*.parquet')] : []), ...(previous ? [above, upTo] : [])],
+        )
+        await rm(folder, { recursive: true, force: true })
+      }
       // Every kept row went through exactly one range: a slice or range missed would lose rows silently.
       const [sorted] = await db.rows(countSortedRowsSql(info))
       if (Number(sorted?.n ?? -1) !== rows)
@@ -264,42 +280,6 @@ export async function buildCatalog(
       await rm(rangesDir, { recursive: true, force: true })
     }
     return 'sorted-table'
-  }
-
-  /**
-   * Each range's rows (split, kept from an update's catalog, or both) sorted and appended in order, on one
-   * thread with a checkpoint after each range. Without the checkpoints the sorted table's new blocks stay
-   * in memory beside DuckDB's limit: the ranges of 1M works grew to 4.7 GB of RSS under a 3 GB limit on two
-   * threads, 5.1 GB on one. Wide rows sorted in 24 ranges under a 1 GiB limit (one run each, 720k rows of
-   * 6 KB): two threads 1.39 GB, one 1.79 GB, two with checkpoints 1.35 GB, one with checkpoints 1.04 GB, all
-   * in 44-46 s.
-   */
-  const sortRanges = async (
-    info: CatalogEntityInfo,
-    label: string,
-    bounds: readonly string[],
-    rangesDir: string,
-    previous: boolean,
-  ): Promise<void> => {
-    const path = entityFilePath(info.entity)
-    for (let index = 0; index <= bounds.length; index++) {
-      const folder = join(rangesDir, rangeFolderName(index))
-      // A range can be empty of staged rows (bounds that repeat were merged, and an update's new rows may
-      // fall in few ranges); an update's kept rows are read for every range.
-      const split = existsSync(folder)
-      if (!split && !previous) continue
-      // A big entity's sort takes minutes: the progress names the range (without counting a step).
-      onStep(`${path} (sorting id range ${index + 1} of ${bounds.length + 1})`, done, BUILD_STEP_COUNT)
-      const above = index === 0 ? null : bounds[index - 1]!
-      const upTo = index === bounds.length ? null : bounds[index]!
-      await run(
-        `${label} (range ${index + 1} of ${bounds.length + 1})`,
-        insertSortedRangeSql(info, split, previous),
-        [...(split ? [join(folder, '*.parquet')] : []), ...(previous ? [above, upTo] : [])],
-      )
-      await db.run('CHECKPOINT')
-      await rm(folder, { recursive: true, force: true })
-    }
   }
 
   await db.run(RESOLVE_MERGED_SQL)

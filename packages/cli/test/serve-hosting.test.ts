@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { runCli } from '@oqlkit/cli'
 import { apiKeyIdOf, hashApiKey } from '@oqlkit/engine'
+import type { AccessLogEntry } from '@oqlkit/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
 import { randomPort, startServerProcess } from './support/server-process.ts'
@@ -24,21 +25,11 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true })
 })
 
-interface AccessLine {
-  readonly method: string
-  readonly path: string
-  readonly status: number
-  readonly duration_ms: number
-  readonly cost_usd: number | null
-  readonly key_id: string | null
-  readonly client: string
-}
-
-const accessLinesOf = (output: string): AccessLine[] =>
+const accessLinesOf = (output: string): AccessLogEntry[] =>
   output
     .split('\n')
     .filter((line) => line.startsWith('{') && line.includes('"msg":"request"'))
-    .map((line) => JSON.parse(line) as AccessLine)
+    .map((line) => JSON.parse(line) as AccessLogEntry)
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
@@ -148,7 +139,7 @@ describe('a plain oqlkit serve', () => {
     const lines = readFileSync(logFile, 'utf8')
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as AccessLine)
+      .map((line) => JSON.parse(line) as AccessLogEntry)
     expect(lines.map((line) => [line.method, line.status, line.cost_usd])).toEqual([
       // The health check is free; a preflight is answered before metering, so it carries no cost.
       ['GET', 200, 0],

@@ -752,6 +752,32 @@ const routes = (targets: FuzzTargets): Route[] => {
       target: fc.tuple(hostileValue, hostileValue).map(([a, b]) => `/${a}/${b}`),
     },
     {
+      // Exports in JSON (what the judge can read) or with a hostile format, over any list parameters.
+      kind: 'GET /{entities}/export',
+      method: methods('GET', 'HEAD'),
+      target: fc
+        .tuple(
+          fc.constantFrom(...ENTITY_PATHS),
+          fc.oneof(
+            { weight: 3, arbitrary: fc.constant('json') },
+            fc.constantFrom('', 'xml', 'JSON'),
+            hostileValue,
+          ),
+        )
+        .chain(([path, format]) =>
+          queryString(columnsOfPath(path)).map((q) =>
+            withQuery(`/${path}/export`, `format=${format}${q === '' ? '' : `&${q}`}`),
+          ),
+        ),
+    },
+    {
+      kind: 'GET /export?oql',
+      method: methods('GET'),
+      target: fc
+        .tuple(oqlText, fc.constantFrom('json', '', 'yaml'))
+        .map(([oql, format]) => `/export?oql=${wireEncode(oql)}&format=${format}`),
+    },
+    {
       kind: 'GET /rate-limit',
       method: methods('GET'),
       target: queryString(WORK_COLUMNS).map((q) => withQuery('/rate-limit', q)),

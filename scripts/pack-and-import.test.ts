@@ -72,6 +72,8 @@ beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'oqlkit-pack-'))
   // Up to date after `npm ci` (which builds), so about a second; rebuilds whatever an edit made stale.
   run(process.execPath, [TSC, '-b', 'tsconfig.build.json'], { cwd: REPO })
+  // The playground's browser bundle is built by esbuild, not tsc (`npm run build` runs both).
+  run('npm', ['run', 'build', '-w', '@oqlkit/playground'], { cwd: REPO })
   packs = JSON.parse(
     run('npm', ['pack', '--workspaces', '--ignore-scripts', '--json', '--pack-destination', scratch], {
       cwd: REPO,
@@ -140,6 +142,7 @@ describe('the packed packages', () => {
       '@oqlkit/http',
       '@oqlkit/oql',
       '@oqlkit/oqo-schema',
+      '@oqlkit/playground',
       '@oqlkit/snapshot',
       '@oqlkit/text-models',
     ])

@@ -8,6 +8,7 @@ import type { ParquetWriter } from './export/row-export-body.ts'
 import { RequestLimits } from './limits/request-limits.ts'
 import type { MeteringOptions } from './metering/metering-options.ts'
 import { useMetering } from './metering/use-metering.ts'
+import { type PagesOptions, prefersHtml, toPlayground, usePages } from './pages/page-routes.ts'
 import { asksToExecute } from './request/query-execute-reader.ts'
 import { rawQueryOf } from './request/query-parameters.ts'
 import { checkRequestLine } from './request/request-line-limit.ts'
@@ -63,6 +64,8 @@ export interface AppOptions extends ServingOptions {
    * `writeJsonLinesAsParquet`); without it that format answers 501 and the others still stream.
    */
   readonly writeParquet?: ParquetWriter
+  /** Where the pages' bundle is (default: the installed `@oqlkit/playground`'s). */
+  readonly pages?: PagesOptions
 }
 
 /**
@@ -70,7 +73,8 @@ export interface AppOptions extends ServingOptions {
  * `onError` turns domain errors into JSON error responses. Serve it with h3's `serve`, or call
  * `app.fetch(request)` in process (as the tests do). `spec/openapi.json` describes every route.
  *
- * Routes: `GET /` (health check, or with `oql=`/`oqo=` the execute endpoint) and `POST /` (execute);
+ * Routes: `GET /` (health check, a browser's way to the playground, or with `oql=`/`oqo=` the execute
+ * endpoint); `GET /playground` and `GET /docs` (pages for people, `pages/page-routes.ts`) and `POST /` (execute);
  * `GET /query`, `GET /query/{oql,oqo,oxurl}/…` and `POST /query` (translate); `GET /validate`,
  * `GET /parse-context`; `GET /properties[/{entity}]`; `GET /query/spec[/oqo]`, `GET /openapi.json`;
  * `GET /autocomplete[/{entity}]`; `GET|POST /text[/{keywords,concepts,topics}]` (text tagging); `GET /{entities}` (lists, groups) and `GET /{entities}/…`
@@ -102,7 +106,11 @@ export const createApp = (options: AppOptions): H3 => {
   const resolvePlan = options.collections === undefined ? undefined : useCollections(app, options.collections)
   const health = rootHandler(adapter, options.catalog, options.version ?? '0.0.0')
   const execute = queryExecuteHandler(adapter, resolvePlan, planOptions)
-  app.get('/', (event: H3Event) => (asksToExecute(rawQueryOf(event.req.url)) ? execute(event) : health()))
+  usePages(app, options.pages)
+  app.get('/', (event: H3Event) => {
+    if (asksToExecute(rawQueryOf(event.req.url))) return execute(event)
+    return prefersHtml(event) ? toPlayground() : health()
+  })
   app.post('/', execute)
   app.get('/query', queryDescriptorHandler)
   app.post('/query', queryTranslatePostHandler(adapter))

@@ -410,6 +410,10 @@ describe('with metering and collections on, every response validates too', () =>
     for (const [method, path, body] of [
       ...CASES.map(([method, path, , body]) => [method, path, body] as const),
       ...COLLECTION_REQUESTS,
+      // The pages are metered like any route: free, but inside the caller's request rate.
+      ...['/playground', '/playground/assets/playground.js', '/docs', '/docs/assets/swagger-ui.css'].map(
+        (path) => ['GET', path] as const,
+      ),
     ]) {
       const operation = `${method} ${validator.pathOf(path.split('?')[0]!)}`
       // Requests over the size limits are refused before metering; any other of the operation will do.
@@ -434,6 +438,61 @@ describe('with metering and collections on, every response validates too', () =>
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
       const result = validator.validateResponse(method, path, 429, refused.body)
       expect(result.errors, `${method} ${path}`).toEqual([])
+    }
+  })
+})
+
+// The pages for people answer HTML, scripts and styles, not JSON: their statuses and media types are
+// checked against the document (and produced, for the coverage check above).
+describe('the pages answer as the document says', () => {
+  const page = async (path: string, headers: Record<string, string> = {}) => {
+    const response = await sample.app.fetch(new Request(`http://localhost${path}`, { headers }))
+    const type = response.headers.get('content-type')
+    const body = type?.startsWith('application/json') ? await response.json() : await response.arrayBuffer()
+    return { status: response.status, type, body, etag: response.headers.get('etag') }
+  }
+  // JSON answers (the errors) are validated against their schema, the others by media type.
+  const check = (path: string, response: Awaited<ReturnType<typeof page>>, status: number) => {
+    expect(response.status, path).toBe(status)
+    const result = response.type?.startsWith('application/json')
+      ? validator.validateResponse('GET', path, status, response.body)
+      : validator.validateMediaResponse('GET', path, status, response.type)
+    expect(result.errors, `${result.operation} ${result.status}`).toEqual([])
+  }
+
+  it.each([
+    ['/playground', 200],
+    ['/playground/assets/playground.js', 200],
+    ['/playground/assets/playground.css', 200],
+    ['/playground/assets/nothing.js', 404],
+    ['/playground/assets/playground.html', 404],
+    ['/docs', 200],
+    ['/docs/assets/swagger-ui.css', 200],
+    ['/docs/assets/docs-init.js', 200],
+    ['/docs/assets/..%2Fpackage.json', 404],
+  ])('GET %s → %i', async (path, status) => check(path, await page(path), status))
+
+  it('answers 304 to a revalidation with the ETag it gave', async () => {
+    for (const path of ['/playground/assets/playground.js', '/docs/assets/swagger-ui.css']) {
+      const { etag } = await page(path)
+      expect(etag, path).toMatch(/^"[\w-]{22}"$/)
+      check(path, await page(path, { 'if-none-match': etag ?? '' }), 304)
+    }
+  })
+
+  it('answers 503 page_unavailable when the bundle is not built', async () => {
+    const app = createApp({
+      adapter: sample.adapter,
+      catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
+      pages: { bundleDir: join(tmpdir(), 'oqlkit-no-such-bundle') },
+    })
+    for (const path of ['/playground', '/docs', '/docs/assets/swagger-ui.css']) {
+      const response = await app.fetch(new Request(`http://localhost${path}`))
+      expect(response.status, path).toBe(503)
+      const body = (await response.json()) as { error: string; message: string }
+      expect(body.error).toBe('page_unavailable')
+      expect(body.message).toContain('npm run build')
+      expect(validator.validateResponse('GET', path, 503, body).errors).toEqual([])
     }
   })
 })

@@ -15,6 +15,8 @@ export const API_ERROR_CODES = {
   embeddings_unavailable:
     'The embeddings server that semantic search embeds queries with is down, too slow or answered badly (503).',
   not_found: 'No such route, entity type or entity.',
+  page_unavailable:
+    'A page for people (/playground, /docs) whose files are missing from this installation (503): the bundle of @oqlkit/playground is not built.',
   method_not_allowed: 'The path exists, but not for this HTTP method.',
   request_line_too_long: 'The GET request line is longer than 8,190 bytes; POST the query to / instead.',
   bad_request: 'The request could not be read (a malformed URL, such as a broken percent-encoding).',

@@ -1,5 +1,6 @@
 import { collectionPaths } from './openapi-collection-paths.ts'
 import { exportPaths } from './openapi-export-paths.ts'
+import { pagePaths } from './openapi-page-paths.ts'
 import { builtPaths, componentParameters, componentResponses } from './openapi-paths.ts'
 import { componentSchemas } from './openapi-schemas.ts'
 import { withServerWideResponses } from './openapi-server-responses.ts'
@@ -42,6 +43,7 @@ export const buildOpenApiDocument = (): Record<string, unknown> => ({
     { name: 'Text', description: 'Tagging free text with keywords and concepts.' },
     { name: 'Collections', description: 'Private collections of entity ids, usable in filters.' },
     { name: 'Collections admin', description: 'Collections of every user, for admins.' },
+    { name: 'Pages', description: 'Pages for people: the playground and these docs.' },
   ],
   security: [{}, { api_key: [] }, { bearer: [] }, { api_key_header: [] }],
   paths: withServerWideResponses({
@@ -49,6 +51,7 @@ export const buildOpenApiDocument = (): Record<string, unknown> => ({
     ...exportPaths(),
     ...textPaths(),
     ...collectionPaths(),
+    ...pagePaths(),
   }),
   components: {
     schemas: componentSchemas(),

@@ -36,7 +36,7 @@ export interface Validation {
   readonly operation: string
   readonly status: string
   readonly valid: boolean
-  readonly errors: readonly ErrorObject[]
+  readonly errors: readonly (ErrorObject | string)[]
 }
 
 export class OpenApiValidator {
@@ -117,6 +117,39 @@ export class OpenApiValidator {
     const valid = validate(body) as boolean
     this.exercised.add(`${name} ${key}`)
     return { operation: name, status: key, valid, errors: validate.errors ?? [] }
+  }
+
+  /**
+   * Checks a response that is not JSON (a page, a script, a 304) against the document: its status is
+   * documented for the operation, with the response's media type among the documented ones, or with no
+   * content documented when the response has no body.
+   */
+  validateMediaResponse(
+    method: string,
+    requestPath: string,
+    status: number,
+    contentType: string | null,
+  ): Validation {
+    const path = this.pathOf(requestPath)
+    const lower = method.toLowerCase()
+    const operation = path === undefined ? undefined : this.operation(lower, path)
+    if (path === undefined || operation === undefined)
+      throw new Error(`${method} ${requestPath}: no operation of the document matches`)
+    const name = `${method.toUpperCase()} ${path}`
+    const response = operation.responses[String(status)]
+    if (response === undefined) throw new Error(`${name}: status ${status} is not documented`)
+    const documented = Object.keys((response.content as Record<string, unknown> | undefined) ?? {})
+    const mediaType = contentType?.split(';')[0]?.trim() ?? null
+    const valid = mediaType === null ? documented.length === 0 : documented.includes(mediaType)
+    this.exercised.add(`${name} ${status}`)
+    return {
+      operation: name,
+      status: String(status),
+      valid,
+      errors: valid
+        ? []
+        : [`${mediaType ?? 'no body'} is not among the documented ${documented.join(', ') || 'no content'}`],
+    }
   }
 
   /** Validates a request body against the operation's `application/json` request schema. */

@@ -5,12 +5,17 @@ import { EditorView, keymap, placeholder } from '@codemirror/view'
 
 export interface OqlEditorOptions {
   readonly text: string
+  /** Ctrl/Cmd+Enter. */
   readonly onRun: () => void
+  /** Every change of the text, typed or set. */
+  readonly onChange?: (text: string) => void
 }
 
 export interface OqlEditor {
   readonly view: EditorView
   text(): string
+  /** Replaces the whole text (as one undoable change); `onChange` hears of it. */
+  setText(text: string): void
 }
 
 export const createOqlEditor = (parent: HTMLElement, options: OqlEditorOptions): OqlEditor => {
@@ -18,20 +23,30 @@ export const createOqlEditor = (parent: HTMLElement, options: OqlEditorOptions):
     options.onRun()
     return true
   }
-  const runKeys = keymap.of([{ key: 'Mod-Enter', run }])
+  const changes = EditorView.updateListener.of((update) => {
+    if (update.docChanged) options.onChange?.(update.state.doc.toString())
+  })
   const view = new EditorView({
     parent,
     state: EditorState.create({
       doc: options.text,
       extensions: [
-        runKeys,
+        keymap.of([{ key: 'Mod-Enter', run }]),
         history(),
         keymap.of([...defaultKeymap, ...historyKeymap]),
         EditorView.lineWrapping,
         placeholder('works where year is 2020'),
         EditorView.contentAttributes.of({ 'aria-label': 'OQL query' }),
+        changes,
       ],
     }),
   })
-  return { view, text: () => view.state.doc.toString() }
+  return {
+    view,
+    text: () => view.state.doc.toString(),
+    setText: (text) => {
+      if (text !== view.state.doc.toString())
+        view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } })
+    },
+  }
 }

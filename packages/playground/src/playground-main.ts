@@ -1,6 +1,24 @@
-// The playground page: wires the OQL editor, the run button and the results view together.
+// The playground page: wires the OQL editor, its three forms, the run, the results (table or chart), the
+// page's own link and the downloads together. Each part lives in its own module; this one only connects them.
+import { translate } from '@oqlkit/oql'
+import { entityPath, isEntityType } from '@oqlkit/oqo-schema'
+import { type GroupChartView, renderGroupChart } from './group-chart-view.ts'
 import { createOqlEditor } from './oql-editor.ts'
-import { runQuery } from './query-runner.ts'
+import {
+  exportLink,
+  type LinkState,
+  linkFor,
+  PER_PAGE_CHOICES,
+  readLinkState,
+} from './playground-link-state.ts'
+import { createQueryForms } from './query-forms-view.ts'
+import { apiRoot, type ListEnvelope, type RunRequest, runQuery } from './query-runner.ts'
+import { columnsOf, renderResultsTable } from './results-table-view.ts'
+import { runStatusText } from './run-status-format.ts'
+
+/** The deepest a page number reaches (basic paging stops at 10,000 results; cursors go further). */
+const PAGING_DEPTH = 10_000
+const DEFAULT_QUERY = 'works where year is 2020'
 
 const element = <T extends HTMLElement>(id: string): T => {
   const found = document.getElementById(id)
@@ -8,21 +26,197 @@ const element = <T extends HTMLElement>(id: string): T => {
   return found as T
 }
 
+const root = apiRoot()
 const summary = element<HTMLParagraphElement>('run-summary')
 const results = element<HTMLDivElement>('results')
+const pager = element<HTMLElement>('pager')
+const pageInfo = element<HTMLSpanElement>('page-info')
+const previous = element<HTMLButtonElement>('page-previous')
+const next = element<HTMLButtonElement>('page-next')
+const selectInput = element<HTMLInputElement>('select-columns')
+const perPageInput = element<HTMLSelectElement>('per-page')
+const shareInput = element<HTMLInputElement>('share-link')
+const shareNote = element<HTMLSpanElement>('share-note')
+const downloadCsv = element<HTMLAnchorElement>('download-csv')
+const downloadJson = element<HTMLAnchorElement>('download-json')
+const downloadNote = element<HTMLParagraphElement>('download-note')
 
-const run = async (): Promise<void> => {
+const initial = readLinkState(location.search)
+let currentPage = initial.page
+let running: AbortController | undefined
+let chart: GroupChartView | undefined
+
+for (const choice of new Set([...PER_PAGE_CHOICES, initial.perPage].sort((a, b) => a - b))) {
+  const option = document.createElement('option')
+  option.value = String(choice)
+  option.textContent = String(choice)
+  perPageInput.append(option)
+}
+perPageInput.value = String(initial.perPage)
+selectInput.value = initial.select
+
+const stateNow = (text: string): LinkState => ({
+  q: text,
+  page: currentPage,
+  perPage: Number(perPageInput.value),
+  select: selectInput.value,
+})
+
+const setDownload = (link: HTMLAnchorElement, href: string | null): void => {
+  if (href === null) {
+    link.removeAttribute('href')
+    link.setAttribute('aria-disabled', 'true')
+  } else {
+    link.href = href
+    link.removeAttribute('aria-disabled')
+  }
+}
+
+/** The page's link and the download links follow the query and its view. */
+const refreshLinks = (): void => {
+  const text = editor.text()
+  const link = linkFor(new URL(location.href), stateNow(text))
+  if (link.href !== location.href) history.replaceState(null, '', link)
+  shareInput.value = link.href
+  const translation = text.trim() === '' ? undefined : translate({ oql: text })
+  const why =
+    translation === undefined || !translation.validation.valid
+      ? 'Downloads need a valid query.'
+      : (translation.oqo?.group_by?.length ?? 0) > 0
+        ? 'Downloads export rows; a grouped query has buckets (shown as a table below).'
+        : ''
+  downloadNote.textContent = why
+  for (const [link, format] of [
+    [downloadCsv, 'csv'],
+    [downloadJson, 'json'],
+  ] as const)
+    setDownload(link, why === '' ? exportLink(root, text, format, selectInput.value).href : null)
+}
+
+let linksTimer: ReturnType<typeof setTimeout> | undefined
+const refreshLinksSoon = (): void => {
+  clearTimeout(linksTimer)
+  linksTimer = setTimeout(refreshLinks, 250)
+}
+
+const clearResults = (): void => {
+  chart?.destroy()
+  chart = undefined
+  results.replaceChildren()
+  pager.hidden = true
+}
+
+const showList = (body: ListEnvelope, perPage: number): void => {
+  const rows = body.results ?? []
+  const entity = body.meta.x_query?.oqo?.get_rows ?? ''
+  const page = body.meta.page ?? currentPage
+  results.append(
+    renderResultsTable({
+      rows,
+      columns: columnsOf(rows, selectInput.value),
+      apiRoot: root,
+      entityPath: isEntityType(entity) ? entityPath(entity) : entity,
+      firstRowNumber: (page - 1) * perPage + 1,
+    }),
+  )
+  const reachable = Math.min(body.meta.count ?? 0, PAGING_DEPTH)
+  const pages = Math.max(1, Math.ceil(reachable / perPage))
+  pageInfo.textContent = `Page ${page.toLocaleString('en-US')} of ${pages.toLocaleString('en-US')}`
+  previous.disabled = page <= 1
+  next.disabled = page >= pages
+  pager.hidden = false
+}
+
+const showGroups = (body: ListEnvelope): void => {
+  const buckets = body.group_by ?? []
+  const grouping = body.meta.x_query?.oqo?.group_by as readonly { column_id?: string }[] | undefined
+  chart = renderGroupChart(results, {
+    buckets,
+    columnId: grouping?.[0]?.column_id ?? 'key',
+    entity: body.meta.x_query?.oqo?.get_rows ?? 'rows',
+    groupsCount: body.meta.groups_count ?? buckets.length,
+  })
+}
+
+const run = async (page: number): Promise<void> => {
+  const oql = editor.text()
+  running?.abort()
+  if (oql.trim() === '') {
+    summary.textContent = 'Type a query in the editor first.'
+    summary.classList.add('error')
+    return
+  }
+  const controller = new AbortController()
+  running = controller
+  currentPage = page
+  refreshLinks()
+  // A grouped query answers buckets, not pages of rows: it is asked for all of them at once.
+  const grouped = (translate({ oql }).oqo?.group_by?.length ?? 0) > 0
+  const perPage = Number(perPageInput.value)
+  const request: RunRequest = grouped
+    ? { oql, select: selectInput.value }
+    : { oql, page, perPage, select: selectInput.value }
   summary.textContent = 'Running…'
-  const outcome = await runQuery(editor.text())
-  summary.textContent = outcome.summary
-  summary.classList.toggle('error', !outcome.ok)
-  results.textContent = outcome.ok
-    ? JSON.stringify(outcome.body.results ?? outcome.body.group_by ?? []).slice(0, 2000)
-    : ''
+  summary.classList.remove('error')
+  results.setAttribute('aria-busy', 'true')
+  const outcome = await runQuery(request, controller.signal)
+  if (running !== controller) return
+  results.removeAttribute('aria-busy')
+  clearResults()
+  if (!outcome.ok) {
+    summary.textContent = outcome.message
+    summary.classList.add('error')
+    return
+  }
+  summary.textContent = runStatusText(outcome)
+  if (outcome.body.group_by !== undefined) showGroups(outcome.body)
+  else showList(outcome.body, perPage)
 }
 
 const editor = createOqlEditor(element('oql-editor'), {
-  text: new URLSearchParams(location.search).get('q') ?? 'works where year is 2020',
-  onRun: () => void run(),
+  text: initial.hasQuery ? initial.q : DEFAULT_QUERY,
+  onRun: () => void run(1),
+  onChange: (text) => {
+    forms.editorChanged(text)
+    refreshLinksSoon()
+  },
 })
-element<HTMLButtonElement>('run-query').addEventListener('click', () => void run())
+
+const forms = createQueryForms(
+  {
+    canonical: element('form-oql'),
+    canonicalNote: element('form-oql-note'),
+    oqo: element('form-oqo'),
+    oqoError: element('form-oqo-error'),
+    url: element('form-url'),
+    urlNote: element('form-url-note'),
+  },
+  { apiRoot: root, setEditorText: (text) => editor.setText(text) },
+)
+
+element<HTMLButtonElement>('run-query').addEventListener('click', () => void run(1))
+previous.addEventListener('click', () => void run(currentPage - 1))
+next.addEventListener('click', () => void run(currentPage + 1))
+element<HTMLFormElement>('view-form').addEventListener('submit', (event) => {
+  event.preventDefault()
+  void run(1)
+})
+perPageInput.addEventListener('change', () => void run(1))
+
+element<HTMLButtonElement>('copy-link').addEventListener('click', async () => {
+  refreshLinks()
+  try {
+    await navigator.clipboard.writeText(shareInput.value)
+    shareNote.textContent = 'Link copied.'
+  } catch {
+    // No clipboard here (not allowed, or not a secure context): the link is selected for Ctrl+C instead.
+    shareInput.focus()
+    shareInput.select()
+    shareNote.textContent = 'Press Ctrl+C to copy the selected link.'
+  }
+})
+
+forms.showNow(editor.text())
+refreshLinks()
+// A shared link runs its query at once, on the page it names.
+if (initial.hasQuery) void run(initial.page)

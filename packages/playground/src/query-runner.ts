@@ -1,25 +1,114 @@
-// Runs OQL against the server that served the page (`GET /?oql=`), and says what came back.
+// Runs OQL against the server that served the page (`GET /?oql=`), and says what came back. A failure of
+// any kind (a refusal, a broken connection, a body that is not JSON) comes back as an outcome to show,
+// never as a thrown error or a console message.
+
+export interface Bucket {
+  readonly key: string
+  readonly key_display_name?: string
+  readonly count: number
+}
 
 export interface ListEnvelope {
-  readonly meta: Record<string, unknown>
+  readonly meta: {
+    readonly count?: number
+    readonly db_response_time_ms?: number
+    readonly page?: number | null
+    readonly per_page?: number
+    readonly groups_count?: number | null
+    readonly cost_usd?: number
+    readonly x_query?: {
+      readonly oql?: string
+      readonly oqo?: { readonly get_rows?: string } & Record<string, unknown>
+    }
+  } & Record<string, unknown>
   readonly results?: readonly Record<string, unknown>[]
-  readonly group_by?: readonly Record<string, unknown>[]
+  readonly group_by?: readonly Bucket[]
+}
+
+/** What one run asks for: the query and its view (sibling parameters of the execute endpoint). */
+export interface RunRequest {
+  readonly oql: string
+  readonly page?: number
+  readonly perPage?: number
+  /** Comma-separated top-level fields, as typed; empty for all. */
+  readonly select?: string
 }
 
 export type RunOutcome =
-  | { readonly ok: true; readonly body: ListEnvelope; readonly summary: string }
-  | { readonly ok: false; readonly summary: string }
+  | {
+      readonly ok: true
+      readonly body: ListEnvelope
+      /** Round trip as the page measured it. */
+      readonly clientMs: number
+      /** What the call cost: `X-RateLimit-Credits-Used` when the server meters, else `meta.cost_usd`. */
+      readonly costUsd: number | null
+    }
+  | { readonly ok: false; readonly message: string; readonly aborted?: boolean }
 
 /** The API's root, beside the page: the page is served at `<root>/playground`. */
 export const apiRoot = (): URL => new URL('.', location.href)
 
-export const runQuery = async (oql: string): Promise<RunOutcome> => {
+/** The execute endpoint's URL for a run; the view parameters only when they are set. */
+export const executeUrl = (request: RunRequest): URL => {
   const url = new URL(apiRoot())
-  url.searchParams.set('oql', oql)
+  url.searchParams.set('oql', request.oql)
+  if (request.page !== undefined && request.page > 1) url.searchParams.set('page', String(request.page))
+  if (request.perPage !== undefined) url.searchParams.set('per-page', String(request.perPage))
+  const select = normalizeSelect(request.select ?? '')
+  if (select !== '') url.searchParams.set('select', select)
+  return url
+}
+
+/** `id, display_name ,` → `id,display_name`: what the server reads, without the spaces people type. */
+export const normalizeSelect = (select: string): string =>
+  select
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
+    .join(',')
+
+interface ErrorBody {
+  readonly message?: string
+  readonly error?: string
+  readonly validation?: { readonly errors?: readonly { readonly message?: string }[] }
+}
+
+/** The server's own words for a refusal: every validation message, else its `message`, else the status. */
+const refusalMessage = (body: ErrorBody | undefined, status: number): string => {
+  const messages = (body?.validation?.errors ?? [])
+    .map((error) => error.message)
+    .filter((message): message is string => typeof message === 'string' && message !== '')
+  if (messages.length > 0) return [...new Set(messages)].join(' ')
+  return body?.message ?? body?.error ?? `The server answered HTTP ${status}.`
+}
+
+const costOf = (response: Response, body: ListEnvelope): number | null => {
+  const header = response.headers.get('x-ratelimit-credits-used')
+  if (header !== null && header.trim() !== '' && Number.isFinite(Number(header))) return Number(header)
+  return typeof body.meta.cost_usd === 'number' ? body.meta.cost_usd : null
+}
+
+export const runQuery = async (request: RunRequest, signal?: AbortSignal): Promise<RunOutcome> => {
   const started = performance.now()
-  const response = await fetch(url)
-  const body = (await response.json()) as ListEnvelope & { message?: string; error?: string }
-  const ms = Math.round(performance.now() - started)
-  if (!response.ok) return { ok: false, summary: body.message ?? body.error ?? `HTTP ${response.status}` }
-  return { ok: true, body, summary: `${String(body.meta.count)} results in ${ms} ms` }
+  let response: Response
+  try {
+    response = await fetch(executeUrl(request), {
+      headers: { accept: 'application/json' },
+      signal: signal ?? null,
+    })
+  } catch (error) {
+    if (signal?.aborted === true) return { ok: false, message: 'Cancelled.', aborted: true }
+    return { ok: false, message: `The server could not be reached (${String(error)}).` }
+  }
+  let body: unknown
+  try {
+    body = await response.json()
+  } catch {
+    if (signal?.aborted === true) return { ok: false, message: 'Cancelled.', aborted: true }
+    return { ok: false, message: `The server answered HTTP ${response.status} with a body that is not JSON.` }
+  }
+  const clientMs = Math.round(performance.now() - started)
+  if (!response.ok) return { ok: false, message: refusalMessage(body as ErrorBody, response.status) }
+  const envelope = body as ListEnvelope
+  return { ok: true, body: envelope, clientMs, costUsd: costOf(response, envelope) }
 }

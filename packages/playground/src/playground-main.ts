@@ -12,7 +12,7 @@ import {
   readLinkState,
 } from './playground-link-state.ts'
 import { createQueryForms } from './query-forms-view.ts'
-import { apiRoot, type ListEnvelope, type RunRequest, runQuery } from './query-runner.ts'
+import { apiRoot, isGrouped, type ListEnvelope, type RunRequest, runQuery } from './query-runner.ts'
 import { columnsOf, renderResultsTable } from './results-table-view.ts'
 import { runStatusText } from './run-status-format.ts'
 
@@ -150,12 +150,11 @@ const run = async (page: number): Promise<void> => {
   running = controller
   currentPage = page
   refreshLinks()
-  // A grouped query answers buckets, not pages of rows: it is asked for all of them at once.
+  // A grouped query answers buckets, not pages of rows: it is asked for all of them at once, and the
+  // columns chosen for rows do not apply to them.
   const grouped = (translate({ oql }).oqo?.group_by?.length ?? 0) > 0
   const perPage = Number(perPageInput.value)
-  const request: RunRequest = grouped
-    ? { oql, select: selectInput.value }
-    : { oql, page, perPage, select: selectInput.value }
+  const request: RunRequest = grouped ? { oql } : { oql, page, perPage, select: selectInput.value }
   summary.textContent = 'Running…'
   summary.classList.remove('error')
   results.setAttribute('aria-busy', 'true')
@@ -169,7 +168,7 @@ const run = async (page: number): Promise<void> => {
     return
   }
   summary.textContent = runStatusText(outcome)
-  if (outcome.body.group_by !== undefined) showGroups(outcome.body)
+  if (isGrouped(outcome.body)) showGroups(outcome.body)
   else showList(outcome.body, perPage)
 }
 

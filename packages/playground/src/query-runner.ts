@@ -45,6 +45,10 @@ export type RunOutcome =
     }
   | { readonly ok: false; readonly message: string; readonly aborted?: boolean }
 
+/** Whether a response holds buckets: lists carry an empty `group_by` beside their `results`, as the public API does. */
+export const isGrouped = (body: ListEnvelope): boolean =>
+  body.results === undefined && body.group_by !== undefined
+
 /** The API's root, beside the page: the page is served at `<root>/playground`. */
 export const apiRoot = (): URL => new URL('.', location.href)
 

@@ -9,11 +9,11 @@ const DEFAULT_COLUMNS = [
   'display_name',
   'publication_year',
   'type',
+  'authorships',
   'works_count',
   'cited_by_count',
-  'primary_topic',
-  'authorships',
   'country_code',
+  'primary_topic',
 ]
 const MAX_DEFAULT_COLUMNS = 6
 

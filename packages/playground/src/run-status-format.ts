@@ -1,6 +1,6 @@
 // The status line of a run: how many came back, how long it took (as the page measured it, and the
 // database's share as the server measured it) and what it cost. Pure, so it reads the same everywhere.
-import type { ListEnvelope } from './query-runner.ts'
+import { isGrouped, type ListEnvelope } from './query-runner.ts'
 
 const USD = new Intl.NumberFormat('en-US', {
   style: 'currency',
@@ -28,10 +28,9 @@ export interface RunFacts {
 export const runStatusText = ({ body, clientMs, costUsd }: RunFacts): string => {
   const count = body.meta.count ?? 0
   const entity = body.meta.x_query?.oqo?.get_rows ?? 'rows'
-  const what =
-    body.group_by === undefined
-      ? plural(count, 'result', 'results')
-      : `${plural(body.meta.groups_count ?? body.group_by.length, 'group', 'groups')} of ${count.toLocaleString('en-US')} ${entity}`
+  const what = !isGrouped(body)
+    ? plural(count, 'result', 'results')
+    : `${plural(body.meta.groups_count ?? body.group_by?.length ?? 0, 'group', 'groups')} of ${count.toLocaleString('en-US')} ${entity}`
   const database =
     typeof body.meta.db_response_time_ms === 'number' ? ` (database ${body.meta.db_response_time_ms} ms)` : ''
   const cost = costUsd === null ? '' : ` · ${formatUsd(costUsd)}`

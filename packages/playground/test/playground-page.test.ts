@@ -40,7 +40,9 @@ describe.skipIf(!chromium.available)('the playground page in Chromium', () => {
     await page.keyboard.press('Control+A')
     await page.keyboard.type('works where year is 2020')
     await page.keyboard.press('Control+Enter')
-    await expect.poll(() => page.locator('#run-summary').textContent()).toMatch(/^\d+ results in \d+ ms$/)
+    await expect
+      .poll(() => page.locator('#run-summary').textContent())
+      .toMatch(/^\d+ results in \d+ ms \(database \d+ ms\) · \$[\d.]+$/)
   })
 
   it('logged no console error, no uncaught exception and no failed request', () => {

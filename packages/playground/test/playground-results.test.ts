@@ -1,0 +1,288 @@
+// The playground's results in real Chromium against a real server on the sample catalog: a list query's
+// rows, paging, select, group-by charts, the three forms, shared links and downloads, each compared with
+// what the API itself answers for the same query.
+import { readFileSync } from 'node:fs'
+import { translate } from '@oqlkit/oql'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumForTests, type LaunchedBrowser, launchChromium } from './support/chromium-browser.ts'
+import { type PageWatch, watchPage } from './support/page-watch.ts'
+import { type PlaygroundServer, startPlaygroundServer } from './support/playground-server.ts'
+
+const chromium = chromiumForTests()
+
+interface ApiList {
+  readonly meta: { readonly count: number; readonly groups_count: number | null }
+  readonly results?: readonly Record<string, unknown>[]
+  readonly group_by?: readonly { key: string; key_display_name: string; count: number }[]
+}
+
+const shortId = (id: unknown): string => String(id).split('/').pop() ?? ''
+
+/** Records in a CSV text: newlines outside quoted fields, so a quoted newline does not count. */
+const csvRecords = (text: string): number => {
+  let records = 0
+  let quoted = false
+  for (const char of text) {
+    if (char === '"') quoted = !quoted
+    else if (char === '\n' && !quoted) records += 1
+  }
+  return text.endsWith('\n') ? records : records + 1
+}
+
+describe.skipIf(!chromium.available)('the playground results in Chromium', () => {
+  let server: PlaygroundServer
+  let browser: LaunchedBrowser
+  let page: Page
+  let watch: PageWatch
+  // The 400s this file provokes on purpose (a bad select, a bad query): Chromium itself reports each one
+  // on the console ("Failed to load resource"), which the page cannot prevent; every other console error
+  // is a fault.
+  let refusals = 0
+
+  const api = async (params: Record<string, string>): Promise<ApiList> => {
+    const url = new URL(server.base)
+    for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value)
+    const response = await fetch(url, { headers: { accept: 'application/json' } })
+    expect(response.status).toBe(200)
+    return (await response.json()) as ApiList
+  }
+
+  const setQuery = async (oql: string): Promise<void> => {
+    await page.locator('.cm-content').click()
+    await page.keyboard.press('Control+A')
+    await page.keyboard.press('Delete')
+    await page.keyboard.insertText(oql)
+  }
+
+  const summary = () => page.locator('#run-summary')
+  const waitForRun = async (): Promise<string> => {
+    await expect.poll(() => summary().textContent()).not.toMatch(/^(Running…)?$/)
+    return (await summary().textContent()) ?? ''
+  }
+  const run = async (oql: string): Promise<string> => {
+    await setQuery(oql)
+    await page.getByRole('button', { name: /^Run/ }).click()
+    return waitForRun()
+  }
+  const rowIds = () => page.locator('.results-table tbody tr td:first-child a').allTextContents()
+  const headers = () => page.locator('.results-table thead th').allTextContents()
+
+  beforeAll(async () => {
+    if (!chromium.available) return
+    ;[server, browser] = await Promise.all([startPlaygroundServer(), launchChromium(chromium.path)])
+    page = await (await browser.newContext()).newPage()
+    watch = await watchPage(page, server.base)
+    page.on('response', (response) => {
+      if (response.status() === 400) refusals += 1
+    })
+    await page.goto(`${server.base}playground`)
+    await page.locator('.cm-content').waitFor()
+  }, 180_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  it('runs a list query and shows the first page the API gives, ids linked to their singletons', async () => {
+    const oql = 'works where year is 2020'
+    const status = await run(oql)
+    const expected = await api({ oql })
+    expect(status).toMatch(
+      new RegExp(`^${expected.meta.count} results in \\d+ ms \\(database \\d+ ms\\) · \\$0\\.0001$`),
+    )
+    expect(await rowIds()).toEqual(expected.results!.map((row) => shortId(row.id)))
+    const first = page.locator('.results-table tbody tr').first().locator('a')
+    expect(await first.getAttribute('href')).toBe(`${server.base}works/${shortId(expected.results![0]!.id)}`)
+    // The link opens the entity's JSON on this server.
+    const singleton = await fetch((await first.getAttribute('href'))!)
+    expect(((await singleton.json()) as { id: string }).id).toBe(expected.results![0]!.id)
+    expect(await page.locator('#page-info').textContent()).toBe(
+      `Page 1 of ${Math.ceil(expected.meta.count / 25)}`,
+    )
+  })
+
+  it('shows nested values by their names, never [object Object]', async () => {
+    const expected = await api({ oql: 'works where year is 2020' })
+    const cells = await page.locator('.results-table tbody td').allTextContents()
+    expect(cells.join('\n')).not.toContain('[object Object]')
+    const column = (await headers()).indexOf('authorships')
+    expect(column).toBeGreaterThan(0)
+    const firstAuthor = (expected.results![0]!.authorships as { author: { display_name: string } }[])[0]!
+    const cell = page.locator('.results-table tbody tr').first().locator('td').nth(column)
+    expect(await cell.textContent()).toContain(firstAuthor.author.display_name)
+  })
+
+  it('pages to page 2 and back, and a per-page choice changes the page size', async () => {
+    const oql = 'works where year is 2020'
+    await page.getByRole('button', { name: 'Next' }).click()
+    await expect.poll(() => page.locator('#page-info').textContent()).toMatch(/^Page 2 of/)
+    const second = await api({ oql, page: '2' })
+    await expect.poll(rowIds).toEqual(second.results!.map((row) => shortId(row.id)))
+    expect(new URL(page.url()).searchParams.get('page')).toBe('2')
+    await page.getByRole('button', { name: 'Previous' }).click()
+    await expect.poll(() => page.locator('#page-info').textContent()).toMatch(/^Page 1 of/)
+    await page.getByLabel('Rows per page').selectOption('10')
+    const ten = await api({ oql, 'per-page': '10' })
+    await expect.poll(rowIds).toEqual(ten.results!.map((row) => shortId(row.id)))
+    expect(await page.locator('#page-info').textContent()).toBe(`Page 1 of ${Math.ceil(ten.meta.count / 10)}`)
+    await page.getByLabel('Rows per page').selectOption('25')
+    await waitForRun()
+  })
+
+  it('shows only the selected columns, and the server says why a column is bad', async () => {
+    await page.getByLabel('Columns (select)').fill('id, display_name ,publication_year')
+    await page.getByLabel('Columns (select)').press('Enter')
+    await expect.poll(headers).toEqual(['id', 'display_name', 'publication_year'])
+    expect(new URL(page.url()).searchParams.get('select')).toBe('id,display_name,publication_year')
+    await page.getByLabel('Columns (select)').fill('id,nope')
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await expect.poll(() => summary().textContent()).toContain("'nope' is not one")
+    expect(await summary().getAttribute('class')).toContain('error')
+    expect(await page.locator('.results-table').count()).toBe(0)
+    await page.getByLabel('Columns (select)').fill('')
+  })
+
+  it('says plainly why the server refused a query', async () => {
+    const status = await run('works wher')
+    expect(status).toContain('Unexpected text "wher"')
+    expect(await summary().getAttribute('class')).toContain('error')
+  })
+
+  it('charts a group-by as bars, with the buckets the API gives as a table', async () => {
+    const oql = 'works group by type'
+    const status = await run(oql)
+    const expected = await api({ oql })
+    expect(status).toMatch(
+      new RegExp(`^${expected.meta.groups_count} groups of ${expected.meta.count} works in`),
+    )
+    const canvas = page.locator('canvas#group-chart-canvas')
+    await canvas.waitFor()
+    expect(await canvas.getAttribute('data-chart-type')).toBe('bar')
+    expect(await canvas.getAttribute('aria-label')).toMatch(/^Bar chart of works by type/)
+    expect(Number(await canvas.getAttribute('data-points'))).toBe(expected.group_by!.length)
+    const rows = await page
+      .locator('.bucket-table tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)))
+    expect(rows).toEqual(
+      expected.group_by!.map((bucket) => [
+        bucket.key,
+        bucket.key_display_name,
+        bucket.count.toLocaleString('en-US'),
+      ]),
+    )
+    // A grouped query exports no rows: the downloads say so instead of failing.
+    expect(await page.locator('#download-csv').getAttribute('aria-disabled')).toBe('true')
+  })
+
+  it('draws a year group-by as a line', async () => {
+    await run('works group by year')
+    const canvas = page.locator('canvas#group-chart-canvas')
+    await expect.poll(() => canvas.getAttribute('data-chart-type')).toBe('line')
+    const expected = await api({ oql: 'works group by year' })
+    expect(await page.locator('.bucket-table tbody tr').count()).toBe(expected.group_by!.length)
+  })
+
+  it('shows the three forms of what is typed, and says why a query has no classic URL', async () => {
+    await setQuery('works where type is article and year is 2021')
+    const expected = translate({ oql: 'works where type is article and year is 2021' })
+    await expect.poll(() => page.getByLabel('Canonical OQL').inputValue()).toBe(expected.oql)
+    expect(JSON.parse(await page.getByLabel('OQO (JSON, editable)').inputValue())).toEqual(expected.oqo)
+    const classic = new URL(await page.getByLabel('Classic URL (editable)').inputValue())
+    expect(`${classic.origin}/`).toBe(server.base)
+    expect(classic.search).toBe(new URL(expected.oxurl!).search)
+
+    await setQuery('works where (year is 2020 or type is article) and (year is 2021 or type is book)')
+    await expect.poll(() => page.getByLabel('Classic URL (editable)').inputValue()).toBe('')
+    expect(await page.locator('#form-url-note').textContent()).toMatch(/^No classic URL/)
+  })
+
+  it('leads the editor from an edited URL or OQO form, and an invalid form changes nothing else', async () => {
+    const urlForm = page.getByLabel('Classic URL (editable)')
+    await urlForm.fill(`${server.base}works?filter=publication_year:2019`)
+    await expect.poll(() => page.locator('.cm-content').textContent()).toBe('works where year is (2019)')
+    await expect
+      .poll(async () => JSON.parse(await page.getByLabel('OQO (JSON, editable)').inputValue()))
+      .toEqual({ get_rows: 'works', filter_rows: [{ column_id: 'publication_year', value: 2019 }] })
+    // The form being typed in keeps the person's text (no echo back through the editor).
+    expect(await urlForm.inputValue()).toBe(`${server.base}works?filter=publication_year:2019`)
+
+    const oqoForm = page.getByLabel('OQO (JSON, editable)')
+    await oqoForm.fill('{"get_rows": "works", "filter_rows": [{"column_id": "type", "value": "book"}]}')
+    await expect.poll(() => page.locator('.cm-content').textContent()).toBe('works where type is (book)')
+    await expect.poll(() => urlForm.inputValue()).toBe(`${server.base}works?filter=type:book`)
+
+    await oqoForm.fill(
+      '{"get_rows": "works", "filter_rows": [{"column_id": "publication_year", "value": "x"}]}',
+    )
+    await expect.poll(() => page.locator('#form-oqo-error').textContent()).toContain('needs an integer')
+    expect(await oqoForm.getAttribute('aria-invalid')).toBe('true')
+    await urlForm.fill(`${server.base}works?filter=nope:1`)
+    await expect.poll(() => page.locator('#form-url-note').textContent()).toContain("'nope' is not a filter")
+    expect(await page.locator('.cm-content').textContent()).toBe('works where type is (book)')
+    expect(await page.getByLabel('Canonical OQL').inputValue()).toBe('works where type is (book)')
+  })
+
+  it('opens a shared link with the same query, view and results, run at once', async () => {
+    const oql = 'works where type is book'
+    await setQuery(oql)
+    await page.getByLabel('Columns (select)').fill('id,display_name')
+    await page.getByRole('button', { name: /^Run/ }).click()
+    await waitForRun()
+    const link = await page.getByLabel('Link to this query').inputValue()
+    expect(new URL(link).searchParams.get('q')).toBe(oql)
+    expect(link).toBe(page.url())
+
+    const other = await (await browser.newContext()).newPage()
+    const otherWatch = await watchPage(other, server.base)
+    await other.goto(link)
+    await expect.poll(() => other.locator('.cm-content').textContent()).toBe(oql)
+    await expect
+      .poll(() => other.locator('.results-table thead th').allTextContents())
+      .toEqual(['id', 'display_name'])
+    const expected = await api({ oql, select: 'id,display_name' })
+    expect(await other.locator('.results-table tbody tr td:first-child a').allTextContents()).toEqual(
+      expected.results!.map((row) => shortId(row.id)),
+    )
+    expect(await other.locator('#run-summary').textContent()).toMatch(
+      new RegExp(`^${expected.meta.count} results`),
+    )
+    expect([...otherWatch.consoleErrors, ...otherWatch.pageErrors, ...otherWatch.offsiteRequests]).toEqual([])
+    await other.close()
+  })
+
+  it('downloads the query as CSV through the export endpoint, every row with the selected columns', async () => {
+    const oql = 'works where type is book'
+    await page.getByLabel('Columns (select)').fill('id, display_name')
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'))
+      .toContain('select=id%2Cdisplay_name')
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download CSV' }).click(),
+    ])
+    const text = readFileSync((await download.path())!, 'utf8')
+    const expected = await api({ oql, 'per-page': '1' })
+    expect(text.split('\n')[0]).toBe('id,display_name')
+    expect(csvRecords(text)).toBe(expected.meta.count + 1)
+    expect(download.suggestedFilename()).toBe('works.csv')
+    expect(await page.getByRole('link', { name: 'Download JSON' }).getAttribute('href')).toContain(
+      'format=json',
+    )
+  })
+
+  it('logged no console error, no uncaught exception, no failed and no off-server request', () => {
+    expect(refusals).toBe(2)
+    expect(watch.consoleErrors).toEqual(
+      Array.from(
+        { length: refusals },
+        () => 'Failed to load resource: the server responded with a status of 400 ()',
+      ),
+    )
+    expect(watch.pageErrors).toEqual([])
+    expect(watch.failedRequests).toEqual([])
+    expect(watch.offsiteRequests).toEqual([])
+    expect(server.faults).toEqual([])
+  })
+})

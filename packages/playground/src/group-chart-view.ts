@@ -12,7 +12,8 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js'
-import type { Bucket } from './query-runner.ts'
+import type { Bucket } from './list-envelope.ts'
+import { yearPoints } from './year-series-format.ts'
 
 Chart.register(
   BarController,
@@ -74,8 +75,7 @@ const bucketTable = (input: GroupChartInput): HTMLTableElement => {
 /** Draws into `parent` (the canvas must be in the page before Chart.js measures it). */
 export const renderGroupChart = (parent: HTMLElement, input: GroupChartInput): GroupChartView => {
   const isYears = YEAR_COLUMNS.has(input.columnId)
-  // Years in time order; other keys as the server ranks them (largest first).
-  const buckets = isYears ? [...input.buckets].sort((a, b) => Number(a.key) - Number(b.key)) : input.buckets
+  const buckets = input.buckets
   const figure = document.createElement('figure')
   figure.className = 'group-chart'
   const frame = document.createElement('div')
@@ -97,29 +97,47 @@ export const renderGroupChart = (parent: HTMLElement, input: GroupChartInput): G
   parent.append(figure)
 
   const color = accent()
-  const chart = new Chart(canvas, {
-    type: isYears ? 'line' : 'bar',
-    data: {
-      labels: buckets.map(labelOf),
-      datasets: [
-        {
-          label: input.entity,
-          data: buckets.map((bucket) => bucket.count),
-          backgroundColor: color,
-          borderColor: color,
-          pointRadius: 2,
+  const common = {
+    animation: false,
+    responsive: true,
+    maintainAspectRatio: false,
+  } as const
+  const y = { beginAtZero: true, ticks: { precision: 0 } }
+  const chart = isYears
+    ? // Years on a linear axis, so a year without any rows is a gap in time and not skipped over.
+      new Chart(canvas, {
+        type: 'line',
+        data: {
+          datasets: [
+            {
+              label: input.entity,
+              data: yearPoints(buckets),
+              backgroundColor: color,
+              borderColor: color,
+              pointRadius: 2,
+            },
+          ],
         },
-      ],
-    },
-    options: {
-      animation: false,
-      responsive: true,
-      maintainAspectRatio: false,
-      scales: { y: { beginAtZero: true, ticks: { precision: 0 } } },
-    },
-  })
+        options: {
+          ...common,
+          scales: {
+            x: { type: 'linear', ticks: { precision: 0, callback: (value) => String(value) } },
+            y,
+          },
+        },
+      })
+    : new Chart(canvas, {
+        type: 'bar',
+        data: {
+          labels: buckets.map(labelOf),
+          datasets: [
+            { label: input.entity, data: buckets.map((bucket) => bucket.count), backgroundColor: color },
+          ],
+        },
+        options: { ...common, scales: { y } },
+      })
   // What was drawn, from the chart itself, for people's tools and the page's tests.
   canvas.dataset.chartType = String((chart.config as { type?: string }).type)
-  canvas.dataset.points = String(buckets.length)
+  canvas.dataset.buckets = String(buckets.length)
   return { element: figure, destroy: () => chart.destroy() }
 }

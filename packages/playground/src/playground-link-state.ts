@@ -1,6 +1,13 @@
 // The page's state in its own URL (`?q=<oql>&page=&per_page=&select=`), so a link shares the query and
 // the view it shows, and opening one fills the editor and runs it. Also the export links of a query.
-import { normalizeSelect } from './query-runner.ts'
+
+/** `id, display_name ,` → `id,display_name`: what the server reads, without the spaces people type. */
+export const normalizeSelect = (select: string): string =>
+  select
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
+    .join(',')
 
 export const PER_PAGE_CHOICES = [10, 25, 50, 100] as const
 export const DEFAULT_PER_PAGE = 25

@@ -3,6 +3,7 @@
 import { translate } from '@oqlkit/oql'
 import { entityPath, isEntityType } from '@oqlkit/oqo-schema'
 import { type GroupChartView, renderGroupChart } from './group-chart-view.ts'
+import { isGrouped, type ListEnvelope } from './list-envelope.ts'
 import { createOqlEditor } from './oql-editor.ts'
 import {
   exportLink,
@@ -12,7 +13,7 @@ import {
   readLinkState,
 } from './playground-link-state.ts'
 import { createQueryForms } from './query-forms-view.ts'
-import { apiRoot, isGrouped, type ListEnvelope, type RunRequest, runQuery } from './query-runner.ts'
+import { apiRoot, type RunRequest, runQuery } from './query-runner.ts'
 import { columnsOf, renderResultsTable } from './results-table-view.ts'
 import { runStatusText } from './run-status-format.ts'
 

@@ -1,29 +1,8 @@
 // Runs OQL against the server that served the page (`GET /?oql=`), and says what came back. A failure of
 // any kind (a refusal, a broken connection, a body that is not JSON) comes back as an outcome to show,
 // never as a thrown error or a console message.
-
-export interface Bucket {
-  readonly key: string
-  readonly key_display_name?: string
-  readonly count: number
-}
-
-export interface ListEnvelope {
-  readonly meta: {
-    readonly count?: number
-    readonly db_response_time_ms?: number
-    readonly page?: number | null
-    readonly per_page?: number
-    readonly groups_count?: number | null
-    readonly cost_usd?: number
-    readonly x_query?: {
-      readonly oql?: string
-      readonly oqo?: { readonly get_rows?: string } & Record<string, unknown>
-    }
-  } & Record<string, unknown>
-  readonly results?: readonly Record<string, unknown>[]
-  readonly group_by?: readonly Bucket[]
-}
+import type { ListEnvelope } from './list-envelope.ts'
+import { normalizeSelect } from './playground-link-state.ts'
 
 /** What one run asks for: the query and its view (sibling parameters of the execute endpoint). */
 export interface RunRequest {
@@ -45,10 +24,6 @@ export type RunOutcome =
     }
   | { readonly ok: false; readonly message: string; readonly aborted?: boolean }
 
-/** Whether a response holds buckets: lists carry an empty `group_by` beside their `results`, as the public API does. */
-export const isGrouped = (body: ListEnvelope): boolean =>
-  body.results === undefined && body.group_by !== undefined
-
 /** The API's root, beside the page: the page is served at `<root>/playground`. */
 export const apiRoot = (): URL => new URL('.', location.href)
 
@@ -62,14 +37,6 @@ export const executeUrl = (request: RunRequest): URL => {
   if (select !== '') url.searchParams.set('select', select)
   return url
 }
-
-/** `id, display_name ,` → `id,display_name`: what the server reads, without the spaces people type. */
-export const normalizeSelect = (select: string): string =>
-  select
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '')
-    .join(',')
 
 interface ErrorBody {
   readonly message?: string

@@ -1,6 +1,6 @@
 // The first page of a list query as a table: one row per entity, its id a link to the entity's own JSON
 // (the singleton beside the page), nested values shown by name (value-summary-format.ts).
-import { normalizeSelect } from './query-runner.ts'
+import { normalizeSelect } from './playground-link-state.ts'
 import { shortId, summarizeValue } from './value-summary-format.ts'
 
 // Without a select, the fields a person looks at first, as far as the entity has them.

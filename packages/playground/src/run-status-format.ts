@@ -1,6 +1,6 @@
 // The status line of a run: how many came back, how long it took (as the page measured it, and the
 // database's share as the server measured it) and what it cost. Pure, so it reads the same everywhere.
-import { isGrouped, type ListEnvelope } from './query-runner.ts'
+import { isGrouped, type ListEnvelope } from './list-envelope.ts'
 
 const USD = new Intl.NumberFormat('en-US', {
   style: 'currency',

@@ -161,7 +161,7 @@ describe.skipIf(!chromium.available)('the playground results in Chromium', () =>
     await canvas.waitFor()
     expect(await canvas.getAttribute('data-chart-type')).toBe('bar')
     expect(await canvas.getAttribute('aria-label')).toMatch(/^Bar chart of works by type/)
-    expect(Number(await canvas.getAttribute('data-points'))).toBe(expected.group_by!.length)
+    expect(Number(await canvas.getAttribute('data-buckets'))).toBe(expected.group_by!.length)
     const rows = await page
       .locator('.bucket-table tbody tr')
       .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)))

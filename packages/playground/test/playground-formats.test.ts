@@ -1,0 +1,140 @@
+// The page's pure parts, without a browser: how values, statuses, links and year series are written.
+import { describe, expect, it } from 'vitest'
+import type { ListEnvelope } from '../src/list-envelope.ts'
+import {
+  DEFAULT_PER_PAGE,
+  exportLink,
+  linkFor,
+  normalizeSelect,
+  readLinkState,
+} from '../src/playground-link-state.ts'
+import { formatUsd, runStatusText } from '../src/run-status-format.ts'
+import { shortId, summarizeValue } from '../src/value-summary-format.ts'
+import { yearPoints } from '../src/year-series-format.ts'
+
+describe('summarizeValue', () => {
+  it('shows scalars as they are and an empty value as a dash', () => {
+    expect(summarizeValue('Capital')).toBe('Capital')
+    expect(summarizeValue(2020)).toBe('2020')
+    expect(summarizeValue(false)).toBe('false')
+    expect(summarizeValue(null)).toBe('—')
+    expect(summarizeValue([])).toBe('—')
+  })
+
+  it('names an entity by its display name, or by the one entity it wraps', () => {
+    expect(summarizeValue({ id: 'https://openalex.org/T1', display_name: 'Finance', score: 0.9 })).toBe(
+      'Finance',
+    )
+    expect(
+      summarizeValue({ author_position: 'first', author: { id: 'x', display_name: 'David Harvey' } }),
+    ).toBe('David Harvey')
+    expect(summarizeValue({ id: 'https://openalex.org/S42' })).toBe('S42')
+  })
+
+  it('lists the first three items of a list and says how many more there are', () => {
+    const authors = ['A', 'B', 'C', 'D', 'E'].map((name) => ({ author: { display_name: name } }))
+    expect(summarizeValue(authors)).toBe('A; B; C; +2 more')
+    expect(summarizeValue(['en', 'fr'])).toBe('en; fr')
+  })
+
+  it('writes a small object of scalars as its non-empty fields, and cuts a long text to a line', () => {
+    expect(summarizeValue({ volume: '3', issue: null, first_page: '14' })).toBe('volume: 3, first_page: 14')
+    const long = summarizeValue('x'.repeat(500))
+    expect(long).toHaveLength(160)
+    expect(long.endsWith('…')).toBe(true)
+    expect(summarizeValue({ a: { b: { c: 1 } } })).toBe('a: b: …')
+  })
+
+  it('takes the short id from the end of an entity URL', () => {
+    expect(shortId('https://openalex.org/W1511186454')).toBe('W1511186454')
+    expect(shortId('https://openalex.org/types/article')).toBe('article')
+  })
+})
+
+describe('runStatusText', () => {
+  const list: ListEnvelope = {
+    meta: { count: 52, db_response_time_ms: 12, cost_usd: 0.0001, x_query: { oqo: { get_rows: 'works' } } },
+    results: [],
+    group_by: [],
+  }
+
+  it('says the count, the page’s time with the database’s share, and the cost', () => {
+    expect(runStatusText({ body: list, clientMs: 34, costUsd: 0.0001 })).toBe(
+      '52 results in 34 ms (database 12 ms) · $0.0001',
+    )
+    expect(
+      runStatusText({ body: { ...list, meta: { ...list.meta, count: 1 } }, clientMs: 5, costUsd: null }),
+    ).toBe('1 result in 5 ms (database 12 ms)')
+  })
+
+  it('counts the groups of a grouping, and of what', () => {
+    const groups: ListEnvelope = {
+      meta: { ...list.meta, count: 565, groups_count: 15 },
+      group_by: [{ key: 'a', count: 1 }],
+    }
+    expect(runStatusText({ body: groups, clientMs: 20, costUsd: 0.0001 })).toBe(
+      '15 groups of 565 works in 20 ms (database 12 ms) · $0.0001',
+    )
+  })
+
+  it('writes dollars without rounding a cheap call away', () => {
+    expect(formatUsd(0.0001)).toBe('$0.0001')
+    expect(formatUsd(0.01)).toBe('$0.01')
+    expect(formatUsd(0)).toBe('$0')
+  })
+})
+
+describe('the page link', () => {
+  const page = new URL('http://127.0.0.1:8080/playground')
+
+  it('carries the query and the view it differs in, and reads back to the same state', () => {
+    const state = { q: 'works where year is 2020', page: 2, perPage: 50, select: ' id, display_name ' }
+    const link = linkFor(page, state)
+    expect(link.searchParams.get('q')).toBe('works where year is 2020')
+    expect(link.searchParams.get('select')).toBe('id,display_name')
+    expect(readLinkState(link.search)).toEqual({ ...state, select: 'id,display_name', hasQuery: true })
+    expect(linkFor(page, { q: 'works', page: 1, perPage: DEFAULT_PER_PAGE, select: '' }).search).toBe(
+      '?q=works',
+    )
+  })
+
+  it('reads a link without a query, or with nonsense numbers, as the defaults', () => {
+    expect(readLinkState('?page=-3&per_page=lots')).toEqual({
+      hasQuery: false,
+      q: '',
+      page: 1,
+      perPage: DEFAULT_PER_PAGE,
+      select: '',
+    })
+    expect(readLinkState('?q=works&per_page=1000').perPage).toBe(100)
+  })
+
+  it('points the downloads at the export endpoint of the query', () => {
+    const link = exportLink(new URL('http://127.0.0.1:8080/'), 'works where year is 2020', 'csv', 'id, title')
+    expect(link.pathname).toBe('/export')
+    expect([...link.searchParams]).toEqual([
+      ['oql', 'works where year is 2020'],
+      ['format', 'csv'],
+      ['select', 'id,title'],
+    ])
+    expect(normalizeSelect(' , ')).toBe('')
+  })
+})
+
+describe('yearPoints', () => {
+  it('gives every year from the first to the last, in order, a missing year as 0', () => {
+    expect(
+      yearPoints([
+        { key: '2020', count: 52 },
+        { key: '2017', count: 5 },
+        { key: '2019', count: 8 },
+      ]),
+    ).toEqual([
+      { x: 2017, y: 5 },
+      { x: 2018, y: 0 },
+      { x: 2019, y: 8 },
+      { x: 2020, y: 52 },
+    ])
+    expect(yearPoints([{ key: 'unknown', count: 3 }])).toEqual([])
+  })
+})

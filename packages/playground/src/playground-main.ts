@@ -178,6 +178,8 @@ const editor = createOqlEditor(element('oql-editor'), {
   onRun: () => void run(1),
   onChange: (text) => {
     forms.editorChanged(text)
+    // The link names the new query from its first page, as Run would show it.
+    currentPage = 1
     refreshLinksSoon()
   },
 })
@@ -202,6 +204,8 @@ element<HTMLFormElement>('view-form').addEventListener('submit', (event) => {
   void run(1)
 })
 perPageInput.addEventListener('change', () => void run(1))
+// The chosen columns shape the link and the downloads as they are typed, before the next run.
+selectInput.addEventListener('input', refreshLinksSoon)
 
 element<HTMLButtonElement>('copy-link').addEventListener('click', async () => {
   refreshLinks()

@@ -254,22 +254,58 @@ describe.skipIf(!chromium.available)('the playground results in Chromium', () =>
 
   it('downloads the query as CSV through the export endpoint, every row with the selected columns', async () => {
     const oql = 'works where type is book'
-    await page.getByLabel('Columns (select)').fill('id, display_name')
+    // Typing the columns (no run) is enough for the download to take them.
+    await page.getByLabel('Columns (select)').fill('id, publication_year')
     await expect
       .poll(() => page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'))
-      .toContain('select=id%2Cdisplay_name')
+      .toContain('select=id%2Cpublication_year')
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('link', { name: 'Download CSV' }).click(),
     ])
     const text = readFileSync((await download.path())!, 'utf8')
     const expected = await api({ oql, 'per-page': '1' })
-    expect(text.split('\n')[0]).toBe('id,display_name')
+    expect(text.split('\n')[0]).toBe('id,publication_year')
     expect(csvRecords(text)).toBe(expected.meta.count + 1)
     expect(download.suggestedFilename()).toBe('works.csv')
     expect(await page.getByRole('link', { name: 'Download JSON' }).getAttribute('href')).toContain(
       'format=json',
     )
+  })
+
+  it('copies the page link to the clipboard', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(server.base).origin,
+    })
+    await page.getByRole('button', { name: 'Copy link' }).click()
+    await expect.poll(() => page.locator('#share-note').textContent()).toBe('Link copied.')
+    const copied = await page.evaluate(() => navigator.clipboard.readText())
+    expect(copied).toBe(page.url())
+    expect(new URL(copied).searchParams.get('q')).toBe('works where type is book')
+  })
+
+  it('is operable by keyboard, every control labelled, focus visible', async () => {
+    const unlabelled = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLInputElement>('main input, main select, main textarea')]
+        .filter((field) => (field.labels?.length ?? 0) === 0)
+        .map((field) => field.id),
+    )
+    expect(unlabelled).toEqual([])
+    expect(await page.locator('.cm-content').getAttribute('aria-label')).toBe('OQL query')
+    await page.getByLabel('Columns (select)').fill('')
+    await setQuery('works where year is 2020')
+    await page.keyboard.press('Control+Enter')
+    await expect.poll(() => page.locator('#page-info').textContent()).toMatch(/^Page 1 of/)
+    // From the columns field: rows per page, Apply, then Next (Previous is disabled on page 1).
+    await page.getByLabel('Columns (select)').focus()
+    for (let step = 0; step < 3; step += 1) await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('page-next')
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)
+    expect(outline).toBe('solid')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.locator('#page-info').textContent()).toMatch(/^Page 2 of/)
+    const second = await api({ oql: 'works where year is 2020', page: '2' })
+    await expect.poll(rowIds).toEqual(second.results!.map((row) => shortId(row.id)))
   })
 
   it('logged no console error, no uncaught exception, no failed and no off-server request', () => {

@@ -6,6 +6,7 @@ import { type GroupChartView, renderGroupChart } from './group-chart-view.ts'
 import { isGrouped, type ListEnvelope } from './list-envelope.ts'
 import { createOqlEditor } from './oql-editor.ts'
 import {
+  DEFAULT_PER_PAGE,
   exportLink,
   type LinkState,
   linkFor,
@@ -107,14 +108,16 @@ const clearResults = (): void => {
   pager.hidden = true
 }
 
-const showList = (body: ListEnvelope, perPage: number): void => {
+/** A page of rows, with the columns and page size it was asked for (the fields may have changed since). */
+const showList = (body: ListEnvelope, request: RunRequest): void => {
   const rows = body.results ?? []
   const entity = body.meta.x_query?.oqo?.get_rows ?? ''
   const page = body.meta.page ?? currentPage
+  const perPage = body.meta.per_page ?? request.perPage ?? DEFAULT_PER_PAGE
   results.append(
     renderResultsTable({
       rows,
-      columns: columnsOf(rows, selectInput.value),
+      columns: columnsOf(rows, request.select ?? ''),
       apiRoot: root,
       entityPath: isEntityType(entity) ? entityPath(entity) : entity,
       firstRowNumber: (page - 1) * perPage + 1,
@@ -170,7 +173,7 @@ const run = async (page: number): Promise<void> => {
   }
   summary.textContent = runStatusText(outcome)
   if (isGrouped(outcome.body)) showGroups(outcome.body)
-  else showList(outcome.body, perPage)
+  else showList(outcome.body, request)
 }
 
 const editor = createOqlEditor(element('oql-editor'), {

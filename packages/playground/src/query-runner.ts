@@ -3,6 +3,7 @@
 // never as a thrown error or a console message.
 import type { ListEnvelope } from './list-envelope.ts'
 import { normalizeSelect } from './playground-link-state.ts'
+import { runCostUsd } from './run-status-format.ts'
 
 /** What one run asks for: the query and its view (sibling parameters of the execute endpoint). */
 export interface RunRequest {
@@ -53,12 +54,6 @@ const refusalMessage = (body: ErrorBody | undefined, status: number): string => 
   return body?.message ?? body?.error ?? `The server answered HTTP ${status}.`
 }
 
-const costOf = (response: Response, body: ListEnvelope): number | null => {
-  const header = response.headers.get('x-ratelimit-credits-used')
-  if (header !== null && header.trim() !== '' && Number.isFinite(Number(header))) return Number(header)
-  return typeof body.meta.cost_usd === 'number' ? body.meta.cost_usd : null
-}
-
 export const runQuery = async (request: RunRequest, signal?: AbortSignal): Promise<RunOutcome> => {
   const started = performance.now()
   let response: Response
@@ -81,5 +76,5 @@ export const runQuery = async (request: RunRequest, signal?: AbortSignal): Promi
   const clientMs = Math.round(performance.now() - started)
   if (!response.ok) return { ok: false, message: refusalMessage(body as ErrorBody, response.status) }
   const envelope = body as ListEnvelope
-  return { ok: true, body: envelope, clientMs, costUsd: costOf(response, envelope) }
+  return { ok: true, body: envelope, clientMs, costUsd: runCostUsd(response.headers, envelope) }
 }

@@ -15,6 +15,13 @@ export const formatUsd = (usd: number): string => USD.format(usd)
 const plural = (count: number, one: string, many: string): string =>
   `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`
 
+/** What a call cost: `X-RateLimit-Credits-Used` when the server meters (what was charged), else `meta.cost_usd`. */
+export const runCostUsd = (headers: Headers, body: ListEnvelope): number | null => {
+  const header = headers.get('x-ratelimit-credits-used')
+  if (header !== null && header.trim() !== '' && Number.isFinite(Number(header))) return Number(header)
+  return typeof body.meta.cost_usd === 'number' ? body.meta.cost_usd : null
+}
+
 export interface RunFacts {
   readonly body: ListEnvelope
   readonly clientMs: number

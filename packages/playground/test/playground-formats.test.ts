@@ -8,7 +8,7 @@ import {
   normalizeSelect,
   readLinkState,
 } from '../src/playground-link-state.ts'
-import { formatUsd, runStatusText } from '../src/run-status-format.ts'
+import { formatUsd, runCostUsd, runStatusText } from '../src/run-status-format.ts'
 import { shortId, summarizeValue } from '../src/value-summary-format.ts'
 import { yearPoints } from '../src/year-series-format.ts'
 
@@ -75,6 +75,14 @@ describe('runStatusText', () => {
     expect(runStatusText({ body: groups, clientMs: 20, costUsd: 0.0001 })).toBe(
       '15 groups of 565 works in 20 ms (database 12 ms) · $0.0001',
     )
+  })
+
+  it('takes the cost from X-RateLimit-Credits-Used when the server meters, else from meta.cost_usd', () => {
+    expect(runCostUsd(new Headers({ 'X-RateLimit-Credits-Used': '0.001' }), list)).toBe(0.001)
+    expect(runCostUsd(new Headers({ 'X-RateLimit-Credits-Used': '0' }), list)).toBe(0)
+    expect(runCostUsd(new Headers(), list)).toBe(0.0001)
+    expect(runCostUsd(new Headers({ 'X-RateLimit-Credits-Used': 'n/a' }), list)).toBe(0.0001)
+    expect(runCostUsd(new Headers(), { meta: {} })).toBeNull()
   })
 
   it('writes dollars without rounding a cheap call away', () => {

@@ -279,16 +279,17 @@ describe.skipIf(!chromium.available)('the playground results in Chromium', () =>
     })
     await page.getByRole('button', { name: 'Copy link' }).click()
     await expect.poll(() => page.locator('#share-note').textContent()).toBe('Link copied.')
-    const copied = await page.evaluate(() => navigator.clipboard.readText())
+    // Page functions are given as text: this file is typechecked for Node, without the DOM's globals.
+    const copied = await page.evaluate<string>('navigator.clipboard.readText()')
     expect(copied).toBe(page.url())
     expect(new URL(copied).searchParams.get('q')).toBe('works where type is book')
   })
 
   it('is operable by keyboard, every control labelled, focus visible', async () => {
-    const unlabelled = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLInputElement>('main input, main select, main textarea')]
-        .filter((field) => (field.labels?.length ?? 0) === 0)
-        .map((field) => field.id),
+    const unlabelled = await page.evaluate<string[]>(
+      `[...document.querySelectorAll('main input, main select, main textarea')]
+        .filter((field) => field.labels.length === 0)
+        .map((field) => field.id)`,
     )
     expect(unlabelled).toEqual([])
     expect(await page.locator('.cm-content').getAttribute('aria-label')).toBe('OQL query')
@@ -299,13 +300,45 @@ describe.skipIf(!chromium.available)('the playground results in Chromium', () =>
     // From the columns field: rows per page, Apply, then Next (Previous is disabled on page 1).
     await page.getByLabel('Columns (select)').focus()
     for (let step = 0; step < 3; step += 1) await page.keyboard.press('Tab')
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('page-next')
-    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)
+    expect(await page.evaluate<string>('document.activeElement.id')).toBe('page-next')
+    const outline = await page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle')
     expect(outline).toBe('solid')
     await page.keyboard.press('Enter')
     await expect.poll(() => page.locator('#page-info').textContent()).toMatch(/^Page 2 of/)
     const second = await api({ oql: 'works where year is 2020', page: '2' })
     await expect.poll(rowIds).toEqual(second.results!.map((row) => shortId(row.id)))
+  })
+
+  it('puts the results beside the query on a wide screen and under it on a narrow one', async () => {
+    const boxes = async () => {
+      const query = (await page.locator('.query-panel').boundingBox())!
+      const results = (await page.locator('.results-panel').boundingBox())!
+      return { query, results }
+    }
+    const wide = await boxes()
+    expect(wide.results.x).toBeGreaterThanOrEqual(wide.query.x + wide.query.width)
+    await page.setViewportSize({ width: 600, height: 900 })
+    const narrow = await boxes()
+    expect(narrow.results.y).toBeGreaterThanOrEqual(narrow.query.y + narrow.query.height)
+    expect(narrow.results.x).toBe(narrow.query.x)
+    await page.setViewportSize({ width: 1280, height: 900 })
+  })
+
+  it('shows a connection that fails in the status line, without throwing', async () => {
+    const other = await (await browser.newContext()).newPage()
+    const errors: string[] = []
+    other.on('pageerror', (error) => errors.push(String(error)))
+    await other.route(
+      (url) => url.pathname === '/' && url.searchParams.has('oql'),
+      (route) => route.abort('connectionrefused'),
+    )
+    await other.goto(`${server.base}playground?q=${encodeURIComponent('works where year is 2020')}`)
+    await expect
+      .poll(() => other.locator('#run-summary').textContent())
+      .toMatch(/^The server could not be reached/)
+    expect(await other.locator('#run-summary').getAttribute('class')).toContain('error')
+    expect(errors).toEqual([])
+    await other.close()
   })
 
   it('logged no console error, no uncaught exception, no failed and no off-server request', () => {

@@ -74,11 +74,16 @@ const setDownload = (link: HTMLAnchorElement, href: string | null): void => {
   }
 }
 
-/** The page's link and the download links follow the query and its view. */
+/**
+ * The page's link and the download links follow the query and its view. The address bar takes the link
+ * once the query is the person's own (typed, run or opened from a link), not for the example the page
+ * starts with, so a plain reload of `/playground` does not run it.
+ */
+let ownQuery = initial.hasQuery
 const refreshLinks = (): void => {
   const text = editor.text()
   const link = linkFor(new URL(location.href), stateNow(text))
-  if (link.href !== location.href) history.replaceState(null, '', link)
+  if (ownQuery && link.href !== location.href) history.replaceState(null, '', link)
   shareInput.value = link.href
   const translation = text.trim() === '' ? undefined : translate({ oql: text })
   const why =
@@ -153,6 +158,7 @@ const run = async (page: number): Promise<void> => {
   const controller = new AbortController()
   running = controller
   currentPage = page
+  ownQuery = true
   refreshLinks()
   // A grouped query answers buckets, not pages of rows: it is asked for all of them at once, and the
   // columns chosen for rows do not apply to them.
@@ -183,6 +189,7 @@ const editor = createOqlEditor(element('oql-editor'), {
     forms.editorChanged(text)
     // The link names the new query from its first page, as Run would show it.
     currentPage = 1
+    ownQuery = true
     refreshLinksSoon()
   },
 })

@@ -86,8 +86,11 @@ describe.skipIf(!chromium.available)('the playground results in Chromium', () =>
   })
 
   it('runs a list query and shows the first page the API gives, ids linked to their singletons', async () => {
+    // The example the page starts with stays out of the address bar until the query is the person's.
+    expect(new URL(page.url()).search).toBe('')
     const oql = 'works where year is 2020'
     const status = await run(oql)
+    expect(new URL(page.url()).searchParams.get('q')).toBe(oql)
     const expected = await api({ oql })
     expect(status).toMatch(
       new RegExp(`^${expected.meta.count} results in \\d+ ms \\(database \\d+ ms\\) · \\$0\\.0001$`),

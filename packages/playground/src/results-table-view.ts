@@ -55,6 +55,8 @@ const cellOf = (input: ResultsTableInput, column: string, value: unknown): HTMLT
   const text = summarizeValue(value)
   cell.textContent = text
   if (typeof value === 'number') cell.classList.add('number')
+  // A title or a list of names gets room to read on a line or two instead of a word per line.
+  else if (text.length > 40) cell.classList.add('long')
   // The full value is a hover away when the cell shows only its beginning.
   if (typeof value === 'object' && value !== null) cell.title = JSON.stringify(value).slice(0, 2000)
   return cell
@@ -73,7 +75,11 @@ export const renderResultsTable = (input: ResultsTableInput): HTMLTableElement =
   for (const column of input.columns) {
     const th = document.createElement('th')
     th.scope = 'col'
-    th.textContent = column
+    // A long field name may break after its underscores (publication_/year), not mid-word.
+    column.split('_').forEach((part, index) => {
+      if (index > 0) th.append('_', document.createElement('wbr'))
+      th.append(part)
+    })
     head.append(th)
   }
   const body = table.createTBody()

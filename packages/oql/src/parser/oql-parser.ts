@@ -1,4 +1,13 @@
-import { canonicalizeOqo, type Oqo, type OqoDiagnostic, validateOqo } from '@oqlkit/oqo-schema'
+import {
+  canonicalizeOqo,
+  type LeafFilter,
+  type Oqo,
+  type OqoDiagnostic,
+  propertiesRegistry,
+  resolveEntityType,
+  suggestVocabularyCode,
+  validateOqo,
+} from '@oqlkit/oqo-schema'
 import {
   lineColumnOf,
   type OqlDiagnostic,
@@ -6,6 +15,7 @@ import {
   type Span,
   toDiagnostic,
 } from '../diagnostics/oql-diagnostic.ts'
+import { type OqlQuickFix, replaceSpan } from '../diagnostics/oql-quick-fix.ts'
 import { clauseAddressOf } from '../printer/clause-address.ts'
 import { queryParser } from './oql-grammar.ts'
 import type { LexedOql } from './oql-lexer.ts'
@@ -107,14 +117,46 @@ const lastSentence = (message: string): string => {
   return sentences?.at(-1)?.trim() ?? message
 }
 
+/** The node at a JSON path of the OQO (`filter_rows[0].filters[1]`). */
+const nodeAt = (oqo: Oqo, path: string): unknown => {
+  let node: unknown = oqo
+  for (const [, name, index] of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    if (node === null || typeof node !== 'object') return undefined
+    node = (node as Record<string, unknown>)[name ?? index ?? '']
+  }
+  return node
+}
+
+/**
+ * A code not in its vocabulary (`type is artcle`): the fix names the code it is closest to, which
+ * replaces the value as written (quotes and all). Other validation fixes need the user's judgement.
+ */
+const validationQuickFixes = (
+  oqo: Oqo | undefined,
+  diagnostic: OqoDiagnostic,
+  span: Span | undefined,
+): OqlQuickFix[] => {
+  if (oqo === undefined || span === undefined || diagnostic.code !== 'invalid_value') return []
+  if (!diagnostic.path.endsWith('.value')) return []
+  const leaf = nodeAt(oqo, diagnostic.path.slice(0, -'.value'.length)) as Partial<LeafFilter> | undefined
+  if (typeof leaf?.column_id !== 'string' || typeof leaf.value !== 'string') return []
+  const entity = resolveEntityType(oqo.get_rows)
+  if (entity === undefined) return []
+  const valueEntity = propertiesRegistry.resolveColumn(entity, leaf.column_id)?.valueEntity
+  const code = valueEntity == null ? undefined : suggestVocabularyCode(valueEntity, leaf.value)
+  return code === undefined ? [] : [replaceSpan(span, code, `Change to ${code}`)]
+}
+
 const fromValidation = (
   text: string,
   diagnostic: OqoDiagnostic,
   locate: ((path: string) => Span | undefined) | undefined,
+  oqo?: Oqo,
 ): OqlDiagnostic => {
-  const span = locate?.(diagnostic.path) ?? wholeText(text)
+  const located = locate?.(diagnostic.path)
+  const span = located ?? wholeText(text)
   const { line, column } = lineColumnOf(text, span.start)
-  return {
+  const placed: OqlDiagnostic = {
     code: diagnostic.code,
     severity: diagnostic.severity,
     message: diagnostic.message,
@@ -125,6 +167,8 @@ const fromValidation = (
     column,
     path: diagnostic.path,
   }
+  const quickFixes = validationQuickFixes(oqo, diagnostic, located)
+  return quickFixes.length === 0 ? placed : { ...placed, quickFixes }
 }
 
 const notText = (input: unknown): ParseResult => ({
@@ -160,7 +204,7 @@ export const parseOql = (text: string): ParseResult => {
       return {
         ok: false,
         diagnostics: [
-          ...validation.errors.map((error) => fromValidation(text, error, analysis.locate)),
+          ...validation.errors.map((error) => fromValidation(text, error, analysis.locate, analysis.oqo)),
           ...warnings,
         ],
         oqo,
@@ -199,7 +243,7 @@ export const validateOql = (text: string): OqlDiagnostic[] => {
     const oqo = analysis.oqo
     // Each finding also names its clause by address, for an editor's outline (§7 `path`).
     return [...validation.errors, ...validation.warnings].map((diagnostic) => {
-      const placed = fromValidation(text, diagnostic, analysis.locate)
+      const placed = fromValidation(text, diagnostic, analysis.locate, oqo)
       const address = diagnostic.path === '' ? undefined : clauseAddressOf(oqo, diagnostic.path)
       return address === undefined ? placed : { ...placed, address }
     })

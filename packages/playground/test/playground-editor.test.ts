@@ -134,11 +134,19 @@ describe.skipIf(!chromium.available)('the OQL editor in Chromium', () => {
     await page.keyboard.press('Escape')
   })
 
-  it('leaves the editor with Escape and Tab, typing no tab into the query', async () => {
+  it('opens completion with Ctrl+Space, and leaves the editor with Escape and Tab, typing no tab', async () => {
     await tabIntoEditor()
     await page.keyboard.press('End')
     await page.keyboard.type(' and ')
     await page.keyboard.press('Escape')
+    const list = page.locator('.cm-tooltip-autocomplete')
+    await expect.poll(() => list.count()).toBe(0)
+    await page.keyboard.press('Control+Space')
+    // After `and`, a condition starts: the entity's fields come first.
+    await expect.poll(() => list.locator('[role=option]').count()).toBeGreaterThan(10)
+    expect(await list.locator('[role=option]').first().locator('.cm-completionIcon-property').count()).toBe(1)
+    await page.keyboard.press('Escape')
+    await expect.poll(() => list.count()).toBe(0)
     await page.keyboard.press('Tab')
     const inEditor = await page
       .locator(':focus')

@@ -12,6 +12,7 @@ import type {
 } from '@codemirror/autocomplete'
 import { type ContextSuggestion, type ParseContext, parseContext } from '@oqlkit/oql'
 import { type EntityType, entityPath, SERVED_ENTITY_TYPES } from '@oqlkit/oqo-schema'
+import { type AutocompleteHit, oqlEntityValue, shortId } from './oql-entity-value.ts'
 import { apiRoot } from './query-runner.ts'
 
 /** How long typing must pause before the server is asked. */
@@ -27,13 +28,6 @@ const COMPLETION_TYPES: Readonly<Record<ContextSuggestion['kind'], string>> = {
   value: 'constant',
   connective: 'keyword',
   directive: 'keyword',
-}
-
-/** One suggestion of `/autocomplete/{entity}` (the members the editor reads). */
-interface AutocompleteHit {
-  readonly id: string
-  readonly display_name: string
-  readonly hint?: string | null
 }
 
 /** The context at the cursor, or none where nothing can be completed (inside a string or annotation). */
@@ -64,18 +58,6 @@ export const oqlLibraryCompletions: CompletionSource = (context) => {
       }),
     ),
   }
-}
-
-/** `I136199984` from `https://openalex.org/I136199984` (or `institutions/I136199984`). */
-const shortId = (id: string): string => id.slice(id.lastIndexOf('/') + 1)
-
-/** An annotation runs to the first `]`, so a name keeps none of its brackets. */
-const annotationText = (name: string): string => name.replace(/[[\]]/g, '').replace(/\s+/g, ' ').trim()
-
-/** `I136199984 [Harvard University]`: the id the query needs, the name a reader needs (§ annotations). */
-export const oqlEntityValue = (hit: AutocompleteHit): string => {
-  const name = annotationText(hit.display_name)
-  return name === '' ? shortId(hit.id) : `${shortId(hit.id)} [${name}]`
 }
 
 const pause = (ms: number, context: CompletionContext): Promise<boolean> =>

@@ -1,7 +1,7 @@
 // The editor's sources that need no browser: the lint diagnostics CodeMirror receives (spans, message with
 // its fix, quick fixes as actions) and the text a catalog name inserts.
 import { describe, expect, it } from 'vitest'
-import { oqlEntityValue } from '../src/oql-completion-source.ts'
+import { oqlEntityValue } from '../src/oql-entity-value.ts'
 import { oqlDiagnostics } from '../src/oql-lint-source.ts'
 
 describe('oqlDiagnostics', () => {

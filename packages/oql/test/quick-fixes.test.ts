@@ -97,15 +97,29 @@ describe('quick fixes', () => {
     expect(parseOql(applied).ok).toBe(true)
   })
 
-  it('offers one fix for each field the message suggests, best first', () => {
-    const text = 'works where cited_by_cont > 10'
+  it('offers a fix for each field the message suggests that mends the query, best first', () => {
+    const text = 'works where intitution is I136199984'
     const diagnostic = onlyDiagnostic(text)
     const suggested = [...diagnostic.message.matchAll(/"([^"]+)"(?= or|\?)/g)].map((match) => match[1])
-    expect(suggested.length).toBeGreaterThan(0)
-    expect(diagnostic.quickFixes?.map((fix) => fix.label)).toEqual(
-      suggested.map((name) => `Change to ${name}`),
-    )
+    // institution, institution name and institution type; only the first takes an institution id.
+    expect(suggested).toEqual(['institution', 'institution name', 'institution type'])
+    expect(diagnostic.quickFixes?.map((fix) => fix.label)).toEqual(['Change to institution'])
     expect(validateOql(applyOqlEdits(text, diagnostic.quickFixes![0]!.edits))).toEqual([])
+  })
+
+  it('offers none that would leave the query no better', () => {
+    // The closest names to the first word, put in its place, leave `year` with no operator.
+    const diagnostic = onlyDiagnostic('works where publicaton year is 2020')
+    expect(diagnostic.fix).toContain('Did you mean')
+    expect(diagnostic.quickFixes).toBeUndefined()
+  })
+
+  it('checks fixes only within limits, offering none past them', () => {
+    const long = `works where yaer is 2020${' and year is 2020'.repeat(300)}`
+    expect(long.length).toBeGreaterThan(4_000)
+    const diagnostic = validateOql(long)[0]
+    expect(diagnostic?.code).toBe('OQL_UNKNOWN_FIELD')
+    expect(diagnostic?.quickFixes).toBeUndefined()
   })
 
   it('are left out where the fix needs the user to choose', () => {

@@ -15,7 +15,7 @@ import {
   type Span,
   toDiagnostic,
 } from '../diagnostics/oql-diagnostic.ts'
-import { type OqlQuickFix, replaceSpan } from '../diagnostics/oql-quick-fix.ts'
+import { applyOqlEdits, type OqlQuickFix, replaceSpan } from '../diagnostics/oql-quick-fix.ts'
 import { clauseAddressOf } from '../printer/clause-address.ts'
 import { queryParser } from './oql-grammar.ts'
 import type { LexedOql } from './oql-lexer.ts'
@@ -171,6 +171,41 @@ const fromValidation = (
   return quickFixes.length === 0 ? placed : { ...placed, quickFixes }
 }
 
+// Quick fixes are checked by applying them: a site proposes the edit its fix text describes, and only one
+// that leaves the text with fewer problems is offered (`publicaton year` is not mended by `publication_year
+// year`, though the closest name to `publicaton` is `publication_year`). Each check is one more parse, so
+// long texts and texts with many fixes are offered none rather than slowed down.
+const MAX_CHECKED_TEXT = 4_000
+const MAX_CHECKED_FIXES = 16
+
+/** The problems of a text: its parse problems, or when it parses, its validation errors. */
+const problemCount = (text: string): number => {
+  const analysis = analyze(text)
+  if (analysis.problems.length > 0 || analysis.oqo === undefined) return Math.max(analysis.problems.length, 1)
+  try {
+    return validateOqo(analysis.oqo).errors.length
+  } catch {
+    return Number.POSITIVE_INFINITY
+  }
+}
+
+const withoutQuickFixes = ({ quickFixes: _dropped, ...diagnostic }: OqlDiagnostic): OqlDiagnostic =>
+  diagnostic
+
+/** The diagnostics with only the quick fixes that leave fewer problems (and none past the limits). */
+const checkQuickFixes = (text: string, diagnostics: readonly OqlDiagnostic[]): OqlDiagnostic[] => {
+  const proposed = diagnostics.reduce((count, diagnostic) => count + (diagnostic.quickFixes?.length ?? 0), 0)
+  if (proposed === 0) return [...diagnostics]
+  if (text.length > MAX_CHECKED_TEXT || proposed > MAX_CHECKED_FIXES)
+    return diagnostics.map(withoutQuickFixes)
+  const before = problemCount(text)
+  return diagnostics.map((diagnostic) => {
+    if (diagnostic.quickFixes === undefined) return diagnostic
+    const kept = diagnostic.quickFixes.filter((fix) => problemCount(applyOqlEdits(text, fix.edits)) < before)
+    return kept.length === 0 ? withoutQuickFixes(diagnostic) : { ...diagnostic, quickFixes: kept }
+  })
+}
+
 const notText = (input: unknown): ParseResult => ({
   ok: false,
   diagnostics: [
@@ -195,7 +230,10 @@ export const parseOql = (text: string): ParseResult => {
   const analysis = analyze(text)
   const first = analysis.problems[0]
   if (first !== undefined || analysis.oqo === undefined)
-    return { ok: false, diagnostics: first === undefined ? [] : [toDiagnostic(text, first)] }
+    return {
+      ok: false,
+      diagnostics: first === undefined ? [] : checkQuickFixes(text, [toDiagnostic(text, first)]),
+    }
   try {
     const validation = validateOqo(analysis.oqo)
     const warnings = validation.warnings.map((warning) => fromValidation(text, warning, analysis.locate))
@@ -203,10 +241,10 @@ export const parseOql = (text: string): ParseResult => {
     if (!validation.valid)
       return {
         ok: false,
-        diagnostics: [
+        diagnostics: checkQuickFixes(text, [
           ...validation.errors.map((error) => fromValidation(text, error, analysis.locate, analysis.oqo)),
           ...warnings,
-        ],
+        ]),
         oqo,
       }
     return { ok: true, oqo, warnings }
@@ -228,25 +266,31 @@ export const validateOql = (text: string): OqlDiagnostic[] => {
   const analysis = analyze(text)
   if (analysis.problems.length > 0) {
     const seen = new Set<string>()
-    return analysis.problems
-      .filter((problem) => {
-        const key = `${problem.code}@${problem.span.start}`
-        if (seen.has(key)) return false
-        seen.add(key)
-        return true
-      })
-      .map((problem) => toDiagnostic(text, problem))
+    return checkQuickFixes(
+      text,
+      analysis.problems
+        .filter((problem) => {
+          const key = `${problem.code}@${problem.span.start}`
+          if (seen.has(key)) return false
+          seen.add(key)
+          return true
+        })
+        .map((problem) => toDiagnostic(text, problem)),
+    )
   }
   if (analysis.oqo === undefined) return []
   try {
     const validation = validateOqo(analysis.oqo)
     const oqo = analysis.oqo
     // Each finding also names its clause by address, for an editor's outline (§7 `path`).
-    return [...validation.errors, ...validation.warnings].map((diagnostic) => {
-      const placed = fromValidation(text, diagnostic, analysis.locate, oqo)
-      const address = diagnostic.path === '' ? undefined : clauseAddressOf(oqo, diagnostic.path)
-      return address === undefined ? placed : { ...placed, address }
-    })
+    return checkQuickFixes(
+      text,
+      [...validation.errors, ...validation.warnings].map((diagnostic) => {
+        const placed = fromValidation(text, diagnostic, analysis.locate, oqo)
+        const address = diagnostic.path === '' ? undefined : clauseAddressOf(oqo, diagnostic.path)
+        return address === undefined ? placed : { ...placed, address }
+      }),
+    )
   } catch (error) {
     return [toDiagnostic(text, internalError(text, error))]
   }

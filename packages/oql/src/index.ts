@@ -2,10 +2,13 @@
 // Pure (no `node:` imports): it runs in Node and in a browser alike.
 
 export {
+  applyOqlEdits,
   OQL_DIAGNOSTIC_CODES,
   OQL_PARSE_DIAGNOSTIC_ENTRIES,
   type OqlDiagnostic,
   type OqlDiagnosticCode,
+  type OqlQuickFix,
+  type OqlTextEdit,
   type Span,
 } from './diagnostics/index.ts'
 export {
@@ -15,6 +18,9 @@ export {
   type ContextState,
   type ContextSuggestion,
   contextCategoryOf,
+  highlightOql,
+  type OqlHighlightRole,
+  type OqlHighlightSpan,
   type ParseContext,
   type ParseResult,
   parseContext,

@@ -82,6 +82,7 @@ export {
   bareVocabularyCode,
   findVocabularyEntry,
   isVocabularyEntityType,
+  suggestVocabularyCode,
   VOCABULARY_ENTITY_TYPES,
   type VocabularyEntityType,
   type VocabularyEntry,

@@ -25,7 +25,6 @@ import {
 } from './oqo-validators.ts'
 import type { Column, Operator } from './registry/column.ts'
 import { type PropertiesRegistry, propertiesRegistry } from './registry/properties-registry.ts'
-import { closestMatches } from './string-similarity.ts'
 import {
   COLLECTION_ID,
   DECIMAL_TEXT,
@@ -36,7 +35,7 @@ import {
   isDateTimeText,
   parseNativeId,
 } from './value-checks.ts'
-import { findVocabularyEntry, vocabularyOf } from './vocabularies/vocabulary.ts'
+import { findVocabularyEntry, suggestVocabularyCode, vocabularyOf } from './vocabularies/vocabulary.ts'
 
 /** The outcome of validating an OQO: the same `{valid, errors, warnings}` the `/query` endpoints report. */
 export interface OqoValidation {
@@ -210,12 +209,7 @@ const domainProblem = (
     const vocabulary = vocabularyOf(entity)
     if (vocabulary !== undefined) {
       if (findVocabularyEntry(entity, text) !== undefined) return undefined
-      const byName = vocabulary.find((entry) => entry.displayName.toLowerCase() === text.toLowerCase())
-      const candidates = vocabulary.flatMap((entry) => [entry.code, entry.displayName])
-      const closest = closestMatches(text, candidates, 1)[0]
-      const suggestion =
-        byName?.code ??
-        vocabulary.find((entry) => entry.code === closest || entry.displayName === closest)?.code
+      const suggestion = suggestVocabularyCode(entity, text)
       const expected = `a code of ${entity} such as '${vocabulary[0]?.code ?? ''}'`
       return suggestion === undefined ? { expected } : { expected, suggestion }
     }

@@ -54,6 +54,7 @@ it('exports exactly its public API', () => {
       "resolveEntityType",
       "similarity",
       "suggestColumns",
+      "suggestVocabularyCode",
       "validateOqo",
       "vocabularyOf",
     ]

@@ -1,7 +1,15 @@
 // The OQL editor: CodeMirror 6 with the keys people expect of a code editor; Ctrl/Cmd+Enter runs the query.
+// Highlighting, completion and lint all come from @oqlkit/oql running in the page (one reading of the
+// text for the page and the server); completion asks the server only for names the library has no list of.
+// Tab is left to the browser (no indentWithTab), so the keyboard can leave the editor as it came in.
+import { autocompletion } from '@codemirror/autocomplete'
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands'
+import { lintKeymap } from '@codemirror/lint'
 import { EditorState } from '@codemirror/state'
 import { EditorView, keymap, placeholder } from '@codemirror/view'
+import { oqlCatalogCompletions, oqlLibraryCompletions } from './oql-completion-source.ts'
+import { oqlHighlighting } from './oql-highlight-plugin.ts'
+import { oqlLinter } from './oql-lint-source.ts'
 
 export interface OqlEditorOptions {
   readonly text: string
@@ -33,7 +41,11 @@ export const createOqlEditor = (parent: HTMLElement, options: OqlEditorOptions):
       extensions: [
         keymap.of([{ key: 'Mod-Enter', run }]),
         history(),
-        keymap.of([...defaultKeymap, ...historyKeymap]),
+        keymap.of([...defaultKeymap, ...historyKeymap, ...lintKeymap]),
+        // Its keys (Ctrl+Space, arrows, Enter, Escape) come before the keymap above while the list is open.
+        autocompletion({ override: [oqlLibraryCompletions, oqlCatalogCompletions], activateOnTyping: true }),
+        oqlHighlighting(),
+        oqlLinter(),
         EditorView.lineWrapping,
         placeholder('works where year is 2020'),
         EditorView.contentAttributes.of({ 'aria-label': 'OQL query' }),

@@ -134,7 +134,13 @@ export async function sendHostile(fuzz: FuzzApp, request: HostileRequest): Promi
   try {
     const response = await fuzz.app.fetch(toFetchRequest(request, fuzz.key))
     const body = await response.text()
-    const judged = judgeAnswer(request.method, response.status, response.headers.get('content-type'), body)
+    const judged = judgeAnswer(
+      request.method,
+      response.status,
+      response.headers.get('content-type'),
+      body,
+      request.target,
+    )
     return { ...base, ...judged, ms: performance.now() - started }
   } catch (error) {
     return {

@@ -778,6 +778,26 @@ const routes = (targets: FuzzTargets): Route[] => {
         .map(([oql, format]) => `/export?oql=${wireEncode(oql)}&format=${format}`),
     },
     {
+      // The pages and their assets: known names, hostile names (traversal, encoded slashes) and any query.
+      kind: 'GET /playground, /docs',
+      method: methods('GET', 'HEAD'),
+      target: fc
+        .oneof(
+          fc.constantFrom('/playground', '/docs'),
+          fc
+            .tuple(
+              fc.constantFrom('playground', 'docs'),
+              fc.oneof(
+                fc.constantFrom('playground.js', 'swagger-ui.css', 'docs-init.js', 'playground.html'),
+                fc.constantFrom('..%2Fpackage.json', '%2e%2e%2f%2e%2e%2fpackage.json', '.', '%00'),
+                hostileValue,
+              ),
+            )
+            .map(([page, file]) => `/${page}/assets/${file}`),
+        )
+        .chain((path) => queryString(WORK_COLUMNS).map((q) => withQuery(path, q))),
+    },
+    {
       kind: 'GET /rate-limit',
       method: methods('GET'),
       target: queryString(WORK_COLUMNS).map((q) => withQuery('/rate-limit', q)),
@@ -1093,17 +1113,28 @@ export interface Judgement {
   readonly problem?: string
 }
 
+// The pages for people (`/playground`, `/docs` and their assets) answer a page, script or style, not JSON.
+const PAGE_PATH = /^\/(?:playground|docs)(?:\/assets\/[^/?]*)?(?:\?|$)/
+const PAGE_MEDIA_TYPE = /^(?:text\/(?:html|javascript|css|plain)|application\/json)\b/i
+
 /**
  * Judges an answer: no 500, no 5xx but the documented 503s (and 501 `not_supported`, which the OpenAPI
- * document lists for plans a catalog cannot answer), every body JSON (HEAD and 204 have none).
+ * document lists for plans a catalog cannot answer), every body JSON (HEAD and 204 have none) but a page's
+ * 200 at a page path (`target`, when the caller knows it).
  */
 export const judgeAnswer = (
   method: string,
   status: number,
   contentType: string | null,
   body: string,
+  target?: string,
 ): Judgement => {
   let parsed: unknown
+  if (status === 200 && target !== undefined && PAGE_PATH.test(target)) {
+    if (!PAGE_MEDIA_TYPE.test(contentType ?? '')) return { status, problem: `a page answered ${contentType}` }
+    if (method !== 'HEAD' && body === '') return { status, problem: 'a page answered an empty body' }
+    return { status }
+  }
   if (method === 'HEAD' || status === 204 || status === 304) {
     if (body !== '') return { status, problem: `a ${method} answered ${status} with a body` }
   } else {

@@ -17,6 +17,7 @@ export {
   OQL_DIAGNOSTIC_CODES,
   type OqlDiagnosticCode,
 } from './oql-diagnostic-codes.ts'
+export { applyOqlEdits, type OqlQuickFix, type OqlTextEdit, replaceSpan } from './oql-quick-fix.ts'
 
 /** The parse codes as entries of the diagnostics registry (`buildDiagnosticsRegistry` of `@oqlkit/oqo-schema`). */
 export const OQL_PARSE_DIAGNOSTIC_ENTRIES: readonly DiagnosticsRegistryEntry[] = Object.entries(

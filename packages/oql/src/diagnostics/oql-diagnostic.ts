@@ -1,5 +1,6 @@
 import type { DiagnosticSeverity, ValidationCode } from '@oqlkit/oqo-schema'
 import { DEFAULT_FIXES, type OqlDiagnosticCode } from './oql-diagnostic-codes.ts'
+import type { OqlQuickFix } from './oql-quick-fix.ts'
 
 /** A range of the query text: UTF-16 offsets, `end` exclusive. */
 export interface Span {
@@ -31,6 +32,12 @@ export interface OqlDiagnostic {
    * (`[3, 1, 2]` for `3.1.2`), when the finding points at one.
    */
   readonly address?: readonly number[]
+  /**
+   * The fix as edits of the text, where the library knows them for certain (a misspelt field, entity
+   * or code, a missing `)`, `has` for `contains`): one quick fix per alternative the fix text offers,
+   * best first. Absent where the fix needs the user's judgement.
+   */
+  readonly quickFixes?: readonly OqlQuickFix[]
 }
 
 /** A problem found while parsing, before it is placed in the text (line and column). */
@@ -41,6 +48,8 @@ export interface ProblemReport {
   readonly problem: string
   /** A fix for this site; the code's default fix otherwise. */
   readonly fix?: string
+  /** The fix as edits, where it is certain. */
+  readonly quickFixes?: readonly OqlQuickFix[]
 }
 
 /** 1-based line and column of an offset; `\r\n`, `\n` and `\r` end lines. */
@@ -67,7 +76,7 @@ const sentence = (text: string): string => {
 export const toDiagnostic = (text: string, report: ProblemReport): OqlDiagnostic => {
   const fix = sentence(report.fix ?? DEFAULT_FIXES[report.code])
   const { line, column } = lineColumnOf(text, report.span.start)
-  return {
+  const diagnostic: OqlDiagnostic = {
     code: report.code,
     severity: 'error',
     message: `${sentence(report.problem)} ${fix}`,
@@ -77,4 +86,7 @@ export const toDiagnostic = (text: string, report: ProblemReport): OqlDiagnostic
     line,
     column,
   }
+  return report.quickFixes === undefined || report.quickFixes.length === 0
+    ? diagnostic
+    : { ...diagnostic, quickFixes: report.quickFixes }
 }

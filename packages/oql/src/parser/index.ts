@@ -9,6 +9,7 @@ export {
   contextCategoryOf,
 } from './context-category.ts'
 export { type FieldEntry, type FieldTarget, fieldIndexOf } from './field-index.ts'
+export { highlightOql, type OqlHighlightRole, type OqlHighlightSpan } from './oql-highlighter.ts'
 export { type LexedOql, lexOql, type Token, type TokenKind } from './oql-lexer.ts'
 export {
   MAX_NESTING,

@@ -1,4 +1,5 @@
 import { ENTITY_TYPES, type EntityType, entityPath } from '@oqlkit/oqo-schema'
+import type { OqlQuickFix } from '../diagnostics/oql-quick-fix.ts'
 import type { FieldTarget } from './field-index.ts'
 import { OPERATORS_OF_KIND } from './field-operators.ts'
 
@@ -11,6 +12,8 @@ import { OPERATORS_OF_KIND } from './field-operators.ts'
 export interface OqlMessage {
   readonly problem: string
   readonly fix?: string
+  /** The fix as edits, added by the site that knows the spans (writers know only words). */
+  readonly quickFixes?: readonly OqlQuickFix[]
 }
 
 const only = (problem: string): OqlMessage => ({ problem })
@@ -28,9 +31,10 @@ export const writeConditionExpectedMessage = (): OqlMessage => ({
 export const writeMissingEntityMessage = (found: string): OqlMessage =>
   only(`The query starts with ${quoted(found)} instead of an entity type`)
 
-export const writeUnknownEntityMessage = (found: string): OqlMessage => ({
+/** `meant` is the entity type closest to the word written, when one is close. */
+export const writeUnknownEntityMessage = (found: string, meant?: EntityType): OqlMessage => ({
   problem: `${quoted(found)} is not an entity type`,
-  fix: `Start with one of ${ENTITY_TYPES.join(', ')}.`,
+  fix: `${meant === undefined ? '' : `Did you mean ${meant}? `}Start with one of ${ENTITY_TYPES.join(', ')}.`,
 })
 
 export const writeCorpusOfNonWorksMessage = (entity: EntityType): OqlMessage => ({
@@ -62,6 +66,12 @@ export const writeTrailingTextMessage = (
   if (missingWhereOf === undefined) return only(problem)
   return { problem, fix: `Start the conditions with where, e.g. ${missingWhereOf} where ${found} ….` }
 }
+
+/** A word right after the entity that is a misspelt `where` (`works whre year is 2020`). */
+export const writeMisspeltWhereMessage = (found: string): OqlMessage => ({
+  problem: `Unexpected text ${quoted(found)} after the query`,
+  fix: 'Did you mean where?',
+})
 
 export const writeImplicitAdjacencyMessage = (found: string): OqlMessage =>
   only(`Two conditions with no and/or between them (before ${quoted(found)})`)
@@ -123,13 +133,16 @@ export const writeUnknownFieldMessage = (
   }
 }
 
+/** The operators of other languages that mean an OQL one for certain (`year = 2020` is `year is 2020`). */
+export const OPERATOR_SPELLINGS: Readonly<Record<string, string>> = { '=': 'is', '==': 'is' }
+
 /** `found` is what stands where the operator was expected; undefined when nothing does. */
-export const writeMissingOperatorMessage = (field: string, found: string | undefined): OqlMessage =>
-  only(
-    found === undefined
-      ? `${quoted(field)} needs an operator after it`
-      : `Expected an operator after ${quoted(field)}, got ${quoted(found)}`,
-  )
+export const writeMissingOperatorMessage = (field: string, found: string | undefined): OqlMessage => {
+  if (found === undefined) return only(`${quoted(field)} needs an operator after it`)
+  const problem = `Expected an operator after ${quoted(field)}, got ${quoted(found)}`
+  const meant = OPERATOR_SPELLINGS[found]
+  return meant === undefined ? only(problem) : { problem, fix: `Write ${meant} instead of ${found}.` }
+}
 
 export const writeContainsRenamedMessage = (): OqlMessage => only('`contains` was renamed to `has`')
 

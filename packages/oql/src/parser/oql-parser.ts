@@ -1,4 +1,13 @@
-import { canonicalizeOqo, type Oqo, type OqoDiagnostic, validateOqo } from '@oqlkit/oqo-schema'
+import {
+  canonicalizeOqo,
+  type LeafFilter,
+  type Oqo,
+  type OqoDiagnostic,
+  propertiesRegistry,
+  resolveEntityType,
+  suggestVocabularyCode,
+  validateOqo,
+} from '@oqlkit/oqo-schema'
 import {
   lineColumnOf,
   type OqlDiagnostic,
@@ -6,6 +15,7 @@ import {
   type Span,
   toDiagnostic,
 } from '../diagnostics/oql-diagnostic.ts'
+import { applyOqlEdits, type OqlQuickFix, replaceSpan } from '../diagnostics/oql-quick-fix.ts'
 import { clauseAddressOf } from '../printer/clause-address.ts'
 import { queryParser } from './oql-grammar.ts'
 import type { LexedOql } from './oql-lexer.ts'
@@ -107,14 +117,46 @@ const lastSentence = (message: string): string => {
   return sentences?.at(-1)?.trim() ?? message
 }
 
+/** The node at a JSON path of the OQO (`filter_rows[0].filters[1]`). */
+const nodeAt = (oqo: Oqo, path: string): unknown => {
+  let node: unknown = oqo
+  for (const [, name, index] of path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)) {
+    if (node === null || typeof node !== 'object') return undefined
+    node = (node as Record<string, unknown>)[name ?? index ?? '']
+  }
+  return node
+}
+
+/**
+ * A code not in its vocabulary (`type is artcle`): the fix names the code it is closest to, which
+ * replaces the value as written (quotes and all). Other validation fixes need the user's judgement.
+ */
+const validationQuickFixes = (
+  oqo: Oqo | undefined,
+  diagnostic: OqoDiagnostic,
+  span: Span | undefined,
+): OqlQuickFix[] => {
+  if (oqo === undefined || span === undefined || diagnostic.code !== 'invalid_value') return []
+  if (!diagnostic.path.endsWith('.value')) return []
+  const leaf = nodeAt(oqo, diagnostic.path.slice(0, -'.value'.length)) as Partial<LeafFilter> | undefined
+  if (typeof leaf?.column_id !== 'string' || typeof leaf.value !== 'string') return []
+  const entity = resolveEntityType(oqo.get_rows)
+  if (entity === undefined) return []
+  const valueEntity = propertiesRegistry.resolveColumn(entity, leaf.column_id)?.valueEntity
+  const code = valueEntity == null ? undefined : suggestVocabularyCode(valueEntity, leaf.value)
+  return code === undefined ? [] : [replaceSpan(span, code, `Change to ${code}`)]
+}
+
 const fromValidation = (
   text: string,
   diagnostic: OqoDiagnostic,
   locate: ((path: string) => Span | undefined) | undefined,
+  oqo?: Oqo,
 ): OqlDiagnostic => {
-  const span = locate?.(diagnostic.path) ?? wholeText(text)
+  const located = locate?.(diagnostic.path)
+  const span = located ?? wholeText(text)
   const { line, column } = lineColumnOf(text, span.start)
-  return {
+  const placed: OqlDiagnostic = {
     code: diagnostic.code,
     severity: diagnostic.severity,
     message: diagnostic.message,
@@ -125,6 +167,43 @@ const fromValidation = (
     column,
     path: diagnostic.path,
   }
+  const quickFixes = validationQuickFixes(oqo, diagnostic, located)
+  return quickFixes.length === 0 ? placed : { ...placed, quickFixes }
+}
+
+// Quick fixes are checked by applying them: a site proposes the edit its fix text describes, and only one
+// that leaves the text with fewer problems is offered (`publicaton year` is not mended by `publication_year
+// year`, though the closest name to `publicaton` is `publication_year`). Each check is one more parse, so
+// long texts and texts with many fixes are offered none rather than slowed down.
+const MAX_CHECKED_TEXT = 4_000
+const MAX_CHECKED_FIXES = 16
+
+/** The problems of a text: its parse problems, or when it parses, its validation errors. */
+const problemCount = (text: string): number => {
+  const analysis = analyze(text)
+  if (analysis.problems.length > 0 || analysis.oqo === undefined) return Math.max(analysis.problems.length, 1)
+  try {
+    return validateOqo(analysis.oqo).errors.length
+  } catch {
+    return Number.POSITIVE_INFINITY
+  }
+}
+
+const withoutQuickFixes = ({ quickFixes: _dropped, ...diagnostic }: OqlDiagnostic): OqlDiagnostic =>
+  diagnostic
+
+/** The diagnostics with only the quick fixes that leave fewer problems (and none past the limits). */
+const checkQuickFixes = (text: string, diagnostics: readonly OqlDiagnostic[]): OqlDiagnostic[] => {
+  const proposed = diagnostics.reduce((count, diagnostic) => count + (diagnostic.quickFixes?.length ?? 0), 0)
+  if (proposed === 0) return [...diagnostics]
+  if (text.length > MAX_CHECKED_TEXT || proposed > MAX_CHECKED_FIXES)
+    return diagnostics.map(withoutQuickFixes)
+  const before = problemCount(text)
+  return diagnostics.map((diagnostic) => {
+    if (diagnostic.quickFixes === undefined) return diagnostic
+    const kept = diagnostic.quickFixes.filter((fix) => problemCount(applyOqlEdits(text, fix.edits)) < before)
+    return kept.length === 0 ? withoutQuickFixes(diagnostic) : { ...diagnostic, quickFixes: kept }
+  })
 }
 
 const notText = (input: unknown): ParseResult => ({
@@ -151,7 +230,10 @@ export const parseOql = (text: string): ParseResult => {
   const analysis = analyze(text)
   const first = analysis.problems[0]
   if (first !== undefined || analysis.oqo === undefined)
-    return { ok: false, diagnostics: first === undefined ? [] : [toDiagnostic(text, first)] }
+    return {
+      ok: false,
+      diagnostics: first === undefined ? [] : checkQuickFixes(text, [toDiagnostic(text, first)]),
+    }
   try {
     const validation = validateOqo(analysis.oqo)
     const warnings = validation.warnings.map((warning) => fromValidation(text, warning, analysis.locate))
@@ -159,10 +241,10 @@ export const parseOql = (text: string): ParseResult => {
     if (!validation.valid)
       return {
         ok: false,
-        diagnostics: [
-          ...validation.errors.map((error) => fromValidation(text, error, analysis.locate)),
+        diagnostics: checkQuickFixes(text, [
+          ...validation.errors.map((error) => fromValidation(text, error, analysis.locate, analysis.oqo)),
           ...warnings,
-        ],
+        ]),
         oqo,
       }
     return { ok: true, oqo, warnings }
@@ -184,25 +266,31 @@ export const validateOql = (text: string): OqlDiagnostic[] => {
   const analysis = analyze(text)
   if (analysis.problems.length > 0) {
     const seen = new Set<string>()
-    return analysis.problems
-      .filter((problem) => {
-        const key = `${problem.code}@${problem.span.start}`
-        if (seen.has(key)) return false
-        seen.add(key)
-        return true
-      })
-      .map((problem) => toDiagnostic(text, problem))
+    return checkQuickFixes(
+      text,
+      analysis.problems
+        .filter((problem) => {
+          const key = `${problem.code}@${problem.span.start}`
+          if (seen.has(key)) return false
+          seen.add(key)
+          return true
+        })
+        .map((problem) => toDiagnostic(text, problem)),
+    )
   }
   if (analysis.oqo === undefined) return []
   try {
     const validation = validateOqo(analysis.oqo)
     const oqo = analysis.oqo
     // Each finding also names its clause by address, for an editor's outline (§7 `path`).
-    return [...validation.errors, ...validation.warnings].map((diagnostic) => {
-      const placed = fromValidation(text, diagnostic, analysis.locate)
-      const address = diagnostic.path === '' ? undefined : clauseAddressOf(oqo, diagnostic.path)
-      return address === undefined ? placed : { ...placed, address }
-    })
+    return checkQuickFixes(
+      text,
+      [...validation.errors, ...validation.warnings].map((diagnostic) => {
+        const placed = fromValidation(text, diagnostic, analysis.locate, oqo)
+        const address = diagnostic.path === '' ? undefined : clauseAddressOf(oqo, diagnostic.path)
+        return address === undefined ? placed : { ...placed, address }
+      }),
+    )
   } catch (error) {
     return [toDiagnostic(text, internalError(text, error))]
   }

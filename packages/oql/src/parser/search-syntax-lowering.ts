@@ -1,6 +1,7 @@
 import type { Filter, LeafFilter } from '@oqlkit/oqo-schema'
 import type { Span } from '../diagnostics/oql-diagnostic.ts'
 import type { OqlDiagnosticCode } from '../diagnostics/oql-diagnostic-codes.ts'
+import { replaceSpan } from '../diagnostics/oql-quick-fix.ts'
 import type { ClauseContext, LoweringScope } from './lowering-scope.ts'
 import {
   type OqlMessage,
@@ -76,7 +77,10 @@ const bareWildcard = (text: string, span: Span, context: ClauseContext, scope: L
   // Quoting helps only where the field has an exact search; elsewhere say so rather than send the
   // user from "quote it" to "remove it".
   return context.target.search?.exact === true
-    ? flag(scope, 'OQL_WILDCARD_NEEDS_EXACT', span, writeUnquotedWildcardMessage(text))
+    ? flag(scope, 'OQL_WILDCARD_NEEDS_EXACT', span, {
+        ...writeUnquotedWildcardMessage(text),
+        quickFixes: [replaceSpan(span, `"${text}"`, 'Quote the term')],
+      })
     : noExactSearch(span, context, scope)
 }
 
@@ -144,7 +148,10 @@ export const lowerPhrase: TermLowering<PhraseNode> = (node, negated, context, sc
   const exact = !node.stemmed && context.target.search?.exact === true
   if (!exact && WILDCARD.test(text)) {
     if (context.target.search?.exact !== true) return void noExactSearch(node.span, context, scope)
-    return scope.report('OQL_WILDCARD_NEEDS_EXACT', node.span, writeStemmedWildcardMessage(text))
+    return scope.report('OQL_WILDCARD_NEEDS_EXACT', node.span, {
+      ...writeStemmedWildcardMessage(text),
+      quickFixes: [replaceSpan(node.span, `"${text}"`, 'Drop stemmed')],
+    })
   }
   if (exact) {
     if (quotedWildcards([text], node.span, scope)) return undefined

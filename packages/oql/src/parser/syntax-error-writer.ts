@@ -1,6 +1,9 @@
-import { closestMatches, type EntityType } from '@oqlkit/oqo-schema'
+import { closestMatches, ENTITY_TYPES, type EntityType } from '@oqlkit/oqo-schema'
+import type { Span } from '../diagnostics/oql-diagnostic.ts'
+import { type OqlQuickFix, replaceSpan } from '../diagnostics/oql-quick-fix.ts'
 import { fieldIndexOf } from './field-index.ts'
 import {
+  OPERATOR_SPELLINGS,
   type OqlMessage,
   writeBadProximityMessage,
   writeBadSampleMessage,
@@ -15,6 +18,7 @@ import {
   writeImplicitAdjacencyMessage,
   writeMissingEntityMessage,
   writeMissingOperatorMessage,
+  writeMisspeltWhereMessage,
   writeProximitySuffixRemovedMessage,
   writeStrayTextInGroupMessage,
   writeTrailingTextMessage,
@@ -53,8 +57,61 @@ export interface SyntaxErrorPlace extends SyntaxErrorContext {
   readonly entityRead: boolean
 }
 
-/** The message of an error node of the tree, in the words of the place it stands. */
+const withFixes = (message: OqlMessage, quickFixes: readonly OqlQuickFix[]): OqlMessage =>
+  quickFixes.length === 0 ? message : { ...message, quickFixes }
+
+/** The word closest to `found` among `candidates`, when one is close enough to be what was meant. */
+const closestTo = (found: string, candidates: Iterable<string>): string | undefined =>
+  found === '' ? undefined : closestMatches(found.toLowerCase(), candidates, 1, 0.75)[0]
+
+/** The message of an error node of the tree, in the words of the place it stands, with its quick fixes. */
 export const writeSyntaxErrorMessage = (error: SyntaxErrorNode, place: SyntaxErrorPlace): OqlMessage => {
+  const message = writeMessage(error, place)
+  return withFixes(message, quickFixesOf(error, place))
+}
+
+/** The edits the fix describes, where they are certain. */
+const quickFixesOf = (error: SyntaxErrorNode, place: SyntaxErrorPlace): OqlQuickFix[] => {
+  const found = error.found ?? ''
+  const span: Span = error.span
+  switch (error.code) {
+    case 'OQL_UNKNOWN_ENTITY': {
+      const meant = closestTo(found, ENTITY_TYPES)
+      return meant === undefined ? [] : [replaceSpan(span, meant, `Change to ${meant}`)]
+    }
+    case 'OQL_UNKNOWN_FIELD':
+      return fieldSuggestions(found, place.entity).map((name) => replaceSpan(span, name, `Change to ${name}`))
+    case 'OQL_CONTAINS_RENAMED': {
+      const meant = /^does/i.test(found) ? 'does not have' : 'has'
+      return found === '' ? [] : [replaceSpan(span, meant, `Write ${meant}`)]
+    }
+    case 'OQL_MISSING_OPERATOR': {
+      const meant = OPERATOR_SPELLINGS[found]
+      return meant === undefined ? [] : [replaceSpan(span, meant, `Write ${meant}`)]
+    }
+    case 'OQL_UNBALANCED_PARENS':
+      if (found === ')') return [replaceSpan(span, '', 'Remove the )')]
+      // At the end of the query: the group runs to the end, so the `)` goes there.
+      return span.start === span.end ? [replaceSpan(span, ')', 'Add the missing )')] : []
+    case 'OQL_TRAILING_TOKENS':
+      if (place.inGroup === true || place.hasWhere !== false) return []
+      if (startsCondition(found, place.entity))
+        return [replaceSpan({ start: span.start, end: span.start }, 'where ', 'Add where')]
+      return misspeltWhere(found) ? [replaceSpan(span, 'where', 'Change to where')] : []
+    default:
+      return []
+  }
+}
+
+const fieldSuggestions = (found: string, entity: EntityType): string[] =>
+  found === '' ? [] : closestMatches(found, fieldIndexOf(entity).names.keys(), 3, 0.75)
+
+const startsCondition = (found: string, entity: EntityType): boolean =>
+  fieldIndexOf(entity).match([found.toLowerCase()]) !== undefined
+
+const misspeltWhere = (found: string): boolean => found !== '' && closestTo(found, ['where']) === 'where'
+
+const writeMessage = (error: SyntaxErrorNode, place: SyntaxErrorPlace): OqlMessage => {
   const found = error.found
   const entity = place.entity
   switch (error.code) {
@@ -62,8 +119,10 @@ export const writeSyntaxErrorMessage = (error: SyntaxErrorNode, place: SyntaxErr
       return place.entityRead ? writeConditionExpectedMessage() : writeEmptyQueryMessage()
     case 'OQL_MISSING_ENTITY':
       return writeMissingEntityMessage(found ?? '')
-    case 'OQL_UNKNOWN_ENTITY':
-      return writeUnknownEntityMessage(found ?? '')
+    case 'OQL_UNKNOWN_ENTITY': {
+      const meant = closestTo(found ?? '', ENTITY_TYPES)
+      return writeUnknownEntityMessage(found ?? '', meant as EntityType | undefined)
+    }
     case 'OQL_BAD_CORPUS':
       if (place.entityRead && entity !== 'works') return writeCorpusOfNonWorksMessage(entity)
       return place.corpusClosed === false
@@ -72,9 +131,10 @@ export const writeSyntaxErrorMessage = (error: SyntaxErrorNode, place: SyntaxErr
     case 'OQL_TRAILING_TOKENS': {
       if (place.inGroup === true) return writeStrayTextInGroupMessage(found ?? '')
       // Text that reads as a field after an entity with no conditions: the `where` was left out.
-      const startsCondition =
-        place.hasWhere === false && fieldIndexOf(entity).match([(found ?? '').toLowerCase()]) !== undefined
-      return writeTrailingTextMessage(found, startsCondition ? entity : undefined)
+      const missingWhere = place.hasWhere === false && startsCondition(found ?? '', entity)
+      if (!missingWhere && place.hasWhere === false && misspeltWhere(found ?? ''))
+        return writeMisspeltWhereMessage(found ?? '')
+      return writeTrailingTextMessage(found, missingWhere ? entity : undefined)
     }
     case 'OQL_IMPLICIT_ADJACENCY':
       return writeImplicitAdjacencyMessage(found ?? '')
@@ -114,9 +174,5 @@ export const writeSyntaxErrorMessage = (error: SyntaxErrorNode, place: SyntaxErr
 /** An unknown field name comes with the names of the entity it is closest to. */
 const unknownFieldMessage = (found: string, entity: EntityType): OqlMessage => {
   if (found === '') return writeFieldExpectedMessage(entity)
-  return writeUnknownFieldMessage(
-    found,
-    entity,
-    closestMatches(found, fieldIndexOf(entity).names.keys(), 3, 0.75),
-  )
+  return writeUnknownFieldMessage(found, entity, fieldSuggestions(found, entity))
 }

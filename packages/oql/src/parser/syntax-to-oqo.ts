@@ -102,8 +102,9 @@ class Lowering implements LoweringScope {
 
   // The scope value typing, search syntax and directives lower through ------------------------------
 
-  report(code: OqlDiagnosticCode, span: Span, { problem, fix }: OqlMessage): undefined {
-    this.#problems.push(fix === undefined ? { code, span, problem } : { code, span, problem, fix })
+  report(code: OqlDiagnosticCode, span: Span, { problem, fix, quickFixes }: OqlMessage): undefined {
+    const report: ProblemReport = fix === undefined ? { code, span, problem } : { code, span, problem, fix }
+    this.#problems.push(quickFixes === undefined ? report : { ...report, quickFixes })
     return undefined
   }
 

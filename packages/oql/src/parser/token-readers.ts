@@ -307,7 +307,20 @@ export const readOperator: Reader<OperatorNode> = ({ tokens, index }) => {
     implied: false,
   }
   return {
-    value: found.renamed ? { ...node, error: errorAt('OQL_CONTAINS_RENAMED', span) } : node,
+    value: found.renamed
+      ? {
+          ...node,
+          // The words as written, for the quick fix that replaces them.
+          error: errorAt(
+            'OQL_CONTAINS_RENAMED',
+            span,
+            tokens
+              .slice(index, index + found.pattern.length)
+              .map((token) => token.text)
+              .join(' '),
+          ),
+        }
+      : node,
     next: index + found.pattern.length,
   }
 }

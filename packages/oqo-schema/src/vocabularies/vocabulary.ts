@@ -1,4 +1,5 @@
 import type { EntityType } from '../entity-types.ts'
+import { closestMatches } from '../string-similarity.ts'
 import continents from './continents.json' with { type: 'json' }
 import countries from './countries.json' with { type: 'json' }
 import domains from './domains.json' with { type: 'json' }
@@ -82,3 +83,22 @@ export const bareVocabularyCode = (value: string): string => {
 /** Looks a value up in an entity's vocabulary, case-insensitively and in any of its id forms. */
 export const findVocabularyEntry = (entity: EntityType, value: string): VocabularyEntry | undefined =>
   INDEXES.get(entity)?.get(bareVocabularyCode(value).toLowerCase())
+
+/**
+ * The code a value that is not in an entity's vocabulary most likely meant: the code of an entry whose
+ * display name it is (`Article`, `United States`), else of the entry whose code or name it is closest to.
+ * Undefined when none is close, or the entity has no closed vocabulary.
+ */
+export const suggestVocabularyCode = (entity: EntityType, value: string): string | undefined => {
+  const vocabulary = vocabularyOf(entity)
+  if (vocabulary === undefined) return undefined
+  const text = value.trim()
+  const byName = vocabulary.find((entry) => entry.displayName.toLowerCase() === text.toLowerCase())
+  if (byName !== undefined) return byName.code
+  const closest = closestMatches(
+    text,
+    vocabulary.flatMap((entry) => [entry.code, entry.displayName]),
+    1,
+  )[0]
+  return vocabulary.find((entry) => entry.code === closest || entry.displayName === closest)?.code
+}

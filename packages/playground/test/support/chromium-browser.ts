@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs'
 import { type Browser, type BrowserContext, chromium } from 'playwright-core'
 
 export const REQUIRE_CHROMIUM_VARIABLE = 'OQLKIT_REQUIRE_CHROMIUM'
-export const CHROMIUM_PATH = process.env.OQLKIT_CHROMIUM ?? '/usr/bin/chromium'
+export const CHROMIUM_PATH = '/usr/bin/chromium'
 
 export type ChromiumAvailability =
   | { readonly available: true; readonly path: string }
@@ -14,9 +14,10 @@ export type ChromiumAvailability =
 /** Whether the browser tests run here; throws when they are required and Chromium is missing. */
 export const chromiumForTests = (
   env: Readonly<Record<string, string | undefined>> = process.env,
+  path: string = env.OQLKIT_CHROMIUM ?? CHROMIUM_PATH,
 ): ChromiumAvailability => {
-  if (existsSync(CHROMIUM_PATH)) return { available: true, path: CHROMIUM_PATH }
-  const reason = `${CHROMIUM_PATH} is missing (apt-get install chromium, or set OQLKIT_CHROMIUM to a Chromium binary)`
+  if (existsSync(path)) return { available: true, path }
+  const reason = `${path} is missing (apt-get install chromium, or set OQLKIT_CHROMIUM to a Chromium binary)`
   const required = env[REQUIRE_CHROMIUM_VARIABLE] === '1' || env[REQUIRE_CHROMIUM_VARIABLE] === 'true'
   if (required) throw new Error(`Chromium is required (${REQUIRE_CHROMIUM_VARIABLE}=1) but ${reason}.`)
   console.warn(`Skipping the playground's browser tests: ${reason}.`)

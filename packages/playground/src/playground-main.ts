@@ -14,6 +14,7 @@ import {
   readLinkState,
 } from './playground-link-state.ts'
 import { createQueryForms } from './query-forms-view.ts'
+import { preflightProblem } from './query-preflight.ts'
 import { apiRoot, type RunRequest, runQuery } from './query-runner.ts'
 import { columnsOf, renderResultsTable } from './results-table-view.ts'
 import { runStatusText } from './run-status-format.ts'
@@ -165,6 +166,13 @@ const run = async (page: number): Promise<void> => {
   const grouped = (translate({ oql }).oqo?.group_by?.length ?? 0) > 0
   const perPage = Number(perPageInput.value)
   const request: RunRequest = grouped ? { oql } : { oql, page, perPage, select: selectInput.value }
+  const problem = preflightProblem(request)
+  if (problem !== undefined) {
+    clearResults()
+    summary.textContent = problem
+    summary.classList.add('error')
+    return
+  }
   summary.textContent = 'Running…'
   summary.classList.remove('error')
   results.setAttribute('aria-busy', 'true')

@@ -22,10 +22,8 @@ interface AxeViolation {
 // other tests keep it, and assert that the page itself needs nothing else).
 const seriousViolations = async (page: Page): Promise<string[]> => {
   await page.addScriptTag({ path: AXE_SCRIPT })
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe
-    return (await axe.run()).violations
-  })
+  // Page functions are written as text: the tests typecheck without the DOM library.
+  const violations = (await page.evaluate('axe.run().then((result) => result.violations)')) as AxeViolation[]
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map(
@@ -75,7 +73,9 @@ describe.skipIf(!chromium.available)('the playground with a keyboard and a scree
     let inEditor = false
     for (let presses = 0; presses < 15 && !inEditor; presses++) {
       await page.keyboard.press('Tab')
-      inEditor = await page.evaluate(() => document.activeElement?.classList.contains('cm-content') ?? false)
+      inEditor = (await page.evaluate(
+        "document.activeElement?.classList.contains('cm-content') ?? false",
+      )) as boolean
     }
     expect(inEditor).toBe(true)
     await page.keyboard.press('Control+A')
@@ -87,11 +87,9 @@ describe.skipIf(!chromium.available)('the playground with a keyboard and a scree
     let onResultLink = false
     for (let presses = 0; presses < 60 && !onResultLink; presses++) {
       await page.keyboard.press('Tab')
-      onResultLink = await page.evaluate(
-        () =>
-          document.activeElement?.tagName === 'A' &&
-          document.activeElement.closest('#results table') !== null,
-      )
+      onResultLink = (await page.evaluate(
+        "document.activeElement?.tagName === 'A' && document.activeElement.closest('#results table') !== null",
+      )) as boolean
     }
     expect(onResultLink).toBe(true)
     expect(watch.consoleErrors).toEqual([])

@@ -13,10 +13,14 @@ const BASE = `http://127.0.0.1:${PORT}/`
 const SHOTS = [
   {
     file: 'docs/playground-list.png',
-    query: 'works where year >= 2015 and open access is true sort by cited by count desc',
+    link: `q=${encodeURIComponent('works where year >= 2015 and open access is true')}&select=id,display_name,publication_year,cited_by_count,primary_location`,
     ready: '#results table',
   },
-  { file: 'docs/playground-group-by.png', query: 'works group by publication year', ready: 'canvas' },
+  {
+    file: 'docs/playground-group-by.png',
+    link: `q=${encodeURIComponent('works group by year')}`,
+    ready: '#results canvas',
+  },
 ] as const
 
 const waitForServer = async (): Promise<void> => {
@@ -46,7 +50,7 @@ try {
   })
   const page = await context.newPage()
   for (const shot of SHOTS) {
-    await page.goto(`${BASE}playground?q=${encodeURIComponent(shot.query)}`)
+    await page.goto(`${BASE}playground?${shot.link}`)
     await page.locator(shot.ready).first().waitFor({ timeout: 30_000 })
     // Chart.js animates its first draw; let it settle.
     await page.waitForTimeout(1_200)

@@ -93,14 +93,19 @@ export class OpenApiValidator {
     return validate
   }
 
-  /** Validates a response body against the schema the document gives for the operation and status. */
-  validateResponse(method: string, requestPath: string, status: number, body: unknown): Validation {
+  /** The operation of the document a request goes to (an error when there is none). */
+  #operationOf(method: string, requestPath: string) {
     const path = this.pathOf(requestPath)
     const lower = method.toLowerCase()
     const operation = path === undefined ? undefined : this.operation(lower, path)
     if (path === undefined || operation === undefined)
       throw new Error(`${method} ${requestPath}: no operation of the document matches`)
-    const name = `${method.toUpperCase()} ${path}`
+    return { path, lower, operation, name: `${method.toUpperCase()} ${path}` }
+  }
+
+  /** Validates a response body against the schema the document gives for the operation and status. */
+  validateResponse(method: string, requestPath: string, status: number, body: unknown): Validation {
+    const { path, lower, operation, name } = this.#operationOf(method, requestPath)
     const key = String(status) in operation.responses ? String(status) : 'default'
     const response = operation.responses[key]
     if (response === undefined) throw new Error(`${name}: status ${status} is not documented`)
@@ -130,12 +135,7 @@ export class OpenApiValidator {
     status: number,
     contentType: string | null,
   ): Validation {
-    const path = this.pathOf(requestPath)
-    const lower = method.toLowerCase()
-    const operation = path === undefined ? undefined : this.operation(lower, path)
-    if (path === undefined || operation === undefined)
-      throw new Error(`${method} ${requestPath}: no operation of the document matches`)
-    const name = `${method.toUpperCase()} ${path}`
+    const { operation, name } = this.#operationOf(method, requestPath)
     const response = operation.responses[String(status)]
     if (response === undefined) throw new Error(`${name}: status ${status} is not documented`)
     const documented = Object.keys((response.content as Record<string, unknown> | undefined) ?? {})

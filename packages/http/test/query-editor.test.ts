@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { parseContext, translate, validateOql } from '@oqlkit/oql'
+import { applyOqlEdits, parseContext, translate, validateOql } from '@oqlkit/oql'
 import { afterAll, describe, expect, it } from 'vitest'
 import { getJson } from './support/query-requests.ts'
 import { useSampleApp } from './support/sample-app.ts'
@@ -19,6 +19,7 @@ interface Diagnostic {
   column: number
   location: string | null
   path: number[] | null
+  quick_fixes: { label: string; edits: { start: number; end: number; text: string }[] }[]
 }
 
 interface ValidateBody {
@@ -120,6 +121,7 @@ describe('GET /validate', () => {
         column: diagnostic.column,
         location: diagnostic.path ?? null,
         path: diagnostic.address ?? null,
+        quick_fixes: diagnostic.quickFixes ?? [],
       })),
     )
     for (const diagnostic of body.diagnostics) {
@@ -164,6 +166,20 @@ describe('GET /validate', () => {
   it('a parse finding has no address', async () => {
     const body = await validate('works where colour is blue')
     expect(body.diagnostics[0]).toMatchObject({ code: 'OQL_UNKNOWN_FIELD', location: null, path: null })
+  })
+
+  it('a certain fix comes as a quick fix an editor can apply, and the fixed text validates', async () => {
+    const q = 'works where yaer is 2020'
+    const [finding] = (await validate(q)).diagnostics
+    expect(finding?.quick_fixes).toEqual([
+      { label: expect.any(String), edits: [{ start: 12, end: 16, text: 'year' }] },
+    ])
+    const fixed = applyOqlEdits(q, finding!.quick_fixes[0]!.edits)
+    expect((await validate(fixed)).valid).toBe(true)
+    // A fix that needs the writer's choice has only its text.
+    const unclear = (await validate('works where colour is blue')).diagnostics[0]
+    expect(unclear?.quick_fixes).toEqual([])
+    expect(unclear?.fixit).not.toBe('')
   })
 
   it('without q: the empty query', async () => {

@@ -405,6 +405,18 @@ export const componentSchemas = (): Record<string, Schema> => ({
       description:
         'The outline address of the clause or value a validation finding is about, as numbers: `[3, 1, 2]` is `3.1.2` (the third top-level condition, its first clause, that clause’s second value; `.0` is a field or connective). Null for parse findings and findings outside the filters.',
     }),
+    quick_fixes: {
+      type: 'array',
+      description:
+        'Fixes an editor can apply, where the fix is certain (the closest field or code, `has` for `contains`, a missing `)`): a label for a menu and edits of the text (UTF-16 offsets, end exclusive, never overlapping). Empty when the fix needs a choice only the writer can make.',
+      items: object({
+        label: STRING,
+        edits: {
+          type: 'array',
+          items: object({ start: INTEGER, end: INTEGER, text: STRING }),
+        },
+      }),
+    },
   }),
   ValidateResult: object(
     {

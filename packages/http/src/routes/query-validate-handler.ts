@@ -1,4 +1,4 @@
-import { type OqlDiagnostic, translate, validateOql } from '@oqlkit/oql'
+import { type OqlDiagnostic, type OqlQuickFix, translate, validateOql } from '@oqlkit/oql'
 import type { H3Event } from 'h3'
 import { readKnownParameters } from '../request/known-parameters.ts'
 import { rawQueryOf } from '../request/query-parameters.ts'
@@ -17,6 +17,8 @@ export interface DiagnosticView {
   readonly location: string | null
   /** The outline address of the clause or value a validation finding is about (`[3, 1, 2]`), or null. */
   readonly path: readonly number[] | null
+  /** Fixes an editor can apply (the library's `quickFixes`), empty when the fix needs a choice. */
+  readonly quick_fixes: readonly OqlQuickFix[]
 }
 
 export const diagnosticView = (diagnostic: OqlDiagnostic): DiagnosticView => ({
@@ -30,6 +32,7 @@ export const diagnosticView = (diagnostic: OqlDiagnostic): DiagnosticView => ({
   column: diagnostic.column,
   location: diagnostic.path === undefined || diagnostic.path === '' ? null : diagnostic.path,
   path: diagnostic.address ?? null,
+  quick_fixes: diagnostic.quickFixes ?? [],
 })
 
 const PARAMETERS = ['q', 'api_key', 'mailto']

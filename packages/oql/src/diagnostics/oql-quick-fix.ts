@@ -1,5 +1,3 @@
-import type { Span } from './oql-diagnostic.ts'
-
 // Quick fixes: the edits a diagnostic's fix text describes, where the library knows them for certain
 // (the field the name is closest to, the `)` the query lacks, `has` for `contains`). An editor offers
 // them as actions; a fix it cannot be sure of (which of two values was meant) has none, only its text.
@@ -18,8 +16,15 @@ export interface OqlQuickFix {
   readonly edits: readonly OqlTextEdit[]
 }
 
-/** A quick fix that replaces one span. */
-export const replaceSpan = (span: Span, text: string, label: string): OqlQuickFix => ({
+/**
+ * A quick fix that replaces one span. The span is typed by its shape rather than as `Span`, because
+ * oql-diagnostic.ts imports this file and an import back would make a cycle.
+ */
+export const replaceSpan = (
+  span: Pick<OqlTextEdit, 'start' | 'end'>,
+  text: string,
+  label: string,
+): OqlQuickFix => ({
   label,
   edits: [{ start: span.start, end: span.end, text }],
 })

@@ -63,7 +63,7 @@ export const formatIngestSummary = (summary: IngestSummary): string => {
 
 export const ingestCommand: CliCommand = {
   name: 'ingest',
-  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>] [--no-search-index] [--no-text-tagger] [--no-vectors | --embeddings-url URL --embeddings-model M] [--memory-limit 8GB]   (default --out ${DEFAULT_CATALOG_DIR}; DuckDB gets 30% of memory, at most 3 GB, unless --memory-limit says; vectors by the built-in LSA model unless an embeddings server is given)`,
+  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>] [--no-search-index] [--no-text-tagger] [--no-vectors | --embeddings-url URL --embeddings-model M] [--memory-limit 8GB]   (default --out ${DEFAULT_CATALOG_DIR}; DuckDB gets 30% of memory, at most 2 GiB, unless --memory-limit says; vectors by the built-in LSA model unless an embeddings server is given)`,
   run(args, context) {
     return withUsageProblems(this, async () => {
       const { values, positionals } = parseCommandLine(args, OPTIONS, { names: ['snapshot folder'] })

@@ -8,6 +8,7 @@ import type { ParquetWriter } from './export/row-export-body.ts'
 import { RequestLimits } from './limits/request-limits.ts'
 import type { MeteringOptions } from './metering/metering-options.ts'
 import { useMetering } from './metering/use-metering.ts'
+import { API_VERSION } from './openapi/openapi-document.ts'
 import { type PagesOptions, prefersHtml, toPlayground, usePages } from './pages/page-routes.ts'
 import { asksToExecute } from './request/query-execute-reader.ts'
 import { rawQueryOf } from './request/query-parameters.ts'
@@ -36,6 +37,7 @@ export type { CatalogInfo } from './routes/root-handler.ts'
 export interface AppOptions extends ServingOptions {
   readonly adapter: StorageAdapter
   readonly catalog: CatalogInfo
+  /** The version `GET /` reports (default `API_VERSION`, the version of this package and its API). */
   readonly version?: string
   /** Where faults of the server are logged (default `console.error`); their details never reach clients. */
   readonly logError?: (error: unknown) => void
@@ -104,7 +106,7 @@ export const createApp = (options: AppOptions): H3 => {
     checkRequestLine(event.req)
   })
   const resolvePlan = options.collections === undefined ? undefined : useCollections(app, options.collections)
-  const health = rootHandler(adapter, options.catalog, options.version ?? '0.0.0')
+  const health = rootHandler(adapter, options.catalog, options.version ?? API_VERSION)
   const execute = queryExecuteHandler(adapter, resolvePlan, planOptions)
   usePages(app, options.pages)
   app.get('/', (event: H3Event) => {

@@ -1,5 +1,5 @@
 import type { LookupResult, StorageAdapter } from '@oqlkit/engine'
-import { createApp } from '@oqlkit/http'
+import { API_VERSION, createApp } from '@oqlkit/http'
 import { describe, expect, it } from 'vitest'
 
 // The root document and the JSON 404 do not touch storage, so an adapter that fails every call shows
@@ -36,6 +36,29 @@ describe('the root document', () => {
       },
       capabilities: { fullTextSearch: true },
     })
+  })
+
+  it('reports the API version when the server names none', async () => {
+    const unnamed = createApp({
+      adapter: untouchable,
+      catalog: { createdAt: '2026-11-21T00:00:00.000Z', entities: {} },
+    })
+    const body = (await (await unnamed.fetch(new Request('http://localhost/'))).json()) as { version: string }
+    expect(body.version).toBe(API_VERSION)
+    expect(API_VERSION).toMatch(/^\d+\.\d+\.\d+$/)
+  })
+
+  it('sends a browser, which asks for HTML, to the playground; a JSON client gets the health check', async () => {
+    const browser = await app.fetch(
+      new Request('http://localhost/', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } }),
+    )
+    expect(browser.status).toBe(302)
+    expect(browser.headers.get('location')).toBe('playground')
+    for (const accept of ['application/json', '*/*', 'application/json, text/html'])
+      expect(
+        (await app.fetch(new Request('http://localhost/', { headers: { accept } }))).status,
+        accept,
+      ).toBe(200)
   })
 
   it('answers an unknown path with a JSON 404', async () => {

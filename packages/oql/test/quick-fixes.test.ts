@@ -137,13 +137,15 @@ describe('quick fixes', () => {
     }
   })
 
-  it('parseOql reports the same quick fix as validateOql', () => {
+  it('parseOql, the path of every query a server runs, reports the problem without the fixes validateOql offers', () => {
     const parsed = parseOql('works where yaer is 2020')
+    const [offered] = validateOql('works where yaer is 2020')
+    expect(offered?.quickFixes?.length).toBeGreaterThan(0)
     expect(parsed.ok).toBe(false)
-    if (!parsed.ok)
-      expect(parsed.diagnostics[0]?.quickFixes).toEqual(
-        validateOql('works where yaer is 2020')[0]?.quickFixes,
-      )
+    if (!parsed.ok) {
+      const { quickFixes: _offered, ...problem } = offered!
+      expect(parsed.diagnostics).toEqual([problem])
+    }
   })
 })
 

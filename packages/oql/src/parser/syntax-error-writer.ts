@@ -61,26 +61,46 @@ const withFixes = (message: OqlMessage, quickFixes: readonly OqlQuickFix[]): Oql
   quickFixes.length === 0 ? message : { ...message, quickFixes }
 
 /** The word closest to `found` among `candidates`, when one is close enough to be what was meant. */
-const closestTo = (found: string, candidates: Iterable<string>): string | undefined =>
-  found === '' ? undefined : closestMatches(found.toLowerCase(), candidates, 1, 0.75)[0]
+// The candidates here (entity types, `where`) are short: a word three times longer is no misspelling of one,
+// and comparing it would cost time in proportion to its length.
+const closestTo = (found: string, candidates: readonly string[]): string | undefined => {
+  const longest = Math.max(...candidates.map((candidate) => candidate.length))
+  if (found === '' || found.length > 3 * longest) return undefined
+  return closestMatches(found.toLowerCase(), candidates, 1, 0.75)[0]
+}
 
 /** The message of an error node of the tree, in the words of the place it stands, with its quick fixes. */
 export const writeSyntaxErrorMessage = (error: SyntaxErrorNode, place: SyntaxErrorPlace): OqlMessage => {
-  const message = writeMessage(error, place)
-  return withFixes(message, quickFixesOf(error, place))
+  const near = nearestNamesOf(error, place)
+  return withFixes(writeMessage(error, place, near), quickFixesOf(error, place, near))
+}
+
+/**
+ * The names closest to an unknown field or entity, searched once for both the message and its quick fixes:
+ * the search scans every name, and a hostile text can hold hundreds of unknown names.
+ */
+interface NearestNames {
+  readonly fields: readonly string[]
+  readonly entity: string | undefined
+}
+
+const nearestNamesOf = (error: SyntaxErrorNode, place: SyntaxErrorPlace): NearestNames => {
+  const found = error.found ?? ''
+  if (error.code === 'OQL_UNKNOWN_FIELD')
+    return { fields: fieldSuggestions(found, place.entity), entity: undefined }
+  if (error.code === 'OQL_UNKNOWN_ENTITY') return { fields: [], entity: closestTo(found, ENTITY_TYPES) }
+  return { fields: [], entity: undefined }
 }
 
 /** The edits the fix describes, where they are certain. */
-const quickFixesOf = (error: SyntaxErrorNode, place: SyntaxErrorPlace): OqlQuickFix[] => {
+const quickFixesOf = (error: SyntaxErrorNode, place: SyntaxErrorPlace, near: NearestNames): OqlQuickFix[] => {
   const found = error.found ?? ''
   const span: Span = error.span
   switch (error.code) {
-    case 'OQL_UNKNOWN_ENTITY': {
-      const meant = closestTo(found, ENTITY_TYPES)
-      return meant === undefined ? [] : [replaceSpan(span, meant, `Change to ${meant}`)]
-    }
+    case 'OQL_UNKNOWN_ENTITY':
+      return near.entity === undefined ? [] : [replaceSpan(span, near.entity, `Change to ${near.entity}`)]
     case 'OQL_UNKNOWN_FIELD':
-      return fieldSuggestions(found, place.entity).map((name) => replaceSpan(span, name, `Change to ${name}`))
+      return near.fields.map((name) => replaceSpan(span, name, `Change to ${name}`))
     case 'OQL_CONTAINS_RENAMED': {
       const meant = /^does/i.test(found) ? 'does not have' : 'has'
       return found === '' ? [] : [replaceSpan(span, meant, `Write ${meant}`)]
@@ -111,7 +131,7 @@ const startsCondition = (found: string, entity: EntityType): boolean =>
 
 const misspeltWhere = (found: string): boolean => found !== '' && closestTo(found, ['where']) === 'where'
 
-const writeMessage = (error: SyntaxErrorNode, place: SyntaxErrorPlace): OqlMessage => {
+const writeMessage = (error: SyntaxErrorNode, place: SyntaxErrorPlace, near: NearestNames): OqlMessage => {
   const found = error.found
   const entity = place.entity
   switch (error.code) {
@@ -119,10 +139,8 @@ const writeMessage = (error: SyntaxErrorNode, place: SyntaxErrorPlace): OqlMessa
       return place.entityRead ? writeConditionExpectedMessage() : writeEmptyQueryMessage()
     case 'OQL_MISSING_ENTITY':
       return writeMissingEntityMessage(found ?? '')
-    case 'OQL_UNKNOWN_ENTITY': {
-      const meant = closestTo(found ?? '', ENTITY_TYPES)
-      return writeUnknownEntityMessage(found ?? '', meant as EntityType | undefined)
-    }
+    case 'OQL_UNKNOWN_ENTITY':
+      return writeUnknownEntityMessage(found ?? '', near.entity as EntityType | undefined)
     case 'OQL_BAD_CORPUS':
       if (place.entityRead && entity !== 'works') return writeCorpusOfNonWorksMessage(entity)
       return place.corpusClosed === false
@@ -143,7 +161,7 @@ const writeMessage = (error: SyntaxErrorNode, place: SyntaxErrorPlace): OqlMessa
       // An empty span is the end of the query, where nothing was found.
       return writeUnclosedParenMessage(error.span.start === error.span.end ? undefined : (found ?? ''))
     case 'OQL_UNKNOWN_FIELD':
-      return unknownFieldMessage(found ?? '', entity)
+      return unknownFieldMessage(found ?? '', entity, near.fields)
     case 'OQL_MISSING_OPERATOR':
       return writeMissingOperatorMessage(place.field ?? '', found)
     case 'OQL_CONTAINS_RENAMED':
@@ -172,7 +190,11 @@ const writeMessage = (error: SyntaxErrorNode, place: SyntaxErrorPlace): OqlMessa
 }
 
 /** An unknown field name comes with the names of the entity it is closest to. */
-const unknownFieldMessage = (found: string, entity: EntityType): OqlMessage => {
+const unknownFieldMessage = (
+  found: string,
+  entity: EntityType,
+  suggestions: readonly string[],
+): OqlMessage => {
   if (found === '') return writeFieldExpectedMessage(entity)
-  return writeUnknownFieldMessage(found, entity, fieldSuggestions(found, entity))
+  return writeUnknownFieldMessage(found, entity, suggestions)
 }

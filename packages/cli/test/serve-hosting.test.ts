@@ -252,5 +252,33 @@ describe('the self-hosting flags refuse bad values', () => {
     expect(refused.exitCode).toBe(1)
     expect(refused.stderr).toContain('the access log')
     expect(refused.stderr).toContain('cannot be opened')
+    // As its own process too: the stream that failed must not throw again as the process exits (pino
+    // flushes its destinations at exit; one never opened threw "sonic boom is not ready yet").
+    const child = spawn(
+      process.execPath,
+      [
+        '--conditions=@oqlkit/source',
+        '--import',
+        'tsx',
+        resolve(import.meta.dirname, '../src/bin.ts'),
+        'serve',
+        '--catalog',
+        catalogDir,
+        '--port',
+        '0',
+        '--no-collections',
+        '--access-log',
+        join(catalogDir, 'catalog.json', 'access.log'),
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    )
+    let stderr = ''
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString()
+    })
+    const code = await new Promise<number | null>((done) => child.once('exit', (exitCode) => done(exitCode)))
+    expect(stderr).toContain('cannot be opened')
+    expect(stderr).not.toMatch(/sonic boom|Error:.*\n\s+at /)
+    expect(code).toBe(1)
   }, 60_000)
 })

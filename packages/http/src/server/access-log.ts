@@ -1,3 +1,7 @@
+import { open as openFile } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { promisify } from 'node:util'
 import { apiKeyIdOf, hashApiKey } from '@oqlkit/engine'
 import type { Middleware } from 'h3'
 import { type DestinationStream, type Logger, pino } from 'pino'
@@ -98,18 +102,10 @@ export const createAccessLog = (
 export const openAccessLog = async (
   target: string,
 ): Promise<{ readonly log: AccessLog; readonly close: () => void }> => {
-  const destination = pino.destination({
-    dest: target === '-' ? 1 : target === 'stderr' ? 2 : target,
-    sync: false,
-    mkdir: true,
-  })
-  await new Promise<void>((ready, failed) => {
-    if (typeof target !== 'string' || target === '-' || target === 'stderr') return ready()
-    destination.once('ready', () => ready())
-    destination.once('error', (error: Error) =>
-      failed(new Error(`the access log ${target} cannot be opened: ${error.message}`)),
-    )
-  })
+  // The file is opened here, not by pino: a stream that fails to open stays registered for pino's flush at
+  // exit, which then throws ("sonic boom is not ready yet") in whatever process tried.
+  const dest = target === '-' ? 1 : target === 'stderr' ? 2 : await openForAppend(target)
+  const destination = pino.destination({ dest, sync: false })
   const { log } = createAccessLog(destination)
   return {
     log,
@@ -120,5 +116,15 @@ export const openAccessLog = async (
         // Nothing pending, or the descriptor is gone: there is nothing left to write.
       }
     },
+  }
+}
+
+/** A file descriptor appending to `path`, its folder created; the error names the access log. */
+async function openForAppend(path: string): Promise<number> {
+  try {
+    await mkdir(dirname(path), { recursive: true })
+    return await promisify(openFile)(path, 'a')
+  } catch (error) {
+    throw new Error(`the access log ${path} cannot be opened: ${(error as Error).message}`)
   }
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import { gunzipSync } from 'node:zlib'
+import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CATALOG_ENTITY_NAMES, type CatalogEntity } from '../src/catalog/catalog-entities.ts'
 import { CATALOG_FORMAT_VERSION, type CatalogManifest } from '../src/catalog/catalog-layout.ts'
@@ -16,9 +17,9 @@ import {
   normalizeExternalId,
 } from '../src/catalog/external-id-schemes.ts'
 import { anyLetterId } from '../src/catalog/openalex-id-normalizer.ts'
+import { connectionSession, RecordTextsFiles, TEXT_KEYS } from '../src/catalog/record-texts-file.ts'
 import type { IngestProgress, IngestSummary } from '../src/ingest/ingest-progress.ts'
 import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
-import { TEXT_KEYS } from '../src/ingest/record-extraction-spec.ts'
 import { RecordStoreReader } from '../src/query/record-store-reader.ts'
 import { CatalogInspector } from './fixtures/catalog-inspector.ts'
 
@@ -210,25 +211,58 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
     }
   })
 
-  it('writes the text fields of each record, and no record column, to the entity files', async () => {
-    const byId = new Map(sample.map((line) => [`${line.entity} ${line.record.id}`, line.record]))
-    let withAbstract = 0
+  it('keeps no text or record column in the entity files, and no texts folder after the build', async () => {
     for (const entity of new Set(sample.map((line) => line.entity))) {
       const file = catalog.file(`entities/${entity}.parquet`)
       const columns = (await catalog.rows('SELECT name FROM parquet_schema($1)', [file])).map(
         (row) => row.name,
       )
-      expect(columns).toContain('texts')
+      expect(columns).not.toContain('texts')
       expect(columns).not.toContain('record')
-      const rows = await catalog.rows('SELECT openalex_id, texts FROM read_parquet($1)', [file])
-      for (const row of rows) {
-        const record = byId.get(`${entity} ${row.openalex_id}`)!
-        const expected = Object.fromEntries(
-          TEXT_KEYS.filter((key) => Object.hasOwn(record, key)).map((key) => [key, record[key]]),
+      expect(columns).toContain('record_offset')
+    }
+    // The builders' texts files (the search index, vectors and tagger were built) are gone before the swap.
+    expect(readdirSync(catalogDir).filter((name) => name.startsWith('.'))).toStrictEqual([])
+  })
+
+  it('gives the builders the text fields of each record from the record store, in id order', async () => {
+    const byId = new Map(sample.map((line) => [`${line.entity} ${line.record.id}`, line.record]))
+    const instance = await DuckDBInstance.create(':memory:')
+    const connection = await instance.connect()
+    const workDir = mkdtempSync(join(tmpdir(), 'oqlkit-texts-'))
+    let withAbstract = 0
+    try {
+      const texts = await RecordTextsFiles.ofCatalog(connectionSession(connection), catalogDir, workDir)
+      for (const entity of new Set(sample.map((line) => line.entity)) as Set<CatalogEntity>) {
+        const file = await texts.of(entity)
+        const rows = (
+          await connection.runAndReadAll('SELECT id, id_num, display_name, texts FROM read_parquet($1)', [
+            file,
+          ])
+        ).getRowObjectsJson()
+        const entityRows = await catalog.rows(
+          'SELECT id, id_num, display_name, openalex_id FROM read_parquet($1)',
+          [catalog.file(`entities/${entity}.parquet`)],
         )
-        expect(JSON.parse(row.texts as string), `${entity} ${row.openalex_id}`).toStrictEqual(expected)
-        if (entity === 'works' && record.abstract_inverted_index !== null) withAbstract++
+        // Row for row the entity file's ids, names and order (id order), each with its record's texts.
+        expect(
+          rows.map(({ id, id_num, display_name }) => ({ id, id_num, display_name })),
+          entity,
+        ).toStrictEqual(entityRows.map(({ id, id_num, display_name }) => ({ id, id_num, display_name })))
+        for (const [index, row] of rows.entries()) {
+          const openalexId = entityRows[index]!.openalex_id
+          const record = byId.get(`${entity} ${openalexId}`)!
+          const expected = Object.fromEntries(
+            TEXT_KEYS.filter((key) => Object.hasOwn(record, key)).map((key) => [key, record[key]]),
+          )
+          expect(JSON.parse(row.texts as string), `${entity} ${openalexId}`).toStrictEqual(expected)
+          if (entity === 'works' && record.abstract_inverted_index !== null) withAbstract++
+        }
       }
+    } finally {
+      connection.closeSync()
+      instance.closeSync()
+      rmSync(workDir, { recursive: true, force: true })
     }
     expect(withAbstract).toBeGreaterThan(100)
   })

@@ -4,7 +4,7 @@
 //   catalog.json                         CatalogManifest (below)
 //   catalog.duckdb                       the serving database: narrow entity tables, link tables by work row,
 //                                        external ids, with their indexes (query/catalog-views.ts)
-//   entities/<entity>.parquet            one row per record: ids, derived columns, its text fields (texts)
+//   entities/<entity>.parquet            one row per record: ids, derived columns, where its record is
 //   records/<entity>.records             each record compressed alone, at the offset its row states
 //   records/<entity>.dict                the preset dictionary the records of that entity were compressed with
 //   links/works-<relation>.parquet       (key, work_id), sorted by key
@@ -19,7 +19,7 @@ import type { CatalogColumnType } from './entity-columns.ts'
 
 export const CATALOG_FORMAT = 'oqlkit-catalog'
 /** Bumped whenever a file, column or rule changes meaning; readers refuse other versions. */
-export const CATALOG_FORMAT_VERSION = 5
+export const CATALOG_FORMAT_VERSION = 6
 export const CATALOG_MANIFEST_FILE = 'catalog.json'
 /** The serving database: what `serve` attaches read-only instead of copying tables into memory. */
 export const SERVING_DATABASE_FILE = 'catalog.duckdb'
@@ -139,12 +139,6 @@ export const ENTITY_TAIL_COLUMNS: readonly CatalogColumn[] = [
     description: 'the updated_date= partition the record was read from (null for unpartitioned files)',
   },
   { name: 'updated_date', type: 'TIMESTAMP', description: 'the record’s updated_date' },
-  {
-    name: 'texts',
-    type: 'VARCHAR',
-    description:
-      'the record’s text fields (title, abstract, names, keywords, concepts, topics) as JSON, for the search index, vectors and tagger; the record itself is in the record store',
-  },
   {
     name: 'record_offset',
     type: 'BIGINT',

@@ -61,7 +61,6 @@ export function stageColumnsOf(info: CatalogEntityInfo): readonly (readonly [str
     ...recordPathColumnsOf(info.entity).map((column) => [column.name, column.type] as const),
     ['external_ids', 'VARCHAR[][]'],
     ...linkColumnsOf(info).map((name) => [name, 'VARCHAR[]'] as const),
-    ['texts', 'VARCHAR'],
   ]
 }
 
@@ -271,7 +270,6 @@ export function keptRowsViewSql(info: CatalogEntityInfo, previous: boolean): str
     ...paths,
     'TRY_CAST(s.partition_date AS DATE) AS partition_date',
     'TRY_CAST(s.updated_date AS TIMESTAMP) AS updated_date',
-    's.texts',
     's.record_offset + b.base AS record_offset',
     's.record_bytes',
     ...buildOnly,
@@ -301,7 +299,7 @@ export function keptRowsViewSql(info: CatalogEntityInfo, previous: boolean): str
 // entity is sorted a range of ids at a time, each range small enough to sort in memory, the ranges appended
 // in order to a table (inserts keep their ORDER BY). ----
 
-/** One row: the kept rows, and the bytes of their texts and list columns (what a sort must hold). */
+/** One row: the kept rows, and the bytes of their name and list columns (what a sort must hold). */
 export function keptRowsSizeSql(info: CatalogEntityInfo): string {
   const lists = [
     ...recordPathColumnsOf(info.entity)
@@ -313,7 +311,7 @@ export function keptRowsSizeSql(info: CatalogEntityInfo): string {
     // would make the row's sum null, which sum() skips, and the bytes of every work read 0.
     .map((name) => ` + coalesce(strlen(CAST(${quoteIdentifier(name)} AS VARCHAR)), 0)`)
     .join('')
-  return `SELECT count(*) AS rows, coalesce(sum(strlen(coalesce(texts, ''))${lists}), 0) AS bytes FROM ${rowsRelation(info)}`
+  return `SELECT count(*) AS rows, coalesce(sum(strlen(coalesce(display_name, ''))${lists}), 0) AS bytes FROM ${rowsRelation(info)}`
 }
 
 /** One row, `bounds`: the ids that cut the rows into `parts` ranges of about equal size. */

@@ -28,6 +28,7 @@ import {
   SERVING_DATABASE_FILE,
 } from '../catalog/catalog-layout.ts'
 import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
+import { RecordTextsFiles } from '../catalog/record-texts-file.ts'
 import { buildSearchIndex } from '../search/search-index-builder.ts'
 import { withSearchIndex } from '../search/search-index-manifest.ts'
 import { buildTextTagger, DEFAULT_TEXT_TAGGER_SEED } from '../tagging/text-tagger-builder.ts'
@@ -104,6 +105,8 @@ export interface IngestOptions {
 }
 
 const STAGING_DIR = '.staging'
+/** Where the records' texts wait for the search index, vectors and tagger (inside the build folder). */
+const TEXTS_DIR = '.texts'
 
 /** The segment number of the updated catalog's own record store (no staged row refers to it). */
 const PREVIOUS_STORE_PART = -1
@@ -148,6 +151,15 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
         ...(options.sortBatchBytes === undefined ? {} : { sortBatchBytes: options.sortBatchBytes }),
       },
     )
+    // The builders after the tables read the records' texts from the record stores just written, each
+    // entity's once, into files shared between them and removed before the swap.
+    const texts = new RecordTextsFiles({
+      session: db,
+      catalogDir: build.path,
+      stores: new Map(CATALOG_ENTITIES.map(({ entity }) => [entity, built.entities[entity].recordStore])),
+      workDir: join(build.path, TEXTS_DIR),
+      onEntity: (entity) => progress.building(`texts of ${entity}`, 0, 1),
+    })
     // The full-text index is part of the catalog: built in the same folder, swapped in with it.
     const searchIndex =
       options.searchIndex === false
@@ -155,6 +167,7 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
         : await buildSearchIndex({
             connection: db,
             catalogDir: build.path,
+            texts,
             onEntity: (entity, done, total) => progress.building(`search/${entity}`, done, total),
           })
     const vectors =
@@ -163,20 +176,26 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
         : await buildWorkVectors({
             session: db,
             catalogDir: build.path,
+            texts,
             vectors: options.vectors ?? { kind: 'lsa' },
             onProgress: (done, total, step) => progress.building(`vectors (${step})`, done, total),
           })
+    // The tagger reads the works' texts without DuckDB's staging session: their file is written first.
+    const worksTexts = options.textTagger === false ? undefined : await texts.of('works')
     db.close()
     db = undefined
     await rm(stagingDir, { recursive: true, force: true })
     const textTagger =
-      options.textTagger === false
+      worksTexts === undefined
         ? undefined
         : await buildTextTagger({
             catalogDir: build.path,
+            worksTexts,
             seed: options.textTaggerSeed ?? DEFAULT_TEXT_TAGGER_SEED,
             onProgress: (done, total) => progress.building('text-tagger', done, total),
           })
+
+    await rm(join(build.path, TEXTS_DIR), { recursive: true, force: true })
 
     const ingest: CatalogIngestRecord = {
       at: new Date().toISOString(),

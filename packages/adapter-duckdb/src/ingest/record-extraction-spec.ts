@@ -1,6 +1,7 @@
 // What ingest computes from each record of an entity, as plain data a worker thread can be given: the
-// sources of the derived columns, the record-path columns, the external ids, the link keys (works) and the
-// text fields the search index, vectors and tagger read. The lists come from the catalog's registries; the
+// sources of the derived columns, the record-path columns, the external ids and the link keys (works). The
+// text fields the search index, vectors and tagger read are not among them: those builders read them from
+// the record store (`../catalog/record-texts-file.ts`). The lists come from the catalog's registries; the
 // worker (record-extractor.ts) needs nothing else, so it stays free of the query side's modules.
 import { CATALOG_ENTITIES, type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { derivedColumnsOf, type ValueSource } from '../catalog/entity-columns.ts'
@@ -29,29 +30,7 @@ export interface RecordExtractionSpec {
   readonly externalIds: readonly { readonly scheme: ExternalIdScheme; readonly path: string }[]
   /** Works only: one entry per link table, in `LINK_TABLES` order. */
   readonly links: readonly LinkKeySpec[]
-  /** Top-level keys kept in the `texts` column (what the index builders read of a record). */
-  readonly textKeys: readonly string[]
 }
-
-/**
- * The keys of a record the builders that run after the tables read: the search index's stored fields, the
- * abstract and title the vectors embed, and the tagger's training texts (title, abstract, keywords, concepts,
- * topics). Everything else of the record is only ever served, from the record store.
- */
-export const TEXT_KEYS: readonly string[] = [
-  'title',
-  'display_name',
-  'abstract_inverted_index',
-  'fulltext',
-  'display_name_alternatives',
-  'display_name_acronyms',
-  'alternate_titles',
-  'abbreviated_title',
-  'description',
-  'keywords',
-  'concepts',
-  'topics',
-]
 
 export function recordExtractionSpecOf(entity: CatalogEntity): RecordExtractionSpec {
   return {
@@ -71,7 +50,6 @@ export function recordExtractionSpecOf(entity: CatalogEntity): RecordExtractionS
             paths: spec.sources.map((source) => `$.${source.field}${source.path.slice(1)}`),
           }))
         : [],
-    textKeys: TEXT_KEYS,
   }
 }
 

@@ -1,6 +1,6 @@
 // Computes, from one parsed record, every value the catalog keeps of it besides the record itself: the
-// derived columns as text (the SQL that loads them only casts), the record-path columns, the external ids,
-// the link keys and the text fields for the index builders. It runs in the ingest's worker threads, once
+// derived columns as text (the SQL that loads them only casts), the record-path columns, the external ids
+// and the link keys. It runs in the ingest's worker threads, once
 // per record; each value follows what `json_extract_string` and the catalog's SQL id forms give (the
 // differential test holds the two side by side).
 import type { ValueSource } from '../catalog/entity-columns.ts'
@@ -107,7 +107,6 @@ export function recordExtractorOf(spec: RecordExtractionSpec): RecordExtractor {
     link,
     collectors: link.paths.map((path) => compileJsonPath(parseJsonPath(path))),
   }))
-  const textKeys = spec.textKeys
 
   return (record) => {
     const row: ExtractedValues = {}
@@ -158,9 +157,6 @@ export function recordExtractorOf(spec: RecordExtractionSpec): RecordExtractor {
       if (keys.size > 0) row[linkColumnName(index)] = [...keys]
     }
 
-    const texts: Record<string, unknown> = {}
-    for (const key of textKeys) if (Object.hasOwn(record, key)) texts[key] = record[key]
-    row.texts = JSON.stringify(texts)
     return row
   }
 }

@@ -1,4 +1,5 @@
-// `buildSearchIndex`: reads the entity files of a catalog and writes the inverted index under `search/`.
+// `buildSearchIndex`: reads the texts of a catalog's records (`../catalog/record-texts-file.ts`) and writes
+// the inverted index under `search/`.
 // Tokenizing, positions, postings and statistics are DuckDB SQL (`search-index-sql.ts`); only the stemmer
 // runs in TypeScript, once per distinct exact term, so the index and the query words share one stemmer.
 //
@@ -13,6 +14,7 @@ import { type DuckDBAppender, type DuckDBConnection, type DuckDBValue, listValue
 import { porterStem } from '@oqlkit/text-models'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { type CatalogFile, entityFilePath, SEARCH_DIR } from '../catalog/catalog-layout.ts'
+import { connectionSession, RecordTextsFiles } from '../catalog/record-texts-file.ts'
 import { SEARCHABLE_ENTITIES, type StoredField, storedFieldsOf } from './search-fields.ts'
 import {
   BM25_B,
@@ -89,6 +91,11 @@ export interface BuildSearchIndexOptions {
   readonly connection: DuckDBConnection | SearchBuildSession
   /** The catalog folder: entity files are read from `entities/`. */
   readonly catalogDir: string
+  /**
+   * The entities' texts files (an ingest shares its own with the vectors and the tagger). Default: written
+   * from the record stores `catalog.json` names, into the work folder.
+   */
+  readonly texts?: RecordTextsFiles
   /** Where `search/` is written (default: the catalog folder). */
   readonly outDir?: string
   /** A folder for work files, removed afterwards (default: `search/.build` under `outDir`). */
@@ -108,7 +115,7 @@ export interface BuildSearchIndexOptions {
   readonly onProgress?: (progress: SearchBuildProgress) => void
 }
 
-/** A segment holds about this much of the entity file (records with their texts): ~100k generated works. */
+/** A segment holds about this much of the texts file: ~100k generated works. */
 const SEGMENT_TARGET_BYTES = 256 * 1024 * 1024
 const MIN_SEGMENT_DOCS = 10_000
 
@@ -139,6 +146,8 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
     return rows
   }
 
+  const texts =
+    options.texts ?? (await RecordTextsFiles.ofCatalog(session, catalogDir, join(workDir, 'texts')))
   const sizes = new Map<CatalogEntity, number>()
   for (const entity of entities) sizes.set(entity, await rowCount(session, input(entityFilePath(entity))))
   // Work in units of documents: each counts once when its segment is tokenized, once as its postings are
@@ -154,7 +163,7 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
       await mkdir(output(searchEntityDir(entity)), { recursive: true })
       await mkdir(workDir, { recursive: true })
       const fields = storedFieldsOf(entity)
-      const source = input(entityFilePath(entity))
+      const source = await texts.of(entity)
       const path = (kind: SearchIndexFileKind, mode?: SearchMode, bucket?: number) =>
         searchFilePath(entity, kind, mode, bucket)
       // A rebuild in place starts from empty folders: no bucket of an earlier build is left to be read.
@@ -280,12 +289,7 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
 }
 
 function sessionOf(connection: DuckDBConnection | SearchBuildSession): SearchBuildSession {
-  if (!('createAppender' in connection)) return connection
-  return {
-    run: async (sql, params = []) => (await connection.run(sql, [...params])).rowsChanged,
-    rows: async (sql, params = []) => (await connection.runAndReadAll(sql, [...params])).getRowObjectsJson(),
-    appender: (table) => connection.createAppender(table),
-  }
+  return 'createAppender' in connection ? connectionSession(connection) : connection
 }
 
 const listOf = (paths: readonly string[]): DuckDBValue => listValue([...paths])

@@ -1,10 +1,12 @@
 // Streams the works of a catalog as training examples: title, the abstract rebuilt from its inverted
 // index, and the keywords, concepts and topics with their scores. DuckDB extracts just those parts of each
-// record's `texts` (not the whole record into JavaScript), in id order so training sees the same sequence every time.
+// work's texts (`../catalog/record-texts-file.ts`), in id order so training sees the same sequence every time.
+import { mkdtemp, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { readTrainingLabels, type TrainingWork, textFromInvertedIndex } from '@oqlkit/text-models'
 import { entityFilePath } from '../catalog/catalog-layout.ts'
+import { connectionSession, RecordTextsFiles } from '../catalog/record-texts-file.ts'
 
 const TRAINING_WORKS_SQL = `SELECT id,
   coalesce(json_extract_string(texts, '$.title'), json_extract_string(texts, '$.display_name'), '') AS title,
@@ -13,6 +15,9 @@ const TRAINING_WORKS_SQL = `SELECT id,
   json_extract(texts, '$.concepts')::VARCHAR AS concepts,
   json_extract(texts, '$.topics')::VARCHAR AS topics
 FROM read_parquet($1) ORDER BY id_num, id`
+
+/** The prefix of the work folder inside the catalog when the works' texts must be written first. */
+const TEXTS_WORK_PREFIX = '.tagger-texts-'
 
 const parsed = (text: unknown): unknown => {
   if (typeof text !== 'string') return null
@@ -41,10 +46,13 @@ export async function countCatalogWorks(catalogDir: string): Promise<number> {
   }
 }
 
-/** Every work of a catalog folder, as a training example, in id order. */
+/**
+ * Every work of a catalog folder, as a training example, in id order. From `worksTexts`, the works' texts
+ * file, when an ingest has written it already; else it is written first, into a work folder of the catalog.
+ */
 export async function* readCatalogTrainingWorks(
   catalogDir: string,
-  options: { readonly threads?: number } = {},
+  options: { readonly threads?: number; readonly worksTexts?: string } = {},
 ): AsyncGenerator<TrainingWork> {
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
@@ -52,10 +60,15 @@ export async function* readCatalogTrainingWorks(
     threads: String(options.threads ?? 1),
   })
   const connection = await instance.connect()
+  const workDir =
+    options.worksTexts === undefined ? await mkdtemp(join(catalogDir, TEXTS_WORK_PREFIX)) : undefined
   try {
-    const result = await connection.stream(TRAINING_WORKS_SQL, [
-      join(catalogDir, ...entityFilePath('works').split('/')),
-    ])
+    const worksTexts =
+      options.worksTexts ??
+      (await (
+        await RecordTextsFiles.ofCatalog(connectionSession(connection), catalogDir, workDir!)
+      ).of('works'))
+    const result = await connection.stream(TRAINING_WORKS_SQL, [worksTexts])
     for await (const rows of result.yieldRows()) {
       for (const [id, title, abstract, keywords, concepts, topics] of rows) {
         yield {
@@ -73,5 +86,6 @@ export async function* readCatalogTrainingWorks(
   } finally {
     connection.closeSync()
     instance.closeSync()
+    if (workDir !== undefined) await rm(workDir, { recursive: true, force: true })
   }
 }

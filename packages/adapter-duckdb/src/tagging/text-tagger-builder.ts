@@ -18,8 +18,10 @@ export const DEFAULT_TEXT_TAGGER_SEED = 1
 export const DEFAULT_MAX_TRAINING_WORKS = 1_000_000
 
 export interface BuildTextTaggerOptions {
-  /** The catalog folder whose `entities/works.parquet` is read. */
+  /** The catalog folder whose works are read. */
   readonly catalogDir: string
+  /** The works' texts file, when an ingest has written it (`../catalog/record-texts-file.ts`). */
+  readonly worksTexts?: string
   /** Where `text-tagger/` is written (default: the catalog folder). */
   readonly outDir?: string
   readonly seed?: number
@@ -48,7 +50,9 @@ export async function trainTextTagModel(
   )
   const trainer = new TextTagModelTrainer()
   let read = 0
-  for await (const work of readCatalogTrainingWorks(options.catalogDir)) {
+  for await (const work of readCatalogTrainingWorks(options.catalogDir, {
+    ...(options.worksTexts === undefined ? {} : { worksTexts: options.worksTexts }),
+  })) {
     read++
     if (options.onProgress !== undefined && read % 10_000 === 0) options.onProgress(read, catalogWorks)
     if (share < 1 && seededIdFraction(work.id, seed) >= share) continue

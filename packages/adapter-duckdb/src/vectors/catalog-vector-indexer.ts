@@ -3,6 +3,7 @@
 // before the swap leaves the catalog as it was).
 import { resolve } from 'node:path'
 import { buildCatalogExtension } from '../catalog/catalog-extension-builder.ts'
+import { connectionSession } from '../catalog/record-texts-file.ts'
 import { VECTORS_DIR, type VectorIndexManifest } from './vector-index-layout.ts'
 import { withVectorIndex } from './vector-index-manifest.ts'
 import {
@@ -43,12 +44,7 @@ export async function indexCatalogVectors(
     },
     build: ({ connection, outDir }) =>
       buildWorkVectors({
-        session: {
-          run: async (sql, params = []) => (await connection.run(sql, [...params])).rowsChanged,
-          rows: async (sql, params = []) =>
-            (await connection.runAndReadAll(sql, [...params])).getRowObjectsJson(),
-          appender: (table) => connection.createAppender(table),
-        },
+        session: connectionSession(connection),
         catalogDir,
         outDir,
         vectors: options.vectors,

@@ -1,6 +1,6 @@
 // The text a work is embedded from: its title and its abstract (rebuilt from the inverted index OpenAlex ships,
-// by the same SQL the search index uses), read from the catalog's works file in id order, a batch at a time,
-// so a catalog of millions of works never sits in memory as text.
+// by the same SQL the search index uses), read from the works' texts file (`../catalog/record-texts-file.ts`)
+// in id order, a batch at a time, so a catalog of millions of works never sits in memory as text.
 import type { DuckDBValue } from '@duckdb/node-api'
 import { STORED_FIELDS } from '../search/search-fields.ts'
 
@@ -18,7 +18,7 @@ export interface RowSource {
 const abstract = STORED_FIELDS.abstract
 const ABSTRACT_SQL = abstract.textsSql(abstract.prepareSql!('r.abstract_inverted_index'))
 
-// `$1` the works file, `$2` the last id of the previous batch, `$3` the batch size. The file is sorted by id,
+// `$1` the works' texts file, `$2` the last id of the previous batch, `$3` the batch size. The file is sorted by id,
 // so its zone maps give each batch only the row groups after the last id.
 const BATCH_SQL = `SELECT id, coalesce(display_name, '') AS title, coalesce((${ABSTRACT_SQL})[1], '') AS abstract
 FROM (
@@ -29,12 +29,12 @@ FROM (
 /** Batches of `(id, text)` of every work, in id order. */
 export async function* readWorkTexts(
   source: RowSource,
-  worksFile: string,
+  worksTexts: string,
   batchSize = 5000,
 ): AsyncGenerator<readonly WorkText[]> {
   let after = ''
   for (;;) {
-    const rows = await source.rows(BATCH_SQL, [worksFile, after, batchSize])
+    const rows = await source.rows(BATCH_SQL, [worksTexts, after, batchSize])
     if (rows.length === 0) return
     yield rows.map((row) => {
       const title = String(row.title ?? '').trim()

@@ -6,7 +6,7 @@
 // large enough to need it, the list index of semantic search is built from the matrix just written
 // (`ivf-index-builder.ts`: two reads of the file), so it lands in the catalog with the vectors it indexes. The
 // same catalog and seeds give byte-identical files.
-import { mkdir, open, stat, writeFile } from 'node:fs/promises'
+import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { DuckDBAppender, DuckDBValue } from '@duckdb/node-api'
 import type { Embedder } from '@oqlkit/engine'
@@ -18,7 +18,7 @@ import {
   writeLsaModel,
 } from '@oqlkit/text-models'
 import type { CatalogFile } from '../catalog/catalog-layout.ts'
-import { entityFilePath } from '../catalog/catalog-layout.ts'
+import { RecordTextsFiles } from '../catalog/record-texts-file.ts'
 import { isHeldOut } from './held-out-works.ts'
 import { buildIvfIndex, type IvfBuildOptions, int8FileRowSource } from './ivf-index-builder.ts'
 import { encodeIvfIndex } from './ivf-index-file.ts'
@@ -83,6 +83,11 @@ export interface BuildWorkVectorsOptions {
   readonly session: VectorBuildSession
   /** The catalog folder the works file is read from. */
   readonly catalogDir: string
+  /**
+   * The entities' texts files (an ingest shares its own with the search index and the tagger). Default: the
+   * works' written from the record store `catalog.json` names, into a work folder removed afterwards.
+   */
+  readonly texts?: RecordTextsFiles
   /** Where `vectors/` is written (default: the catalog folder). */
   readonly outDir?: string
   readonly vectors: VectorsChoice
@@ -106,14 +111,30 @@ const DEFAULT_MAX_TRAINING_DOCUMENTS = 100_000
 const DEFAULT_LIST_INDEX_MIN_ROWS = 50_000
 const MIN_LSA_DIMENSIONS = 8
 const BUILD_TABLE = 'vector_build'
+/** Where the works' texts are written when no texts files are given (inside `outDir`; removed after). */
+const TEXTS_WORK_DIR = '.vectors-texts'
 
 export async function buildWorkVectors(options: BuildWorkVectorsOptions): Promise<VectorIndexManifest> {
+  if (options.texts !== undefined) return buildVectorsFrom(options, await options.texts.of('works'))
+  const workDir = join(options.outDir ?? options.catalogDir, TEXTS_WORK_DIR)
+  try {
+    const texts = await RecordTextsFiles.ofCatalog(options.session, options.catalogDir, workDir)
+    return await buildVectorsFrom(options, await texts.of('works'))
+  } finally {
+    await rm(workDir, { recursive: true, force: true })
+  }
+}
+
+/** `worksTexts`: the works' texts file, in id order. */
+async function buildVectorsFrom(
+  options: BuildWorkVectorsOptions,
+  worksTexts: string,
+): Promise<VectorIndexManifest> {
   const { session, catalogDir } = options
   const outDir = options.outDir ?? catalogDir
   const output = (path: string) => join(outDir, ...path.split('/'))
-  const worksFile = join(catalogDir, ...entityFilePath('works').split('/'))
   const batchSize = options.batchSize ?? 32_768
-  const [counted] = await session.rows('SELECT count(*) AS n FROM read_parquet($1)', [worksFile])
+  const [counted] = await session.rows('SELECT count(*) AS n FROM read_parquet($1)', [worksTexts])
   const total = Number(counted?.n ?? 0)
   await mkdir(output(VECTORS_DIR), { recursive: true })
   const files: CatalogFile[] = []
@@ -133,7 +154,7 @@ export async function buildWorkVectors(options: BuildWorkVectorsOptions): Promis
     const trainShare = eligible <= maxTraining ? 1 : maxTraining / eligible
     const documents: string[][] = []
     let read = 0
-    for await (const batch of readWorkTexts(session, worksFile, batchSize)) {
+    for await (const batch of readWorkTexts(session, worksTexts, batchSize)) {
       for (const work of batch) {
         if (work.text === '' || isHeldOut(work.id, seed, holdOut)) continue
         if (trainShare < 1 && !isHeldOut(`train/${work.id}`, seed, trainShare)) continue
@@ -187,7 +208,7 @@ export async function buildWorkVectors(options: BuildWorkVectorsOptions): Promis
     try {
       let done = 0
       let previousId: string | undefined
-      for await (const batch of readWorkTexts(session, worksFile, batchSize)) {
+      for await (const batch of readWorkTexts(session, worksTexts, batchSize)) {
         const bytes: Int8Array[] = []
         const works = batch.filter((work) => work.text !== '')
         const vectors = await embedder.embed(works.map((work) => work.text))

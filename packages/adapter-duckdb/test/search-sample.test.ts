@@ -69,7 +69,7 @@ beforeAll(async () => {
     segmentDocs: SEGMENT_DOCS,
     bucketRows: BUCKET_ROWS,
   })
-  // The records themselves, from the record store (the index is built from the `texts` column instead).
+  // The records themselves, from the record store (what the index is built from too, through a texts file).
   const inspector = await CatalogInspector.open(catalogDir)
   let records: Map<string, Record<string, unknown>>
   try {

@@ -168,6 +168,20 @@ describe('planQuery: sample, select and group_by', () => {
     ])
   })
 
+  it('refuses a select that is not a list of names, as plain JavaScript may pass it', () => {
+    for (const select of ['id,title', 'id', null, 7, [1, 'id'], { id: true }]) {
+      const result = planQuery(works([]), { select } as unknown as Parameters<typeof planQuery>[1])
+      expect(result.ok, JSON.stringify(select)).toBe(false)
+      if (result.ok) continue
+      expect(result.errors.map((error) => [error.code, error.parameter])).toEqual([
+        ['invalid_select', 'select'],
+      ])
+      expect(result.errors[0]!.message).toContain('select must be a list of field names')
+    }
+    const written = planQuery(works([]), { select: 'id,title' } as unknown as Parameters<typeof planQuery>[1])
+    expect(written.ok ? '' : written.errors[0]!.message).toContain('the string "id,title"')
+  })
+
   it('keeps the corpus of works and ignores it elsewhere', () => {
     expect(planOf(works([], { corpus: 'all' })).corpus).toBe('all')
     expect(planOf(works([])).corpus).toBe('core')

@@ -318,7 +318,18 @@ export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOpti
   }
 
   let select: string[] | null = null
-  if (view.select !== undefined && view.select.length > 0) {
+  // From plain JavaScript `select` can be anything: a string such as the URL's `id,title` would be read
+  // character by character (or throw), so anything but a list of names is refused by name.
+  const selectIsList =
+    view.select === undefined ||
+    (Array.isArray(view.select) && view.select.every((field: unknown) => typeof field === 'string'))
+  if (!selectIsList)
+    errors.push({
+      code: 'invalid_select',
+      parameter: 'select',
+      message: `select must be a list of field names, such as ["id", "display_name"]; got ${describeValue(view.select)}.`,
+    })
+  else if (view.select !== undefined && view.select.length > 0) {
     if (grouping)
       errors.push({
         code: 'invalid_select',
@@ -366,3 +377,13 @@ export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOpti
   })
   return { ok: true, plan, sortSignature }
 }
+
+/** A value a plain JavaScript caller passed where a list was expected, for an error message. */
+const describeValue = (value: unknown): string =>
+  typeof value === 'string'
+    ? `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`
+    : Array.isArray(value)
+      ? 'a list holding something other than names'
+      : value === null
+        ? 'null'
+        : `a ${typeof value}`

@@ -114,6 +114,10 @@ describe('the embedded collection store on disk', () => {
     const dir = freshDir()
     const store = await openEmbeddedCollectionStore({ dir, compactAtBytes: 2000 })
     await expect(openEmbeddedCollectionStore({ dir })).rejects.toBeInstanceOf(StateDirectoryInUseError)
+    // The message names what is locked: the collections, not the metering state beside them.
+    await expect(openEmbeddedCollectionStore({ dir })).rejects.toThrow(
+      /^The collections in .* keep collections in Redis/,
+    )
     await store.create(draft('col_aaaaaaaaaa', 'Churn', ['W1']))
     for (let round = 0; round < 40; round++) {
       await store.addEntities('col_aaaaaaaaaa', [`W${round + 100}`], 'works', '2026-06-03T00:00:00')

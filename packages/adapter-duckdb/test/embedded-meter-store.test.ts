@@ -107,6 +107,9 @@ describe('the embedded meter store on disk', () => {
     const dir = freshDir()
     const store = await openEmbeddedMeterStore({ dir })
     await expect(openEmbeddedMeterStore({ dir })).rejects.toThrow(StateDirectoryInUseError)
+    await expect(openEmbeddedMeterStore({ dir })).rejects.toThrow(
+      /^The metering state in .* share budgets through Redis/,
+    )
     await store.close()
     const again = await openEmbeddedMeterStore({ dir })
     await again.close()

@@ -13,15 +13,22 @@ const isRunning = (pid: number): boolean => {
   }
 }
 
+/** What each lock guards, and where a second server finds it shared, for the message of a lock in use. */
+const GUARDED: Readonly<Record<string, { readonly what: string; readonly shared: string }>> = {
+  meter: { what: 'The metering state', shared: 'share budgets through Redis (--redis)' },
+  collections: { what: 'The collections', shared: 'keep collections in Redis (--redis)' },
+}
+
 export class StateDirectoryInUseError extends Error {
   override get name(): string {
     return 'StateDirectoryInUseError'
   }
   readonly lockFile: string
   readonly pid: number
-  constructor(lockFile: string, pid: number) {
+  constructor(lockFile: string, pid: number, lockName = 'meter') {
+    const guarded = GUARDED[lockName] ?? { what: 'The state', shared: 'share it through Redis (--redis)' }
     super(
-      `The metering state in ${lockFile} is in use by process ${pid}: the embedded store serves one process. Stop that server, share budgets through Redis (--redis), or delete ${lockFile} if no such server runs.`,
+      `${guarded.what} in ${lockFile} is in use by process ${pid}: the embedded store serves one process. Stop that server, ${guarded.shared}, or delete ${lockFile} if no such server runs.`,
     )
     this.lockFile = lockFile
     this.pid = pid
@@ -36,7 +43,7 @@ export class StateDirectoryInUseError extends Error {
 export const lockStateDirectory = async (dir: string, name: string): Promise<() => Promise<void>> => {
   await mkdir(dir, { recursive: true })
   const lockFile = join(dir, `${name}.lock`)
-  if (held.has(lockFile)) throw new StateDirectoryInUseError(lockFile, process.pid)
+  if (held.has(lockFile)) throw new StateDirectoryInUseError(lockFile, process.pid, name)
   for (let attempt = 0; ; attempt++) {
     try {
       const handle = await open(lockFile, 'wx')
@@ -47,7 +54,7 @@ export const lockStateDirectory = async (dir: string, name: string): Promise<() 
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error
       const pid = Number((await readFile(lockFile, 'utf8').catch(() => '')).trim())
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isRunning(pid))
-        throw new StateDirectoryInUseError(lockFile, pid)
+        throw new StateDirectoryInUseError(lockFile, pid, name)
       await unlink(lockFile).catch(() => {})
     }
   }

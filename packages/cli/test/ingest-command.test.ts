@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { runCli } from '@oqlkit/cli'
@@ -72,6 +72,35 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
     expect(existsSync(join(out, 'search'))).toBe(false)
     expect(existsSync(join(out, 'vectors'))).toBe(false)
     expect(existsSync(join(out, 'text-tagger'))).toBe(false)
+  })
+
+  it('refuses to update a catalog of another format, saying --replace, and rebuilds it with --replace', async () => {
+    const out = join(scratch, 'older-format')
+    const core = ['--no-search-index', '--no-vectors', '--no-text-tagger']
+    expect(
+      (await runCli(['ingest', sampleSnapshot, '--out', out, ...core], collect().context)).exitCode,
+    ).toBe(0)
+    // A catalog an older oqlkit wrote: the same files, an older format version.
+    const manifestFile = join(out, 'catalog.json')
+    const current = JSON.parse(readFileSync(manifestFile, 'utf8')) as { formatVersion: number }
+    const older = JSON.stringify({ ...current, formatVersion: current.formatVersion - 1 })
+    writeFileSync(manifestFile, older)
+    const refused = await runCli(['ingest', sampleSnapshot, '--out', out, ...core], collect().context)
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stderr).toContain(`expected formatVersion ${current.formatVersion}`)
+    expect(refused.stderr).toContain('--replace')
+    expect(readFileSync(manifestFile, 'utf8')).toBe(older)
+    const replaced = await runCli(
+      ['ingest', sampleSnapshot, '--out', out, '--replace', ...core],
+      collect().context,
+    )
+    expect(replaced.stderr).toBeUndefined()
+    expect(replaced.exitCode).toBe(0)
+    expect(replaced.stdout).toMatch(/^replaced catalog /)
+    expect(replaced.stdout).toMatch(/works\s+565\s+565/)
+    expect((JSON.parse(readFileSync(manifestFile, 'utf8')) as { formatVersion: number }).formatVersion).toBe(
+      current.formatVersion,
+    )
   })
 
   it('computes the vectors through an embeddings server when given one', async () => {

@@ -78,7 +78,8 @@ export const ingestErrorDetails = {
   invalidId: (entity: string, id: string) => `${JSON.stringify(id)} is not an id of ${entity}`,
   invalidParquet: (reason: string) => `the Parquet file cannot be read: ${reason}`,
   invalidCsv: (reason: string) => `unexpected CSV row: ${reason}`,
-  catalogInvalid: (reason: string) => `the existing catalog cannot be updated: ${reason}`,
+  catalogInvalid: (reason: string) =>
+    `the existing catalog cannot be updated: ${reason}; build it from the whole snapshot instead (mode 'replace', oqlkit ingest --replace)`,
   outputNotCatalog: () =>
     'the output folder exists and is not a catalog (no catalog.json); refusing to replace it',
   catalogLocked: (pid: number) => `another ingest (process ${pid}) is writing this catalog`,

@@ -36,6 +36,7 @@ const OPTIONS = {
   'no-search-index': { type: 'boolean' },
   'no-text-tagger': { type: 'boolean' },
   'no-vectors': { type: 'boolean' },
+  replace: { type: 'boolean' },
   'embeddings-url': { type: 'string', value: 'the URL of an OpenAI-compatible embeddings server' },
   'embeddings-model': { type: 'string', value: 'the name of the server’s model' },
   'memory-limit': { type: 'string', value: 'a size such as 8GB' },
@@ -63,7 +64,7 @@ export const formatIngestSummary = (summary: IngestSummary): string => {
 
 export const ingestCommand: CliCommand = {
   name: 'ingest',
-  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>] [--no-search-index] [--no-text-tagger] [--no-vectors | --embeddings-url URL --embeddings-model M] [--memory-limit 8GB]   (default --out ${DEFAULT_CATALOG_DIR}; DuckDB gets 30% of memory, at most 2 GiB, unless --memory-limit says; vectors by the built-in LSA model unless an embeddings server is given)`,
+  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>] [--replace] [--no-search-index] [--no-text-tagger] [--no-vectors | --embeddings-url URL --embeddings-model M] [--memory-limit 8GB]   (default --out ${DEFAULT_CATALOG_DIR}, updated when it holds a catalog, built from the snapshot alone with --replace; DuckDB gets 30% of memory, at most 2 GiB, unless --memory-limit says; vectors by the built-in LSA model unless an embeddings server is given)`,
   run(args, context) {
     return withUsageProblems(this, async () => {
       const { values, positionals } = parseCommandLine(args, OPTIONS, { names: ['snapshot folder'] })
@@ -84,6 +85,7 @@ export const ingestCommand: CliCommand = {
         noVectors: values['no-vectors'] === true,
         noSearchIndex: values['no-search-index'] === true,
         noTextTagger: values['no-text-tagger'] === true,
+        replace: values.replace === true,
         embeddingsUrl,
         embeddingsModel,
         memoryLimit,
@@ -99,6 +101,7 @@ const ingest = async ({
   noVectors,
   noSearchIndex,
   noTextTagger,
+  replace,
   embeddingsUrl,
   embeddingsModel,
   memoryLimit,
@@ -109,6 +112,7 @@ const ingest = async ({
   noVectors: boolean
   noSearchIndex: boolean
   noTextTagger: boolean
+  replace: boolean
   embeddingsUrl: string | undefined
   embeddingsModel: string | undefined
   memoryLimit: string | undefined
@@ -132,6 +136,7 @@ const ingest = async ({
       outDir: resolve(out),
       ...(noSearchIndex ? { searchIndex: false } : {}),
       ...(noTextTagger ? { textTagger: false } : {}),
+      ...(replace ? { mode: 'replace' as const } : {}),
       ...(memoryLimit === undefined ? {} : { memoryLimit }),
       onProgress: (event) => bar.update(...describeProgress(event)),
     })

@@ -117,10 +117,14 @@ async function timed(
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString('utf8')
   })
-  child.stderr.on('data', () => {})
+  // Progress goes to stderr: only its tail is kept, for the message of a failure.
+  let errors = ''
+  child.stderr.on('data', (chunk: Buffer) => {
+    errors = (errors + chunk.toString('utf8')).slice(-3000)
+  })
   const code = await new Promise<number | null>((done) => child.once('exit', done))
   const seconds = (performance.now() - started) / 1000
-  if (code !== 0) throw new Error(`${name} failed (exit ${code}):\n${output.slice(-3000)}`)
+  if (code !== 0) throw new Error(`${name} failed (exit ${code}):\n${output.slice(-3000)}\n${errors}`)
   const peakKb = Number(readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ')[1])
   return { seconds, peakMb: Math.round(peakKb / 1024), output }
 }

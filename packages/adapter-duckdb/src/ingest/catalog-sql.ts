@@ -455,11 +455,14 @@ export const COPY_EXTERNAL_IDS_SQL = `COPY (SELECT entity, scheme, value, id FRO
  */
 export function copyLinkTableSql(spec: LinkTableSpec, works: CatalogEntityInfo, previous: boolean): string {
   const column = quoteIdentifier(linkColumnName(LINK_TABLES.indexOf(spec)))
-  const staged = `SELECT id AS work_id, unnest(${column}) AS key FROM ${rowsRelation(works)}`
+  const staged = `SELECT DISTINCT key, work_id FROM (SELECT id AS work_id, unnest(${column}) AS key FROM ${rowsRelation(works)}) WHERE key IS NOT NULL`
+  // The catalog's own rows are distinct already, and of other works than the staged rows (a kept work was
+  // not staged again): only the staged rows need DISTINCT. Over both, the hash table of every pair broke the
+  // memory limit (referenced works at 1M works: tens of millions of pairs, out of memory at 2 GiB).
   const kept = previous
-    ? ` UNION ALL SELECT work_id, key FROM read_parquet($2::VARCHAR[], hive_partitioning = false) WHERE work_id IN (SELECT id FROM ${keptPreviousTable(works)})`
+    ? ` UNION ALL SELECT key, work_id FROM read_parquet($2::VARCHAR[], hive_partitioning = false) WHERE work_id IN (SELECT id FROM ${keptPreviousTable(works)})`
     : ''
-  return `COPY (SELECT DISTINCT key, work_id FROM (${staged}${kept}) WHERE key IS NOT NULL ORDER BY key, work_id) TO $1 (${PARQUET_OPTIONS})`
+  return `COPY (SELECT key, work_id FROM (${staged}${kept}) ORDER BY key, work_id) TO $1 (${PARQUET_OPTIONS})`
 }
 
 // ---- merged and deleted ids ----

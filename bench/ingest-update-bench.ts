@@ -6,7 +6,7 @@
 //   update  the update snapshot ingested into a copy of that catalog (the copy is not timed).
 // Both with the same flags (--core: no search index, vectors or tagger).
 //
-//   npm run bench:ingest-update -- --snapshot DIR [--catalog DIR --full-seconds S] [--changed 0.01] [--core] [--tmp DIR]
+//   npm run bench:ingest-update -- --snapshot DIR [--catalog DIR --full-seconds S] [--changed 0.01] [--core] [--tmp DIR] [--keep-snapshot DIR]
 import { spawn } from 'node:child_process'
 import { cpSync, createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -19,7 +19,7 @@ import { writeEntity } from '@oqlkit/snapshot'
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
 const USAGE =
-  'usage: npm run bench:ingest-update -- --snapshot DIR [--catalog DIR --full-seconds S] [--changed 0.01] [--core] [--tmp DIR]'
+  'usage: npm run bench:ingest-update -- --snapshot DIR [--catalog DIR --full-seconds S] [--changed 0.01] [--core] [--tmp DIR] [--keep-snapshot DIR]'
 /** The update's partition: later than any a generated or real snapshot has. */
 const UPDATE_DATE = '2030-01-01'
 
@@ -31,6 +31,7 @@ const { values: args } = parseArgs({
     changed: { type: 'string', default: '0.01' },
     core: { type: 'boolean', default: false },
     tmp: { type: 'string', default: tmpdir() },
+    'keep-snapshot': { type: 'string' },
   },
   strict: true,
 })
@@ -92,7 +93,9 @@ for (const file of partFiles) {
   lines.close()
   if (revised.length === wanted) break
 }
-const updateSnapshot = join(workDir, 'update-snapshot')
+// --keep-snapshot DIR: the update snapshot is written there and kept (for `bench:ingest-steps --update`).
+const updateSnapshot =
+  args['keep-snapshot'] === undefined ? join(workDir, 'update-snapshot') : resolve(args['keep-snapshot'])
 writeEntity(updateSnapshot, 'works', revised, { recordsPerPart: 100_000 })
 console.log(
   `update snapshot: ${revised.length.toLocaleString('en-US')} of ${totalWorks.toLocaleString('en-US')} works revised (${(changed * 100).toFixed(2)}%), partition ${UPDATE_DATE}`,

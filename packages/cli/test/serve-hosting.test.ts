@@ -149,11 +149,9 @@ describe('a plain oqlkit serve', () => {
   }, 120_000)
 })
 
-/** Starts `oqlkit serve` with its own --host and waits for the line that says where it serves. */
-const startOnHost = async (
-  args: readonly string[],
-): Promise<{ child: ChildProcess; url: string; output: () => string }> => {
-  const child = spawn(
+/** `oqlkit serve` of the sample from source, a process of its own on a free port, its standard error piped. */
+const spawnServe = (accessLog: string, args: readonly string[] = []): ChildProcess =>
+  spawn(
     process.execPath,
     [
       '--conditions=@oqlkit/source',
@@ -167,11 +165,17 @@ const startOnHost = async (
       '0',
       '--no-collections',
       '--access-log',
-      'off',
+      accessLog,
       ...args,
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   )
+
+/** Starts `oqlkit serve` with its own --host and waits for the line that says where it serves. */
+const startOnHost = async (
+  args: readonly string[],
+): Promise<{ child: ChildProcess; url: string; output: () => string }> => {
+  const child = spawnServe('off', args)
   let output = ''
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString()
@@ -254,24 +258,7 @@ describe('the self-hosting flags refuse bad values', () => {
     expect(refused.stderr).toContain('cannot be opened')
     // As its own process too: the stream that failed must not throw again as the process exits (pino
     // flushes its destinations at exit; one never opened threw "sonic boom is not ready yet").
-    const child = spawn(
-      process.execPath,
-      [
-        '--conditions=@oqlkit/source',
-        '--import',
-        'tsx',
-        resolve(import.meta.dirname, '../src/bin.ts'),
-        'serve',
-        '--catalog',
-        catalogDir,
-        '--port',
-        '0',
-        '--no-collections',
-        '--access-log',
-        join(catalogDir, 'catalog.json', 'access.log'),
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    )
+    const child = spawnServe(join(catalogDir, 'catalog.json', 'access.log'))
     let stderr = ''
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString()

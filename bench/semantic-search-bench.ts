@@ -23,13 +23,17 @@
 //
 //   npm run bench:semantic -- --synthetic 100000 [--kind clustered|random] [--dimensions 256] [--queries 200]
 //                             [--seed 1] [--sweep]
-import { resolve } from 'node:path'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DuckDBInstance, listValue } from '@duckdb/node-api'
 import {
+  connectionSession,
   createDuckDbAdapter,
   indexCatalogVectors,
   isHeldOut,
+  RecordTextsFiles,
   readCatalogManifest,
   readCatalogWorkVectors,
   readWorkTexts,
@@ -132,7 +136,12 @@ interface Probe {
   related: string[]
 }
 const probes: Probe[] = []
-for await (const batch of readWorkTexts(source, worksFile, 32_768)) {
+// The works' texts are read from the record store into a texts file first (the catalog keeps no copy).
+const textsDir = mkdtempSync(join(tmpdir(), 'oqlkit-bench-texts-'))
+const worksTexts = await (
+  await RecordTextsFiles.ofCatalog(connectionSession(connection), catalogDir, textsDir)
+).of('works')
+for await (const batch of readWorkTexts(source, worksTexts, 32_768)) {
   for (const work of batch) {
     const split = work.text.indexOf('\n\n')
     if (split === -1 || !isHeldOut(work.id, seed, holdOut)) continue
@@ -165,6 +174,7 @@ for (const row of relatedRows) {
 }
 connection.closeSync()
 instance.closeSync()
+rmSync(textsDir, { recursive: true, force: true })
 
 /** The 10 most informative words of a text: highest idf in the model's vocabulary (unknown: rarest). */
 const informativeWords = (text: string): string[] => {

@@ -9,6 +9,7 @@ export {
   type CatalogManifest,
 } from './catalog/catalog-layout.ts'
 export { type CatalogManifestResult, readCatalogManifest } from './catalog/catalog-manifest-reader.ts'
+export { RecordTextsFiles } from './catalog/record-texts-file.ts'
 export {
   COLLECTIONS_LOG_FILE,
   type EmbeddedCollectionStoreOptions,
@@ -62,6 +63,7 @@ export {
   indexCatalogSearch,
 } from './search/catalog-search-indexer.ts'
 export type { SearchBuildProgress } from './search/search-index-builder.ts'
+export { type BuildSession, connectionSession } from './sql/build-session.ts'
 export { loadCatalogTagger } from './tagging/catalog-text-tagger.ts'
 export { readCatalogTrainingWorks } from './tagging/catalog-training-works.ts'
 export { type BuildTextTaggerOptions, trainTextTagModel } from './tagging/text-tagger-builder.ts'

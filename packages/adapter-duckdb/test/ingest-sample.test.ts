@@ -17,10 +17,11 @@ import {
   normalizeExternalId,
 } from '../src/catalog/external-id-schemes.ts'
 import { anyLetterId } from '../src/catalog/openalex-id-normalizer.ts'
-import { connectionSession, RecordTextsFiles, TEXT_KEYS } from '../src/catalog/record-texts-file.ts'
+import { RecordTextsFiles, TEXT_KEYS } from '../src/catalog/record-texts-file.ts'
 import type { IngestProgress, IngestSummary } from '../src/ingest/ingest-progress.ts'
 import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
 import { RecordStoreReader } from '../src/query/record-store-reader.ts'
+import { connectionSession } from '../src/sql/build-session.ts'
 import { CatalogInspector } from './fixtures/catalog-inspector.ts'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }

@@ -7,7 +7,8 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { DuckDBAppender, DuckDBConnection, DuckDBValue } from '@duckdb/node-api'
+import type { DuckDBAppender } from '@duckdb/node-api'
+import type { BuildSession } from '../sql/build-session.ts'
 import type { CatalogEntity } from './catalog-entities.ts'
 import { type CatalogRecordStore, entityFilePath } from './catalog-layout.ts'
 import { readCatalogManifest } from './catalog-manifest-reader.ts'
@@ -32,22 +33,8 @@ export const TEXT_KEYS: readonly string[] = [
   'topics',
 ]
 
-/** What writing needs of a database: the staging database, or a build session over a connection. */
-export interface RecordTextsSession {
-  run(sql: string, params?: readonly DuckDBValue[]): Promise<number>
-  rows(sql: string, params?: readonly DuckDBValue[]): Promise<Record<string, unknown>[]>
-  appender(table: string): Promise<DuckDBAppender>
-}
-
-/** A session over a plain connection (the builders' own DuckDB, outside an ingest). */
-export const connectionSession = (connection: DuckDBConnection): RecordTextsSession => ({
-  run: async (sql, params = []) => (await connection.run(sql, [...params])).rowsChanged,
-  rows: async (sql, params = []) => (await connection.runAndReadAll(sql, [...params])).getRowObjectsJson(),
-  appender: (table) => connection.createAppender(table),
-})
-
 export interface RecordTextsFileOptions {
-  readonly session: RecordTextsSession
+  readonly session: BuildSession
   /** The catalog folder (or the build folder an ingest is writing it in). */
   readonly catalogDir: string
   readonly entity: CatalogEntity
@@ -55,8 +42,6 @@ export interface RecordTextsFileOptions {
   readonly store: CatalogRecordStore
   /** Where to write the texts file (a work folder: it is not part of the catalog). */
   readonly outPath: string
-  /** Called after each batch of rows with the rows done so far. */
-  readonly onProgress?: (done: number) => void
 }
 
 /** Rows read from the entity file at once: ids and record locations, a few hundred kB. */
@@ -64,10 +49,12 @@ const BATCH_ROWS = 8192
 
 const TEXTS_TABLE = 'record_texts_build'
 
-// `$1` the entity file, `$2` the last id of the previous batch, `$3` the batch size. The file is sorted by
-// id, so the zone maps give each batch only the row groups after the last id.
+// `$1` the entity file, `$2`, `$3` the batch's first and next row numbers. The file is in id order. Paged by
+// row number, each batch reads only its own row groups: paged by `id > last ORDER BY id LIMIT n`, each read
+// every row group after the last id (at 1M works 257 ms for the first batch against 57 ms; quadratic in all).
 const LOCATIONS_SQL = `SELECT id, id_num, display_name, record_offset, record_bytes
-FROM read_parquet($1) WHERE id > $2 ORDER BY id LIMIT $3`
+FROM read_parquet($1, file_row_number = true) WHERE file_row_number >= $2 AND file_row_number < $3
+ORDER BY file_row_number`
 
 /** The record's text fields, as the `texts` JSON the builders read. */
 export function recordTextsOf(record: Readonly<Record<string, unknown>>): string {
@@ -94,10 +81,8 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
   try {
     appender = await session.appender(TEXTS_TABLE)
     let buffer = Buffer.allocUnsafe(1 << 16)
-    let after = ''
-    let done = 0
-    for (;;) {
-      const rows = await session.rows(LOCATIONS_SQL, [entityFile, after, BATCH_ROWS])
+    for (let from = 0; ; from += BATCH_ROWS) {
+      const rows = await session.rows(LOCATIONS_SQL, [entityFile, from, from + BATCH_ROWS])
       for (const row of rows) {
         const offset = Number(row.record_offset)
         const bytes = Number(row.record_bytes)
@@ -117,10 +102,7 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
         appender.appendVarchar(recordTextsOf(record as Record<string, unknown>))
         appender.endRow()
       }
-      done += rows.length
-      options.onProgress?.(done)
       if (rows.length < BATCH_ROWS) break
-      after = String(rows[rows.length - 1]!.id)
     }
     appender.closeSync()
     appender = undefined
@@ -144,7 +126,7 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
 }
 
 export interface RecordTextsFilesOptions {
-  readonly session: RecordTextsSession
+  readonly session: BuildSession
   readonly catalogDir: string
   /** Each entity's record store, as `catalog.json` names it (or the ingest building it). */
   readonly stores: ReadonlyMap<CatalogEntity, CatalogRecordStore>
@@ -169,7 +151,7 @@ export class RecordTextsFiles {
 
   /** For a catalog already written: the record stores its `catalog.json` names. */
   static async ofCatalog(
-    session: RecordTextsSession,
+    session: BuildSession,
     catalogDir: string,
     workDir: string,
   ): Promise<RecordTextsFiles> {

@@ -10,11 +10,12 @@
 // DuckDB spills to its `temp_directory` past its `memory_limit`.
 import { mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { type DuckDBAppender, type DuckDBConnection, type DuckDBValue, listValue } from '@duckdb/node-api'
+import { type DuckDBConnection, type DuckDBValue, listValue } from '@duckdb/node-api'
 import { porterStem } from '@oqlkit/text-models'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { type CatalogFile, entityFilePath, SEARCH_DIR } from '../catalog/catalog-layout.ts'
-import { connectionSession, RecordTextsFiles } from '../catalog/record-texts-file.ts'
+import { RecordTextsFiles } from '../catalog/record-texts-file.ts'
+import { type BuildSession, connectionSession } from '../sql/build-session.ts'
 import { SEARCHABLE_ENTITIES, type StoredField, storedFieldsOf } from './search-fields.ts'
 import {
   BM25_B,
@@ -61,15 +62,8 @@ import {
   SEGMENT_BOUNDS_SQL,
 } from './search-index-sql.ts'
 
-/**
- * What the build needs of a database: the shape of ingest's `StagingDatabase`, so ingest can pass its own.
- * `run` returns the number of rows changed or written; `rows` returns row objects.
- */
-export interface SearchBuildSession {
-  run(sql: string, params?: readonly DuckDBValue[]): Promise<number>
-  rows(sql: string, params?: readonly DuckDBValue[]): Promise<Record<string, unknown>[]>
-  appender(table: string): Promise<DuckDBAppender>
-}
+/** What the build needs of a database (`../sql/build-session.ts`): ingest passes its staging database. */
+export type SearchBuildSession = BuildSession
 
 /**
  * Where the build is, across every entity, in units of documents: each counts once as its segment is

@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { readTrainingLabels, type TrainingWork, textFromInvertedIndex } from '@oqlkit/text-models'
 import { entityFilePath } from '../catalog/catalog-layout.ts'
-import { connectionSession, RecordTextsFiles } from '../catalog/record-texts-file.ts'
+import { RecordTextsFiles } from '../catalog/record-texts-file.ts'
+import { connectionSession } from '../sql/build-session.ts'
 
 const TRAINING_WORKS_SQL = `SELECT id,
   coalesce(json_extract_string(texts, '$.title'), json_extract_string(texts, '$.display_name'), '') AS title,
@@ -60,9 +61,9 @@ export async function* readCatalogTrainingWorks(
     threads: String(options.threads ?? 1),
   })
   const connection = await instance.connect()
-  const workDir =
-    options.worksTexts === undefined ? await mkdtemp(join(catalogDir, TEXTS_WORK_PREFIX)) : undefined
+  let workDir: string | undefined
   try {
+    if (options.worksTexts === undefined) workDir = await mkdtemp(join(catalogDir, TEXTS_WORK_PREFIX))
     const worksTexts =
       options.worksTexts ??
       (await (

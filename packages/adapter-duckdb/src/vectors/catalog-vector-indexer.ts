@@ -3,7 +3,7 @@
 // before the swap leaves the catalog as it was).
 import { resolve } from 'node:path'
 import { buildCatalogExtension } from '../catalog/catalog-extension-builder.ts'
-import { connectionSession } from '../catalog/record-texts-file.ts'
+import { connectionSession } from '../sql/build-session.ts'
 import { VECTORS_DIR, type VectorIndexManifest } from './vector-index-layout.ts'
 import { withVectorIndex } from './vector-index-manifest.ts'
 import {

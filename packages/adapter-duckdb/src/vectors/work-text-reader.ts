@@ -18,13 +18,14 @@ export interface RowSource {
 const abstract = STORED_FIELDS.abstract
 const ABSTRACT_SQL = abstract.textsSql(abstract.prepareSql!('r.abstract_inverted_index'))
 
-// `$1` the works' texts file, `$2` the last id of the previous batch, `$3` the batch size. The file is sorted by id,
-// so its zone maps give each batch only the row groups after the last id.
+// `$1` the works' texts file (in id order), `$2`, `$3` the batch's first and next row numbers: each batch
+// reads only its own row groups (`id > last ORDER BY id LIMIT n` read every row group after the last id).
 const BATCH_SQL = `SELECT id, coalesce(display_name, '') AS title, coalesce((${ABSTRACT_SQL})[1], '') AS abstract
 FROM (
-  SELECT id, display_name, json_transform(texts, '{"abstract_inverted_index":"MAP(VARCHAR, INTEGER[])"}') AS r
-  FROM read_parquet($1) WHERE id > $2 ORDER BY id LIMIT $3
-) ORDER BY id`
+  SELECT id, display_name, json_transform(texts, '{"abstract_inverted_index":"MAP(VARCHAR, INTEGER[])"}') AS r,
+    file_row_number
+  FROM read_parquet($1, file_row_number = true) WHERE file_row_number >= $2 AND file_row_number < $3
+) ORDER BY file_row_number`
 
 /** Batches of `(id, text)` of every work, in id order. */
 export async function* readWorkTexts(
@@ -32,16 +33,14 @@ export async function* readWorkTexts(
   worksTexts: string,
   batchSize = 5000,
 ): AsyncGenerator<readonly WorkText[]> {
-  let after = ''
-  for (;;) {
-    const rows = await source.rows(BATCH_SQL, [worksTexts, after, batchSize])
+  for (let from = 0; ; from += batchSize) {
+    const rows = await source.rows(BATCH_SQL, [worksTexts, from, from + batchSize])
     if (rows.length === 0) return
     yield rows.map((row) => {
       const title = String(row.title ?? '').trim()
       const body = String(row.abstract ?? '').trim()
       return { id: String(row.id), text: title === '' ? body : body === '' ? title : `${title}\n\n${body}` }
     })
-    after = String(rows[rows.length - 1]!.id)
     if (rows.length < batchSize) return
   }
 }

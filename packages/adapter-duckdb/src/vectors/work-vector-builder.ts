@@ -8,7 +8,6 @@
 // same catalog and seeds give byte-identical files.
 import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { DuckDBAppender, DuckDBValue } from '@duckdb/node-api'
 import type { Embedder } from '@oqlkit/engine'
 import {
   DEFAULT_LSA_DIMENSIONS,
@@ -19,6 +18,7 @@ import {
 } from '@oqlkit/text-models'
 import type { CatalogFile } from '../catalog/catalog-layout.ts'
 import { RecordTextsFiles } from '../catalog/record-texts-file.ts'
+import type { BuildSession } from '../sql/build-session.ts'
 import { isHeldOut } from './held-out-works.ts'
 import { buildIvfIndex, type IvfBuildOptions, int8FileRowSource } from './ivf-index-builder.ts'
 import { encodeIvfIndex } from './ivf-index-file.ts'
@@ -36,12 +36,10 @@ import {
   WORK_VECTORS_FILE,
 } from './vector-index-layout.ts'
 import { quantizeVector } from './vector-quantizer.ts'
-import { type RowSource, readWorkTexts } from './work-text-reader.ts'
+import { readWorkTexts } from './work-text-reader.ts'
 
-export interface VectorBuildSession extends RowSource {
-  run(sql: string, params?: readonly DuckDBValue[]): Promise<number>
-  appender(table: string): Promise<DuckDBAppender>
-}
+/** What the build needs of a database (`../sql/build-session.ts`): ingest passes its staging database. */
+export type VectorBuildSession = BuildSession
 
 /** The built-in model, trained from the catalog. */
 export interface LsaVectorsChoice {

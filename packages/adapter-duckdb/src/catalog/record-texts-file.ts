@@ -12,6 +12,7 @@ import type { BuildSession } from '../sql/build-session.ts'
 import type { CatalogEntity } from './catalog-entities.ts'
 import { type CatalogRecordStore, entityFilePath } from './catalog-layout.ts'
 import { readCatalogManifest } from './catalog-manifest-reader.ts'
+import { pickJsonMembers } from './json-member-picker.ts'
 import { RECORD_CODEC_ID, RecordCodec } from './record-codec.ts'
 
 /**
@@ -56,12 +57,13 @@ const LOCATIONS_SQL = `SELECT id, id_num, display_name, record_offset, record_by
 FROM read_parquet($1, file_row_number = true) WHERE file_row_number >= $2 AND file_row_number < $3
 ORDER BY file_row_number`
 
-/** The record's text fields, as the `texts` JSON the builders read. */
-export function recordTextsOf(record: Readonly<Record<string, unknown>>): string {
-  const texts: Record<string, unknown> = {}
-  for (const key of TEXT_KEYS) if (Object.hasOwn(record, key)) texts[key] = record[key]
-  return JSON.stringify(texts)
-}
+const TEXT_KEY_SET: ReadonlySet<string> = new Set(TEXT_KEYS)
+
+/**
+ * The record's text fields, as the `texts` JSON the builders read: the members of its JSON whose keys are
+ * `TEXT_KEYS`, in the record's order, picked without parsing the record (a quarter of the time).
+ */
+const recordTextsOf = (recordJson: string): string => pickJsonMembers(recordJson, TEXT_KEY_SET)
 
 /** Writes the texts file of one entity; returns its number of rows. */
 export async function writeRecordTextsFile(options: RecordTextsFileOptions): Promise<number> {
@@ -93,13 +95,16 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
           throw new Error(
             `The record store of ${options.entity} is shorter than its rows say (offset ${offset})`,
           )
-        const record = JSON.parse(Buffer.from(codec.decode(buffer.subarray(0, bytes))).toString('utf8'))
+        const decoded = codec.decode(buffer.subarray(0, bytes))
+        const recordJson = Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength).toString(
+          'utf8',
+        )
         appender.appendVarchar(String(row.id))
         if (row.id_num === null || row.id_num === undefined) appender.appendNull()
         else appender.appendBigInt(BigInt(row.id_num as string | number))
         if (typeof row.display_name === 'string') appender.appendVarchar(row.display_name)
         else appender.appendNull()
-        appender.appendVarchar(recordTextsOf(record as Record<string, unknown>))
+        appender.appendVarchar(recordTextsOf(recordJson))
         appender.endRow()
       }
       if (rows.length < BATCH_ROWS) break

@@ -3,7 +3,8 @@
 // to stop (StopRequest says why not terminated), and the failure is thrown as the IngestError the worker
 // described.
 import { availableParallelism } from 'node:os'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import { startWorker } from '../threads/worker-start.ts'
 import { IngestError } from './ingest-error.ts'
 import type { ParseReply, ParseTask, ParseWorkerData, StopRequest } from './part-parse-worker.ts'
 
@@ -26,13 +27,6 @@ export interface ParseListener {
   /** How each worker thread ended: 0 when it stopped as asked, 1 when it had to be terminated. */
   readonly onWorkerExit?: (exitCode: number) => void
 }
-
-// The worker's own module, in the form this module runs as (TypeScript source or built JavaScript).
-const FROM_SOURCE = import.meta.url.endsWith('.ts')
-const ENTRY = new URL(`./part-parse-worker${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url)
-// What a worker thread starts with: from source, a small boot module that registers tsx first (a worker does
-// not inherit the main thread's loader); built JavaScript runs the worker module itself, without tsx.
-const BOOT = FROM_SOURCE ? new URL('./parse-worker-boot.mjs', import.meta.url) : ENTRY
 
 /** How long a worker asked to stop may take to reach a point where it can (the end of a chunk it reads). */
 const STOP_GRACE_MS = 30_000
@@ -84,11 +78,7 @@ export async function runParseTasks(
         worker.postMessage(tasks[order[next++]!])
       }
       for (let count = 0; count < Math.min(workers, tasks.length); count++) {
-        const worker = new Worker(BOOT, {
-          workerData: { ...data, entry: ENTRY.href },
-          // From source, the workspace packages a worker imports resolve to their source too.
-          execArgv: FROM_SOURCE ? ['--conditions=@oqlkit/source'] : [],
-        })
+        const worker = startWorker(import.meta.url, 'part-parse-worker', data)
         // Not events.once: it would reject on the worker's 'error', which fail() already reports.
         pool.push({ worker, exited: new Promise((resolve) => worker.once('exit', resolve)) })
         worker.on('error', (error) => fail(error))

@@ -9,7 +9,7 @@ export {
   type CatalogManifest,
 } from './catalog/catalog-layout.ts'
 export { type CatalogManifestResult, readCatalogManifest } from './catalog/catalog-manifest-reader.ts'
-export { RecordTextsFiles } from './catalog/record-texts-file.ts'
+export { RecordTextsFiles, type RecordTextsThreads } from './catalog/record-texts-file.ts'
 export {
   COLLECTIONS_LOG_FILE,
   type EmbeddedCollectionStoreOptions,

@@ -1,7 +1,16 @@
 // Ingests the committed sample snapshot (legacy layout) and checks the catalog against the snapshot itself:
 // every record comes back as it was written, the derived columns, link tables and external ids say what the
 // records say, and the merged ids of the sample are recorded.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -226,47 +235,85 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
     expect(readdirSync(catalogDir).filter((name) => name.startsWith('.'))).toStrictEqual([])
   })
 
-  it('gives the builders the text fields of each record from the record store, in id order', async () => {
-    const byId = new Map(sample.map((line) => [`${line.entity} ${line.record.id}`, line.record]))
-    const instance = await DuckDBInstance.create(':memory:')
-    const connection = await instance.connect()
-    const workDir = mkdtempSync(join(tmpdir(), 'oqlkit-texts-'))
-    let withAbstract = 0
-    try {
-      const texts = await RecordTextsFiles.ofCatalog(connectionSession(connection), catalogDir, workDir)
-      for (const entity of new Set(sample.map((line) => line.entity)) as Set<CatalogEntity>) {
-        const file = await texts.of(entity)
-        const rows = (
-          await connection.runAndReadAll('SELECT id, id_num, display_name, texts FROM read_parquet($1)', [
-            file,
-          ])
-        ).getRowObjectsJson()
-        const entityRows = await catalog.rows(
-          'SELECT id, id_num, display_name, openalex_id FROM read_parquet($1)',
-          [catalog.file(`entities/${entity}.parquet`)],
+  // The sample's entities are below the rows from which worker threads read; the second case makes them
+  // read every entity, in batches of 7 rows, so that batches alternate between the two workers.
+  it.each([
+    ['on the main thread', undefined],
+    ['on two worker threads, in many batches', { workers: 2, workersFromRows: 0, batchRows: 7 }],
+  ] as const)(
+    'gives the builders the text fields of each record from the record store, in id order, read %s',
+    async (_, threads) => {
+      const byId = new Map(sample.map((line) => [`${line.entity} ${line.record.id}`, line.record]))
+      const instance = await DuckDBInstance.create(':memory:')
+      const connection = await instance.connect()
+      const workDir = mkdtempSync(join(tmpdir(), 'oqlkit-texts-'))
+      let withAbstract = 0
+      try {
+        const texts = await RecordTextsFiles.ofCatalog(
+          connectionSession(connection),
+          catalogDir,
+          workDir,
+          threads,
         )
-        // Row for row the entity file's ids, names and order (id order), each with its record's texts.
-        expect(
-          rows.map(({ id, id_num, display_name }) => ({ id, id_num, display_name })),
-          entity,
-        ).toStrictEqual(entityRows.map(({ id, id_num, display_name }) => ({ id, id_num, display_name })))
-        for (const [index, row] of rows.entries()) {
-          const openalexId = entityRows[index]!.openalex_id
-          const record = byId.get(`${entity} ${openalexId}`)!
-          const expected = Object.fromEntries(
-            TEXT_KEYS.filter((key) => Object.hasOwn(record, key)).map((key) => [key, record[key]]),
+        for (const entity of new Set(sample.map((line) => line.entity)) as Set<CatalogEntity>) {
+          const file = await texts.of(entity)
+          const rows = (
+            await connection.runAndReadAll('SELECT id, id_num, display_name, texts FROM read_parquet($1)', [
+              file,
+            ])
+          ).getRowObjectsJson()
+          const entityRows = await catalog.rows(
+            'SELECT id, id_num, display_name, openalex_id FROM read_parquet($1)',
+            [catalog.file(`entities/${entity}.parquet`)],
           )
-          expect(JSON.parse(row.texts as string), `${entity} ${openalexId}`).toStrictEqual(expected)
-          if (entity === 'works' && record.abstract_inverted_index !== null) withAbstract++
+          // Row for row the entity file's ids, names and order (id order), each with its record's texts.
+          expect(
+            rows.map(({ id, id_num, display_name }) => ({ id, id_num, display_name })),
+            entity,
+          ).toStrictEqual(entityRows.map(({ id, id_num, display_name }) => ({ id, id_num, display_name })))
+          for (const [index, row] of rows.entries()) {
+            const openalexId = entityRows[index]!.openalex_id
+            const record = byId.get(`${entity} ${openalexId}`)!
+            const expected = Object.fromEntries(
+              TEXT_KEYS.filter((key) => Object.hasOwn(record, key)).map((key) => [key, record[key]]),
+            )
+            expect(JSON.parse(row.texts as string), `${entity} ${openalexId}`).toStrictEqual(expected)
+            if (entity === 'works' && record.abstract_inverted_index !== null) withAbstract++
+          }
         }
+      } finally {
+        connection.closeSync()
+        instance.closeSync()
+        rmSync(workDir, { recursive: true, force: true })
       }
-    } finally {
-      connection.closeSync()
-      instance.closeSync()
-      rmSync(workDir, { recursive: true, force: true })
-    }
-    expect(withAbstract).toBeGreaterThan(100)
-  })
+      expect(withAbstract).toBeGreaterThan(100)
+    },
+  )
+
+  it.each([
+    ['on the main thread', undefined],
+    ['on worker threads', { workers: 2, workersFromRows: 0, batchRows: 7 }],
+  ] as const)(
+    'says which record store is short when its records are read %s, and writes no texts file',
+    async (_, threads) => {
+      const copy = mkdtempSync(join(tmpdir(), 'oqlkit-short-store-'))
+      const instance = await DuckDBInstance.create(':memory:')
+      const connection = await instance.connect()
+      try {
+        cpSync(catalogDir, copy, { recursive: true })
+        const store = join(copy, 'records', 'works.records')
+        truncateSync(store, Math.floor(statSync(store).size / 2))
+        const workDir = join(copy, '.texts')
+        const texts = await RecordTextsFiles.ofCatalog(connectionSession(connection), copy, workDir, threads)
+        await expect(texts.of('works')).rejects.toThrow(/record store of works is shorter than its rows say/)
+        expect(existsSync(join(workDir, 'works.texts.parquet'))).toBe(false)
+      } finally {
+        connection.closeSync()
+        instance.closeSync()
+        rmSync(copy, { recursive: true, force: true })
+      }
+    },
+  )
 
   it('writes catalog.json with the format version, counts and every file', () => {
     const manifest = JSON.parse(readFileSync(join(catalogDir, 'catalog.json'), 'utf8')) as CatalogManifest

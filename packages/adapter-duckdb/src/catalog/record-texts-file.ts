@@ -4,35 +4,38 @@
 // removed after. The catalog itself keeps no copy of these texts (format 5 had them as a `texts` column of
 // every entity file: 130 of `works.parquet`'s 170 MB at 100k works, carried through every sort of the
 // ingest): the record store is the only place a record's text is.
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs'
+import { closeSync, openSync, readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
+import type { Worker } from 'node:worker_threads'
 import type { DuckDBAppender } from '@duckdb/node-api'
 import type { BuildSession } from '../sql/build-session.ts'
+import { startWorker } from '../threads/worker-start.ts'
 import type { CatalogEntity } from './catalog-entities.ts'
 import { type CatalogRecordStore, entityFilePath } from './catalog-layout.ts'
 import { readCatalogManifest } from './catalog-manifest-reader.ts'
-import { pickJsonMembers } from './json-member-picker.ts'
 import { RECORD_CODEC_ID, RecordCodec } from './record-codec.ts'
+import { type RecordLocations, RecordTextsReader } from './record-texts-reader.ts'
+import type { RecordTextsReply, RecordTextsRequest, RecordTextsWorkerData } from './record-texts-worker.ts'
 
-/**
- * The keys of a record the builders read: the search index's stored fields, the abstract and title the
- * vectors embed, and the tagger's training texts (title, abstract, keywords, concepts, topics).
- */
-export const TEXT_KEYS: readonly string[] = [
-  'title',
-  'display_name',
-  'abstract_inverted_index',
-  'fulltext',
-  'display_name_alternatives',
-  'display_name_acronyms',
-  'alternate_titles',
-  'abbreviated_title',
-  'description',
-  'keywords',
-  'concepts',
-  'topics',
-]
+export { TEXT_KEYS } from './record-texts-reader.ts'
+
+/** How the records are read: on worker threads from this many rows, on the main thread below. */
+export interface RecordTextsThreads {
+  /** Worker threads (0: the main thread reads every entity). Default: one per core. */
+  readonly workers?: number
+  /**
+   * The fewest rows read on workers: starting them costs more than a small entity's reading. Default
+   * `WORKERS_FROM_ROWS`.
+   */
+  readonly workersFromRows?: number
+  /** Rows read and sent to a worker at once. Default `BATCH_ROWS`; tests make it small to reach many batches. */
+  readonly batchRows?: number
+}
+
+/** Rows below which an entity's records are read on the main thread (a worker takes about 100 ms to start). */
+export const WORKERS_FROM_ROWS = 4 * 8192
 
 export interface RecordTextsFileOptions {
   readonly session: BuildSession
@@ -43,6 +46,7 @@ export interface RecordTextsFileOptions {
   readonly store: CatalogRecordStore
   /** Where to write the texts file (a work folder: it is not part of the catalog). */
   readonly outPath: string
+  readonly threads?: RecordTextsThreads
 }
 
 /** Rows read from the entity file at once: ids and record locations, a few hundred kB. */
@@ -57,13 +61,77 @@ const LOCATIONS_SQL = `SELECT id, id_num, display_name, record_offset, record_by
 FROM read_parquet($1, file_row_number = true) WHERE file_row_number >= $2 AND file_row_number < $3
 ORDER BY file_row_number`
 
-const TEXT_KEY_SET: ReadonlySet<string> = new Set(TEXT_KEYS)
+/** Batches a worker may hold, sent and not yet appended: each worker busy while the main thread appends. */
+const BATCHES_IN_FLIGHT_PER_WORKER = 2
+
+/** How long a worker asked to stop may take before it is terminated (it stops between batches). */
+const STOP_GRACE_MS = 30_000
+
+interface WaitingBatch {
+  readonly resolve: (texts: string[]) => void
+  readonly reject: (error: Error) => void
+}
 
 /**
- * The record's text fields, as the `texts` JSON the builders read: the members of its JSON whose keys are
- * `TEXT_KEYS`, in the record's order, picked without parsing the record (a quarter of the time).
+ * Worker threads reading one record store (record-texts-worker.ts). Batches go to them in turn, and each
+ * answers its own in the order sent, so the texts come back in the order asked whichever worker is faster.
  */
-const recordTextsOf = (recordJson: string): string => pickJsonMembers(recordJson, TEXT_KEY_SET)
+class RecordTextsWorkers {
+  readonly #workers: { worker: Worker; waiting: WaitingBatch[]; exited: Promise<unknown> }[] = []
+  #next = 0
+
+  constructor(count: number, data: RecordTextsWorkerData) {
+    for (let index = 0; index < count; index++) {
+      const worker = startWorker(import.meta.url, 'record-texts-worker', data)
+      const entry = {
+        worker,
+        waiting: [] as WaitingBatch[],
+        exited: new Promise((resolve) => worker.once('exit', resolve)),
+      }
+      const failAll = (error: Error) => {
+        for (const waiting of entry.waiting.splice(0)) waiting.reject(error)
+      }
+      worker.on('message', (reply: RecordTextsReply) => {
+        const waiting = entry.waiting.shift()
+        if (reply.kind === 'texts') waiting?.resolve(reply.texts)
+        else waiting?.reject(new Error(reply.message))
+      })
+      worker.on('error', failAll)
+      worker.on('exit', (code) => failAll(new Error(`a texts reader thread stopped with exit code ${code}`)))
+      this.#workers.push(entry)
+    }
+  }
+
+  get size(): number {
+    return this.#workers.length
+  }
+
+  textsOf(locations: RecordLocations): Promise<string[]> {
+    const entry = this.#workers[this.#next++ % this.#workers.length]!
+    const texts = new Promise<string[]>((resolve, reject) => entry.waiting.push({ resolve, reject }))
+    entry.worker.postMessage({ kind: 'batch', ...locations } satisfies RecordTextsRequest, [
+      locations.offsets.buffer,
+      locations.lengths.buffer,
+    ])
+    return texts
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      this.#workers.map(async ({ worker, exited }) => {
+        worker.postMessage({ kind: 'stop' } satisfies RecordTextsRequest)
+        const overdue = setTimeout(() => void worker.terminate(), STOP_GRACE_MS)
+        await exited
+        clearTimeout(overdue)
+      }),
+    )
+  }
+}
+
+const locationsOf = (rows: readonly Record<string, unknown>[]): RecordLocations => ({
+  offsets: Float64Array.from(rows, (row) => Number(row.record_offset)),
+  lengths: Uint32Array.from(rows, (row) => Number(row.record_bytes)),
+})
 
 /** Writes the texts file of one entity; returns its number of rows. */
 export async function writeRecordTextsFile(options: RecordTextsFileOptions): Promise<number> {
@@ -73,42 +141,58 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
       `The record store of ${options.entity} uses codec ${store.codec}; this reader knows ${RECORD_CODEC_ID}`,
     )
   const inCatalog = (relative: string) => join(catalogDir, ...relative.split('/'))
-  const codec = new RecordCodec(readFileSync(inCatalog(store.dictionary)))
   const entityFile = inCatalog(entityFilePath(options.entity))
   await session.run(
     `CREATE OR REPLACE TEMP TABLE ${TEXTS_TABLE} (id VARCHAR, id_num BIGINT, display_name VARCHAR, texts VARCHAR)`,
   )
-  const file = openSync(inCatalog(store.file), 'r')
+  const storePath = inCatalog(store.file)
+  const dictionary = readFileSync(inCatalog(store.dictionary))
+  const [counted] = await session.rows('SELECT count(*) AS rows FROM read_parquet($1)', [entityFile])
+  const workerCount =
+    Number(counted?.rows ?? 0) >= (options.threads?.workersFromRows ?? WORKERS_FROM_ROWS)
+      ? (options.threads?.workers ?? availableParallelism())
+      : 0
+  const workers =
+    workerCount > 0
+      ? new RecordTextsWorkers(workerCount, { entity: options.entity, storePath, dictionary })
+      : undefined
+  const file = workers === undefined ? openSync(storePath, 'r') : undefined
+  const reader =
+    file === undefined ? undefined : new RecordTextsReader(file, new RecordCodec(dictionary), options.entity)
   let appender: DuckDBAppender | undefined
   try {
-    appender = await session.appender(TEXTS_TABLE)
-    let buffer = Buffer.allocUnsafe(1 << 16)
-    for (let from = 0; ; from += BATCH_ROWS) {
-      const rows = await session.rows(LOCATIONS_SQL, [entityFile, from, from + BATCH_ROWS])
-      for (const row of rows) {
-        const offset = Number(row.record_offset)
-        const bytes = Number(row.record_bytes)
-        if (bytes > buffer.length) buffer = Buffer.allocUnsafe(bytes)
-        // Synchronous positioned reads: the batch is read in order, each from the page cache at best, and a
-        // promise per record would cost more than the read.
-        if (readSync(file, buffer, 0, bytes, offset) !== bytes)
-          throw new Error(
-            `The record store of ${options.entity} is shorter than its rows say (offset ${offset})`,
-          )
-        const decoded = codec.decode(buffer.subarray(0, bytes))
-        const recordJson = Buffer.from(decoded.buffer, decoded.byteOffset, decoded.byteLength).toString(
-          'utf8',
-        )
-        appender.appendVarchar(String(row.id))
-        if (row.id_num === null || row.id_num === undefined) appender.appendNull()
-        else appender.appendBigInt(BigInt(row.id_num as string | number))
-        if (typeof row.display_name === 'string') appender.appendVarchar(row.display_name)
-        else appender.appendNull()
-        appender.appendVarchar(recordTextsOf(recordJson))
-        appender.endRow()
+    const into = await session.appender(TEXTS_TABLE)
+    appender = into
+    const append = (rows: readonly Record<string, unknown>[], texts: readonly string[]) => {
+      for (const [at, row] of rows.entries()) {
+        into.appendVarchar(String(row.id))
+        if (row.id_num === null || row.id_num === undefined) into.appendNull()
+        else into.appendBigInt(BigInt(row.id_num as string | number))
+        if (typeof row.display_name === 'string') into.appendVarchar(row.display_name)
+        else into.appendNull()
+        into.appendVarchar(texts[at]!)
+        into.endRow()
       }
-      if (rows.length < BATCH_ROWS) break
     }
+    // Sent to the workers and not yet appended, oldest first: appended in id order as they come back.
+    const inFlight: { rows: Record<string, unknown>[]; texts: Promise<string[]> }[] = []
+    const batchRows = options.threads?.batchRows ?? BATCH_ROWS
+    for (let from = 0; ; from += batchRows) {
+      const rows = await session.rows(LOCATIONS_SQL, [entityFile, from, from + batchRows])
+      if (workers === undefined) append(rows, reader!.textsOf(locationsOf(rows)))
+      else {
+        const texts = workers.textsOf(locationsOf(rows))
+        // Awaited in turn below; a failure while an older batch is awaited must not go unhandled meanwhile.
+        texts.catch(() => {})
+        inFlight.push({ rows, texts })
+        while (inFlight.length > workers.size * BATCHES_IN_FLIGHT_PER_WORKER) {
+          const oldest = inFlight.shift()!
+          append(oldest.rows, await oldest.texts)
+        }
+      }
+      if (rows.length < batchRows) break
+    }
+    for (const batch of inFlight) append(batch.rows, await batch.texts)
     appender.closeSync()
     appender = undefined
     // The rows were appended in id order; the copy keeps it (whatever the session's setting), which is
@@ -125,7 +209,8 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
     }
   } finally {
     appender?.closeSync()
-    closeSync(file)
+    if (file !== undefined) closeSync(file)
+    await workers?.close()
     await session.run(`DROP TABLE IF EXISTS ${TEXTS_TABLE}`)
   }
 }
@@ -139,6 +224,7 @@ export interface RecordTextsFilesOptions {
   readonly workDir: string
   /** Called before an entity's file is written. */
   readonly onEntity?: (entity: CatalogEntity) => void
+  readonly threads?: RecordTextsThreads
 }
 
 /**
@@ -159,6 +245,7 @@ export class RecordTextsFiles {
     session: BuildSession,
     catalogDir: string,
     workDir: string,
+    threads?: RecordTextsThreads,
   ): Promise<RecordTextsFiles> {
     const read = await readCatalogManifest(catalogDir)
     if (!read.ok) throw new Error(`Cannot read the records of the catalog in ${catalogDir}: ${read.message}`)
@@ -168,7 +255,13 @@ export class RecordTextsFiles {
         table.recordStore,
       ]),
     )
-    return new RecordTextsFiles({ session, catalogDir, stores, workDir })
+    return new RecordTextsFiles({
+      session,
+      catalogDir,
+      stores,
+      workDir,
+      ...(threads === undefined ? {} : { threads }),
+    })
   }
 
   /** The path of the entity's texts file, written now if it is not yet. */
@@ -190,7 +283,15 @@ export class RecordTextsFiles {
     this.#options.onEntity?.(entity)
     await mkdir(workDir, { recursive: true })
     const outPath = join(workDir, `${entity}.texts.parquet`)
-    await writeRecordTextsFile({ session, catalogDir, entity, store, outPath })
+    const { threads } = this.#options
+    await writeRecordTextsFile({
+      session,
+      catalogDir,
+      entity,
+      store,
+      outPath,
+      ...(threads === undefined ? {} : { threads }),
+    })
     return outPath
   }
 }

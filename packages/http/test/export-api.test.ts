@@ -291,6 +291,16 @@ describe('GET /works/export', () => {
     expect(sample.faults).toEqual([])
   })
 
+  it('counts an export as one request of the rate window, though its rows are charged after the gate', async () => {
+    // Two requests a minute: the export and one list fit, a third request does not.
+    const app = appOf({ limits: { ...DEFAULT_METERING_LIMITS, requestsPerWindow: 2, rateWindowMs: 60_000 } })
+    expect((await fetchExport(app, '/works/export?format=jsonl&select=id')).status).toBe(200)
+    expect((await app.fetch(new Request('http://localhost/works?per_page=1'))).status).toBe(200)
+    const third = await app.fetch(new Request('http://localhost/works?per_page=1'))
+    expect(third.status).toBe(429)
+    expect(await third.json()).toMatchObject({ error: 'rate_limited' })
+  })
+
   it('charges the list price per 1,000 rows begun, before any row, and refuses with 429 what the budget cannot pay', async () => {
     const rows = coreWorks().length
     const units = Math.ceil(rows / 1000)

@@ -47,24 +47,21 @@ const WINDOW_SWEEP_THRESHOLD = 10_000
  */
 export class MeterLedger {
   readonly #counters = new Map<string, MeterCounters>()
-  readonly #windows = new Map<string, number[]>()
+  /**
+   * Per subject, the moment each accepted request was last charged, by request id: a request charged twice
+   * (an export's rows, charged after the gate) is one request of its window, as every store counts them.
+   */
+  readonly #windows = new Map<string, Map<string, number>>()
   #longestWindowMs = 0
 
   charge(request: ChargeRequest, nowMs: number): { outcome: ChargeOutcome; entry?: MeterLogEntry } {
     const { subject, rate } = request
-    const kept = (this.#windows.get(subject) ?? []).filter((at) => at > nowMs - rate.windowMs)
-    const decision = decideCharge(
-      this.#counters.get(subject),
-      {
-        count: kept.length,
-        oldestMs: kept.reduce<number | null>(
-          (oldest, at) => (oldest === null || at < oldest ? at : oldest),
-          null,
-        ),
-      },
-      request,
-      nowMs,
+    const kept = new Map(
+      [...(this.#windows.get(subject) ?? [])].filter(([, at]) => at > nowMs - rate.windowMs),
     )
+    let oldestMs: number | null = null
+    for (const at of kept.values()) if (oldestMs === null || at < oldestMs) oldestMs = at
+    const decision = decideCharge(this.#counters.get(subject), { count: kept.size, oldestMs }, request, nowMs)
     if (decision.kind === 'reject') {
       this.#windows.set(subject, kept)
       return {
@@ -77,7 +74,7 @@ export class MeterLedger {
         },
       }
     }
-    kept.push(nowMs)
+    kept.set(request.requestId, nowMs)
     this.#windows.set(subject, kept)
     this.#longestWindowMs = Math.max(this.#longestWindowMs, rate.windowMs)
     if (this.#windows.size > WINDOW_SWEEP_THRESHOLD) this.#sweepWindows(nowMs)
@@ -168,7 +165,8 @@ export class MeterLedger {
 
   #sweepWindows(nowMs: number): void {
     for (const [subject, times] of this.#windows)
-      if (times.every((at) => at <= nowMs - this.#longestWindowMs)) this.#windows.delete(subject)
+      if ([...times.values()].every((at) => at <= nowMs - this.#longestWindowMs))
+        this.#windows.delete(subject)
   }
 }
 

@@ -181,6 +181,25 @@ export function describeMeterStoreConformance(
       })
     })
 
+    it('counts a request charged twice (an export, after the gate) once in the rate window', async () => {
+      const subject = subjectFor('rate-same-request')
+      const grant = allowance(1000)
+      const gate = requestOf(subject, 10, grant, T0, RATE)
+      accepted(await store().charge(gate))
+      // The same request charged again, with no rate of its own, as the export's rows are.
+      accepted(
+        await store().charge({ ...gate, costMicroUsd: 20, rate: { ...WIDE_RATE, windowMs: RATE.windowMs } }),
+      )
+      // Two more requests fit in the window of three; the fourth does not.
+      accepted(await store().charge(requestOf(subject, 0, grant, T0 + 1, RATE)))
+      accepted(await store().charge(requestOf(subject, 0, grant, T0 + 2, RATE)))
+      expect(await store().charge(requestOf(subject, 0, grant, T0 + 3, RATE))).toMatchObject({
+        ok: false,
+        reason: 'rate_limited',
+      })
+      expect((await store().read(subject, T0 + 4)).counters.dailyUsedMicroUsd).toBe(30)
+    })
+
     it('gives refunds back, the daily part only on its own day', async () => {
       const subject = subjectFor('refund')
       const grant = allowance(100, 1000)

@@ -8,16 +8,14 @@ import { closeSync, openSync, readFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
-import type { Worker } from 'node:worker_threads'
 import type { DuckDBAppender } from '@duckdb/node-api'
 import type { BuildSession } from '../sql/build-session.ts'
-import { startWorker } from '../threads/worker-start.ts'
 import type { CatalogEntity } from './catalog-entities.ts'
 import { type CatalogRecordStore, entityFilePath } from './catalog-layout.ts'
 import { readCatalogManifest } from './catalog-manifest-reader.ts'
 import { RECORD_CODEC_ID, RecordCodec } from './record-codec.ts'
 import { type RecordLocations, RecordTextsReader } from './record-texts-reader.ts'
-import type { RecordTextsReply, RecordTextsRequest, RecordTextsWorkerData } from './record-texts-worker.ts'
+import { RecordTextsWorkerPool } from './record-texts-worker-pool.ts'
 
 export { TEXT_KEYS } from './record-texts-reader.ts'
 
@@ -64,70 +62,6 @@ ORDER BY file_row_number`
 /** Batches a worker may hold, sent and not yet appended: each worker busy while the main thread appends. */
 const BATCHES_IN_FLIGHT_PER_WORKER = 2
 
-/** How long a worker asked to stop may take before it is terminated (it stops between batches). */
-const STOP_GRACE_MS = 30_000
-
-interface WaitingBatch {
-  readonly resolve: (texts: string[]) => void
-  readonly reject: (error: Error) => void
-}
-
-/**
- * Worker threads reading one record store (record-texts-worker.ts). Batches go to them in turn, and each
- * answers its own in the order sent, so the texts come back in the order asked whichever worker is faster.
- */
-class RecordTextsWorkers {
-  readonly #workers: { worker: Worker; waiting: WaitingBatch[]; exited: Promise<unknown> }[] = []
-  #next = 0
-
-  constructor(count: number, data: RecordTextsWorkerData) {
-    for (let index = 0; index < count; index++) {
-      const worker = startWorker(import.meta.url, 'record-texts-worker', data)
-      const entry = {
-        worker,
-        waiting: [] as WaitingBatch[],
-        exited: new Promise((resolve) => worker.once('exit', resolve)),
-      }
-      const failAll = (error: Error) => {
-        for (const waiting of entry.waiting.splice(0)) waiting.reject(error)
-      }
-      worker.on('message', (reply: RecordTextsReply) => {
-        const waiting = entry.waiting.shift()
-        if (reply.kind === 'texts') waiting?.resolve(reply.texts)
-        else waiting?.reject(new Error(reply.message))
-      })
-      worker.on('error', failAll)
-      worker.on('exit', (code) => failAll(new Error(`a texts reader thread stopped with exit code ${code}`)))
-      this.#workers.push(entry)
-    }
-  }
-
-  get size(): number {
-    return this.#workers.length
-  }
-
-  textsOf(locations: RecordLocations): Promise<string[]> {
-    const entry = this.#workers[this.#next++ % this.#workers.length]!
-    const texts = new Promise<string[]>((resolve, reject) => entry.waiting.push({ resolve, reject }))
-    entry.worker.postMessage({ kind: 'batch', ...locations } satisfies RecordTextsRequest, [
-      locations.offsets.buffer,
-      locations.lengths.buffer,
-    ])
-    return texts
-  }
-
-  async close(): Promise<void> {
-    await Promise.all(
-      this.#workers.map(async ({ worker, exited }) => {
-        worker.postMessage({ kind: 'stop' } satisfies RecordTextsRequest)
-        const overdue = setTimeout(() => void worker.terminate(), STOP_GRACE_MS)
-        await exited
-        clearTimeout(overdue)
-      }),
-    )
-  }
-}
-
 const locationsOf = (rows: readonly Record<string, unknown>[]): RecordLocations => ({
   offsets: Float64Array.from(rows, (row) => Number(row.record_offset)),
   lengths: Uint32Array.from(rows, (row) => Number(row.record_bytes)),
@@ -154,7 +88,7 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
       : 0
   const workers =
     workerCount > 0
-      ? new RecordTextsWorkers(workerCount, { entity: options.entity, storePath, dictionary })
+      ? new RecordTextsWorkerPool(workerCount, { entity: options.entity, storePath, dictionary })
       : undefined
   const file = workers === undefined ? openSync(storePath, 'r') : undefined
   const reader =

@@ -1,0 +1,119 @@
+// What each step of the ingest's parse worker costs per work, on the snapshot's own works, one step at a time
+// on one thread: reading the gzipped part and splitting lines, `JSON.parse`, the extraction of every derived
+// value, the staged row's JSON, and the record's compression for the record store. From the sum, the most
+// works per second the parse workers could reach on this machine's cores if nothing else ran; and from the
+// steps every ingest must take (read, parse, compress the record), the most any ingest written this way could.
+// Compare those ceilings with the DuckDB floor (`bench/ingest-floor.ts`) on the same files.
+//
+//   npm run bench:parse-cost -- [--snapshot DIR] [--works 5000] [--rounds 5]
+import { readdirSync, readFileSync } from 'node:fs'
+import { availableParallelism, loadavg } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { gunzipSync } from 'node:zlib'
+import { buildRecordDictionary, RecordCodec } from '../src/catalog/record-codec.ts'
+import { recordExtractionSpecOf } from '../src/ingest/record-extraction-spec.ts'
+import { recordExtractorOf } from '../src/ingest/record-extractor.ts'
+
+const { values } = parseArgs({
+  options: {
+    snapshot: { type: 'string', default: resolve(import.meta.dirname, '../../../data/sample-snapshot') },
+    works: { type: 'string', default: '5000' },
+    rounds: { type: 'string', default: '5' },
+  },
+})
+const wanted = Number(values.works)
+const rounds = Number(values.rounds)
+
+/** The works' part files in the legacy layout (`works/updated_date=…/part_…gz`, or under `data/`). */
+function workParts(snapshot: string): string[] {
+  const worksDir = [join(snapshot, 'data', 'works'), join(snapshot, 'works')].find((dir) => {
+    try {
+      return readdirSync(dir).length > 0
+    } catch {
+      return false
+    }
+  })
+  if (worksDir === undefined) throw new Error(`no works/ folder in ${snapshot}`)
+  return readdirSync(worksDir)
+    .filter((name) => name.startsWith('updated_date='))
+    .sort()
+    .flatMap((partition) =>
+      readdirSync(join(worksDir, partition))
+        .filter((name) => name.endsWith('.gz'))
+        .sort()
+        .map((part) => join(worksDir, partition, part)),
+    )
+}
+
+// The gzipped bytes holding at least `wanted` works, read once; every step below re-runs on them.
+const gzipped: Buffer[] = []
+let counted = 0
+for (const part of workParts(values.snapshot)) {
+  const bytes = readFileSync(part)
+  gzipped.push(bytes)
+  counted += gunzipSync(bytes)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line !== '').length
+  if (counted >= wanted) break
+}
+const split = (): string[] =>
+  gzipped.flatMap((bytes) =>
+    gunzipSync(bytes)
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line !== ''),
+  )
+const lines = split()
+const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+const extract = recordExtractorOf(recordExtractionSpecOf('works'))
+const extracted = records.map((record) => extract(record))
+// The dictionary as ingest makes it: the first records of the first part.
+const codec = new RecordCodec(buildRecordDictionary(lines.slice(0, 16)))
+
+const steps: { name: string; unavoidable: boolean; run: () => unknown }[] = [
+  { name: 'gunzip and split lines', unavoidable: true, run: split },
+  { name: 'JSON.parse', unavoidable: true, run: () => lines.map((line) => JSON.parse(line)) },
+  { name: 'extract derived values', unavoidable: false, run: () => records.map((record) => extract(record)) },
+  {
+    name: 'staged row as JSON',
+    unavoidable: false,
+    run: () => extracted.map((row, seq) => JSON.stringify({ seq, id: 'W1', record_offset: seq, ...row })),
+  },
+  { name: 'compress the record', unavoidable: true, run: () => lines.map((line) => codec.encode(line)) },
+]
+
+const loadBefore = loadavg()[0]!
+const perWork = new Map<string, number[]>()
+for (let round = 0; round < rounds; round++)
+  for (const step of steps) {
+    const started = performance.now()
+    step.run()
+    const micros = ((performance.now() - started) * 1000) / lines.length
+    perWork.set(step.name, [...(perWork.get(step.name) ?? []), micros])
+  }
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!
+
+const cores = availableParallelism()
+const rawBytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line), 0)
+console.log(
+  `parse cost of ${lines.length.toLocaleString('en-US')} works (${(rawBytes / lines.length / 1024).toFixed(1)} KiB of JSON each) from ${values.snapshot}, median of ${rounds} rounds, one thread (load ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after)`,
+)
+let all = 0
+let unavoidable = 0
+for (const step of steps) {
+  const micros = median(perWork.get(step.name)!)
+  all += micros
+  if (step.unavoidable) unavoidable += micros
+  console.log(
+    `  ${step.name.padEnd(24)} ${micros.toFixed(1).padStart(7)} µs a work${step.unavoidable ? '  (every ingest)' : ''}`,
+  )
+}
+const ceiling = (micros: number) => Math.round((cores * 1e6) / micros).toLocaleString('en-US')
+console.log(
+  `  ${'all steps'.padEnd(24)} ${all.toFixed(1).padStart(7)} µs a work: at most ${ceiling(all)} works/s on ${cores} cores`,
+)
+console.log(
+  `  ${'every ingest'.padEnd(24)} ${unavoidable.toFixed(1).padStart(7)} µs a work: at most ${ceiling(unavoidable)} works/s on ${cores} cores`,
+)

@@ -21,7 +21,7 @@ export { TEXT_KEYS } from './record-texts-reader.ts'
 
 /** How the records are read: on worker threads from this many rows, on the main thread below. */
 export interface RecordTextsThreads {
-  /** Worker threads (0: the main thread reads every entity). Default: one per core. */
+  /** Worker threads (0: the main thread reads every entity). Default `defaultTextsWorkers()`. */
   readonly workers?: number
   /**
    * The fewest rows read on workers: starting them costs more than a small entity's reading. Default
@@ -31,6 +31,14 @@ export interface RecordTextsThreads {
   /** Rows read and sent to a worker at once. Default `BATCH_ROWS`; tests make it small to reach many batches. */
   readonly batchRows?: number
 }
+
+/**
+ * Worker threads when not told: one per core but one, which the main thread's appending and DuckDB's
+ * writing keep busy. Over 1M works on this project's 2-core machine, two workers took the pass from 196 s
+ * (main thread) to 151-164 s, but its peak from 3.8 to 4.1-4.2 GB, over the ingest's 4 GB bound; one
+ * worker took 195 s and 3.7 GB. More cores than that are where the workers pay.
+ */
+export const defaultTextsWorkers = (): number => Math.max(0, availableParallelism() - 1)
 
 /** Rows below which an entity's records are read on the main thread (a worker takes about 100 ms to start). */
 export const WORKERS_FROM_ROWS = 4 * 8192
@@ -59,6 +67,13 @@ const LOCATIONS_SQL = `SELECT id, id_num, display_name, record_offset, record_by
 FROM read_parquet($1, file_row_number = true) WHERE file_row_number >= $2 AND file_row_number < $3
 ORDER BY file_row_number`
 
+/**
+ * Rows a worker reads at once. Small, because what is in flight is held twice (the worker's texts and their
+ * copy on the main thread) and a worker's garbage grows with its batch: at 1M works, batches of 8,192 rows
+ * took the pass's peak to 4.8 GB.
+ */
+const WORKER_BATCH_ROWS = 1024
+
 /** Batches a worker may hold, sent and not yet appended: each worker busy while the main thread appends. */
 const BATCHES_IN_FLIGHT_PER_WORKER = 2
 
@@ -84,7 +99,7 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
   const [counted] = await session.rows('SELECT count(*) AS rows FROM read_parquet($1)', [entityFile])
   const workerCount =
     Number(counted?.rows ?? 0) >= (options.threads?.workersFromRows ?? WORKERS_FROM_ROWS)
-      ? (options.threads?.workers ?? availableParallelism())
+      ? (options.threads?.workers ?? defaultTextsWorkers())
       : 0
   const workers =
     workerCount > 0
@@ -114,16 +129,18 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
     for (let from = 0; ; from += batchRows) {
       const rows = await session.rows(LOCATIONS_SQL, [entityFile, from, from + batchRows])
       if (workers === undefined) append(rows, reader!.textsOf(locationsOf(rows)))
-      else {
-        const texts = workers.textsOf(locationsOf(rows))
-        // Awaited in turn below; a failure while an older batch is awaited must not go unhandled meanwhile.
-        texts.catch(() => {})
-        inFlight.push({ rows, texts })
-        while (inFlight.length > workers.size * BATCHES_IN_FLIGHT_PER_WORKER) {
-          const oldest = inFlight.shift()!
-          append(oldest.rows, await oldest.texts)
+      else
+        for (let at = 0; at < rows.length; at += WORKER_BATCH_ROWS) {
+          const batch = rows.slice(at, at + WORKER_BATCH_ROWS)
+          const texts = workers.textsOf(locationsOf(batch))
+          // Awaited in turn below; a failure while an older batch is awaited must not go unhandled meanwhile.
+          texts.catch(() => {})
+          inFlight.push({ rows: batch, texts })
+          while (inFlight.length > workers.size * BATCHES_IN_FLIGHT_PER_WORKER) {
+            const oldest = inFlight.shift()!
+            append(oldest.rows, await oldest.texts)
+          }
         }
-      }
       if (rows.length < batchRows) break
     }
     for (const batch of inFlight) append(batch.rows, await batch.texts)

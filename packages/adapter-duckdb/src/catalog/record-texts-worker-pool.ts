@@ -6,6 +6,13 @@ import { startWorker } from '../threads/worker-start.ts'
 import type { RecordLocations } from './record-texts-reader.ts'
 import type { RecordTextsReply, RecordTextsRequest, RecordTextsWorkerData } from './record-texts-worker.ts'
 
+/**
+ * A texts reader's heap: enough for a batch of records however long (the texts of 1,024 works are a few MB),
+ * small enough that V8 collects the garbage of each batch (an inflated buffer and a string per record)
+ * instead of growing: without it the pass over 1M works peaked 0.4 GB above the main thread's 3.8 GB.
+ */
+const WORKER_HEAP_MB = 256
+
 /** How long a worker asked to stop may take before it is terminated (it stops between batches). */
 const STOP_GRACE_MS = 30_000
 
@@ -20,7 +27,9 @@ export class RecordTextsWorkerPool {
 
   constructor(count: number, data: RecordTextsWorkerData) {
     for (let index = 0; index < count; index++) {
-      const worker = startWorker(import.meta.url, 'record-texts-worker', data)
+      const worker = startWorker(import.meta.url, 'record-texts-worker', data, {
+        maxOldGenerationSizeMb: WORKER_HEAP_MB,
+      })
       const entry = {
         worker,
         waiting: [] as WaitingBatch[],

@@ -2,18 +2,24 @@
 // JavaScript alike: from source a small boot module registers tsx first (a worker does not inherit the main
 // thread's loader) and the workspace packages resolve to their source; built JavaScript runs the module
 // itself.
-import { Worker } from 'node:worker_threads'
+import { type ResourceLimits, Worker } from 'node:worker_threads'
 
 /**
  * A worker on the module `name` (without extension) beside `callerUrl` (the caller's `import.meta.url`),
- * given `data` as its `workerData` (with `entry`, the module's URL, added).
+ * given `data` as its `workerData` (with `entry`, the module's URL, added), within `resourceLimits` if given.
  */
-export function startWorker(callerUrl: string, name: string, data: object): Worker {
+export function startWorker(
+  callerUrl: string,
+  name: string,
+  data: object,
+  resourceLimits?: ResourceLimits,
+): Worker {
   const fromSource = callerUrl.endsWith('.ts')
   const entry = new URL(`./${name}${fromSource ? '.ts' : '.js'}`, callerUrl)
   const boot = fromSource ? new URL('../threads/worker-boot.mjs', import.meta.url) : entry
   return new Worker(boot, {
     workerData: { ...data, entry: entry.href },
     execArgv: fromSource ? ['--conditions=@oqlkit/source'] : [],
+    ...(resourceLimits === undefined ? {} : { resourceLimits }),
   })
 }

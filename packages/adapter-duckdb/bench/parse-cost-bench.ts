@@ -6,14 +6,15 @@
 // Compare those ceilings with the DuckDB floor (`bench/ingest-floor.ts`) on the same files.
 //
 //   npm run bench:parse-cost -- [--snapshot DIR] [--works 5000] [--rounds 5]
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { gunzipSync } from 'node:zlib'
 import { buildRecordDictionary, RecordCodec } from '../src/catalog/record-codec.ts'
 import { recordExtractionSpecOf } from '../src/ingest/record-extraction-spec.ts'
 import { recordExtractorOf } from '../src/ingest/record-extractor.ts'
+import { planSnapshot } from '../src/ingest/snapshot-planner.ts'
 
 const { values } = parseArgs({
   options: {
@@ -25,32 +26,13 @@ const { values } = parseArgs({
 const wanted = Number(values.works)
 const rounds = Number(values.rounds)
 
-/** The works' part files in the legacy layout (`works/updated_date=…/part_…gz`, or under `data/`). */
-function workParts(snapshot: string): string[] {
-  const worksDir = [join(snapshot, 'data', 'works'), join(snapshot, 'works')].find((dir) => {
-    try {
-      return readdirSync(dir).length > 0
-    } catch {
-      return false
-    }
-  })
-  if (worksDir === undefined) throw new Error(`no works/ folder in ${snapshot}`)
-  return readdirSync(worksDir)
-    .filter((name) => name.startsWith('updated_date='))
-    .sort()
-    .flatMap((partition) =>
-      readdirSync(join(worksDir, partition))
-        .filter((name) => name.endsWith('.gz'))
-        .sort()
-        .map((part) => join(worksDir, partition, part)),
-    )
-}
-
 // The gzipped bytes holding at least `wanted` works, read once; every step below re-runs on them.
 const gzipped: Buffer[] = []
 let counted = 0
-for (const part of workParts(values.snapshot)) {
-  const bytes = readFileSync(part)
+// The works' JSON Lines parts, as the ingest plans them (every layout the ingest reads).
+const plan = await planSnapshot(values.snapshot)
+for (const part of plan.parts.filter((part) => part.entity.entity === 'works' && part.format === 'jsonl')) {
+  const bytes = readFileSync(part.path)
   gzipped.push(bytes)
   counted += gunzipSync(bytes)
     .toString('utf8')

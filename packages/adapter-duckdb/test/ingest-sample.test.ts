@@ -235,11 +235,12 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
     expect(readdirSync(catalogDir).filter((name) => name.startsWith('.'))).toStrictEqual([])
   })
 
-  // The sample's entities are below the rows from which worker threads read; the second case makes them
-  // read every entity, in batches of 7 rows, so that batches alternate between the two workers.
+  // The sample's entities are below the rows from which worker threads read; the second case makes the six
+  // of 500 rows or more (565 works to 2,705 authors) read on two workers, in batches of 50 rows, so that
+  // batches alternate between the workers; the rest are read on the main thread as before.
   it.each([
     ['on the main thread', undefined],
-    ['on two worker threads, in many batches', { workers: 2, workersFromRows: 0, batchRows: 7 }],
+    ['on two worker threads, in many batches', { workers: 2, workersFromRows: 500, batchRows: 50 }],
   ] as const)(
     'gives the builders the text fields of each record from the record store, in id order, read %s',
     async (_, threads) => {

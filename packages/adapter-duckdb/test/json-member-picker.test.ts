@@ -58,6 +58,19 @@ describe('pickJsonMembers', () => {
     })
   })
 
+  it('throws nothing on text that is not one JSON object', () => {
+    for (const text of [
+      '',
+      'null',
+      '[1, 2]',
+      '{"title": "open',
+      '{"ti\\x": 1, "title": 2}',
+      '{"title" 1}',
+      '}{',
+    ])
+      expect(() => pickJsonMembers(text, WANTED), text).not.toThrow()
+  })
+
   it('gives an empty object when no wanted key is there', () => {
     expect(pickJsonMembers('{"id": "W1", "cited_by_count": 3}', WANTED)).toBe('{}')
     expect(pickJsonMembers('{}', WANTED)).toBe('{}')

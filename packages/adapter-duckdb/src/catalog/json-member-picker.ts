@@ -49,6 +49,15 @@ function valueEnd(text: string, start: number): number {
   return text.length
 }
 
+/** A key written with escapes, as JSON reads it (as written when the escapes are not JSON's). */
+function unescapedKey(written: string): string {
+  try {
+    return JSON.parse(`"${written}"`) as string
+  } catch {
+    return written
+  }
+}
+
 const isSpace = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09
 
 /**
@@ -67,7 +76,7 @@ export function pickJsonMembers(json: string, keys: ReadonlySet<string>): string
     if (keyEnd === -1) break
     const written = json.slice(at + 1, keyEnd)
     // Keys are plain text in every record seen; one written with escapes is read as JSON reads it.
-    const key = written.includes('\\') ? (JSON.parse(`"${written}"`) as string) : written
+    const key = written.includes('\\') ? unescapedKey(written) : written
     at = json.indexOf(':', keyEnd + 1)
     if (at === -1) break
     at++

@@ -28,7 +28,10 @@ export interface RecordTextsThreads {
    * `WORKERS_FROM_ROWS`.
    */
   readonly workersFromRows?: number
-  /** Rows read and sent to a worker at once. Default `BATCH_ROWS`; tests make it small to reach many batches. */
+  /**
+   * Rows whose locations are read from the entity file at once (each read in batches of at most
+   * `WORKER_BATCH_ROWS`). Default `BATCH_ROWS`; tests make it small to reach many batches.
+   */
   readonly batchRows?: number
 }
 
@@ -68,9 +71,9 @@ FROM read_parquet($1, file_row_number = true) WHERE file_row_number >= $2 AND fi
 ORDER BY file_row_number`
 
 /**
- * Rows a worker reads at once. Small, because what is in flight is held twice (the worker's texts and their
- * copy on the main thread) and a worker's garbage grows with its batch: at 1M works, batches of 8,192 rows
- * took the pass's peak to 4.8 GB.
+ * Rows read from the record store at once (a worker's batch, or one read on the main thread). Small, because
+ * what is in flight is held twice (the worker's texts and their copy on the main thread) and a worker's
+ * garbage grows with its batch: at 1M works, batches of 8,192 rows took the pass's peak to 4.8 GB.
  */
 const WORKER_BATCH_ROWS = 1024
 
@@ -81,6 +84,32 @@ const locationsOf = (rows: readonly Record<string, unknown>[]): RecordLocations 
   offsets: Float64Array.from(rows, (row) => Number(row.record_offset)),
   lengths: Uint32Array.from(rows, (row) => Number(row.record_bytes)),
 })
+
+/** Where a texts file's batches are read: on the main thread, or on worker threads. */
+interface TextsSource {
+  readonly textsOf: (locations: RecordLocations) => Promise<string[]>
+  /** Batches asked and not yet appended, at most: 0 reads each as it is asked. */
+  readonly ahead: number
+  readonly close: () => Promise<void>
+}
+
+function mainThreadTextsSource(storePath: string, dictionary: Buffer, entity: string): TextsSource {
+  const fd = openSync(storePath, 'r')
+  const reader = new RecordTextsReader(fd, new RecordCodec(dictionary), entity)
+  return {
+    textsOf: async (locations) => reader.textsOf(locations),
+    ahead: 0,
+    close: async () => closeSync(fd),
+  }
+}
+
+function workerTextsSource(pool: RecordTextsWorkerPool): TextsSource {
+  return {
+    textsOf: (locations) => pool.textsOf(locations),
+    ahead: pool.size * BATCHES_IN_FLIGHT_PER_WORKER,
+    close: () => pool.close(),
+  }
+}
 
 /** Writes the texts file of one entity; returns its number of rows. */
 export async function writeRecordTextsFile(options: RecordTextsFileOptions): Promise<number> {
@@ -101,13 +130,12 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
     Number(counted?.rows ?? 0) >= (options.threads?.workersFromRows ?? WORKERS_FROM_ROWS)
       ? (options.threads?.workers ?? defaultTextsWorkers())
       : 0
-  const workers =
+  const source =
     workerCount > 0
-      ? new RecordTextsWorkerPool(workerCount, { entity: options.entity, storePath, dictionary })
-      : undefined
-  const file = workers === undefined ? openSync(storePath, 'r') : undefined
-  const reader =
-    file === undefined ? undefined : new RecordTextsReader(file, new RecordCodec(dictionary), options.entity)
+      ? workerTextsSource(
+          new RecordTextsWorkerPool(workerCount, { entity: options.entity, storePath, dictionary }),
+        )
+      : mainThreadTextsSource(storePath, dictionary, options.entity)
   let appender: DuckDBAppender | undefined
   try {
     const into = await session.appender(TEXTS_TABLE)
@@ -123,24 +151,22 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
         into.endRow()
       }
     }
-    // Sent to the workers and not yet appended, oldest first: appended in id order as they come back.
+    // Asked of the source and not yet appended, oldest first: appended in id order as they come back.
     const inFlight: { rows: Record<string, unknown>[]; texts: Promise<string[]> }[] = []
     const batchRows = options.threads?.batchRows ?? BATCH_ROWS
     for (let from = 0; ; from += batchRows) {
       const rows = await session.rows(LOCATIONS_SQL, [entityFile, from, from + batchRows])
-      if (workers === undefined) append(rows, reader!.textsOf(locationsOf(rows)))
-      else
-        for (let at = 0; at < rows.length; at += WORKER_BATCH_ROWS) {
-          const batch = rows.slice(at, at + WORKER_BATCH_ROWS)
-          const texts = workers.textsOf(locationsOf(batch))
-          // Awaited in turn below; a failure while an older batch is awaited must not go unhandled meanwhile.
-          texts.catch(() => {})
-          inFlight.push({ rows: batch, texts })
-          while (inFlight.length > workers.size * BATCHES_IN_FLIGHT_PER_WORKER) {
-            const oldest = inFlight.shift()!
-            append(oldest.rows, await oldest.texts)
-          }
+      for (let at = 0; at < rows.length; at += WORKER_BATCH_ROWS) {
+        const batch = rows.slice(at, at + WORKER_BATCH_ROWS)
+        const texts = source.textsOf(locationsOf(batch))
+        // Awaited in turn below; a failure while an older batch is awaited must not go unhandled meanwhile.
+        texts.catch(() => {})
+        inFlight.push({ rows: batch, texts })
+        while (inFlight.length > source.ahead) {
+          const oldest = inFlight.shift()!
+          append(oldest.rows, await oldest.texts)
         }
+      }
       if (rows.length < batchRows) break
     }
     for (const batch of inFlight) append(batch.rows, await batch.texts)
@@ -160,8 +186,7 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
     }
   } finally {
     appender?.closeSync()
-    if (file !== undefined) closeSync(file)
-    await workers?.close()
+    await source.close()
     await session.run(`DROP TABLE IF EXISTS ${TEXTS_TABLE}`)
   }
 }

@@ -16,7 +16,7 @@ export function startWorker(
 ): Worker {
   const fromSource = callerUrl.endsWith('.ts')
   const entry = new URL(`./${name}${fromSource ? '.ts' : '.js'}`, callerUrl)
-  const boot = fromSource ? new URL('../threads/worker-boot.mjs', import.meta.url) : entry
+  const boot = fromSource ? new URL('./worker-boot.mjs', import.meta.url) : entry
   return new Worker(boot, {
     workerData: { ...data, entry: entry.href },
     execArgv: fromSource ? ['--conditions=@oqlkit/source'] : [],

@@ -4,11 +4,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, describe, expect, it } from 'vitest'
-import { buildRecordDictionary } from '../src/catalog/record-codec.ts'
+import { buildRecordDictionary, RecordCodec } from '../src/catalog/record-codec.ts'
 import { IngestError } from '../src/ingest/ingest-error.ts'
 import { type ParseDone, runParseTasks } from '../src/ingest/part-parse-pool.ts'
-import type { ParseTask } from '../src/ingest/part-parse-worker.ts'
+import type { ParseTask, ParseWorkerData } from '../src/ingest/part-parse-worker.ts'
 import { recordExtractionSpecs } from '../src/ingest/record-extraction-spec.ts'
 import { work } from './fixtures/snapshot-fixtures.ts'
 
@@ -26,12 +27,14 @@ const parts = sizes.map((count, part) => {
   return path
 })
 
+const workerData: ParseWorkerData = { specs: recordExtractionSpecs(), parquetMemoryLimit: '256MiB' }
+
 const tasksIn = (run: string): ParseTask[] =>
   parts.map((path, index) => ({
     index,
     entity: 'works',
     path,
-    reportPath: path,
+    format: 'jsonl',
     partitionDate: '2024-01-01',
     seqBase: (index + 1) * 2 ** 32,
     segmentPath: join(scratch, `${run}-${index}.records`),
@@ -42,7 +45,7 @@ const tasksIn = (run: string): ParseTask[] =>
 describe('part parse pool (worker threads)', () => {
   it('starts the costliest task first, and gives results and files in task order whatever ran first', async () => {
     const started: number[] = []
-    const byCost = await runParseTasks(tasksIn('cost'), { specs: recordExtractionSpecs() }, 1, {
+    const byCost = await runParseTasks(tasksIn('cost'), workerData, 1, {
       cost: (task) => sizes[task.index]!,
       onDone: (task) => {
         started.push(task.index)
@@ -54,7 +57,7 @@ describe('part parse pool (worker threads)', () => {
       [1, 7],
       [2, 4],
     ])
-    const inOrder = await runParseTasks(tasksIn('order'), { specs: recordExtractionSpecs() }, 2)
+    const inOrder = await runParseTasks(tasksIn('order'), workerData, 2)
     expect(inOrder.map((done) => done.records)).toStrictEqual(sizes)
     for (const index of sizes.keys()) {
       expect(readFileSync(join(scratch, `cost-${index}.records`))).toStrictEqual(
@@ -74,11 +77,9 @@ describe('part parse pool (worker threads)', () => {
     const bad = join(scratch, 'bad.jsonl')
     writeFileSync(bad, `${JSON.stringify(work(1, '2024-01-01'))}\n{"id": \n`)
     const [task] = tasksIn('bad')
-    const error = await runParseTasks(
-      [{ ...task!, path: bad, reportPath: bad }],
-      { specs: recordExtractionSpecs() },
-      1,
-    ).catch((reason: unknown) => reason)
+    const error = await runParseTasks([{ ...task!, path: bad }], workerData, 1).catch(
+      (reason: unknown) => reason,
+    )
     expect(error).toBeInstanceOf(IngestError)
     expect((error as IngestError).code).toBe('invalid-json')
     expect((error as IngestError).file).toBe(bad)
@@ -98,10 +99,10 @@ describe('part parse pool (worker threads)', () => {
     let progressReports = 0
     const error = await runParseTasks(
       [
-        { ...first!, path: long, reportPath: long },
-        { ...second!, path: bad, reportPath: bad },
+        { ...first!, path: long },
+        { ...second!, path: bad },
       ],
-      { specs: recordExtractionSpecs() },
+      workerData,
       2,
       {
         // The long part starts first and is well under way before the bad one is read.
@@ -127,17 +128,100 @@ describe('part parse pool (worker threads)', () => {
           resolve()
         }, 200),
       )
-    const results = await runParseTasks(tasksIn('wait'), { specs: recordExtractionSpecs() }, 2, {
+    const results = await runParseTasks(tasksIn('wait'), workerData, 2, {
       onDone: (task) => slowLoad(task.index),
     })
     expect(results).toHaveLength(3)
     expect([...loaded].sort()).toStrictEqual([0, 1, 2])
 
-    const error = await runParseTasks(tasksIn('refused'), { specs: recordExtractionSpecs() }, 2, {
+    const error = await runParseTasks(tasksIn('refused'), workerData, 2, {
       onDone: async (task) => {
         if (task.index === 1) throw new Error('the rows of part 1 could not be loaded')
       },
     }).catch((reason: unknown) => reason)
     expect((error as Error).message).toBe('the rows of part 1 could not be loaded')
+  }, 60_000)
+})
+
+describe('part parse pool reading Parquet parts (worker threads, each with its own DuckDB)', () => {
+  /** The long JSON Lines part as Parquet in row groups of `rowGroup` rows; with each row's `to_json` text. */
+  const parquetOf = async (lines: readonly string[], name: string, rowGroup: number) => {
+    const jsonl = join(scratch, `${name}.jsonl`)
+    writeFileSync(jsonl, `${lines.join('\n')}\n`)
+    const path = join(scratch, `${name}.parquet`)
+    const instance = await DuckDBInstance.create(':memory:')
+    const connection = await instance.connect()
+    await connection.run(
+      `COPY (SELECT * FROM read_json_auto($1)) TO $2 (FORMAT parquet, ROW_GROUP_SIZE ${rowGroup})`,
+      [jsonl, path],
+    )
+    const texts = (
+      await connection.runAndReadAll(
+        'SELECT CAST(to_json(t) AS VARCHAR) AS json FROM read_parquet($1) AS t ORDER BY file_row_number',
+        [path],
+      )
+    )
+      .getRowObjectsJson()
+      .map((row) => String(row.json))
+    connection.closeSync()
+    instance.closeSync()
+    return { path, texts }
+  }
+
+  it('reads the rows of every row group in file order, each stored as its JSON text', async () => {
+    const lines = Array.from({ length: 5_000 }, (_, n) => JSON.stringify(work(n + 1, '2024-01-01')))
+    // Row groups of 1,000 rows: DuckDB reads them as separate scan units, which must come back in order.
+    const { path, texts } = await parquetOf(lines, 'groups', 1_000)
+    const dictionary = buildRecordDictionary(texts.slice(0, 16))
+    const [task] = tasksIn('parquet')
+    const [done] = await runParseTasks([{ ...task!, path, format: 'parquet', dictionary }], workerData, 1)
+    expect(done!.records).toBe(5_000)
+    const rows = readFileSync(task!.rowsPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(rows.map((row: { id: string }) => row.id)).toStrictEqual(
+      Array.from({ length: 5_000 }, (_, n) => `W${n + 1}`),
+    )
+    const segment = readFileSync(task!.segmentPath)
+    const codec = new RecordCodec(dictionary)
+    const stored = rows.map((row: { record_offset: number; record_bytes: number }) =>
+      Buffer.from(
+        codec.decode(segment.subarray(row.record_offset, row.record_offset + row.record_bytes)),
+      ).toString('utf8'),
+    )
+    expect(stored).toStrictEqual(texts)
+    // The derived values are those of the record itself.
+    expect(rows[41]).toMatchObject({
+      id: 'W42',
+      external_ids: [['doi', '10.1000/test.42']],
+      link_0: ['A42'],
+    })
+  }, 60_000)
+
+  it('names the file of a Parquet part that cannot be read, and every worker leaves on its own', async () => {
+    const { path } = await parquetOf([JSON.stringify(work(1, '2024-01-01'))], 'whole', 1_000)
+    const broken = join(scratch, 'broken.parquet')
+    const bytes = readFileSync(path)
+    // The footer kept, the data pages overwritten: the file opens, its pages do not decode.
+    writeFileSync(
+      broken,
+      Buffer.concat([Buffer.from('PAR1'), Buffer.alloc(bytes.length - 8, 7), bytes.subarray(-4)]),
+    )
+    const [first, second] = tasksIn('broken')
+    const exitCodes: number[] = []
+    const error = await runParseTasks(
+      [
+        { ...first!, path: broken, format: 'parquet' },
+        { ...second!, path, format: 'parquet' },
+      ],
+      workerData,
+      2,
+      { onWorkerExit: (code) => exitCodes.push(code) },
+    ).catch((reason: unknown) => reason)
+    expect(error).toBeInstanceOf(IngestError)
+    expect((error as IngestError).code).toBe('invalid-parquet')
+    expect((error as IngestError).file).toBe(broken)
+    expect(exitCodes).toStrictEqual([0, 0])
   }, 60_000)
 })

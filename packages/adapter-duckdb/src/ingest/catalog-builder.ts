@@ -141,28 +141,6 @@ const SLICE_BUDGETS = 3
 /** Where an entity's rows wait, split by id range, to be sorted (inside the build folder; removed after). */
 const SORT_RANGES_DIR = '.sort-ranges'
 
-const UNITS: Readonly<Record<string, number>> = {
-  bytes: 1,
-  kib: 2 ** 10,
-  mib: 2 ** 20,
-  gib: 2 ** 30,
-  tib: 2 ** 40,
-  kb: 1e3,
-  mb: 1e6,
-  gb: 1e9,
-  tb: 1e12,
-}
-
-/** DuckDB's memory limit in bytes (`current_setting` answers text such as `7.4 GiB`). */
-const memoryLimitBytes = async (db: StagingDatabase): Promise<number> => {
-  const [row] = await db.rows("SELECT current_setting('memory_limit') AS setting")
-  const match = /^([\d.]+)\s*([a-z]+)$/i.exec(String(row?.setting ?? '').trim())
-  const bytes =
-    match === null ? Number.NaN : Number(match[1]) * (UNITS[match[2]!.toLowerCase()] ?? Number.NaN)
-  // An unreadable setting: assume 1 GB, which only makes the ranges smaller than they need be.
-  return Number.isFinite(bytes) && bytes > 0 ? bytes : 2 ** 30
-}
-
 export async function buildCatalog(
   db: StagingDatabase,
   outDir: string,
@@ -295,7 +273,7 @@ export async function buildCatalog(
     await run(`${info.entity}: picking the newest version of each id`, pickWinnersSql(info))
     await run(`${info.entity}: applying merges and deletions`, judgeWinnersSql(info), [info.entity])
     const verdict = (await db.rows(verdictCountsSql(info)))[0] ?? {}
-    const budget = options.sortBatchBytes ?? (await memoryLimitBytes(db)) / SORT_MEMORY_SHARE
+    const budget = options.sortBatchBytes ?? (await db.memoryLimitBytes()) / SORT_MEMORY_SHARE
     const previous = options.previous?.entities.get(info.entity)
     if (previous !== undefined) {
       await db.run(setPreviousFilesSql(info), [listValue([...previous])])

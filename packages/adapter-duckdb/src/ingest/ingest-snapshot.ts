@@ -1,10 +1,11 @@
 // `ingestSnapshot`: reads an OpenAlex snapshot (legacy or 2026 layout) and writes a catalog. The steps:
 //   1. plan: find the layout, check the manifests against the files (nothing is read yet);
-//   2. parse: worker threads, one per core, read every part file once: each record is compressed into its
-//      entity's record store and every value the catalog derives from it is written as one JSON line, which
-//      DuckDB loads as soon as the part is done (while the workers go on); the id lists are staged beside
-//      them. All of it inside a build folder next to the catalog. When updating, the catalog's own records
-//      are not parsed again: its ids are staged from its files, and its record store begins the new one;
+//   2. parse: worker threads, one per core, read every part file once (a Parquet part through a DuckDB of
+//      the worker's own, parquet-row-reader.ts): each record is compressed into its entity's record store
+//      and every value the catalog derives from it is written as one JSON line, which DuckDB loads as soon
+//      as the part is done (while the workers go on); the id lists are staged beside them. All of it inside
+//      a build folder next to the catalog. When updating, the catalog's own records are not parsed again:
+//      its ids are staged from its files, and its record store begins the new one;
 //   3. build: one version per id (newest partition wins), merges and deletions, Parquet files (the rows an
 //      update keeps read from the catalog's own files), catalog.json, the serving database;
 //   4. commit: swap the build folder in. Any error before that leaves the existing catalog untouched.
@@ -54,14 +55,16 @@ import { abandonBuildFolder, type BuildFolder, commitBuildFolder, openBuildFolde
 import { readDeletedIds, readMergedIds } from './id-list-reader.ts'
 import { IngestError, ingestErrorDetails } from './ingest-error.ts'
 import type { EntityIngestCounts, IngestProgressListener, IngestSummary } from './ingest-progress.ts'
+import { parquetReaderMemoryLimit } from './parquet-row-reader.ts'
 import { defaultParseWorkers, type ParseDone, runParseTasks } from './part-parse-pool.ts'
-import type { ParseTask } from './part-parse-worker.ts'
-import { checkRecordCount, prepareParquetPart } from './part-stager.ts'
+import type { ParseTask, ParseWorkerData } from './part-parse-worker.ts'
+import { checkParquetPart, checkRecordCount, firstRecordsOf } from './part-stager.ts'
 import { ProgressReporter } from './progress-reporter.ts'
 import { recordExtractionSpecs } from './record-extraction-spec.ts'
 import {
   type AssembledRecordStore,
   assembleRecordStore,
+  DICTIONARY_EXAMPLES,
   type RecordSegment,
   recordDictionaryFor,
 } from './record-store-assembler.ts'
@@ -379,18 +382,10 @@ async function stageRecords(
 ): Promise<StagedRecords> {
   const rowsDir = join(stagingDir, 'rows')
   const segmentsDir = join(stagingDir, 'segments')
-  const convertedDir = join(stagingDir, 'parquet-as-json')
-  for (const dir of [rowsDir, segmentsDir, convertedDir, join(buildDir, RECORDS_DIR)])
-    await mkdir(dir, { recursive: true })
+  for (const dir of [rowsDir, segmentsDir, join(buildDir, RECORDS_DIR)]) await mkdir(dir, { recursive: true })
 
-  // Parquet parts become JSON Lines first: the workers read lines.
-  const sources = new Map<number, string>()
-  for (const [index, part] of plan.parts.entries()) {
-    if (part.format !== 'parquet') continue
-    const converted = join(convertedDir, `${index}.jsonl`)
-    await prepareParquetPart(db, part, converted)
-    sources.set(index, converted)
-  }
+  // The workers read Parquet parts themselves; their ids are checked here first, a column read.
+  for (const part of plan.parts) if (part.format === 'parquet') await checkParquetPart(db, part)
   const dictionaries = new Map<CatalogEntity, Buffer>()
   for (const info of CATALOG_ENTITIES) {
     const old = previous?.manifest.entities[info.entity]
@@ -401,7 +396,7 @@ async function stageRecords(
         previous !== undefined && old !== undefined && old.rowCount > 0
           ? previousFile(previous, old.recordStore.dictionary)
           : undefined,
-        first === -1 ? undefined : (sources.get(first) ?? plan.parts[first]!.path),
+        async () => (first === -1 ? [] : firstRecordsOf(db, plan.parts[first]!, DICTIONARY_EXAMPLES)),
       ),
     )
   }
@@ -422,7 +417,7 @@ async function stageRecords(
         throw catalogInvalid(previous.outDir, error)
       })
     }
-  for (const [partIndex, part] of plan.parts.entries()) {
+  for (const part of plan.parts) {
     const index = tasks.length
     partOfTask.set(index, part)
     tasks.push({
@@ -430,8 +425,8 @@ async function stageRecords(
       entity: part.entity.entity,
       ...taskFiles(index),
       dictionary: dictionaries.get(part.entity.entity)!,
-      path: sources.get(partIndex) ?? part.path,
-      reportPath: part.path,
+      path: part.path,
+      format: part.format,
       partitionDate: part.partitionDate,
     })
   }
@@ -464,7 +459,11 @@ async function stageRecords(
   let finished = 0
   let done: ParseDone[]
   try {
-    done = await runParseTasks(tasks, { specs: recordExtractionSpecs() }, options.workers, {
+    const workerData: ParseWorkerData = {
+      specs: recordExtractionSpecs(),
+      parquetMemoryLimit: parquetReaderMemoryLimit(await db.memoryLimitBytes()),
+    }
+    done = await runParseTasks(tasks, workerData, options.workers, {
       cost: (task) => partOfTask.get(task.index)?.bytes ?? 0,
       onProgress: (task, records) => {
         running.set(task.index, records)
@@ -493,7 +492,6 @@ async function stageRecords(
     cursor.recordsRead += result.records
     cursor.rewritten += result.rewritten
   }
-  await rm(convertedDir, { recursive: true, force: true })
 
   const read = new Map<CatalogEntity, number>()
   for (const info of CATALOG_ENTITIES) {

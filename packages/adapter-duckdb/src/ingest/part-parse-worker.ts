@@ -2,14 +2,16 @@
 // per task: the records compressed for the record store (a segment, concatenated into the entity's store
 // once every task is done) and one JSON line per record with every value the catalog derives from it
 // (record-extractor.ts), which DuckDB loads in parallel. The main thread only schedules tasks and runs
-// DuckDB, so parsing and compression use every core.
+// DuckDB, so parsing and compression use every core. A JSON Lines part is read as lines (gunzipped here); a
+// Parquet part as its rows' JSON text, through a DuckDB of the worker's own (parquet-row-reader.ts).
 import { closeSync, openSync, writeSync } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { RecordCodec } from '../catalog/record-codec.ts'
 import { IngestError, type IngestErrorContext } from './ingest-error.ts'
-import { readTextLines } from './line-reader.ts'
+import { readTextLines, type TextLine } from './line-reader.ts'
+import { ParquetRowReader } from './parquet-row-reader.ts'
 import type { RecordExtractionSpec } from './record-extraction-spec.ts'
 import { type RecordExtractor, recordExtractorOf } from './record-extractor.ts'
 import { parseSnapshotLine } from './snapshot-line-parser.ts'
@@ -24,10 +26,9 @@ export interface ParseTask {
   readonly dictionary: Uint8Array
   /** The `seq` of the task's first record; the rest follow in reading order. */
   readonly seqBase: number
-  /** The file read (a JSON Lines conversion for a Parquet part). */
+  /** The part file, as the snapshot has it (errors name it). */
   readonly path: string
-  /** The file errors name (the part as the snapshot has it). */
-  readonly reportPath: string
+  readonly format: 'jsonl' | 'parquet'
   readonly partitionDate: string | null
 }
 
@@ -59,6 +60,8 @@ export interface StopRequest {
 
 export interface ParseWorkerData {
   readonly specs: Readonly<Record<CatalogEntity, RecordExtractionSpec>>
+  /** The DuckDB `memory_limit` of the worker's Parquet reader, opened on its first Parquet part. */
+  readonly parquetMemoryLimit: string
 }
 
 const PROGRESS_EVERY = 5_000
@@ -98,7 +101,13 @@ class BufferedFile {
   }
 }
 
-const { specs } = workerData as ParseWorkerData
+const { specs, parquetMemoryLimit } = workerData as ParseWorkerData
+let parquetReader: Promise<ParquetRowReader> | undefined
+const recordsOf = async (task: ParseTask): Promise<AsyncIterable<TextLine>> => {
+  if (task.format === 'jsonl') return readTextLines(task.path)
+  parquetReader ??= ParquetRowReader.open(parquetMemoryLimit)
+  return (await parquetReader).rows(task.path)
+}
 const extractors = new Map<CatalogEntity, RecordExtractor>()
 const extractorOf = (entity: CatalogEntity): RecordExtractor => {
   let extractor = extractors.get(entity)
@@ -148,10 +157,10 @@ async function run(task: ParseTask): Promise<ParseReply> {
   }
   try {
     const info = catalogEntityInfo(task.entity)!
-    for await (const { lineNumber, text } of readTextLines(task.path)) {
+    for await (const { lineNumber, text } of await recordsOf(task)) {
       // Stop requests arrive between the file's chunks; the unread rest is abandoned with the pool's run.
       if (stopRequested) break
-      const parsed = parseSnapshotLine(info, text, task.reportPath, lineNumber)
+      const parsed = parseSnapshotLine(info, text, task.path, lineNumber)
       if (parsed === null) continue
       if (parsed instanceof IngestError) throw parsed
       if (parsed.rewritten) rewritten++
@@ -192,15 +201,19 @@ let stopRequested = false
 let running = false
 const port = parentPort!
 // Closing the port once idle leaves the thread's event loop empty, so it exits on its own (code 0).
+const shutDown = () => {
+  port.close()
+  void parquetReader?.then((reader) => reader.close()).catch(() => {})
+}
 const reply = (message: ParseReply) => {
   running = false
-  if (stopRequested) port.close()
+  if (stopRequested) shutDown()
   else port.postMessage(message)
 }
 port.on('message', (message: ParseTask | StopRequest) => {
   if ('kind' in message) {
     stopRequested = true
-    if (!running) port.close()
+    if (!running) shutDown()
     return
   }
   running = true

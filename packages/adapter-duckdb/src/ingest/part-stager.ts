@@ -1,17 +1,14 @@
-// What staging checks and prepares of a part file outside the parse workers: a Parquet part's ids (so a bad
-// row is named by its row number) and its rows as JSON Lines for the workers, and each part's record count
-// against its manifest entry.
-import { PARQUET_PART_AS_JSON_LINES_SQL, parquetBadIdSql } from './catalog-sql.ts'
+// What staging checks and reads of a part file outside the parse workers: a Parquet part's ids (so a bad row
+// is named by its row number before any worker starts), the first records of a part (the entity's record
+// dictionary is made of them), and each part's record count against its manifest entry.
+import { PARQUET_PART_FIRST_ROWS_AS_JSON_SQL, parquetBadIdSql } from './catalog-sql.ts'
 import { IngestError, ingestErrorDetails } from './ingest-error.ts'
+import { readTextLines } from './line-reader.ts'
 import type { SnapshotPart } from './snapshot-plan.ts'
 import type { StagingDatabase } from './staging-database.ts'
 
-/** Checks a Parquet part's ids and writes its rows to `jsonLinesPath`, one JSON object per line. */
-export async function prepareParquetPart(
-  db: StagingDatabase,
-  part: SnapshotPart,
-  jsonLinesPath: string,
-): Promise<void> {
+/** Checks that every row of a Parquet part has an id; a part without one is named with its first such row. */
+export async function checkParquetPart(db: StagingDatabase, part: SnapshotPart): Promise<void> {
   let bad: unknown
   try {
     bad = (await db.rows(parquetBadIdSql(part.entity), [part.path]))[0]?.bad
@@ -26,11 +23,29 @@ export async function prepareParquetPart(
       detail: ingestErrorDetails.missingId(),
     })
   }
-  try {
-    await db.run(PARQUET_PART_AS_JSON_LINES_SQL, [part.path, jsonLinesPath])
-  } catch (error) {
-    throw parquetError(part, error)
+}
+
+/** A part's first `count` records as the parse workers will read them: its non-blank lines, or its rows. */
+export async function firstRecordsOf(
+  db: StagingDatabase,
+  part: SnapshotPart,
+  count: number,
+): Promise<string[]> {
+  if (part.format === 'parquet') {
+    try {
+      const rows = await db.rows(PARQUET_PART_FIRST_ROWS_AS_JSON_SQL, [part.path, count])
+      return rows.map((row) => String(row.json))
+    } catch (error) {
+      throw parquetError(part, error)
+    }
   }
+  const records: string[] = []
+  for await (const { text } of readTextLines(part.path)) {
+    if (text.trim() === '') continue
+    records.push(text)
+    if (records.length === count) break
+  }
+  return records
 }
 
 export function checkRecordCount(part: SnapshotPart, records: number): void {

@@ -12,7 +12,6 @@ import {
   recordStorePath,
 } from '../catalog/catalog-layout.ts'
 import { buildRecordDictionary, RECORD_CODEC_ID } from '../catalog/record-codec.ts'
-import { readTextLines } from './line-reader.ts'
 
 export interface RecordSegment {
   /** The parse task that wrote it (`record_part` of its rows). */
@@ -31,26 +30,20 @@ export interface AssembledRecordStore {
 }
 
 /** Records the dictionary is made of: the first of the entity's first part file. */
-const DICTIONARY_EXAMPLES = 16
+export const DICTIONARY_EXAMPLES = 16
 
 /**
  * The dictionary of an entity's records: from the catalog being updated when it has one (its records are
- * kept as they were compressed), else from the first records of the first file read. Deterministic: the same
- * snapshot gives the same dictionary.
+ * kept as they were compressed), else from the first records of the first file read (`firstRecords`, at most
+ * `DICTIONARY_EXAMPLES` of them, as the parse workers will read them). Deterministic: the same snapshot gives
+ * the same dictionary.
  */
 export async function recordDictionaryFor(
   previousDictionary: string | undefined,
-  firstFile: string | undefined,
+  firstRecords: () => Promise<readonly string[]>,
 ): Promise<Buffer> {
   if (previousDictionary !== undefined) return readFile(previousDictionary)
-  const examples: string[] = []
-  if (firstFile !== undefined)
-    for await (const { text } of readTextLines(firstFile)) {
-      if (text.trim() === '') continue
-      examples.push(text)
-      if (examples.length === DICTIONARY_EXAMPLES) break
-    }
-  return buildRecordDictionary(examples)
+  return buildRecordDictionary(await firstRecords())
 }
 
 const COPY_CHUNK = 8 << 20

@@ -52,6 +52,18 @@ export const STAGING_FILE = 'staging.duckdb'
  */
 export const STAGING_ROW_GROUP_ROWS = 8192
 
+const UNITS: Readonly<Record<string, number>> = {
+  bytes: 1,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+}
+
 export class StagingDatabase {
   readonly #instance: DuckDBInstance
   readonly #connection: DuckDBConnection
@@ -118,6 +130,16 @@ export class StagingDatabase {
     }
     await this.run(`SET threads = ${sqlInteger(before)}`)
     return result
+  }
+
+  /** DuckDB's memory limit in bytes (`current_setting` answers text such as `7.4 GiB`). */
+  async memoryLimitBytes(): Promise<number> {
+    const [row] = await this.rows("SELECT current_setting('memory_limit') AS setting")
+    const match = /^([\d.]+)\s*([a-z]+)$/i.exec(String(row?.setting ?? '').trim())
+    const bytes =
+      match === null ? Number.NaN : Number(match[1]) * (UNITS[match[2]!.toLowerCase()] ?? Number.NaN)
+    // An unreadable setting: assume 1 GB, which only makes sort ranges smaller than they need be.
+    return Number.isFinite(bytes) && bytes > 0 ? bytes : 2 ** 30
   }
 
   async appender(table: string): Promise<DuckDBAppender> {

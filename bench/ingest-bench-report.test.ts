@@ -55,6 +55,18 @@ describe('the ingest benchmark report', () => {
     const coreOnly = renderTargetTable(summarize(result(measured.contenders.slice(0, 2))))
     expect(coreOnly).toContain('| catalog (core) ≤ 1.2× the gzipped snapshot | 1.10× | yes |')
     expect(coreOnly).not.toContain('full ingest')
+    expect(coreOnly).not.toContain('Parquet layout')
+  })
+
+  it('checks the Parquet layout’s core ingest against 5× the floor when it ran', () => {
+    const withParquet = result([
+      ...measured.contenders,
+      { name: 'parquet', label: 'parquet', runs: runs([2_000, 2_500, 3_000], 900, 100) },
+    ])
+    const table = renderTargetTable(summarize(withParquet))
+    expect(table).toContain('| core ingest from the Parquet layout ≥ 5× the floor’s works/s | 4.40× | no |')
+    // The catalog size is still the fullest JSON ingest's.
+    expect(table).toContain('| catalog (full) ≤ 1.2× the gzipped snapshot | 1.30× | no |')
   })
 
   it('states the command, the machine and the load before and after', () => {

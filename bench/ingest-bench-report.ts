@@ -4,7 +4,7 @@ import { ratio } from './bench-report-writer.ts'
 import { median } from './bench-stats.ts'
 import { formatWorks } from './latency-plot-writer.ts'
 
-export type ContenderName = 'floor' | 'core' | 'full'
+export type ContenderName = 'floor' | 'core' | 'full' | 'parquet'
 
 export interface RunMeasure {
   readonly wallMs: number
@@ -89,10 +89,17 @@ export function renderTargetTable(summaries: readonly ContenderSummary[]): strin
   const rows: [string, string, boolean | undefined][] = []
   const core = find('core')
   const full = find('full')
+  const parquet = find('parquet')
   if (core !== undefined)
     rows.push(['core ingest ≥ 2× the floor’s works/s', times(core.speedOverFloor), core.speedOverFloor >= 2])
   if (full !== undefined)
     rows.push(['full ingest ≥ 1× the floor’s works/s', times(full.speedOverFloor), full.speedOverFloor >= 1])
+  if (parquet !== undefined)
+    rows.push([
+      'core ingest from the Parquet layout ≥ 5× the floor’s works/s',
+      times(parquet.speedOverFloor),
+      parquet.speedOverFloor >= 5,
+    ])
   if (ingests.length > 0) {
     const peak = Math.max(...ingests.map((s) => s.peakRssBytes))
     rows.push(['peak RSS of ingest ≤ 4 GB', formatBytes(peak), peak <= 4 * 2 ** 30])

@@ -3,7 +3,9 @@
 // hold whatever else the machine is doing. Each round runs, in rotation:
 //   floor  DuckDB alone: read_json_auto over the works part files into a table, COPY it to parquet;
 //   core   `oqlkit ingest --no-search-index --no-vectors --no-text-tagger` (catalog, records, link tables);
-//   full   `oqlkit ingest` (with search index, vectors and tagger), unless --core-only.
+//   full   `oqlkit ingest` (with search index, vectors and tagger), unless --core-only;
+//   parquet with --parquet-layout DIR: the core ingest of the same snapshot in the 2026 Parquet layout, written
+//          to DIR first (untimed, once; parquet-layout-writer.ts) unless it holds it already.
 // Every contender is a whole child process, started under GNU time (`/usr/bin/time -f '%e %M'`): its %M is
 // the peak RSS of the process tree's largest process (the CLI's bin is a small node that runs the real one
 // as its child; wait4 reports the descendants' peak too), so no polling of /proc is needed.
@@ -11,7 +13,7 @@
 // once, in the cache folder the peer benchmark uses.
 //
 //   npm run bench:ingest -- (--snapshot DIR | --works 20k [--seed 1] [--cache-dir .bench-cache])
-//                           [--rounds 3] [--core-only] [--out FILE.md] [--tmp DIR]
+//                           [--rounds 3] [--core-only] [--parquet-layout DIR] [--out FILE.md] [--tmp DIR]
 import { spawn } from 'node:child_process'
 import {
   closeSync,
@@ -38,11 +40,12 @@ import {
   type RunMeasure,
   renderIngestSection,
 } from './ingest-bench-report.ts'
+import { writeParquetLayout } from './parquet-layout-writer.ts'
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
 const TIME = '/usr/bin/time'
 const USAGE =
-  'usage: npm run bench:ingest -- (--snapshot DIR | --works N [--seed S]) [--rounds 3] [--core-only] [--out FILE.md] [--tmp DIR] [--cache-dir .bench-cache]'
+  'usage: npm run bench:ingest -- (--snapshot DIR | --works N [--seed S]) [--rounds 3] [--core-only] [--parquet-layout DIR] [--out FILE.md] [--tmp DIR] [--cache-dir .bench-cache]'
 
 const { values: args } = parseArgs({
   options: {
@@ -51,6 +54,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '3' },
     'core-only': { type: 'boolean', default: false },
+    'parquet-layout': { type: 'string' },
     out: { type: 'string' },
     tmp: { type: 'string', default: tmpdir() },
     'cache-dir': { type: 'string', default: '.bench-cache' },
@@ -131,15 +135,10 @@ async function timeChild(
 }
 
 const node = process.execPath
-const cli = (flags: readonly string[]) => (out: string) => [
-  node,
-  'packages/cli/bin/oqlkit.js',
-  'ingest',
-  snapshotDir,
-  '--out',
-  out,
-  ...flags,
-]
+const cli =
+  (flags: readonly string[], snapshot: string = snapshotDir) =>
+  (out: string) => [node, 'packages/cli/bin/oqlkit.js', 'ingest', snapshot, '--out', out, ...flags]
+const CORE_FLAGS = ['--no-search-index', '--no-vectors', '--no-text-tagger']
 const plan: {
   name: ContenderRuns['name']
   label: string
@@ -161,10 +160,18 @@ const plan: {
   {
     name: 'core',
     label: 'core ingest (--no-search-index --no-vectors --no-text-tagger)',
-    argv: cli(['--no-search-index', '--no-vectors', '--no-text-tagger']),
+    argv: cli(CORE_FLAGS),
   },
 ]
 if (!args['core-only']) plan.push({ name: 'full', label: 'full ingest', argv: cli([]) })
+if (args['parquet-layout'] !== undefined) {
+  const parquetRoot = await writeParquetLayout(snapshotDir, args['parquet-layout'], console.log)
+  plan.push({
+    name: 'parquet',
+    label: 'core ingest of the 2026 Parquet layout of the same snapshot',
+    argv: cli(CORE_FLAGS, parquetRoot),
+  })
+}
 
 const measured = plan.map(() => [] as RunMeasure[])
 const contenders = plan.map((contender, index) => ({

@@ -123,7 +123,12 @@ beforeAll(() => {
     join(app, 'package-lock.json'),
     `${JSON.stringify({ name: manifest.name, lockfileVersion: 3, requires: true, packages: { '': { name: manifest.name, dependencies }, ...entries } }, null, 2)}\n`,
   )
-  run('npm', ['install', '--offline', '--no-audit', '--no-fund'], { cwd: app })
+  // zstd-napi's install fetches a prebuilt binary from outside the npm registry, where it can; here it is
+  // built from source, as the repository's .npmrc has it for `npm ci`.
+  run('npm', ['install', '--offline', '--no-audit', '--no-fund'], {
+    cwd: app,
+    env: { ...cleanEnv(), npm_config_build_from_source: 'true' },
+  })
   copyFileSync(join(FIXTURES, 'packed-smoke.mjs'), join(app, 'packed-smoke.mjs'))
   copyFileSync(join(FIXTURES, 'packed-consumer.ts'), join(app, 'packed-consumer.ts'))
 }, 240_000)

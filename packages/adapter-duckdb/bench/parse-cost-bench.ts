@@ -3,7 +3,9 @@
 // value, the staged row's JSON, and the record's compression for the record store. From the sum, the most
 // works per second the parse workers could reach on this machine's cores if nothing else ran; and from the
 // steps every ingest must take (read, parse, compress the record), the most any ingest written this way could.
-// Compare those ceilings with the DuckDB floor (`bench/ingest-floor.ts`) on the same files.
+// Compare those ceilings with the DuckDB floor (`bench/ingest-floor.ts`) on the same files. Every record codec is
+// timed, compressing and decompressing, with the size of what it writes; the sums count the codec new record
+// stores are written with.
 //
 //   npm run bench:parse-cost -- [--snapshot DIR] [--works 5000] [--rounds 5]
 import { readFileSync } from 'node:fs'
@@ -11,7 +13,12 @@ import { availableParallelism, loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { gunzipSync } from 'node:zlib'
-import { buildRecordDictionary, RecordCodec } from '../src/catalog/record-codec.ts'
+import {
+  buildRecordDictionary,
+  RECORD_CODEC_ID,
+  RECORD_CODEC_IDS,
+  recordCodecOf,
+} from '../src/catalog/record-codec.ts'
 import { recordExtractionSpecOf } from '../src/ingest/record-extraction-spec.ts'
 import { recordExtractorOf } from '../src/ingest/record-extractor.ts'
 import { planSnapshot } from '../src/ingest/snapshot-planner.ts'
@@ -51,19 +58,43 @@ const lines = split()
 const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
 const extract = recordExtractorOf(recordExtractionSpecOf('works'))
 const extracted = records.map((record) => extract(record))
-// The dictionary as ingest makes it: the first records of the first part.
-const codec = new RecordCodec(buildRecordDictionary(lines.slice(0, 16)))
+// The dictionaries as ingest makes them: the first records of the first part.
+const codecs = RECORD_CODEC_IDS.map((id) => {
+  const codec = recordCodecOf(id, buildRecordDictionary(lines.slice(0, 16), id))
+  const encoded = lines.map((line) => codec.encode(line))
+  return { id, codec, encoded }
+})
 
-const steps: { name: string; unavoidable: boolean; run: () => unknown }[] = [
-  { name: 'gunzip and split lines', unavoidable: true, run: split },
-  { name: 'JSON.parse', unavoidable: true, run: () => lines.map((line) => JSON.parse(line)) },
-  { name: 'extract derived values', unavoidable: false, run: () => records.map((record) => extract(record)) },
+/** `counted`: in the sums (a codec other than the one new stores use is shown beside them). */
+const steps: { name: string; unavoidable: boolean; counted: boolean; run: () => unknown }[] = [
+  { name: 'gunzip and split lines', unavoidable: true, counted: true, run: split },
+  { name: 'JSON.parse', unavoidable: true, counted: true, run: () => lines.map((line) => JSON.parse(line)) },
+  {
+    name: 'extract derived values',
+    unavoidable: false,
+    counted: true,
+    run: () => records.map((record) => extract(record)),
+  },
   {
     name: 'staged row as JSON',
     unavoidable: false,
+    counted: true,
     run: () => extracted.map((row, seq) => JSON.stringify({ seq, id: 'W1', record_offset: seq, ...row })),
   },
-  { name: 'compress the record', unavoidable: true, run: () => lines.map((line) => codec.encode(line)) },
+  ...codecs.flatMap(({ id, codec, encoded }) => [
+    {
+      name: `compress (${id})`,
+      unavoidable: true,
+      counted: id === RECORD_CODEC_ID,
+      run: () => lines.map((line) => codec.encode(line)),
+    },
+    {
+      name: `decompress (${id})`,
+      unavoidable: false,
+      counted: false,
+      run: () => encoded.map((bytes) => codec.decode(bytes)),
+    },
+  ]),
 ]
 
 const loadBefore = loadavg()[0]!
@@ -86,16 +117,19 @@ let all = 0
 let unavoidable = 0
 for (const step of steps) {
   const micros = median(perWork.get(step.name)!)
-  all += micros
-  if (step.unavoidable) unavoidable += micros
-  console.log(
-    `  ${step.name.padEnd(24)} ${micros.toFixed(1).padStart(7)} µs a work${step.unavoidable ? '  (every ingest)' : ''}`,
-  )
+  if (step.counted) all += micros
+  if (step.counted && step.unavoidable) unavoidable += micros
+  const note = !step.counted ? '  (not in the sums)' : step.unavoidable ? '  (every ingest)' : ''
+  console.log(`  ${step.name.padEnd(36)} ${micros.toFixed(1).padStart(7)} µs a work${note}`)
+}
+for (const { id, encoded } of codecs) {
+  const bytes = encoded.reduce((sum, record) => sum + record.length, 0)
+  console.log(`  ${`records (${id})`.padEnd(36)} ${(bytes / rawBytes).toFixed(3)} of their JSON`)
 }
 const ceiling = (micros: number) => Math.round((cores * 1e6) / micros).toLocaleString('en-US')
 console.log(
-  `  ${'all steps'.padEnd(24)} ${all.toFixed(1).padStart(7)} µs a work: at most ${ceiling(all)} works/s on ${cores} cores`,
+  `  ${'all steps'.padEnd(36)} ${all.toFixed(1).padStart(7)} µs a work: at most ${ceiling(all)} works/s on ${cores} cores`,
 )
 console.log(
-  `  ${'every ingest'.padEnd(24)} ${unavoidable.toFixed(1).padStart(7)} µs a work: at most ${ceiling(unavoidable)} works/s on ${cores} cores`,
+  `  ${'every ingest'.padEnd(36)} ${unavoidable.toFixed(1).padStart(7)} µs a work: at most ${ceiling(unavoidable)} works/s on ${cores} cores`,
 )

@@ -9,6 +9,7 @@ export {
   type CatalogManifest,
 } from './catalog/catalog-layout.ts'
 export { type CatalogManifestResult, readCatalogManifest } from './catalog/catalog-manifest-reader.ts'
+export { RECORD_CODEC_ID, RECORD_CODEC_IDS, type RecordCodecId } from './catalog/record-codec.ts'
 export { RecordTextsFiles, type RecordTextsThreads } from './catalog/record-texts-file.ts'
 export {
   COLLECTIONS_LOG_FILE,

@@ -1,12 +1,15 @@
 // Updating a catalog by partition (legacy layout): a newer partition replaces a record by id, an older one
 // does not, records the new snapshot does not mention stay; merged ids are recorded (chains resolved) and
-// remove the old record unless it was published again after the merge.
-import { mkdtempSync, rmSync } from 'node:fs'
+// remove the old record unless it was published again after the merge. A catalog keeps its record codec
+// across updates.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CatalogManifest } from '../src/catalog/catalog-layout.ts'
+import { IngestError } from '../src/ingest/ingest-error.ts'
 import type { IngestSummary } from '../src/ingest/ingest-progress.ts'
-import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
+import { type IngestOptions, ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
 import { CatalogInspector } from './fixtures/catalog-inspector.ts'
 import {
   author,
@@ -148,5 +151,83 @@ describe('updating a catalog by updated_date partition', () => {
     expect(Object.keys(await titles())).toStrictEqual(['W7'])
     expect(summary.entities.authors.recordsWritten).toBe(0)
     expect(summary.mergedIds).toBe(0)
+  })
+})
+
+describe('updating a catalog whose records are deflated (format 6 as first written)', () => {
+  const dir = () => join(root, 'deflated-catalog')
+  const ingestInto = (
+    name: string,
+    works: readonly FixtureRecord[],
+    options: Partial<IngestOptions> = {},
+  ) => {
+    const snapshotDir = join(root, name)
+    writeLegacySnapshot(snapshotDir, partsOf('works', works))
+    return ingestSnapshot({ snapshotDir, outDir: dir(), ...options })
+  }
+  const storeOf = async () => {
+    const catalog = await CatalogInspector.open(dir())
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir(), 'catalog.json'), 'utf8')) as CatalogManifest
+      const records = await catalog.records('works')
+      return {
+        codec: manifest.entities.works.recordStore.codec,
+        titles: Object.fromEntries([...records].map(([id, record]) => [id, record.title])),
+      }
+    } finally {
+      catalog.close()
+    }
+  }
+
+  it('keeps its codec: the new records join its store deflated, and every record reads back', async () => {
+    await ingestInto(
+      'deflated-first',
+      [work(1, '2024-01-01T10:00:00', { title: 'one' }), work(2, '2024-01-01T10:00:00', { title: 'two' })],
+      { recordCodec: 'deflate-raw+dictionary' },
+    )
+    expect(await storeOf()).toStrictEqual({
+      codec: 'deflate-raw+dictionary',
+      titles: { W1: 'one', W2: 'two' },
+    })
+    // The update is not told the codec (the default is zstd): the store it extends decides.
+    await ingestInto('deflated-update', [
+      work(1, '2024-02-01T10:00:00', { title: 'one, revised' }),
+      work(3, '2024-02-01T10:00:00', { title: 'three' }),
+    ])
+    expect(await storeOf()).toStrictEqual({
+      codec: 'deflate-raw+dictionary',
+      titles: { W1: 'one, revised', W2: 'two', W3: 'three' },
+    })
+  })
+
+  it('refuses to update a store whose codec this version does not know, and changes nothing', async () => {
+    const manifestPath = join(dir(), 'catalog.json')
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as CatalogManifest
+    const unknown = {
+      ...manifest,
+      entities: {
+        ...manifest.entities,
+        works: {
+          ...manifest.entities.works,
+          recordStore: { ...manifest.entities.works.recordStore, codec: 'brotli' },
+        },
+      },
+    }
+    writeFileSync(manifestPath, JSON.stringify(unknown))
+    const error = await ingestInto('unknown-codec', [work(9, '2024-03-01T10:00:00')]).catch(
+      (reason: unknown) => reason,
+    )
+    expect(error).toBeInstanceOf(IngestError)
+    expect((error as IngestError).code).toBe('catalog-invalid')
+    expect((error as IngestError).message).toContain('uses codec "brotli"')
+    expect(readFileSync(manifestPath, 'utf8')).toBe(JSON.stringify(unknown))
+    writeFileSync(manifestPath, JSON.stringify(manifest))
+  })
+
+  it('is written with zstd when built again from a snapshot alone', async () => {
+    await ingestInto('deflated-replaced', [work(4, '2024-03-01T10:00:00', { title: 'four' })], {
+      mode: 'replace',
+    })
+    expect(await storeOf()).toStrictEqual({ codec: 'zstd+dictionary', titles: { W4: 'four' } })
   })
 })

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, describe, expect, it } from 'vitest'
-import { buildRecordDictionary, RecordCodec } from '../src/catalog/record-codec.ts'
+import { buildRecordDictionary, RECORD_CODEC_ID, recordCodecOf } from '../src/catalog/record-codec.ts'
 import { IngestError } from '../src/ingest/ingest-error.ts'
 import { type ParseDone, runParseTasks } from '../src/ingest/part-parse-pool.ts'
 import type { ParseTask, ParseWorkerData } from '../src/ingest/part-parse-worker.ts'
@@ -35,6 +35,7 @@ const tasksIn = (run: string): ParseTask[] =>
     entity: 'works',
     path,
     format: 'jsonl',
+    codec: RECORD_CODEC_ID,
     partitionDate: '2024-01-01',
     seqBase: (index + 1) * 2 ** 32,
     segmentPath: join(scratch, `${run}-${index}.records`),
@@ -184,7 +185,7 @@ describe('part parse pool reading Parquet parts (worker threads, each with its o
       Array.from({ length: 5_000 }, (_, n) => `W${n + 1}`),
     )
     const segment = readFileSync(task!.segmentPath)
-    const codec = new RecordCodec(dictionary)
+    const codec = recordCodecOf(RECORD_CODEC_ID, dictionary)
     const stored = rows.map((row: { record_offset: number; record_bytes: number }) =>
       Buffer.from(
         codec.decode(segment.subarray(row.record_offset, row.record_offset + row.record_bytes)),

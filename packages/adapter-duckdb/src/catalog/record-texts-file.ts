@@ -13,7 +13,7 @@ import type { BuildSession } from '../sql/build-session.ts'
 import type { CatalogEntity } from './catalog-entities.ts'
 import { type CatalogRecordStore, entityFilePath } from './catalog-layout.ts'
 import { readCatalogManifest } from './catalog-manifest-reader.ts'
-import { RECORD_CODEC_ID, RecordCodec } from './record-codec.ts'
+import { checkRecordCodecId, type RecordCodecId, recordCodecOf } from './record-codec.ts'
 import { type RecordLocations, RecordTextsReader } from './record-texts-reader.ts'
 import { RecordTextsWorkerPool } from './record-texts-worker-pool.ts'
 
@@ -93,9 +93,14 @@ interface TextsSource {
   readonly close: () => Promise<void>
 }
 
-function mainThreadTextsSource(storePath: string, dictionary: Buffer, entity: string): TextsSource {
+function mainThreadTextsSource(
+  storePath: string,
+  codec: RecordCodecId,
+  dictionary: Buffer,
+  entity: string,
+): TextsSource {
   const fd = openSync(storePath, 'r')
-  const reader = new RecordTextsReader(fd, new RecordCodec(dictionary), entity)
+  const reader = new RecordTextsReader(fd, recordCodecOf(codec, dictionary), entity)
   return {
     textsOf: async (locations) => reader.textsOf(locations),
     ahead: 0,
@@ -114,10 +119,7 @@ function workerTextsSource(pool: RecordTextsWorkerPool): TextsSource {
 /** Writes the texts file of one entity; returns its number of rows. */
 export async function writeRecordTextsFile(options: RecordTextsFileOptions): Promise<number> {
   const { session, catalogDir, store } = options
-  if (store.codec !== RECORD_CODEC_ID)
-    throw new Error(
-      `The record store of ${options.entity} uses codec ${store.codec}; this reader knows ${RECORD_CODEC_ID}`,
-    )
+  const codec = checkRecordCodecId(store.codec, store.file)
   const inCatalog = (relative: string) => join(catalogDir, ...relative.split('/'))
   const entityFile = inCatalog(entityFilePath(options.entity))
   await session.run(
@@ -133,9 +135,9 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
   const source =
     workerCount > 0
       ? workerTextsSource(
-          new RecordTextsWorkerPool(workerCount, { entity: options.entity, storePath, dictionary }),
+          new RecordTextsWorkerPool(workerCount, { entity: options.entity, storePath, codec, dictionary }),
         )
-      : mainThreadTextsSource(storePath, dictionary, options.entity)
+      : mainThreadTextsSource(storePath, codec, dictionary, options.entity)
   let appender: DuckDBAppender | undefined
   try {
     const into = await session.appender(TEXTS_TABLE)

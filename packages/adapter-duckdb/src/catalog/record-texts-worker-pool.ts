@@ -8,7 +8,7 @@ import type { RecordTextsReply, RecordTextsRequest, RecordTextsWorkerData } from
 
 /**
  * A texts reader's heap: enough for a batch of records however long (the texts of 1,024 works are a few MB),
- * small enough that V8 collects the garbage of each batch (an inflated buffer and a string per record)
+ * small enough that V8 collects the garbage of each batch (a decompressed buffer and a string per record)
  * instead of growing: without it the pass over 1M works peaked 0.4 GB above the main thread's 3.8 GB.
  */
 const WORKER_HEAP_MB = 256

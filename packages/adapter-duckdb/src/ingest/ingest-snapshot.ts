@@ -29,6 +29,7 @@ import {
   SERVING_DATABASE_FILE,
 } from '../catalog/catalog-layout.ts'
 import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
+import { RECORD_CODEC_ID, type RecordCodecId } from '../catalog/record-codec.ts'
 import { RecordTextsFiles } from '../catalog/record-texts-file.ts'
 import { buildSearchIndex } from '../search/search-index-builder.ts'
 import { withSearchIndex } from '../search/search-index-manifest.ts'
@@ -65,8 +66,9 @@ import {
   type AssembledRecordStore,
   assembleRecordStore,
   DICTIONARY_EXAMPLES,
+  type RecordCoding,
   type RecordSegment,
-  recordDictionaryFor,
+  recordCodingFor,
 } from './record-store-assembler.ts'
 import { buildServingDatabase } from './serving-database-builder.ts'
 import type { SnapshotIdFile, SnapshotPart, SnapshotPlan } from './snapshot-plan.ts'
@@ -87,6 +89,11 @@ export interface IngestOptions {
   /** DuckDB threads and memory limit for the build; `threads` is also the number of parse workers. */
   readonly threads?: number
   readonly memoryLimit?: string
+  /**
+   * The codec of the record stores a build starts (default `RECORD_CODEC_ID`, zstd); an update keeps the
+   * codec of the catalog's own stores, whatever this says (the new records join the same store).
+   */
+  readonly recordCodec?: RecordCodecId
   /** The most record bytes sorted at once (default: a sixth of the memory limit); for tests. */
   readonly sortBatchBytes?: number
   /**
@@ -138,6 +145,7 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     const previous = updating ? await readPreviousCatalog(build) : undefined
     const staged = await stageRecords(db, plan, build.path, stagingDir, previous, cursor, progress, {
       workers: options.threads ?? defaultParseWorkers(),
+      codec: options.recordCodec ?? RECORD_CODEC_ID,
     })
     if (previous !== undefined) await stagePreviousIds(db, build, previous.manifest, cursor)
     await stageIdFiles(db, plan, cursor, progress)
@@ -378,7 +386,7 @@ async function stageRecords(
   previous: PreviousCatalog | undefined,
   cursor: StageCursor,
   progress: ProgressReporter,
-  options: { readonly workers: number },
+  options: { readonly workers: number; readonly codec: RecordCodecId },
 ): Promise<StagedRecords> {
   const rowsDir = join(stagingDir, 'rows')
   const segmentsDir = join(stagingDir, 'segments')
@@ -386,18 +394,27 @@ async function stageRecords(
 
   // The workers read Parquet parts themselves; their ids are checked here first, a column read.
   for (const part of plan.parts) if (part.format === 'parquet') await checkParquetPart(db, part)
-  const dictionaries = new Map<CatalogEntity, Buffer>()
+  const codings = new Map<CatalogEntity, RecordCoding>()
   for (const info of CATALOG_ENTITIES) {
     const old = previous?.manifest.entities[info.entity]
     const first = plan.parts.findIndex((part) => part.entity.entity === info.entity)
-    dictionaries.set(
+    const kept =
+      previous !== undefined && old !== undefined && old.rowCount > 0
+        ? { dictionaryPath: previousFile(previous, old.recordStore.dictionary), codec: old.recordStore.codec }
+        : undefined
+    const coding = recordCodingFor(
+      kept,
+      async () => (first === -1 ? [] : firstRecordsOf(db, plan.parts[first]!, DICTIONARY_EXAMPLES)),
+      options.codec,
+    )
+    // A store of the catalog that this version cannot extend (a codec it does not know) is the catalog's fault.
+    codings.set(
       info.entity,
-      await recordDictionaryFor(
-        previous !== undefined && old !== undefined && old.rowCount > 0
-          ? previousFile(previous, old.recordStore.dictionary)
-          : undefined,
-        async () => (first === -1 ? [] : firstRecordsOf(db, plan.parts[first]!, DICTIONARY_EXAMPLES)),
-      ),
+      await (kept === undefined || previous === undefined
+        ? coding
+        : coding.catch((error: unknown) => {
+            throw catalogInvalid(previous.outDir, error)
+          })),
     )
   }
 
@@ -424,7 +441,8 @@ async function stageRecords(
       index,
       entity: part.entity.entity,
       ...taskFiles(index),
-      dictionary: dictionaries.get(part.entity.entity)!,
+      codec: codings.get(part.entity.entity)!.codec,
+      dictionary: codings.get(part.entity.entity)!.dictionary,
       path: part.path,
       format: part.format,
       partitionDate: part.partitionDate,
@@ -498,7 +516,7 @@ async function stageRecords(
     const records = (task: ParseTask) => done[tasks.indexOf(task)]!.records
     read.set(info.entity, sum(tasks.filter((task) => task.entity === info.entity).map(records)))
   }
-  const stores = await assembleRecordStores(db, buildDir, tasks, done, dictionaries, previous, progress)
+  const stores = await assembleRecordStores(db, buildDir, tasks, done, codings, previous, progress)
   return { read, stores, stagedParts }
 }
 
@@ -512,7 +530,7 @@ async function assembleRecordStores(
   buildDir: string,
   tasks: readonly ParseTask[],
   done: readonly ParseDone[],
-  dictionaries: ReadonlyMap<CatalogEntity, Buffer>,
+  codings: ReadonlyMap<CatalogEntity, RecordCoding>,
   previous: PreviousCatalog | undefined,
   progress: ProgressReporter,
 ): Promise<Map<CatalogEntity, AssembledRecordStore>> {
@@ -537,7 +555,7 @@ async function assembleRecordStores(
         removeAfterCopy: false,
       })
     }
-    const store = await assembleRecordStore(buildDir, info.entity, dictionaries.get(info.entity)!, segments)
+    const store = await assembleRecordStore(buildDir, info.entity, codings.get(info.entity)!, segments)
     const bases = await db.appender('record_bases')
     try {
       for (const { part, base } of store.bases) {

@@ -8,7 +8,7 @@ import { closeSync, openSync, writeSync } from 'node:fs'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { catalogEntityInfo } from '../catalog/catalog-entities.ts'
-import { RecordCodec } from '../catalog/record-codec.ts'
+import { type RecordCodecId, recordCodecOf } from '../catalog/record-codec.ts'
 import { IngestError, type IngestErrorContext } from './ingest-error.ts'
 import { readTextLines, type TextLine } from './line-reader.ts'
 import { ParquetRowReader } from './parquet-row-reader.ts'
@@ -23,6 +23,8 @@ export interface ParseTask {
   readonly entity: CatalogEntity
   readonly segmentPath: string
   readonly rowsPath: string
+  /** How the entity's records are compressed (recordCodecOf). */
+  readonly codec: RecordCodecId
   readonly dictionary: Uint8Array
   /** The `seq` of the task's first record; the rest follow in reading order. */
   readonly seqBase: number
@@ -52,7 +54,7 @@ export type ParseReply =
 /**
  * The pool's last message to a worker: finish the record in hand, close the files, and exit. The pool asks
  * rather than terminates because Node 20 aborts the whole process when a worker is terminated between
- * creating a zlib handle and initialising it, and the record codec creates one per record.
+ * creating a zlib handle and initialising it, and the deflate record codec creates one per record.
  */
 export interface StopRequest {
   readonly kind: 'stop'
@@ -129,7 +131,7 @@ interface StagedValues {
 
 async function run(task: ParseTask): Promise<ParseReply> {
   const extract = extractorOf(task.entity)
-  const codec = new RecordCodec(Buffer.from(task.dictionary))
+  const codec = recordCodecOf(task.codec, Buffer.from(task.dictionary))
   const segment = new BufferedFile(task.segmentPath)
   const rows = new BufferedFile(task.rowsPath)
   let records = 0

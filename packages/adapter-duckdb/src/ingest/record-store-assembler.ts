@@ -11,7 +11,12 @@ import {
   recordDictionaryPath,
   recordStorePath,
 } from '../catalog/catalog-layout.ts'
-import { buildRecordDictionary, RECORD_CODEC_ID } from '../catalog/record-codec.ts'
+import {
+  buildRecordDictionary,
+  checkRecordCodecId,
+  RECORD_CODEC_ID,
+  type RecordCodecId,
+} from '../catalog/record-codec.ts'
 
 export interface RecordSegment {
   /** The parse task that wrote it (`record_part` of its rows). */
@@ -32,18 +37,29 @@ export interface AssembledRecordStore {
 /** Records the dictionary is made of: the first of the entity's first part file. */
 export const DICTIONARY_EXAMPLES = 16
 
+/** How an entity's records are compressed: the codec and its dictionary. */
+export interface RecordCoding {
+  readonly codec: RecordCodecId
+  readonly dictionary: Buffer
+}
+
 /**
- * The dictionary of an entity's records: from the catalog being updated when it has one (its records are
- * kept as they were compressed), else from the first records of the first file read (`firstRecords`, at most
- * `DICTIONARY_EXAMPLES` of them, as the parse workers will read them). Deterministic: the same snapshot gives
- * the same dictionary.
+ * How an entity's records are compressed: as in the catalog being updated when it has a store (its records
+ * are kept as they were compressed, and the new ones join them in the same store), else with `codec` and a
+ * dictionary of the first records of the first file read (`firstRecords`, at most `DICTIONARY_EXAMPLES` of
+ * them, as the parse workers will read them). Deterministic: the same snapshot gives the same dictionary.
  */
-export async function recordDictionaryFor(
-  previousDictionary: string | undefined,
+export async function recordCodingFor(
+  previous: { readonly dictionaryPath: string; readonly codec: string } | undefined,
   firstRecords: () => Promise<readonly string[]>,
-): Promise<Buffer> {
-  if (previousDictionary !== undefined) return readFile(previousDictionary)
-  return buildRecordDictionary(await firstRecords())
+  codec: RecordCodecId = RECORD_CODEC_ID,
+): Promise<RecordCoding> {
+  if (previous !== undefined)
+    return {
+      codec: checkRecordCodecId(previous.codec, previous.dictionaryPath),
+      dictionary: await readFile(previous.dictionaryPath),
+    }
+  return { codec, dictionary: buildRecordDictionary(await firstRecords(), codec) }
 }
 
 const COPY_CHUNK = 8 << 20
@@ -51,7 +67,7 @@ const COPY_CHUNK = 8 << 20
 export async function assembleRecordStore(
   outDir: string,
   entity: CatalogEntity,
-  dictionary: Buffer,
+  { codec, dictionary }: RecordCoding,
   segments: readonly RecordSegment[],
 ): Promise<AssembledRecordStore> {
   const absolute = (path: string) => join(outDir, ...path.split('/'))
@@ -89,7 +105,7 @@ export async function assembleRecordStore(
     await out.close()
   }
   return {
-    store: { file: storePath, dictionary: dictionaryPath, codec: RECORD_CODEC_ID },
+    store: { file: storePath, dictionary: dictionaryPath, codec },
     files: [
       { path: storePath, bytes: (await stat(absolute(storePath))).size, rows: records },
       { path: dictionaryPath, bytes: dictionary.length, rows: 0 },

@@ -1,11 +1,11 @@
-// Reads records from a catalog's record stores by position: one positioned read and one inflate per
+// Reads records from a catalog's record stores by position: one positioned read and one decompression per
 // record, whatever the size of the table. File handles and dictionaries are opened on first use and kept.
 import { type FileHandle, open, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import type { CatalogManifest, CatalogRecordStore } from '../catalog/catalog-layout.ts'
 import { isCatalogRelativePath } from '../catalog/catalog-manifest-reader.ts'
-import { RECORD_CODEC_ID, RecordCodec } from '../catalog/record-codec.ts'
+import { checkRecordCodecId, type RecordCodec, recordCodecOf } from '../catalog/record-codec.ts'
 
 /** Where a record is: the `record_offset` and `record_bytes` columns of its row. */
 export interface RecordLocation {
@@ -31,10 +31,8 @@ export class RecordStoreReader {
       CatalogManifest['entities'][CatalogEntity],
     ][]) {
       const store = table.recordStore
-      if (store.codec !== RECORD_CODEC_ID)
-        throw new Error(
-          `The record store of ${entity} uses codec ${store.codec}; this reader knows ${RECORD_CODEC_ID}`,
-        )
+      // A codec this version cannot read is refused at open, not at the first request for the records.
+      checkRecordCodecId(store.codec, store.file)
       if (!isCatalogRelativePath(store.file) || !isCatalogRelativePath(store.dictionary))
         throw new Error(`catalog.json names a record store outside the catalog: ${store.file}`)
       stores.set(entity, store)
@@ -50,7 +48,10 @@ export class RecordStoreReader {
         return Promise.reject(new Error(`The catalog has no record store for ${entity}`))
       const path = (relative: string) => join(this.#catalogDir, ...relative.split('/'))
       opened = Promise.all([open(path(store.file), 'r'), readFile(path(store.dictionary))]).then(
-        ([file, dictionary]) => ({ file, codec: new RecordCodec(dictionary) }),
+        ([file, dictionary]) => ({
+          file,
+          codec: recordCodecOf(checkRecordCodecId(store.codec, store.file), dictionary),
+        }),
       )
       // A failed open is not cached: the next request tries again.
       opened.catch(() => this.#open.delete(entity))

@@ -6,7 +6,9 @@
 export {
   CATALOG_FORMAT_VERSION,
   type CatalogFile,
+  type CatalogFormatVersion,
   type CatalogManifest,
+  READABLE_CATALOG_FORMAT_VERSIONS,
 } from './catalog/catalog-layout.ts'
 export { type CatalogManifestResult, readCatalogManifest } from './catalog/catalog-manifest-reader.ts'
 export { RECORD_CODEC_ID, RECORD_CODEC_IDS, type RecordCodecId } from './catalog/record-codec.ts'

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CatalogManifest } from '../src/catalog/catalog-layout.ts'
+import { CATALOG_FORMAT_VERSION, type CatalogManifest } from '../src/catalog/catalog-layout.ts'
 import { IngestError } from '../src/ingest/ingest-error.ts'
 import type { IngestSummary } from '../src/ingest/ingest-progress.ts'
 import { type IngestOptions, ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
@@ -154,7 +154,7 @@ describe('updating a catalog by updated_date partition', () => {
   })
 })
 
-describe('updating a catalog whose records are deflated (format 6 as first written)', () => {
+describe('updating a catalog of format 6, whose records are deflated', () => {
   const dir = () => join(root, 'deflated-catalog')
   const ingestInto = (
     name: string,
@@ -185,6 +185,10 @@ describe('updating a catalog whose records are deflated (format 6 as first writt
       [work(1, '2024-01-01T10:00:00', { title: 'one' }), work(2, '2024-01-01T10:00:00', { title: 'two' })],
       { recordCodec: 'deflate-raw+dictionary' },
     )
+    // As an oqlkit of format 6 wrote it: every store deflated, and the version it read.
+    const manifestPath = join(dir(), 'catalog.json')
+    const written = JSON.parse(readFileSync(manifestPath, 'utf8')) as CatalogManifest
+    writeFileSync(manifestPath, JSON.stringify({ ...written, formatVersion: 6 }))
     expect(await storeOf()).toStrictEqual({
       codec: 'deflate-raw+dictionary',
       titles: { W1: 'one', W2: 'two' },
@@ -198,6 +202,10 @@ describe('updating a catalog whose records are deflated (format 6 as first writt
       codec: 'deflate-raw+dictionary',
       titles: { W1: 'one, revised', W2: 'two', W3: 'three' },
     })
+    // Written back in the current version, which an oqlkit that knows only deflate stores refuses.
+    expect((JSON.parse(readFileSync(manifestPath, 'utf8')) as CatalogManifest).formatVersion).toBe(
+      CATALOG_FORMAT_VERSION,
+    )
   })
 
   it('refuses to update a store whose codec this version does not know, and changes nothing', async () => {

@@ -27,7 +27,11 @@ const parts = sizes.map((count, part) => {
   return path
 })
 
-const workerData: ParseWorkerData = { specs: recordExtractionSpecs(), parquetMemoryLimit: '256MiB' }
+const workerData: ParseWorkerData = {
+  specs: recordExtractionSpecs(),
+  parquetMemoryLimit: '256MiB',
+  parquetTempDirectory: join(scratch, 'parquet-readers'),
+}
 
 const tasksIn = (run: string): ParseTask[] =>
   parts.map((path, index) => ({
@@ -171,8 +175,8 @@ describe('part parse pool reading Parquet parts (worker threads, each with its o
 
   it('reads the rows of every row group in file order, each stored as its JSON text', async () => {
     const lines = Array.from({ length: 5_000 }, (_, n) => JSON.stringify(work(n + 1, '2024-01-01')))
-    // Row groups of 1,000 rows: DuckDB reads them as separate scan units, which must come back in order.
-    const { path, texts } = await parquetOf(lines, 'groups', 1_000)
+    // Row groups of 2,048 rows (DuckDB's least): three scan units, which must come back in order.
+    const { path, texts } = await parquetOf(lines, 'groups', 2_048)
     const dictionary = buildRecordDictionary(texts.slice(0, 16))
     const [task] = tasksIn('parquet')
     const [done] = await runParseTasks([{ ...task!, path, format: 'parquet', dictionary }], workerData, 1)
@@ -200,15 +204,25 @@ describe('part parse pool reading Parquet parts (worker threads, each with its o
     })
   }, 60_000)
 
-  it('names the file of a Parquet part that cannot be read, and every worker leaves on its own', async () => {
-    const { path } = await parquetOf([JSON.stringify(work(1, '2024-01-01'))], 'whole', 1_000)
-    const broken = join(scratch, 'broken.parquet')
+  it('names the file of a Parquet part whose pages cannot be decoded, and every worker leaves on its own', async () => {
+    const lines = Array.from({ length: 5_000 }, (_, n) => JSON.stringify(work(n + 1, '2024-01-01')))
+    const { path } = await parquetOf(lines, 'three-groups', 2_048)
+    // The last row group's pages overwritten, the footer kept: the file opens, its pages do not decode. (DuckDB
+    // reads ahead of the rows it has handed over, so here the error comes before the first row.)
+    const instance = await DuckDBInstance.create(':memory:')
+    const connection = await instance.connect()
+    const [last] = (
+      await connection.runAndReadAll(
+        'SELECT min(coalesce(dictionary_page_offset, data_page_offset)) AS start FROM parquet_metadata($1) WHERE row_group_id = 2',
+        [path],
+      )
+    ).getRowObjectsJson()
+    connection.closeSync()
+    instance.closeSync()
     const bytes = readFileSync(path)
-    // The footer kept, the data pages overwritten: the file opens, its pages do not decode.
-    writeFileSync(
-      broken,
-      Buffer.concat([Buffer.from('PAR1'), Buffer.alloc(bytes.length - 8, 7), bytes.subarray(-4)]),
-    )
+    const footerStart = bytes.length - 8 - bytes.readUInt32LE(bytes.length - 8)
+    const broken = join(scratch, 'broken.parquet')
+    writeFileSync(broken, Buffer.from(bytes).fill(7, Number(last!.start), footerStart))
     const [first, second] = tasksIn('broken')
     const exitCodes: number[] = []
     const error = await runParseTasks(
@@ -223,6 +237,9 @@ describe('part parse pool reading Parquet parts (worker threads, each with its o
     expect(error).toBeInstanceOf(IngestError)
     expect((error as IngestError).code).toBe('invalid-parquet')
     expect((error as IngestError).file).toBe(broken)
+    // Which of its rows is bad is not known (a chunk decodes at once), so no line is named.
+    expect((error as IngestError).line).toBeUndefined()
+    expect((error as IngestError).detail).toMatch(/^the Parquet file cannot be read: Invalid Error: /)
     expect(exitCodes).toStrictEqual([0, 0])
   }, 60_000)
 })

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { READABLE_CATALOG_FORMAT_VERSIONS } from '@oqlkit/adapter-duckdb'
 import { runCli } from '@oqlkit/cli'
 import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -80,14 +81,17 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
     expect(
       (await runCli(['ingest', sampleSnapshot, '--out', out, ...core], collect().context)).exitCode,
     ).toBe(0)
-    // A catalog an older oqlkit wrote: the same files, an older format version.
+    // A catalog an older oqlkit wrote: the same files, a format version older than any this one reads.
     const manifestFile = join(out, 'catalog.json')
     const current = JSON.parse(readFileSync(manifestFile, 'utf8')) as { formatVersion: number }
-    const older = JSON.stringify({ ...current, formatVersion: current.formatVersion - 1 })
+    const oldest = Math.min(...READABLE_CATALOG_FORMAT_VERSIONS)
+    const older = JSON.stringify({ ...current, formatVersion: oldest - 1 })
     writeFileSync(manifestFile, older)
     const refused = await runCli(['ingest', sampleSnapshot, '--out', out, ...core], collect().context)
     expect(refused.exitCode).toBe(1)
-    expect(refused.stderr).toContain(`expected formatVersion ${current.formatVersion}`)
+    expect(refused.stderr).toContain(
+      `expected formatVersion ${READABLE_CATALOG_FORMAT_VERSIONS.join(' or ')}`,
+    )
     expect(refused.stderr).toContain('--replace')
     expect(readFileSync(manifestFile, 'utf8')).toBe(older)
     const replaced = await runCli(

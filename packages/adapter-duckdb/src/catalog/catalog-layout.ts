@@ -19,7 +19,14 @@ import type { CatalogColumnType } from './entity-columns.ts'
 
 export const CATALOG_FORMAT = 'oqlkit-catalog'
 /** Bumped whenever a file, column or rule changes meaning; readers refuse other versions. */
-export const CATALOG_FORMAT_VERSION = 6
+export const CATALOG_FORMAT_VERSION = 7
+/**
+ * The versions this one reads and updates: 7, whose record stores name their codec (zstd or deflate), and 6,
+ * whose stores are all deflate and otherwise the same. 7 exists so that an oqlkit that knows only deflate
+ * refuses a catalog of zstd stores instead of appending deflated records to one. An update writes 7.
+ */
+export const READABLE_CATALOG_FORMAT_VERSIONS = [6, CATALOG_FORMAT_VERSION] as const
+export type CatalogFormatVersion = (typeof READABLE_CATALOG_FORMAT_VERSIONS)[number]
 export const CATALOG_MANIFEST_FILE = 'catalog.json'
 /** The serving database: what `serve` attaches read-only instead of copying tables into memory. */
 export const SERVING_DATABASE_FILE = 'catalog.duckdb'
@@ -97,7 +104,7 @@ export interface CatalogIngestRecord {
 
 export interface CatalogManifest {
   readonly format: typeof CATALOG_FORMAT
-  readonly formatVersion: typeof CATALOG_FORMAT_VERSION
+  readonly formatVersion: CatalogFormatVersion
   readonly createdAt: string
   /** The layout of the snapshot read last. */
   readonly sourceLayout: SnapshotLayout

@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { CATALOG_ENTITY_NAMES } from './catalog-entities.ts'
 import {
   CATALOG_FORMAT,
-  CATALOG_FORMAT_VERSION,
   CATALOG_MANIFEST_FILE,
   type CatalogManifest,
+  READABLE_CATALOG_FORMAT_VERSIONS,
 } from './catalog-layout.ts'
 
 export type CatalogManifestResult =
@@ -42,8 +42,8 @@ function catalogManifestProblem(value: unknown): string | undefined {
   if (manifest.format !== CATALOG_FORMAT) {
     return `expected format ${JSON.stringify(CATALOG_FORMAT)}, found ${JSON.stringify(manifest.format)}`
   }
-  if (manifest.formatVersion !== CATALOG_FORMAT_VERSION) {
-    return `expected formatVersion ${CATALOG_FORMAT_VERSION}, found ${JSON.stringify(manifest.formatVersion)}`
+  if (!(READABLE_CATALOG_FORMAT_VERSIONS as readonly unknown[]).includes(manifest.formatVersion)) {
+    return `expected formatVersion ${READABLE_CATALOG_FORMAT_VERSIONS.join(' or ')}, found ${JSON.stringify(manifest.formatVersion)}`
   }
   const entities = manifest.entities
   if (typeof entities !== 'object' || entities === null) return 'expected an entities object'

@@ -4,8 +4,8 @@
 // stay small and each one still decompresses by itself, without touching its neighbours.
 //
 // Two codecs, named in catalog.json per record store (`recordStore.codec`), so a catalog written with either
-// is read: raw deflate (node:zlib; every catalog up to format 6 as first written) and zstd, which new stores
-// are written with. zstd comes from `zstd-napi` (the zstd library's own C code behind Node-API) because Node
+// is read: raw deflate (node:zlib; every store of a format 6 catalog, and of a catalog built from one) and
+// zstd, which new stores are written with (format 7). zstd comes from `zstd-napi` (the zstd library's own C code behind Node-API) because Node
 // 20's zlib has no zstd. Per record, one thread (`npm run bench:parse-cost`): on 9,298 generated works of
 // 15.6 KiB, zstd level 3 with a 128 KiB dictionary compressed in 108 µs against deflate's 319 µs (level 6,
 // 32 KiB) and decompressed in 54 µs against 112 µs, at the same size (0.168 of the JSON against 0.167); on
@@ -97,34 +97,51 @@ class DeflateRecordCodec implements RecordCodec {
 }
 
 /**
- * zstd frames with the dictionary loaded once into a reused context per direction (loading it per record
- * would cost more than the record). A frame states its size, so decoding allocates once. Not shared between
- * threads: each worker makes its own.
+ * zstd frames with the dictionary loaded once into a reused context (loading it per record would cost more
+ * than the record). Each direction's context is made on first use: a parse worker only compresses, a reader
+ * only decompresses. A frame states its size, so decoding allocates once. Not shared between threads: each
+ * worker makes its own.
  */
 class ZstdRecordCodec implements RecordCodec {
   readonly id = 'zstd+dictionary'
-  readonly #compressor = new Compressor()
-  readonly #decompressor = new Decompressor()
+  readonly #dictionary: Buffer
+  #compressor: Compressor | undefined
+  #decompressor: Decompressor | undefined
 
   constructor(dictionary: Buffer) {
-    // Parameters first: zstd refuses to change them once a dictionary is loaded.
-    this.#compressor.setParameters({ compressionLevel: RECORD_ZSTD_LEVEL })
-    if (dictionary.length > 0) {
-      this.#compressor.loadDictionary(dictionary)
-      this.#decompressor.loadDictionary(dictionary)
-    }
+    this.#dictionary = dictionary
   }
 
   encode(json: string): Buffer {
+    if (this.#compressor === undefined) {
+      const compressor = new Compressor()
+      // Parameters first: zstd refuses to change them once a dictionary is loaded.
+      compressor.setParameters({ compressionLevel: RECORD_ZSTD_LEVEL })
+      if (this.#dictionary.length > 0) compressor.loadDictionary(this.#dictionary)
+      this.#compressor = compressor
+    }
     return this.#compressor.compress(Buffer.from(json, 'utf8'))
   }
 
   decode(bytes: Uint8Array): Uint8Array {
+    if (this.#decompressor === undefined) {
+      const decompressor = new Decompressor()
+      if (this.#dictionary.length > 0) decompressor.loadDictionary(this.#dictionary)
+      this.#decompressor = decompressor
+    }
     return this.#decompressor.decompress(bytes)
   }
 }
 
-/** The codec `id` names, with its store's dictionary. */
+/** The codec `id` names, with its store's dictionary; an id this version does not know is an error. */
 export function recordCodecOf(id: RecordCodecId, dictionary: Buffer): RecordCodec {
-  return id === 'zstd+dictionary' ? new ZstdRecordCodec(dictionary) : new DeflateRecordCodec(dictionary)
+  switch (id) {
+    case 'zstd+dictionary':
+      return new ZstdRecordCodec(dictionary)
+    case 'deflate-raw+dictionary':
+      return new DeflateRecordCodec(dictionary)
+    default:
+      // Plain JavaScript callers can pass any text; the type says they should not.
+      return checkRecordCodecId(id satisfies never, 'being written') as never
+  }
 }

@@ -154,10 +154,11 @@ export function parquetBadIdSql(info: CatalogEntityInfo): string {
 /**
  * $1 Parquet part: each row as the JSON text of its object, in file order (one thread), for the parse workers
  * (the `relevance_score` of search results is dropped there, as for JSON Lines parts). `to_json` of the row
- * writes what `COPY … (FORMAT json)` writes for it.
+ * writes what `COPY … (FORMAT json)` writes for it. The alias is the row only while no column bears its name,
+ * hence an unlikely one.
  */
 export const PARQUET_PART_ROWS_AS_JSON_SQL =
-  'SELECT CAST(to_json(part) AS VARCHAR) AS json FROM read_parquet($1, hive_partitioning = false) AS part'
+  'SELECT CAST(to_json(oqlkit_snapshot_row) AS VARCHAR) AS json FROM read_parquet($1, hive_partitioning = false) AS oqlkit_snapshot_row'
 
 /** $1 Parquet part, $2 how many: its first rows as JSON text, for the record dictionary. */
 export const PARQUET_PART_FIRST_ROWS_AS_JSON_SQL = `${PARQUET_PART_ROWS_AS_JSON_SQL} LIMIT $2`

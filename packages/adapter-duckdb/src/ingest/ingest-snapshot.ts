@@ -90,8 +90,9 @@ export interface IngestOptions {
   readonly threads?: number
   readonly memoryLimit?: string
   /**
-   * The codec of the record stores a build starts (default `RECORD_CODEC_ID`, zstd); an update keeps the
-   * codec of the catalog's own stores, whatever this says (the new records join the same store).
+   * The codec of the record stores a build starts (default `RECORD_CODEC_ID`, zstd). An update keeps the
+   * codec of each store the catalog has records in, whatever this says (the new records join that store); an
+   * entity the catalog has no records of starts a store in this codec.
    */
   readonly recordCodec?: RecordCodecId
   /** The most record bytes sorted at once (default: a sixth of the memory limit); for tests. */
@@ -400,7 +401,11 @@ async function stageRecords(
     const first = plan.parts.findIndex((part) => part.entity.entity === info.entity)
     const kept =
       previous !== undefined && old !== undefined && old.rowCount > 0
-        ? { dictionaryPath: previousFile(previous, old.recordStore.dictionary), codec: old.recordStore.codec }
+        ? {
+            storePath: old.recordStore.file,
+            dictionaryPath: previousFile(previous, old.recordStore.dictionary),
+            codec: old.recordStore.codec,
+          }
         : undefined
     const coding = recordCodingFor(
       kept,
@@ -479,7 +484,8 @@ async function stageRecords(
   try {
     const workerData: ParseWorkerData = {
       specs: recordExtractionSpecs(),
-      parquetMemoryLimit: parquetReaderMemoryLimit(await db.memoryLimitBytes()),
+      parquetMemoryLimit: parquetReaderMemoryLimit(await db.memoryLimitBytes(), options.workers),
+      parquetTempDirectory: join(stagingDir, 'parquet-readers'),
     }
     done = await runParseTasks(tasks, workerData, options.workers, {
       cost: (task) => partOfTask.get(task.index)?.bytes ?? 0,

@@ -11,18 +11,19 @@ import { PARQUET_PART_ROWS_AS_JSON_SQL } from './catalog-sql.ts'
 import { IngestError, ingestErrorDetails } from './ingest-error.ts'
 import type { TextLine } from './line-reader.ts'
 
-/** Each parse worker's Parquet reader may take this fraction (1/N) of the ingest's DuckDB memory limit. */
-const PARQUET_READER_MEMORY_SHARE = 2
+/** The least a reader is given, whatever the limit and the number of workers. */
 const PARQUET_READER_MEMORY_FLOOR_MIB = 256
 
 /**
- * A parse worker's Parquet reader's `memory_limit`: half the ingest's (1 GiB under the default 2 GiB). It is
- * a cap, not an allocation: a reader holds what the row group it decodes needs, about twice the row group's
- * uncompressed size, so this lets row groups of about 500 MB through; a snapshot of bigger ones needs a
- * larger `--memory-limit`, which the reader's error says.
+ * A parse worker's Parquet reader's `memory_limit`: the ingest's limit shared by the workers (1 GiB each for
+ * two workers under the default 2 GiB), so the readers together hold at most what the staging database may,
+ * and the ingest about twice its limit while it reads Parquet. It is a cap, not an allocation: a reader holds
+ * what the row group it decodes needs, about twice the row group's uncompressed size, so this lets row groups
+ * of about 500 MB through here; a snapshot of bigger ones needs a larger `--memory-limit`, as the reader's
+ * error says.
  */
-export const parquetReaderMemoryLimit = (ingestLimitBytes: number): string =>
-  `${Math.max(PARQUET_READER_MEMORY_FLOOR_MIB, Math.floor(ingestLimitBytes / PARQUET_READER_MEMORY_SHARE / 2 ** 20))}MiB`
+export const parquetReaderMemoryLimit = (ingestLimitBytes: number, workers: number): string =>
+  `${Math.max(PARQUET_READER_MEMORY_FLOOR_MIB, Math.floor(ingestLimitBytes / Math.max(1, workers) / 2 ** 20))}MiB`
 
 /** A parse worker's Parquet reader: one DuckDB instance, opened on the first Parquet part, one core. */
 export class ParquetRowReader {
@@ -39,7 +40,7 @@ export class ParquetRowReader {
    * of big records needs about twice its uncompressed size (20,000 generated works in one row group, 118 MB
    * uncompressed, failed under 256 MB and read under 512 MB).
    */
-  static async open(memoryLimit: string): Promise<ParquetRowReader> {
+  static async open(memoryLimit: string, tempDirectory: string): Promise<ParquetRowReader> {
     const instance = await DuckDBInstance.create(':memory:', {
       // Nothing here may reach for the network: parquet and json are built in.
       autoinstall_known_extensions: 'false',
@@ -48,28 +49,34 @@ export class ParquetRowReader {
       threads: '1',
       memory_limit: memoryLimit,
       preserve_insertion_order: 'true',
+      // Inside the ingest's build folder (it goes with it), not `.tmp` in whatever folder the process runs in.
+      temp_directory: tempDirectory,
     })
-    return new ParquetRowReader(instance, await instance.connect())
+    try {
+      return new ParquetRowReader(instance, await instance.connect())
+    } catch (error) {
+      instance.closeSync()
+      throw error
+    }
   }
 
   /**
-   * The part's rows as JSON text, numbered from 1 as lines are (a row's number is what an error names).
-   * `reportPath` is the file errors name.
+   * The part's rows as JSON text, numbered from 1 as lines are. A row that cannot be decoded is named by the
+   * rows read before it: DuckDB decodes a chunk of up to 2,048 rows at once, so the bad one is not known.
    */
-  async *rows(path: string, reportPath: string = path): AsyncGenerator<TextLine> {
+  async *rows(path: string): AsyncGenerator<TextLine> {
     let lineNumber = 0
     const failed = (error: unknown) =>
-      error instanceof IngestError
-        ? error
-        : new IngestError(
-            {
-              code: 'invalid-parquet',
-              file: reportPath,
-              ...(lineNumber === 0 ? {} : { line: lineNumber + 1 }),
-              detail: ingestErrorDetails.invalidParquet(parquetReason(error)),
-            },
-            { cause: error },
-          )
+      new IngestError(
+        {
+          code: 'invalid-parquet',
+          file: path,
+          detail: ingestErrorDetails.invalidParquet(
+            lineNumber === 0 ? parquetReason(error) : `after row ${lineNumber}: ${parquetReason(error)}`,
+          ),
+        },
+        { cause: error },
+      )
     let result: Awaited<ReturnType<DuckDBConnection['stream']>>
     try {
       result = await this.#connection.stream(PARQUET_PART_ROWS_AS_JSON_SQL, [path])

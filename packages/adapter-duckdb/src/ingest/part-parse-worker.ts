@@ -5,7 +5,8 @@
 // DuckDB, so parsing and compression use every core. A JSON Lines part is read as lines (gunzipped here); a
 // Parquet part as its rows' JSON text, through a DuckDB of the worker's own (parquet-row-reader.ts).
 import { closeSync, openSync, writeSync } from 'node:fs'
-import { parentPort, workerData } from 'node:worker_threads'
+import { join } from 'node:path'
+import { parentPort, threadId, workerData } from 'node:worker_threads'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { catalogEntityInfo } from '../catalog/catalog-entities.ts'
 import { type RecordCodecId, recordCodecOf } from '../catalog/record-codec.ts'
@@ -64,6 +65,8 @@ export interface ParseWorkerData {
   readonly specs: Readonly<Record<CatalogEntity, RecordExtractionSpec>>
   /** The DuckDB `memory_limit` of the worker's Parquet reader, opened on its first Parquet part. */
   readonly parquetMemoryLimit: string
+  /** Where those readers spill, if they must: each in a folder of its own below it. */
+  readonly parquetTempDirectory: string
 }
 
 const PROGRESS_EVERY = 5_000
@@ -103,11 +106,11 @@ class BufferedFile {
   }
 }
 
-const { specs, parquetMemoryLimit } = workerData as ParseWorkerData
+const { specs, parquetMemoryLimit, parquetTempDirectory } = workerData as ParseWorkerData
 let parquetReader: Promise<ParquetRowReader> | undefined
 const recordsOf = async (task: ParseTask): Promise<AsyncIterable<TextLine>> => {
   if (task.format === 'jsonl') return readTextLines(task.path)
-  parquetReader ??= ParquetRowReader.open(parquetMemoryLimit)
+  parquetReader ??= ParquetRowReader.open(parquetMemoryLimit, join(parquetTempDirectory, String(threadId)))
   return (await parquetReader).rows(task.path)
 }
 const extractors = new Map<CatalogEntity, RecordExtractor>()

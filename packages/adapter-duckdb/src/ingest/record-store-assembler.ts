@@ -50,16 +50,21 @@ export interface RecordCoding {
  * them, as the parse workers will read them). Deterministic: the same snapshot gives the same dictionary.
  */
 export async function recordCodingFor(
-  previous: { readonly dictionaryPath: string; readonly codec: string } | undefined,
+  previous:
+    | { readonly storePath: string; readonly dictionaryPath: string; readonly codec: string }
+    | undefined,
   firstRecords: () => Promise<readonly string[]>,
   codec: RecordCodecId = RECORD_CODEC_ID,
 ): Promise<RecordCoding> {
   if (previous !== undefined)
     return {
-      codec: checkRecordCodecId(previous.codec, previous.dictionaryPath),
+      codec: checkRecordCodecId(previous.codec, previous.storePath),
       dictionary: await readFile(previous.dictionaryPath),
     }
-  return { codec, dictionary: buildRecordDictionary(await firstRecords(), codec) }
+  return {
+    codec: checkRecordCodecId(codec, 'being written'),
+    dictionary: buildRecordDictionary(await firstRecords(), codec),
+  }
 }
 
 const COPY_CHUNK = 8 << 20

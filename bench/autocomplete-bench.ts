@@ -18,7 +18,7 @@
 // short (a phrase being typed, often longer than the index's 16 characters). Each kind's median is over every
 // query and round; the scan runs on the first `--scan-queries` texts of each kind only (about a second each
 // at 10M works). Times are of the adapter's statements (matching and ranking, then locating the 10 rows);
-// reading and inflating the 10 records, the same either way, is left out. A fifth kind asks the whole words
+// reading and decompressing the 10 records, the same either way, is left out. A fifth kind asks the whole words
 // again with a filter (works cited more than 10 times: the one column the synthetic table has to filter on).
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'

@@ -1,5 +1,5 @@
 // The texts pass of a full ingest (`RecordTextsFiles`: each record of an entity read from the record store,
-// inflated, its text members picked, and the rows written to Parquet in id order), timed on a built catalog
+// decompressed, its text members picked, and the rows written to Parquet in id order), timed on a built catalog
 // with the records read on the main thread and on worker threads, side by side in one run.
 //
 //   npm run bench:texts -- --catalog DIR [--entity works] [--workers 0,2] [--rounds 3] [--memory-limit 2GB]

@@ -204,6 +204,24 @@ describe('part parse pool reading Parquet parts (worker threads, each with its o
     })
   }, 60_000)
 
+  it('never ends a Parquet part short: a row group too big for the reader is an error naming --memory-limit', async () => {
+    // One row group of 20,000 works of 4 KB (80 MB) under a 64 MiB reader: DuckDB fails or, streaming, stops.
+    const lines = Array.from({ length: 20_000 }, (_, n) =>
+      JSON.stringify(work(n + 1, '2024-01-01', { abstract: `${n} ${'words '.repeat(600)}` })),
+    )
+    const { path } = await parquetOf(lines, 'one-big-group', 20_480)
+    const [task] = tasksIn('too-big')
+    const error = await runParseTasks(
+      [{ ...task!, path, format: 'parquet' }],
+      { ...workerData, parquetMemoryLimit: '64MiB' },
+      1,
+    ).catch((reason: unknown) => reason)
+    expect(error).toBeInstanceOf(IngestError)
+    expect((error as IngestError).code).toBe('invalid-parquet')
+    expect((error as IngestError).file).toBe(path)
+    expect((error as IngestError).detail).toContain('ingest with a larger --memory-limit')
+  }, 60_000)
+
   it('names the file of a Parquet part whose pages cannot be decoded, and every worker leaves on its own', async () => {
     const lines = Array.from({ length: 5_000 }, (_, n) => JSON.stringify(work(n + 1, '2024-01-01')))
     const { path } = await parquetOf(lines, 'three-groups', 2_048)

@@ -160,6 +160,9 @@ export function parquetBadIdSql(info: CatalogEntityInfo): string {
 export const PARQUET_PART_ROWS_AS_JSON_SQL =
   'SELECT CAST(to_json(oqlkit_snapshot_row) AS VARCHAR) AS json FROM read_parquet($1, hive_partitioning = false) AS oqlkit_snapshot_row'
 
+/** $1 Parquet part: its number of rows, as its footer states it. */
+export const PARQUET_PART_ROW_COUNT_SQL = 'SELECT num_rows AS rows FROM parquet_file_metadata($1)'
+
 /** $1 Parquet part, $2 how many: its first rows as JSON text, for the record dictionary. */
 export const PARQUET_PART_FIRST_ROWS_AS_JSON_SQL = `${PARQUET_PART_ROWS_AS_JSON_SQL} LIMIT $2`
 

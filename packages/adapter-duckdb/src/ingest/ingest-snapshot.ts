@@ -484,7 +484,7 @@ async function stageRecords(
   try {
     const workerData: ParseWorkerData = {
       specs: recordExtractionSpecs(),
-      parquetMemoryLimit: parquetReaderMemoryLimit(await db.memoryLimitBytes(), options.workers),
+      parquetMemoryLimit: parquetReaderMemoryLimit(await db.memoryLimitBytes()),
       parquetTempDirectory: join(stagingDir, 'parquet-readers'),
     }
     done = await runParseTasks(tasks, workerData, options.workers, {

@@ -7,23 +7,20 @@
 // 80 µs of one core, handing its text to JavaScript about 40 µs more: less than gunzip and line splitting of
 // the same work, 171 µs; BENCHMARKS.md).
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
-import { PARQUET_PART_ROWS_AS_JSON_SQL } from './catalog-sql.ts'
+import { PARQUET_PART_ROW_COUNT_SQL, PARQUET_PART_ROWS_AS_JSON_SQL } from './catalog-sql.ts'
 import { IngestError, ingestErrorDetails } from './ingest-error.ts'
 import type { TextLine } from './line-reader.ts'
 
-/** The least a reader is given, whatever the limit and the number of workers. */
-const PARQUET_READER_MEMORY_FLOOR_MIB = 256
-
 /**
- * A parse worker's Parquet reader's `memory_limit`: the ingest's limit shared by the workers (1 GiB each for
- * two workers under the default 2 GiB), so the readers together hold at most what the staging database may,
- * and the ingest about twice its limit while it reads Parquet. It is a cap, not an allocation: a reader holds
- * what the row group it decodes needs, about twice the row group's uncompressed size, so this lets row groups
- * of about 500 MB through here; a snapshot of bigger ones needs a larger `--memory-limit`, as the reader's
- * error says.
+ * A parse worker's Parquet reader's `memory_limit`: the ingest's own (2 GiB by default). It is a cap, not an
+ * allocation: a reader holds what the row group it decodes needs, about twice the row group's uncompressed
+ * size and more for `to_json`. One row group of 100,000 generated works (about 600 MB uncompressed) stopped
+ * short under 1 GiB and read under 2 GiB (2.4 GB of RSS); 20,000 works needed more than 256 MB. So a snapshot
+ * of small row groups costs little, and one of big row groups needs a larger `--memory-limit`, as the error
+ * says; while Parquet is read, the ingest may hold its limit once per worker besides the staging database's.
  */
-export const parquetReaderMemoryLimit = (ingestLimitBytes: number, workers: number): string =>
-  `${Math.max(PARQUET_READER_MEMORY_FLOOR_MIB, Math.floor(ingestLimitBytes / Math.max(1, workers) / 2 ** 20))}MiB`
+export const parquetReaderMemoryLimit = (ingestLimitBytes: number): string =>
+  `${Math.max(256, Math.floor(ingestLimitBytes / 2 ** 20))}MiB`
 
 /** A parse worker's Parquet reader: one DuckDB instance, opened on the first Parquet part, one core. */
 export class ParquetRowReader {
@@ -66,19 +63,19 @@ export class ParquetRowReader {
    */
   async *rows(path: string): AsyncGenerator<TextLine> {
     let lineNumber = 0
-    const failed = (error: unknown) =>
+    const failed = (
+      error: unknown,
+      reason = lineNumber === 0 ? parquetReason(error) : `after row ${lineNumber}: ${parquetReason(error)}`,
+    ) =>
       new IngestError(
-        {
-          code: 'invalid-parquet',
-          file: path,
-          detail: ingestErrorDetails.invalidParquet(
-            lineNumber === 0 ? parquetReason(error) : `after row ${lineNumber}: ${parquetReason(error)}`,
-          ),
-        },
+        { code: 'invalid-parquet', file: path, detail: ingestErrorDetails.invalidParquet(reason) },
         { cause: error },
       )
     let result: Awaited<ReturnType<DuckDBConnection['stream']>>
+    let expected: number
     try {
+      const counted = await this.#connection.runAndReadAll(PARQUET_PART_ROW_COUNT_SQL, [path])
+      expected = Number(counted.getRowObjectsJson()[0]?.rows ?? 0)
       result = await this.#connection.stream(PARQUET_PART_ROWS_AS_JSON_SQL, [path])
     } catch (error) {
       throw failed(error)
@@ -90,7 +87,15 @@ export class ParquetRowReader {
       } catch (error) {
         throw failed(error)
       }
-      if (chunk === null || chunk.rowCount === 0) return
+      if (chunk === null || chunk.rowCount === 0) {
+        // A streamed query that runs out of memory ends like one that is done (seen with DuckDB 1.5 under a
+        // 1 GiB limit: 6,144 of a 100,000-row row group, no error): the file's own count tells them apart.
+        if (lineNumber < expected) {
+          const reason = stoppedEarly(lineNumber, expected)
+          throw failed(new Error(reason), reason)
+        }
+        return
+      }
       const column = chunk.getColumnVector(0)
       for (let row = 0; row < chunk.rowCount; row++) {
         lineNumber++
@@ -105,11 +110,15 @@ export class ParquetRowReader {
   }
 }
 
+const MEMORY_ADVICE =
+  "its row groups need more memory than a parse worker's DuckDB is given (the ingest's --memory-limit); ingest with a larger --memory-limit"
+
+const stoppedEarly = (read: number, expected: number) =>
+  `DuckDB stopped after ${read} of its ${expected} rows without an error, as it does when it runs short of memory: ${MEMORY_ADVICE}`
+
 /** DuckDB's message without its advice on settings the ingest chooses itself. */
 function parquetReason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error)
   const first = message.split('\n')[0]!.trim()
-  return /out of memory/i.test(first)
-    ? `${first}: its row groups need more memory than a parse worker's DuckDB is given (half the ingest's --memory-limit); ingest with a larger --memory-limit`
-    : first
+  return /^Out of Memory Error/i.test(first) ? `${first}: ${MEMORY_ADVICE}` : first
 }

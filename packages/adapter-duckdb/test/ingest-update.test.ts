@@ -2,7 +2,7 @@
 // does not, records the new snapshot does not mention stay; merged ids are recorded (chains resolved) and
 // remove the old record unless it was published again after the merge. A catalog keeps its record codec
 // across updates.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -237,5 +237,63 @@ describe('updating a catalog of format 6, whose records are deflated', () => {
       mode: 'replace',
     })
     expect(await storeOf()).toStrictEqual({ codec: 'zstd+dictionary', titles: { W4: 'four' } })
+  })
+})
+
+describe('updating a catalog written with columns this version no longer writes', () => {
+  const dir = () => join(root, 'wider-catalog')
+  const ingestInto = (name: string, works: readonly FixtureRecord[]) => {
+    const snapshotDir = join(root, name)
+    writeLegacySnapshot(snapshotDir, partsOf('works', works))
+    return ingestSnapshot({ snapshotDir, outDir: dir() })
+  }
+
+  const readWider = async <T>(use: (catalog: CatalogInspector) => Promise<T>): Promise<T> => {
+    const catalog = await CatalogInspector.open(dir())
+    try {
+      return await use(catalog)
+    } finally {
+      catalog.close()
+    }
+  }
+
+  it('reads the kept rows by today’s columns and writes only those (the link tables’ record lists until format 7)', async () => {
+    await ingestInto('wider-first', [
+      work(1, '2024-01-01T10:00:00', { title: 'one', referenced_works: ['https://openalex.org/W2'] }),
+      work(2, '2024-01-01T10:00:00', { title: 'two' }),
+    ])
+    // As format 7 wrote works.parquet: with the record's list of the ids `works-referenced-works` holds.
+    const works = join(dir(), 'entities', 'works.parquet')
+    await readWider((inspector) =>
+      inspector.rows(
+        `COPY (SELECT *, CASE WHEN id = 'W1' THEN ['https://openalex.org/W2'] ELSE CAST([] AS VARCHAR[]) END AS json__referenced_works FROM read_parquet($1)) TO $2 (FORMAT parquet)`,
+        [works, `${works}.wider`],
+      ),
+    )
+    renameSync(`${works}.wider`, works)
+    const columnsOf = () =>
+      readWider(async (catalog) =>
+        (await catalog.rows('SELECT name FROM parquet_schema($1)', [works])).map((row) => row.name),
+      )
+    expect(await columnsOf()).toContain('json__referenced_works')
+
+    await ingestInto('wider-update', [work(3, '2024-02-01T10:00:00', { title: 'three' })])
+    expect(await columnsOf()).not.toContain('json__referenced_works')
+    expect(
+      await readWider((catalog) => catalog.rows('SELECT id FROM read_parquet($1) ORDER BY id', [works])),
+    ).toEqual([{ id: 'W1' }, { id: 'W2' }, { id: 'W3' }])
+    expect(
+      Object.fromEntries(
+        [...(await readWider((catalog) => catalog.records('works')))].map(([id, r]) => [id, r.title]),
+      ),
+    ).toEqual({ W1: 'one', W2: 'two', W3: 'three' })
+    // The kept work's references still answer from its link rows.
+    expect(
+      await readWider((catalog) =>
+        catalog.rows('SELECT key, work_id FROM read_parquet($1)', [
+          join(dir(), 'links', 'works-referenced-works.parquet'),
+        ]),
+      ),
+    ).toEqual([{ key: 'W2', work_id: 'W1' }])
   })
 })

@@ -14,7 +14,8 @@ import {
 } from '@oqlkit/engine/testing'
 import { ENTITY_TYPES, type Oqo, propertiesRegistry } from '@oqlkit/oqo-schema'
 import { afterAll, describe, expect, it } from 'vitest'
-import { catalogEntityOf, columnSourceOf } from '../src/query/column-sources.ts'
+import { LINK_TABLES } from '../src/catalog/link-tables.ts'
+import { catalogEntityOf, columnSourceOf, linkViewOf } from '../src/query/column-sources.ts'
 import { readSampleRecords, useSampleCatalogConnections } from './query-sample-fixture.ts'
 
 const COPIED_COLUMNS = new Set([
@@ -48,7 +49,26 @@ const COUNTED: Readonly<Record<string, string>> = {
   topics_count: 'topics',
   locations_count: 'locations',
 }
-const sourceValues = (record: EntityRecord, id: string): unknown[] => {
+// A column of works that a link table holds sorts by that table's keys, which gather every path the table
+// reads (`funders.id` also from `grants[].funder` and `awards[].funder_id`), as its filter matches them: the
+// paths of each such column, dotted (`$[*].author.id` of `authorships` is `authorships.author.id`).
+const LINKED_WORK_PATHS: ReadonlyMap<string, readonly string[]> = new Map(
+  propertiesRegistry.columnsOf('works').flatMap((column) => {
+    if (column.kind === null) return []
+    const source = columnSourceOf('works', { id: column.id, kind: column.kind })
+    const link = source.kind === 'link' ? source : source.kind === 'cited-by' ? source.references : null
+    if (link === null) return []
+    const spec = LINK_TABLES.find((candidate) => linkViewOf(candidate.name) === link.view)!
+    const paths = spec.sources.map(({ field, path }) =>
+      [field, ...path.split(/\.|\[\*\]|^\$/).filter((segment) => segment !== '')].join('.'),
+    )
+    return [[column.id, paths] as const]
+  }),
+)
+
+const sourceValues = (record: EntityRecord, id: string, entity: string): unknown[] => {
+  const linked = entity === 'works' ? LINKED_WORK_PATHS.get(id) : undefined
+  if (linked !== undefined) return linked.flatMap((path) => valuesAt(record, path))
   const bound = DATE_BOUND.exec(id)
   if (bound !== null) return valuesAt(record, bound[2]!)
   if (COUNTED[id] !== undefined) return [valuesAt(record, COUNTED[id]).length]
@@ -65,11 +85,12 @@ const sourceValues = (record: EntityRecord, id: string): unknown[] => {
  * by its smallest value ascending and its largest descending; null when it has none (those sort last).
  */
 const sortKeyOf = (
+  entity: string,
   record: EntityRecord,
   column: { id: string; kind: string },
   direction: string,
 ): SortKey => {
-  const keys = sourceValues(record, column.id).map((value): SortKey => {
+  const keys = sourceValues(record, column.id, entity).map((value): SortKey => {
     switch (column.kind) {
       case 'entity_id':
         return lastSegment(String(value)).toUpperCase()
@@ -141,10 +162,10 @@ describe('every registry column', () => {
           expect(page.length, column.id).toBe(Math.min(10, data.length))
           // Every column: the page holds the first ten sort values of the records, in order.
           const keys = data.map((record) =>
-            sortKeyOf(record, { id: column.id, kind: column.kind! }, direction),
+            sortKeyOf(entity, record, { id: column.id, kind: column.kind! }, direction),
           )
           const pageKeys = page.map((id) =>
-            sortKeyOf(context.byId.get(id)!, { id: column.id, kind: column.kind! }, direction),
+            sortKeyOf(entity, context.byId.get(id)!, { id: column.id, kind: column.kind! }, direction),
           )
           expect(pageKeys, `${entity} ${column.id}:${direction}`).toEqual(expectedKeys(keys, direction, 10))
           if (new Set(keys).size > 1) observableSorts++

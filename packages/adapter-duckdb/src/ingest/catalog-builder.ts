@@ -20,8 +20,6 @@ import {
   DELETED_ID_COLUMNS,
   DELETED_IDS_FILE,
   ENTITIES_DIR,
-  ENTITY_ID_COLUMNS,
-  ENTITY_TAIL_COLUMNS,
   EXTERNAL_ID_COLUMNS,
   EXTERNAL_IDS_FILE,
   entityFilePath,
@@ -32,9 +30,7 @@ import {
   MERGED_ID_COLUMNS,
   MERGED_IDS_FILE,
 } from '../catalog/catalog-layout.ts'
-import { derivedColumnsOf } from '../catalog/entity-columns.ts'
 import { LINK_TABLES } from '../catalog/link-tables.ts'
-import { recordPathColumnsOf } from '../query/column-sources.ts'
 import {
   COPY_DELETED_SQL,
   COPY_EXTERNAL_IDS_SQL,
@@ -46,6 +42,7 @@ import {
   dropEntityRowsSql,
   dropViewAndStagingSql,
   type EntityRows,
+  entityFileColumnsOf,
   FOLLOW_MERGE_CHAINS_SQL,
   insertExternalIdsSql,
   insertPreviousExternalIdsSql,
@@ -312,7 +309,7 @@ export async function buildCatalog(
       files: [path],
       rowCount: written,
       sortedBy: ['id'],
-      columns: entityColumns(info.entity),
+      columns: entityFileColumnsOf(info.entity),
       latestPartitionDate: typeof latest === 'string' ? latest : null,
       recordStore: records.store,
     }
@@ -372,13 +369,4 @@ function previousLinkFiles(previous: PreviousCatalogFiles, name: string): readon
   if (files === undefined || files.length === 0)
     throw new Error(`the catalog being updated lists no file for the link table ${name}`)
   return files
-}
-
-function entityColumns(entity: CatalogEntity): CatalogColumn[] {
-  return [
-    ...ENTITY_ID_COLUMNS,
-    ...derivedColumnsOf(entity).map(({ name, type, description }) => ({ name, type, description })),
-    ...recordPathColumnsOf(entity).map(({ name, type, description }) => ({ name, type, description })),
-    ...ENTITY_TAIL_COLUMNS,
-  ]
 }

@@ -2,7 +2,8 @@
 // (entity tables, column names) and package constants (JSON paths, regex patterns); file paths, entity
 // names and dates travel as bound parameters ($1, $2, …, documented on each builder), except the registry's
 // entity name inside a view, which cannot take parameters.
-import type { CatalogEntityInfo } from '../catalog/catalog-entities.ts'
+import type { CatalogEntity, CatalogEntityInfo } from '../catalog/catalog-entities.ts'
+import { type CatalogColumn, ENTITY_ID_COLUMNS, ENTITY_TAIL_COLUMNS } from '../catalog/catalog-layout.ts'
 import { type DerivedColumn, derivedColumnsOf } from '../catalog/entity-columns.ts'
 import { LINK_TABLES, type LinkTableSpec } from '../catalog/link-tables.ts'
 import { LETTER_ID_PATTERN, PATH_ID_TAIL_PATTERN } from '../catalog/openalex-id-normalizer.ts'
@@ -23,6 +24,16 @@ export type EntityRows = 'view' | 'sorted-table'
 const sortedTable = (info: CatalogEntityInfo): string => quoteIdentifier(`sorted_${info.table}`)
 
 const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd'
+
+/** The columns of an entity's file, in order (`entities/<entity>.parquet`, as catalog.json describes them). */
+export function entityFileColumnsOf(entity: CatalogEntity): CatalogColumn[] {
+  return [
+    ...ENTITY_ID_COLUMNS,
+    ...derivedColumnsOf(entity).map(({ name, type, description }) => ({ name, type, description })),
+    ...recordPathColumnsOf(entity).map(({ name, type, description }) => ({ name, type, description })),
+    ...ENTITY_TAIL_COLUMNS,
+  ]
+}
 
 // ---- id forms (the SQL twins of catalog/openalex-id-normalizer.ts) ----
 
@@ -291,13 +302,15 @@ export function keptRowsViewSql(info: CatalogEntityInfo, previous: boolean): str
   // The rows of the catalog being updated that it keeps come from its own file, typed as they were written;
   // their offsets stay as they are (its record store is the start of the new one). They have no build-only
   // columns: their link rows and external ids are copied from its files. The files' paths are read from a
-  // variable (`setPreviousFilesSql`), set with a parameter.
+  // variable (`setPreviousFilesSql`), set with a parameter. Only today's columns are read: a file written
+  // before a column was dropped (the record lists of the link tables' ids, until format 7) keeps it.
+  const kept = entityFileColumnsOf(info.entity).map((column) => quoteIdentifier(column.name))
   const nulls = buildOnlyColumnsOf(info).map(
     (name) => `${previousBuildOnlyValue(name)} AS ${quoteIdentifier(name)}`,
   )
   return [
     stagedView,
-    `CREATE VIEW ${previousRowsView(info)} AS SELECT *, ${nulls.join(', ')} FROM read_parquet(getvariable(${constantLiteral(previousFilesVariable(info))}), hive_partitioning = false) WHERE id IN (SELECT id FROM ${keptPreviousTable(info)})`,
+    `CREATE VIEW ${previousRowsView(info)} AS SELECT ${kept.join(', ')}, ${nulls.join(', ')} FROM read_parquet(getvariable(${constantLiteral(previousFilesVariable(info))}), hive_partitioning = false) WHERE id IN (SELECT id FROM ${keptPreviousTable(info)})`,
     `CREATE VIEW ${rowsRelation(info)} AS SELECT * FROM ${stagedRowsView(info)} UNION ALL BY NAME SELECT * FROM ${previousRowsView(info)}`,
   ]
 }

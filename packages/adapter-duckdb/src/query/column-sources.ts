@@ -80,7 +80,11 @@ export interface ListSource {
   readonly groupKey: GroupKeyKind
 }
 
-/** A link table of works: `(key, work_id)`; the record list is kept for sorting. */
+/**
+ * A link table of works: `(key, work_id)`. It is the column's only copy in the catalog: a sort reads a work's
+ * smallest or largest key from it, as it would from a list (the record's list of the same ids, kept beside
+ * it until format 7, was the widest part of the works table: 45 of its 83 MB in the serving database at 100k).
+ */
 export interface LinkSource {
   readonly kind: 'link'
   /** The view name of the link table. */
@@ -94,7 +98,6 @@ export interface LinkSource {
   readonly narrowKeyLetter: string | null
   readonly codec: ValueCodec
   readonly groupKey: GroupKeyKind
-  readonly list: ListSource
 }
 
 /** An external id held by the external-id table (`ids.pmid`); the record's value serves sorts and groups. */
@@ -120,11 +123,28 @@ export interface PrefixSource {
   readonly scalar: ScalarSource
 }
 
-/** `cited_by:W1` (the works W1 cites) and `related_to:W1` (W1's related works): ids read from another work. */
-export interface RelationSource {
-  readonly kind: 'cited-by' | 'related-to'
+/**
+ * `cited_by:W1`, the works W1 cites: the citing side of the referenced-works link table. A row's own values,
+ * what it sorts by and is `missing` without, are its references (`references`, that same table).
+ */
+export interface CitedBySource {
+  readonly kind: 'cited-by'
+  /** How a given work id is compared (the filter reads the link table by its short id in upper case). */
+  readonly codec: ValueCodec
+  readonly references: LinkSource
+}
+
+/** `related_to:W1`, W1's related works: read from its `related_works` list, which is also a row's own values. */
+export interface RelatedToSource {
+  readonly kind: 'related-to'
   readonly list: ListSource
 }
+
+/** The values a row holds itself, for sorts, ranges and `missing`, of a source with several values. */
+export const ownValuesOf = (
+  source: ListSource | LinkSource | CitedBySource | RelatedToSource,
+): ListSource | LinkSource =>
+  source.kind === 'cited-by' ? source.references : source.kind === 'related-to' ? source.list : source
 
 export interface UnsupportedSource {
   readonly kind: 'unsupported'
@@ -138,7 +158,8 @@ export type ColumnSource =
   | ExternalIdSource
   | ChoiceSource
   | PrefixSource
-  | RelationSource
+  | CitedBySource
+  | RelatedToSource
   | UnsupportedSource
 
 // ---- building blocks ----
@@ -384,7 +405,7 @@ export const narrowLinkKeyLetter = (spec: LinkTableSpec): string | null =>
 /** The name of a link table's in-memory copy in `narrow` mode (catalog-views.ts creates it). */
 export const narrowLinkTableOf = (name: string): string => `${linkViewOf(name)}__narrow`
 
-const link = (name: string, column: ColumnRef, list: ListSource): LinkSource => {
+const link = (name: string, column: ColumnRef): LinkSource => {
   const spec = LINK_TABLES.find((candidate) => candidate.name === name)!
   const codec =
     spec.transform === 'letter-id'
@@ -399,7 +420,6 @@ const link = (name: string, column: ColumnRef, list: ListSource): LinkSource => 
     narrowKeyLetter: narrowLinkKeyLetter(spec),
     codec,
     groupKey: column.kind === 'enum' ? CODE_KEY : entityKey(spec.keyEntity),
-    list,
   }
 }
 
@@ -534,10 +554,8 @@ const specialSources = (paths: RecordPaths): ReadonlyMap<string, SourceFactory> 
       sources.set('primary_topic.field.id', () => derivedPathId(entity, 'primary_field_id', 'fields'))
       sources.set('primary_topic.domain.id', () => derivedPathId(entity, 'primary_domain_id', 'domains'))
 
-      const linked = (columnId: string, table: string, listPath = columnId) =>
-        sources.set(columnId, (column) =>
-          link(table, column, recordList(listPath, column.kind === 'enum' ? 'enum' : 'entity_id')),
-        )
+      const linked = (columnId: string, table: string) =>
+        sources.set(columnId, (column) => link(table, column))
       linked('authorships.author.id', 'works-authors')
       linked('authorships.institutions.id', 'works-institutions')
       linked('authorships.institutions.lineage', 'works-institution-lineage')
@@ -550,9 +568,13 @@ const specialSources = (paths: RecordPaths): ReadonlyMap<string, SourceFactory> 
       linked('awards.id', 'works-awards')
       linked('sustainable_development_goals.id', 'works-sdgs')
       linked('locations.source.id', 'works-sources')
-      linked('repository', 'works-sources', 'locations.source.id')
+      linked('repository', 'works-sources')
       linked('referenced_works', 'works-referenced-works')
-      sources.set('cited_by', () => ({ kind: 'cited-by', list: recordList('referenced_works', 'entity_id') }))
+      sources.set('cited_by', (column) => ({
+        kind: 'cited-by',
+        codec: ID_CODEC,
+        references: link('works-referenced-works', column),
+      }))
       sources.set('related_to', () => ({
         kind: 'related-to',
         list: recordList('related_works', 'entity_id'),

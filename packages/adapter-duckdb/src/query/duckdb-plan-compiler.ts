@@ -28,7 +28,13 @@ import {
   SEARCH_DOC_COLUMN,
   WORK_IS_XPAC_COLUMN,
 } from './catalog-views.ts'
-import { type ColumnSource, catalogEntityOf, columnSourceOf, type GroupKeyKind } from './column-sources.ts'
+import {
+  type ColumnSource,
+  catalogEntityOf,
+  columnSourceOf,
+  type GroupKeyKind,
+  ownValuesOf,
+} from './column-sources.ts'
 import type {
   CompiledGroupsQuery,
   CompiledQuery,
@@ -461,13 +467,22 @@ export class DuckDbPlanCompiler {
       case 'unsupported':
         throw new UnsupportedPlanError('column', source.message)
       default: {
-        // A list sorts by its smallest element ascending and its largest descending, as the API's sort does.
-        const list = source.kind === 'list' ? source : source.list
+        // A list sorts by its smallest element ascending and its largest descending, as the API's sort does;
+        // a link table's keys of the row the same way (by id: the views exist in every load mode).
+        const own = ownValuesOf(source)
+        const extreme = key.direction === 'asc' ? 'min' : 'max'
+        if (own.kind === 'link')
+          return {
+            expr: `(SELECT ${extreme}(__s.key) FROM ${quoteIdentifier(own.view)} AS __s WHERE __s.work_id = ${ROW}."id")`,
+            direction: key.direction,
+            type: keyTypeOf(own.codec),
+          }
+        const list = own
         const element = list.element(LAMBDA)
         const typed =
           element === LAMBDA ? list.expr : `list_transform(${list.expr}, lambda ${LAMBDA}: ${element})`
         return {
-          expr: `${key.direction === 'asc' ? 'list_min' : 'list_max'}(${typed})`,
+          expr: `list_${extreme}(${typed})`,
           direction: key.direction,
           type: keyTypeOf(list.codec),
         }

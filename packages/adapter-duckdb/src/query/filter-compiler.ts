@@ -26,6 +26,7 @@ import {
   type LinkSource,
   type ListSource,
   linkViewOf,
+  ownValuesOf,
 } from './column-sources.ts'
 import type { SqlParam } from './compiled-query.ts'
 import { FALSE_SQL, joinSql, param, raw, type SqlFragment, sql, TRUE_SQL } from './sql-fragment.ts'
@@ -194,7 +195,7 @@ const matchAny = (
       )
     }
     case 'cited-by': {
-      const found = inputs(source.list.codec, values)
+      const found = inputs(source.codec, values)
       if (found.length === 0) return FALSE_SQL
       // The list codec compares lower-cased ids; the link table holds short ids in upper case.
       return idsIn(
@@ -232,10 +233,15 @@ const compareRange = (source: ColumnSource, operator: RangeOperator, value: Filt
     case 'link':
     case 'cited-by':
     case 'related-to': {
-      const list = source.kind === 'list' ? source : source.list
-      const input = list.codec.input(value)
+      const own = ownValuesOf(source)
+      const input = own.codec.input(value)
       if (input === null) return FALSE_SQL
-      return listRange(list, operator, { sql: list.codec.placeholder, params: [input] })
+      const bound = { sql: own.codec.placeholder, params: [input] }
+      return own.kind === 'list'
+        ? listRange(own, operator, bound)
+        : idsIn(
+            sql`SELECT work_id FROM ${raw(quoteIdentifier(own.view))} WHERE key ${raw(operator)} ${bound}`,
+          )
     }
     case 'unsupported':
       throw new UnsupportedPlanError('column', source.message)
@@ -250,16 +256,17 @@ const missing = (entity: CatalogEntity, source: ColumnSource, target: FilterTarg
     case 'prefix':
       return raw(`${source.scalar.expr} IS NULL`)
     case 'list':
-      return raw(`coalesce(len(${source.expr}), 0) = 0`)
-    case 'cited-by':
     case 'related-to':
-      return raw(`coalesce(len(${source.list.expr}), 0) = 0`)
+      return raw(`coalesce(len(${(source.kind === 'list' ? source : source.list).expr}), 0) = 0`)
     case 'link':
+    case 'cited-by': {
+      const link = source.kind === 'link' ? source : source.references
       return raw(
         target.narrowRow === undefined
-          ? `"id" NOT IN (SELECT work_id FROM ${quoteIdentifier(source.view)})`
-          : `${target.narrowRow}.rowid NOT IN (SELECT work_row FROM ${quoteIdentifier(source.narrowTable)})`,
+          ? `"id" NOT IN (SELECT work_id FROM ${quoteIdentifier(link.view)})`
+          : `${target.narrowRow}.rowid NOT IN (SELECT work_row FROM ${quoteIdentifier(link.narrowTable)})`,
       )
+    }
     case 'external-id':
       return sql`"id" NOT IN (SELECT id FROM ${raw(quoteIdentifier(EXTERNAL_IDS_VIEW))} WHERE entity = ${param(entity)} AND scheme = ${param(source.scheme)})`
     case 'unsupported':

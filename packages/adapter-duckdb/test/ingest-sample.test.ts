@@ -32,6 +32,7 @@ import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
 import { RecordStoreReader } from '../src/query/record-store-reader.ts'
 import { connectionSession } from '../src/sql/build-session.ts'
 import { CatalogInspector } from './fixtures/catalog-inspector.ts'
+import { zstdCommandForTests } from './support/zstd-command-gate.ts'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type JsonRecord = { [key: string]: Json }
@@ -71,6 +72,7 @@ const asObject = (value: Json | undefined): JsonRecord =>
 const asList = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : [])
 const asText = (value: Json | undefined): string | null => (typeof value === 'string' ? value : null)
 
+const hasZstd = zstdCommandForTests()
 let outRoot: string
 let catalogDir: string
 let summary: IngestSummary
@@ -220,6 +222,16 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
       await reader.close()
     }
   })
+
+  it.skipIf(!hasZstd)(
+    'compresses the works with a dictionary zstd trained on them, and warns of nothing',
+    () => {
+      // The sample's 565 works are enough to train on; a trained dictionary starts with zstd's magic number.
+      const dictionary = readFileSync(join(catalogDir, 'records', 'works.dict'))
+      expect(dictionary.subarray(0, 4).toString('hex')).toBe('37a430ec')
+      expect(summary.warnings).toStrictEqual([])
+    },
+  )
 
   it('keeps no text or record column in the entity files, and no texts folder after the build', async () => {
     for (const entity of new Set(sample.map((line) => line.entity))) {

@@ -25,6 +25,7 @@ import {
   type CatalogIngestRecord,
   type CatalogManifest,
   RECORDS_DIR,
+  recordDictionaryPath,
   recordStorePath,
   SERVING_DATABASE_FILE,
 } from '../catalog/catalog-layout.ts'
@@ -59,7 +60,7 @@ import type { EntityIngestCounts, IngestProgressListener, IngestSummary } from '
 import { parquetReaderMemoryLimit } from './parquet-row-reader.ts'
 import { defaultParseWorkers, type ParseDone, runParseTasks } from './part-parse-pool.ts'
 import type { ParseTask, ParseWorkerData } from './part-parse-worker.ts'
-import { checkParquetPart, checkRecordCount, firstRecordsOf } from './part-stager.ts'
+import { checkParquetPart, checkRecordCount, firstRecordsAcross } from './part-stager.ts'
 import { ProgressReporter } from './progress-reporter.ts'
 import { recordExtractionSpecs } from './record-extraction-spec.ts'
 import {
@@ -95,6 +96,11 @@ export interface IngestOptions {
    * entity the catalog has no records of starts a store in this codec.
    */
   readonly recordCodec?: RecordCodecId
+  /**
+   * The zstd command a new zstd store's dictionary is trained with (default `zstd` on the PATH; when it is
+   * missing, the store gets the raw dictionary of its first records and the summary warns). For tests.
+   */
+  readonly zstdCommand?: string
   /** The most record bytes sorted at once (default: a sixth of the memory limit); for tests. */
   readonly sortBatchBytes?: number
   /**
@@ -147,6 +153,7 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     const staged = await stageRecords(db, plan, build.path, stagingDir, previous, cursor, progress, {
       workers: options.threads ?? defaultParseWorkers(),
       codec: options.recordCodec ?? RECORD_CODEC_ID,
+      ...(options.zstdCommand === undefined ? {} : { zstdCommand: options.zstdCommand }),
     })
     if (previous !== undefined) await stagePreviousIds(db, build, previous.manifest, cursor)
     await stageIdFiles(db, plan, cursor, progress)
@@ -260,7 +267,7 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       deletedIds: built.deletedIds.rowCount,
       catalogBytes: await folderBytes(build.outDir),
       durationMs: Math.round(performance.now() - started),
-      warnings: plan.warnings,
+      warnings: [...plan.warnings, ...staged.warnings],
     }
   } catch (error) {
     db?.close()
@@ -372,6 +379,8 @@ interface StagedRecords {
   readonly stores: Map<CatalogEntity, AssembledRecordStore>
   /** Each entity's parts as staged: their rows' numbers and the bytes of their rows files. */
   readonly stagedParts: Map<CatalogEntity, StagedPart[]>
+  /** What could not be done as well as it should (a dictionary the zstd command could not train). */
+  readonly warnings: readonly string[]
 }
 
 /**
@@ -387,7 +396,7 @@ async function stageRecords(
   previous: PreviousCatalog | undefined,
   cursor: StageCursor,
   progress: ProgressReporter,
-  options: { readonly workers: number; readonly codec: RecordCodecId },
+  options: { readonly workers: number; readonly codec: RecordCodecId; readonly zstdCommand?: string },
 ): Promise<StagedRecords> {
   const rowsDir = join(stagingDir, 'rows')
   const segmentsDir = join(stagingDir, 'segments')
@@ -396,6 +405,7 @@ async function stageRecords(
   // The workers read Parquet parts themselves; their ids are checked here first, a column read.
   for (const part of plan.parts) if (part.format === 'parquet') await checkParquetPart(db, part)
   const codings = new Map<CatalogEntity, RecordCoding>()
+  const warnings: string[] = []
   for (const info of CATALOG_ENTITIES) {
     const old = previous?.manifest.entities[info.entity]
     const first = plan.parts.findIndex((part) => part.entity.entity === info.entity)
@@ -407,20 +417,32 @@ async function stageRecords(
             codec: old.recordStore.codec,
           }
         : undefined
+    if (kept === undefined && first !== -1) progress.building(recordDictionaryPath(info.entity), 0, 1)
     const coding = recordCodingFor(
       kept,
-      async () => (first === -1 ? [] : firstRecordsOf(db, plan.parts[first]!, DICTIONARY_EXAMPLES)),
+      () =>
+        firstRecordsAcross(
+          db,
+          plan.parts.filter((part) => part.entity.entity === info.entity),
+          DICTIONARY_EXAMPLES,
+        ),
       options.codec,
+      {
+        workDir: join(stagingDir, 'dictionary', info.entity),
+        ...(options.zstdCommand === undefined ? {} : { command: options.zstdCommand }),
+      },
     )
     // A store of the catalog that this version cannot extend (a codec it does not know) is the catalog's fault.
-    codings.set(
-      info.entity,
-      await (kept === undefined || previous === undefined
-        ? coding
-        : coding.catch((error: unknown) => {
-            throw catalogInvalid(previous.outDir, error)
-          })),
-    )
+    const chosen = await (kept === undefined || previous === undefined
+      ? coding
+      : coding.catch((error: unknown) => {
+          throw catalogInvalid(previous.outDir, error)
+        }))
+    if (chosen.warning !== undefined)
+      warnings.push(
+        `${recordDictionaryPath(info.entity)}: no dictionary was trained (${chosen.warning}); its records are compressed with the raw dictionary of its first records, about a tenth larger`,
+      )
+    codings.set(info.entity, chosen)
   }
 
   const tasks: ParseTask[] = []
@@ -523,7 +545,7 @@ async function stageRecords(
     read.set(info.entity, sum(tasks.filter((task) => task.entity === info.entity).map(records)))
   }
   const stores = await assembleRecordStores(db, buildDir, tasks, done, codings, previous, progress)
-  return { read, stores, stagedParts }
+  return { read, stores, stagedParts, warnings }
 }
 
 /**

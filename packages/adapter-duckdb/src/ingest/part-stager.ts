@@ -1,6 +1,6 @@
 // What staging checks and reads of a part file outside the parse workers: a Parquet part's ids (so a bad row
-// is named by its row number before any worker starts), the first records of a part (the entity's record
-// dictionary is made of them), and each part's record count against its manifest entry.
+// is named by its row number before any worker starts), the first records of an entity's parts (its record
+// dictionary is chosen from them), and each part's record count against its manifest entry.
 import { PARQUET_PART_FIRST_ROWS_AS_JSON_SQL, parquetBadIdSql } from './catalog-sql.ts'
 import { IngestError, ingestErrorDetails } from './ingest-error.ts'
 import { readTextLines } from './line-reader.ts'
@@ -44,6 +44,20 @@ export async function firstRecordsOf(
     if (text.trim() === '') continue
     records.push(text)
     if (records.length === count) break
+  }
+  return records
+}
+
+/** The first `count` records of `parts`, read in order: the first part's, then the next one's while too few. */
+export async function firstRecordsAcross(
+  db: StagingDatabase,
+  parts: readonly SnapshotPart[],
+  count: number,
+): Promise<string[]> {
+  const records: string[] = []
+  for (const part of parts) {
+    if (records.length >= count) break
+    records.push(...(await firstRecordsOf(db, part, count - records.length)))
   }
   return records
 }

@@ -7,7 +7,8 @@ import { isCatalogRelativePath } from '../catalog/catalog-manifest-reader.ts'
 import { LINK_TABLES } from '../catalog/link-tables.ts'
 import { searchIndexOf } from '../search/search-index-manifest.ts'
 import { constantLiteral, quoteIdentifier } from '../sql/sql-text.ts'
-import { linkViewOf, narrowLinkKeyLetter, narrowLinkTableOf } from './column-sources.ts'
+import { linkExtremesTableOf, linkViewOf, narrowLinkKeyLetter, narrowLinkTableOf } from './column-sources.ts'
+import type { DuckDbConnectionLike } from './duckdb-driver.ts'
 
 export const EXTERNAL_IDS_VIEW = 'external_ids'
 export const MERGED_IDS_VIEW = 'merged_ids'
@@ -111,10 +112,43 @@ const narrowLinkTableStatements = (manifest: CatalogManifest): string[] =>
   })
 
 /**
+ * Each work's smallest and largest key of a link table, by the keys' text (what a sort by the link's column
+ * orders by: `authorships.author.id:asc` sorts works by their smallest author id), one row per linked work in
+ * row order. A sort reads it by the work's row, where taking each work's extreme from the link rows at query
+ * time aggregated all of them: 0.54 s for a page of works sorted by `referenced_works` at 100k works (2M link
+ * rows), 17 ms from this table. The keys are held as the narrow link table holds them (numbers for letter ids,
+ * compared as text here, so `W10` comes before `W9` as the id's text does).
+ */
+const linkExtremesStatements = (): string[] =>
+  LINK_TABLES.map((spec) => {
+    const narrow = served(quoteIdentifier(narrowLinkTableOf(spec.name)))
+    const extremes = served(quoteIdentifier(linkExtremesTableOf(spec.name)))
+    return `CREATE TABLE ${extremes} AS SELECT work_row, arg_min(key, CAST(key AS VARCHAR)) AS lo, arg_max(key, CAST(key AS VARCHAR)) AS hi FROM ${narrow} GROUP BY work_row ORDER BY work_row`
+  })
+
+/**
  * The column of a narrow link table that copies its work's `is_xpac`: a group-by of a link dimension over the
  * whole corpus counts the link table alone, without joining a million works back.
  */
 export const WORK_IS_XPAC_COLUMN = 'work_is_xpac'
+
+/**
+ * The link tables whose extremes the attached serving database holds: all of them since they were added, none
+ * in one built before (its sorts by a link's column read the link rows, as a catalog's views do).
+ */
+export async function readLinkExtremesTables(
+  db: DuckDbConnectionLike,
+  servingDatabase: string,
+): Promise<ReadonlySet<string>> {
+  const rows = await db.all(
+    'SELECT table_name FROM duckdb_tables() WHERE database_name = ? AND schema_name = ?',
+    [servingDatabase, 'main'],
+  )
+  const names = new Set(rows.map((row) => String(row.table_name)))
+  return new Set(
+    LINK_TABLES.map((spec) => linkExtremesTableOf(spec.name)).filter((table) => names.has(table)),
+  )
+}
 
 /**
  * The works' sort keys each narrow link table copies, in the smallest type that holds them (the copies cost
@@ -178,8 +212,9 @@ export const catalogViewStatements = (
 /**
  * The tables of the serving database (`catalog.duckdb`), built at ingest, attached as `SERVING_DATABASE_NAME`,
  * from the views of `catalogViewStatements(…, 'views')`: per entity its narrow table (indexed on `id`) and
- * row locations (indexed on `row`), the external ids (indexed on `value`), then the narrow link tables.
- * Those last must run on one thread (see `narrowLinkTableStatements`); `threadBound` says which. The builder
+ * row locations (indexed on `row`), the external ids (indexed on `value`), then the narrow link tables and
+ * their extremes. The narrow link tables must be made on one thread (see `narrowLinkTableStatements`);
+ * `threadBound` says which statements must. The builder
  * adds the autocomplete index after them (`autocompleteIndexStatements`, which reads the narrow tables).
  */
 export const servingDatabaseStatements = (
@@ -213,5 +248,6 @@ export const servingDatabaseStatements = (
   return [
     ...statements.map((statement) => ({ statement, threadBound: false })),
     ...narrowLinkTableStatements(manifest).map((statement) => ({ statement, threadBound: true })),
+    ...linkExtremesStatements().map((statement) => ({ statement, threadBound: false })),
   ]
 }

@@ -96,6 +96,8 @@ export interface LinkSource {
    * the key's text (see `narrowLinkKeyLetter`).
    */
   readonly narrowKeyLetter: string | null
+  /** Its extremes table in the serving database (`linkExtremesTableOf`), which sorts read in `narrow` mode. */
+  readonly extremesTable: string
   readonly codec: ValueCodec
   readonly groupKey: GroupKeyKind
 }
@@ -405,6 +407,12 @@ export const narrowLinkKeyLetter = (spec: LinkTableSpec): string | null =>
 /** The name of a link table's in-memory copy in `narrow` mode (catalog-views.ts creates it). */
 export const narrowLinkTableOf = (name: string): string => `${linkViewOf(name)}__narrow`
 
+/**
+ * The name of a link table's extremes in the serving database: each work's smallest and largest key (in the
+ * keys' text order), which a sort by the link's column reads (catalog-views.ts creates it).
+ */
+export const linkExtremesTableOf = (name: string): string => `${linkViewOf(name)}__extremes`
+
 const link = (name: string, column: ColumnRef): LinkSource => {
   const spec = LINK_TABLES.find((candidate) => candidate.name === name)!
   const codec =
@@ -417,6 +425,7 @@ const link = (name: string, column: ColumnRef): LinkSource => {
     kind: 'link',
     view: linkViewOf(name),
     narrowTable: narrowLinkTableOf(name),
+    extremesTable: linkExtremesTableOf(name),
     narrowKeyLetter: narrowLinkKeyLetter(spec),
     codec,
     groupKey: column.kind === 'enum' ? CODE_KEY : entityKey(spec.keyEntity),

@@ -38,6 +38,7 @@ import {
   type CatalogLoadMode,
   catalogBytes,
   catalogViewStatements,
+  readLinkExtremesTables,
   SERVING_DATABASE_NAME,
   searchDocEntities,
 } from './catalog-views.ts'
@@ -344,6 +345,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
   const vectors = vectorIndexOf(manifest.manifest)
   let embedder: Embedder | undefined
   let autocompleteIndexes: AutocompleteIndexes = new Map()
+  let linkExtremes: ReadonlySet<string> = new Set()
   try {
     // Parquet footers are read once, not on every query of a view.
     await db.all('SET parquet_metadata_cache = true')
@@ -375,6 +377,8 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     if (load === 'tables') await db.all('CHECKPOINT')
     // A serving database built before the autocomplete index has none: its lookups scan.
     if (load === 'narrow') autocompleteIndexes = await readAutocompleteLayouts(db, SERVING_DATABASE_NAME)
+    // One built before the link extremes has none: its sorts by a link's column read the link rows.
+    if (load === 'narrow') linkExtremes = await readLinkExtremesTables(db, SERVING_DATABASE_NAME)
   } catch (error) {
     await db.close()
     throw error
@@ -386,6 +390,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     ...(search === undefined ? {} : { search }),
     ...(options.newSampleSeed === undefined ? {} : { newSampleSeed: options.newSampleSeed }),
     narrowTables: load === 'narrow',
+    linkExtremes,
     searchDocEntities: searchDocEntities(manifest.manifest),
     ...(vectors === undefined || embedder === undefined
       ? {}

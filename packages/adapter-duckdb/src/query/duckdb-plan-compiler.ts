@@ -80,6 +80,11 @@ export interface DuckDbPlanCompilerOptions {
   /** The entities whose narrow tables hold the search index's number of each row (`searchDocEntities`). */
   readonly searchDocEntities?: ReadonlySet<CatalogEntity>
   /**
+   * The link extremes tables the serving database holds (`readLinkExtremesTables`), which a sort by a link's
+   * column reads in `narrow` mode; without one, the sort takes each work's extreme from the link rows.
+   */
+  readonly linkExtremes?: ReadonlySet<string>
+  /**
    * Semantic search over the catalog's vectors (loaded as `work_vectors`), `dimensions` wide; without it a
    * plan with a semantic search node is unsupported.
    */
@@ -269,6 +274,7 @@ export class DuckDbPlanCompiler {
   readonly #semantic: { readonly dimensions: number } | undefined
   readonly #semanticUnavailable: string | undefined
   readonly #searchDocEntities: ReadonlySet<CatalogEntity>
+  readonly #linkExtremes: ReadonlySet<string>
 
   constructor(options: DuckDbPlanCompilerOptions = {}) {
     this.#search = options.search
@@ -277,6 +283,7 @@ export class DuckDbPlanCompiler {
     this.#newSampleSeed = options.newSampleSeed ?? (() => Math.random().toString(36).slice(2))
     this.narrowTables = options.narrowTables ?? false
     this.#searchDocEntities = options.searchDocEntities ?? new Set()
+    this.#linkExtremes = options.linkExtremes ?? new Set()
   }
 
   /**
@@ -471,6 +478,18 @@ export class DuckDbPlanCompiler {
         // a link table's keys of the row the same way (by id: the views exist in every load mode).
         const own = ownValuesOf(source)
         const extreme = key.direction === 'asc' ? 'min' : 'max'
+        if (own.kind === 'link' && this.narrowTables && this.#linkExtremes.has(own.extremesTable)) {
+          const held = `__x.${key.direction === 'asc' ? 'lo' : 'hi'}`
+          const text =
+            own.narrowKeyLetter === null
+              ? held
+              : `${constantLiteral(own.narrowKeyLetter)} || CAST(${held} AS VARCHAR)`
+          return {
+            expr: `(SELECT ${text} FROM ${quoteIdentifier(own.extremesTable)} AS __x WHERE __x.work_row = ${ROW}.rowid)`,
+            direction: key.direction,
+            type: keyTypeOf(own.codec),
+          }
+        }
         if (own.kind === 'link')
           return {
             expr: `(SELECT ${extreme}(__s.key) FROM ${quoteIdentifier(own.view)} AS __s WHERE __s.work_id = ${ROW}."id")`,

@@ -1,0 +1,118 @@
+// Sorting works by a column a link table holds (`referenced_works`, `authorships.author.id`, …): in `narrow`
+// mode the page is ordered by the serving database's link extremes (each work's smallest and largest key),
+// and must be the page the in-memory tables give, which take each work's extreme from its link rows; by
+// cursor as by offset. A serving database built before the extremes sorts the same way from the link rows.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { encodeCursor, planQuery } from '@oqlkit/engine'
+import { propertiesRegistry } from '@oqlkit/oqo-schema'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SERVING_DATABASE_FILE } from '../src/catalog/catalog-layout.ts'
+import { LINK_TABLES } from '../src/catalog/link-tables.ts'
+import { columnSourceOf, linkExtremesTableOf } from '../src/query/column-sources.ts'
+import { createDuckDbAdapter, type DuckDbAdapter } from '../src/query/duckdb-adapter.ts'
+import { ingestSampleCatalog } from './query-sample-fixture.ts'
+
+/** Every sortable works column whose values a link table holds (cited_by reads the referenced works). */
+const LINKED_SORTS = propertiesRegistry
+  .columnsOf('works')
+  .filter((column) => column.kind !== null && column.actions.includes('sort'))
+  .filter((column) => {
+    const source = columnSourceOf('works', { id: column.id, kind: column.kind! })
+    return source.kind === 'link' || source.kind === 'cited-by'
+  })
+  .map((column) => column.id)
+
+const pageOf = async (adapter: DuckDbAdapter, sort: string, perPage = 12, cursor?: string) => {
+  const planned = planQuery(
+    { get_rows: 'works' },
+    { sort, perPage, ...(cursor === undefined ? {} : { cursor }) },
+  )
+  if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
+  const result = await adapter.queryRows(planned.plan)
+  return {
+    ids: result.rows.map((row) => row.id),
+    next: result.nextAfter === null ? null : encodeCursor(planned.sortSignature, result.nextAfter),
+    sql: adapter.compile(planned.plan).sql,
+  }
+}
+
+/** Every id of the works sorted by `sort`, page after page by cursor. */
+const byCursor = async (adapter: DuckDbAdapter, sort: string): Promise<unknown[]> => {
+  const ids: unknown[] = []
+  let cursor: string | null = '*'
+  for (let guard = 0; cursor !== null && guard < 100; guard++) {
+    const page = await pageOf(adapter, sort, 100, cursor)
+    ids.push(...page.ids)
+    cursor = page.next
+  }
+  return ids
+}
+
+let catalog: { catalogDir: string; dispose: () => void }
+let withoutExtremes: { catalogDir: string; dispose: () => void }
+let narrow: DuckDbAdapter
+let tables: DuckDbAdapter
+let older: DuckDbAdapter
+
+beforeAll(async () => {
+  catalog = await ingestSampleCatalog()
+  withoutExtremes = await ingestSampleCatalog()
+  // As a serving database built before the extremes: the same, without them.
+  const instance = await DuckDBInstance.create(join(withoutExtremes.catalogDir, SERVING_DATABASE_FILE))
+  const connection = await instance.connect()
+  for (const spec of LINK_TABLES) await connection.run(`DROP TABLE "${linkExtremesTableOf(spec.name)}"`)
+  connection.closeSync()
+  instance.closeSync()
+  narrow = await createDuckDbAdapter({ catalogDir: catalog.catalogDir, load: 'narrow', threads: 1 })
+  tables = await createDuckDbAdapter({ catalogDir: catalog.catalogDir, load: 'tables', threads: 1 })
+  older = await createDuckDbAdapter({ catalogDir: withoutExtremes.catalogDir, load: 'narrow', threads: 1 })
+}, 240_000)
+
+afterAll(async () => {
+  await narrow?.close()
+  await tables?.close()
+  await older?.close()
+  catalog?.dispose()
+  withoutExtremes?.dispose()
+})
+
+describe('sorting works by a column a link table holds', () => {
+  it('covers every such column the registry lets a caller sort by', () => {
+    expect(LINKED_SORTS).toContain('referenced_works')
+    expect(LINKED_SORTS).toContain('cited_by')
+    expect(LINKED_SORTS).toContain('authorships.author.id')
+    expect(LINKED_SORTS.length).toBeGreaterThanOrEqual(14)
+  })
+
+  it.each(LINKED_SORTS.flatMap((column) => [`${column}:asc`, `${column}:desc`]))(
+    '%s: the narrow page reads the extremes and equals the tables’ page, by offset and by cursor',
+    async (sort) => {
+      const fromExtremes = await pageOf(narrow, sort)
+      expect(fromExtremes.sql).toContain('__extremes')
+      const fromLinkRows = await pageOf(tables, sort)
+      expect(fromLinkRows.sql).not.toContain('__extremes')
+      expect(fromExtremes.ids).toStrictEqual(fromLinkRows.ids)
+      expect(fromExtremes.ids.length).toBe(12)
+      // Page 2 by offset, and every page by cursor (keyset bounds on the extremes), agree as well.
+      const second = async (adapter: DuckDbAdapter) => {
+        const planned = planQuery({ get_rows: 'works' }, { sort, perPage: 12, page: 2 })
+        if (!planned.ok) throw new Error('plan')
+        return (await adapter.queryRows(planned.plan)).rows.map((row) => row.id)
+      }
+      expect(await second(narrow)).toStrictEqual(await second(tables))
+      expect(await byCursor(narrow, sort)).toStrictEqual(await byCursor(tables, sort))
+    },
+    60_000,
+  )
+
+  it('sorts as before from a serving database built before the extremes', async () => {
+    expect(existsSync(join(withoutExtremes.catalogDir, SERVING_DATABASE_FILE))).toBe(true)
+    for (const sort of ['referenced_works:desc', 'authorships.author.id:asc', 'keywords.id:desc']) {
+      const page = await pageOf(older, sort)
+      expect(page.sql).not.toContain('__extremes')
+      expect(page.ids).toStrictEqual((await pageOf(narrow, sort)).ids)
+    }
+  })
+})

@@ -32,12 +32,16 @@ beforeAll(async () => {
   for (const statement of catalogViewStatements(catalog.catalogDir, manifest.manifest, 'views'))
     await db.all(statement)
   const steps = servingDatabaseStatements(manifest.manifest)
-  for (const { statement } of steps.filter((step) => !step.threadBound)) await db.all(statement)
+  // The narrow link tables (the steps bound to one thread) and what is made of them (their extremes) last.
+  const linkTablesFrom = steps.findIndex((step) => step.threadBound)
+  for (const { statement } of steps.slice(0, linkTablesFrom)) await db.all(statement)
   // The sample holds no works of the expansion corpus: a third of them join it here, before the link tables
   // copy the flag, so that both corpora have works to count.
   await db.all('UPDATE "works__narrow" SET is_xpac = TRUE WHERE rowid % 3 = 0')
-  statements = steps.filter((step) => step.threadBound).map((step) => step.statement)
+  const last = steps.slice(linkTablesFrom)
+  statements = last.filter((step) => step.threadBound).map((step) => step.statement)
   await runOnOneThread(db, statements)
+  for (const { statement } of last.filter((step) => !step.threadBound)) await db.all(statement)
 }, 60_000)
 afterAll(async () => {
   await db?.close()

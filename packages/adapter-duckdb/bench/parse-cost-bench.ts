@@ -4,13 +4,13 @@
 // works per second the parse workers could reach on this machine's cores if nothing else ran; and from the
 // steps every ingest must take (read, parse, compress the record), the most any ingest written this way could.
 // Compare those ceilings with the DuckDB floor (`bench/ingest-floor.ts`) on the same files. Every record codec is
-// timed, compressing and decompressing, with the size of what it writes; the sums count the codec new record
-// stores are written with.
+// timed, compressing and decompressing, with the size of what it writes; the sums count the codec and
+// dictionary new record stores are written with (zstd, trained by the zstd command where it is installed).
 //
 //   npm run bench:parse-cost -- [--snapshot DIR] [--works 5000] [--rounds 5]
-import { readFileSync } from 'node:fs'
-import { availableParallelism, loadavg } from 'node:os'
-import { resolve } from 'node:path'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { gunzipSync } from 'node:zlib'
 import {
@@ -21,6 +21,7 @@ import {
 } from '../src/catalog/record-codec.ts'
 import { recordExtractionSpecOf } from '../src/ingest/record-extraction-spec.ts'
 import { recordExtractorOf } from '../src/ingest/record-extractor.ts'
+import { DICTIONARY_EXAMPLES, recordCodingFor } from '../src/ingest/record-store-assembler.ts'
 import { planSnapshot } from '../src/ingest/snapshot-planner.ts'
 
 const { values } = parseArgs({
@@ -58,12 +59,31 @@ const lines = split()
 const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
 const extract = recordExtractorOf(recordExtractionSpecOf('works'))
 const extracted = records.map((record) => extract(record))
-// The dictionaries as ingest makes them: the first records of the first part.
-const codecs = RECORD_CODEC_IDS.map((id) => {
-  const codec = recordCodecOf(id, buildRecordDictionary(lines.slice(0, 16), id))
-  const encoded = lines.map((line) => codec.encode(line))
-  return { id, codec, encoded }
-})
+// Each codec with the raw dictionary (the tail of the first sixteen records, which format 6 and 7 wrote), and
+// zstd with the dictionary ingest chooses now (trained by the zstd command on the first 2,000 works, when it
+// compresses the held-out ones smaller), which the sums count.
+const workDir = mkdtempSync(join(tmpdir(), 'oqlkit-parse-cost-'))
+const chosen = await recordCodingFor(
+  undefined,
+  async () => lines.slice(0, DICTIONARY_EXAMPLES),
+  RECORD_CODEC_ID,
+  { workDir: join(workDir, 'dictionary') },
+)
+rmSync(workDir, { recursive: true, force: true })
+const codecs = [
+  ...RECORD_CODEC_IDS.map((id) => ({
+    name: `${id}, raw`,
+    id,
+    codec: recordCodecOf(id, buildRecordDictionary(lines.slice(0, 16), id)),
+    counted: false,
+  })),
+  {
+    name: `${chosen.codec}, ${chosen.dictionaryKind}${chosen.warning === undefined ? '' : ` (${chosen.warning})`}`,
+    id: chosen.codec,
+    codec: recordCodecOf(chosen.codec, chosen.dictionary),
+    counted: true,
+  },
+].map((variant) => ({ ...variant, encoded: lines.map((line) => variant.codec.encode(line)) }))
 
 /** `counted`: in the sums (a codec other than the one new stores use is shown beside them). */
 const steps: { name: string; unavoidable: boolean; counted: boolean; run: () => unknown }[] = [
@@ -81,15 +101,15 @@ const steps: { name: string; unavoidable: boolean; counted: boolean; run: () => 
     counted: true,
     run: () => extracted.map((row, seq) => JSON.stringify({ seq, id: 'W1', record_offset: seq, ...row })),
   },
-  ...codecs.flatMap(({ id, codec, encoded }) => [
+  ...codecs.flatMap(({ name, codec, encoded, counted }) => [
     {
-      name: `compress (${id})`,
+      name: `compress (${name})`,
       unavoidable: true,
-      counted: id === RECORD_CODEC_ID,
+      counted,
       run: () => lines.map((line) => codec.encode(line)),
     },
     {
-      name: `decompress (${id})`,
+      name: `decompress (${name})`,
       unavoidable: false,
       counted: false,
       run: () => encoded.map((bytes) => codec.decode(bytes)),
@@ -122,9 +142,9 @@ for (const step of steps) {
   const note = !step.counted ? '  (not in the sums)' : step.unavoidable ? '  (every ingest)' : ''
   console.log(`  ${step.name.padEnd(36)} ${micros.toFixed(1).padStart(7)} µs a work${note}`)
 }
-for (const { id, encoded } of codecs) {
+for (const { name, encoded } of codecs) {
   const bytes = encoded.reduce((sum, record) => sum + record.length, 0)
-  console.log(`  ${`records (${id})`.padEnd(36)} ${(bytes / rawBytes).toFixed(3)} of their JSON`)
+  console.log(`  ${`records (${name})`.padEnd(36)} ${(bytes / rawBytes).toFixed(3)} of their JSON`)
 }
 const ceiling = (micros: number) => Math.round((cores * 1e6) / micros).toLocaleString('en-US')
 console.log(

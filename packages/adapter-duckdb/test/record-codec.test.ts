@@ -1,9 +1,6 @@
 // The record store's codecs on the committed sample's real records: each record compressed alone comes back
 // byte for byte with the dictionary its store was written with (and without one), a dictionary keeps the
 // tail its codec can use, and a codec this version does not know is refused with the store's name.
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import {
   buildRecordDictionary,
@@ -12,17 +9,9 @@ import {
   RECORD_CODEC_IDS,
   recordCodecOf,
 } from '../src/catalog/record-codec.ts'
+import { sampleSnapshotLines } from './fixtures/sample-snapshot-lines.ts'
 
-const SAMPLE_WORKS = join(import.meta.dirname, '../../../data/sample-snapshot/works')
-const records = readdirSync(SAMPLE_WORKS, { recursive: true, encoding: 'utf8' })
-  .filter((name) => name.endsWith('.gz'))
-  .sort()
-  .flatMap((name) =>
-    gunzipSync(readFileSync(join(SAMPLE_WORKS, name)))
-      .toString('utf8')
-      .split('\n')
-      .filter((line) => line !== ''),
-  )
+const records = sampleSnapshotLines('works')
 
 describe.each(RECORD_CODEC_IDS)('the %s record codec', (id) => {
   it('gives back every sample work byte for byte, each compressed alone with the dictionary', () => {

@@ -1,32 +1,20 @@
 // Record dictionaries trained by the zstd command: what the trainer gives and how it fails, and how a new
 // store's dictionary is chosen between the trained one and the raw tail of its first records.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildRecordDictionary, recordCodecOf } from '../src/catalog/record-codec.ts'
 import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
 import { trainZstdDictionary } from '../src/ingest/record-dictionary-trainer.ts'
 import { recordCodingFor } from '../src/ingest/record-store-assembler.ts'
 import { CatalogInspector } from './fixtures/catalog-inspector.ts'
+import { sampleSnapshotLines } from './fixtures/sample-snapshot-lines.ts'
 import { partsOf, work, writeLegacySnapshot } from './fixtures/snapshot-fixtures.ts'
 import { zstdCommandForTests } from './support/zstd-command-gate.ts'
 
 const ZSTD_DICTIONARY_MAGIC = '37a430ec'
-/** The committed sample snapshot's records of an entity, in the order of its part files. */
-const sampleRecords = (entity: string): string[] => {
-  const folder = join(import.meta.dirname, '../../../data/sample-snapshot', entity)
-  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.gz'))
-    .sort()
-    .flatMap((name) =>
-      gunzipSync(readFileSync(join(folder, name)))
-        .toString('utf8')
-        .split('\n')
-        .filter((line) => line !== ''),
-    )
-}
+const sampleRecords = sampleSnapshotLines
 
 let root: string
 const workDir = (name: string) => join(root, name)

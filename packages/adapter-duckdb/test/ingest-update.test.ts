@@ -38,8 +38,9 @@ async function ingest(
   return ingestSnapshot({ snapshotDir, outDir: catalogDir(), mode })
 }
 
-async function read<T>(use: (catalog: CatalogInspector) => Promise<T>): Promise<T> {
-  const catalog = await CatalogInspector.open(catalogDir())
+/** `use` on the catalog in `dir` (the file's shared one unless told). */
+async function read<T>(use: (catalog: CatalogInspector) => Promise<T>, dir = catalogDir()): Promise<T> {
+  const catalog = await CatalogInspector.open(dir)
   try {
     return await use(catalog)
   } finally {
@@ -248,14 +249,7 @@ describe('updating a catalog written with columns this version no longer writes'
     return ingestSnapshot({ snapshotDir, outDir: dir() })
   }
 
-  const readWider = async <T>(use: (catalog: CatalogInspector) => Promise<T>): Promise<T> => {
-    const catalog = await CatalogInspector.open(dir())
-    try {
-      return await use(catalog)
-    } finally {
-      catalog.close()
-    }
-  }
+  const readWider = <T>(use: (catalog: CatalogInspector) => Promise<T>) => read(use, dir())
 
   it('reads the kept rows by today’s columns and writes only those (the link tables’ record lists until format 7)', async () => {
     await ingestInto('wider-first', [

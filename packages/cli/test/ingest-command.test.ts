@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { READABLE_CATALOG_FORMAT_VERSIONS } from '@oqlkit/adapter-duckdb'
+import { ingestSnapshot, READABLE_CATALOG_FORMAT_VERSIONS } from '@oqlkit/adapter-duckdb'
 import { runCli } from '@oqlkit/cli'
 import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -73,6 +73,51 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
     expect(existsSync(join(out, 'search'))).toBe(false)
     expect(existsSync(join(out, 'vectors'))).toBe(false)
     expect(existsSync(join(out, 'text-tagger'))).toBe(false)
+  })
+
+  it('resumes a run that stopped while parsing, and says so; --no-resume starts over', async () => {
+    const out = join(scratch, 'resumed')
+    const core = ['--no-search-index', '--no-vectors', '--no-text-tagger']
+    // A run whose progress listener fails once a part is staged stops as a run out of memory would.
+    const stopEarly = () =>
+      ingestSnapshot({
+        snapshotDir: sampleSnapshot,
+        outDir: out,
+        searchIndex: false,
+        vectors: false,
+        textTagger: false,
+        onProgress: (event) => {
+          if (event.partsStaged > 0) throw new Error('stopped here')
+        },
+      })
+    await expect(stopEarly()).rejects.toThrow(/stopped here\nThe 1 part files staged so far are kept in/)
+    const resumed = await runCli(['ingest', sampleSnapshot, '--out', out, ...core], collect().context)
+    expect(resumed.exitCode).toBe(0)
+    expect(resumed.stdout).toContain('resumed: 1 part files were parsed by an earlier run that stopped')
+    expect(resumed.stdout).toMatch(/works\s+565\s+565/)
+
+    const fresh = join(scratch, 'not-resumed')
+    await expect(
+      ingestSnapshot({
+        snapshotDir: sampleSnapshot,
+        outDir: fresh,
+        searchIndex: false,
+        vectors: false,
+        textTagger: false,
+        onProgress: (event) => {
+          if (event.partsStaged > 0) throw new Error('stopped here')
+        },
+      }),
+    ).rejects.toThrow('stopped here')
+    const over = await runCli(
+      ['ingest', sampleSnapshot, '--out', fresh, '--no-resume', ...core],
+      collect().context,
+    )
+    expect(over.exitCode).toBe(0)
+    expect(over.stdout).not.toContain('resumed:')
+    expect(over.stdout).toMatch(
+      /warning: removed .*\.not-resumed\.ingest-.* left by an ingest that stopped before it finished\n/,
+    )
   })
 
   it('refuses to update a catalog of another format, saying --replace, and rebuilds it with --replace', async () => {

@@ -1,7 +1,9 @@
 // An ingest never writes into the catalog folder. It builds beside it (`.<name>.ingest-XXXXXX`) and, only
 // when everything is written, renames the old catalog away, the new one into place, and removes the old
 // one. A failure before that point removes the build folder and leaves the catalog as it was. A lock file
-// beside the catalog keeps two ingests from swapping over each other.
+// beside the catalog keeps two ingests from swapping over each other. What a killed ingest leaves (it can
+// clean nothing up) is dealt with by the next one, under the lock: a build folder it can resume is built
+// on, any other is removed, and a swap cut between its two renames is undone.
 import { randomBytes } from 'node:crypto'
 import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
@@ -14,23 +16,92 @@ export interface BuildFolder {
   readonly lockPath: string
   /** True when `outDir` holds a catalog now. */
   readonly hasCatalog: boolean
+  /** True when `path` is a stopped ingest's build folder that `resume` accepted. */
+  readonly resumed: boolean
+  /** Build folders of stopped ingests that were removed (not resumable), with their sizes. */
+  readonly removedLeftovers: readonly { readonly path: string; readonly bytes: number }[]
 }
 
-export async function openBuildFolder(outDir: string): Promise<BuildFolder> {
+export interface BuildFolderOptions {
+  /**
+   * Asked of each build folder a stopped ingest of this catalog left, newest first, until one is accepted:
+   * whether this run can build on it (`hasCatalog` as for the run). The rest are removed.
+   */
+  readonly resume?: (path: string, hasCatalog: boolean) => Promise<boolean>
+}
+
+export async function openBuildFolder(
+  outDir: string,
+  options: BuildFolderOptions = {},
+): Promise<BuildFolder> {
   const target = resolve(outDir)
   const parent = dirname(target)
   const name = basename(target)
-  const hasCatalog = await checkOutDir(target)
   await mkdir(parent, { recursive: true })
   const lockPath = join(parent, `.${name}.ingest-lock`)
   await acquireLock(lockPath)
   try {
-    const path = await mkdtemp(join(parent, `.${name}.ingest-`))
-    return { outDir: target, path, lockPath, hasCatalog }
+    await undoCutSwap(parent, name, target)
+    const hasCatalog = await checkOutDir(target)
+    let resumed: string | undefined
+    const removedLeftovers: { path: string; bytes: number }[] = []
+    for (const leftover of await leftoverBuildFolders(parent, name)) {
+      if (
+        resumed === undefined &&
+        options.resume !== undefined &&
+        (await options.resume(leftover, hasCatalog))
+      ) {
+        resumed = leftover
+        continue
+      }
+      removedLeftovers.push({ path: leftover, bytes: await folderBytes(leftover) })
+      await rm(leftover, { recursive: true, force: true })
+    }
+    const path = resumed ?? (await mkdtemp(join(parent, `.${name}.ingest-`)))
+    return { outDir: target, path, lockPath, hasCatalog, resumed: resumed !== undefined, removedLeftovers }
   } catch (error) {
     await rm(lockPath, { force: true })
     throw error
   }
+}
+
+/**
+ * The build folders left beside the catalog by ingests that did not finish, newest first. Only called under
+ * the lock: no running ingest owns one then.
+ */
+async function leftoverBuildFolders(parent: string, name: string): Promise<string[]> {
+  const prefix = `.${name}.ingest-`
+  const entries = await readdir(parent, { withFileTypes: true })
+  const folders = entries
+    .filter((entry) => entry.isDirectory() && entry.name.startsWith(prefix))
+    .map((entry) => join(parent, entry.name))
+  const dated = await Promise.all(folders.map(async (path) => ({ path, at: (await stat(path)).mtimeMs })))
+  return dated.sort((a, b) => b.at - a.at).map(({ path }) => path)
+}
+
+/**
+ * A swap killed between its renames leaves no catalog and the old one under `.<name>.replaced-…`: it is put
+ * back (the new build was not committed, so the old catalog is the current one). A swap killed after them
+ * leaves only the old copy, which is removed.
+ */
+async function undoCutSwap(parent: string, name: string, target: string): Promise<void> {
+  const prefix = `.${name}.replaced-`
+  const replaced = (await readdir(parent)).filter((entry) => entry.startsWith(prefix))
+  for (const entry of replaced) {
+    const path = join(parent, entry)
+    if (!(await exists(target)) && (await exists(join(path, CATALOG_MANIFEST_FILE))))
+      await rename(path, target)
+    else await rm(path, { recursive: true, force: true })
+  }
+}
+
+async function folderBytes(dir: string): Promise<number> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  let bytes = 0
+  for (const entry of entries)
+    if (entry.isFile())
+      bytes += (await stat(join(entry.parentPath, entry.name)).catch(() => ({ size: 0 }))).size
+  return bytes
 }
 
 /** Puts the build folder in place of the catalog; the old catalog is removed once the new one is there. */
@@ -48,6 +119,11 @@ export async function commitBuildFolder(build: BuildFolder): Promise<void> {
     throw error
   }
   if (replacing) await rm(backup, { recursive: true, force: true })
+  await rm(build.lockPath, { force: true })
+}
+
+/** Keeps the build folder for a later run to resume, and lets go of the catalog. */
+export async function leaveBuildFolder(build: BuildFolder): Promise<void> {
   await rm(build.lockPath, { force: true })
 }
 

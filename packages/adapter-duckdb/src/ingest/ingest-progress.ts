@@ -14,6 +14,12 @@ export interface IngestProgress {
   readonly bytesDone: number
   readonly bytesTotal: number
   readonly recordsRead: number
+  /**
+   * Part files whose parse is staged for good (in one transaction with a checkpoint): what a run stopped now
+   * would not read again. `partsResumed` of them were parsed by a stopped run this one resumed.
+   */
+  readonly partsStaged: number
+  readonly partsResumed: number
   readonly entity: CatalogEntity | null
   /** The file being read (absolute path), during `read`. */
   readonly file: string | null
@@ -60,5 +66,7 @@ export interface IngestSummary {
   /** The catalog folder's size on disk, every file in it (the search index and serving database too). */
   readonly catalogBytes: number
   readonly durationMs: number
+  /** Part files a stopped run of the same ingest had parsed, which this run resumed from instead of reading. */
+  readonly partsResumed: number
   readonly warnings: readonly string[]
 }

@@ -9,6 +9,9 @@
 //   3. build: one version per id (newest partition wins), merges and deletions, Parquet files (the rows an
 //      update keeps read from the catalog's own files), catalog.json, the serving database;
 //   4. commit: swap the build folder in. Any error before that leaves the existing catalog untouched.
+// A run stopped during step 2 (killed, or failing for want of memory or disk) leaves its build folder, and the
+// next run of the same ingest resumes it: each part is staged in one transaction with a record of it
+// (parse-checkpoint.ts), and only the parts not recorded are parsed again.
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { listValue } from '@duckdb/node-api'
@@ -53,11 +56,29 @@ import {
   SNAPSHOT_SEQ_STRIDE,
   stagePreviousIdsSql,
 } from './catalog-sql.ts'
-import { abandonBuildFolder, type BuildFolder, commitBuildFolder, openBuildFolder } from './catalog-swap.ts'
+import {
+  abandonBuildFolder,
+  type BuildFolder,
+  commitBuildFolder,
+  leaveBuildFolder,
+  openBuildFolder,
+} from './catalog-swap.ts'
 import { readDeletedIds, readMergedIds } from './id-list-reader.ts'
 import { IngestError, ingestErrorDetails } from './ingest-error.ts'
 import type { EntityIngestCounts, IngestProgressListener, IngestSummary } from './ingest-progress.ts'
 import { parquetReaderMemoryLimit } from './parquet-row-reader.ts'
+import {
+  type CheckpointPhase,
+  checkpointFingerprint,
+  createCheckpointTables,
+  type ParseCheckpoint,
+  type ParsedTask,
+  resumableCheckpoint,
+  saveCodings,
+  sealCheckpoint,
+  setCheckpointPhase,
+  stageParsedTask,
+} from './parse-checkpoint.ts'
 import { defaultParseWorkers, type ParseDone, runParseTasks } from './part-parse-pool.ts'
 import type { ParseTask, ParseWorkerData } from './part-parse-worker.ts'
 import { checkParquetPart, checkRecordCount, firstRecordsAcross } from './part-stager.ts'
@@ -66,6 +87,7 @@ import { recordExtractionSpecs } from './record-extraction-spec.ts'
 import {
   type AssembledRecordStore,
   assembleRecordStore,
+  type ChosenRecordCoding,
   DICTIONARY_EXAMPLES,
   type RecordCoding,
   type RecordSegment,
@@ -119,6 +141,12 @@ export interface IngestOptions {
    * and abstracts); `false` for none. With an embeddings server, its client computes them.
    */
   readonly vectors?: VectorsChoice | false
+  /**
+   * Resume a stopped run of the same ingest (default true): when a build folder a killed run left beside the
+   * catalog was staging the same files for the same catalog, the parts it had parsed are not read again.
+   * `false` removes such a folder and starts over.
+   */
+  readonly resume?: boolean
 }
 
 const STAGING_DIR = '.staging'
@@ -136,24 +164,49 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
   const progress = new ProgressReporter(plan, options.onProgress)
   progress.emit('scan')
 
-  const build = await openBuildFolder(options.outDir)
+  const codec = options.recordCodec ?? RECORD_CODEC_ID
+  const stagingOptions = {
+    ...(options.threads === undefined ? {} : { threads: options.threads }),
+    ...(options.memoryLimit === undefined ? {} : { memoryLimit: options.memoryLimit }),
+  }
+  const fingerprintFor = async (outDir: string, hasCatalog: boolean): Promise<string> => {
+    const updating = hasCatalog && (options.mode ?? 'update') === 'update'
+    const catalog = updating ? await readCatalogManifest(outDir) : undefined
+    return checkpointFingerprint({
+      plan,
+      mode: updating ? 'update' : 'replace',
+      codec,
+      previous: catalog?.ok === true ? catalog.manifest : null,
+    })
+  }
+  let checkpoint: ParseCheckpoint | undefined
+  const build = await openBuildFolder(options.outDir, {
+    resume: async (path, hasCatalog) => {
+      if (options.resume === false) return false
+      const fingerprint = await fingerprintFor(options.outDir, hasCatalog)
+      checkpoint = await resumableCheckpoint(join(path, STAGING_DIR), fingerprint, stagingOptions)
+      return checkpoint !== undefined
+    },
+  })
   let db: StagingDatabase | undefined
+  const cursor: StageCursor = { nextSeq: 1n, recordsRead: 0, rewritten: 0, checkpoint: 'unsealed' }
   try {
     const stagingDir = join(build.path, STAGING_DIR)
-    db = await StagingDatabase.open(stagingDir, {
-      ...(options.threads === undefined ? {} : { threads: options.threads }),
-      ...(options.memoryLimit === undefined ? {} : { memoryLimit: options.memoryLimit }),
-    })
-    for (const info of CATALOG_ENTITIES) await db.run(createStageTableSql(info))
-    for (const sql of CREATE_ID_STAGE_TABLES_SQL) await db.run(sql)
-
-    const cursor: StageCursor = { nextSeq: 1n, recordsRead: 0, rewritten: 0 }
+    db = await StagingDatabase.open(stagingDir, stagingOptions)
     const updating = build.hasCatalog && (options.mode ?? 'update') === 'update'
     const previous = updating ? await readPreviousCatalog(build) : undefined
+    const resumed = build.resumed ? checkpoint : undefined
+    if (resumed === undefined) {
+      for (const info of CATALOG_ENTITIES) await db.run(createStageTableSql(info))
+      for (const sql of CREATE_ID_STAGE_TABLES_SQL) await db.run(sql)
+      await createCheckpointTables(db)
+    }
     const staged = await stageRecords(db, plan, build.path, stagingDir, previous, cursor, progress, {
       workers: options.threads ?? defaultParseWorkers(),
-      codec: options.recordCodec ?? RECORD_CODEC_ID,
+      codec,
       ...(options.zstdCommand === undefined ? {} : { zstdCommand: options.zstdCommand }),
+      resumed,
+      fingerprint: await fingerprintFor(build.outDir, build.hasCatalog),
     })
     if (previous !== undefined) await stagePreviousIds(db, build, previous.manifest, cursor)
     await stageIdFiles(db, plan, cursor, progress)
@@ -267,14 +320,36 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       deletedIds: built.deletedIds.rowCount,
       catalogBytes: await folderBytes(build.outDir),
       durationMs: Math.round(performance.now() - started),
-      warnings: [...plan.warnings, ...staged.warnings],
+      partsResumed: staged.partsResumed,
+      warnings: [
+        ...plan.warnings,
+        ...build.removedLeftovers.map(
+          ({ path, bytes }) =>
+            `removed ${path} (${(bytes / 1_048_576).toFixed(1)} MB), left by an ingest that stopped before it finished${options.resume === false ? '' : ' and not resumable by this one (other files, or stopped after its parse)'}`,
+        ),
+        ...staged.warnings,
+      ],
     }
   } catch (error) {
     db?.close()
+    // A run that fails while parsing for a reason other than its input (out of memory or disk, say) keeps
+    // what it staged: the same command, run again once that is fixed, resumes. Bad input is fixed by
+    // changing a file, which a resume would not trust anyway.
+    const staged = progress.partsStaged
+    if (options.resume !== false && resumableAfter(error) && cursor.checkpoint === 'parsing' && staged > 0) {
+      await leaveBuildFolder(build)
+      throw new Error(
+        `${(error as Error).message}\nThe ${staged} part files staged so far are kept in ${build.path}: the same command resumes from them (or starts over with --no-resume).`,
+        { cause: error },
+      )
+    }
     await abandonBuildFolder(build)
     throw error
   }
 }
+
+/** Whether a failure is the machine's (memory, disk, a file that became unreadable) rather than the input's. */
+const resumableAfter = (error: unknown): boolean => !(error instanceof IngestError)
 
 const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0)
 
@@ -304,6 +379,8 @@ interface StageCursor {
   nextSeq: bigint
   recordsRead: number
   rewritten: number
+  /** The checkpoint's phase: `unsealed` until everything before the parse is staged. */
+  checkpoint: CheckpointPhase | 'unsealed'
 }
 
 interface PreviousCatalog {
@@ -381,6 +458,8 @@ interface StagedRecords {
   readonly stagedParts: Map<CatalogEntity, StagedPart[]>
   /** What could not be done as well as it should (a dictionary the zstd command could not train). */
   readonly warnings: readonly string[]
+  /** Parts a stopped run had parsed, which this one did not read again. */
+  readonly partsResumed: number
 }
 
 /**
@@ -396,16 +475,195 @@ async function stageRecords(
   previous: PreviousCatalog | undefined,
   cursor: StageCursor,
   progress: ProgressReporter,
-  options: { readonly workers: number; readonly codec: RecordCodecId; readonly zstdCommand?: string },
+  options: {
+    readonly workers: number
+    readonly codec: RecordCodecId
+    readonly zstdCommand?: string
+    /** The checkpoint of the stopped run this one resumes: its codings, and the parts it had parsed. */
+    readonly resumed: ParseCheckpoint | undefined
+    /** What the checkpoint of this run is sealed with (`checkpointFingerprint`). */
+    readonly fingerprint: string
+  },
 ): Promise<StagedRecords> {
+  const resumed = options.resumed
   const rowsDir = join(stagingDir, 'rows')
   const segmentsDir = join(stagingDir, 'segments')
   for (const dir of [rowsDir, segmentsDir, join(buildDir, RECORDS_DIR)]) await mkdir(dir, { recursive: true })
 
   // The workers read Parquet parts themselves; their ids are checked here first, a column read.
-  for (const part of plan.parts) if (part.format === 'parquet') await checkParquetPart(db, part)
-  const codings = new Map<CatalogEntity, RecordCoding>()
-  const warnings: string[] = []
+  for (const [index, part] of plan.parts.entries())
+    if (part.format === 'parquet' && resumed?.parsed.has(index) !== true) await checkParquetPart(db, part)
+  // A resumed run compresses with the dictionaries the stopped one chose: its segments are kept.
+  const codings =
+    resumed?.codings ?? (await chooseRecordCodings(db, plan, previous, stagingDir, progress, options))
+  const warnings = [...codings].flatMap(([entity, coding]) =>
+    coding.warning === undefined
+      ? []
+      : [
+          `${recordDictionaryPath(entity)}: no dictionary was trained (${coding.warning}); its records are compressed with the raw dictionary of its first records, about a tenth larger`,
+        ],
+  )
+
+  const tasks: ParseTask[] = []
+  const partOfTask = new Map<number, SnapshotPart>()
+  const taskFiles = (index: number) => ({
+    segmentPath: join(segmentsDir, `${index}.records`),
+    rowsPath: join(rowsDir, `${index}.jsonl`),
+    seqBase: (index + 1) * SNAPSHOT_SEQ_STRIDE,
+  })
+  // The ids of the catalog being updated, with their dates, compete with the snapshot's versions; their
+  // rows stay in its files until the build reads the ones it keeps.
+  // A resumed run has them staged already, as it has the codings: the checkpoint is sealed after both.
+  if (resumed === undefined) {
+    if (previous !== undefined)
+      for (const info of previousEntities(previous)) {
+        const files = previous.manifest.entities[info.entity].files.map((path) =>
+          previousFile(previous, path),
+        )
+        await db.run(stagePreviousIdsSql(info), [listValue(files)]).catch((error: unknown) => {
+          throw catalogInvalid(previous.outDir, error)
+        })
+      }
+    await saveCodings(db, codings)
+    await sealCheckpoint(db, options.fingerprint)
+  }
+  cursor.checkpoint = 'parsing'
+  for (const part of plan.parts) {
+    const index = tasks.length
+    partOfTask.set(index, part)
+    tasks.push({
+      index,
+      entity: part.entity.entity,
+      ...taskFiles(index),
+      codec: codings.get(part.entity.entity)!.codec,
+      dictionary: codings.get(part.entity.entity)!.dictionary,
+      path: part.path,
+      format: part.format,
+      partitionDate: part.partitionDate,
+    })
+  }
+
+  // Each task's rows are loaded into its entity's staging table as soon as the task is done, one load at a
+  // time, and its rows file removed: the rows of a big snapshot (19 KB a work, 190 GB at 10M works) never
+  // wait on disk all at once, and DuckDB loads while the workers parse. The load and the checkpoint's record
+  // of the part are one transaction (`stageParsedTask`).
+  const stagedParts = new Map<CatalogEntity, StagedPart[]>()
+  const noteStaged = (task: ParseTask, records: number, bytes: number) => {
+    const part: StagedPart = { firstSeq: BigInt(task.seqBase), records, bytes }
+    stagedParts.set(task.entity, [...(stagedParts.get(task.entity) ?? []), part])
+  }
+  const loadRows = async (task: ParseTask, result: ParseDone): Promise<void> => {
+    const bytes = (await stat(task.rowsPath)).size
+    const parsed: ParsedTask = {
+      index: task.index,
+      records: result.records,
+      rewritten: result.rewritten,
+      longestRow: result.longestRow,
+      rowsBytes: bytes,
+    }
+    try {
+      await stageParsedTask(db, parsed, task.segmentPath, async () => {
+        if (bytes > 0)
+          await db.run(loadStagedRowsSql(catalogEntityInfo(task.entity)!, result.longestRow), [
+            listValue([task.rowsPath]),
+          ])
+      })
+    } catch (error) {
+      // Out of memory or disk here must say where, as the build steps do.
+      throw new Error(`${task.entity}: loading the parsed records: ${(error as Error).message}`, {
+        cause: error,
+      })
+    }
+    noteStaged(task, result.records, bytes)
+    progress.staged()
+    await rm(task.rowsPath, { force: true })
+  }
+  let loads: Promise<void> = Promise.resolve()
+
+  // The parts a stopped run parsed count as read, first: the progress goes on from where it stopped.
+  const results = new Map<number, ParseDone>()
+  let finished = 0
+  for (const task of tasks) {
+    const parsed = resumed?.parsed.get(task.index)
+    if (parsed === undefined) continue
+    results.set(task.index, {
+      kind: 'done',
+      index: task.index,
+      records: parsed.records,
+      rewritten: parsed.rewritten,
+      segmentBytes: (await stat(task.segmentPath)).size,
+      longestRow: parsed.longestRow,
+    })
+    noteStaged(task, parsed.records, parsed.rowsBytes)
+    finished += parsed.records
+    progress.resumed(partOfTask.get(task.index)!.bytes, finished)
+  }
+  const toParse = tasks.filter((task) => !results.has(task.index))
+
+  const running = new Map<number, number>()
+  try {
+    const workerData: ParseWorkerData = {
+      specs: recordExtractionSpecs(),
+      parquetMemoryLimit: parquetReaderMemoryLimit(await db.memoryLimitBytes()),
+      parquetTempDirectory: join(stagingDir, 'parquet-readers'),
+    }
+    const parsed = await runParseTasks(toParse, workerData, options.workers, {
+      cost: (task) => partOfTask.get(task.index)?.bytes ?? 0,
+      onProgress: (task, records) => {
+        running.set(task.index, records)
+        const part = partOfTask.get(task.index)
+        progress.reading(part?.path ?? task.entity, task.entity, finished + sum([...running.values()]))
+      },
+      onDone: (task, result) => {
+        running.delete(task.index)
+        finished += result.records
+        const part = partOfTask.get(task.index)
+        if (part !== undefined) {
+          checkRecordCount(part, result.records)
+          progress.fileDone(part.bytes, finished)
+        }
+        // After a failed load the rest are skipped: the chain stays rejected.
+        loads = loads.then(() => loadRows(task, result))
+        return loads
+      },
+    })
+    for (const result of parsed) results.set(result.index, result)
+  } catch (error) {
+    // The staging database is closed after a failure: no load may still be running on it then.
+    await loads.catch(() => {})
+    throw error
+  }
+  const done = tasks.map((task) => results.get(task.index)!)
+  for (const result of done) {
+    cursor.recordsRead += result.records
+    cursor.rewritten += result.rewritten
+  }
+
+  const read = new Map<CatalogEntity, number>()
+  for (const info of CATALOG_ENTITIES) {
+    const records = (task: ParseTask) => done[tasks.indexOf(task)]!.records
+    read.set(info.entity, sum(tasks.filter((task) => task.entity === info.entity).map(records)))
+  }
+  // Putting the stores together removes the segments: from here a stopped run cannot resume.
+  await setCheckpointPhase(db, 'building')
+  cursor.checkpoint = 'building'
+  const stores = await assembleRecordStores(db, buildDir, tasks, done, codings, previous, progress)
+  return { read, stores, stagedParts, warnings, partsResumed: resumed?.parsed.size ?? 0 }
+}
+
+/**
+ * How each entity's records are compressed (`recordCodingFor`): as the catalog being updated compressed them
+ * where it has records, else with a dictionary chosen from the snapshot's first records of the entity.
+ */
+async function chooseRecordCodings(
+  db: StagingDatabase,
+  plan: SnapshotPlan,
+  previous: PreviousCatalog | undefined,
+  stagingDir: string,
+  progress: ProgressReporter,
+  options: { readonly codec: RecordCodecId; readonly zstdCommand?: string },
+): Promise<Map<CatalogEntity, ChosenRecordCoding>> {
+  const codings = new Map<CatalogEntity, ChosenRecordCoding>()
   for (const info of CATALOG_ENTITIES) {
     const old = previous?.manifest.entities[info.entity]
     const first = plan.parts.findIndex((part) => part.entity.entity === info.entity)
@@ -438,114 +696,9 @@ async function stageRecords(
       : coding.catch((error: unknown) => {
           throw catalogInvalid(previous.outDir, error)
         }))
-    if (chosen.warning !== undefined)
-      warnings.push(
-        `${recordDictionaryPath(info.entity)}: no dictionary was trained (${chosen.warning}); its records are compressed with the raw dictionary of its first records, about a tenth larger`,
-      )
     codings.set(info.entity, chosen)
   }
-
-  const tasks: ParseTask[] = []
-  const partOfTask = new Map<number, SnapshotPart>()
-  const taskFiles = (index: number) => ({
-    segmentPath: join(segmentsDir, `${index}.records`),
-    rowsPath: join(rowsDir, `${index}.jsonl`),
-    seqBase: (index + 1) * SNAPSHOT_SEQ_STRIDE,
-  })
-  // The ids of the catalog being updated, with their dates, compete with the snapshot's versions; their
-  // rows stay in its files until the build reads the ones it keeps.
-  if (previous !== undefined)
-    for (const info of previousEntities(previous)) {
-      const files = previous.manifest.entities[info.entity].files.map((path) => previousFile(previous, path))
-      await db.run(stagePreviousIdsSql(info), [listValue(files)]).catch((error: unknown) => {
-        throw catalogInvalid(previous.outDir, error)
-      })
-    }
-  for (const part of plan.parts) {
-    const index = tasks.length
-    partOfTask.set(index, part)
-    tasks.push({
-      index,
-      entity: part.entity.entity,
-      ...taskFiles(index),
-      codec: codings.get(part.entity.entity)!.codec,
-      dictionary: codings.get(part.entity.entity)!.dictionary,
-      path: part.path,
-      format: part.format,
-      partitionDate: part.partitionDate,
-    })
-  }
-
-  // Each task's rows are loaded into its entity's staging table as soon as the task is done, one load at a
-  // time, and its rows file removed: the rows of a big snapshot (19 KB a work, 190 GB at 10M works) never
-  // wait on disk all at once, and DuckDB loads while the workers parse.
-  const stagedParts = new Map<CatalogEntity, StagedPart[]>()
-  const loadRows = async (task: ParseTask, result: ParseDone): Promise<void> => {
-    const bytes = (await stat(task.rowsPath)).size
-    const part: StagedPart = { firstSeq: BigInt(task.seqBase), records: result.records, bytes }
-    stagedParts.set(task.entity, [...(stagedParts.get(task.entity) ?? []), part])
-    if (bytes > 0) {
-      try {
-        await db.run(loadStagedRowsSql(catalogEntityInfo(task.entity)!, result.longestRow), [
-          listValue([task.rowsPath]),
-        ])
-      } catch (error) {
-        // Out of memory or disk here must say where, as the build steps do.
-        throw new Error(`${task.entity}: loading the parsed records: ${(error as Error).message}`, {
-          cause: error,
-        })
-      }
-    }
-    await rm(task.rowsPath, { force: true })
-  }
-  let loads: Promise<void> = Promise.resolve()
-
-  const running = new Map<number, number>()
-  let finished = 0
-  let done: ParseDone[]
-  try {
-    const workerData: ParseWorkerData = {
-      specs: recordExtractionSpecs(),
-      parquetMemoryLimit: parquetReaderMemoryLimit(await db.memoryLimitBytes()),
-      parquetTempDirectory: join(stagingDir, 'parquet-readers'),
-    }
-    done = await runParseTasks(tasks, workerData, options.workers, {
-      cost: (task) => partOfTask.get(task.index)?.bytes ?? 0,
-      onProgress: (task, records) => {
-        running.set(task.index, records)
-        const part = partOfTask.get(task.index)
-        progress.reading(part?.path ?? task.entity, task.entity, finished + sum([...running.values()]))
-      },
-      onDone: (task, result) => {
-        running.delete(task.index)
-        finished += result.records
-        const part = partOfTask.get(task.index)
-        if (part !== undefined) {
-          checkRecordCount(part, result.records)
-          progress.fileDone(part.bytes, finished)
-        }
-        // After a failed load the rest are skipped: the chain stays rejected.
-        loads = loads.then(() => loadRows(task, result))
-        return loads
-      },
-    })
-  } catch (error) {
-    // The staging database is closed after a failure: no load may still be running on it then.
-    await loads.catch(() => {})
-    throw error
-  }
-  for (const result of done) {
-    cursor.recordsRead += result.records
-    cursor.rewritten += result.rewritten
-  }
-
-  const read = new Map<CatalogEntity, number>()
-  for (const info of CATALOG_ENTITIES) {
-    const records = (task: ParseTask) => done[tasks.indexOf(task)]!.records
-    read.set(info.entity, sum(tasks.filter((task) => task.entity === info.entity).map(records)))
-  }
-  const stores = await assembleRecordStores(db, buildDir, tasks, done, codings, previous, progress)
-  return { read, stores, stagedParts, warnings }
+  return codings
 }
 
 /**

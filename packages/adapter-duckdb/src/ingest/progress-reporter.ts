@@ -12,6 +12,12 @@ export class ProgressReporter {
   #filesDone = 0
   #bytesDone = 0
   #recordsRead = 0
+  #partsStaged = 0
+  /** Parts whose parse is staged for good (resumed ones too). */
+  get partsStaged(): number {
+    return this.#partsStaged
+  }
+  #partsResumed = 0
   #entity: CatalogEntity | null = null
   #file: string | null = null
   #step: string | null = null
@@ -37,6 +43,19 @@ export class ProgressReporter {
     this.emit('read')
   }
 
+  /** A part a stopped run parsed: read as far as the totals go, and staged. */
+  resumed(bytes: number, recordsRead: number): void {
+    this.#partsResumed++
+    this.#partsStaged++
+    this.fileDone(bytes, recordsRead)
+  }
+
+  /** A part's parse is staged for good (its checkpoint committed). */
+  staged(): void {
+    this.#partsStaged++
+    this.emit('read')
+  }
+
   building(step: string, done: number, _total: number): void {
     this.#file = null
     this.#entity = null
@@ -58,6 +77,8 @@ export class ProgressReporter {
       bytesDone: this.#bytesDone,
       bytesTotal: this.bytesTotal,
       recordsRead: this.#recordsRead,
+      partsStaged: this.#partsStaged,
+      partsResumed: this.#partsResumed,
       entity: this.#entity,
       file: this.#file,
       step: this.#step,

@@ -112,6 +112,12 @@ export class StagingDatabase {
     return reader.getRowObjectsJson()
   }
 
+  /** Runs a query and returns its rows as the driver's values (a BLOB as its bytes, not as escaped text). */
+  async valueRows(sql: string, params: readonly DuckDBValue[] = []): Promise<Record<string, DuckDBValue>[]> {
+    const reader = await this.#connection.runAndReadAll(sql, [...params])
+    return reader.getRowObjects()
+  }
+
   /**
    * Runs `work` with DuckDB limited to `threads`, then gives back the thread count it had (the instance's
    * setting, whether `--threads` chose it or DuckDB did), also when `work` fails.

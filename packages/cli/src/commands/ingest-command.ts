@@ -26,7 +26,7 @@ const describeProgress = (event: IngestProgress): [number, number, string] => {
   return [
     event.bytesDone,
     event.bytesTotal,
-    `${event.phase} ${event.recordsRead.toLocaleString('en-US')} records${event.entity === null ? '' : ` (${event.entity})`}`,
+    `${event.phase} ${event.recordsRead.toLocaleString('en-US')} records${event.entity === null ? '' : ` (${event.entity})`}${event.partsResumed === 0 ? '' : `, resumed after ${event.partsResumed} files`}`,
   ]
 }
 
@@ -37,6 +37,7 @@ const OPTIONS = {
   'no-text-tagger': { type: 'boolean' },
   'no-vectors': { type: 'boolean' },
   replace: { type: 'boolean' },
+  'no-resume': { type: 'boolean' },
   'embeddings-url': { type: 'string', value: 'the URL of an OpenAI-compatible embeddings server' },
   'embeddings-model': { type: 'string', value: 'the name of the server’s model' },
   'memory-limit': { type: 'string', value: 'a size such as 8GB' },
@@ -49,6 +50,11 @@ export const formatIngestSummary = (summary: IngestSummary): string => {
       ` (${Math.round(summary.recordsRead / Math.max(summary.durationMs / 1000, 0.001)).toLocaleString('en-US')} records/s)`,
     `wrote ${summary.recordsWritten.toLocaleString('en-US')} records, ${summary.linkRows.toLocaleString('en-US')} link rows, ${summary.externalIds.toLocaleString('en-US')} external ids; catalog ${megabytes(summary.catalogBytes)}`,
     `merged ids ${summary.mergedIds}, deleted ids ${summary.deletedIds}`,
+    ...(summary.partsResumed === 0
+      ? []
+      : [
+          `resumed: ${summary.partsResumed} part files were parsed by an earlier run that stopped, and not read again`,
+        ]),
     '',
     `${'entity'.padEnd(18)} ${'read'.padStart(9)} ${'kept'.padStart(9)} ${'replaced'.padStart(9)} ${'deleted'.padStart(8)} ${'merged'.padStart(7)}`,
     ...Object.entries(summary.entities)
@@ -64,7 +70,7 @@ export const formatIngestSummary = (summary: IngestSummary): string => {
 
 export const ingestCommand: CliCommand = {
   name: 'ingest',
-  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>] [--replace] [--no-search-index] [--no-text-tagger] [--no-vectors | --embeddings-url URL --embeddings-model M] [--memory-limit 8GB]   (default --out ${DEFAULT_CATALOG_DIR}, updated when it holds a catalog, built from the snapshot alone with --replace; DuckDB gets 30% of memory, at most 2 GiB, unless --memory-limit says; vectors by the built-in LSA model unless an embeddings server is given)`,
+  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>] [--replace] [--no-resume] [--no-search-index] [--no-text-tagger] [--no-vectors | --embeddings-url URL --embeddings-model M] [--memory-limit 8GB]   (default --out ${DEFAULT_CATALOG_DIR}, updated when it holds a catalog, built from the snapshot alone with --replace; a run that was killed or failed for want of memory or disk leaves what it parsed, and the same command resumes from it unless --no-resume; DuckDB gets 30% of memory, at most 2 GiB, unless --memory-limit says; vectors by the built-in LSA model unless an embeddings server is given)`,
   run(args, context) {
     return withUsageProblems(this, async () => {
       const { values, positionals } = parseCommandLine(args, OPTIONS, { names: ['snapshot folder'] })
@@ -86,6 +92,7 @@ export const ingestCommand: CliCommand = {
         noSearchIndex: values['no-search-index'] === true,
         noTextTagger: values['no-text-tagger'] === true,
         replace: values.replace === true,
+        noResume: values['no-resume'] === true,
         embeddingsUrl,
         embeddingsModel,
         memoryLimit,
@@ -102,6 +109,7 @@ const ingest = async ({
   noSearchIndex,
   noTextTagger,
   replace,
+  noResume,
   embeddingsUrl,
   embeddingsModel,
   memoryLimit,
@@ -113,6 +121,7 @@ const ingest = async ({
   noSearchIndex: boolean
   noTextTagger: boolean
   replace: boolean
+  noResume: boolean
   embeddingsUrl: string | undefined
   embeddingsModel: string | undefined
   memoryLimit: string | undefined
@@ -137,6 +146,7 @@ const ingest = async ({
       ...(noSearchIndex ? { searchIndex: false } : {}),
       ...(noTextTagger ? { textTagger: false } : {}),
       ...(replace ? { mode: 'replace' as const } : {}),
+      ...(noResume ? { resume: false } : {}),
       ...(memoryLimit === undefined ? {} : { memoryLimit }),
       onProgress: (event) => bar.update(...describeProgress(event)),
     })

@@ -14,6 +14,15 @@ export interface IngestProgress {
   readonly bytesDone: number
   readonly bytesTotal: number
   readonly recordsRead: number
+  /** The records the snapshot's manifests state, or null when a part's count is not stated. */
+  readonly recordsTotal: number | null
+  /**
+   * While parsing: the records this run parses a second (from its start, after the first seconds), and the
+   * seconds the parse has left at that rate (null without `recordsTotal`). The build after it is not counted:
+   * at 1M works it took about as long as the parse again (BENCHMARKS.md).
+   */
+  readonly recordsPerSecond: number | null
+  readonly parseSecondsLeft: number | null
   /**
    * Part files whose parse is staged for good (in one transaction with a checkpoint): what a run stopped now
    * would not read again. `partsResumed` of them were parsed by a stopped run this one resumed.

@@ -599,6 +599,7 @@ async function stageRecords(
     progress.resumed(partOfTask.get(task.index)!.bytes, finished)
   }
   const toParse = tasks.filter((task) => !results.has(task.index))
+  progress.parsing()
 
   const running = new Map<number, number>()
   try {

@@ -20,13 +20,31 @@ export const DEFAULT_CATALOG_DIR = '.catalog'
 
 const megabytes = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MB`
 
-const describeProgress = (event: IngestProgress): [number, number, string] => {
+/** `42 s`, `3 min 05 s`, `2 h 07 min`: what a person reads at a glance. */
+export const formatDuration = (seconds: number): string => {
+  const whole = Math.round(seconds)
+  if (whole < 60) return `${whole} s`
+  if (whole < 3600) return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, '0')} s`
+  return `${Math.floor(whole / 3600)} h ${String(Math.floor((whole % 3600) / 60)).padStart(2, '0')} min`
+}
+
+const count = (value: number): string => value.toLocaleString('en-US')
+
+export const describeProgress = (event: IngestProgress): [number, number, string] => {
   if (event.phase === 'build')
     return [event.stepsDone, event.stepsTotal, `building ${event.step ?? ''}`.trimEnd()]
+  const records =
+    event.phase === 'read' && event.recordsTotal !== null
+      ? `${count(event.recordsRead)} of ${count(event.recordsTotal)} records`
+      : `${count(event.recordsRead)} records`
+  const rate =
+    event.recordsPerSecond === null
+      ? ''
+      : `, ${count(Math.round(event.recordsPerSecond))}/s${event.parseSecondsLeft === null ? '' : `, parse ${formatDuration(event.parseSecondsLeft)} left`}`
   return [
     event.bytesDone,
     event.bytesTotal,
-    `${event.phase} ${event.recordsRead.toLocaleString('en-US')} records${event.entity === null ? '' : ` (${event.entity})`}${event.partsResumed === 0 ? '' : `, resumed after ${event.partsResumed} files`}`,
+    `${event.phase} ${records}${event.entity === null ? '' : ` (${event.entity})`}${rate}${event.partsResumed === 0 ? '' : `, resumed after ${event.partsResumed} files`}`,
   ]
 }
 

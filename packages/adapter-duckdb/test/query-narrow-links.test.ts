@@ -32,7 +32,7 @@ beforeAll(async () => {
   for (const statement of catalogViewStatements(catalog.catalogDir, manifest.manifest, 'views'))
     await db.all(statement)
   const steps = servingDatabaseStatements(manifest.manifest)
-  // The narrow link tables (the steps bound to one thread) and what is made of them (their extremes) last.
+  // The narrow link tables (the steps bound to one thread) come last.
   const linkTablesFrom = steps.findIndex((step) => step.threadBound)
   for (const { statement } of steps.slice(0, linkTablesFrom)) await db.all(statement)
   // The sample holds no works of the expansion corpus: a third of them join it here, before the link tables

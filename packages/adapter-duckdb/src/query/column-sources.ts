@@ -96,8 +96,11 @@ export interface LinkSource {
    * the key's text (see `narrowLinkKeyLetter`).
    */
   readonly narrowKeyLetter: string | null
-  /** Its extremes table in the serving database (`linkExtremesTableOf`), which sorts read in `narrow` mode. */
-  readonly extremesTable: string
+  /**
+   * The columns of the serving database's `works__narrow` holding each work's smallest and largest key of
+   * the link table (`linkExtremeColumnsOf`), which sorts read in `narrow` mode.
+   */
+  readonly extremeColumns: LinkExtremeColumns
   readonly codec: ValueCodec
   readonly groupKey: GroupKeyKind
 }
@@ -407,11 +410,20 @@ export const narrowLinkKeyLetter = (spec: LinkTableSpec): string | null =>
 /** The name of a link table's in-memory copy in `narrow` mode (catalog-views.ts creates it). */
 export const narrowLinkTableOf = (name: string): string => `${linkViewOf(name)}__narrow`
 
+export interface LinkExtremeColumns {
+  readonly lo: string
+  readonly hi: string
+}
+
 /**
- * The name of a link table's extremes in the serving database: each work's smallest and largest key (in the
- * keys' text order), which a sort by the link's column reads (catalog-views.ts creates it).
+ * The columns of `works__narrow` holding each work's smallest and largest key of a link table (in the keys'
+ * text order, null for a work without links), which a sort by the link's column reads (catalog-views.ts).
  */
-export const linkExtremesTableOf = (name: string): string => `${linkViewOf(name)}__extremes`
+export const linkExtremeColumnsOf = (name: string): LinkExtremeColumns => {
+  // `link_works_authors` gives `__lo_works_authors`.
+  const link = linkViewOf(name).slice('link_'.length)
+  return { lo: `__lo_${link}`, hi: `__hi_${link}` }
+}
 
 const link = (name: string, column: ColumnRef): LinkSource => {
   const spec = LINK_TABLES.find((candidate) => candidate.name === name)!
@@ -425,7 +437,7 @@ const link = (name: string, column: ColumnRef): LinkSource => {
     kind: 'link',
     view: linkViewOf(name),
     narrowTable: narrowLinkTableOf(name),
-    extremesTable: linkExtremesTableOf(name),
+    extremeColumns: linkExtremeColumnsOf(name),
     narrowKeyLetter: narrowLinkKeyLetter(spec),
     codec,
     groupKey: column.kind === 'enum' ? CODE_KEY : entityKey(spec.keyEntity),

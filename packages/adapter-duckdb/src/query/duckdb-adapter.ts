@@ -38,7 +38,7 @@ import {
   type CatalogLoadMode,
   catalogBytes,
   catalogViewStatements,
-  readLinkExtremesTables,
+  readLinkExtremeColumns,
   SERVING_DATABASE_NAME,
   searchDocEntities,
 } from './catalog-views.ts'
@@ -378,7 +378,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     // A serving database built before the autocomplete index has none: its lookups scan.
     if (load === 'narrow') autocompleteIndexes = await readAutocompleteLayouts(db, SERVING_DATABASE_NAME)
     // One built before the link extremes has none: its sorts by a link's column read the link rows.
-    if (load === 'narrow') linkExtremes = await readLinkExtremesTables(db, SERVING_DATABASE_NAME)
+    if (load === 'narrow') linkExtremes = await readLinkExtremeColumns(db, SERVING_DATABASE_NAME)
   } catch (error) {
     await db.close()
     throw error

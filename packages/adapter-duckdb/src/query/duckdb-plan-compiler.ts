@@ -80,8 +80,9 @@ export interface DuckDbPlanCompilerOptions {
   /** The entities whose narrow tables hold the search index's number of each row (`searchDocEntities`). */
   readonly searchDocEntities?: ReadonlySet<CatalogEntity>
   /**
-   * The link extremes tables the serving database holds (`readLinkExtremesTables`), which a sort by a link's
-   * column reads in `narrow` mode; without one, the sort takes each work's extreme from the link rows.
+   * The link tables (by view name) whose extremes the serving database's `works__narrow` holds as columns
+   * (`readLinkExtremeColumns`), which a sort by a link's column reads in `narrow` mode; without them, the
+   * sort takes each work's extreme from the link rows.
    */
   readonly linkExtremes?: ReadonlySet<string>
   /**
@@ -478,17 +479,13 @@ export class DuckDbPlanCompiler {
         // a link table's keys of the row the same way (by id: the views exist in every load mode).
         const own = ownValuesOf(source)
         const extreme = key.direction === 'asc' ? 'min' : 'max'
-        if (own.kind === 'link' && this.narrowTables && this.#linkExtremes.has(own.extremesTable)) {
-          const held = `__x.${key.direction === 'asc' ? 'lo' : 'hi'}`
+        if (own.kind === 'link' && this.narrowTables && this.#linkExtremes.has(own.view)) {
+          const held = `${ROW}.${quoteIdentifier(key.direction === 'asc' ? own.extremeColumns.lo : own.extremeColumns.hi)}`
           const text =
             own.narrowKeyLetter === null
               ? held
               : `${constantLiteral(own.narrowKeyLetter)} || CAST(${held} AS VARCHAR)`
-          return {
-            expr: `(SELECT ${text} FROM ${quoteIdentifier(own.extremesTable)} AS __x WHERE __x.work_row = ${ROW}.rowid)`,
-            direction: key.direction,
-            type: keyTypeOf(own.codec),
-          }
+          return { expr: text, direction: key.direction, type: keyTypeOf(own.codec) }
         }
         if (own.kind === 'link')
           return {

@@ -79,10 +79,10 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
     const out = join(scratch, 'resumed')
     const core = ['--no-search-index', '--no-vectors', '--no-text-tagger']
     // A run whose progress listener fails once a part is staged stops as a run out of memory would.
-    const stopEarly = () =>
+    const stopEarly = (outDir: string) =>
       ingestSnapshot({
         snapshotDir: sampleSnapshot,
-        outDir: out,
+        outDir,
         searchIndex: false,
         vectors: false,
         textTagger: false,
@@ -90,25 +90,14 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
           if (event.partsStaged > 0) throw new Error('stopped here')
         },
       })
-    await expect(stopEarly()).rejects.toThrow(/stopped here\nThe 1 part files staged so far are kept in/)
+    await expect(stopEarly(out)).rejects.toThrow(/stopped here\nThe 1 part files staged so far are kept in/)
     const resumed = await runCli(['ingest', sampleSnapshot, '--out', out, ...core], collect().context)
     expect(resumed.exitCode).toBe(0)
     expect(resumed.stdout).toContain('resumed: 1 part files were parsed by an earlier run that stopped')
     expect(resumed.stdout).toMatch(/works\s+565\s+565/)
 
     const fresh = join(scratch, 'not-resumed')
-    await expect(
-      ingestSnapshot({
-        snapshotDir: sampleSnapshot,
-        outDir: fresh,
-        searchIndex: false,
-        vectors: false,
-        textTagger: false,
-        onProgress: (event) => {
-          if (event.partsStaged > 0) throw new Error('stopped here')
-        },
-      }),
-    ).rejects.toThrow('stopped here')
+    await expect(stopEarly(fresh)).rejects.toThrow('stopped here')
     const over = await runCli(
       ['ingest', sampleSnapshot, '--out', fresh, '--no-resume', ...core],
       collect().context,

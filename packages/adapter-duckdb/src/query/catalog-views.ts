@@ -166,6 +166,22 @@ export async function readLinkExtremeColumns(
 }
 
 /**
+ * Whether the attached serving database's external ids carry each record's location (`record_offset`,
+ * `record_bytes`): yes since they were added; one built before is looked up by id after the external id.
+ */
+export async function readExternalIdLocations(
+  db: DuckDbConnectionLike,
+  servingDatabase: string,
+): Promise<boolean> {
+  const rows = await db.all(
+    'SELECT column_name FROM duckdb_columns() WHERE database_name = ? AND schema_name = ? AND table_name = ?',
+    [servingDatabase, 'main', EXTERNAL_IDS_VIEW],
+  )
+  const names = new Set(rows.map((row) => String(row.column_name)))
+  return names.has('record_offset') && names.has('record_bytes')
+}
+
+/**
  * The works' sort keys each narrow link table copies, in the smallest type that holds them (the copies cost
  * every link row their bytes: 76M rows at 1M works). `work_row` is a UINTEGER for the same reason.
  */
@@ -258,10 +274,16 @@ export const servingDatabaseStatements = (
     )
   }
   // External ids are looked up with parameters, which do not prune Parquet row groups: a DOI read every
-  // row group of the view (14 ms at 100k works). A table indexed on the value answers in about 1 ms.
+  // row group of the view (14 ms at 100k works). A table indexed on the value answers in about 1 ms, and
+  // with the record's location beside the id a singleton by DOI reads its record without a second lookup by
+  // id (1.2 ms and 2.1 ms cold at 1M works).
   const externalIds = served(quoteIdentifier(EXTERNAL_IDS_VIEW))
+  const located = CATALOG_ENTITIES.map(
+    ({ entity }) =>
+      `SELECT x.*, n.record_offset, n.record_bytes FROM memory.main.${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS x LEFT JOIN ${served(narrowEntityTable(entity))} AS n ON n."id" = x."id" WHERE x.entity = ${constantLiteral(entity)}`,
+  )
   statements.push(
-    `CREATE TABLE ${externalIds} AS SELECT * FROM memory.main.${quoteIdentifier(EXTERNAL_IDS_VIEW)}`,
+    `CREATE TABLE ${externalIds} AS ${located.join(' UNION ALL ')}`,
     `CREATE INDEX "external_ids_value" ON ${externalIds} ("value")`,
   )
   return [

@@ -38,6 +38,7 @@ import {
   type CatalogLoadMode,
   catalogBytes,
   catalogViewStatements,
+  readExternalIdLocations,
   readLinkExtremeColumns,
   SERVING_DATABASE_NAME,
   searchDocEntities,
@@ -302,6 +303,7 @@ export function duckDbAdapterOver(
         scheme,
         value,
         compiler.narrowTables,
+        compiler.locatedExternalIds,
       ),
     findRandom: (entity: EntityType, options?: QueryOptions): Promise<LookupResult> =>
       findRandomEntity(withSignal(shared, options?.signal), fetchRecords, entity, compiler.narrowTables),
@@ -346,6 +348,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
   let embedder: Embedder | undefined
   let autocompleteIndexes: AutocompleteIndexes = new Map()
   let linkExtremes: ReadonlySet<string> = new Set()
+  let locatedExternalIds = false
   try {
     // Parquet footers are read once, not on every query of a view.
     await db.all('SET parquet_metadata_cache = true')
@@ -379,6 +382,8 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     if (load === 'narrow') autocompleteIndexes = await readAutocompleteLayouts(db, SERVING_DATABASE_NAME)
     // One built before the link extremes has none: its sorts by a link's column read the link rows.
     if (load === 'narrow') linkExtremes = await readLinkExtremeColumns(db, SERVING_DATABASE_NAME)
+    // One built before the external ids carried their record's location looks the id up again.
+    if (load === 'narrow') locatedExternalIds = await readExternalIdLocations(db, SERVING_DATABASE_NAME)
   } catch (error) {
     await db.close()
     throw error
@@ -391,6 +396,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     ...(options.newSampleSeed === undefined ? {} : { newSampleSeed: options.newSampleSeed }),
     narrowTables: load === 'narrow',
     linkExtremes,
+    locatedExternalIds,
     searchDocEntities: searchDocEntities(manifest.manifest),
     ...(vectors === undefined || embedder === undefined
       ? {}

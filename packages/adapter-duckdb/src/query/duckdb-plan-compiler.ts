@@ -86,6 +86,11 @@ export interface DuckDbPlanCompilerOptions {
    */
   readonly linkExtremes?: ReadonlySet<string>
   /**
+   * The catalog's external ids carry each record's location (`readExternalIdLocations`): a singleton by an
+   * external id reads its record at once instead of looking up the id again.
+   */
+  readonly locatedExternalIds?: boolean
+  /**
    * Semantic search over the catalog's vectors (loaded as `work_vectors`), `dimensions` wide; without it a
    * plan with a semantic search node is unsupported.
    */
@@ -272,6 +277,8 @@ export class DuckDbPlanCompiler {
   readonly #newSampleSeed: () => string
   /** Statements that do not read records run on the in-memory narrow tables (`narrow` catalog mode). */
   readonly narrowTables: boolean
+  /** See `DuckDbPlanCompilerOptions.locatedExternalIds` (singleton-lookup.ts reads it). */
+  readonly locatedExternalIds: boolean
   readonly #semantic: { readonly dimensions: number } | undefined
   readonly #semanticUnavailable: string | undefined
   readonly #searchDocEntities: ReadonlySet<CatalogEntity>
@@ -283,6 +290,7 @@ export class DuckDbPlanCompiler {
     this.#semanticUnavailable = options.semanticUnavailable
     this.#newSampleSeed = options.newSampleSeed ?? (() => Math.random().toString(36).slice(2))
     this.narrowTables = options.narrowTables ?? false
+    this.locatedExternalIds = options.locatedExternalIds ?? false
     this.#searchDocEntities = options.searchDocEntities ?? new Set()
     this.#linkExtremes = options.linkExtremes ?? new Set()
   }

@@ -89,7 +89,11 @@ export async function findEntityById(
   return lookupShortId(db, fetchRecords, info, short, narrowTables)
 }
 
-/** One entity by an external id (DOI, ORCID, ROR, ISSN, PMID, PMCID, MAG, Wikidata) in URL or bare form. */
+/**
+ * One entity by an external id (DOI, ORCID, ROR, ISSN, PMID, PMCID, MAG, Wikidata) in URL or bare form.
+ * `locatedExternalIds`: the external ids carry the record's location (a serving database's do,
+ * `readExternalIdLocations`), which is read at once instead of looking the id up again.
+ */
 export async function findEntityByExternalId(
   db: DuckDbConnectionLike,
   fetchRecords: RecordFetcher,
@@ -97,23 +101,28 @@ export async function findEntityByExternalId(
   scheme: ExternalIdScheme,
   value: string,
   narrowTables = false,
+  locatedExternalIds = false,
 ): Promise<LookupResult> {
   const info = infoOf(entity)
   const normalised = normalizeExternalId(scheme, value)
   if (info === undefined || normalised === undefined) return MISSING
   // The value alone in SQL: DuckDB uses the index on it only for a lone equality (0.55 ms at 1M works; with
   // the entity and scheme beside it, a scan of every row: 10.6 ms). The few rows of one value are sorted here.
+  const location = locatedExternalIds ? `, ${RECORD_LOCATION_COLUMNS('x')}` : ''
   const rows = await db.all(
-    `SELECT entity, scheme, id FROM ${quoteIdentifier(EXTERNAL_IDS_VIEW)} WHERE value = ?`,
+    `SELECT x.entity, x.scheme, x.id${location} FROM ${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS x WHERE x.value = ?`,
     [normalised],
   )
   // Several records can state one external id (duplicates upstream); the lowest id answers, every time.
-  const ids = rows
+  const [first] = rows
     .filter((row) => row.entity === info.entity && row.scheme === scheme)
-    .map((row) => String(row.id))
-    .sort()
-  const [id] = ids
-  return id === undefined ? MISSING : lookupShortId(db, fetchRecords, info, id, narrowTables)
+    .sort((a, b) => (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0))
+  if (first === undefined) return MISSING
+  if (locatedExternalIds && first.__ro !== null && first.__ro !== undefined) {
+    const [bytes] = await fetchRecords(info.entity, [first])
+    return foundRecord(bytes!)
+  }
+  return lookupShortId(db, fetchRecords, info, String(first.id), narrowTables)
 }
 
 /** A uniformly drawn entity of the table. */

@@ -169,27 +169,39 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     ...(options.threads === undefined ? {} : { threads: options.threads }),
     ...(options.memoryLimit === undefined ? {} : { memoryLimit: options.memoryLimit }),
   }
-  const fingerprintFor = async (outDir: string, hasCatalog: boolean): Promise<string> => {
-    const updating = hasCatalog && (options.mode ?? 'update') === 'update'
-    const catalog = updating ? await readCatalogManifest(outDir) : undefined
-    return checkpointFingerprint({
-      plan,
-      mode: updating ? 'update' : 'replace',
-      codec,
-      previous: catalog?.ok === true ? catalog.manifest : null,
-    })
+  // What this run's checkpoint is sealed with, and what a stopped run's must match to be resumed: worked out
+  // once the lock is held (whether the catalog is updated depends on it), once.
+  let fingerprint: Promise<string> | undefined
+  const fingerprintFor = (hasCatalog: boolean): Promise<string> => {
+    fingerprint ??= (async () => {
+      const updating = hasCatalog && (options.mode ?? 'update') === 'update'
+      const catalog = updating ? await readCatalogManifest(options.outDir) : undefined
+      return checkpointFingerprint({
+        plan,
+        mode: updating ? 'update' : 'replace',
+        codec,
+        previous: catalog?.ok === true ? catalog.manifest : null,
+      })
+    })()
+    return fingerprint
   }
   let checkpoint: ParseCheckpoint | undefined
   const build = await openBuildFolder(options.outDir, {
     resume: async (path, hasCatalog) => {
       if (options.resume === false) return false
-      const fingerprint = await fingerprintFor(options.outDir, hasCatalog)
-      checkpoint = await resumableCheckpoint(join(path, STAGING_DIR), fingerprint, stagingOptions)
+      const wanted = await fingerprintFor(hasCatalog)
+      checkpoint = await resumableCheckpoint(join(path, STAGING_DIR), wanted, stagingOptions)
       return checkpoint !== undefined
     },
   })
   let db: StagingDatabase | undefined
-  const cursor: StageCursor = { nextSeq: 1n, recordsRead: 0, rewritten: 0, checkpoint: 'unsealed' }
+  // A resumed run's checkpoint is sealed already: a failure of the machine's keeps it from the start.
+  const cursor: StageCursor = {
+    nextSeq: 1n,
+    recordsRead: 0,
+    rewritten: 0,
+    checkpoint: build.resumed ? 'parsing' : 'unsealed',
+  }
   try {
     const stagingDir = join(build.path, STAGING_DIR)
     db = await StagingDatabase.open(stagingDir, stagingOptions)
@@ -206,7 +218,7 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       codec,
       ...(options.zstdCommand === undefined ? {} : { zstdCommand: options.zstdCommand }),
       resumed,
-      fingerprint: await fingerprintFor(build.outDir, build.hasCatalog),
+      fingerprint: await fingerprintFor(build.hasCatalog),
     })
     if (previous !== undefined) await stagePreviousIds(db, build, previous.manifest, cursor)
     await stageIdFiles(db, plan, cursor, progress)

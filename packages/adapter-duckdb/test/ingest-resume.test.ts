@@ -177,40 +177,48 @@ describe('an ingest killed while parsing', () => {
 describe('an ingest that fails while parsing', () => {
   it('keeps what it staged when the failure is not its input, and the same command resumes', async () => {
     const outDir = join(root, 'failed')
-    // Once the first part is staged, the folder the parse workers write their rows to goes (as a disk
-    // fault would take it): the parts being parsed cannot be staged, a failure of the machine's, not the input's.
-    let failure: unknown
-    try {
-      await ingestSnapshot({
-        snapshotDir: snapshot,
-        outDir,
-        threads: 1,
-        ...core,
-        onProgress: (event) => {
-          if (event.partsStaged !== 1) return
-          for (const name of leftoversOf(outDir).filter(
-            (entry) => entry.includes('.ingest-') && !entry.endsWith('lock'),
-          ))
-            rmSync(join(root, name, '.staging', 'rows'), { recursive: true, force: true })
-        },
-      })
-    } catch (error) {
-      failure = error
+    // Once `staged` parts are staged, the folder the parse workers write their rows to goes (as a disk fault
+    // would take it): the parts being parsed cannot be staged, a failure of the machine's, not the input's.
+    const failingAfter = async (staged: number): Promise<unknown> => {
+      try {
+        await ingestSnapshot({
+          snapshotDir: snapshot,
+          outDir,
+          threads: 1,
+          ...core,
+          onProgress: (event) => {
+            if (event.partsStaged !== staged) return
+            for (const name of leftoversOf(outDir).filter(
+              (entry) => entry.includes('.ingest-') && !entry.endsWith('lock'),
+            ))
+              rmSync(join(root, name, '.staging', 'rows'), { recursive: true, force: true })
+          },
+        })
+      } catch (error) {
+        return error
+      }
+      return undefined
     }
+    const failure = await failingAfter(1)
     expect(failure).toBeInstanceOf(Error)
     expect((failure as Error).message).toMatch(
-      /part files staged so far are kept in .*: the same command resumes from them/,
+      /The 1 part files staged so far are kept in .*: the same command resumes from them/,
     )
     expect(existsSync(outDir)).toBe(false)
     // The folder stays; the lock does not (no run holds the catalog).
     expect(leftoversOf(outDir).filter((name) => name.endsWith('lock'))).toStrictEqual([])
     expect(leftoversOf(outDir)).toHaveLength(1)
 
+    // The run that resumes it fails the same way after one more part: it keeps the first's part and its own.
+    const again = await failingAfter(2)
+    expect((again as Error).message).toMatch(/The 2 part files staged so far are kept in /)
+    expect(leftoversOf(outDir)).toHaveLength(1)
+
     const { summary } = await resume(outDir)
-    expect(summary.partsResumed).toBeGreaterThanOrEqual(1)
+    expect(summary.partsResumed).toBe(2)
     expect(catalogFiles(outDir)).toStrictEqual(catalogFiles(uninterrupted))
     expect(leftoversOf(outDir)).toStrictEqual([])
-  }, 120_000)
+  }, 180_000)
 
   it('removes its folder when the input is at fault (a bad line): nothing is left to resume', async () => {
     const bad = join(root, 'bad-snapshot')

@@ -256,6 +256,19 @@ describe('a swap cut between its renames', () => {
   }, 120_000)
 })
 
+describe('what an ingest removes beside its catalog', () => {
+  it('is only its own leftovers, not the folders of a catalog whose name begins the same', async () => {
+    const outDir = join(root, 'lookalike')
+    // The build folder of an ingest into `lookalike.ingest-x` (perhaps running now), and a folder that is
+    // no replaced catalog's.
+    const others = ['.lookalike.ingest-x.ingest-Ab12Cd', '.lookalike.replaced-kept-by-someone']
+    for (const name of others) mkdirSync(join(root, name))
+    await ingestSnapshot({ snapshotDir: snapshot, outDir, ...core })
+    for (const name of others) expect(existsSync(join(root, name)), name).toBe(true)
+    expect(leftoversOf(outDir).sort()).toStrictEqual([...others].sort())
+  }, 120_000)
+})
+
 describe('the parse checkpoint', () => {
   it('records a part only with its staged rows: a load that fails leaves neither', async () => {
     const dir = mkdtempSync(join(root, 'checkpoint-'))

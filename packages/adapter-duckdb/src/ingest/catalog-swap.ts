@@ -66,14 +66,27 @@ export async function openBuildFolder(
 }
 
 /**
+ * Whether `entry` is a build folder (`.<name>.ingest-` and mkdtemp's six characters) or a replaced catalog
+ * (`.<name>.replaced-` and twelve hex digits) of the catalog `name`, exactly: a prefix alone would also take
+ * the folders of a catalog named `<name>.ingest-x`, which another ingest may be writing.
+ */
+const isLeftoverOf = (name: string, entry: string, kind: 'ingest' | 'replaced'): boolean => {
+  const prefix = `.${name}.${kind}-`
+  const suffix = entry.slice(prefix.length)
+  return (
+    entry.startsWith(prefix) &&
+    (kind === 'ingest' ? /^[A-Za-z0-9]{6}$/.test(suffix) : /^[0-9a-f]{12}$/.test(suffix))
+  )
+}
+
+/**
  * The build folders left beside the catalog by ingests that did not finish, newest first. Only called under
  * the lock: no running ingest owns one then.
  */
 async function leftoverBuildFolders(parent: string, name: string): Promise<string[]> {
-  const prefix = `.${name}.ingest-`
   const entries = await readdir(parent, { withFileTypes: true })
   const folders = entries
-    .filter((entry) => entry.isDirectory() && entry.name.startsWith(prefix))
+    .filter((entry) => entry.isDirectory() && isLeftoverOf(name, entry.name, 'ingest'))
     .map((entry) => join(parent, entry.name))
   const dated = await Promise.all(folders.map(async (path) => ({ path, at: (await stat(path)).mtimeMs })))
   return dated.sort((a, b) => b.at - a.at).map(({ path }) => path)
@@ -85,8 +98,7 @@ async function leftoverBuildFolders(parent: string, name: string): Promise<strin
  * leaves only the old copy, which is removed.
  */
 async function undoCutSwap(parent: string, name: string, target: string): Promise<void> {
-  const prefix = `.${name}.replaced-`
-  const replaced = (await readdir(parent)).filter((entry) => entry.startsWith(prefix))
+  const replaced = (await readdir(parent)).filter((entry) => isLeftoverOf(name, entry, 'replaced'))
   for (const entry of replaced) {
     const path = join(parent, entry)
     if (!(await exists(target)) && (await exists(join(path, CATALOG_MANIFEST_FILE))))
@@ -95,7 +107,8 @@ async function undoCutSwap(parent: string, name: string, target: string): Promis
   }
 }
 
-async function folderBytes(dir: string): Promise<number> {
+/** Every byte of the files under `dir` (a file removed while it is counted counts nothing). */
+export async function folderBytes(dir: string): Promise<number> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true })
   let bytes = 0
   for (const entry of entries)

@@ -12,7 +12,7 @@
 // A run stopped during step 2 (killed, or failing for want of memory or disk) leaves its build folder, and the
 // next run of the same ingest resumes it: each part is staged in one transaction with a record of it
 // (parse-checkpoint.ts), and only the parts not recorded are parsed again.
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { listValue } from '@duckdb/node-api'
 import {
@@ -60,6 +60,7 @@ import {
   abandonBuildFolder,
   type BuildFolder,
   commitBuildFolder,
+  folderBytes,
   leaveBuildFolder,
   openBuildFolder,
 } from './catalog-swap.ts'
@@ -330,6 +331,7 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       externalIds: built.externalIds.rowCount,
       mergedIds: built.mergedIds.rowCount,
       deletedIds: built.deletedIds.rowCount,
+      // Every byte the catalog holds on disk: its files, the search index, vectors, model and serving database.
       catalogBytes: await folderBytes(build.outDir),
       durationMs: Math.round(performance.now() - started),
       partsResumed: staged.partsResumed,
@@ -806,15 +808,4 @@ async function stageIdFile(db: StagingDatabase, file: SnapshotIdFile, cursor: St
   } finally {
     appender.closeSync()
   }
-}
-
-/** Every byte the catalog holds on disk: its files, the search index, vectors, model and serving database. */
-const folderBytes = async (dir: string): Promise<number> => {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
-  const sizes = await Promise.all(
-    entries
-      .filter((entry) => entry.isFile())
-      .map(async (entry) => (await stat(join(entry.parentPath, entry.name))).size),
-  )
-  return sum(sizes)
 }

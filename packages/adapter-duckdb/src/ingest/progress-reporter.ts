@@ -22,10 +22,6 @@ export class ProgressReporter {
   #bytesDone = 0
   #recordsRead = 0
   #partsStaged = 0
-  /** Parts whose parse is staged for good (resumed ones too). */
-  get partsStaged(): number {
-    return this.#partsStaged
-  }
   #partsResumed = 0
   #entity: CatalogEntity | null = null
   #file: string | null = null
@@ -46,6 +42,11 @@ export class ProgressReporter {
     this.recordsTotal = stated.every((count) => count !== null)
       ? stated.reduce<number>((sum, count) => sum + (count ?? 0), 0)
       : null
+  }
+
+  /** Parts whose parse is staged for good (resumed ones too). */
+  get partsStaged(): number {
+    return this.#partsStaged
   }
 
   /** The parse workers have started: the rate counts from here. */

@@ -152,11 +152,7 @@ export async function readLinkExtremeColumns(
   db: DuckDbConnectionLike,
   servingDatabase: string,
 ): Promise<ReadonlySet<string>> {
-  const rows = await db.all(
-    'SELECT column_name FROM duckdb_columns() WHERE database_name = ? AND schema_name = ? AND table_name = ?',
-    [servingDatabase, 'main', `${catalogEntityInfo('works')!.table}__narrow`],
-  )
-  const names = new Set(rows.map((row) => String(row.column_name)))
+  const names = await servingTableColumns(db, servingDatabase, `${catalogEntityInfo('works')!.table}__narrow`)
   return new Set(
     LINK_TABLES.filter((spec) => {
       const { lo, hi } = linkExtremeColumnsOf(spec.name)
@@ -173,12 +169,24 @@ export async function readExternalIdLocations(
   db: DuckDbConnectionLike,
   servingDatabase: string,
 ): Promise<boolean> {
+  const names = await servingTableColumns(db, servingDatabase, EXTERNAL_IDS_VIEW)
+  return names.has('record_offset') && names.has('record_bytes')
+}
+
+/**
+ * The columns of a table of the attached serving database: what a database built by an older oqlkit lacks
+ * tells the adapter which of its later additions to do without.
+ */
+async function servingTableColumns(
+  db: DuckDbConnectionLike,
+  servingDatabase: string,
+  table: string,
+): Promise<ReadonlySet<string>> {
   const rows = await db.all(
     'SELECT column_name FROM duckdb_columns() WHERE database_name = ? AND schema_name = ? AND table_name = ?',
-    [servingDatabase, 'main', EXTERNAL_IDS_VIEW],
+    [servingDatabase, 'main', table],
   )
-  const names = new Set(rows.map((row) => String(row.column_name)))
-  return names.has('record_offset') && names.has('record_bytes')
+  return new Set(rows.map((row) => String(row.column_name)))
 }
 
 /**

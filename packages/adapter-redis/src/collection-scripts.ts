@@ -1,15 +1,16 @@
 // The Lua scripts of the Redis collection store: each write is one script, so its checks (limits, name
 // uniqueness, type) and its change are atomic across every server process sharing the Redis.
 //
-// Keys, under the base `<prefix>{collections}:` (the braces put them all in one Redis Cluster slot):
-//   seq            counter giving each collection its creation order
-//   all            zset: every collection id, scored by creation order
+// A user's collections live under their own base, `<prefix>collections:{<user>}:` (the user id
+// URI-encoded, so it holds no braces): the braces put all of one user's keys in one Redis Cluster slot,
+// and spread different users over the cluster. Under it:
 //   c:<id>         hash: id, user_id, entity_type, display_name, name_key, description, created_at,
 //                  updated_at, seq, next (the last member position handed out)
 //   m:<id>         zset: member ids, scored by the order they were added
-//   u:<user>       zset: the user's collection ids, scored by creation order
-//   n:<user>       hash: display-name key -> collection id (names unique per user)
-// ARGV[1] of every script is the base; KEYS[1] is `<base>seq`, naming the slot for a cluster.
+//   u              zset: the user's collection ids, scored by creation order
+//   n              hash: display-name key -> collection id (names unique per user)
+// ARGV[1] of every script is the base; KEYS[1] is `<base>u`, naming the slot for a cluster. The keys
+// shared by all users (who owns an id; every id in creation order) are the store's, outside the scripts.
 
 const RECORD = `
 local function record(base, id)
@@ -21,24 +22,25 @@ local function record(base, id)
 end
 `
 
-/** ARGV: base, id, user, type, name, name key, description, at, max collections, max members, ids… */
+/**
+ * ARGV: base, id, user, type, name, name key, description, at, max collections, max members, creation
+ * order, ids…
+ */
 export const CREATE_SCRIPT = `${RECORD}
 local base, id, user, etype, name, nkey, desc, at = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
-local maxCollections, maxMembers = tonumber(ARGV[9]), tonumber(ARGV[10])
-local count = #ARGV - 10
+local maxCollections, maxMembers, seq = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
+local count = #ARGV - 11
 local key = base .. 'c:' .. id
 if redis.call('EXISTS', key) == 1 then return {'id_taken'} end
-local owned = redis.call('ZCARD', base .. 'u:' .. user)
+local owned = redis.call('ZCARD', base .. 'u')
 if owned >= maxCollections then return {'too_many_collections', owned} end
-if redis.call('HEXISTS', base .. 'n:' .. user, nkey) == 1 then return {'display_name_duplicate'} end
+if redis.call('HEXISTS', base .. 'n', nkey) == 1 then return {'display_name_duplicate'} end
 if count > maxMembers then return {'collection_full', count} end
-local seq = redis.call('INCR', base .. 'seq')
 redis.call('HSET', key, 'id', id, 'user_id', user, 'entity_type', etype, 'display_name', name, 'name_key', nkey,
   'description', desc, 'created_at', at, 'updated_at', at, 'seq', seq, 'next', count)
-for i = 1, count do redis.call('ZADD', base .. 'm:' .. id, i, ARGV[10 + i]) end
-redis.call('ZADD', base .. 'all', seq, id)
-redis.call('ZADD', base .. 'u:' .. user, seq, id)
-redis.call('HSET', base .. 'n:' .. user, nkey, id)
+for i = 1, count do redis.call('ZADD', base .. 'm:' .. id, i, ARGV[11 + i]) end
+redis.call('ZADD', base .. 'u', seq, id)
+redis.call('HSET', base .. 'n', nkey, id)
 return {'ok', record(base, id)}
 `
 
@@ -51,9 +53,9 @@ local hasType, etype = ARGV[9] == '1', ARGV[10]
 local key = base .. 'c:' .. id
 local current = redis.call('HMGET', key, 'user_id', 'name_key', 'entity_type')
 if not current[1] then return {'collection_not_found'} end
-local user, oldKey, oldType = current[1], current[2], current[3]
+local oldKey, oldType = current[2], current[3]
 if hasName then
-  local holder = redis.call('HGET', base .. 'n:' .. user, nkey)
+  local holder = redis.call('HGET', base .. 'n', nkey)
   if holder and holder ~= id then return {'display_name_duplicate'} end
 end
 if hasType and etype ~= oldType then
@@ -61,8 +63,8 @@ if hasType and etype ~= oldType then
   if members > 0 then return {'entity_type_invalid', members, oldType} end
 end
 if hasName then
-  redis.call('HDEL', base .. 'n:' .. user, oldKey)
-  redis.call('HSET', base .. 'n:' .. user, nkey, id)
+  redis.call('HDEL', base .. 'n', oldKey)
+  redis.call('HSET', base .. 'n', nkey, id)
   redis.call('HSET', key, 'display_name', name, 'name_key', nkey)
 end
 if hasDesc then redis.call('HSET', key, 'description', desc) end
@@ -77,11 +79,9 @@ local base, id = ARGV[1], ARGV[2]
 local key = base .. 'c:' .. id
 local current = redis.call('HMGET', key, 'user_id', 'name_key')
 if not current[1] then return 0 end
-local user = current[1]
 redis.call('DEL', key, base .. 'm:' .. id)
-redis.call('ZREM', base .. 'all', id)
-redis.call('ZREM', base .. 'u:' .. user, id)
-if redis.call('HGET', base .. 'n:' .. user, current[2]) == id then redis.call('HDEL', base .. 'n:' .. user, current[2]) end
+redis.call('ZREM', base .. 'u', id)
+if redis.call('HGET', base .. 'n', current[2]) == id then redis.call('HDEL', base .. 'n', current[2]) end
 return 1
 `
 
@@ -141,4 +141,15 @@ local members = base .. 'm:' .. id
 local ids = {}
 if limit > 0 then ids = redis.call('ZRANGE', members, offset, offset + limit - 1) end
 return {redis.call('ZCARD', members), ids}
+`
+
+/**
+ * On the store's shared slot: KEYS[1] the creation counter, KEYS[2] the index of every id. ARGV: id.
+ * Hands out the next creation order and indexes the id by it; the order is the score the user's own
+ * index gets too, so both list newest first alike.
+ */
+export const INDEX_SCRIPT = `
+local seq = redis.call('INCR', KEYS[1])
+redis.call('ZADD', KEYS[2], seq, ARGV[1])
+return seq
 `

@@ -4,8 +4,9 @@
 export { DEFAULT_REDIS_URL, probeRedis, type RedisAvailability } from './redis-availability.ts'
 export {
   createRedisCollectionStore,
+  migrateLegacyCollections,
   type RedisCollectionStoreOptions,
 } from './redis-collection-store.ts'
-export { connectRedis } from './redis-connection.ts'
+export { connectRedis, keyspaceNodes, type RedisClient } from './redis-connection.ts'
 export { createRedisKeyStore, type RedisKeyStoreOptions } from './redis-key-store.ts'
 export { createRedisMeterStore, type RedisMeterStoreOptions } from './redis-meter-store.ts'

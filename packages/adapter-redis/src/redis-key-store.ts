@@ -5,10 +5,10 @@ import {
   liveKeyRecord,
   readApiKeyRecord,
 } from '@oqlkit/engine'
-import type { Redis } from 'ioredis'
+import { keyspaceNodes, type RedisClient } from './redis-connection.ts'
 
 export interface RedisKeyStoreOptions {
-  readonly client: Redis
+  readonly client: RedisClient
   /** Prefix of every key the store writes (default `oqlkit:`). */
   readonly prefix?: string
 }
@@ -42,22 +42,28 @@ export const createRedisKeyStore = (options: RedisKeyStoreOptions): KeyStore => 
       await client.set(keyOf(record.keyHash), JSON.stringify(record))
     },
     listKeys: async () => {
-      // SCAN, not KEYS: it does not block the server while it walks a large keyspace.
+      // SCAN, not KEYS: it does not block the server while it walks a large keyspace. In a cluster each
+      // master holds part of the keys, so each is walked, and its values read from it in one pipeline
+      // (MGET would refuse keys of different slots).
       const pattern = `${escapeGlob(prefix)}apikey:*`
-      const names = new Set<string>()
-      let cursor = '0'
-      do {
-        const [next, batch] = await client.scan(cursor, 'MATCH', pattern, 'COUNT', 1000)
-        for (const name of batch) names.add(name)
-        cursor = next
-      } while (cursor !== '0')
       const records: ApiKeyRecord[] = []
-      const all = [...names]
-      for (let start = 0; start < all.length; start += 1000) {
-        const values = await client.mget(...all.slice(start, start + 1000))
-        for (const value of values) {
-          const record = readStored(value)
-          if (record !== undefined) records.push(record)
+      for (const node of keyspaceNodes(client)) {
+        const names = new Set<string>()
+        let cursor = '0'
+        do {
+          const [next, batch] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000)
+          for (const name of batch) names.add(name)
+          cursor = next
+        } while (cursor !== '0')
+        const all = [...names]
+        for (let start = 0; start < all.length; start += 1000) {
+          const pipeline = node.pipeline()
+          for (const name of all.slice(start, start + 1000)) pipeline.get(name)
+          for (const [error, value] of (await pipeline.exec()) ?? []) {
+            if (error) throw error
+            const record = readStored(value as string | null)
+            if (record !== undefined) records.push(record)
+          }
         }
       }
       return records.sort(compareKeyRecords)

@@ -1,6 +1,6 @@
 import type { ChargeOutcome, MeterCounters, MeterReading, MeterStore } from '@oqlkit/engine'
-import type { Redis } from 'ioredis'
 import { CHARGE_SCRIPT, READ_SCRIPT, REFUND_SCRIPT } from './meter-scripts.ts'
+import type { RedisClient } from './redis-connection.ts'
 import { RedisScript } from './redis-script.ts'
 
 const charge = new RedisScript(CHARGE_SCRIPT)
@@ -8,7 +8,7 @@ const refund = new RedisScript(REFUND_SCRIPT)
 const read = new RedisScript(READ_SCRIPT)
 
 export interface RedisMeterStoreOptions {
-  readonly client: Redis
+  readonly client: RedisClient
   /** Prefix of every key the store writes (default `oqlkit:`); tests use one per run. */
   readonly prefix?: string
   /**

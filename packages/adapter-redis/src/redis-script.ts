@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Redis } from 'ioredis'
+import type { RedisClient } from './redis-connection.ts'
 
 /**
  * A Lua script run by its SHA-1 (EVALSHA), sent in full (EVAL) only when the server does not have it
@@ -14,7 +14,11 @@ export class RedisScript {
     this.#sha = createHash('sha1').update(source).digest('hex')
   }
 
-  async run(client: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  async run(
+    client: RedisClient,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<unknown> {
     try {
       return await client.evalsha(this.#sha, keys.length, ...keys, ...args)
     } catch (error) {

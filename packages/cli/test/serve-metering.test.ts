@@ -1,19 +1,18 @@
 // `oqlkit serve` with metering, as real processes: keys from a file and from `oqlkit keys create` while
-// the server runs, the embedded store surviving SIGKILL without losing an acknowledged charge, and two
-// servers sharing budgets and the request rate through Redis; and keys telling who calls the collections
-// API with metering off, on the main port and on a port of its own.
+// the server runs, the embedded store surviving SIGKILL without losing an acknowledged charge, two
+// servers sharing budgets, the request rate and collections through Redis and through a Redis Cluster,
+// and keys telling who calls the collections API with metering off, on the main port and on a port of
+// its own.
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { connectRedis } from '@oqlkit/adapter-redis'
 import { runCli } from '@oqlkit/cli'
 import { toMicroUsd } from '@oqlkit/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
-import { redisForTests } from '../../adapter-redis/test/redis-test-gate.ts'
+import { redisTargetsForTests, removeRedisKeys } from '../../adapter-redis/test/redis-test-gate.ts'
 import { randomPort, type ServerProcess, startServerProcess } from './support/server-process.ts'
 
-const redis = await redisForTests()
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-metering-'))
 const catalogDir = join(scratch, 'catalog')
 
@@ -235,90 +234,198 @@ describe('oqlkit serve --no-metering with collections', () => {
   })
 })
 
-describe.skipIf(!redis.reachable)('two oqlkit servers sharing Redis', () => {
-  const prefix = `oqlkit-test:serve-${process.pid}-${Date.now().toString(36)}:`
-  const budgetKey = 'shared-budget-key-0000000001'
-  const burstKey = 'shared-burst-key-00000000001'
-  let pair: Server[] = []
+// The same pair of servers on one Redis and on a local three-node Redis Cluster.
+for (const redis of await redisTargetsForTests()) {
+  describe.skipIf(!redis.reachable)(`two oqlkit servers sharing ${redis.name}`, () => {
+    const prefix = `oqlkit-test:serve-${process.pid}-${Date.now().toString(36)}:`
+    const budgetKey = 'shared-budget-key-0000000001'
+    const burstKey = 'shared-burst-key-00000000001'
+    let pair: Server[] = []
 
-  beforeAll(async () => {
-    const keys = keysFile('shared-keys.json', [
-      { key: budgetKey, user_id: 'budget', daily_budget_usd: 0.005 },
-      { key: burstKey, user_id: 'burst' },
-    ])
-    const args = ['--redis', redis.url, '--redis-prefix', prefix, '--keys', keys]
-    pair = [await startServer(args), await startServer(args)]
-  }, 120_000)
-  afterAll(async () => {
-    for (const server of pair) await server.stop()
-    const client = await connectRedis(redis.url)
-    const written = await client.keys(`${prefix}*`)
-    if (written.length > 0) await client.del(...written)
-    client.disconnect()
-  })
+    beforeAll(async () => {
+      const keys = keysFile(`shared-keys-${redis.name.replace(' ', '-')}.json`, [
+        { key: budgetKey, user_id: 'budget', daily_budget_usd: 0.005 },
+        { key: burstKey, user_id: 'burst' },
+        { key: collectorKey, user_id: 'collector' },
+        { key: crashKey, user_id: 'crash', daily_budget_usd: 1 },
+        { key: limitKey, user_id: 'limit' },
+      ])
+      args = ['--redis', redis.url, '--redis-prefix', prefix, '--keys', keys]
+      pair = await Promise.all([startServer(args), startServer(args)])
+    }, 120_000)
+    afterAll(async () => {
+      for (const server of pair) await server.stop()
+      await removeRedisKeys(redis.url, `${prefix}*`)
+    })
 
-  it('never lets a shared budget go negative: exactly the budget is spent', async () => {
-    // $0.005 pays for 50 list calls; 90 arrive at once, split between the two processes.
-    const answers = await Promise.all(
-      Array.from({ length: 90 }, async (_, i) => {
-        const response = await fetch(`${pair[i % 2]!.url}/works?per_page=1&page=${1 + (i % 7)}`, {
-          headers: { authorization: `Bearer ${budgetKey}` },
+    const collectorKey = 'shared-collector-key-000001'
+    const crashKey = 'shared-crash-key-0000000001'
+    const limitKey = 'shared-limit-key-0000000001'
+    let args: string[] = []
+    const createCollection = (server: Server, key: string, name: string) =>
+      fetch(`${server.url}/me/collections`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ display_name: name, entity_type: 'works', entity_ids: ['W1'] }),
+      })
+    const ownIds = async (server: Server, key: string): Promise<string[]> => {
+      const ids: string[] = []
+      for (let page = 1; ; page++) {
+        const response = await fetch(`${server.url}/me/collections?per_page=100&page=${page}`, {
+          headers: { authorization: `Bearer ${key}` },
         })
-        return { status: response.status, body: (await response.json()) as { error?: string } }
-      }),
-    )
-    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(50)
-    const refused = answers.filter((answer) => answer.status === 429)
-    expect(refused).toHaveLength(40)
-    for (const answer of refused) expect(answer.body.error).toBe('budget_exhausted')
-    for (const server of pair) {
-      const report = (await (await fetch(`${server.url}/rate-limit?api_key=${budgetKey}`)).json()) as {
-        rate_limit: { daily_used_usd: number; daily_remaining_usd: number }
+        expect(response.status).toBe(200)
+        const body = (await response.json()) as { results: { id: string }[] }
+        ids.push(...body.results.map((result) => result.id))
+        if (body.results.length < 100) return ids
       }
-      expect(report.rate_limit).toMatchObject({ daily_used_usd: 0.005, daily_remaining_usd: 0 })
     }
-  }, 60_000)
 
-  it('holds 100 requests per second for one key under 300 requests per second across both', async () => {
-    interface Sent {
-      readonly sentAt: number
-      readonly answeredAt: number
-      readonly status: number
-    }
-    const sent: Promise<Sent>[] = []
-    const started = performance.now()
-    // 15 requests every 50 ms for 2 seconds: 300 a second, alternating between the servers.
-    for (let tick = 0; tick < 40; tick++) {
-      const due = started + tick * 50
-      await new Promise((done) => setTimeout(done, Math.max(0, due - performance.now())))
-      for (let i = 0; i < 15; i++) {
-        const server = pair[(tick * 15 + i) % 2]!
-        const sentAt = performance.now()
-        sent.push(
-          fetch(`${server.url}/rate-limit`, { headers: { authorization: `Bearer ${burstKey}` } }).then(
-            async (response) => {
-              await response.arrayBuffer()
-              return { sentAt, answeredAt: performance.now(), status: response.status }
-            },
-          ),
+    it('shares collections: one made on either server is read, changed and deleted on the other', async () => {
+      const [first, second] = pair as [Server, Server]
+      const made = await createCollection(first, collectorKey, 'Made on the first')
+      expect(made.status).toBe(201)
+      const { id } = (await made.json()) as { id: string }
+      const read = await fetch(`${second.url}/collections/${id}`, {
+        headers: { authorization: `Bearer ${collectorKey}` },
+      })
+      expect(read.status).toBe(200)
+      expect(((await read.json()) as { display_name: string }).display_name).toBe('Made on the first')
+      const renamed = await fetch(`${second.url}/me/collections/${id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${collectorKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ display_name: 'Renamed on the second' }),
+      })
+      expect(renamed.status).toBe(200)
+      // The name is unique per user across both servers, whichever one is asked.
+      expect((await createCollection(first, collectorKey, 'renamed on the SECOND')).status).toBe(400)
+      const removed = await fetch(`${first.url}/me/collections/${id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${collectorKey}` },
+      })
+      expect(removed.status).toBe(200)
+      const gone = await fetch(`${second.url}/collections/${id}`, {
+        headers: { authorization: `Bearer ${collectorKey}` },
+      })
+      expect(gone.status).toBe(404)
+    }, 60_000)
+
+    it('holds 100 collections per user across both servers, not 100 per server, under concurrent creates', async () => {
+      // Two waves of 60 (under the key's 100 requests a second), each split between the servers: the
+      // second wave races 60 creates for the last 40 places.
+      const statuses: number[] = []
+      for (const wave of [0, 1]) {
+        if (wave === 1) await new Promise((done) => setTimeout(done, 1100))
+        const answers = await Promise.all(
+          Array.from({ length: 60 }, async (_, i) => {
+            const response = await createCollection(pair[i % 2]!, limitKey, `Wave ${wave} number ${i}`)
+            const body = (await response.json()) as { error?: string; message?: string }
+            if (response.status !== 201) expect(body.message).toContain('the most a user can have')
+            return response.status
+          }),
         )
+        statuses.push(...answers)
       }
-    }
-    const results = await Promise.all(sent)
-    const accepted = results.filter((result) => result.status === 200).sort((a, b) => a.sentAt - b.sentAt)
-    expect(results.filter((result) => result.status !== 200 && result.status !== 429)).toEqual([])
-    // Each accepted request was admitted between sending and answer; no one-second span may wholly
-    // contain more than 100 of those intervals.
-    for (const first of accepted) {
-      const inside = accepted.filter(
-        (other) => other.sentAt >= first.sentAt && other.answeredAt < first.sentAt + 1000,
-      ).length
-      expect(inside).toBeLessThanOrEqual(100)
-    }
-    const span = (accepted.at(-1)?.answeredAt ?? 0) - (accepted[0]?.sentAt ?? 0)
-    expect(accepted.length).toBeLessThanOrEqual(100 * Math.ceil(span / 1000))
-    // And the limiter is not stricter than the rule: most of the allowed requests got through.
-    expect(accepted.length).toBeGreaterThanOrEqual(150)
-    expect(results.filter((result) => result.status === 429).length).toBeGreaterThan(100)
-  }, 60_000)
-})
+      expect(statuses.filter((status) => status === 201)).toHaveLength(100)
+      expect(statuses.filter((status) => status === 400)).toHaveLength(20)
+      for (const server of pair) expect(await ownIds(server, limitKey)).toHaveLength(100)
+    }, 90_000)
+
+    it('loses no acknowledged collection or charge when a server is killed with SIGKILL mid-stream', async () => {
+      const doomed = await startServer(args)
+      const acknowledged: string[] = []
+      let charged = 0
+      const writing = (async () => {
+        for (let i = 0; ; i++) {
+          try {
+            const created = await createCollection(doomed, crashKey, `Before the crash ${i}`)
+            if (created.status === 201) acknowledged.push(((await created.json()) as { id: string }).id)
+            const listed = await fetch(`${doomed.url}/works?per_page=1&page=${1 + (i % 5)}`, {
+              headers: { authorization: `Bearer ${crashKey}` },
+            })
+            if (listed.status === 200) charged++
+          } catch {
+            return // the server is gone
+          }
+        }
+      })()
+      await new Promise((done) => setTimeout(done, 1500))
+      await doomed.kill()
+      await writing
+      expect(acknowledged.length).toBeGreaterThan(3)
+      const survivor = pair[0]!
+      const ids = await ownIds(survivor, crashKey)
+      for (const id of acknowledged) expect(ids).toContain(id)
+      // At most the one create in flight at the kill was stored without its answer reaching the caller.
+      expect(ids.length - acknowledged.length).toBeLessThanOrEqual(1)
+      const used = await usedOf(survivor, crashKey)
+      expect(used).toBeGreaterThanOrEqual(charged * toMicroUsd(0.0001))
+      expect(used).toBeLessThanOrEqual((charged + 1) * toMicroUsd(0.0001))
+    }, 60_000)
+
+    it('never lets a shared budget go negative: exactly the budget is spent', async () => {
+      // $0.005 pays for 50 list calls; 90 arrive at once, split between the two processes.
+      const answers = await Promise.all(
+        Array.from({ length: 90 }, async (_, i) => {
+          const response = await fetch(`${pair[i % 2]!.url}/works?per_page=1&page=${1 + (i % 7)}`, {
+            headers: { authorization: `Bearer ${budgetKey}` },
+          })
+          return { status: response.status, body: (await response.json()) as { error?: string } }
+        }),
+      )
+      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(50)
+      const refused = answers.filter((answer) => answer.status === 429)
+      expect(refused).toHaveLength(40)
+      for (const answer of refused) expect(answer.body.error).toBe('budget_exhausted')
+      for (const server of pair) {
+        const report = (await (await fetch(`${server.url}/rate-limit?api_key=${budgetKey}`)).json()) as {
+          rate_limit: { daily_used_usd: number; daily_remaining_usd: number }
+        }
+        expect(report.rate_limit).toMatchObject({ daily_used_usd: 0.005, daily_remaining_usd: 0 })
+      }
+    }, 60_000)
+
+    it('holds 100 requests per second for one key under 300 requests per second across both', async () => {
+      interface Sent {
+        readonly sentAt: number
+        readonly answeredAt: number
+        readonly status: number
+      }
+      const sent: Promise<Sent>[] = []
+      const started = performance.now()
+      // 15 requests every 50 ms for 2 seconds: 300 a second, alternating between the servers.
+      for (let tick = 0; tick < 40; tick++) {
+        const due = started + tick * 50
+        await new Promise((done) => setTimeout(done, Math.max(0, due - performance.now())))
+        for (let i = 0; i < 15; i++) {
+          const server = pair[(tick * 15 + i) % 2]!
+          const sentAt = performance.now()
+          sent.push(
+            fetch(`${server.url}/rate-limit`, { headers: { authorization: `Bearer ${burstKey}` } }).then(
+              async (response) => {
+                await response.arrayBuffer()
+                return { sentAt, answeredAt: performance.now(), status: response.status }
+              },
+            ),
+          )
+        }
+      }
+      const results = await Promise.all(sent)
+      const accepted = results.filter((result) => result.status === 200).sort((a, b) => a.sentAt - b.sentAt)
+      expect(results.filter((result) => result.status !== 200 && result.status !== 429)).toEqual([])
+      // Each accepted request was admitted between sending and answer; no one-second span may wholly
+      // contain more than 100 of those intervals.
+      for (const first of accepted) {
+        const inside = accepted.filter(
+          (other) => other.sentAt >= first.sentAt && other.answeredAt < first.sentAt + 1000,
+        ).length
+        expect(inside).toBeLessThanOrEqual(100)
+      }
+      const span = (accepted.at(-1)?.answeredAt ?? 0) - (accepted[0]?.sentAt ?? 0)
+      expect(accepted.length).toBeLessThanOrEqual(100 * Math.ceil(span / 1000))
+      // And the limiter is not stricter than the rule: most of the allowed requests got through.
+      expect(accepted.length).toBeGreaterThanOrEqual(150)
+      expect(results.filter((result) => result.status === 429).length).toBeGreaterThan(100)
+    }, 60_000)
+  })
+}

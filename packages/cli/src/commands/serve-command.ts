@@ -13,7 +13,12 @@ import {
   vectorIndexOf,
   writeJsonLinesAsParquet,
 } from '@oqlkit/adapter-duckdb'
-import { connectRedis, createRedisCollectionStore, probeRedis } from '@oqlkit/adapter-redis'
+import {
+  connectRedis,
+  createRedisCollectionStore,
+  migrateLegacyCollections,
+  probeRedis,
+} from '@oqlkit/adapter-redis'
 import type { CollectionStore } from '@oqlkit/engine'
 import { DEFAULT_MAX_PER_PAGE, type Embedder, MAX_PAGE_DEPTH } from '@oqlkit/engine'
 import {
@@ -95,6 +100,8 @@ const openCollections = async (
   const probe = await probeRedis(location.url)
   if (!probe.reachable) throw new Error(`Redis at ${location.url} did not answer: ${probe.reason}`)
   const client = await connectRedis(location.url)
+  // Collections an 0.1 server stored in one slot move to their users' slots once; later starts find none.
+  await migrateLegacyCollections(client, location.prefix)
   const store = createRedisCollectionStore({ client, prefix: location.prefix })
   return {
     store: {

@@ -140,6 +140,7 @@ afterAll(() => {
 describe('the packed packages', () => {
   it('each ship every file their exports and bin name, with README, CHANGELOG and LICENSE, and no tests or source', () => {
     expect(packs.map((pack) => pack.name).sort()).toEqual([
+      '@oqlkit/adapter-clickhouse',
       '@oqlkit/adapter-duckdb',
       '@oqlkit/adapter-redis',
       '@oqlkit/cli',
@@ -183,6 +184,7 @@ describe('the packed packages', () => {
       poolAuthorsPositive: true,
       duckdbAnswer: 42,
       redisUrl: expect.stringMatching(/^redis:\/\//),
+      clickhouseCatalog: 'openalex',
       apiVersion: '0.1.0',
       openApiVersion: '0.1.0',
       cliExitCode: 0,

@@ -1,5 +1,6 @@
 // Runs in a scratch project where the packed tarballs are installed, under plain Node: no export condition,
 // no loader. Imports every package by name and calls something real from each; prints what it saw as JSON.
+import { readClickHouseTarget } from '@oqlkit/adapter-clickhouse'
 import { openDuckDbDatabase } from '@oqlkit/adapter-duckdb'
 import { DEFAULT_REDIS_URL } from '@oqlkit/adapter-redis'
 import { runCli } from '@oqlkit/cli'
@@ -25,6 +26,7 @@ process.stdout.write(
     poolAuthorsPositive: poolSizes(1000).authors > 0,
     duckdbAnswer: Number(row?.answer),
     redisUrl: DEFAULT_REDIS_URL,
+    clickhouseCatalog: readClickHouseTarget('clickhouse://localhost/openalex').catalog,
     apiVersion: API_VERSION,
     openApiVersion: buildOpenApiDocument().info.version,
     cliExitCode: cli.exitCode,

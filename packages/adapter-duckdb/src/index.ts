@@ -58,6 +58,7 @@ export {
   type DuckDbAdapterOptions,
 } from './query/duckdb-adapter.ts'
 export { type DuckDbDatabaseOptions, openDuckDbDatabase } from './query/duckdb-driver.ts'
+export { type RecordLocation, RecordStoreReader } from './query/record-store-reader.ts'
 export { type CatalogWorkVectors, readCatalogWorkVectors } from './query/work-vector-loader.ts'
 export {
   CatalogIndexError,

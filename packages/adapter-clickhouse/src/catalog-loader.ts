@@ -1,0 +1,239 @@
+// Loads an oqlkit catalog folder (what `oqlkit ingest` builds) into ClickHouse, as a new version database
+// that is served only once every table is full and counted (`catalog-versions.ts`). The Parquet files go to
+// ClickHouse as they are (it reads Parquet itself; no row passes through JavaScript); the records, which
+// the catalog keeps compressed one by one in its own store, are read here and sent as RowBinary. A load that
+// fails drops its database and changes nothing that is served.
+
+import { once } from 'node:events'
+import { createReadStream } from 'node:fs'
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import type { ClickHouseClient } from '@clickhouse/client'
+import { type RecordLocation, RecordStoreReader, readCatalogManifest } from '@oqlkit/adapter-duckdb'
+import {
+  type CatalogVersion,
+  catalogVersionsStatements,
+  dropOldVersions,
+  newVersionDatabase,
+  publishVersion,
+} from './catalog-versions.ts'
+import { quoteIdentifier } from './clickhouse-identifiers.ts'
+import {
+  type ClickHouseTable,
+  clickHouseTablesOf,
+  createDatabaseStatement,
+  createTableStatements,
+  entityTableName,
+} from './clickhouse-schema.ts'
+import { encodeStringRows } from './row-binary-encoder.ts'
+
+export interface LoadProgress {
+  readonly table: string
+  readonly rowsLoaded: number
+  readonly rowsTotal: number
+  /** Tables finished before this one, and how many there are. */
+  readonly tablesDone: number
+  readonly tablesTotal: number
+}
+
+export interface LoadOptions {
+  readonly catalogDir: string
+  readonly client: ClickHouseClient
+  /** The catalog's name in ClickHouse (`readClickHouseTarget`). */
+  readonly catalog: string
+  /** Create replicated tables behind Distributed ones on this cluster. */
+  readonly cluster?: string
+  /** Called as tables fill; at least once per table. */
+  readonly onProgress?: (progress: LoadProgress) => void
+  /** How many published versions to keep, the new one included (default 2: the one served before stays). */
+  readonly keepVersions?: number
+}
+
+export interface LoadSummary {
+  readonly database: string
+  readonly tables: number
+  readonly rows: number
+  readonly seconds: number
+  /** Version databases of earlier loads dropped afterwards. */
+  readonly droppedVersions: readonly string[]
+}
+
+export type ClickHouseLoadErrorCode = 'catalog_invalid' | 'rows_mismatch' | 'load_failed'
+
+/** A load that could not finish; nothing served changed. */
+export class ClickHouseLoadError extends Error {
+  constructor(
+    readonly code: ClickHouseLoadErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+    this.name = 'ClickHouseLoadError'
+  }
+}
+
+/** How many records are read from the store and sent together. */
+const RECORD_BATCH = 2000
+
+export const loadCatalogIntoClickHouse = async (options: LoadOptions): Promise<LoadSummary> => {
+  const started = performance.now()
+  const read = await readCatalogManifest(options.catalogDir)
+  if (!read.ok)
+    throw new ClickHouseLoadError(
+      'catalog_invalid',
+      `${options.catalogDir} holds no catalog to load (${read.message}); build one with oqlkit ingest`,
+    )
+  const { manifest } = read
+  const { client } = options
+  const database = newVersionDatabase(options.catalog)
+  const target = { database, ...(options.cluster === undefined ? {} : { cluster: options.cluster }) }
+  const tables = clickHouseTablesOf(manifest)
+  const records = new RecordStoreReader(options.catalogDir, manifest)
+  let rows = 0
+  try {
+    for (const statement of catalogVersionsStatements(options.catalog, options.cluster))
+      await client.command({ query: statement })
+    await client.command({ query: createDatabaseStatement(target) })
+    for (const table of tables)
+      for (const statement of createTableStatements(table, target)) await client.command({ query: statement })
+    for (const [done, table] of tables.entries()) {
+      const report = (rowsLoaded: number) =>
+        options.onProgress?.({
+          table: table.name,
+          rowsLoaded,
+          rowsTotal: table.source.rows,
+          tablesDone: done,
+          tablesTotal: tables.length,
+        })
+      report(0)
+      if (table.source.kind === 'parquet') await loadParquet(options, database, table)
+      // An INSERT without rows is an error to ClickHouse (NO_DATA_TO_INSERT): an empty entity sends none.
+      else if (table.source.rows > 0)
+        await loadRecords(client, records, database, table, table.source.entity, report)
+      const counted = await countRows(client, database, table.name)
+      if (counted !== table.source.rows)
+        throw new ClickHouseLoadError(
+          'rows_mismatch',
+          `${table.name} holds ${counted} rows after the load where catalog.json says ${table.source.rows}: the catalog's files do not match its manifest; build it again with oqlkit ingest`,
+        )
+      rows += counted
+      report(counted)
+    }
+    const version: CatalogVersion = {
+      database,
+      loadedAt: new Date().toISOString().replace('T', ' ').replace('Z', ''),
+      catalogCreatedAt: manifest.createdAt,
+    }
+    await publishVersion(client, options.catalog, version)
+  } catch (error) {
+    await client
+      .command({
+        query: `DROP DATABASE IF EXISTS ${quoteIdentifier(database)}${options.cluster === undefined ? '' : ` ON CLUSTER ${quoteIdentifier(options.cluster)}`}`,
+      })
+      .catch(() => undefined)
+    if (error instanceof ClickHouseLoadError) throw error
+    throw new ClickHouseLoadError(
+      'load_failed',
+      `Loading ${options.catalogDir} into ClickHouse failed, and nothing served changed: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    )
+  } finally {
+    await records.close()
+  }
+  const droppedVersions = await dropOldVersions(
+    client,
+    { database: options.catalog, ...(options.cluster === undefined ? {} : { cluster: options.cluster }) },
+    Math.max(1, options.keepVersions ?? 2),
+  )
+  return {
+    database,
+    tables: tables.length,
+    rows,
+    seconds: (performance.now() - started) / 1000,
+    droppedVersions,
+  }
+}
+
+const qualified = (database: string, table: string) =>
+  `${quoteIdentifier(database)}.${quoteIdentifier(table)}`
+
+const countRows = async (client: ClickHouseClient, database: string, table: string): Promise<number> => {
+  const result = await client.query({
+    query: `SELECT count() AS n FROM ${qualified(database, table)}`,
+    format: 'JSONEachRow',
+  })
+  const [{ n }] = (await result.json()) as [{ n: string | number }]
+  return Number(n)
+}
+
+/** A table's Parquet files, each sent whole; ClickHouse matches the columns by name. */
+const loadParquet = async (options: LoadOptions, database: string, table: ClickHouseTable) => {
+  if (table.source.kind !== 'parquet') return
+  for (const file of table.source.files) {
+    await options.client.insert({
+      table: qualified(database, table.name),
+      values: createReadStream(join(options.catalogDir, ...file.split('/'))),
+      format: 'Parquet',
+    })
+  }
+}
+
+/**
+ * An entity's records, in the order they sit in the record store (so it is read front to back), read in
+ * batches and sent as one RowBinary stream.
+ */
+const loadRecords = async (
+  client: ClickHouseClient,
+  records: RecordStoreReader,
+  database: string,
+  table: ClickHouseTable,
+  entity: string,
+  report: (rowsLoaded: number) => void,
+) => {
+  const body = new PassThrough()
+  const sending = client.exec({
+    query: `INSERT INTO ${qualified(database, table.name)} (\`id\`, \`record\`) FORMAT RowBinary`,
+    values: body,
+  })
+  // Its failure surfaces through `sending`; the handler keeps it from being an unhandled error meanwhile.
+  body.on('error', () => {})
+  const located = await client.query({
+    query: `SELECT id, record_offset, record_bytes FROM ${qualified(database, entityTableName(entity))} ORDER BY record_offset`,
+    format: 'JSONCompactEachRow',
+    // The sort spills to disk past this much memory, whatever the entity's size.
+    clickhouse_settings: { max_bytes_before_external_sort: '1000000000' },
+  })
+  const encoder = new TextEncoder()
+  let batch: [string, RecordLocation][] = []
+  let sent = 0
+  const flush = async () => {
+    if (batch.length === 0) return
+    const texts = await records.read(
+      entity as Parameters<RecordStoreReader['read']>[0],
+      batch.map(([, location]) => location),
+    )
+    const chunk = encodeStringRows(batch.map(([id], index) => [encoder.encode(id), texts[index]!]))
+    sent += batch.length
+    batch = []
+    if (!body.write(chunk)) await once(body, 'drain')
+    report(sent)
+  }
+  try {
+    for await (const rows of located.stream()) {
+      for (const row of rows) {
+        const [id, offset, bytes] = row.json<[string, string | number, string | number]>()
+        batch.push([id, { offset: Number(offset), bytes: Number(bytes) }])
+      }
+      if (batch.length >= RECORD_BATCH) await flush()
+    }
+    await flush()
+    body.end()
+  } catch (error) {
+    body.destroy(error instanceof Error ? error : new Error(String(error)))
+    await sending.catch(() => undefined)
+    throw error
+  }
+  const { stream } = await sending
+  stream.resume()
+  await once(stream, 'end')
+}

@@ -1,0 +1,150 @@
+// The tables an oqlkit catalog becomes in ClickHouse, and the DDL that makes them, on one server or on a
+// cluster. The layout mirrors the catalog's files (`@oqlkit/adapter-duckdb`'s catalog README), so the same
+// column names serve both adapters:
+//
+//   <entity>              the rows of entities/<entity>.parquet: id, derived and record-path columns
+//   <entity>__records     (id, record): each record's JSON text, which ClickHouse compresses itself
+//   link_works_<relation> the rows of links/works-<relation>.parquet: (key, work_id)
+//   external_ids, merged_ids, deleted_ids   the rows of ids/*.parquet
+//
+// On a cluster each is a ReplicatedMergeTree `<name>_local` on every node behind a Distributed `<name>`.
+// Rows are spread by the id of the work or entity they belong to (`cityHash64`), so a work, its record and
+// every link row of it live on one shard: a filter `id IN (SELECT work_id FROM link_… WHERE key = …)` is
+// answered on each shard alone (`distributed_product_mode = 'local'`), exactly, with no data moved between
+// shards. The README's deployment guide shows the statements this module writes.
+import type { CatalogManifest } from '@oqlkit/adapter-duckdb'
+import { quoteIdentifier } from './clickhouse-identifiers.ts'
+
+/** A catalog column type (`CatalogColumnType` of the catalog layout). */
+type CatalogColumnType = CatalogManifest['externalIds']['columns'][number]['type']
+
+/** ClickHouse types of the catalog's column types; a missing value is NULL, as in the Parquet files. */
+const CLICKHOUSE_TYPES: Readonly<Record<CatalogColumnType, string>> = {
+  VARCHAR: 'Nullable(String)',
+  'VARCHAR[]': 'Array(String)',
+  BIGINT: 'Nullable(Int64)',
+  INTEGER: 'Nullable(Int32)',
+  DOUBLE: 'Nullable(Float64)',
+  BOOLEAN: 'Nullable(Bool)',
+  DATE: 'Nullable(Date32)',
+  TIMESTAMP: "Nullable(DateTime64(6, 'UTC'))",
+}
+
+/** The non-null form of a sort-key column: ClickHouse keys cannot be Nullable. */
+const keyType = (type: string): string => /^Nullable\((.*)\)$/.exec(type)?.[1] ?? type
+
+export interface ClickHouseColumn {
+  readonly name: string
+  readonly type: string
+  /** A column codec (`ZSTD(3)`) where the default LZ4 is not the best choice. */
+  readonly codec?: string
+}
+
+/** Where a table's rows come from in the catalog folder. */
+export type TableSource =
+  | { readonly kind: 'parquet'; readonly files: readonly string[]; readonly rows: number }
+  | { readonly kind: 'records'; readonly entity: string; readonly rows: number }
+
+export interface ClickHouseTable {
+  readonly name: string
+  readonly columns: readonly ClickHouseColumn[]
+  readonly orderBy: readonly string[]
+  /** The column whose hash picks a row's shard on a cluster. */
+  readonly shardBy: string
+  readonly source: TableSource
+}
+
+/** The table of a catalog entity (`work-types` → `work_types`). */
+export const entityTableName = (entity: string): string => entity.replaceAll('-', '_')
+
+/** The table of an entity's records. */
+export const recordsTableName = (entity: string): string => `${entityTableName(entity)}__records`
+
+/** The table of a link relation (`works-authors` → `link_works_authors`, as the DuckDB views name it). */
+export const linkTableName = (relation: string): string => `link_${relation.replaceAll('-', '_')}`
+
+interface CatalogTableLike {
+  readonly files: readonly string[]
+  readonly rowCount: number
+  readonly sortedBy: readonly string[]
+  readonly columns: readonly { readonly name: string; readonly type: CatalogColumnType }[]
+}
+
+const fromCatalogTable = (name: string, table: CatalogTableLike, shardBy: string): ClickHouseTable => ({
+  name,
+  columns: table.columns.map((column) => {
+    const type = CLICKHOUSE_TYPES[column.type]
+    if (type === undefined) throw new Error(`catalog.json gives ${name}.${column.name} an unknown type`)
+    return { name: column.name, type: table.sortedBy.includes(column.name) ? keyType(type) : type }
+  }),
+  orderBy: table.sortedBy,
+  shardBy,
+  source: { kind: 'parquet', files: table.files, rows: table.rowCount },
+})
+
+/** Every table of a catalog, entities first (their records after each), then links and ids. */
+export const clickHouseTablesOf = (manifest: CatalogManifest): readonly ClickHouseTable[] => {
+  const tables: ClickHouseTable[] = []
+  for (const [entity, table] of Object.entries(manifest.entities)) {
+    tables.push(fromCatalogTable(entityTableName(entity), table, 'id'))
+    tables.push({
+      name: recordsTableName(entity),
+      // The records are JSON text with much repetition: ZSTD keeps them smaller than the default LZ4.
+      columns: [
+        { name: 'id', type: 'String' },
+        { name: 'record', type: 'String', codec: 'ZSTD(3)' },
+      ],
+      orderBy: ['id'],
+      shardBy: 'id',
+      source: { kind: 'records', entity, rows: table.rowCount },
+    })
+  }
+  for (const [relation, table] of Object.entries(manifest.links))
+    tables.push(fromCatalogTable(linkTableName(relation), table, 'work_id'))
+  tables.push(fromCatalogTable('external_ids', manifest.externalIds, 'id'))
+  tables.push(fromCatalogTable('merged_ids', manifest.mergedIds, 'old_id'))
+  tables.push(fromCatalogTable('deleted_ids', manifest.deletedIds, 'id'))
+  return tables
+}
+
+export interface DdlTarget {
+  readonly database: string
+  /** A cluster name from the servers' `remote_servers`: replicated tables behind Distributed ones. */
+  readonly cluster?: string
+}
+
+const columnList = (table: ClickHouseTable): string =>
+  table.columns
+    .map(
+      (column) =>
+        `  ${quoteIdentifier(column.name)} ${column.type}${column.codec === undefined ? '' : ` CODEC(${column.codec})`}`,
+    )
+    .join(',\n')
+
+/** The statements that create a database and one table in it, in order. */
+export const createTableStatements = (table: ClickHouseTable, target: DdlTarget): readonly string[] => {
+  const database = quoteIdentifier(target.database)
+  const orderBy = `ORDER BY (${table.orderBy.map(quoteIdentifier).join(', ')})`
+  if (target.cluster === undefined)
+    return [
+      `CREATE TABLE ${database}.${quoteIdentifier(table.name)}\n(\n${columnList(table)}\n)\nENGINE = MergeTree\n${orderBy}`,
+    ]
+  const cluster = quoteIdentifier(target.cluster)
+  const local = `${table.name}_local`
+  // `{shard}` and `{replica}` are each server's macros; the path names the table's replicas in Keeper.
+  const replicas = `'/clickhouse/tables/{shard}/${target.database}/${table.name}'`
+  return [
+    `CREATE TABLE ${database}.${quoteIdentifier(local)} ON CLUSTER ${cluster}\n(\n${columnList(table)}\n)\nENGINE = ReplicatedMergeTree(${replicas}, '{replica}')\n${orderBy}`,
+    `CREATE TABLE ${database}.${quoteIdentifier(table.name)} ON CLUSTER ${cluster}\nAS ${database}.${quoteIdentifier(local)}\nENGINE = Distributed(${cluster}, ${database}, ${quoteIdentifier(local)}, cityHash64(${quoteIdentifier(table.shardBy)}))`,
+  ]
+}
+
+/** The statement that creates a database, on every node of a cluster when there is one. */
+export const createDatabaseStatement = (target: DdlTarget): string =>
+  `CREATE DATABASE ${quoteIdentifier(target.database)}${target.cluster === undefined ? '' : ` ON CLUSTER ${quoteIdentifier(target.cluster)}`}`
+
+/** Every statement that creates a catalog's database and tables, in order. */
+export const catalogSchemaStatements = (manifest: CatalogManifest, target: DdlTarget): readonly string[] => [
+  createDatabaseStatement(target),
+  ...clickHouseTablesOf(manifest).flatMap((table) => createTableStatements(table, target)),
+]

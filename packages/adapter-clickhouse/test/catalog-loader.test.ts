@@ -1,0 +1,116 @@
+// Loading a catalog folder into ClickHouse: the bundled sample catalog, through @clickhouse/client over
+// HTTP, into ClickHouse itself (chdb) behind the test stand-in for a server's HTTP interface.
+import { cpSync, mkdtempSync, rmSync, truncateSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type ClickHouseClient, createClient } from '@clickhouse/client'
+import { readCatalogManifest } from '@oqlkit/adapter-duckdb'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readSampleRecords } from '../../adapter-duckdb/test/query-sample-fixture.ts'
+import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+import { ClickHouseLoadError, type LoadProgress, loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
+import { listVersions, servedVersion } from '../src/catalog-versions.ts'
+import { type ChdbHttpServer, startChdbHttpServer } from './support/chdb-http-server.ts'
+
+const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-clickhouse-load-'))
+let server: ChdbHttpServer
+let client: ClickHouseClient
+let catalogDir: string
+
+beforeAll(async () => {
+  catalogDir = await sharedSampleCatalog()
+  server = await startChdbHttpServer({ dataDir: join(scratch, 'chdb') })
+  client = createClient({
+    url: server.url,
+    clickhouse_settings: { output_format_json_quote_64bit_integers: 1 },
+  })
+}, 240_000)
+afterAll(async () => {
+  await client?.close()
+  await server?.close()
+  rmSync(scratch, { recursive: true, force: true })
+})
+
+const rowsOf = async <T>(query: string, query_params: Record<string, unknown> = {}): Promise<T[]> =>
+  (await (await client.query({ query, query_params, format: 'JSONEachRow' })).json()) as T[]
+
+describe('loading a catalog into ClickHouse (chdb behind the test stand-in for its HTTP interface)', () => {
+  it('loads every table with the manifest row counts, records byte for byte, and serves the new version', async () => {
+    const progress: LoadProgress[] = []
+    const summary = await loadCatalogIntoClickHouse({
+      catalogDir,
+      client,
+      catalog: 'sample',
+      onProgress: (event) => progress.push(event),
+    })
+    const read = await readCatalogManifest(catalogDir)
+    if (!read.ok) throw new Error(read.message)
+    const { manifest } = read
+    expect(summary.database).toMatch(/^sample__v\d{8}_\d{6}_[0-9a-z]{4}$/)
+    expect(summary.droppedVersions).toEqual([])
+    expect((await servedVersion(client, 'sample'))?.database).toBe(summary.database)
+    const db = `\`${summary.database}\``
+    const [works] = await rowsOf<{ n: string }>(`SELECT count() AS n FROM ${db}.works`)
+    expect(Number(works!.n)).toBe(manifest.entities.works.rowCount)
+    const [links] = await rowsOf<{ n: string }>(`SELECT count() AS n FROM ${db}.link_works_authors`)
+    expect(Number(links!.n)).toBe(manifest.links['works-authors']!.rowCount)
+    // Each record is the sample's record, and each entity row carries its derived columns.
+    const expected = readSampleRecords('works')
+    const stored = await rowsOf<{ id: string; record: string }>(
+      `SELECT id, record FROM ${db}.works__records ORDER BY id`,
+    )
+    expect(stored).toHaveLength(expected.length)
+    const byId = new Map(
+      expected.map((record) => [String(record.id).replace('https://openalex.org/', ''), record]),
+    )
+    for (const row of stored) expect(JSON.parse(row.record)).toEqual(byId.get(row.id))
+    const [first] = stored
+    const [derived] = await rowsOf<{ publication_year: number; display_name: string }>(
+      `SELECT publication_year, display_name FROM ${db}.works WHERE id = {id:String}`,
+      { id: first!.id },
+    )
+    const record = byId.get(first!.id) as { publication_year: number; display_name: string }
+    expect(derived).toEqual({ publication_year: record.publication_year, display_name: record.display_name })
+    // Progress: every table reported, the last report of each its whole count.
+    const tables = new Set(progress.map((event) => event.table))
+    expect(tables.size).toBe(summary.tables)
+    const lastOfWorks = progress.filter((event) => event.table === 'works__records').at(-1)
+    expect(lastOfWorks?.rowsLoaded).toBe(manifest.entities.works.rowCount)
+  }, 180_000)
+
+  it('keeps the version served before the newest and drops older ones', async () => {
+    const second = await loadCatalogIntoClickHouse({ catalogDir, client, catalog: 'sample' })
+    const third = await loadCatalogIntoClickHouse({ catalogDir, client, catalog: 'sample' })
+    const versions = await listVersions(client, 'sample')
+    expect(versions.map((version) => version.database)).toEqual([third.database, second.database])
+    expect(third.droppedVersions).toHaveLength(1)
+    const databases = await rowsOf<{ name: string }>(
+      "SELECT name FROM system.databases WHERE startsWith(name, 'sample__v') ORDER BY name",
+    )
+    expect(databases.map((row) => row.name).sort()).toEqual([second.database, third.database].sort())
+  }, 300_000)
+
+  it('changes nothing served when the catalog is damaged, and drops what it loaded', async () => {
+    const before = await servedVersion(client, 'sample')
+    const damaged = join(scratch, 'damaged')
+    cpSync(catalogDir, damaged, { recursive: true })
+    truncateSync(join(damaged, 'links', 'works-authors.parquet'), 100)
+    const failure = await loadCatalogIntoClickHouse({ catalogDir: damaged, client, catalog: 'sample' }).catch(
+      (error: unknown) => error,
+    )
+    expect(failure).toBeInstanceOf(ClickHouseLoadError)
+    expect((failure as ClickHouseLoadError).code).toBe('load_failed')
+    expect((failure as Error).message).toContain('nothing served changed')
+    expect(await servedVersion(client, 'sample')).toEqual(before)
+    const databases = await rowsOf<{ name: string }>(
+      "SELECT name FROM system.databases WHERE startsWith(name, 'sample__v')",
+    )
+    expect(databases).toHaveLength(2)
+  }, 180_000)
+
+  it('refuses a folder without a catalog, saying how to make one', async () => {
+    await expect(
+      loadCatalogIntoClickHouse({ catalogDir: join(scratch, 'nothing-here'), client, catalog: 'sample' }),
+    ).rejects.toMatchObject({ code: 'catalog_invalid', message: expect.stringContaining('oqlkit ingest') })
+  })
+})

@@ -1,0 +1,109 @@
+// The tables a catalog becomes in ClickHouse and their DDL, on one server and on a cluster: the deployment
+// guide in the README shows exactly what the code generates, and names that are not plain are refused.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { readCatalogManifest } from '@oqlkit/adapter-duckdb'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+import { catalogVersionsStatements } from '../src/catalog-versions.ts'
+import { quoteIdentifier } from '../src/clickhouse-identifiers.ts'
+import { catalogSchemaStatements, clickHouseTablesOf } from '../src/clickhouse-schema.ts'
+
+type Manifest = Parameters<typeof clickHouseTablesOf>[0]
+let manifest: Manifest
+
+beforeAll(async () => {
+  const read = await readCatalogManifest(await sharedSampleCatalog())
+  if (!read.ok) throw new Error(read.message)
+  manifest = read.manifest
+}, 240_000)
+
+/** The statements of the README's ```sql blocks, in order, without their closing semicolons. */
+const guideStatements = (): string[] => {
+  const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8')
+  return [...readme.matchAll(/^```sql\n([\s\S]*?)^```$/gm)].flatMap((match) =>
+    (match[1] ?? '')
+      .trim()
+      .split(/;\n\n/)
+      .map((statement) => statement.replace(/;$/, '').trim()),
+  )
+}
+
+describe('the ClickHouse tables of a catalog', () => {
+  it('has a table per entity, per entity of records, per link and per id file, with the manifest row counts', () => {
+    const tables = clickHouseTablesOf(manifest)
+    const names = tables.map((table) => table.name)
+    expect(names).toContain('works')
+    expect(names).toContain('works__records')
+    expect(names).toContain('work_types')
+    expect(names).toContain('link_works_authors')
+    expect(names.slice(-3)).toEqual(['external_ids', 'merged_ids', 'deleted_ids'])
+    const entities = Object.keys(manifest.entities).length
+    expect(tables).toHaveLength(2 * entities + Object.keys(manifest.links).length + 3)
+    const works = tables.find((table) => table.name === 'works')!
+    expect(works.source).toEqual({
+      kind: 'parquet',
+      files: manifest.entities.works.files,
+      rows: manifest.entities.works.rowCount,
+    })
+    // Every column of the Parquet file, sort keys not nullable, the rest as the catalog types them.
+    expect(works.columns.map((column) => column.name)).toEqual(
+      manifest.entities.works.columns.map((c) => c.name),
+    )
+    const typeOf = (name: string) => works.columns.find((column) => column.name === name)?.type
+    expect(typeOf('id')).toBe('String')
+    expect(typeOf('publication_year')).toBe('Nullable(Int32)')
+    expect(typeOf('cited_by_count')).toBe('Nullable(Int64)')
+    expect(typeOf('json__authorships__institutions__type')).toBe('Array(String)')
+    expect(typeOf('updated_date')).toBe("Nullable(DateTime64(6, 'UTC'))")
+    expect(tables.find((table) => table.name === 'works__records')?.source).toEqual({
+      kind: 'records',
+      entity: 'works',
+      rows: manifest.entities.works.rowCount,
+    })
+  })
+
+  it('writes single-server DDL with MergeTree and no cluster clause', () => {
+    const statements = catalogSchemaStatements(manifest, { database: 'oqlkit__v1' })
+    expect(statements[0]).toBe('CREATE DATABASE `oqlkit__v1`')
+    expect(statements).toHaveLength(1 + clickHouseTablesOf(manifest).length)
+    for (const statement of statements.slice(1)) {
+      expect(statement).toMatch(/^CREATE TABLE `oqlkit__v1`\.`\w+`\n\(\n/)
+      expect(statement).toMatch(/\nENGINE = MergeTree\nORDER BY \(/)
+      expect(statement).not.toContain('ON CLUSTER')
+    }
+  })
+
+  it('writes the cluster DDL the deployment guide shows, statement for statement', () => {
+    const statements = catalogSchemaStatements(manifest, {
+      database: 'oqlkit__v20261125_120000_ab12',
+      cluster: 'oqlkit',
+    })
+    // Two statements a table on a cluster: the replicated local table, then the Distributed one over it.
+    expect(statements).toHaveLength(1 + 2 * clickHouseTablesOf(manifest).length)
+    const shown = ['works__records', 'link_works_authors', 'merged_ids']
+    const generated = statements.filter((statement) =>
+      shown.some((table) => statement.includes(`\`${table}_local\``)),
+    )
+    const pointer = catalogVersionsStatements('oqlkit', 'oqlkit')
+    expect(guideStatements()).toEqual([...generated, ...pointer])
+  })
+
+  it('spreads a work, its record and its links over the same shard', () => {
+    const statements = catalogSchemaStatements(manifest, { database: 'db', cluster: 'c' })
+    const distributed = (table: string) =>
+      statements.find((statement) => statement.startsWith(`CREATE TABLE \`db\`.\`${table}\` ON CLUSTER`))
+    expect(distributed('works')).toContain('cityHash64(`id`)')
+    expect(distributed('works__records')).toContain('cityHash64(`id`)')
+    for (const relation of Object.keys(manifest.links))
+      expect(distributed(`link_${relation.replaceAll('-', '_')}`)).toContain('cityHash64(`work_id`)')
+  })
+
+  it('refuses names that are not plain, rather than escaping them', () => {
+    for (const hostile of ['a`b', 'a b', 'db; DROP TABLE x', '', '1abc', 'é', 'a.b', 'x'.repeat(201)])
+      expect(() => quoteIdentifier(hostile), hostile).toThrow(/letters, digits and underscores/)
+    expect(() => catalogSchemaStatements(manifest, { database: 'x`; DROP DATABASE y; --' })).toThrow()
+    expect(() => catalogSchemaStatements(manifest, { database: 'db', cluster: "c') --" })).toThrow()
+    expect(quoteIdentifier('_ok_9')).toBe('`_ok_9`')
+  })
+})

@@ -1,0 +1,259 @@
+// A stand-in for a ClickHouse server's HTTP interface, for tests: a loopback node:http server whose queries
+// run on chdb, the real ClickHouse engine embedded in this process. chdb cannot listen on HTTP itself, and
+// the adapter must be tested through the path it uses in production: @clickhouse/client over HTTP.
+//
+// It serves the subset @clickhouse/client uses: `GET /ping`; `POST /` with the SQL in the body or in the
+// `query` URL parameter (an INSERT's rows follow in the body, in any input format, binary ones included), the
+// `database` parameter, `param_<name>` query parameters bound by the engine, and any other URL parameter
+// applied as a setting to that request alone. Errors answer 500 with `X-ClickHouse-Exception-Code` and
+// ClickHouse's own `Code: N. DB::Exception: … (TYPE)` text, which the client turns into a ClickHouseError.
+// Gzip works both ways (`Content-Encoding: gzip` bodies; `enable_http_compression=1` with
+// `Accept-Encoding: gzip`). Not served: multipart parameters, `session_id` (each request runs on a
+// connection of its own, so SETs and temporary tables never carry over), authentication (any is accepted),
+// progress headers, and HTTP status codes other than 200 and 500. Results are buffered, not streamed: chdb
+// returns a query's whole result at once.
+import { randomUUID } from 'node:crypto'
+import { rmSync, writeFileSync } from 'node:fs'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createRequire } from 'node:module'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { gunzip, gzip } from 'node:zlib'
+import { drainPending, Session } from 'chdb'
+
+export interface ChdbHttpServer {
+  /** `http://127.0.0.1:<port>`: what `createClient({ url })` is given. */
+  readonly url: string
+  /** Stops listening, waits for queries still running, then releases the chdb connections. */
+  close(): Promise<void>
+}
+
+interface Outcome {
+  readonly bytes: Uint8Array
+  readonly rowsRead: number
+  readonly bytesRead: number
+  readonly elapsedSeconds: number
+}
+
+interface ChdbAddon {
+  QueryAsyncConnection(
+    connection: unknown,
+    sql: string,
+    format: string,
+    params: Record<string, string>,
+  ): Promise<{ bytes: Uint8Array; elapsed: number; rowsRead: number; bytesRead: number }>
+}
+/** Through chdb's own loader, so this is the addon instance chdb loaded (Node caches it by path). */
+const chdbAddon = (): ChdbAddon =>
+  createRequire(createRequire(import.meta.url).resolve('chdb'))('./dist/loader.js').loadNative()
+
+// Runs a statement with `param_<name>` values, through the addon call beneath chdb's documented binder.
+// `queryBindAsync` takes JavaScript values and escapes them itself, while a `param_<name>` arrives already in
+// ClickHouse's escaped text form: handed over as a string it is escaped twice (`['it\'s']` no longer parses
+// as an Array(String), `a\\b` comes back with two backslashes), and undoing the client's escaping would mean
+// parsing arrays, tuples and maps back into values. The addon takes the text byte for byte, as a real server
+// does, and the engine binds it. chdb notes that binding sets parameters in state its connections share, and
+// runs its bound queries one at a time; so does this (unbound queries still run side by side).
+let boundQueriesDone: Promise<unknown> = Promise.resolve()
+const runBound = (session: Session, sql: string, format: string, params: Record<string, string>) => {
+  const run = boundQueriesDone.then(async (): Promise<Outcome> => {
+    const raw = await chdbAddon().QueryAsyncConnection(session.connection, sql, format, params)
+    return { bytes: raw.bytes, rowsRead: raw.rowsRead, bytesRead: raw.bytesRead, elapsedSeconds: raw.elapsed }
+  })
+  boundQueriesDone = run.catch(() => {})
+  return run
+}
+
+/** URL parameters of the HTTP interface itself, or ones that mean nothing here: never SET. */
+const NOT_SETTINGS = new Set([
+  'query',
+  'query_id',
+  'database',
+  'default_format',
+  'session_id',
+  'session_timeout',
+  'session_check',
+  'user',
+  'password',
+  'quota_key',
+  'role',
+  'compress',
+  'decompress',
+  'buffer_size',
+  'wait_end_of_query',
+  'enable_http_compression',
+  'http_zlib_compression_level',
+  'send_progress_in_http_headers',
+  'http_headers_progress_interval_ms',
+])
+const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+/** A setting's value as a string literal: ClickHouse converts it to the setting's type, as the HTTP interface does. */
+const stringLiteral = (text: string) => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`
+const identifier = (name: string) => `\`${name.replaceAll('\\', '\\\\').replaceAll('`', '\\`')}\``
+
+const readBody = async (request: IncomingMessage): Promise<Buffer> => {
+  const chunks: Buffer[] = []
+  for await (const chunk of request) chunks.push(chunk as Buffer)
+  const body = Buffer.concat(chunks)
+  const encoding = request.headers['content-encoding']
+  if (encoding === 'gzip') return promisify(gunzip)(body)
+  if (encoding !== undefined && encoding !== 'identity')
+    throw new Error(`Unsupported Content-Encoding ${encoding}`)
+  return body
+}
+
+/** `INSERT INTO … FORMAT <name>` in the `query` parameter: its rows are the body. */
+const INSERT_WITH_FORMAT = /^(\s*INSERT\s[\s\S]*?)\sFORMAT\s+(\w+)\s*$/i
+
+/**
+ * The statement of a request. A real server parses an INSERT's rows as they stream in; chdb's inline inserts
+ * take text formats only, so rows (Parquet, RowBinary, JSON) are written to a file of the stand-in's and the
+ * engine reads them with `FROM INFILE`, in the same format, by the same parser. The file's name is the
+ * stand-in's own, never the caller's.
+ */
+const statementOf = (
+  search: URLSearchParams,
+  body: Buffer,
+  scratch: string,
+): { sql: string; file?: string } => {
+  const query = search.get('query') ?? ''
+  const insert = INSERT_WITH_FORMAT.exec(query)
+  if (insert !== null && body.length > 0) {
+    const file = join(scratch, `${randomUUID()}.rows`)
+    writeFileSync(file, body)
+    return { sql: `${insert[1]} FROM INFILE '${file}' FORMAT ${insert[2]}`, file }
+  }
+  return { sql: [query, body.toString('utf8')].filter((part) => part !== '').join('\n') }
+}
+
+/** One request's statement, on a chdb connection of its own that is closed afterwards. */
+const execute = async (dataDir: string, url: URL, body: Buffer): Promise<Outcome> => {
+  const search = url.searchParams
+  const { sql, file } = statementOf(search, body, dataDir)
+  const params: Record<string, string> = {}
+  const settings: [string, string][] = []
+  for (const [name, value] of search) {
+    if (name.startsWith('param_')) params[name.slice('param_'.length)] = value
+    else if (!NOT_SETTINGS.has(name)) settings.push([name, value])
+  }
+  // `readonly` goes last: once it is on, the other settings could no longer be changed.
+  settings.sort(([a], [b]) => Number(a === 'readonly') - Number(b === 'readonly'))
+  const format = search.get('default_format') ?? 'TabSeparated'
+  // A SETTINGS clause would not fit every statement (INSERT … FORMAT, DDL), and SET lasts as long as the
+  // connection; so each request gets a connection of its own (under a millisecond: the engine is already up).
+  const session = new Session(dataDir)
+  try {
+    const database = search.get('database')
+    if (database !== null && database !== '') await session.queryAsync(`USE ${identifier(database)}`)
+    for (const [name, value] of settings) {
+      if (!SETTING_NAME.test(name))
+        throw new Error(`Code: 115. DB::Exception: Bad setting name ${name}. (UNKNOWN_SETTING)`)
+      await session.queryAsync(`SET ${name} = ${stringLiteral(value)}`)
+    }
+    if (Object.keys(params).length > 0) return await runBound(session, sql, format, params)
+    const result = await session.queryAsync(sql, { format })
+    return {
+      bytes: result.bytes(),
+      rowsRead: result.rowsRead,
+      bytesRead: result.bytesRead,
+      elapsedSeconds: result.elapsed,
+    }
+  } finally {
+    session.close()
+    if (file !== undefined) rmSync(file, { force: true })
+  }
+}
+
+const respond = async (
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: Uint8Array,
+) => {
+  // A client that gave up (aborted, timed out) has closed the socket; its answer has nowhere to go.
+  if (response.destroyed) return
+  const url = new URL(request.url ?? '/', 'http://localhost')
+  const compress =
+    url.searchParams.get('enable_http_compression') === '1' &&
+    /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')
+  const payload = compress ? await promisify(gzip)(body) : body
+  if (response.destroyed) return
+  response.writeHead(status, { ...headers, ...(compress ? { 'Content-Encoding': 'gzip' } : {}) })
+  response.end(payload)
+}
+
+const handle = async (dataDir: string, request: IncomingMessage, response: ServerResponse) => {
+  const url = new URL(request.url ?? '/', 'http://localhost')
+  if (url.pathname === '/ping') return respond(request, response, 200, {}, Buffer.from('Ok.\n'))
+  const queryId = url.searchParams.get('query_id') ?? randomUUID()
+  try {
+    if (url.pathname !== '/')
+      throw new Error(`Code: 1000. DB::Exception: No handler for ${url.pathname}. (UNKNOWN_EXCEPTION)`)
+    if (request.headers['content-type']?.startsWith('multipart/form-data'))
+      throw new Error(
+        'Code: 1000. DB::Exception: multipart parameters are not served by the chdb stand-in. (UNKNOWN_EXCEPTION)',
+      )
+    const outcome = await execute(dataDir, url, await readBody(request))
+    const summary = {
+      read_rows: String(outcome.rowsRead),
+      read_bytes: String(outcome.bytesRead),
+      elapsed_ns: String(Math.round(outcome.elapsedSeconds * 1e9)),
+    }
+    await respond(
+      request,
+      response,
+      200,
+      { 'X-ClickHouse-Query-Id': queryId, 'X-ClickHouse-Summary': JSON.stringify(summary) },
+      outcome.bytes,
+    )
+  } catch (error) {
+    // chdb's messages are the engine's own (`Code: 60. DB::Exception: …`); anything else gets that shape.
+    const message = error instanceof Error ? error.message : String(error)
+    const code = /^Code: (\d+)\./.exec(message)?.[1]
+    const text = code === undefined ? `Code: 1000. DB::Exception: ${message} (UNKNOWN_EXCEPTION)` : message
+    await respond(
+      request,
+      response,
+      500,
+      { 'X-ClickHouse-Query-Id': queryId, 'X-ClickHouse-Exception-Code': code ?? '1000' },
+      Buffer.from(`${text}\n`),
+    )
+  }
+}
+
+export const startChdbHttpServer = async (options: { dataDir: string }): Promise<ChdbHttpServer> => {
+  // Held open for the server's lifetime, so the engine stays up between requests; chdb binds one data
+  // directory per process, and every connection here is to this one.
+  const anchor = new Session(options.dataDir)
+  const running = new Set<Promise<void>>()
+  const server = createServer((request, response) => {
+    request.on('error', () => {})
+    response.on('error', () => {})
+    // chdb cannot interrupt a statement, so one whose client went away runs to its end (or its
+    // max_execution_time) and its answer is dropped.
+    const done: Promise<void> = handle(options.dataDir, request, response)
+      .catch(() => {})
+      .finally(() => running.delete(done))
+    running.add(done)
+  })
+  await new Promise<void>((listening, failed) => {
+    server.once('error', failed)
+    server.listen(0, '127.0.0.1', () => listening())
+  })
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      const closed = new Promise<void>((settle) => server.close(() => settle()))
+      server.closeAllConnections()
+      await closed
+      await Promise.all(running)
+      anchor.close()
+      // close() defers releasing a connection while any chdb call is still running; wait for that too.
+      await drainPending()
+    },
+  }
+}

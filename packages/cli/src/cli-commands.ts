@@ -28,6 +28,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/index-command.ts')).indexCommand,
   },
   {
+    name: 'load',
+    summary:
+      'Load a catalog into ClickHouse (one server or a cluster) as a new version, served once every table is counted.',
+    load: async () => (await import('./commands/load-command.ts')).loadCommand,
+  },
+  {
     name: 'generate',
     summary:
       'Write a synthetic snapshot of N works (legacy layout, realistic skew) on every core, deterministic for a seed.',

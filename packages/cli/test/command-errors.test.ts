@@ -76,6 +76,15 @@ const USAGE_ERRORS: Record<string, readonly (readonly [readonly string[], string
     [['--works', '5', '--out', 'x', '--overwrite=yes'], '--overwrite takes no value'],
     [['--works', '5', '--out', 'x', 'extra'], 'unexpected argument extra'],
   ],
+  load: [
+    [['--into', 'http://h/x', '--colour'], 'unknown option --colour'],
+    [[], '--into is required'],
+    [['--into'], '--into needs a ClickHouse URL'],
+    [['--into', 'ftp://h/x'], '--into: ftp: is not a ClickHouse URL scheme'],
+    [['--into', 'http://h/x', '--keep-versions', '0'], '--keep-versions needs a whole number, 1 or more (was 0)'],
+    [['--into', 'http://h/x', '--cluster', 'a-b'], '--cluster needs a cluster name'],
+    [['--into', 'http://h/x', 'extra'], 'unexpected argument extra'],
+  ],
   keys: [
     [[], 'no action given: one of create, list, revoke, update'],
     [['rotate'], "unknown action 'rotate'"],

@@ -13,13 +13,15 @@
 // progress headers, and HTTP status codes other than 200 and 500. Results are buffered, not streamed: chdb
 // returns a query's whole result at once.
 import { randomUUID } from 'node:crypto'
-import { rmSync, writeFileSync } from 'node:fs'
+import { createWriteStream, rmSync, statSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { promisify } from 'node:util'
-import { gunzip, gzip } from 'node:zlib'
+import { createGunzip, gzip } from 'node:zlib'
 import { drainPending, Session } from 'chdb'
 
 export interface ChdbHttpServer {
@@ -93,15 +95,13 @@ const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 const stringLiteral = (text: string) => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`
 const identifier = (name: string) => `\`${name.replaceAll('\\', '\\\\').replaceAll('`', '\\`')}\``
 
-const readBody = async (request: IncomingMessage): Promise<Buffer> => {
-  const chunks: Buffer[] = []
-  for await (const chunk of request) chunks.push(chunk as Buffer)
-  const body = Buffer.concat(chunks)
+/** The request body, decompressed when the client compressed it. */
+const bodyOf = (request: IncomingMessage): Readable => {
   const encoding = request.headers['content-encoding']
-  if (encoding === 'gzip') return promisify(gunzip)(body)
+  if (encoding === 'gzip') return request.pipe(createGunzip())
   if (encoding !== undefined && encoding !== 'identity')
     throw new Error(`Unsupported Content-Encoding ${encoding}`)
-  return body
+  return request
 }
 
 /** `INSERT INTO … FORMAT <name>` in the `query` parameter: its rows are the body. */
@@ -109,29 +109,34 @@ const INSERT_WITH_FORMAT = /^(\s*INSERT\s[\s\S]*?)\sFORMAT\s+(\w+)\s*$/i
 
 /**
  * The statement of a request. A real server parses an INSERT's rows as they stream in; chdb's inline inserts
- * take text formats only, so rows (Parquet, RowBinary, JSON) are written to a file of the stand-in's and the
- * engine reads them with `FROM INFILE`, in the same format, by the same parser. The file's name is the
- * stand-in's own, never the caller's.
+ * take text formats only, so rows (Parquet, RowBinary, JSON) are streamed to a file of the stand-in's (never
+ * held in memory: a catalog's records are gigabytes) and the engine reads them with `FROM INFILE`, in the
+ * same format, by the same parser. The file's name is the stand-in's own, never the caller's.
  */
-const statementOf = (
+const statementOf = async (
   search: URLSearchParams,
-  body: Buffer,
+  request: IncomingMessage,
   scratch: string,
-): { sql: string; file?: string } => {
+): Promise<{ sql: string; file?: string }> => {
   const query = search.get('query') ?? ''
   const insert = INSERT_WITH_FORMAT.exec(query)
-  if (insert !== null && body.length > 0) {
+  if (insert !== null) {
     const file = join(scratch, `${randomUUID()}.rows`)
-    writeFileSync(file, body)
-    return { sql: `${insert[1]} FROM INFILE '${file}' FORMAT ${insert[2]}`, file }
+    await pipeline(bodyOf(request), createWriteStream(file))
+    if (statSync(file).size > 0)
+      return { sql: `${insert[1]} FROM INFILE '${file}' FORMAT ${insert[2]}`, file }
+    rmSync(file, { force: true })
+    return { sql: query }
   }
-  return { sql: [query, body.toString('utf8')].filter((part) => part !== '').join('\n') }
+  const chunks: Buffer[] = []
+  for await (const chunk of bodyOf(request)) chunks.push(chunk as Buffer)
+  return { sql: [query, Buffer.concat(chunks).toString('utf8')].filter((part) => part !== '').join('\n') }
 }
 
 /** One request's statement, on a chdb connection of its own that is closed afterwards. */
-const execute = async (dataDir: string, url: URL, body: Buffer): Promise<Outcome> => {
+const execute = async (dataDir: string, url: URL, request: IncomingMessage): Promise<Outcome> => {
   const search = url.searchParams
-  const { sql, file } = statementOf(search, body, dataDir)
+  const { sql, file } = await statementOf(search, request, dataDir)
   const params: Record<string, string> = {}
   const settings: [string, string][] = []
   for (const [name, value] of search) {
@@ -196,7 +201,7 @@ const handle = async (dataDir: string, request: IncomingMessage, response: Serve
       throw new Error(
         'Code: 1000. DB::Exception: multipart parameters are not served by the chdb stand-in. (UNKNOWN_EXCEPTION)',
       )
-    const outcome = await execute(dataDir, url, await readBody(request))
+    const outcome = await execute(dataDir, url, request)
     const summary = {
       read_rows: String(outcome.rowsRead),
       read_bytes: String(outcome.bytesRead),

@@ -1,0 +1,88 @@
+// `oqlkit load`: a catalog into ClickHouse, run as the command line runs it, against ClickHouse itself (chdb)
+// behind the test stand-in for a server's HTTP interface; and the command's answers to bad input.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createClient } from '@clickhouse/client'
+import { servedVersion } from '@oqlkit/adapter-clickhouse'
+import { runCli } from '@oqlkit/cli'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  type ChdbHttpServer,
+  startChdbHttpServer,
+} from '../../adapter-clickhouse/test/support/chdb-http-server.ts'
+import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+
+const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-load-command-'))
+let server: ChdbHttpServer
+let catalogDir: string
+
+beforeAll(async () => {
+  catalogDir = await sharedSampleCatalog()
+  server = await startChdbHttpServer({ dataDir: join(scratch, 'chdb') })
+}, 240_000)
+afterAll(async () => {
+  await server?.close()
+  rmSync(scratch, { recursive: true, force: true })
+})
+
+describe('oqlkit load (into chdb behind the test stand-in for a ClickHouse HTTP interface)', () => {
+  it('loads the catalog, reports progress and the version it serves', async () => {
+    const progress: string[] = []
+    const { exitCode, stdout, stderr } = await runCli(
+      ['load', '--catalog', catalogDir, '--into', `${server.url}/sample`],
+      { readStdin: async () => '', writeProgress: (text) => progress.push(text), interactive: false },
+    )
+    expect(exitCode, stderr).toBe(0)
+    expect(stdout).toMatch(
+      /^loaded [\d,]+ rows in \d+ tables into http:\/\/127\.0\.0\.1:\d+, database sample__v\d{8}_\d{6}_\w{4}, in [\d.]+ s\n/,
+    )
+    expect(stdout).toContain('served now as catalog sample')
+    expect(progress.join('')).toContain('works__records')
+    const client = createClient({ url: server.url })
+    try {
+      const database = /database (\S+),/.exec(stdout ?? '')?.[1]
+      expect((await servedVersion(client, 'sample'))?.database).toBe(database)
+    } finally {
+      await client.close()
+    }
+  }, 180_000)
+
+  it('answers bad input with a usage error (2) or a failure (1) that says what to do, changing nothing', async () => {
+    const cases: [string[], number, RegExp][] = [
+      [['load', '--catalog', catalogDir], 2, /--into is required/],
+      [['load', '--into', 'localhost:8123'], 2, /--into: .*(URL scheme|not a URL)/],
+      [['load', '--into', `${server.url}/bad;name`], 2, /cannot name a catalog/],
+      [['load', '--into', `${server.url}/x`, '--keep-versions', '0'], 2, /--keep-versions/],
+      [['load', '--into', `${server.url}/x`, '--cluster', 'a b'], 2, /--cluster needs a cluster name/],
+      [
+        ['load', '--catalog', join(scratch, 'none'), '--into', `${server.url}/x`],
+        1,
+        /holds no catalog to load.*oqlkit ingest/,
+      ],
+    ]
+    for (const [args, code, message] of cases) {
+      const result = await runCli(args)
+      expect(result.exitCode, args.join(' ')).toBe(code)
+      expect(result.stderr, args.join(' ')).toMatch(message)
+    }
+  })
+
+  it('fails at once, saying so, when no ClickHouse answers', async () => {
+    // A port nothing listens on: taken, then let go.
+    const port = await new Promise<number>((settle) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number }
+        probe.close(() => settle(free))
+      })
+    })
+    const started = performance.now()
+    const result = await runCli(['load', '--catalog', catalogDir, '--into', `http://127.0.0.1:${port}/x`])
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toMatch(
+      /^oqlkit load: Loading .* failed, and nothing served changed: .*ECONNREFUSED/,
+    )
+    expect(performance.now() - started).toBeLessThan(20_000)
+  })
+})

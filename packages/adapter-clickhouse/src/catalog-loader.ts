@@ -25,7 +25,7 @@ import {
   createTableStatements,
   entityTableName,
 } from './clickhouse-schema.ts'
-import { encodeStringRows } from './row-binary-encoder.ts'
+import { encodeStringRows } from './row-binary-strings.ts'
 
 export interface LoadProgress {
   readonly table: string

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { newVersionDatabase } from '../src/catalog-versions.ts'
 import { readClickHouseTarget } from '../src/clickhouse-connection.ts'
-import { encodeStringRows } from '../src/row-binary-encoder.ts'
+import { encodeStringRows } from '../src/row-binary-strings.ts'
 
 describe('readClickHouseTarget', () => {
   it('reads the endpoint, credentials and catalog name of each scheme, with default ports and name', () => {

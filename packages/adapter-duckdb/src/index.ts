@@ -3,6 +3,12 @@
 // DuckDB storage adapter that runs the engine's plans, the vectors of semantic search, the text tagger of a
 // catalog, and the embedded (file-backed) key, meter and collection stores. Text models themselves (tokenizer,
 // LSA, the tagging model, the embeddings client) are @oqlkit/text-models.
+
+export {
+  type CatalogEntity,
+  type CatalogEntityInfo,
+  catalogEntityInfo,
+} from './catalog/catalog-entities.ts'
 export {
   CATALOG_FORMAT_VERSION,
   type CatalogFile,
@@ -11,6 +17,8 @@ export {
   READABLE_CATALOG_FORMAT_VERSIONS,
 } from './catalog/catalog-layout.ts'
 export { type CatalogManifestResult, readCatalogManifest } from './catalog/catalog-manifest-reader.ts'
+export { normalizeExternalId } from './catalog/external-id-schemes.ts'
+export { shortOpenAlexId } from './catalog/openalex-id-normalizer.ts'
 export { RECORD_CODEC_ID, RECORD_CODEC_IDS, type RecordCodecId } from './catalog/record-codec.ts'
 export { RecordTextsFiles, type RecordTextsThreads } from './catalog/record-texts-file.ts'
 export {

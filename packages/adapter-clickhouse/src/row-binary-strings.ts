@@ -1,4 +1,4 @@
-// Rows of Strings in ClickHouse's RowBinary format: each value its byte length as an unsigned LEB128
+// Rows of Strings in ClickHouse's RowBinary format, both ways: each value its byte length as an unsigned LEB128
 // number, then its bytes. The records go to ClickHouse this way because they are bytes already (UTF-8 JSON
 // out of the record store): RowBinary takes them as they are, where a text format would have to escape
 // every backslash and quote of every record first. (The official client's `insert` offers no binary
@@ -28,4 +28,32 @@ export const encodeStringRows = (rows: readonly (readonly Uint8Array[])[]): Buff
       at += value.length
     }
   return buffer
+}
+
+/**
+ * The rows of a RowBinary answer whose columns are all Strings (`SELECT id, record … FORMAT RowBinary`):
+ * each value a view of `buffer`, without a copy or a decode, as records are passed on as bytes.
+ */
+export const decodeStringRows = (buffer: Uint8Array, columns: number): Uint8Array[][] => {
+  const rows: Uint8Array[][] = []
+  let at = 0
+  while (at < buffer.length) {
+    const row: Uint8Array[] = []
+    for (let column = 0; column < columns; column++) {
+      let length = 0
+      let scale = 1
+      for (;;) {
+        if (at >= buffer.length) throw new Error('A RowBinary answer ended inside a value')
+        const byte = buffer[at++]!
+        length += (byte & 0x7f) * scale
+        scale *= 128
+        if ((byte & 0x80) === 0) break
+      }
+      if (at + length > buffer.length) throw new Error('A RowBinary answer ended inside a value')
+      row.push(buffer.subarray(at, at + length))
+      at += length
+    }
+    rows.push(row)
+  }
+  return rows
 }

@@ -1,0 +1,172 @@
+// Singletons on ClickHouse: one entity by its OpenAlex id (then merged ids, then deleted ids, in the order the
+// catalog README gives), by an external id, or at random. Every value is a query parameter; table names come
+// from the catalog's entity list. Records come back as RowBinary: the stored JSON bytes, passed on as they are.
+import type { ClickHouseClient } from '@clickhouse/client'
+import {
+  type CatalogEntityInfo,
+  catalogEntityInfo,
+  normalizeExternalId,
+  shortOpenAlexId,
+} from '@oqlkit/adapter-duckdb'
+import {
+  type ExternalIdScheme,
+  type LookupResult,
+  type QueryOptions,
+  type StorageAdapter,
+  throwIfInterrupted,
+} from '@oqlkit/engine'
+import { entityPath } from '@oqlkit/oqo-schema'
+import { quoteIdentifier } from './clickhouse-identifiers.ts'
+import { entityTableName, recordsTableName } from './clickhouse-schema.ts'
+import { decodeStringRows } from './row-binary-strings.ts'
+
+type EntityType = Parameters<StorageAdapter['findById']>[0]
+
+const MISSING: LookupResult = { status: 'missing' }
+
+/** The served version's database, and the client that reaches it. */
+export interface SingletonSource {
+  readonly client: ClickHouseClient
+  readonly database: string
+}
+
+const infoOf = (entity: EntityType): CatalogEntityInfo | undefined => catalogEntityInfo(entityPath(entity))
+
+const table = (source: SingletonSource, name: string) =>
+  `${quoteIdentifier(source.database)}.${quoteIdentifier(name)}`
+
+/**
+ * The values of a query whose columns are non-null Strings, by RowBinary (no escaping either way; a
+ * Nullable column would put a null flag before each value, so queries select `assumeNotNull` of those). A
+ * fired signal stops the request and rejects with the engine's `QueryInterruptedError`.
+ */
+const stringRows = async (
+  source: SingletonSource,
+  query: string,
+  params: Record<string, unknown>,
+  columns: number,
+  options?: QueryOptions,
+): Promise<Uint8Array[][]> => {
+  const signal = options?.signal
+  throwIfInterrupted(signal)
+  try {
+    const { stream } = await source.client.exec({
+      query: `${query} FORMAT RowBinary`,
+      query_params: params,
+      ...(signal === undefined ? {} : { abort_signal: signal }),
+    })
+    const chunks: Buffer[] = []
+    for await (const chunk of stream) chunks.push(chunk as Buffer)
+    return decodeStringRows(Buffer.concat(chunks), columns)
+  } catch (error) {
+    throwIfInterrupted(signal)
+    throw error
+  }
+}
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
+
+/** A found record: its stored bytes, parsed only if something reads the object (a `select`). */
+const found = (jsonBytes: Uint8Array): LookupResult => {
+  let parsed: Record<string, unknown> | undefined
+  return {
+    status: 'found',
+    jsonBytes,
+    get record() {
+      parsed ??= JSON.parse(text(jsonBytes)) as Record<string, unknown>
+      return parsed
+    },
+  }
+}
+
+const lookupShortId = async (
+  source: SingletonSource,
+  info: CatalogEntityInfo,
+  short: string,
+  options?: QueryOptions,
+): Promise<LookupResult> => {
+  // Vocabulary codes match without case (`us` finds `US`); letter ids are stored upper-case, and an
+  // equality on the key reads one granule of the records table.
+  const predicate = info.idKind === 'letter' ? 'id = {id:String}' : 'lower(id) = lower({id:String})'
+  const [record] = await stringRows(
+    source,
+    `SELECT record FROM ${table(source, recordsTableName(info.entity))} WHERE ${predicate} LIMIT 1`,
+    { id: short },
+    1,
+    options,
+  )
+  if (record !== undefined) return found(record[0]!)
+  const [merged] = await stringRows(
+    source,
+    `SELECT assumeNotNull(new_id) FROM ${table(source, 'merged_ids')} WHERE entity = {entity:String} AND old_id = {id:String} AND new_id IS NOT NULL LIMIT 1`,
+    { entity: info.entity, id: short },
+    1,
+    options,
+  )
+  if (merged !== undefined) return { status: 'merged', id: text(merged[0]!) }
+  const [deleted] = await stringRows(
+    source,
+    `SELECT id FROM ${table(source, 'deleted_ids')} WHERE entity = {entity:String} AND id = {id:String} LIMIT 1`,
+    { entity: info.entity, id: short },
+    1,
+    options,
+  )
+  return deleted === undefined ? MISSING : { status: 'deleted' }
+}
+
+/** One entity by its OpenAlex id in any form and case (`W123`, `w123`, `https://openalex.org/W123`). */
+export const findEntityById = async (
+  source: SingletonSource,
+  entity: EntityType,
+  id: string,
+  options?: QueryOptions,
+): Promise<LookupResult> => {
+  const info = infoOf(entity)
+  const short = info === undefined ? undefined : shortOpenAlexId(info, id)
+  if (info === undefined || short === undefined) return MISSING
+  return lookupShortId(source, info, short, options)
+}
+
+/** One entity by an external id in URL or bare form; of several records stating it, the lowest id answers. */
+export const findEntityByExternalId = async (
+  source: SingletonSource,
+  entity: EntityType,
+  scheme: ExternalIdScheme,
+  value: string,
+  options?: QueryOptions,
+): Promise<LookupResult> => {
+  const info = infoOf(entity)
+  const normalised = normalizeExternalId(scheme, value)
+  if (info === undefined || normalised === undefined) return MISSING
+  const [first] = await stringRows(
+    source,
+    `SELECT assumeNotNull(id) AS id FROM ${table(source, 'external_ids')} WHERE scheme = {scheme:String} AND value = {value:String} AND entity = {entity:String} AND id IS NOT NULL ORDER BY id LIMIT 1`,
+    { scheme, value: normalised, entity: info.entity },
+    1,
+    options,
+  )
+  return first === undefined ? MISSING : lookupShortId(source, info, text(first[0]!), options)
+}
+
+/** A uniformly drawn entity: a random position among the rows, then the id there. */
+export const findRandomEntity = async (
+  source: SingletonSource,
+  entity: EntityType,
+  options?: QueryOptions,
+): Promise<LookupResult> => {
+  const info = infoOf(entity)
+  if (info === undefined) return MISSING
+  const rows = table(source, entityTableName(info.entity))
+  // count() of a MergeTree table is read from its parts' metadata; the offset reads ids only up to the row.
+  const [counted] = await stringRows(source, `SELECT toString(count()) FROM ${rows}`, {}, 1, options)
+  const count = Number(text(counted![0]!))
+  if (count === 0) return MISSING
+  const [drawn] = await stringRows(
+    source,
+    `SELECT id FROM ${rows} LIMIT 1 OFFSET {offset:UInt64}`,
+    { offset: Math.floor(Math.random() * count) },
+    1,
+    options,
+  )
+  return drawn === undefined ? MISSING : lookupShortId(source, info, text(drawn[0]!), options)
+}

@@ -81,7 +81,10 @@ const USAGE_ERRORS: Record<string, readonly (readonly [readonly string[], string
     [[], '--into is required'],
     [['--into'], '--into needs a ClickHouse URL'],
     [['--into', 'ftp://h/x'], '--into: ftp: is not a ClickHouse URL scheme'],
-    [['--into', 'http://h/x', '--keep-versions', '0'], '--keep-versions needs a whole number, 1 or more (was 0)'],
+    [
+      ['--into', 'http://h/x', '--keep-versions', '0'],
+      '--keep-versions needs a whole number, 1 or more (was 0)',
+    ],
     [['--into', 'http://h/x', '--cluster', 'a-b'], '--cluster needs a cluster name'],
     [['--into', 'http://h/x', 'extra'], 'unexpected argument extra'],
   ],

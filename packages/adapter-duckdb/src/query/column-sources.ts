@@ -21,7 +21,8 @@ import {
   type RecordPathForm,
   recordPathColumn,
 } from '../catalog/record-path-columns.ts'
-import { constantLiteral, jsonPathLiteral, quoteIdentifier } from '../sql/sql-text.ts'
+import { jsonPathLiteral, quoteIdentifier } from '../sql/sql-text.ts'
+import { type ColumnDialect, DUCKDB_COLUMN_DIALECT } from './column-dialect.ts'
 import {
   anyGlobalSouthSql,
   continentOfSql,
@@ -29,21 +30,7 @@ import {
   isGlobalSouthSql,
 } from './country-geography-sql.ts'
 import { recordJsonPath } from './record-shapes.ts'
-import {
-  BOOLEAN_CODEC,
-  CODE_CODEC,
-  COUNTRY_CODEC,
-  DATE_CODEC,
-  externalIdCodec,
-  ID_CODEC,
-  idTailSql,
-  LETTER_ID_CODEC,
-  NUMBER_CODEC,
-  PATH_ID_CODEC,
-  TEXT_CODEC,
-  TIMESTAMP_CODEC,
-  type ValueCodec,
-} from './value-codecs.ts'
+import { type ValueCodec, valueCodecsFor } from './value-codecs.ts'
 
 type ValueKind = ColumnRef['kind']
 
@@ -191,42 +178,6 @@ const scalar = (
   origin: ScalarSource['origin'] = 'column',
 ): ScalarSource => ({ kind: 'scalar', expr, codec, groupExpr, groupKey, origin })
 
-/** A derived column of the entity table, typed as the registry column's kind asks. */
-const derived = (
-  entity: CatalogEntity,
-  name: string,
-  codec: ValueCodec,
-  groupKey: GroupKeyKind = VALUE_KEY,
-): ScalarSource => {
-  const column = derivedColumn(entity, name)
-  const expr = quoteIdentifier(column.name)
-  return scalar(expr, codec, groupKey)
-}
-
-const derivedNumber = (entity: CatalogEntity, name: string): ScalarSource =>
-  derived(entity, name, NUMBER_CODEC)
-const derivedBoolean = (entity: CatalogEntity, name: string): ScalarSource =>
-  derived(entity, name, BOOLEAN_CODEC)
-const derivedCode = (entity: CatalogEntity, name: string): ScalarSource =>
-  derived(entity, name, CODE_CODEC, CODE_KEY)
-const derivedLetterId = (
-  entity: CatalogEntity,
-  name: string,
-  keyEntity: CatalogEntity | null,
-): ScalarSource => derived(entity, name, LETTER_ID_CODEC, entityKey(keyEntity))
-const derivedPathId = (entity: CatalogEntity, name: string, keyEntity: CatalogEntity): ScalarSource =>
-  derived(entity, name, PATH_ID_CODEC, entityKey(keyEntity))
-const derivedExternal = (entity: CatalogEntity, name: string, scheme: ExternalIdScheme): ScalarSource =>
-  derived(entity, name, externalIdCodec(scheme, true))
-
-/** `kind` decides how a date column compares: `date` by day, `datetime` to the instant. */
-const derivedTime = (entity: CatalogEntity, name: string, kind: ValueKind): ScalarSource => {
-  const column = derivedColumn(entity, name)
-  const expr = quoteIdentifier(column.name)
-  if (kind === 'datetime') return scalar(`CAST(${expr} AS TIMESTAMP)`, TIMESTAMP_CODEC, VALUE_KEY)
-  return scalar(column.type === 'DATE' ? expr : `CAST(${expr} AS DATE)`, DATE_CODEC, VALUE_KEY)
-}
-
 /**
  * The record-path columns of one entity the sources below read. While this module loads, every source of
  * every registry column is built once and each path it reads is collected (`recordPathColumnsOf` is what
@@ -237,7 +188,10 @@ class RecordPaths {
   readonly #columns = new Map<string, RecordPathColumn>()
   #open = true
 
-  constructor(readonly entity: CatalogEntity) {}
+  constructor(
+    readonly entity: CatalogEntity,
+    readonly quote: (name: string) => string = quoteIdentifier,
+  ) {}
 
   #use(path: string, form: RecordPathForm): string {
     jsonPathLiteral(path)
@@ -251,7 +205,7 @@ class RecordPaths {
       throw new Error(
         `${this.entity}: ${path} (${form}) and ${known.path} (${known.form}) share ${column.name}`,
       )
-    return quoteIdentifier(column.name)
+    return this.quote(column.name)
   }
 
   /** The value at a path without wildcards, as `json_extract_string` gives it (VARCHAR). */
@@ -304,88 +258,6 @@ interface ValueForm {
 const asText = (text: string): string => text
 
 const ANY_ID_KEY: GroupKeyKind = { kind: 'entity', entity: null }
-const LETTER_ID_IN_RECORD = constantLiteral(`(?i)${LETTER_ID_PATTERN}`)
-/**
- * SQL: the group key of an id read from a record: the short form of a letter id (`https://openalex.org/w1`
- * and `W1` share the bucket `W1`), any other id as written (it is already the full id).
- */
-const recordIdGroupSql = (text: string): string =>
-  `coalesce(nullif(upper(regexp_extract(trim(${text}), ${LETTER_ID_IN_RECORD}, 1)), ''), trim(${text}))`
-
-/** How values of a registry column read from JSON text are typed, compared and grouped. */
-const valueFormOf = (column: ColumnRef): ValueForm => {
-  const segments = column.id.split('.')
-  const last = segments[segments.length - 1]!
-  const idLike = last === 'id' || last.endsWith('_ids') || last === 'lineage'
-  switch (column.kind) {
-    case 'number':
-    case 'float':
-      // A few number columns hold vocabulary ids (`fields.id` of domains: `https://openalex.org/fields/17`):
-      // their number is the id's last segment.
-      if (idLike)
-        return {
-          typed: (text) => `TRY_CAST(${idTailSql(text)} AS DOUBLE)`,
-          codec: NUMBER_CODEC,
-          groupKey: VALUE_KEY,
-          group: (text) => `TRY_CAST(${idTailSql(text)} AS DOUBLE)`,
-        }
-      return {
-        typed: (text) => `TRY_CAST(${text} AS DOUBLE)`,
-        codec: NUMBER_CODEC,
-        groupKey: VALUE_KEY,
-        group: (text) => `TRY_CAST(${text} AS DOUBLE)`,
-      }
-    case 'date':
-      return {
-        typed: (text) => `CAST(TRY_CAST(${text} AS TIMESTAMP) AS DATE)`,
-        codec: DATE_CODEC,
-        groupKey: VALUE_KEY,
-        group: (text) => `CAST(TRY_CAST(${text} AS TIMESTAMP) AS DATE)`,
-      }
-    case 'datetime':
-      return {
-        typed: (text) => `TRY_CAST(${text} AS TIMESTAMP)`,
-        codec: TIMESTAMP_CODEC,
-        groupKey: VALUE_KEY,
-        group: (text) => `TRY_CAST(${text} AS TIMESTAMP)`,
-      }
-    case 'boolean':
-      return {
-        typed: (text) => `TRY_CAST(${text} AS BOOLEAN)`,
-        codec: BOOLEAN_CODEC,
-        groupKey: VALUE_KEY,
-        group: (text) => `TRY_CAST(${text} AS BOOLEAN)`,
-      }
-    case 'entity_id':
-      return { typed: asText, codec: ID_CODEC, groupKey: ANY_ID_KEY, group: recordIdGroupSql }
-    case 'enum':
-      return { typed: asText, codec: ID_CODEC, groupKey: CODE_KEY, group: idTailSql }
-    default: {
-      const scheme = EXTERNAL_ID_FIELDS[last]
-      if (scheme !== undefined)
-        return { typed: asText, codec: externalIdCodec(scheme, false), groupKey: VALUE_KEY, group: asText }
-      if (idLike) return { typed: asText, codec: ID_CODEC, groupKey: ANY_ID_KEY, group: recordIdGroupSql }
-      return { typed: asText, codec: TEXT_CODEC, groupKey: VALUE_KEY, group: asText }
-    }
-  }
-}
-
-/** The generic tier: the column's own path in the JSON record. */
-const fromRecord = (paths: RecordPaths, column: ColumnRef): ScalarSource | ListSource => {
-  const { path, list } = recordJsonPath(paths.entity, column.id)
-  const form = valueFormOf(column)
-  if (list)
-    return {
-      kind: 'list',
-      expr: paths.list(path),
-      element: form.typed,
-      codec: form.codec,
-      groupElement: form.group,
-      groupKey: form.groupKey,
-    }
-  const text = paths.text(path)
-  return scalar(form.typed(text), form.codec, form.groupKey, form.group(text), 'record')
-}
 
 const LINK_VIEWS: ReadonlyMap<string, string> = new Map(
   LINK_TABLES.map((spec) => [spec.name, `link_${spec.name.replaceAll('-', '_')}`]),
@@ -425,334 +297,12 @@ export const linkExtremeColumnsOf = (name: string): LinkExtremeColumns => {
   return { lo: `__lo_${link}`, hi: `__hi_${link}` }
 }
 
-const link = (name: string, column: ColumnRef): LinkSource => {
-  const spec = LINK_TABLES.find((candidate) => candidate.name === name)!
-  const codec =
-    spec.transform === 'letter-id'
-      ? LETTER_ID_CODEC
-      : spec.transform === 'country'
-        ? COUNTRY_CODEC
-        : PATH_ID_CODEC
-  return {
-    kind: 'link',
-    view: linkViewOf(name),
-    narrowTable: narrowLinkTableOf(name),
-    extremeColumns: linkExtremeColumnsOf(name),
-    narrowKeyLetter: narrowLinkKeyLetter(spec),
-    codec,
-    groupKey: column.kind === 'enum' ? CODE_KEY : entityKey(spec.keyEntity),
-  }
-}
-
-const computedBoolean = (expr: string): ScalarSource => {
-  const value = `coalesce(${expr}, FALSE)`
-  return scalar(value, BOOLEAN_CODEC, VALUE_KEY, value, 'computed')
-}
-const nonEmpty = (list: string): string => `len(${list}) > 0`
-
-// Open-access versions of a work's locations (`best_open_version`, `has_oa_*_version`): some open-access
-// location has one of the versions.
-const oaLocationWithVersion = (paths: RecordPaths, versions: readonly string[]): string =>
-  `len(list_filter(${paths.oaVersions('$.locations[*]')}, lambda __v: __v IN (${versions.map((version) => `'${version}'`).join(', ')}))) > 0`
 const ANY_OA_VERSION = ['submittedVersion', 'acceptedVersion', 'publishedVersion']
 const ACCEPTED_OR_PUBLISHED = ['acceptedVersion', 'publishedVersion']
 const PUBLISHED = ['publishedVersion']
 const SUBMITTED = ['submittedVersion']
 
-const SCOPUS_CODEC: ValueCodec = {
-  stored: (expr) => expr,
-  input: (value) => {
-    const text = String(value).trim()
-    return /authorID=([0-9]+)/i.exec(text)?.[1] ?? text.toLowerCase()
-  },
-  placeholder: '?',
-}
-
-// ---- continents and the Global South, from country codes (country-geography-sql.ts) ----
-
-const continentScalar = (code: string): ScalarSource => {
-  const continent = continentOfSql(code)
-  return scalar(continent, ID_CODEC, ANY_ID_KEY, continentUrlSql(continent), 'computed')
-}
-
-/** The distinct continents of a list of country codes. */
-const continentList = (codes: string): ListSource => ({
-  kind: 'list',
-  expr: `list_distinct(list_filter(list_transform(${codes}, lambda __c: ${continentOfSql('__c')}), lambda __c: __c IS NOT NULL))`,
-  element: asText,
-  codec: ID_CODEC,
-  groupElement: continentUrlSql,
-  groupKey: ANY_ID_KEY,
-})
-
-const globalSouthScalar = (code: string): ScalarSource =>
-  scalar(isGlobalSouthSql(code), BOOLEAN_CODEC, VALUE_KEY, isGlobalSouthSql(code), 'computed')
-
 type SourceFactory = (column: ColumnRef) => ColumnSource
-
-/** Columns with a faster or computed source than their record path, per entity. */
-const specialSources = (paths: RecordPaths): ReadonlyMap<string, SourceFactory> => {
-  const entity = paths.entity
-  const jsonText = (path: string) => paths.text(path)
-  const jsonList = (path: string) => paths.list(path)
-  const sources = new Map<string, SourceFactory>()
-  const info = catalogEntityInfo(entity)!
-  const selfId: SourceFactory = () =>
-    info.idKind === 'letter'
-      ? scalar('"id"', LETTER_ID_CODEC, entityKey(entity))
-      : scalar('"id"', CODE_CODEC, entityKey(entity))
-  sources.set('ids.openalex', selfId)
-  sources.set('id', selfId)
-  sources.set('display_name', () => derived(entity, 'display_name', TEXT_CODEC))
-  sources.set('works_count', () => derivedNumber(entity, 'works_count'))
-  sources.set('cited_by_count', () => derivedNumber(entity, 'cited_by_count'))
-  sources.set('created_date', (column) => derivedTime(entity, 'created_date', column.kind))
-  sources.set('updated_date', (column) =>
-    scalar(
-      column.kind === 'datetime' ? '"updated_date"' : 'CAST("updated_date" AS DATE)',
-      column.kind === 'datetime' ? TIMESTAMP_CODEC : DATE_CODEC,
-      VALUE_KEY,
-    ),
-  )
-  const names = new Set(derivedColumnsOf(entity).map((column) => column.name))
-  if (names.has('h_index')) {
-    sources.set('summary_stats.h_index', () => derivedNumber(entity, 'h_index'))
-    sources.set('summary_stats.i10_index', () => derivedNumber(entity, 'i10_index'))
-    sources.set('summary_stats.2yr_mean_citedness', () => derivedNumber(entity, 'two_yr_mean_citedness'))
-  }
-  if (names.has('country_code')) {
-    sources.set('continent', () => continentScalar('"country_code"'))
-    sources.set('is_global_south', () => globalSouthScalar('"country_code"'))
-  } else if (entity === 'publishers') {
-    const codes = () => jsonList('$.country_codes[*]')
-    sources.set('continent', () => continentList(codes()))
-    sources.set('is_global_south', () => computedBoolean(anyGlobalSouthSql(codes())))
-  }
-
-  const record = (id: string, kind: ValueKind) => fromRecord(paths, { id, kind })
-  const recordList = (id: string, kind: ValueKind): ListSource => {
-    const source = record(id, kind)
-    if (source.kind !== 'list') throw new Error(`${entity}.${id} is not a list in the records`)
-    return source
-  }
-
-  switch (entity) {
-    case 'works': {
-      sources.set('publication_year', () => derivedNumber(entity, 'publication_year'))
-      sources.set('publication_date', (column) => derivedTime(entity, 'publication_date', column.kind))
-      sources.set('type', () => derivedCode(entity, 'type'))
-      sources.set('type_crossref', () => derived(entity, 'type_crossref', TEXT_CODEC))
-      sources.set('language', () => derivedCode(entity, 'language'))
-      sources.set('open_access.is_oa', () => derivedBoolean(entity, 'is_oa'))
-      sources.set('open_access.oa_status', () => derivedCode(entity, 'oa_status'))
-      for (const name of [
-        'is_retracted',
-        'is_paratext',
-        'has_fulltext',
-        'has_doi',
-        'has_abstract',
-        'is_xpac',
-      ])
-        sources.set(name, () => derivedBoolean(entity, name))
-      sources.set('doi', () => derivedExternal(entity, 'doi', 'doi'))
-      sources.set('doi_starts_with', () => ({
-        kind: 'prefix',
-        scalar: derivedExternal(entity, 'doi', 'doi'),
-      }))
-      for (const name of [
-        'fwci',
-        'authors_count',
-        'referenced_works_count',
-        'countries_distinct_count',
-        'institutions_distinct_count',
-      ])
-        sources.set(name, () => derivedNumber(entity, name))
-      sources.set('primary_location.source.id', () => derivedLetterId(entity, 'primary_source_id', 'sources'))
-      sources.set('primary_topic.id', () => derivedLetterId(entity, 'primary_topic_id', 'topics'))
-      sources.set('primary_topic.subfield.id', () =>
-        derivedPathId(entity, 'primary_subfield_id', 'subfields'),
-      )
-      sources.set('primary_topic.field.id', () => derivedPathId(entity, 'primary_field_id', 'fields'))
-      sources.set('primary_topic.domain.id', () => derivedPathId(entity, 'primary_domain_id', 'domains'))
-
-      const linked = (columnId: string, table: string) =>
-        sources.set(columnId, (column) => link(table, column))
-      linked('authorships.author.id', 'works-authors')
-      linked('authorships.institutions.id', 'works-institutions')
-      linked('authorships.institutions.lineage', 'works-institution-lineage')
-      linked('authorships.countries', 'works-countries')
-      linked('authorships.institutions.country_code', 'works-institution-countries')
-      linked('topics.id', 'works-topics')
-      linked('keywords.id', 'works-keywords')
-      linked('concepts.id', 'works-concepts')
-      linked('funders.id', 'works-funders')
-      linked('awards.id', 'works-awards')
-      linked('sustainable_development_goals.id', 'works-sdgs')
-      linked('locations.source.id', 'works-sources')
-      linked('repository', 'works-sources')
-      linked('referenced_works', 'works-referenced-works')
-      sources.set('cited_by', (column) => ({
-        kind: 'cited-by',
-        codec: ID_CODEC,
-        references: link('works-referenced-works', column),
-      }))
-      sources.set('related_to', () => ({
-        kind: 'related-to',
-        list: recordList('related_works', 'entity_id'),
-      }))
-      for (const [name, scheme] of [
-        ['ids.pmid', 'pmid'],
-        ['ids.pmcid', 'pmcid'],
-        ['ids.mag', 'mag'],
-      ] as const)
-        sources.set(name, (column) => ({
-          kind: 'external-id',
-          entity,
-          scheme,
-          codec: externalIdCodec(scheme, true),
-          scalar: record(column.id, 'string') as ScalarSource,
-        }))
-      sources.set('has_orcid', () => computedBoolean(nonEmpty(jsonList('$.authorships[*].author.orcid'))))
-      sources.set('has_pmid', () => computedBoolean(`${jsonText('$.ids.pmid')} IS NOT NULL`))
-      sources.set('has_pmcid', () => computedBoolean(`${jsonText('$.ids.pmcid')} IS NOT NULL`))
-      sources.set('has_references', () => computedBoolean('"referenced_works_count" > 0'))
-      // Fields the API derives: they are not paths of the record.
-      sources.set('primary_location.source.has_issn', () =>
-        computedBoolean(
-          `${nonEmpty(jsonList('$.primary_location.source.issn[*]'))} OR ${jsonText('$.primary_location.source.issn_l')} IS NOT NULL`,
-        ),
-      )
-      sources.set('locations.source.has_issn', () =>
-        computedBoolean(
-          `${nonEmpty(jsonList('$.locations[*].source.issn[*]'))} OR ${nonEmpty(jsonList('$.locations[*].source.issn_l'))}`,
-        ),
-      )
-      sources.set('raw_affiliation_strings', () => ({
-        kind: 'list',
-        expr: jsonList('$.authorships[*].raw_affiliation_strings[*]'),
-        element: asText,
-        codec: TEXT_CODEC,
-        groupElement: asText,
-        groupKey: VALUE_KEY,
-      }))
-      sources.set('has_raw_affiliation_strings', () =>
-        computedBoolean(nonEmpty(jsonList('$.authorships[*].raw_affiliation_strings[*]'))),
-      )
-      sources.set('has_pdf_url', () => computedBoolean(nonEmpty(jsonList('$.locations[*].pdf_url'))))
-      sources.set('has_oa_accepted_or_published_version', () =>
-        computedBoolean(oaLocationWithVersion(paths, ACCEPTED_OR_PUBLISHED)),
-      )
-      sources.set('has_oa_submitted_version', () => computedBoolean(oaLocationWithVersion(paths, SUBMITTED)))
-      sources.set('best_open_version', () => ({
-        kind: 'choice',
-        choices: new Map([
-          ['any', oaLocationWithVersion(paths, ANY_OA_VERSION)],
-          ['acceptedorpublished', oaLocationWithVersion(paths, ACCEPTED_OR_PUBLISHED)],
-          ['published', oaLocationWithVersion(paths, PUBLISHED)],
-        ]),
-        scalar: scalar(
-          jsonText('$.best_oa_location.version'),
-          TEXT_CODEC,
-          VALUE_KEY,
-          jsonText('$.best_oa_location.version'),
-          'record',
-        ),
-      }))
-      const countOf = (field: string, listPath: string) =>
-        sources.set(field, () => {
-          const count = `coalesce(TRY_CAST(${jsonText(`$.${field}`)} AS DOUBLE), ${paths.count(listPath)})`
-          return scalar(count, NUMBER_CODEC, VALUE_KEY, count, 'computed')
-        })
-      countOf('concepts_count', '$.concepts[*]')
-      countOf('topics_count', '$.topics[*]')
-      countOf('locations_count', '$.locations[*]')
-      const institutionCountries = () => jsonList('$.authorships[*].institutions[*].country_code')
-      for (const prefix of ['authorships.institutions', 'institutions']) {
-        sources.set(`${prefix}.continent`, () => continentList(institutionCountries()))
-        sources.set(`${prefix}.is_global_south`, () =>
-          computedBoolean(anyGlobalSouthSql(institutionCountries())),
-        )
-      }
-      break
-    }
-    case 'authors':
-      sources.set('orcid', () => derivedExternal(entity, 'orcid', 'orcid'))
-      // Scopus ids are stated as profile URLs (`…authorDetails.url?authorID=7004212771&…`): the author id
-      // in them, or the whole text where there is none, matches the number or the URL.
-      sources.set('scopus', () => {
-        const stored = jsonText('$.ids.scopus')
-        const key = `coalesce(nullif(regexp_extract(${stored}, 'authorID=([0-9]+)', 1), ''), lower(trim(${stored})))`
-        return scalar(key, SCOPUS_CODEC, VALUE_KEY, stored, 'computed')
-      })
-      sources.set('has_orcid', () => computedBoolean('"orcid" IS NOT NULL'))
-      {
-        const countries = () => jsonList('$.last_known_institutions[*].country_code')
-        sources.set('last_known_institutions.continent', () => continentList(countries()))
-        sources.set('last_known_institutions.is_global_south', () =>
-          computedBoolean(anyGlobalSouthSql(countries())),
-        )
-      }
-      break
-    case 'sources':
-      sources.set('issn_l', () => derivedExternal(entity, 'issn_l', 'issn'))
-      sources.set('type', () => derivedCode(entity, 'type'))
-      for (const name of ['is_oa', 'is_in_doaj', 'is_core'])
-        sources.set(name, () => derivedBoolean(entity, name))
-      sources.set('host_organization', () => derivedLetterId(entity, 'host_organization_id', null))
-      sources.set('host_organization.id', () => derivedLetterId(entity, 'host_organization_id', null))
-      sources.set('country_code', () => derivedCode(entity, 'country_code'))
-      sources.set('has_issn', () =>
-        computedBoolean(`"issn_l" IS NOT NULL OR ${nonEmpty(jsonList('$.issn[*]'))}`),
-      )
-      sources.set('ids.mag', () => ({
-        kind: 'external-id',
-        entity,
-        scheme: 'mag',
-        codec: externalIdCodec('mag', true),
-        scalar: record('ids.mag', 'string') as ScalarSource,
-      }))
-      break
-    case 'institutions':
-      sources.set('ror', () => derivedExternal(entity, 'ror', 'ror'))
-      sources.set('has_ror', () => computedBoolean('"ror" IS NOT NULL'))
-      sources.set('country_code', () => derivedCode(entity, 'country_code'))
-      sources.set('type', () => derivedCode(entity, 'type'))
-      break
-    case 'publishers':
-      sources.set('hierarchy_level', () => derivedNumber(entity, 'hierarchy_level'))
-      sources.set('parent_publisher', () => derivedLetterId(entity, 'parent_publisher_id', 'publishers'))
-      sources.set('ids.ror', () => derivedExternal(entity, 'ror', 'ror'))
-      break
-    case 'funders':
-      sources.set('country_code', () => derivedCode(entity, 'country_code'))
-      sources.set('ids.ror', () => derivedExternal(entity, 'ror', 'ror'))
-      break
-    case 'awards':
-      sources.set('funder.id', () => derivedLetterId(entity, 'funder_id', 'funders'))
-      sources.set('funder_award_id', () => derived(entity, 'funder_award_id', TEXT_CODEC))
-      break
-    case 'topics':
-      sources.set('subfield.id', () => derivedPathId(entity, 'subfield_id', 'subfields'))
-      sources.set('field.id', () => derivedPathId(entity, 'field_id', 'fields'))
-      sources.set('domain.id', () => derivedPathId(entity, 'domain_id', 'domains'))
-      break
-    case 'subfields':
-      sources.set('field.id', () => derivedPathId(entity, 'field_id', 'fields'))
-      sources.set('domain.id', () => derivedPathId(entity, 'domain_id', 'domains'))
-      break
-    case 'fields':
-      sources.set('domain.id', () => derivedPathId(entity, 'domain_id', 'domains'))
-      break
-    case 'concepts':
-      sources.set('level', () => derivedNumber(entity, 'level'))
-      sources.set('wikidata_id', () => derivedExternal(entity, 'wikidata', 'wikidata'))
-      sources.set('has_wikidata', () => computedBoolean('"wikidata" IS NOT NULL'))
-      break
-    default:
-      break
-  }
-  return sources
-}
 
 interface EntitySources {
   readonly paths: RecordPaths
@@ -763,16 +313,6 @@ interface EntitySources {
 // compiler turns `=` into `>=`/`<=`).
 const DATE_BOUND = /^(?:from|to)_(.+_date)$/
 
-const sourceIn = (sources: EntitySources, column: ColumnRef): ColumnSource => {
-  if (column.kind === 'search' || column.kind === 'collection')
-    return { kind: 'unsupported', message: `${column.id} is a ${column.kind} column, not a value column` }
-  const bound = DATE_BOUND.exec(column.id)
-  const ref = bound === null ? column : { id: bound[1]!, kind: column.kind }
-  const special = sources.special.get(ref.id)
-  if (special !== undefined) return special(ref)
-  return fromRecord(sources.paths, ref)
-}
-
 /** The registry's value columns of the entity types a catalog entity stores (`types` for `work-types`). */
 const registryColumnsOf = (entity: CatalogEntity): ColumnRef[] =>
   ENTITY_TYPES.filter((type) => catalogEntityOf(type) === entity).flatMap((type) =>
@@ -781,36 +321,532 @@ const registryColumnsOf = (entity: CatalogEntity): ColumnRef[] =>
       .flatMap((column) => (column.kind === null ? [] : [{ id: column.id, kind: column.kind }])),
   )
 
-const SOURCES: ReadonlyMap<CatalogEntity, EntitySources> = new Map(
-  CATALOG_ENTITY_NAMES.map((entity) => {
-    const paths = new RecordPaths(entity)
-    return [entity, { paths, special: specialSources(paths) }]
-  }),
-)
-
-// Every source once, so that every path a query can read is collected; then the collections close.
-const RECORD_PATH_COLUMNS: ReadonlyMap<CatalogEntity, readonly RecordPathColumn[]> = new Map(
-  [...SOURCES].map(([entity, sources]) => {
-    for (const column of registryColumnsOf(entity)) sourceIn(sources, column)
-    for (const [id, factory] of sources.special) factory({ id, kind: 'string' })
-    return [entity, sources.paths.close()]
-  }),
-)
-
-/**
- * The record-path columns of an entity table: what ingest extracts from each record so that no query reads
- * the `record` column (see catalog/record-path-columns.ts).
- */
-export const recordPathColumnsOf = (entity: CatalogEntity): readonly RecordPathColumn[] =>
-  RECORD_PATH_COLUMNS.get(entity) ?? []
-
-/** The SQL of a record-path column of the entity's list values at `path` (it must be one ingest writes). */
-export const recordListColumn = (entity: CatalogEntity, path: string): string =>
-  SOURCES.get(entity)!.paths.list(path)
-
-/** Where a registry column's values are, for an entity table. */
-export const columnSourceOf = (entity: CatalogEntity, column: ColumnRef): ColumnSource => {
-  const sources = SOURCES.get(entity)
-  if (sources === undefined) throw new Error(`Not a catalog entity: ${entity}`)
-  return sourceIn(sources, column)
+/** Where each registry column's values are, for each entity table, written in one engine's SQL. */
+export interface ColumnMap {
+  /** Where a registry column's values are, for an entity table. */
+  columnSourceOf(entity: CatalogEntity, column: ColumnRef): ColumnSource
+  /** The SQL of a record-path column of the entity's list values at `path` (it must be one ingest writes). */
+  recordListColumn(entity: CatalogEntity, path: string): string
+  /** The record-path columns of an entity table (the same for every dialect). */
+  recordPathColumnsOf(entity: CatalogEntity): readonly RecordPathColumn[]
 }
+
+/** The column map in a dialect's SQL (DuckDB's below; ClickHouse's in @oqlkit/adapter-clickhouse). */
+export const createColumnMap = (dialect: ColumnDialect): ColumnMap => {
+  const codecs = valueCodecsFor(dialect)
+  const NUMBER_CODEC = codecs.number
+  const BOOLEAN_CODEC = codecs.boolean
+  const DATE_CODEC = codecs.date
+  const TIMESTAMP_CODEC = codecs.timestamp
+  const TEXT_CODEC = codecs.text
+  const ID_CODEC = codecs.id
+  const LETTER_ID_CODEC = codecs.letterId
+  const PATH_ID_CODEC = codecs.pathId
+  const COUNTRY_CODEC = codecs.country
+  const CODE_CODEC = codecs.code
+  const externalIdCodec = codecs.externalId
+
+  /** A derived column of the entity table, typed as the registry column's kind asks. */
+  const derived = (
+    entity: CatalogEntity,
+    name: string,
+    codec: ValueCodec,
+    groupKey: GroupKeyKind = VALUE_KEY,
+  ): ScalarSource => {
+    const column = derivedColumn(entity, name)
+    const expr = dialect.column(column.name)
+    return scalar(expr, codec, groupKey)
+  }
+
+  const derivedNumber = (entity: CatalogEntity, name: string): ScalarSource =>
+    derived(entity, name, NUMBER_CODEC)
+  const derivedBoolean = (entity: CatalogEntity, name: string): ScalarSource =>
+    derived(entity, name, BOOLEAN_CODEC)
+  const derivedCode = (entity: CatalogEntity, name: string): ScalarSource =>
+    derived(entity, name, CODE_CODEC, CODE_KEY)
+  const derivedLetterId = (
+    entity: CatalogEntity,
+    name: string,
+    keyEntity: CatalogEntity | null,
+  ): ScalarSource => derived(entity, name, LETTER_ID_CODEC, entityKey(keyEntity))
+  const derivedPathId = (entity: CatalogEntity, name: string, keyEntity: CatalogEntity): ScalarSource =>
+    derived(entity, name, PATH_ID_CODEC, entityKey(keyEntity))
+  const derivedExternal = (entity: CatalogEntity, name: string, scheme: ExternalIdScheme): ScalarSource =>
+    derived(entity, name, externalIdCodec(scheme, true))
+
+  /** `kind` decides how a date column compares: `date` by day, `datetime` to the instant. */
+  const derivedTime = (entity: CatalogEntity, name: string, kind: ValueKind): ScalarSource => {
+    const column = derivedColumn(entity, name)
+    const expr = dialect.column(column.name)
+    if (kind === 'datetime') return scalar(dialect.toTimestamp(expr), TIMESTAMP_CODEC, VALUE_KEY)
+    return scalar(column.type === 'DATE' ? expr : dialect.toDate(expr), DATE_CODEC, VALUE_KEY)
+  }
+
+  /**
+   * SQL: the group key of an id read from a record: the short form of a letter id (`https://openalex.org/w1`
+   * and `W1` share the bucket `W1`), any other id as written (it is already the full id).
+   */
+  const recordIdGroupSql = dialect.letterIdGroup
+
+  /** How values of a registry column read from JSON text are typed, compared and grouped. */
+  const valueFormOf = (column: ColumnRef): ValueForm => {
+    const segments = column.id.split('.')
+    const last = segments[segments.length - 1]!
+    const idLike = last === 'id' || last.endsWith('_ids') || last === 'lineage'
+    switch (column.kind) {
+      case 'number':
+      case 'float':
+        // A few number columns hold vocabulary ids (`fields.id` of domains: `https://openalex.org/fields/17`):
+        // their number is the id's last segment.
+        if (idLike)
+          return {
+            typed: (text) => dialect.tryNumber(dialect.idTail(text)),
+            codec: NUMBER_CODEC,
+            groupKey: VALUE_KEY,
+            group: (text) => dialect.tryNumber(dialect.idTail(text)),
+          }
+        return {
+          typed: dialect.tryNumber,
+          codec: NUMBER_CODEC,
+          groupKey: VALUE_KEY,
+          group: dialect.tryNumber,
+        }
+      case 'date':
+        return {
+          typed: dialect.tryDate,
+          codec: DATE_CODEC,
+          groupKey: VALUE_KEY,
+          group: dialect.tryDate,
+        }
+      case 'datetime':
+        return {
+          typed: dialect.tryTimestamp,
+          codec: TIMESTAMP_CODEC,
+          groupKey: VALUE_KEY,
+          group: dialect.tryTimestamp,
+        }
+      case 'boolean':
+        return {
+          typed: dialect.tryBoolean,
+          codec: BOOLEAN_CODEC,
+          groupKey: VALUE_KEY,
+          group: dialect.tryBoolean,
+        }
+      case 'entity_id':
+        return { typed: asText, codec: ID_CODEC, groupKey: ANY_ID_KEY, group: recordIdGroupSql }
+      case 'enum':
+        return { typed: asText, codec: ID_CODEC, groupKey: CODE_KEY, group: dialect.idTail }
+      default: {
+        const scheme = EXTERNAL_ID_FIELDS[last]
+        if (scheme !== undefined)
+          return { typed: asText, codec: externalIdCodec(scheme, false), groupKey: VALUE_KEY, group: asText }
+        if (idLike) return { typed: asText, codec: ID_CODEC, groupKey: ANY_ID_KEY, group: recordIdGroupSql }
+        return { typed: asText, codec: TEXT_CODEC, groupKey: VALUE_KEY, group: asText }
+      }
+    }
+  }
+
+  /** The generic tier: the column's own path in the JSON record. */
+  const fromRecord = (paths: RecordPaths, column: ColumnRef): ScalarSource | ListSource => {
+    const { path, list } = recordJsonPath(paths.entity, column.id)
+    const form = valueFormOf(column)
+    if (list)
+      return {
+        kind: 'list',
+        expr: paths.list(path),
+        element: form.typed,
+        codec: form.codec,
+        groupElement: form.group,
+        groupKey: form.groupKey,
+      }
+    const text = paths.text(path)
+    return scalar(form.typed(text), form.codec, form.groupKey, form.group(text), 'record')
+  }
+
+  const link = (name: string, column: ColumnRef): LinkSource => {
+    const spec = LINK_TABLES.find((candidate) => candidate.name === name)!
+    const codec =
+      spec.transform === 'letter-id'
+        ? LETTER_ID_CODEC
+        : spec.transform === 'country'
+          ? COUNTRY_CODEC
+          : PATH_ID_CODEC
+    return {
+      kind: 'link',
+      view: linkViewOf(name),
+      narrowTable: narrowLinkTableOf(name),
+      extremeColumns: linkExtremeColumnsOf(name),
+      narrowKeyLetter: narrowLinkKeyLetter(spec),
+      codec,
+      groupKey: column.kind === 'enum' ? CODE_KEY : entityKey(spec.keyEntity),
+    }
+  }
+
+  const computedBoolean = (expr: string): ScalarSource => {
+    const value = `coalesce(${expr}, FALSE)`
+    return scalar(value, BOOLEAN_CODEC, VALUE_KEY, value, 'computed')
+  }
+  const nonEmpty = dialect.nonEmpty
+
+  // Open-access versions of a work's locations (`best_open_version`, `has_oa_*_version`): some open-access
+  // location has one of the versions.
+  const oaLocationWithVersion = (paths: RecordPaths, versions: readonly string[]): string =>
+    dialect.anyOf(paths.oaVersions('$.locations[*]'), versions)
+
+  const SCOPUS_CODEC: ValueCodec = {
+    stored: (expr) => expr,
+    input: (value) => {
+      const text = String(value).trim()
+      return /authorID=([0-9]+)/i.exec(text)?.[1] ?? text.toLowerCase()
+    },
+    inputType: 'text',
+    placeholder: '?',
+  }
+
+  // ---- continents and the Global South, from country codes (country-geography-sql.ts) ----
+
+  const continentScalar = (code: string): ScalarSource => {
+    const continent = continentOfSql(dialect, code)
+    return scalar(continent, ID_CODEC, ANY_ID_KEY, continentUrlSql(dialect, continent), 'computed')
+  }
+
+  /** The distinct continents of a list of country codes. */
+  const continentList = (codes: string): ListSource => ({
+    kind: 'list',
+    expr: dialect.distinctMapped(codes, (code) => continentOfSql(dialect, code)),
+    element: asText,
+    codec: ID_CODEC,
+    groupElement: (continent) => continentUrlSql(dialect, continent),
+    groupKey: ANY_ID_KEY,
+  })
+
+  const globalSouthScalar = (code: string): ScalarSource =>
+    scalar(
+      isGlobalSouthSql(dialect, code),
+      BOOLEAN_CODEC,
+      VALUE_KEY,
+      isGlobalSouthSql(dialect, code),
+      'computed',
+    )
+
+  /** Columns with a faster or computed source than their record path, per entity. */
+  const specialSources = (paths: RecordPaths): ReadonlyMap<string, SourceFactory> => {
+    const entity = paths.entity
+    const jsonText = (path: string) => paths.text(path)
+    const jsonList = (path: string) => paths.list(path)
+    const sources = new Map<string, SourceFactory>()
+    const info = catalogEntityInfo(entity)!
+    const selfId: SourceFactory = () =>
+      info.idKind === 'letter'
+        ? scalar(dialect.column('id'), LETTER_ID_CODEC, entityKey(entity))
+        : scalar(dialect.column('id'), CODE_CODEC, entityKey(entity))
+    sources.set('ids.openalex', selfId)
+    sources.set('id', selfId)
+    sources.set('display_name', () => derived(entity, 'display_name', TEXT_CODEC))
+    sources.set('works_count', () => derivedNumber(entity, 'works_count'))
+    sources.set('cited_by_count', () => derivedNumber(entity, 'cited_by_count'))
+    sources.set('created_date', (column) => derivedTime(entity, 'created_date', column.kind))
+    sources.set('updated_date', (column) =>
+      scalar(
+        column.kind === 'datetime'
+          ? dialect.column('updated_date')
+          : dialect.toDate(dialect.column('updated_date')),
+        column.kind === 'datetime' ? TIMESTAMP_CODEC : DATE_CODEC,
+        VALUE_KEY,
+      ),
+    )
+    const names = new Set(derivedColumnsOf(entity).map((column) => column.name))
+    if (names.has('h_index')) {
+      sources.set('summary_stats.h_index', () => derivedNumber(entity, 'h_index'))
+      sources.set('summary_stats.i10_index', () => derivedNumber(entity, 'i10_index'))
+      sources.set('summary_stats.2yr_mean_citedness', () => derivedNumber(entity, 'two_yr_mean_citedness'))
+    }
+    if (names.has('country_code')) {
+      sources.set('continent', () => continentScalar(dialect.column('country_code')))
+      sources.set('is_global_south', () => globalSouthScalar(dialect.column('country_code')))
+    } else if (entity === 'publishers') {
+      const codes = () => jsonList('$.country_codes[*]')
+      sources.set('continent', () => continentList(codes()))
+      sources.set('is_global_south', () => computedBoolean(anyGlobalSouthSql(dialect, codes())))
+    }
+
+    const record = (id: string, kind: ValueKind) => fromRecord(paths, { id, kind })
+    const recordList = (id: string, kind: ValueKind): ListSource => {
+      const source = record(id, kind)
+      if (source.kind !== 'list') throw new Error(`${entity}.${id} is not a list in the records`)
+      return source
+    }
+
+    switch (entity) {
+      case 'works': {
+        sources.set('publication_year', () => derivedNumber(entity, 'publication_year'))
+        sources.set('publication_date', (column) => derivedTime(entity, 'publication_date', column.kind))
+        sources.set('type', () => derivedCode(entity, 'type'))
+        sources.set('type_crossref', () => derived(entity, 'type_crossref', TEXT_CODEC))
+        sources.set('language', () => derivedCode(entity, 'language'))
+        sources.set('open_access.is_oa', () => derivedBoolean(entity, 'is_oa'))
+        sources.set('open_access.oa_status', () => derivedCode(entity, 'oa_status'))
+        for (const name of [
+          'is_retracted',
+          'is_paratext',
+          'has_fulltext',
+          'has_doi',
+          'has_abstract',
+          'is_xpac',
+        ])
+          sources.set(name, () => derivedBoolean(entity, name))
+        sources.set('doi', () => derivedExternal(entity, 'doi', 'doi'))
+        sources.set('doi_starts_with', () => ({
+          kind: 'prefix',
+          scalar: derivedExternal(entity, 'doi', 'doi'),
+        }))
+        for (const name of [
+          'fwci',
+          'authors_count',
+          'referenced_works_count',
+          'countries_distinct_count',
+          'institutions_distinct_count',
+        ])
+          sources.set(name, () => derivedNumber(entity, name))
+        sources.set('primary_location.source.id', () =>
+          derivedLetterId(entity, 'primary_source_id', 'sources'),
+        )
+        sources.set('primary_topic.id', () => derivedLetterId(entity, 'primary_topic_id', 'topics'))
+        sources.set('primary_topic.subfield.id', () =>
+          derivedPathId(entity, 'primary_subfield_id', 'subfields'),
+        )
+        sources.set('primary_topic.field.id', () => derivedPathId(entity, 'primary_field_id', 'fields'))
+        sources.set('primary_topic.domain.id', () => derivedPathId(entity, 'primary_domain_id', 'domains'))
+
+        const linked = (columnId: string, table: string) =>
+          sources.set(columnId, (column) => link(table, column))
+        linked('authorships.author.id', 'works-authors')
+        linked('authorships.institutions.id', 'works-institutions')
+        linked('authorships.institutions.lineage', 'works-institution-lineage')
+        linked('authorships.countries', 'works-countries')
+        linked('authorships.institutions.country_code', 'works-institution-countries')
+        linked('topics.id', 'works-topics')
+        linked('keywords.id', 'works-keywords')
+        linked('concepts.id', 'works-concepts')
+        linked('funders.id', 'works-funders')
+        linked('awards.id', 'works-awards')
+        linked('sustainable_development_goals.id', 'works-sdgs')
+        linked('locations.source.id', 'works-sources')
+        linked('repository', 'works-sources')
+        linked('referenced_works', 'works-referenced-works')
+        sources.set('cited_by', (column) => ({
+          kind: 'cited-by',
+          codec: ID_CODEC,
+          references: link('works-referenced-works', column),
+        }))
+        sources.set('related_to', () => ({
+          kind: 'related-to',
+          list: recordList('related_works', 'entity_id'),
+        }))
+        for (const [name, scheme] of [
+          ['ids.pmid', 'pmid'],
+          ['ids.pmcid', 'pmcid'],
+          ['ids.mag', 'mag'],
+        ] as const)
+          sources.set(name, (column) => ({
+            kind: 'external-id',
+            entity,
+            scheme,
+            codec: externalIdCodec(scheme, true),
+            scalar: record(column.id, 'string') as ScalarSource,
+          }))
+        sources.set('has_orcid', () => computedBoolean(nonEmpty(jsonList('$.authorships[*].author.orcid'))))
+        sources.set('has_pmid', () => computedBoolean(`${jsonText('$.ids.pmid')} IS NOT NULL`))
+        sources.set('has_pmcid', () => computedBoolean(`${jsonText('$.ids.pmcid')} IS NOT NULL`))
+        sources.set('has_references', () =>
+          computedBoolean(`${dialect.column('referenced_works_count')} > 0`),
+        )
+        // Fields the API derives: they are not paths of the record.
+        sources.set('primary_location.source.has_issn', () =>
+          computedBoolean(
+            `${nonEmpty(jsonList('$.primary_location.source.issn[*]'))} OR ${jsonText('$.primary_location.source.issn_l')} IS NOT NULL`,
+          ),
+        )
+        sources.set('locations.source.has_issn', () =>
+          computedBoolean(
+            `${nonEmpty(jsonList('$.locations[*].source.issn[*]'))} OR ${nonEmpty(jsonList('$.locations[*].source.issn_l'))}`,
+          ),
+        )
+        sources.set('raw_affiliation_strings', () => ({
+          kind: 'list',
+          expr: jsonList('$.authorships[*].raw_affiliation_strings[*]'),
+          element: asText,
+          codec: TEXT_CODEC,
+          groupElement: asText,
+          groupKey: VALUE_KEY,
+        }))
+        sources.set('has_raw_affiliation_strings', () =>
+          computedBoolean(nonEmpty(jsonList('$.authorships[*].raw_affiliation_strings[*]'))),
+        )
+        sources.set('has_pdf_url', () => computedBoolean(nonEmpty(jsonList('$.locations[*].pdf_url'))))
+        sources.set('has_oa_accepted_or_published_version', () =>
+          computedBoolean(oaLocationWithVersion(paths, ACCEPTED_OR_PUBLISHED)),
+        )
+        sources.set('has_oa_submitted_version', () =>
+          computedBoolean(oaLocationWithVersion(paths, SUBMITTED)),
+        )
+        sources.set('best_open_version', () => ({
+          kind: 'choice',
+          choices: new Map([
+            ['any', oaLocationWithVersion(paths, ANY_OA_VERSION)],
+            ['acceptedorpublished', oaLocationWithVersion(paths, ACCEPTED_OR_PUBLISHED)],
+            ['published', oaLocationWithVersion(paths, PUBLISHED)],
+          ]),
+          scalar: scalar(
+            jsonText('$.best_oa_location.version'),
+            TEXT_CODEC,
+            VALUE_KEY,
+            jsonText('$.best_oa_location.version'),
+            'record',
+          ),
+        }))
+        const countOf = (field: string, listPath: string) =>
+          sources.set(field, () => {
+            const count = `coalesce(${dialect.tryNumber(jsonText(`$.${field}`))}, ${paths.count(listPath)})`
+            return scalar(count, NUMBER_CODEC, VALUE_KEY, count, 'computed')
+          })
+        countOf('concepts_count', '$.concepts[*]')
+        countOf('topics_count', '$.topics[*]')
+        countOf('locations_count', '$.locations[*]')
+        const institutionCountries = () => jsonList('$.authorships[*].institutions[*].country_code')
+        for (const prefix of ['authorships.institutions', 'institutions']) {
+          sources.set(`${prefix}.continent`, () => continentList(institutionCountries()))
+          sources.set(`${prefix}.is_global_south`, () =>
+            computedBoolean(anyGlobalSouthSql(dialect, institutionCountries())),
+          )
+        }
+        break
+      }
+      case 'authors':
+        sources.set('orcid', () => derivedExternal(entity, 'orcid', 'orcid'))
+        // Scopus ids are stated as profile URLs (`…authorDetails.url?authorID=7004212771&…`): the author id
+        // in them, or the whole text where there is none, matches the number or the URL.
+        sources.set('scopus', () => {
+          const stored = jsonText('$.ids.scopus')
+          const key = `coalesce(nullif(${dialect.regexpExtract(stored, 'authorID=([0-9]+)')}, ''), lower(trim(${stored})))`
+          return scalar(key, SCOPUS_CODEC, VALUE_KEY, stored, 'computed')
+        })
+        sources.set('has_orcid', () => computedBoolean(`${dialect.column('orcid')} IS NOT NULL`))
+        {
+          const countries = () => jsonList('$.last_known_institutions[*].country_code')
+          sources.set('last_known_institutions.continent', () => continentList(countries()))
+          sources.set('last_known_institutions.is_global_south', () =>
+            computedBoolean(anyGlobalSouthSql(dialect, countries())),
+          )
+        }
+        break
+      case 'sources':
+        sources.set('issn_l', () => derivedExternal(entity, 'issn_l', 'issn'))
+        sources.set('type', () => derivedCode(entity, 'type'))
+        for (const name of ['is_oa', 'is_in_doaj', 'is_core'])
+          sources.set(name, () => derivedBoolean(entity, name))
+        sources.set('host_organization', () => derivedLetterId(entity, 'host_organization_id', null))
+        sources.set('host_organization.id', () => derivedLetterId(entity, 'host_organization_id', null))
+        sources.set('country_code', () => derivedCode(entity, 'country_code'))
+        sources.set('has_issn', () =>
+          computedBoolean(`${dialect.column('issn_l')} IS NOT NULL OR ${nonEmpty(jsonList('$.issn[*]'))}`),
+        )
+        sources.set('ids.mag', () => ({
+          kind: 'external-id',
+          entity,
+          scheme: 'mag',
+          codec: externalIdCodec('mag', true),
+          scalar: record('ids.mag', 'string') as ScalarSource,
+        }))
+        break
+      case 'institutions':
+        sources.set('ror', () => derivedExternal(entity, 'ror', 'ror'))
+        sources.set('has_ror', () => computedBoolean(`${dialect.column('ror')} IS NOT NULL`))
+        sources.set('country_code', () => derivedCode(entity, 'country_code'))
+        sources.set('type', () => derivedCode(entity, 'type'))
+        break
+      case 'publishers':
+        sources.set('hierarchy_level', () => derivedNumber(entity, 'hierarchy_level'))
+        sources.set('parent_publisher', () => derivedLetterId(entity, 'parent_publisher_id', 'publishers'))
+        sources.set('ids.ror', () => derivedExternal(entity, 'ror', 'ror'))
+        break
+      case 'funders':
+        sources.set('country_code', () => derivedCode(entity, 'country_code'))
+        sources.set('ids.ror', () => derivedExternal(entity, 'ror', 'ror'))
+        break
+      case 'awards':
+        sources.set('funder.id', () => derivedLetterId(entity, 'funder_id', 'funders'))
+        sources.set('funder_award_id', () => derived(entity, 'funder_award_id', TEXT_CODEC))
+        break
+      case 'topics':
+        sources.set('subfield.id', () => derivedPathId(entity, 'subfield_id', 'subfields'))
+        sources.set('field.id', () => derivedPathId(entity, 'field_id', 'fields'))
+        sources.set('domain.id', () => derivedPathId(entity, 'domain_id', 'domains'))
+        break
+      case 'subfields':
+        sources.set('field.id', () => derivedPathId(entity, 'field_id', 'fields'))
+        sources.set('domain.id', () => derivedPathId(entity, 'domain_id', 'domains'))
+        break
+      case 'fields':
+        sources.set('domain.id', () => derivedPathId(entity, 'domain_id', 'domains'))
+        break
+      case 'concepts':
+        sources.set('level', () => derivedNumber(entity, 'level'))
+        sources.set('wikidata_id', () => derivedExternal(entity, 'wikidata', 'wikidata'))
+        sources.set('has_wikidata', () => computedBoolean(`${dialect.column('wikidata')} IS NOT NULL`))
+        break
+      default:
+        break
+    }
+    return sources
+  }
+
+  const sourceIn = (sources: EntitySources, column: ColumnRef): ColumnSource => {
+    if (column.kind === 'search' || column.kind === 'collection')
+      return { kind: 'unsupported', message: `${column.id} is a ${column.kind} column, not a value column` }
+    const bound = DATE_BOUND.exec(column.id)
+    const ref = bound === null ? column : { id: bound[1]!, kind: column.kind }
+    const special = sources.special.get(ref.id)
+    if (special !== undefined) return special(ref)
+    return fromRecord(sources.paths, ref)
+  }
+
+  const SOURCES: ReadonlyMap<CatalogEntity, EntitySources> = new Map(
+    CATALOG_ENTITY_NAMES.map((entity) => {
+      const paths = new RecordPaths(entity, dialect.column)
+      return [entity, { paths, special: specialSources(paths) }]
+    }),
+  )
+
+  // Every source once, so that every path a query can read is collected; then the collections close.
+  const RECORD_PATH_COLUMNS: ReadonlyMap<CatalogEntity, readonly RecordPathColumn[]> = new Map(
+    [...SOURCES].map(([entity, sources]) => {
+      for (const column of registryColumnsOf(entity)) sourceIn(sources, column)
+      for (const [id, factory] of sources.special) factory({ id, kind: 'string' })
+      return [entity, sources.paths.close()]
+    }),
+  )
+
+  /**
+   * The record-path columns of an entity table: what ingest extracts from each record so that no query reads
+   * the `record` column (see catalog/record-path-columns.ts).
+   */
+  const recordPathColumnsOf = (entity: CatalogEntity): readonly RecordPathColumn[] =>
+    RECORD_PATH_COLUMNS.get(entity) ?? []
+
+  /** The SQL of a record-path column of the entity's list values at `path` (it must be one ingest writes). */
+  const recordListColumn = (entity: CatalogEntity, path: string): string =>
+    SOURCES.get(entity)!.paths.list(path)
+
+  /** Where a registry column's values are, for an entity table. */
+  const columnSourceOf = (entity: CatalogEntity, column: ColumnRef): ColumnSource => {
+    const sources = SOURCES.get(entity)
+    if (sources === undefined) throw new Error(`Not a catalog entity: ${entity}`)
+    return sourceIn(sources, column)
+  }
+
+  return { columnSourceOf, recordListColumn, recordPathColumnsOf }
+}
+
+const DUCKDB_COLUMN_MAP = createColumnMap(DUCKDB_COLUMN_DIALECT)
+export const { columnSourceOf, recordListColumn, recordPathColumnsOf } = DUCKDB_COLUMN_MAP

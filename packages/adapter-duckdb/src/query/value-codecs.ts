@@ -9,30 +9,25 @@ import {
   normalizeExternalId,
 } from '../catalog/external-id-schemes.ts'
 import { anyLetterId, pathIdTail } from '../catalog/openalex-id-normalizer.ts'
-import { constantLiteral } from '../sql/sql-text.ts'
+import { type ColumnDialect, DUCKDB_COLUMN_DIALECT } from './column-dialect.ts'
 import type { SqlParam } from './compiled-query.ts'
+
+/** What a codec's `input` gives: how an engine types the parameter that carries it. */
+export type InputType = 'text' | 'number' | 'boolean'
 
 export interface ValueCodec {
   /** SQL giving the comparable form of the stored value `expr`. */
   readonly stored: (expr: string) => string
   /** The comparable form of a request value; null when no stored value can equal it. */
   readonly input: (value: FilterValue) => SqlParam
-  /** The placeholder of one input value, with its cast (`?`, `TRY_CAST(? AS TIMESTAMP)`). */
+  /** What `input` gives, when not null. */
+  readonly inputType: InputType
+  /** The placeholder of one input value, with its cast (`?`, `TRY_CAST(? AS TIMESTAMP)`); `?` marks the slot. */
   readonly placeholder: string
 }
 
 const identity = (expr: string): string => expr
 const text = (value: FilterValue): string => String(value).trim()
-
-const TAIL_PATTERN = constantLiteral('([^/]+)/?$')
-
-/** SQL: the url-decoded last path segment of an id or code (`https://openalex.org/W1` gives `W1`). */
-export const idTailSql = (expr: string): string =>
-  `url_decode(regexp_extract(trim(${expr}), ${TAIL_PATTERN}, 1))`
-
-/** SQL: the last segment as a group key: letter ids upper-cased (`w1` gives `W1`), codes as written. */
-export const groupIdSql = (expr: string): string =>
-  `CASE WHEN regexp_full_match(${idTailSql(expr)}, '[A-Za-z][0-9]+') THEN upper(${idTailSql(expr)}) ELSE ${idTailSql(expr)} END`
 
 /** TypeScript: the case-insensitive key of an OpenAlex id or code in any form (`https://openalex.org/W1` → `w1`). */
 export const idKey = (value: string): string =>
@@ -51,70 +46,116 @@ const toBoolean = (value: FilterValue): SqlParam => {
   return word === 'true' ? true : word === 'false' ? false : null
 }
 
-export const NUMBER_CODEC: ValueCodec = { stored: identity, input: toNumber, placeholder: '?' }
-export const BOOLEAN_CODEC: ValueCodec = { stored: identity, input: toBoolean, placeholder: '?' }
-/** Dates compare as dates; a request may write a datetime, whose date part counts. */
-export const DATE_CODEC: ValueCodec = {
-  stored: identity,
-  input: (value) => text(value),
-  placeholder: 'CAST(TRY_CAST(? AS TIMESTAMP) AS DATE)',
-}
-export const TIMESTAMP_CODEC: ValueCodec = {
-  stored: identity,
-  input: (value) => text(value),
-  placeholder: 'TRY_CAST(? AS TIMESTAMP)',
-}
-/** Free text: case-insensitive, as the API matches string fields. */
-export const TEXT_CODEC: ValueCodec = {
-  stored: (expr) => `lower(${expr})`,
-  input: (value) => text(value).toLowerCase(),
-  placeholder: '?',
-}
-/** An id or a code read from a record, in any form: compared by its lower-cased last path segment. */
-export const ID_CODEC: ValueCodec = {
-  stored: (expr) => `lower(${idTailSql(expr)})`,
-  input: (value) => idKey(text(value)),
-  placeholder: '?',
-}
-/** A catalog column holding short letter ids (`W123`): the input becomes that form. */
-export const LETTER_ID_CODEC: ValueCodec = {
-  stored: identity,
-  input: (value) => anyLetterId(text(value)) ?? text(value).toUpperCase(),
-  placeholder: '?',
-}
-/** A catalog column holding lower-case path ids (`deep-learning`, SDG `3`, subfield `2303`). */
-export const PATH_ID_CODEC: ValueCodec = {
-  stored: identity,
-  input: (value) => (pathIdTail(text(value)) ?? text(value)).toLowerCase(),
-  placeholder: '?',
-}
-/** A catalog column holding upper-case country codes. */
-export const COUNTRY_CODEC: ValueCodec = {
-  stored: identity,
-  input: (value) => (pathIdTail(text(value)) ?? text(value)).toUpperCase(),
-  placeholder: '?',
-}
-/** A catalog column holding a code in any case (`article`, `US`, a vocabulary entity's own id). */
-export const CODE_CODEC: ValueCodec = {
-  stored: (expr) => `lower(${expr})`,
-  input: (value) => (pathIdTail(text(value)) ?? text(value)).toLowerCase(),
-  placeholder: '?',
-}
-
 const PREFIX_PATTERNS: ReadonlyMap<ExternalIdScheme, string> = new Map(
   EXTERNAL_ID_SCHEMES.map((spec) => [spec.scheme, spec.prefixPattern]),
 )
 
+/** The codecs of one engine's SQL. */
+export interface ValueCodecs {
+  readonly number: ValueCodec
+  readonly boolean: ValueCodec
+  /** Dates compare as dates; a request may write a datetime, whose date part counts. */
+  readonly date: ValueCodec
+  readonly timestamp: ValueCodec
+  /** Free text: case-insensitive, as the API matches string fields. */
+  readonly text: ValueCodec
+  /** An id or a code read from a record, in any form: compared by its lower-cased last path segment. */
+  readonly id: ValueCodec
+  /** A catalog column holding short letter ids (`W123`): the input becomes that form. */
+  readonly letterId: ValueCodec
+  /** A catalog column holding lower-case path ids (`deep-learning`, SDG `3`, subfield `2303`). */
+  readonly pathId: ValueCodec
+  /** A catalog column holding upper-case country codes. */
+  readonly country: ValueCodec
+  /** A catalog column holding a code in any case (`article`, `US`, a vocabulary entity's own id). */
+  readonly code: ValueCodec
+  /**
+   * An external id. `normalisedInCatalog`: the column already holds the normalised form (the catalog's
+   * `doi`, `orcid`, `ror`, … columns); otherwise the record's value is normalised in SQL the way ingest does
+   * it (lower-cased first, so the case-insensitive prefix patterns match as written).
+   */
+  readonly externalId: (scheme: ExternalIdScheme, normalisedInCatalog: boolean) => ValueCodec
+}
+
+const CODECS = new WeakMap<ColumnDialect, ValueCodecs>()
+
 /**
- * An external id. `normalisedInCatalog`: the column already holds the normalised form (the catalog's `doi`,
- * `orcid`, `ror`, … columns); otherwise the record's value is normalised in SQL the way ingest does it
- * (lower-cased first, so the case-insensitive prefix patterns match as written).
+ * The codecs of a dialect: the same objects for the same dialect, since compilers tell a codec by identity
+ * (`source.codec === NUMBER_CODEC`).
  */
-export const externalIdCodec = (scheme: ExternalIdScheme, normalisedInCatalog: boolean): ValueCodec => ({
-  stored: normalisedInCatalog
-    ? identity
-    : (expr) =>
-        `regexp_replace(regexp_replace(lower(trim(${expr})), ${constantLiteral(PREFIX_PATTERNS.get(scheme)!)}, ''), '/+$', '')`,
-  input: (value) => normalizeExternalId(scheme, text(value)) ?? null,
-  placeholder: '?',
+export const valueCodecsFor = (dialect: ColumnDialect): ValueCodecs => {
+  let codecs = CODECS.get(dialect)
+  if (codecs === undefined) {
+    codecs = createValueCodecs(dialect)
+    CODECS.set(dialect, codecs)
+  }
+  return codecs
+}
+
+const createValueCodecs = (dialect: ColumnDialect): ValueCodecs => ({
+  number: { stored: identity, input: toNumber, inputType: 'number', placeholder: '?' },
+  boolean: { stored: identity, input: toBoolean, inputType: 'boolean', placeholder: '?' },
+  date: { stored: identity, input: text, inputType: 'text', placeholder: dialect.datePlaceholder },
+  timestamp: { stored: identity, input: text, inputType: 'text', placeholder: dialect.timestampPlaceholder },
+  text: {
+    stored: (expr) => `lower(${expr})`,
+    input: (value) => text(value).toLowerCase(),
+    inputType: 'text',
+    placeholder: '?',
+  },
+  id: {
+    stored: (expr) => `lower(${dialect.idTail(expr)})`,
+    input: (value) => idKey(text(value)),
+    inputType: 'text',
+    placeholder: '?',
+  },
+  letterId: {
+    stored: identity,
+    input: (value) => anyLetterId(text(value)) ?? text(value).toUpperCase(),
+    inputType: 'text',
+    placeholder: '?',
+  },
+  pathId: {
+    stored: identity,
+    input: (value) => (pathIdTail(text(value)) ?? text(value)).toLowerCase(),
+    inputType: 'text',
+    placeholder: '?',
+  },
+  country: {
+    stored: identity,
+    input: (value) => (pathIdTail(text(value)) ?? text(value)).toUpperCase(),
+    inputType: 'text',
+    placeholder: '?',
+  },
+  code: {
+    stored: (expr) => `lower(${expr})`,
+    input: (value) => (pathIdTail(text(value)) ?? text(value)).toLowerCase(),
+    inputType: 'text',
+    placeholder: '?',
+  },
+  externalId: (scheme, normalisedInCatalog) => ({
+    stored: normalisedInCatalog
+      ? identity
+      : (expr) => dialect.externalIdKey(expr, PREFIX_PATTERNS.get(scheme)!),
+    input: (value) => normalizeExternalId(scheme, text(value)) ?? null,
+    inputType: 'text',
+    placeholder: '?',
+  }),
 })
+
+// DuckDB's codecs, by the names the compiler has always used.
+const DUCKDB_CODECS = valueCodecsFor(DUCKDB_COLUMN_DIALECT)
+export const NUMBER_CODEC = DUCKDB_CODECS.number
+export const BOOLEAN_CODEC = DUCKDB_CODECS.boolean
+export const DATE_CODEC = DUCKDB_CODECS.date
+export const TIMESTAMP_CODEC = DUCKDB_CODECS.timestamp
+export const TEXT_CODEC = DUCKDB_CODECS.text
+export const ID_CODEC = DUCKDB_CODECS.id
+export const LETTER_ID_CODEC = DUCKDB_CODECS.letterId
+export const PATH_ID_CODEC = DUCKDB_CODECS.pathId
+export const COUNTRY_CODEC = DUCKDB_CODECS.country
+export const CODE_CODEC = DUCKDB_CODECS.code
+export const externalIdCodec = DUCKDB_CODECS.externalId
+
+/** SQL (DuckDB): the url-decoded last path segment of an id or code (`https://openalex.org/W1` gives `W1`). */
+export const idTailSql = DUCKDB_COLUMN_DIALECT.idTail

@@ -1,0 +1,83 @@
+// The SQL the column map (column-sources.ts, value-codecs.ts) writes, as one interface per engine: where a
+// registry column's values are is a fact of the catalog, but how a JSON text is typed, an id's last segment
+// taken or a list filtered is written differently by DuckDB and ClickHouse (kysely's dialects do the same for
+// their query nodes). DuckDB's is here; ClickHouse's is in @oqlkit/adapter-clickhouse. Every argument is SQL
+// the map wrote itself (a column, an expression of columns) or a constant of this package: never a value of
+// a request, which travels as a parameter.
+import { LETTER_ID_PATTERN } from '../catalog/openalex-id-normalizer.ts'
+import { constantLiteral, quoteIdentifier } from '../sql/sql-text.ts'
+
+export interface ColumnDialect {
+  /** A column of the entity table, by its catalog name. */
+  column(name: string): string
+  /** A constant string of this package (a pattern, a country code, a URL prefix) as a literal. */
+  constant(text: string): string
+  /** The number a JSON text holds, or NULL. */
+  tryNumber(text: string): string
+  /** The date of the date or datetime a JSON text holds, or NULL. */
+  tryDate(text: string): string
+  /** The instant a JSON text holds, or NULL. */
+  tryTimestamp(text: string): string
+  /** The boolean a JSON text holds, or NULL. */
+  tryBoolean(text: string): string
+  /** A stored date or timestamp column as a date. */
+  toDate(expr: string): string
+  /** A stored date or timestamp column as a timestamp. */
+  toTimestamp(expr: string): string
+  /** The url-decoded last path segment of an id or code (`https://openalex.org/W1` gives `W1`). */
+  idTail(text: string): string
+  /**
+   * The group key of an id read from a record: the upper-cased short form of a letter id in any form
+   * (`https://openalex.org/w1` and `W1` share `W1`), any other id as written.
+   */
+  letterIdGroup(text: string): string
+  /** Whether a list holds any value. */
+  nonEmpty(list: string): string
+  /** Whether a list holds any of some constants. */
+  anyOf(list: string, constants: readonly string[]): string
+  /** Whether a list holds any of some upper-case constants, compared with its values upper-cased. */
+  anyUpperOf(list: string, constants: readonly string[]): string
+  /** The distinct non-null results of `map` over a list's values (`map` gets the SQL of one value). */
+  distinctMapped(list: string, map: (value: string) => string): string
+  /** The first group of a constant pattern in a text, empty when it does not match. */
+  regexpExtract(text: string, pattern: string): string
+  /** An external id as ingest normalises it: lower-cased, trimmed, without its URL prefix and end slashes. */
+  externalIdKey(text: string, prefixPattern: string): string
+  /** Two texts joined. */
+  concat(left: string, right: string): string
+  /** The placeholder of one parameter read as a date (a datetime's date counts), `?` marking the slot. */
+  readonly datePlaceholder: string
+  /** The placeholder of one parameter read as an instant, `?` marking the slot. */
+  readonly timestampPlaceholder: string
+}
+
+const TAIL_PATTERN = constantLiteral('([^/]+)/?$')
+const idTail = (text: string): string => `url_decode(regexp_extract(trim(${text}), ${TAIL_PATTERN}, 1))`
+const LETTER_ID_IN_RECORD = constantLiteral(`(?i)${LETTER_ID_PATTERN}`)
+
+export const DUCKDB_COLUMN_DIALECT: ColumnDialect = {
+  column: quoteIdentifier,
+  constant: constantLiteral,
+  tryNumber: (text) => `TRY_CAST(${text} AS DOUBLE)`,
+  tryDate: (text) => `CAST(TRY_CAST(${text} AS TIMESTAMP) AS DATE)`,
+  tryTimestamp: (text) => `TRY_CAST(${text} AS TIMESTAMP)`,
+  tryBoolean: (text) => `TRY_CAST(${text} AS BOOLEAN)`,
+  toDate: (expr) => `CAST(${expr} AS DATE)`,
+  toTimestamp: (expr) => `CAST(${expr} AS TIMESTAMP)`,
+  idTail,
+  letterIdGroup: (text) =>
+    `coalesce(nullif(upper(regexp_extract(trim(${text}), ${LETTER_ID_IN_RECORD}, 1)), ''), trim(${text}))`,
+  nonEmpty: (list) => `len(${list}) > 0`,
+  anyOf: (list, constants) =>
+    `len(list_filter(${list}, lambda __v: __v IN (${constants.map((constant) => `'${constant}'`).join(', ')}))) > 0`,
+  anyUpperOf: (list, constants) =>
+    `list_has_any(list_transform(${list}, lambda __c: upper(__c)), [${constants.map(constantLiteral).join(', ')}])`,
+  distinctMapped: (list, map) =>
+    `list_distinct(list_filter(list_transform(${list}, lambda __c: ${map('__c')}), lambda __c: __c IS NOT NULL))`,
+  regexpExtract: (text, pattern) => `regexp_extract(${text}, ${constantLiteral(pattern)}, 1)`,
+  externalIdKey: (text, prefixPattern) =>
+    `regexp_replace(regexp_replace(lower(trim(${text})), ${constantLiteral(prefixPattern)}, ''), '/+$', '')`,
+  concat: (left, right) => `${left} || ${right}`,
+  datePlaceholder: 'CAST(TRY_CAST(? AS TIMESTAMP) AS DATE)',
+  timestampPlaceholder: 'TRY_CAST(? AS TIMESTAMP)',
+}

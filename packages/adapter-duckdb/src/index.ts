@@ -18,7 +18,7 @@ export {
 } from './catalog/catalog-layout.ts'
 export { type CatalogManifestResult, readCatalogManifest } from './catalog/catalog-manifest-reader.ts'
 export { normalizeExternalId } from './catalog/external-id-schemes.ts'
-export { shortOpenAlexId } from './catalog/openalex-id-normalizer.ts'
+export { LETTER_ID_PATTERN, shortOpenAlexId } from './catalog/openalex-id-normalizer.ts'
 export { RECORD_CODEC_ID, RECORD_CODEC_IDS, type RecordCodecId } from './catalog/record-codec.ts'
 export { RecordTextsFiles, type RecordTextsThreads } from './catalog/record-texts-file.ts'
 export {
@@ -59,6 +59,17 @@ export {
 } from './query/autocomplete-index.ts'
 export { rankAutocompleteMatches } from './query/autocomplete-lookup.ts'
 export { normalizedNameSql } from './query/catalog-views.ts'
+export { type ColumnDialect, DUCKDB_COLUMN_DIALECT } from './query/column-dialect.ts'
+export {
+  type ColumnMap,
+  type ColumnSource,
+  createColumnMap,
+  type GroupKeyKind,
+  type LinkSource,
+  type ListSource,
+  ownValuesOf,
+  type ScalarSource,
+} from './query/column-sources.ts'
 export {
   CatalogOpenError,
   createDuckDbAdapter,
@@ -67,6 +78,7 @@ export {
 } from './query/duckdb-adapter.ts'
 export { type DuckDbDatabaseOptions, openDuckDbDatabase } from './query/duckdb-driver.ts'
 export { type RecordLocation, RecordStoreReader } from './query/record-store-reader.ts'
+export { type ValueCodec, type ValueCodecs, valueCodecsFor } from './query/value-codecs.ts'
 export { type CatalogWorkVectors, readCatalogWorkVectors } from './query/work-vector-loader.ts'
 export {
   CatalogIndexError,

@@ -1,0 +1,131 @@
+// The column map in ClickHouse's SQL: every source of every registry column of every entity is run on
+// ClickHouse itself (chdb behind the test stand-in for its HTTP interface) over the loaded sample catalog,
+// and the dialect's functions give the values DuckDB's give.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type ClickHouseClient, createClient } from '@clickhouse/client'
+import { type ColumnSource, catalogEntityInfo, createColumnMap } from '@oqlkit/adapter-duckdb'
+import { ENTITY_TYPES, entityPath, propertiesRegistry } from '@oqlkit/oqo-schema'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+import { loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
+import { CLICKHOUSE_COLUMN_DIALECT as CH } from '../src/clickhouse-column-dialect.ts'
+import { entityTableName } from '../src/clickhouse-schema.ts'
+import { type ChdbHttpServer, startChdbHttpServer } from './support/chdb-http-server.ts'
+
+const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-clickhouse-dialect-'))
+let server: ChdbHttpServer
+let client: ClickHouseClient
+let database: string
+
+beforeAll(async () => {
+  const catalogDir = await sharedSampleCatalog()
+  server = await startChdbHttpServer({ dataDir: join(scratch, 'chdb') })
+  client = createClient({
+    url: server.url,
+    clickhouse_settings: { output_format_json_quote_64bit_integers: 1 },
+  })
+  database = (await loadCatalogIntoClickHouse({ catalogDir, client, catalog: 'sample' })).database
+}, 240_000)
+afterAll(async () => {
+  await client?.close()
+  await server?.close()
+  rmSync(scratch, { recursive: true, force: true })
+})
+
+const valueOf = async (expression: string): Promise<unknown> => {
+  const result = await client.query({ query: `SELECT ${expression} AS v`, format: 'JSONEachRow' })
+  return ((await result.json()) as [{ v: unknown }])[0].v
+}
+
+/** The SQL expressions a source can put in a statement, each over one row of its entity table. */
+const expressionsOf = (source: ColumnSource): string[] => {
+  switch (source.kind) {
+    case 'scalar':
+      return [source.expr, source.groupExpr, source.codec.stored(source.expr)]
+    case 'list':
+      return [
+        source.expr,
+        `arrayMap(x -> ${source.element('x')}, ${source.expr})`,
+        `arrayMap(x -> ${source.groupElement('x')}, ${source.expr})`,
+        `arrayMap(x -> ${source.codec.stored('x')}, ${source.expr})`,
+      ]
+    case 'external-id':
+    case 'prefix':
+      return expressionsOf(source.scalar)
+    case 'choice':
+      return [...source.choices.values(), ...expressionsOf(source.scalar)]
+    case 'related-to':
+      return expressionsOf(source.list)
+    default:
+      return [] // link tables and unsupported columns hold no expression of the entity table
+  }
+}
+
+describe('the column map in ClickHouse SQL (chdb behind the test stand-in for its HTTP interface)', () => {
+  it("runs every registry column's SQL on the loaded catalog", async () => {
+    const map = createColumnMap(CH)
+    const failures: string[] = []
+    let ran = 0
+    for (const type of ENTITY_TYPES) {
+      const info = catalogEntityInfo(entityPath(type))
+      if (info === undefined) continue
+      const table = `\`${database}\`.\`${entityTableName(info.entity)}\``
+      for (const column of propertiesRegistry.columnsOf(type)) {
+        if (column.kind === null) continue
+        for (const expression of expressionsOf(
+          map.columnSourceOf(info.entity, { id: column.id, kind: column.kind }),
+        )) {
+          ran++
+          try {
+            await (
+              await client.query({
+                query: `SELECT ${expression} FROM ${table} LIMIT 3`,
+                format: 'JSONEachRow',
+              })
+            ).json()
+          } catch (error) {
+            failures.push(
+              `${type}.${column.id}: ${expression.slice(0, 120)}: ${(error as Error).message.slice(0, 200)}`,
+            )
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([])
+    expect(ran).toBeGreaterThan(500)
+  }, 240_000)
+
+  it("gives the values DuckDB's dialect gives", async () => {
+    const text = (value: string) => CH.constant(value)
+    expect(await valueOf(CH.idTail(text(' https://openalex.org/works/W1/ ')))).toBe('W1')
+    expect(await valueOf(CH.idTail(text('https://openalex.org/keywords/deep%20learning')))).toBe(
+      'deep learning',
+    )
+    expect(await valueOf(CH.letterIdGroup(text('https://openalex.org/w12')))).toBe('W12')
+    expect(await valueOf(CH.letterIdGroup(text('https://openalex.org/types/article')))).toBe(
+      'https://openalex.org/types/article',
+    )
+    expect(await valueOf(CH.tryNumber(text('4.5')))).toBe(4.5)
+    expect(await valueOf(CH.tryNumber(text('n/a')))).toBeNull()
+    expect(await valueOf(CH.tryDate(text('2020-05-01T10:00:00')))).toBe('2020-05-01')
+    expect(await valueOf(CH.tryDate(text('2020-05-01')))).toBe('2020-05-01')
+    expect(await valueOf(CH.tryDate(text('someday')))).toBeNull()
+    expect(await valueOf(CH.tryBoolean(text('true')))).toBe(true)
+    expect(await valueOf(CH.tryBoolean(text('false')))).toBe(false)
+    expect(await valueOf(CH.tryBoolean(text('maybe')))).toBeNull()
+    expect(
+      await valueOf(CH.externalIdKey(text(' https://doi.org/10.1/AB/ '), '^https?://(dx\\.)?doi\\.org/')),
+    ).toBe('10.1/ab')
+    expect(await valueOf(CH.anyOf("['a', 'b']", ['b', 'c']))).toBe(true)
+    expect(await valueOf(CH.anyUpperOf("['us', 'fr']", ['US']))).toBe(true)
+    expect(await valueOf(CH.distinctMapped("['a', 'b', 'a', 'c']", (x) => `nullIf(${x}, 'c')`))).toEqual([
+      'a',
+      'b',
+    ])
+    expect(await valueOf(CH.regexpExtract(text('x?authorID=123&y'), 'authorID=([0-9]+)'))).toBe('123')
+    expect(await valueOf(CH.constant("it's a \\ back'slash"))).toBe("it's a \\ back'slash")
+    expect(await valueOf(CH.datePlaceholder.replace('?', text('2021-02-03T04:05:06Z')))).toBe('2021-02-03')
+  })
+})

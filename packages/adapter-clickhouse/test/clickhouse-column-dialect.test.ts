@@ -34,7 +34,7 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true })
 })
 
-const valueOf = async (expression: string): Promise<unknown> => {
+const evaluate = async (expression: string): Promise<unknown> => {
   const result = await client.query({ query: `SELECT ${expression} AS v`, format: 'JSONEachRow' })
   return ((await result.json()) as [{ v: unknown }])[0].v
 }
@@ -99,33 +99,33 @@ describe('the column map in ClickHouse SQL (chdb behind the test stand-in for it
 
   it("gives the values DuckDB's dialect gives", async () => {
     const text = (value: string) => CH.constant(value)
-    expect(await valueOf(CH.idTail(text(' https://openalex.org/works/W1/ ')))).toBe('W1')
-    expect(await valueOf(CH.idTail(text('https://openalex.org/keywords/deep%20learning')))).toBe(
+    expect(await evaluate(CH.idTail(text(' https://openalex.org/works/W1/ ')))).toBe('W1')
+    expect(await evaluate(CH.idTail(text('https://openalex.org/keywords/deep%20learning')))).toBe(
       'deep learning',
     )
-    expect(await valueOf(CH.letterIdGroup(text('https://openalex.org/w12')))).toBe('W12')
-    expect(await valueOf(CH.letterIdGroup(text('https://openalex.org/types/article')))).toBe(
+    expect(await evaluate(CH.letterIdGroup(text('https://openalex.org/w12')))).toBe('W12')
+    expect(await evaluate(CH.letterIdGroup(text('https://openalex.org/types/article')))).toBe(
       'https://openalex.org/types/article',
     )
-    expect(await valueOf(CH.tryNumber(text('4.5')))).toBe(4.5)
-    expect(await valueOf(CH.tryNumber(text('n/a')))).toBeNull()
-    expect(await valueOf(CH.tryDate(text('2020-05-01T10:00:00')))).toBe('2020-05-01')
-    expect(await valueOf(CH.tryDate(text('2020-05-01')))).toBe('2020-05-01')
-    expect(await valueOf(CH.tryDate(text('someday')))).toBeNull()
-    expect(await valueOf(CH.tryBoolean(text('true')))).toBe(true)
-    expect(await valueOf(CH.tryBoolean(text('false')))).toBe(false)
-    expect(await valueOf(CH.tryBoolean(text('maybe')))).toBeNull()
+    expect(await evaluate(CH.tryNumber(text('4.5')))).toBe(4.5)
+    expect(await evaluate(CH.tryNumber(text('n/a')))).toBeNull()
+    expect(await evaluate(CH.tryDate(text('2020-05-01T10:00:00')))).toBe('2020-05-01')
+    expect(await evaluate(CH.tryDate(text('2020-05-01')))).toBe('2020-05-01')
+    expect(await evaluate(CH.tryDate(text('someday')))).toBeNull()
+    expect(await evaluate(CH.tryBoolean(text('true')))).toBe(true)
+    expect(await evaluate(CH.tryBoolean(text('false')))).toBe(false)
+    expect(await evaluate(CH.tryBoolean(text('maybe')))).toBeNull()
     expect(
-      await valueOf(CH.externalIdKey(text(' https://doi.org/10.1/AB/ '), '^https?://(dx\\.)?doi\\.org/')),
+      await evaluate(CH.externalIdKey(text(' https://doi.org/10.1/AB/ '), '^https?://(dx\\.)?doi\\.org/')),
     ).toBe('10.1/ab')
-    expect(await valueOf(CH.anyOf("['a', 'b']", ['b', 'c']))).toBe(true)
-    expect(await valueOf(CH.anyUpperOf("['us', 'fr']", ['US']))).toBe(true)
-    expect(await valueOf(CH.distinctMapped("['a', 'b', 'a', 'c']", (x) => `nullIf(${x}, 'c')`))).toEqual([
+    expect(await evaluate(CH.anyOf("['a', 'b']", ['b', 'c']))).toBe(true)
+    expect(await evaluate(CH.anyUpperOf("['us', 'fr']", ['US']))).toBe(true)
+    expect(await evaluate(CH.distinctMapped("['a', 'b', 'a', 'c']", (x) => `nullIf(${x}, 'c')`))).toEqual([
       'a',
       'b',
     ])
-    expect(await valueOf(CH.regexpExtract(text('x?authorID=123&y'), 'authorID=([0-9]+)'))).toBe('123')
-    expect(await valueOf(CH.constant("it's a \\ back'slash"))).toBe("it's a \\ back'slash")
-    expect(await valueOf(CH.datePlaceholder.replace('?', text('2021-02-03T04:05:06Z')))).toBe('2021-02-03')
+    expect(await evaluate(CH.regexpExtract(text('x?authorID=123&y'), 'authorID=([0-9]+)'))).toBe('123')
+    expect(await evaluate(CH.constant("it's a \\ back'slash"))).toBe("it's a \\ back'slash")
+    expect(await evaluate(CH.datePlaceholder.replace('?', text('2021-02-03T04:05:06Z')))).toBe('2021-02-03')
   })
 })

@@ -15,7 +15,6 @@ import { CATALOG_ENTITY_NAMES, type CatalogEntity, catalogEntityInfo } from '../
 import { type DerivedColumn, derivedColumnsOf } from '../catalog/entity-columns.ts'
 import type { ExternalIdScheme } from '../catalog/external-id-schemes.ts'
 import { LINK_TABLES, type LinkTableSpec } from '../catalog/link-tables.ts'
-import { LETTER_ID_PATTERN } from '../catalog/openalex-id-normalizer.ts'
 import {
   type RecordPathColumn,
   type RecordPathForm,

@@ -20,13 +20,16 @@ import { linkTableName } from './clickhouse-schema.ts'
 
 type SqlParam = string | number | boolean
 
+/** The ClickHouse types parameters are sent as. */
+export type ParamType = 'String' | 'Float64' | 'Bool' | 'UInt64' | 'Array(String)'
+
 /** The parameters of one statement: each value gets a name and a ClickHouse type. */
 export class QueryParams {
-  readonly values: Record<string, SqlParam> = {}
+  readonly values: Record<string, SqlParam | readonly string[]> = {}
   #next = 0
 
   /** The placeholder of a value of a type (`{p3:String}`). */
-  add(value: SqlParam, type: 'String' | 'Float64' | 'Bool' | 'UInt64' | 'Int64'): string {
+  add(value: SqlParam | readonly string[], type: ParamType): string {
     const name = `p${this.#next++}`
     this.values[name] = value
     return `{${name}:${type}}`

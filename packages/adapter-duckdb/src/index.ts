@@ -18,7 +18,7 @@ export {
 } from './catalog/catalog-layout.ts'
 export { type CatalogManifestResult, readCatalogManifest } from './catalog/catalog-manifest-reader.ts'
 export { normalizeExternalId } from './catalog/external-id-schemes.ts'
-export { LETTER_ID_PATTERN, shortOpenAlexId } from './catalog/openalex-id-normalizer.ts'
+export { fullOpenAlexId, LETTER_ID_PATTERN, shortOpenAlexId } from './catalog/openalex-id-normalizer.ts'
 export { RECORD_CODEC_ID, RECORD_CODEC_IDS, type RecordCodecId } from './catalog/record-codec.ts'
 export { RecordTextsFiles, type RecordTextsThreads } from './catalog/record-texts-file.ts'
 export {

@@ -1,0 +1,437 @@
+// The engine's StorageAdapter on ClickHouse: a plan's rows, groups and totals compiled to ClickHouse SQL over
+// the served version of a loaded catalog, with the DuckDB adapter's semantics (the conformance suite pins
+// them). A page is chosen from the entity table's narrow columns, then its records are read from the records
+// table by id, as RowBinary bytes passed on as they are. Every value is a query parameter.
+import type { ClickHouseClient } from '@clickhouse/client'
+import {
+  type CatalogEntity,
+  type ColumnSource,
+  catalogEntityInfo,
+  createColumnMap,
+  fullOpenAlexId,
+  type GroupKeyKind,
+  ownValuesOf,
+  type ValueCodec,
+  valueCodecsFor,
+} from '@oqlkit/adapter-duckdb'
+import {
+  type EntityRecord,
+  type GroupBucket,
+  type GroupsResult,
+  type QueryOptions,
+  type QueryPlan,
+  type RowsResult,
+  type SortKey,
+  type StorageAdapter,
+  throwIfInterrupted,
+  UnsupportedPlanError,
+} from '@oqlkit/engine'
+import { entityPath } from '@oqlkit/oqo-schema'
+import { CLICKHOUSE_COLUMN_DIALECT } from './clickhouse-column-dialect.ts'
+import {
+  compileClickHouseFilter,
+  type FilterContext,
+  QueryParams,
+  tableOf,
+} from './clickhouse-filter-compiler.ts'
+import { entityTableName, recordsTableName } from './clickhouse-schema.ts'
+import { findEntityByExternalId, findEntityById, findRandomEntity } from './clickhouse-singletons.ts'
+import { decodeStringRows } from './row-binary-strings.ts'
+import { ServedVersionCache } from './served-version-cache.ts'
+
+const MAP = createColumnMap(CLICKHOUSE_COLUMN_DIALECT)
+const CODECS = valueCodecsFor(CLICKHOUSE_COLUMN_DIALECT)
+const LAMBDA = '__x'
+
+type KeyType = 'number' | 'date' | 'timestamp' | 'boolean' | 'text'
+
+const keyTypeOf = (codec: ValueCodec): KeyType =>
+  codec === CODECS.number
+    ? 'number'
+    : codec === CODECS.date
+      ? 'date'
+      : codec === CODECS.timestamp
+        ? 'timestamp'
+        : codec === CODECS.boolean
+          ? 'boolean'
+          : 'text'
+
+interface CompiledKey {
+  readonly expr: string
+  readonly direction: 'asc' | 'desc'
+  readonly type: KeyType
+}
+
+/** Statement settings every query gets: a LEFT JOIN without a match gives NULL, as in SQL, not a default. */
+const SETTINGS = { join_use_nulls: 1 } as const
+
+export interface ClickHouseAdapterOptions {
+  readonly client: ClickHouseClient
+  /** The catalog's name (`readClickHouseTarget`); its served version is asked at most once a second. */
+  readonly catalog: string
+  /** Longest a statement may run on the server, in seconds (default 60). */
+  readonly maxExecutionSeconds?: number
+}
+
+const entityOf = (plan: QueryPlan): CatalogEntity => {
+  const info = catalogEntityInfo(entityPath(plan.entity))
+  if (info === undefined) throw new UnsupportedPlanError('entity', `${plan.entity} has no table in a catalog`)
+  return info.entity
+}
+
+const formatGroupKey = (kind: GroupKeyKind) => {
+  if (kind.kind === 'entity') {
+    const info = kind.entity === null ? undefined : catalogEntityInfo(kind.entity)
+    return (value: unknown) => {
+      if (value === null || value === undefined) return null
+      const text = String(value)
+      if (/^[A-Za-z][0-9]+$/.test(text)) return `https://openalex.org/${text.toUpperCase()}`
+      return info !== undefined && info.idKind === 'path' ? fullOpenAlexId(info, text) : text
+    }
+  }
+  return (value: unknown) => {
+    if (value === null || value === undefined) return null
+    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value
+    return String(value)
+  }
+}
+
+/** The record's top-level fields that were asked for, in the record's own order. */
+const selectFields = (record: Record<string, unknown>, select: readonly string[]) => {
+  const wanted = new Set(select)
+  return Object.fromEntries(Object.entries(record).filter(([key]) => wanted.has(key)))
+}
+
+export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): StorageAdapter => {
+  const { client } = options
+  const versions = new ServedVersionCache(client, options.catalog)
+  const settings = { ...SETTINGS, max_execution_time: options.maxExecutionSeconds ?? 60 }
+
+  const rowsOf = async <T>(query: string, params: QueryParams, signal?: AbortSignal): Promise<T[]> => {
+    throwIfInterrupted(signal)
+    try {
+      const result = await client.query({
+        query,
+        query_params: params.values,
+        format: 'JSONEachRow',
+        clickhouse_settings: settings,
+        ...(signal === undefined ? {} : { abort_signal: signal }),
+      })
+      return (await result.json()) as T[]
+    } catch (error) {
+      throwIfInterrupted(signal)
+      throw error
+    }
+  }
+
+  const contextOf = async (params: QueryParams): Promise<FilterContext> => ({
+    database: await versions.database(),
+    map: MAP,
+    params,
+  })
+
+  const sourceOf = (entity: CatalogEntity, column: SortKey['column'] & object): ColumnSource => {
+    const source = MAP.columnSourceOf(entity, column)
+    if (source.kind === 'unsupported') throw new UnsupportedPlanError('column', source.message)
+    return source
+  }
+
+  /** WHERE of a plan: its corpus (works) and its filter. */
+  const whereOf = (context: FilterContext, entity: CatalogEntity, plan: QueryPlan): string => {
+    const filter = compileClickHouseFilter(context, entity, plan.filter)
+    if (entity !== 'works' || plan.corpus === 'all') return filter
+    const corpus = plan.corpus === 'core' ? 'NOT coalesce(`is_xpac`, false)' : 'coalesce(`is_xpac`, false)'
+    return `${corpus} AND ${filter}`
+  }
+
+  /** A sort key's expression, and any join of link extremes it needs. */
+  const sortKey = (
+    context: FilterContext,
+    entity: CatalogEntity,
+    key: SortKey,
+    index: number,
+    joins: string[],
+  ): CompiledKey => {
+    if (key.column === 'id') return { expr: 'e.`id`', direction: key.direction, type: 'text' }
+    if (key.column === 'relevance_score')
+      throw new UnsupportedPlanError('full_text_search', 'Full-text search on ClickHouse is not built yet')
+    const source = sourceOf(entity, key.column)
+    switch (source.kind) {
+      case 'scalar':
+        return { expr: source.expr, direction: key.direction, type: keyTypeOf(source.codec) }
+      case 'external-id':
+      case 'choice':
+      case 'prefix':
+        return { expr: source.scalar.expr, direction: key.direction, type: keyTypeOf(source.scalar.codec) }
+      case 'unsupported':
+        throw new UnsupportedPlanError('column', source.message)
+      default: {
+        // A list sorts by its smallest element ascending and its largest descending, as the API's sort does;
+        // a link table's keys of the row the same way. No elements: no key (sorted last).
+        const own = ownValuesOf(source)
+        const extreme = key.direction === 'asc' ? 'min' : 'max'
+        if (own.kind === 'link') {
+          joins.push(
+            ` LEFT JOIN (SELECT work_id, ${extreme}(key) AS __v FROM ${tableOf(context, own.view)} GROUP BY work_id) AS __s${index} ON __s${index}.work_id = e.\`id\``,
+          )
+          return { expr: `__s${index}.__v`, direction: key.direction, type: keyTypeOf(own.codec) }
+        }
+        const element = own.element(LAMBDA)
+        const typed = element === LAMBDA ? own.expr : `arrayMap(${LAMBDA} -> ${element}, ${own.expr})`
+        return {
+          expr: `if(empty(${own.expr}), NULL, array${extreme === 'min' ? 'Min' : 'Max'}(${typed}))`,
+          direction: key.direction,
+          type: keyTypeOf(own.codec),
+        }
+      }
+    }
+  }
+
+  /** A sort-key value of a cursor, as a parameter of the key's type. */
+  const keyValue = (params: QueryParams, key: CompiledKey, value: unknown): string => {
+    const text = typeof value === 'string' ? value : JSON.stringify(value)
+    if (key.type === 'number') return `toFloat64OrNull(${params.add(text, 'String')})`
+    if (key.type === 'date') return `toDate32OrNull(${params.add(text, 'String')})`
+    if (key.type === 'timestamp')
+      return `parseDateTime64BestEffortOrNull(${params.add(text, 'String')}, 6, 'UTC')`
+    if (key.type === 'boolean') return params.add(value === true || value === 'true', 'Bool')
+    return params.add(text, 'String')
+  }
+
+  /** Rows strictly after `after` in the order of `keys` (nulls last in both directions). */
+  const keyset = (params: QueryParams, keys: readonly CompiledKey[], after: readonly unknown[]): string => {
+    if (after.length !== keys.length)
+      throw new UnsupportedPlanError(
+        'invalid_cursor',
+        `The cursor holds ${after.length} sort values; this sort has ${keys.length}`,
+      )
+    const alternatives: string[] = []
+    keys.forEach((key, index) => {
+      const value = after[index]
+      if (value === null || value === undefined) return // nothing sorts after a null (nulls are last)
+      const equalBefore = keys.slice(0, index).map((previous, position) => {
+        const previousValue = after[position]
+        return previousValue === null || previousValue === undefined
+          ? `${previous.expr} IS NULL`
+          : `coalesce(${previous.expr} = ${keyValue(params, previous, previousValue)}, false)`
+      })
+      const beyond = `(${key.expr} ${key.direction === 'asc' ? '>' : '<'} ${keyValue(params, key, value)} OR ${key.expr} IS NULL)`
+      alternatives.push(`(${[...equalBefore, beyond].join(' AND ')})`)
+    })
+    return alternatives.length === 0 ? 'false' : `(${alternatives.join(' OR ')})`
+  }
+
+  /** The records of some ids, as stored, in the order of the ids. */
+  const recordsOf = async (
+    context: FilterContext,
+    entity: CatalogEntity,
+    ids: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<Uint8Array[]> => {
+    if (ids.length === 0) return []
+    throwIfInterrupted(signal)
+    const params = new QueryParams()
+    const list = params.add(ids, 'Array(String)')
+    const { stream } = await client.exec({
+      query: `SELECT id, record FROM ${tableOf(context, recordsTableName(entity))} WHERE id IN ${list} FORMAT RowBinary`,
+      query_params: params.values,
+      clickhouse_settings: settings,
+      ...(signal === undefined ? {} : { abort_signal: signal }),
+    })
+    const chunks: Buffer[] = []
+    for await (const chunk of stream) chunks.push(chunk as Buffer)
+    const decoder = new TextDecoder()
+    const byId = new Map(
+      decodeStringRows(Buffer.concat(chunks), 2).map(([id, record]) => [decoder.decode(id), record!]),
+    )
+    return ids.map((id) => {
+      const record = byId.get(id)
+      if (record === undefined) throw new Error(`The catalog has no record for ${id}`)
+      return record
+    })
+  }
+
+  const queryRows = async (plan: QueryPlan, queryOptions?: QueryOptions): Promise<RowsResult> => {
+    const signal = queryOptions?.signal
+    const entity = entityOf(plan)
+    const params = new QueryParams()
+    const context = await contextOf(params)
+    const table = `${tableOf(context, entityTableName(entity))} AS e`
+    const where = whereOf(context, entity, plan)
+    const perPage = plan.page.perPage
+    const countQuery = rowsOf<{ n: number | string }>(
+      `SELECT count() AS n FROM ${table} WHERE ${where}`,
+      params,
+      signal,
+    )
+    let page: { __id: string; [key: string]: unknown }[]
+    let keys: CompiledKey[] = []
+    if (plan.sample !== null) {
+      const seed = plan.sample.seed ?? `${Math.random()}`
+      const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
+      const limit = Math.max(0, Math.min(perPage, plan.sample.size - offset))
+      const sampleParams = new QueryParams()
+      const sampleContext = { ...context, params: sampleParams }
+      page = await rowsOf(
+        `SELECT e.\`id\` AS __id FROM ${table} WHERE ${whereOf(sampleContext, entity, plan)} ORDER BY cityHash64(concat(e.\`id\`, '/', ${sampleParams.add(seed, 'String')})), e.\`id\` LIMIT ${sampleParams.add(limit, 'UInt64')} OFFSET ${sampleParams.add(offset, 'UInt64')}`,
+        sampleParams,
+        signal,
+      )
+    } else {
+      const pageParams = new QueryParams()
+      const pageContext = { ...context, params: pageParams }
+      const joins: string[] = []
+      keys = plan.sort.map((key, index) => sortKey(pageContext, entity, key, index, joins))
+      const after =
+        plan.page.kind === 'cursor' && plan.page.after !== null
+          ? keyset(pageParams, keys, plan.page.after)
+          : null
+      const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
+      const outputs = keys
+        .map(
+          (key, index) =>
+            `${key.type === 'date' || key.type === 'timestamp' ? `toString(${key.expr})` : key.expr} AS __k${index}`,
+        )
+        .join(', ')
+      const order = keys.map((key) => `${key.expr} ${key.direction.toUpperCase()} NULLS LAST`).join(', ')
+      const filter = whereOf(pageContext, entity, plan)
+      page = await rowsOf(
+        `SELECT e.\`id\` AS __id, ${outputs} FROM ${table}${joins.join('')} WHERE ${filter}${after === null ? '' : ` AND ${after}`} ORDER BY ${order} LIMIT ${pageParams.add(perPage + 1, 'UInt64')} OFFSET ${pageParams.add(offset, 'UInt64')}`,
+        pageParams,
+        signal,
+      )
+    }
+    const [counted] = await countQuery
+    const shown = page.slice(0, perPage)
+    const bytes = await recordsOf(
+      context,
+      entity,
+      shown.map((row) => row.__id),
+      signal,
+    )
+    const decoder = new TextDecoder()
+    const rows: EntityRecord[] = bytes.map((record) => {
+      const parsed = JSON.parse(decoder.decode(record)) as Record<string, unknown>
+      return plan.select === null ? parsed : selectFields(parsed, plan.select)
+    })
+    const last = shown.at(-1)
+    const nextAfter =
+      plan.sample === null && page.length > perPage && last !== undefined
+        ? keys.map((_, index) => last[`__k${index}`] ?? null)
+        : null
+    return {
+      count: Number(counted?.n ?? 0),
+      rows,
+      ...(plan.select === null ? { rowsJsonBytes: bytes } : {}),
+      nextAfter,
+    }
+  }
+
+  const queryGroups = async (plan: QueryPlan, queryOptions?: QueryOptions): Promise<GroupsResult> => {
+    const signal = queryOptions?.signal
+    const entity = entityOf(plan)
+    if (plan.page.kind === 'cursor' && plan.page.after !== null)
+      throw new UnsupportedPlanError('group_cursor', 'Group buckets are paged by number, not by cursor')
+    const params = new QueryParams()
+    const context = await contextOf(params)
+    const table = `${tableOf(context, entityTableName(entity))} AS e`
+    const where = whereOf(context, entity, plan)
+    const columns: string[] = []
+    const joins: string[] = []
+    const known: string[] = []
+    const formats: ((value: unknown) => string | number | boolean | null)[] = []
+    plan.groupBy.forEach((dimension, index) => {
+      const source = sourceOf(entity, dimension.column)
+      const key = `__g${index}`
+      switch (source.kind) {
+        case 'scalar':
+        case 'external-id':
+        case 'choice':
+        case 'prefix': {
+          const scalar = source.kind === 'scalar' ? source : source.scalar
+          columns.push(`${scalar.groupExpr} AS ${key}`)
+          formats.push(formatGroupKey(scalar.groupKey))
+          break
+        }
+        case 'link':
+          joins.push(
+            ` LEFT JOIN ${tableOf(context, source.view)} AS __l${index} ON __l${index}.work_id = e.\`id\``,
+          )
+          columns.push(`__l${index}.key AS ${key}`)
+          formats.push(formatGroupKey(source.groupKey))
+          break
+        case 'list': {
+          const values = `arrayDistinct(arrayFilter(${LAMBDA} -> ${LAMBDA} IS NOT NULL, arrayMap(${LAMBDA} -> ${source.groupElement(LAMBDA)}, ${source.expr})))`
+          // A row without values counts once in the unknown bucket, as a NULL key.
+          columns.push(`arrayJoin(if(empty(${values}), [NULL], ${values})) AS ${key}`)
+          formats.push(formatGroupKey(source.groupKey))
+          break
+        }
+        default:
+          throw new UnsupportedPlanError('column', `${dimension.column.id} cannot be grouped by`)
+      }
+      if (!dimension.includeUnknown) known.push(`${key} IS NOT NULL`)
+    })
+    const names = plan.groupBy.map((_, index) => `__g${index}`)
+    const buckets = `SELECT ${names.join(', ')}, count() AS __n FROM (SELECT ${columns.join(', ')} FROM ${table}${joins.join('')} WHERE ${where})${known.length > 0 ? ` WHERE ${known.join(' AND ')}` : ''} GROUP BY ${names.join(', ')}`
+    const direction = plan.groupOrder.direction === 'asc' ? 'ASC' : 'DESC'
+    const keysAscending = names.map((name) => `${name} ASC NULLS LAST`).join(', ')
+    const order =
+      plan.groupOrder.by === 'count'
+        ? `__n ${direction}, ${keysAscending}`
+        : `${names.map((name) => `${name} ${direction} NULLS LAST`).join(', ')}, __n DESC`
+    const perPage = plan.page.perPage
+    const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
+    const [page, [groups], [counted]] = await Promise.all([
+      rowsOf<Record<string, unknown>>(
+        `${buckets} ORDER BY ${order} LIMIT ${params.add(perPage, 'UInt64')} OFFSET ${params.add(offset, 'UInt64')}`,
+        params,
+        signal,
+      ),
+      rowsOf<{ n: number | string }>(`SELECT count() AS n FROM (${buckets})`, params, signal),
+      rowsOf<{ n: number | string }>(`SELECT count() AS n FROM ${table} WHERE ${where}`, params, signal),
+    ])
+    const bucketsOf: GroupBucket[] = page.map((row) => ({
+      keys: names.map((name, index) => formats[index]!(row[name])),
+      count: Number(row.__n),
+    }))
+    return { count: Number(counted?.n ?? 0), groupsCount: Number(groups?.n ?? 0), groups: bucketsOf }
+  }
+
+  const sumColumns = async (plan: QueryPlan, queryOptions?: QueryOptions): Promise<readonly number[]> => {
+    const entity = entityOf(plan)
+    const params = new QueryParams()
+    const context = await contextOf(params)
+    const totals = (plan.sums ?? []).map((sum, index) => {
+      const source = sourceOf(entity, sum.column)
+      if (source.kind !== 'scalar' || source.codec !== CODECS.number)
+        throw new UnsupportedPlanError(
+          'column',
+          `${sum.column.id} is not one number per row; it cannot be totalled`,
+        )
+      return `toFloat64(coalesce(sum(${source.expr}), 0)) AS __sum${index}`
+    })
+    if (totals.length === 0) throw new UnsupportedPlanError('column', 'The plan asks for no totals')
+    const [row] = await rowsOf<Record<string, number>>(
+      `SELECT ${totals.join(', ')} FROM ${tableOf(context, entityTableName(entity))} AS e WHERE ${whereOf(context, entity, plan)}`,
+      params,
+      queryOptions?.signal,
+    )
+    return totals.map((_, index) => Number(row?.[`__sum${index}`] ?? 0))
+  }
+
+  const source = async () => ({ client, database: await versions.database() })
+
+  return {
+    capabilities: { multiDimensionGroupBy: true, groupOrder: true },
+    queryRows,
+    queryGroups,
+    sumColumns,
+    findById: async (entity, id, queryOptions) => findEntityById(await source(), entity, id, queryOptions),
+    findByExternalId: async (entity, scheme, value, queryOptions) =>
+      findEntityByExternalId(await source(), entity, scheme, value, queryOptions),
+    findRandom: async (entity, queryOptions) => findRandomEntity(await source(), entity, queryOptions),
+    // The client is its owner's: it may serve a loader or another adapter.
+    close: async () => {},
+  }
+}

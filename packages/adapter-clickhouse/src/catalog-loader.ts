@@ -123,6 +123,9 @@ export const loadCatalogIntoClickHouse = async (options: LoadOptions): Promise<L
       database,
       loadedAt: new Date().toISOString().replace('T', ' ').replace('Z', ''),
       catalogCreatedAt: manifest.createdAt,
+      entityRows: Object.fromEntries(
+        Object.entries(manifest.entities).map(([entity, table]) => [entity, table.rowCount]),
+      ),
     }
     await publishVersion(client, options.catalog, version)
   } catch (error) {

@@ -13,6 +13,8 @@ export interface CatalogVersion {
   readonly loadedAt: string
   /** `createdAt` of the catalog folder it was loaded from. */
   readonly catalogCreatedAt: string
+  /** Rows of each entity (`works`, `work-types`, …), as the catalog's manifest counts them. */
+  readonly entityRows: Readonly<Record<string, number>>
 }
 
 /** A new version database's name: the time of the load, then a random tail so two loads never collide. */
@@ -39,7 +41,7 @@ export const catalogVersionsStatements = (catalog: string, cluster?: string): re
       : `ReplicatedMergeTree('/clickhouse/tables/all/${catalog}/catalog_versions', '{shard}_{replica}')`
   return [
     `CREATE DATABASE IF NOT EXISTS ${quoteIdentifier(catalog)}${onCluster}`,
-    `CREATE TABLE IF NOT EXISTS ${versionsTable(catalog)}${onCluster}\n(\n  \`database\` String,\n  \`loaded_at\` DateTime64(3, 'UTC'),\n  \`catalog_created_at\` String\n)\nENGINE = ${engine}\nORDER BY (\`loaded_at\`, \`database\`)`,
+    `CREATE TABLE IF NOT EXISTS ${versionsTable(catalog)}${onCluster}\n(\n  \`database\` String,\n  \`loaded_at\` DateTime64(3, 'UTC'),\n  \`catalog_created_at\` String,\n  \`entity_rows\` String\n)\nENGINE = ${engine}\nORDER BY (\`loaded_at\`, \`database\`)`,
   ]
 }
 
@@ -56,6 +58,7 @@ export const publishVersion = async (
         database: version.database,
         loaded_at: version.loadedAt,
         catalog_created_at: version.catalogCreatedAt,
+        entity_rows: JSON.stringify(version.entityRows),
       },
     ],
     format: 'JSONEachRow',
@@ -73,14 +76,20 @@ export const listVersions = async (client: ClickHouseClient, catalog: string): P
   const [{ n }] = (await exists.json()) as [{ n: string | number }]
   if (Number(n) === 0) return []
   const result = await client.query({
-    query: `SELECT database, toString(loaded_at) AS loaded_at, catalog_created_at FROM ${versionsTable(catalog)} ORDER BY loaded_at DESC, database DESC`,
+    query: `SELECT database, toString(loaded_at) AS loaded_at, catalog_created_at, entity_rows FROM ${versionsTable(catalog)} ORDER BY loaded_at DESC, database DESC`,
     format: 'JSONEachRow',
   })
-  const rows = (await result.json()) as { database: string; loaded_at: string; catalog_created_at: string }[]
+  const rows = (await result.json()) as {
+    database: string
+    loaded_at: string
+    catalog_created_at: string
+    entity_rows: string
+  }[]
   return rows.map((row) => ({
     database: row.database,
     loadedAt: row.loaded_at,
     catalogCreatedAt: row.catalog_created_at,
+    entityRows: JSON.parse(row.entity_rows) as Record<string, number>,
   }))
 }
 

@@ -17,6 +17,7 @@ export {
   listVersions,
   servedVersion,
 } from './catalog-versions.ts'
+export { type ClickHouseAdapterOptions, createClickHouseAdapter } from './clickhouse-adapter.ts'
 export {
   type ClickHouseTarget,
   connectClickHouse,

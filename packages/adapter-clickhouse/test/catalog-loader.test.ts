@@ -48,7 +48,11 @@ describe('loading a catalog into ClickHouse (chdb behind the test stand-in for i
     const { manifest } = read
     expect(summary.database).toMatch(/^sample__v\d{8}_\d{6}_[0-9a-z]{4}$/)
     expect(summary.droppedVersions).toEqual([])
-    expect((await servedVersion(client, 'sample'))?.database).toBe(summary.database)
+    const served = await servedVersion(client, 'sample')
+    expect(served?.database).toBe(summary.database)
+    expect(served?.catalogCreatedAt).toBe(manifest.createdAt)
+    expect(served?.entityRows.works).toBe(manifest.entities.works.rowCount)
+    expect(served?.entityRows['work-types']).toBe(manifest.entities['work-types'].rowCount)
     const db = `\`${summary.database}\``
     const [works] = await rowsOf<{ n: string }>(`SELECT count() AS n FROM ${db}.works`)
     expect(Number(works!.n)).toBe(manifest.entities.works.rowCount)

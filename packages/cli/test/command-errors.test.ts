@@ -18,6 +18,11 @@ writeFileSync(join(notACatalog, 'notes.txt'), 'not a catalog')
 const USAGE_ERRORS: Record<string, readonly (readonly [readonly string[], string | RegExp])[]> = {
   serve: [
     [['--bogus-flag'], /unknown option --bogus-flag \(options: --catalog, --port, /],
+    [['--clickhouse', 'ftp://h/x'], '--clickhouse: ftp: is not a ClickHouse URL scheme'],
+    [
+      ['--clickhouse', 'http://h/x', '--embeddings-url', 'http://e'],
+      '--embeddings-url: semantic search is not served from ClickHouse yet',
+    ],
     [[`--catalog=${missing}`, '--bogus-flag'], 'unknown option --bogus-flag'],
     [['--catalog', missing], `--catalog ${missing}: no such folder`],
     [[`--catalog=${missing}`], `--catalog ${missing}: no such folder`],

@@ -3,6 +3,13 @@ import { readFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import {
+  type ClickHouseTarget,
+  connectClickHouse,
+  createClickHouseAdapter,
+  readClickHouseTarget,
+  servedVersion,
+} from '@oqlkit/adapter-clickhouse'
+import {
   createDuckDbAdapter,
   hasUnreadableVectors,
   ingestSnapshot,
@@ -19,7 +26,7 @@ import {
   migrateLegacyCollections,
   probeRedis,
 } from '@oqlkit/adapter-redis'
-import type { CollectionStore } from '@oqlkit/engine'
+import type { CollectionStore, StorageAdapter } from '@oqlkit/engine'
 import { DEFAULT_MAX_PER_PAGE, type Embedder, MAX_PAGE_DEPTH } from '@oqlkit/engine'
 import {
   type AccessLog,
@@ -40,7 +47,7 @@ import {
   startServer,
 } from '@oqlkit/http'
 import { createOpenAiEmbedder } from '@oqlkit/text-models'
-import { type CliCommand, usageError } from './cli-command.ts'
+import { type CliCommand, type CommandContext, type CommandResult, usageError } from './cli-command.ts'
 import {
   integerOption,
   numberOption,
@@ -115,6 +122,157 @@ const openCollections = async (
   }
 }
 
+/** A catalog served: its adapter, its text tagger, what the API says of it, and how the start message names it. */
+interface OpenedCatalog {
+  readonly adapter: StorageAdapter
+  readonly tagger: Awaited<ReturnType<typeof loadCatalogTagger>>
+  readonly catalogInfo: { readonly createdAt: string; readonly entities: Readonly<Record<string, number>> }
+  readonly vectors: ReturnType<typeof vectorIndexOf>
+  readonly serving: string
+}
+
+/** The catalog folder (the bundled sample built into it on a first start), on DuckDB. */
+const openCatalogFolder = async (
+  command: CliCommand,
+  settings: ServeSettings,
+  connections: number,
+  context: CommandContext,
+): Promise<OpenedCatalog | CommandResult> => {
+  const { catalogDir, embeddingsUrl } = settings
+  const hasCatalog = existsSync(join(catalogDir, 'catalog.json'))
+  // A folder given with --catalog that holds other things is not the place to build the sample in.
+  if (!hasCatalog && settings.catalogGiven && readdirSync(catalogDir).length > 0)
+    return usageError(
+      command,
+      `--catalog ${catalogDir} holds no catalog (no catalog.json). Build one with \`oqlkit ingest <snapshot> --out ${catalogDir}\`, or give an empty folder to serve the bundled sample`,
+    )
+  if (!hasCatalog || (await isStaleSampleCatalog(catalogDir))) {
+    // First start on a fresh clone: the catalog is built from the committed snapshot, once.
+    context.writeProgress(
+      `No catalog this oqlkit can read in ${catalogDir}: building it from the bundled sample (${SAMPLE_SNAPSHOT_DIR}).\n`,
+    )
+    const bar = createProgressBar(context.writeProgress, { interactive: context.interactive })
+    try {
+      await ingestSnapshot({
+        snapshotDir: SAMPLE_SNAPSHOT_DIR,
+        outDir: catalogDir,
+        mode: 'replace',
+        onProgress: (event) =>
+          bar.update(
+            event.phase === 'build' ? event.stepsDone : event.bytesDone,
+            event.phase === 'build' ? event.stepsTotal : event.bytesTotal,
+            event.phase,
+          ),
+      })
+    } catch (error) {
+      bar.finish()
+      return {
+        exitCode: 1,
+        stderr: `oqlkit serve: could not build the sample catalog: ${error instanceof Error ? error.message : String(error)}\n`,
+      }
+    }
+    bar.finish()
+  }
+
+  const manifest = await readCatalogManifest(catalogDir)
+  if (!manifest.ok) return { exitCode: 1, stderr: `oqlkit serve: ${manifest.message}\n` }
+  // Semantic search embeds queries with the catalog's own model, or with the embeddings server its vectors
+  // came from; the model defaults to the one the catalog records.
+  const vectors = vectorIndexOf(manifest.manifest)
+  const embeddingsModel = settings.embeddingsModel ?? vectors?.embedder.model
+  let embedder: Embedder | undefined
+  if (embeddingsUrl !== undefined) {
+    if (embeddingsModel === undefined)
+      return usageError(
+        command,
+        '--embeddings-url needs --embeddings-model (this catalog records no served model)',
+      )
+    try {
+      embedder = await createOpenAiEmbedder({ url: embeddingsUrl, model: embeddingsModel })
+    } catch (error) {
+      return {
+        exitCode: 1,
+        stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
+      }
+    }
+  }
+  let adapter: Awaited<ReturnType<typeof createDuckDbAdapter>>
+  try {
+    adapter = await createDuckDbAdapter({
+      catalogDir,
+      connections,
+      ...(embedder === undefined ? {} : { embedder }),
+    })
+  } catch (error) {
+    return {
+      exitCode: 1,
+      stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
+    }
+  }
+  // The text-tagging model trained at ingest; a catalog without one serves everything but /text.
+  let tagger: Awaited<ReturnType<typeof loadCatalogTagger>>
+  try {
+    tagger = await loadCatalogTagger(catalogDir)
+  } catch (error) {
+    await adapter.close()
+    return {
+      exitCode: 1,
+      stderr: `oqlkit serve: the catalog's text-tagging model cannot be read (${error instanceof Error ? error.message : String(error)}); re-ingest the catalog.\n`,
+    }
+  }
+  return {
+    adapter,
+    tagger,
+    catalogInfo: {
+      createdAt: manifest.manifest.createdAt,
+      entities: Object.fromEntries(
+        Object.entries(manifest.manifest.entities).map(([entity, table]) => [entity, table.rowCount]),
+      ),
+    },
+    vectors,
+    serving: catalogDir,
+  }
+}
+
+/**
+ * The catalog a ClickHouse serves (`oqlkit load`): its served version must exist; the API's entity counts are
+ * that version's. No text tagger or vectors: /text and semantic search are not served from ClickHouse yet.
+ */
+const openClickHouseCatalog = async (
+  target: ClickHouseTarget,
+  queryTimeoutSeconds: number,
+): Promise<OpenedCatalog | CommandResult> => {
+  const client = connectClickHouse(target)
+  try {
+    const version = await servedVersion(client, target.catalog)
+    if (version === undefined) {
+      await client.close()
+      return {
+        exitCode: 1,
+        stderr: `oqlkit serve: ${target.endpoint} holds no loaded version of the catalog ${target.catalog}: load one with oqlkit load --into ${target.endpoint}/${target.catalog}\n`,
+      }
+    }
+    const adapter = createClickHouseAdapter({
+      client,
+      catalog: target.catalog,
+      maxExecutionSeconds: queryTimeoutSeconds,
+    })
+    return {
+      adapter: { ...adapter, close: async () => client.close() },
+      tagger: undefined,
+      catalogInfo: { createdAt: version.catalogCreatedAt, entities: version.entityRows },
+      vectors: undefined,
+      serving: `the catalog ${target.catalog} in ClickHouse at ${target.endpoint} (${version.database})`,
+    }
+  } catch (error) {
+    await client.close()
+    return {
+      exitCode: 1,
+      stderr: `oqlkit serve: ClickHouse at ${target.endpoint} did not answer: ${error instanceof Error ? error.message : String(error)}\n`,
+    }
+  }
+}
+
 /** A second server on the same state: which process holds it, and the ways out. */
 const stateInUseMessage = (error: StateDirectoryInUseError): string =>
   `another server (process ${error.pid}) is using this state (${error.lockFile}): an embedded store serves one process. Stop that server, give this one its own --state or --collections-dir (or --no-collections), share the state through --redis, or delete ${error.lockFile} if no such server runs.`
@@ -162,11 +320,14 @@ export const SERVE_OPTIONS = {
   'cors-origin': { type: 'string', value: 'an origin such as https://app.example, * or off', multiple: true },
   'access-log': { type: 'string', value: 'a file, - (stdout), stderr or off' },
   'no-compression': { type: 'boolean' },
+  clickhouse: { type: 'string', value: 'a ClickHouse URL such as http://localhost:8123/oqlkit' },
 } as const
 
 /** What a `serve` command line asks for, checked: every problem is a UsageProblem naming its flag. */
 export interface ServeSettings {
   readonly catalogDir: string
+  /** Serve the catalog loaded into this ClickHouse (`oqlkit load`) instead of a catalog folder. */
+  readonly clickhouse: ClickHouseTarget | undefined
   /** False for the default folder, which the bundled sample may be built into. */
   readonly catalogGiven: boolean
   readonly port: number
@@ -232,8 +393,25 @@ export const readServeSettings = (
   const badHost = hostProblem(host)
   if (badHost !== undefined) throw new UsageProblem(badHost)
   const accessLog = values['access-log'] ?? '-'
+  let clickhouse: ClickHouseTarget | undefined
+  if (values.clickhouse !== undefined) {
+    if (values.catalog !== undefined)
+      throw new UsageProblem(
+        '--clickhouse serves the catalog loaded into ClickHouse (oqlkit load): drop --catalog, or drop --clickhouse to serve the folder',
+      )
+    if (values['embeddings-url'] !== undefined)
+      throw new UsageProblem(
+        '--embeddings-url: semantic search is not served from ClickHouse yet; drop one of them',
+      )
+    try {
+      clickhouse = readClickHouseTarget(values.clickhouse)
+    } catch (error) {
+      throw new UsageProblem(`--clickhouse: ${(error as Error).message}`)
+    }
+  }
   return {
     catalogDir,
+    clickhouse,
     catalogGiven: values.catalog !== undefined,
     port,
     // A server meters when asked to, or when keys or a shared Redis say others call it; a local explorer is
@@ -297,7 +475,7 @@ const isDirectory = (path: string): boolean => {
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  usage: `oqlkit serve [--catalog DIR] [--host ADDR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--metering | --no-metering] [--collections-dir DIR | --no-collections] [--collections-port N] [--cors-origin ORIGIN|*|off ...] [--trust-proxy HOPS|ADDR,CIDR,...] [--access-log FILE|-|stderr|off] [--no-compression] [--embeddings-url URL [--embeddings-model M]] [--max-per-page N] [--query-timeout SECONDS]   (defaults: ${DEFAULT_CATALOG_DIR}, ${DEFAULT_HOST}, $PORT or ${DEFAULT_PORT}, state beside the catalog with collections in it, metering only with --metering/--keys/--redis, CORS for every origin, access log to stdout, ${DEFAULT_MAX_PER_PAGE} per page, ${DEFAULT_QUERY_TIMEOUT_MS / 1000} s per request)`,
+  usage: `oqlkit serve [--catalog DIR | --clickhouse URL] [--host ADDR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--metering | --no-metering] [--collections-dir DIR | --no-collections] [--collections-port N] [--cors-origin ORIGIN|*|off ...] [--trust-proxy HOPS|ADDR,CIDR,...] [--access-log FILE|-|stderr|off] [--no-compression] [--embeddings-url URL [--embeddings-model M]] [--max-per-page N] [--query-timeout SECONDS]   (defaults: ${DEFAULT_CATALOG_DIR}, ${DEFAULT_HOST}, $PORT or ${DEFAULT_PORT}, state beside the catalog with collections in it, metering only with --metering/--keys/--redis, CORS for every origin, access log to stdout, ${DEFAULT_MAX_PER_PAGE} per page, ${DEFAULT_QUERY_TIMEOUT_MS / 1000} s per request)`,
   async run(args, context) {
     let settings: ServeSettings
     try {
@@ -327,90 +505,12 @@ export const serveCommand: CliCommand = {
       heavySlots: concurrency.heavySlots,
     })
 
-    const hasCatalog = existsSync(join(catalogDir, 'catalog.json'))
-    // A folder given with --catalog that holds other things is not the place to build the sample in.
-    if (!hasCatalog && settings.catalogGiven && readdirSync(catalogDir).length > 0)
-      return usageError(
-        this,
-        `--catalog ${catalogDir} holds no catalog (no catalog.json). Build one with \`oqlkit ingest <snapshot> --out ${catalogDir}\`, or give an empty folder to serve the bundled sample`,
-      )
-    if (!hasCatalog || (await isStaleSampleCatalog(catalogDir))) {
-      // First start on a fresh clone: the catalog is built from the committed snapshot, once.
-      context.writeProgress(
-        `No catalog this oqlkit can read in ${catalogDir}: building it from the bundled sample (${SAMPLE_SNAPSHOT_DIR}).\n`,
-      )
-      const bar = createProgressBar(context.writeProgress, { interactive: context.interactive })
-      try {
-        await ingestSnapshot({
-          snapshotDir: SAMPLE_SNAPSHOT_DIR,
-          outDir: catalogDir,
-          mode: 'replace',
-          onProgress: (event) =>
-            bar.update(
-              event.phase === 'build' ? event.stepsDone : event.bytesDone,
-              event.phase === 'build' ? event.stepsTotal : event.bytesTotal,
-              event.phase,
-            ),
-        })
-      } catch (error) {
-        bar.finish()
-        return {
-          exitCode: 1,
-          stderr: `oqlkit serve: could not build the sample catalog: ${error instanceof Error ? error.message : String(error)}\n`,
-        }
-      }
-      bar.finish()
-    }
-
-    const manifest = await readCatalogManifest(catalogDir)
-    if (!manifest.ok) return { exitCode: 1, stderr: `oqlkit serve: ${manifest.message}\n` }
-    // Semantic search embeds queries with the catalog's own model, or with the embeddings server its vectors
-    // came from; the model defaults to the one the catalog records.
-    const vectors = vectorIndexOf(manifest.manifest)
-    const embeddingsModel = settings.embeddingsModel ?? vectors?.embedder.model
-    let embedder: Embedder | undefined
-    if (embeddingsUrl !== undefined) {
-      if (embeddingsModel === undefined)
-        return usageError(
-          this,
-          '--embeddings-url needs --embeddings-model (this catalog records no served model)',
-        )
-      try {
-        embedder = await createOpenAiEmbedder({ url: embeddingsUrl, model: embeddingsModel })
-      } catch (error) {
-        return {
-          exitCode: 1,
-          stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
-        }
-      }
-    }
-    let adapter: Awaited<ReturnType<typeof createDuckDbAdapter>>
-    try {
-      adapter = await createDuckDbAdapter({
-        catalogDir,
-        connections: concurrency.connections,
-        ...(embedder === undefined ? {} : { embedder }),
-      })
-    } catch (error) {
-      return {
-        exitCode: 1,
-        stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
-      }
-    }
-    // The text-tagging model trained at ingest; a catalog without one serves everything but /text.
-    let tagger: Awaited<ReturnType<typeof loadCatalogTagger>>
-    try {
-      tagger = await loadCatalogTagger(catalogDir)
-    } catch (error) {
-      await adapter.close()
-      return {
-        exitCode: 1,
-        stderr: `oqlkit serve: the catalog's text-tagging model cannot be read (${error instanceof Error ? error.message : String(error)}); re-ingest the catalog.\n`,
-      }
-    }
-    const entities = Object.fromEntries(
-      Object.entries(manifest.manifest.entities).map(([entity, table]) => [entity, table.rowCount]),
-    )
+    const opened =
+      settings.clickhouse === undefined
+        ? await openCatalogFolder(this, settings, concurrency.connections, context)
+        : await openClickHouseCatalog(settings.clickhouse, settings.queryTimeoutSeconds)
+    if ('exitCode' in opened) return opened
+    const { adapter, tagger, catalogInfo, vectors, serving: servingWhat } = opened
     let metering: Awaited<ReturnType<typeof openServerMetering>> | undefined
     // Without metering, collections still need to know who calls: the key store alone.
     let keysOnly: Awaited<ReturnType<typeof openServerKeys>> | undefined
@@ -455,7 +555,7 @@ export const serveCommand: CliCommand = {
     const app = createApp({
       ...(collections === undefined ? {} : { collections: { store: collections, callers: mainCallers } }),
       adapter,
-      catalog: { createdAt: manifest.manifest.createdAt, entities },
+      catalog: catalogInfo,
       ...(metering === undefined ? {} : { metering: { keys: metering.keys, meter: metering.meter } }),
       ...(tagger === undefined ? {} : { tagger }),
       ...(maxPerPage === undefined ? {} : { maxPerPage }),
@@ -480,7 +580,7 @@ export const serveCommand: CliCommand = {
         `Semantic search is off: this catalog's vectors came from ${vectors.embedder.modelId} on an embeddings server; start with --embeddings-url URL to serve it.\n`,
       )
     context.writeProgress(
-      `oqlkit serving ${catalogDir} at ${server.url ?? `http://${settings.host}:${port}/`} (Ctrl-C to stop)\n`,
+      `oqlkit serving ${servingWhat} at ${server.url ?? `http://${settings.host}:${port}/`} (Ctrl-C to stop)\n`,
     )
     context.writeProgress(
       metering === undefined

@@ -38,10 +38,11 @@ const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
 /**
  * Starts `oqlkit serve --catalog <dir> --port <random> ...args` and waits until it answers; on another
- * random port when the one chosen was taken meanwhile (EADDRINUSE).
+ * random port when the one chosen was taken meanwhile (EADDRINUSE). Without a folder (`undefined`), the
+ * arguments say what to serve (`--clickhouse URL`).
  */
 export const startServerProcess = async (
-  catalogDir: string,
+  catalogDir: string | undefined,
   args: readonly string[] = [],
 ): Promise<ServerProcess> => {
   for (let attempt = 1; ; attempt++) {
@@ -55,7 +56,7 @@ export const startServerProcess = async (
 
 class PortTakenError extends Error {}
 
-const startOnce = async (catalogDir: string, args: readonly string[]): Promise<ServerProcess> => {
+const startOnce = async (catalogDir: string | undefined, args: readonly string[]): Promise<ServerProcess> => {
   const port = randomPort()
   const child = spawn(
     process.execPath,
@@ -65,8 +66,7 @@ const startOnce = async (catalogDir: string, args: readonly string[]): Promise<S
       'tsx',
       ENTRY,
       'serve',
-      '--catalog',
-      catalogDir,
+      ...(catalogDir === undefined ? [] : ['--catalog', catalogDir]),
       '--port',
       String(port),
       ...args,

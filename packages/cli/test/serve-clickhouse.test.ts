@@ -1,0 +1,104 @@
+// `oqlkit serve --clickhouse URL`: the API served from a catalog loaded into ClickHouse (`oqlkit load`), as a
+// real process, answering as a server of the same catalog folder on DuckDB does. ClickHouse is the engine
+// itself (chdb) behind the test stand-in for its HTTP interface, in this test's process; two servers share
+// it, as any number may share one ClickHouse.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createClient } from '@clickhouse/client'
+import { loadCatalogIntoClickHouse } from '@oqlkit/adapter-clickhouse'
+import { runCli } from '@oqlkit/cli'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  type ChdbHttpServer,
+  startChdbHttpServer,
+} from '../../adapter-clickhouse/test/support/chdb-http-server.ts'
+import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+import { type ServerProcess, startServerProcess } from './support/server-process.ts'
+
+const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-clickhouse-'))
+let clickhouse: ChdbHttpServer
+let duckdb: ServerProcess
+let served: ServerProcess[] = []
+
+beforeAll(async () => {
+  const catalogDir = join(scratch, 'catalog')
+  cpSync(await sharedSampleCatalog(), catalogDir, { recursive: true })
+  clickhouse = await startChdbHttpServer({ dataDir: join(scratch, 'chdb') })
+  const client = createClient({ url: clickhouse.url })
+  await loadCatalogIntoClickHouse({ catalogDir, client, catalog: 'sample' })
+  await client.close()
+  duckdb = await startServerProcess(catalogDir, ['--no-collections'])
+  served = await Promise.all(
+    [1, 2].map((n) =>
+      startServerProcess(undefined, [
+        '--clickhouse',
+        `${clickhouse.url}/sample`,
+        '--state',
+        join(scratch, `state-${n}`),
+      ]),
+    ),
+  )
+}, 240_000)
+afterAll(async () => {
+  for (const server of [duckdb, ...served]) await server?.stop()
+  await clickhouse?.close()
+  rmSync(scratch, { recursive: true, force: true })
+})
+
+const json = async (url: string): Promise<{ status: number; body: Record<string, unknown> }> => {
+  const response = await fetch(url)
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
+describe('oqlkit serve --clickhouse (chdb behind the test stand-in for its HTTP interface)', () => {
+  it('says what it serves', () => {
+    expect(served[0]!.output()).toMatch(
+      /oqlkit serving the catalog sample in ClickHouse at http:\/\/127\.0\.0\.1:\d+ \(sample__v\d{8}_\d{6}_\w{4}\)/,
+    )
+  })
+
+  it('answers lists, pages, groups and singletons as the DuckDB server of the same catalog does', async () => {
+    const paths = [
+      '/works?filter=publication_year:2020&sort=cited_by_count:desc&per_page=5',
+      '/works?filter=authorships.institutions.country_code:US,open_access.is_oa:true&per_page=3&page=2',
+      '/works?group_by=type',
+      '/works?group_by=authorships.institutions.country_code&per_page=5',
+      '/authors?sort=works_count:desc&per_page=5&select=id,display_name,works_count',
+      '/works?filter=publication_year:>2018&cursor=*&per_page=4',
+    ]
+    for (const path of paths) {
+      const [fromDuckDb, ...fromClickHouse] = await Promise.all(
+        [duckdb, ...served].map((server) => json(`${server.url}${path}`)),
+      )
+      expect(fromDuckDb!.status, path).toBe(200)
+      for (const answer of fromClickHouse) {
+        expect(answer.status, path).toBe(200)
+        const { db_response_time_ms: _a, ...metaClickHouse } = answer.body.meta as Record<string, unknown>
+        const { db_response_time_ms: _b, ...metaDuckDb } = fromDuckDb!.body.meta as Record<string, unknown>
+        expect(metaClickHouse.count, path).toBe(metaDuckDb.count)
+        expect(answer.body.results, path).toEqual(fromDuckDb!.body.results)
+        expect(answer.body.group_by, path).toEqual(fromDuckDb!.body.group_by)
+      }
+    }
+    const [firstWork] = (await json(`${duckdb.url}/works?per_page=1`)).body.results as { id: string }[]
+    const short = firstWork!.id.replace('https://openalex.org/', '')
+    for (const server of served) {
+      const single = await json(`${server.url}/works/${short.toLowerCase()}`)
+      expect(single.status).toBe(200)
+      expect(single.body).toEqual((await json(`${duckdb.url}/works/${short}`)).body)
+      expect((await fetch(`${server.url}/works/W1`)).status).toBe(404)
+    }
+  }, 120_000)
+
+  it('refuses to start without a loaded catalog, or with --catalog beside --clickhouse, saying why', async () => {
+    const missing = await runCli(['serve', '--clickhouse', `${clickhouse.url}/never_loaded`, '--port', '0'])
+    expect(missing.exitCode).toBe(1)
+    expect(missing.stderr).toContain(
+      'holds no loaded version of the catalog never_loaded: load one with oqlkit load',
+    )
+    const both = await runCli(['serve', '--clickhouse', `${clickhouse.url}/sample`, '--catalog', scratch])
+    expect(both.exitCode).toBe(2)
+    expect(both.stderr).toContain('--clickhouse serves the catalog loaded into ClickHouse')
+  })
+})

@@ -8,12 +8,13 @@
 //   npm run bench:catalog -- --catalog /tmp/cat-1m [--rounds 15] [--warmup 2] [--contenders adapter,sql,http,app] [--only 'a|b']
 //   (a singleton shape cycles through 64 ids: --warmup 64 times them all warm)
 //                            [--http http://127.0.0.1:8080 [--load SECONDS] [--clients 2]] [--json out.json]
-//                            [--adapter-load views|narrow|tables]
+//                            [--adapter-load views|narrow|tables] [--clickhouse http://host:8123/<catalog>]
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { connectClickHouse, createClickHouseAdapter, readClickHouseTarget } from '@oqlkit/adapter-clickhouse'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
-import { planQuery, type QueryPlan } from '@oqlkit/engine'
+import { isUnsupportedPlanError, planQuery, type QueryPlan, type StorageAdapter } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
 import { urlToOqo } from '@oqlkit/oql'
 import { serve } from 'h3'
@@ -39,6 +40,7 @@ const { values: args } = parseArgs({
     load: { type: 'string' },
     clients: { type: 'string', default: '2' },
     'adapter-load': { type: 'string' },
+    clickhouse: { type: 'string' },
   },
 })
 if (args.catalog === undefined) {
@@ -91,6 +93,15 @@ const [wordA, wordB] = ['learning', 'network']
 // `--adapter-load views|narrow|tables`: how the adapter opens the catalog (default: as `oqlkit serve` does).
 const load = args['adapter-load'] as 'views' | 'narrow' | 'tables' | undefined
 const adapter = await createDuckDbAdapter({ catalogDir, ...(load === undefined ? {} : { load }) })
+// `--clickhouse URL`: the same catalog loaded into ClickHouse (`oqlkit load`), through its adapter, as the
+// `clickhouse` contender. Its statements cross HTTP to the server, as they always do in a deployment.
+const clickhouseTarget = args.clickhouse === undefined ? undefined : readClickHouseTarget(args.clickhouse)
+const clickhouseClient = clickhouseTarget === undefined ? undefined : connectClickHouse(clickhouseTarget)
+const clickhouse =
+  clickhouseTarget === undefined || clickhouseClient === undefined
+    ? undefined
+    : createClickHouseAdapter({ client: clickhouseClient, catalog: clickhouseTarget.catalog })
+if (clickhouse !== undefined) enabled.add('clickhouse')
 const planOf = (url: string): QueryPlan => {
   const read = urlToOqo(url)
   if (!read.ok) throw new Error(`${url}: ${JSON.stringify(read.errors)}`)
@@ -107,7 +118,8 @@ interface Shape {
   readonly target: string
   /** The classic API path of the question (what the adapter plan and the HTTP contender are made from). */
   readonly url: (round: number) => string
-  readonly adapter: (round: number) => Promise<unknown>
+  /** The question through a storage adapter (DuckDB's, or ClickHouse's for the `clickhouse` contender). */
+  readonly adapter: (round: number, target?: StorageAdapter) => Promise<unknown>
   /** The same question in hand-written SQL; absent where SQL cannot ask it (semantic search). */
   readonly sql?: (round: number) => Promise<unknown>
 }
@@ -125,14 +137,20 @@ const listShape = (
     name,
     target,
     url: () => url,
-    adapter: () => adapter.queryRows(plan),
+    adapter: (_round, target = adapter) => target.queryRows(plan),
     sql: () => Promise.all([sqlRows(countSql, params), sqlRecords(pageSql, params)]),
   }
 }
 
 const groupShape = (name: string, target: string, url: string, sql: string): Shape => {
   const plan = planOf(url)
-  return { name, target, url: () => url, adapter: () => adapter.queryGroups(plan), sql: () => sqlRows(sql) }
+  return {
+    name,
+    target,
+    url: () => url,
+    adapter: (_round, storage = adapter) => storage.queryGroups(plan),
+    sql: () => sqlRows(sql),
+  }
 }
 
 const linkShape = (name: string, filter: string, value: string, view: string): Shape =>
@@ -150,14 +168,14 @@ const shapes: Shape[] = [
     name: 'singleton by id',
     target: '< 5 ms',
     url: (round) => `/works/${workIds[round % workIds.length]}`,
-    adapter: (round) => adapter.findById('works', workIds[round % workIds.length]!),
+    adapter: (round, target = adapter) => target.findById('works', workIds[round % workIds.length]!),
     sql: (round) => sqlRecords('SELECT record FROM works WHERE id = $1', [workIds[round % workIds.length]!]),
   },
   {
     name: 'singleton by DOI',
     target: '< 5 ms',
     url: (round) => `/works/doi:${dois[round % dois.length]}`,
-    adapter: (round) => adapter.findByExternalId('works', 'doi', dois[round % dois.length]!),
+    adapter: (round, target = adapter) => target.findByExternalId('works', 'doi', dois[round % dois.length]!),
     sql: (round) =>
       sqlRecords(
         "SELECT w.record FROM works w WHERE w.id = (SELECT min(id) FROM external_ids WHERE entity = 'works' AND scheme = 'doi' AND value = $1)",
@@ -219,7 +237,7 @@ if (adapter.capabilities.semanticSearch === true) {
     name: 'semantic search, 25 of the 50 nearest (a work title as the query)',
     target: '—',
     url: urlOf,
-    adapter: (round) => adapter.queryRows(plans[round % plans.length]!),
+    adapter: (round, target = adapter) => target.queryRows(plans[round % plans.length]!),
   })
 }
 
@@ -254,6 +272,14 @@ for (const shape of selected) {
   if (enabled.has('http')) contenders.push({ name: 'http', run: () => httpGet(shape.url(round)) })
   if (local !== undefined) contenders.push({ name: 'app', run: () => httpGet(shape.url(round), local.url) })
   if (enabled.has('adapter')) contenders.push({ name: 'adapter', run: () => shape.adapter(round) })
+  // A shape ClickHouse cannot answer yet (search) runs without it.
+  if (clickhouse !== undefined) {
+    const answers = await shape.adapter(0, clickhouse).then(
+      () => true,
+      (error: unknown) => (isUnsupportedPlanError(error) ? false : Promise.reject(error)),
+    )
+    if (answers) contenders.push({ name: 'clickhouse', run: () => shape.adapter(round, clickhouse) })
+  }
   const sql = shape.sql
   if (enabled.has('sql') && sql !== undefined) contenders.push({ name: 'sql', run: () => sql(round) })
   const times = await runSideBySide(contenders, rounds, {
@@ -272,13 +298,13 @@ const column = (times: ContenderTimes[], name: string, p: number) => {
   const found = times.find((t) => t.name === name)
   return found === undefined ? Number.NaN : percentile(found.times, p)
 }
-const names = [...enabled].filter((name) => ['http', 'app', 'adapter', 'sql'].includes(name))
+const names = [...enabled].filter((name) => ['http', 'app', 'adapter', 'clickhouse', 'sql'].includes(name))
 console.log('')
 console.log(
-  `| query | target | ${names.map((name) => `${name} median | ${name} p95`).join(' | ')}${enabled.has('adapter') && enabled.has('sql') ? ' | adapter ÷ sql' : ''}${enabled.has('http') && enabled.has('adapter') ? ' | http − adapter' : ''}${enabled.has('app') && enabled.has('adapter') ? ' | app − adapter' : ''} |`,
+  `| query | target | ${names.map((name) => `${name} median | ${name} p95`).join(' | ')}${enabled.has('adapter') && enabled.has('sql') ? ' | adapter ÷ sql' : ''}${enabled.has('http') && enabled.has('adapter') ? ' | http − adapter' : ''}${enabled.has('app') && enabled.has('adapter') ? ' | app − adapter' : ''}${enabled.has('clickhouse') && enabled.has('adapter') ? ' | clickhouse ÷ adapter' : ''} |`,
 )
 console.log(
-  `|---|---|${names.map(() => '---|---|').join('')}${enabled.has('adapter') && enabled.has('sql') ? '---|' : ''}${enabled.has('http') && enabled.has('adapter') ? '---|' : ''}${enabled.has('app') && enabled.has('adapter') ? '---|' : ''}`,
+  `|---|---|${names.map(() => '---|---|').join('')}${enabled.has('adapter') && enabled.has('sql') ? '---|' : ''}${enabled.has('http') && enabled.has('adapter') ? '---|' : ''}${enabled.has('app') && enabled.has('adapter') ? '---|' : ''}${enabled.has('clickhouse') && enabled.has('adapter') ? '---|' : ''}`,
 )
 for (const result of results) {
   const cells = names.flatMap((name) => [
@@ -296,6 +322,10 @@ for (const result of results) {
   if (enabled.has('app') && enabled.has('adapter'))
     cells.push(
       `${formatMs(column(result.contenders, 'app', 50) - column(result.contenders, 'adapter', 50))} ms`,
+    )
+  if (enabled.has('clickhouse') && enabled.has('adapter'))
+    cells.push(
+      `${(column(result.contenders, 'clickhouse', 50) / column(result.contenders, 'adapter', 50)).toFixed(2)}`,
     )
   console.log(`| ${result.shape} | ${result.target} | ${cells.join(' | ')} |`)
 }
@@ -339,4 +369,5 @@ if (args.json !== undefined)
   )
 await local?.close()
 await adapter.close()
+await clickhouseClient?.close()
 hand.close()

@@ -229,7 +229,11 @@ const handle = async (dataDir: string, request: IncomingMessage, response: Serve
   }
 }
 
-export const startChdbHttpServer = async (options: { dataDir: string }): Promise<ChdbHttpServer> => {
+export const startChdbHttpServer = async (options: {
+  readonly dataDir: string
+  /** The loopback port (default: any free one). */
+  readonly port?: number
+}): Promise<ChdbHttpServer> => {
   // Held open for the server's lifetime, so the engine stays up between requests; chdb binds one data
   // directory per process, and every connection here is to this one.
   const anchor = new Session(options.dataDir)
@@ -246,7 +250,7 @@ export const startChdbHttpServer = async (options: { dataDir: string }): Promise
   })
   await new Promise<void>((listening, failed) => {
     server.once('error', failed)
-    server.listen(0, '127.0.0.1', () => listening())
+    server.listen(options.port ?? 0, '127.0.0.1', () => listening())
   })
   const { port } = server.address() as AddressInfo
   return {

@@ -15,9 +15,11 @@ import {
   valueCodecsFor,
 } from '@oqlkit/adapter-duckdb'
 import {
+  type AutocompleteRequest,
   type EntityRecord,
   type GroupBucket,
   type GroupsResult,
+  normalizeAutocompleteText,
   type QueryOptions,
   type QueryPlan,
   type RowsResult,
@@ -420,6 +422,39 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     return totals.map((_, index) => Number(row?.[`__sum${index}`] ?? 0))
   }
 
+  /**
+   * Type-ahead by a scan of the names, as DuckDB's adapter answers without its index: names normalised as
+   * `normalizeAutocompleteText` writes the text (lower case, accents dropped, each run of other characters
+   * one space), a word of which starts with the text; the same name first, then names starting with it,
+   * then the rest, each by citations (works) or works, then id.
+   */
+  const autocomplete = async (request: AutocompleteRequest, queryOptions?: QueryOptions) => {
+    const info = catalogEntityInfo(entityPath(request.entity))
+    const text = normalizeAutocompleteText(request.text)
+    if (info === undefined || text === '' || request.limit < 1) return []
+    const entity = info.entity
+    const params = new QueryParams()
+    const context = await contextOf(params)
+    const filter = compileClickHouseFilter(context, entity, request.filter)
+    const typed = params.add(text, 'String')
+    const popularity = entity === 'works' ? '`cited_by_count`' : '`works_count`'
+    const name =
+      "trimBoth(replaceRegexpAll(replaceRegexpAll(lowerUTF8(normalizeUTF8NFD(coalesce(e.`display_name`, ''))), '\\\\pM+', ''), '[^\\\\pL\\\\pN]+', ' '))"
+    const page = await rowsOf<{ __id: string }>(
+      `SELECT e.\`id\` AS __id, ${name} AS __name FROM ${tableOf(context, entityTableName(entity))} AS e WHERE ${filter} AND position(concat(' ', __name), concat(' ', ${typed})) > 0 ORDER BY multiIf(__name = ${typed}, 3, startsWith(__name, ${typed}), 2, 1) DESC, coalesce(${popularity}, 0) DESC, e.\`id\` LIMIT ${params.add(request.limit, 'UInt64')}`,
+      params,
+      queryOptions?.signal,
+    )
+    const decoder = new TextDecoder()
+    const records = await recordsOf(
+      context,
+      entity,
+      page.map((row) => row.__id),
+      queryOptions?.signal,
+    )
+    return records.map((record) => JSON.parse(decoder.decode(record)) as EntityRecord)
+  }
+
   const source = async () => ({ client, database: await versions.database() })
 
   return {
@@ -427,6 +462,7 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     queryRows,
     queryGroups,
     sumColumns,
+    autocomplete,
     findById: async (entity, id, queryOptions) => findEntityById(await source(), entity, id, queryOptions),
     findByExternalId: async (entity, scheme, value, queryOptions) =>
       findEntityByExternalId(await source(), entity, scheme, value, queryOptions),

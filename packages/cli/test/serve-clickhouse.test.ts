@@ -91,6 +91,32 @@ describe('oqlkit serve --clickhouse (chdb behind the test stand-in for its HTTP 
     }
   }, 120_000)
 
+  it('answers 501 for what ClickHouse does not serve yet, saying so, and keeps serving', async () => {
+    const server = served[0]!
+    for (const path of ['/works?search=learning', '/works?search.semantic=neural']) {
+      const answer = await json(`${server.url}${path}`)
+      expect(answer.status, path).toBe(501)
+      expect(JSON.stringify(answer.body), path).toMatch(/not|search/i)
+    }
+    expect((await fetch(`${server.url}/works?per_page=1`)).status).toBe(200)
+    // Autocomplete does without the search index: by a scan of the names, ranked as DuckDB ranks them.
+    for (const path of [
+      '/autocomplete/works?q=lea',
+      '/autocomplete/authors?q=j',
+      '/autocomplete/works?q=the%20eff',
+    ]) {
+      const [fromClickHouse, fromDuckDb] = await Promise.all([
+        json(`${server.url}${path}`),
+        json(`${duckdb.url}${path}`),
+      ])
+      expect(fromClickHouse.status, path).toBe(200)
+      const ids = (answer: { body: Record<string, unknown> }) =>
+        (answer.body.results as { id: string }[]).map((r) => r.id)
+      expect(ids(fromClickHouse).length, path).toBeGreaterThan(0)
+      expect(ids(fromClickHouse), path).toEqual(ids(fromDuckDb))
+    }
+  })
+
   it('refuses to start without a loaded catalog, or with --catalog beside --clickhouse, saying why', async () => {
     const missing = await runCli(['serve', '--clickhouse', `${clickhouse.url}/never_loaded`, '--port', '0'])
     expect(missing.exitCode).toBe(1)

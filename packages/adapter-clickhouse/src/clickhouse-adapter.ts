@@ -8,9 +8,9 @@ import {
   type ColumnSource,
   catalogEntityInfo,
   createColumnMap,
-  fullOpenAlexId,
-  type GroupKeyKind,
+  formatGroupKey,
   ownValuesOf,
+  selectRecordFields,
   type ValueCodec,
   valueCodecsFor,
 } from '@oqlkit/adapter-duckdb'
@@ -79,29 +79,6 @@ const entityOf = (plan: QueryPlan): CatalogEntity => {
   const info = catalogEntityInfo(entityPath(plan.entity))
   if (info === undefined) throw new UnsupportedPlanError('entity', `${plan.entity} has no table in a catalog`)
   return info.entity
-}
-
-const formatGroupKey = (kind: GroupKeyKind) => {
-  if (kind.kind === 'entity') {
-    const info = kind.entity === null ? undefined : catalogEntityInfo(kind.entity)
-    return (value: unknown) => {
-      if (value === null || value === undefined) return null
-      const text = String(value)
-      if (/^[A-Za-z][0-9]+$/.test(text)) return `https://openalex.org/${text.toUpperCase()}`
-      return info !== undefined && info.idKind === 'path' ? fullOpenAlexId(info, text) : text
-    }
-  }
-  return (value: unknown) => {
-    if (value === null || value === undefined) return null
-    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value
-    return String(value)
-  }
-}
-
-/** The record's top-level fields that were asked for, in the record's own order. */
-const selectFields = (record: Record<string, unknown>, select: readonly string[]) => {
-  const wanted = new Set(select)
-  return Object.fromEntries(Object.entries(record).filter(([key]) => wanted.has(key)))
 }
 
 export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): StorageAdapter => {
@@ -314,7 +291,7 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     const decoder = new TextDecoder()
     const rows: EntityRecord[] = bytes.map((record) => {
       const parsed = JSON.parse(decoder.decode(record)) as Record<string, unknown>
-      return plan.select === null ? parsed : selectFields(parsed, plan.select)
+      return plan.select === null ? parsed : selectRecordFields(parsed, plan.select)
     })
     const last = shown.at(-1)
     const nextAfter =

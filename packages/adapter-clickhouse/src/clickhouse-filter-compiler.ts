@@ -4,7 +4,7 @@
 // every leaf under a NOT made FALSE rather than NULL for a row without the value, so `NOT` keeps those rows.
 // Values are query parameters (`{p0:String}`), never text of the statement.
 import type { CatalogEntity, ColumnMap, ColumnSource, ListSource, ValueCodec } from '@oqlkit/adapter-duckdb'
-import { LETTER_ID_PATTERN, ownValuesOf } from '@oqlkit/adapter-duckdb'
+import { codecInputs, LETTER_ID_PATTERN, ownValuesOf } from '@oqlkit/adapter-duckdb'
 import {
   type ColumnRef,
   type ComparisonNode,
@@ -61,15 +61,7 @@ const sourceOf = (context: FilterContext, entity: CatalogEntity, column: ColumnR
   return source
 }
 
-/** The codec-normalised inputs of a node's values, without the ones no stored value can equal. */
-const inputs = (codec: ValueCodec, values: readonly FilterValue[]): SqlParam[] => {
-  const seen = new Set<SqlParam>()
-  for (const value of values) {
-    const input = codec.input(value)
-    if (input !== null) seen.add(input)
-  }
-  return [...seen]
-}
+const inputs = codecInputs
 
 /** One placeholder with the codec's cast around it (`toDate32(parseDateTime64BestEffortOrNull({p0:String}))`). */
 const placeholder = (context: FilterContext, codec: ValueCodec, value: SqlParam): string =>

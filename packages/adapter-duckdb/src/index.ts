@@ -64,6 +64,7 @@ export {
   type ColumnMap,
   type ColumnSource,
   createColumnMap,
+  formatGroupKey,
   type GroupKeyKind,
   type LinkSource,
   type ListSource,
@@ -78,7 +79,8 @@ export {
 } from './query/duckdb-adapter.ts'
 export { type DuckDbDatabaseOptions, openDuckDbDatabase } from './query/duckdb-driver.ts'
 export { type RecordLocation, RecordStoreReader } from './query/record-store-reader.ts'
-export { type ValueCodec, type ValueCodecs, valueCodecsFor } from './query/value-codecs.ts'
+export { selectRecordFields } from './query/result-readers.ts'
+export { codecInputs, type ValueCodec, type ValueCodecs, valueCodecsFor } from './query/value-codecs.ts'
 export { type CatalogWorkVectors, readCatalogWorkVectors } from './query/work-vector-loader.ts'
 export {
   CatalogIndexError,

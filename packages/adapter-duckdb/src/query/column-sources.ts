@@ -15,6 +15,7 @@ import { CATALOG_ENTITY_NAMES, type CatalogEntity, catalogEntityInfo } from '../
 import { type DerivedColumn, derivedColumnsOf } from '../catalog/entity-columns.ts'
 import type { ExternalIdScheme } from '../catalog/external-id-schemes.ts'
 import { LINK_TABLES, type LinkTableSpec } from '../catalog/link-tables.ts'
+import { fullOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
 import {
   type RecordPathColumn,
   type RecordPathForm,
@@ -22,6 +23,7 @@ import {
 } from '../catalog/record-path-columns.ts'
 import { jsonPathLiteral, quoteIdentifier } from '../sql/sql-text.ts'
 import { type ColumnDialect, DUCKDB_COLUMN_DIALECT } from './column-dialect.ts'
+import type { GroupKeyFormat } from './compiled-query.ts'
 import {
   anyGlobalSouthSql,
   continentOfSql,
@@ -41,6 +43,24 @@ export type GroupKeyKind =
   | { readonly kind: 'value' }
   | { readonly kind: 'entity'; readonly entity: CatalogEntity | null }
   | { readonly kind: 'code' }
+
+/** How a group key read from SQL becomes a bucket's key, by its kind (the same for every engine). */
+export const formatGroupKey = (kind: GroupKeyKind): GroupKeyFormat => {
+  if (kind.kind === 'entity') {
+    const info = kind.entity === null ? undefined : catalogEntityInfo(kind.entity)
+    return (value) => {
+      if (value === null || value === undefined) return null
+      const text = String(value)
+      if (/^[A-Za-z][0-9]+$/.test(text)) return `https://openalex.org/${text.toUpperCase()}`
+      return info !== undefined && info.idKind === 'path' ? fullOpenAlexId(info, text) : text
+    }
+  }
+  return (value) => {
+    if (value === null || value === undefined) return null
+    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value
+    return String(value)
+  }
+}
 
 /** One value per row: a typed SQL expression over the entity view's columns. */
 export interface ScalarSource {

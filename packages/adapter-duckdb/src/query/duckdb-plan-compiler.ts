@@ -16,8 +16,7 @@ import {
   searchNodesOf,
   UnsupportedPlanError,
 } from '@oqlkit/engine'
-import { type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
-import { fullOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
+import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { constantLiteral, quoteIdentifier } from '../sql/sql-text.ts'
 import {
   entityView,
@@ -32,7 +31,7 @@ import {
   type ColumnSource,
   catalogEntityOf,
   columnSourceOf,
-  type GroupKeyKind,
+  formatGroupKey,
   ownValuesOf,
 } from './column-sources.ts'
 import type {
@@ -195,23 +194,6 @@ const withoutNode = (node: FilterNode | null, removed: SearchNode): FilterNode |
 
 const allSearches = (filter: FilterNode | null): SearchNode[] =>
   searchNodesOf(filter).map((leaf) => leaf.node)
-
-const formatGroupKey = (kind: GroupKeyKind): GroupKeyFormat => {
-  if (kind.kind === 'entity') {
-    const info = kind.entity === null ? undefined : catalogEntityInfo(kind.entity)
-    return (value) => {
-      if (value === null || value === undefined) return null
-      const text = String(value)
-      if (/^[A-Za-z][0-9]+$/.test(text)) return `https://openalex.org/${text.toUpperCase()}`
-      return info !== undefined && info.idKind === 'path' ? fullOpenAlexId(info, text) : text
-    }
-  }
-  return (value) => {
-    if (value === null || value === undefined) return null
-    if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value
-    return String(value)
-  }
-}
 
 interface Context {
   readonly entity: CatalogEntity

@@ -30,7 +30,7 @@ import {
 } from './column-sources.ts'
 import type { SqlParam } from './compiled-query.ts'
 import { FALSE_SQL, joinSql, param, raw, type SqlFragment, sql, TRUE_SQL } from './sql-fragment.ts'
-import type { ValueCodec } from './value-codecs.ts'
+import { codecInputs, type ValueCodec } from './value-codecs.ts'
 
 /** Where a search node's matches are, in the statement's WITH, and how a row meets them. */
 export interface SearchRelation {
@@ -60,15 +60,7 @@ const sourceOf = (entity: CatalogEntity, column: ColumnRef): ColumnSource => {
   return source
 }
 
-/** The codec-normalised inputs of a node's values, without the ones no stored value can equal. */
-const inputs = (codec: ValueCodec, values: readonly FilterValue[]): SqlParam[] => {
-  const seen = new Set<SqlParam>()
-  for (const value of values) {
-    const input = codec.input(value)
-    if (input !== null) seen.add(input)
-  }
-  return [...seen]
-}
+const inputs = codecInputs
 
 const placeholders = (codec: ValueCodec, values: readonly SqlParam[]): SqlFragment =>
   joinSql(

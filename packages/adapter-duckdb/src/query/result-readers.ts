@@ -8,7 +8,7 @@ import { parseJsonBytes } from './record-fetcher.ts'
 const countOf = (rows: readonly DuckDbRow[], column: string): number => Number(rows[0]?.[column] ?? 0)
 
 /** The record's top-level fields that were asked for, in the record's own order. */
-const selectFields = (
+export const selectRecordFields = (
   record: Record<string, unknown>,
   select: readonly string[],
 ): Record<string, unknown> => {
@@ -20,7 +20,7 @@ const selectFields = (
 
 const recordOf = (row: DuckDbRow, bytes: Uint8Array, query: CompiledRowsQuery): EntityRecord => {
   const parsed = parseJsonBytes(bytes) as Record<string, unknown>
-  const record = query.select === null ? parsed : selectFields(parsed, query.select)
+  const record = query.select === null ? parsed : selectRecordFields(parsed, query.select)
   return query.scored ? { ...record, relevance_score: Number(row.__score ?? 0) } : record
 }
 

@@ -46,6 +46,16 @@ const toBoolean = (value: FilterValue): SqlParam => {
   return word === 'true' ? true : word === 'false' ? false : null
 }
 
+/** The codec-normalised inputs of a filter's values, without repeats or the ones no stored value can equal. */
+export const codecInputs = (codec: ValueCodec, values: readonly FilterValue[]): NonNullable<SqlParam>[] => {
+  const seen = new Set<NonNullable<SqlParam>>()
+  for (const value of values) {
+    const input = codec.input(value)
+    if (input !== null && input !== undefined) seen.add(input)
+  }
+  return [...seen]
+}
+
 const PREFIX_PATTERNS: ReadonlyMap<ExternalIdScheme, string> = new Map(
   EXTERNAL_ID_SCHEMES.map((spec) => [spec.scheme, spec.prefixPattern]),
 )

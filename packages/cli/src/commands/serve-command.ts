@@ -485,14 +485,12 @@ export const serveCommand: CliCommand = {
       throw error
     }
     const {
-      catalogDir,
       port,
       metered,
       location,
       keysFile,
       collectionsDir,
       collectionsPort,
-      embeddingsUrl,
       maxPerPage,
       queryTimeoutSeconds,
     } = settings

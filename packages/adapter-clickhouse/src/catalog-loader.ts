@@ -9,7 +9,12 @@ import { createReadStream } from 'node:fs'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import type { ClickHouseClient } from '@clickhouse/client'
-import { type RecordLocation, RecordStoreReader, readCatalogManifest } from '@oqlkit/adapter-duckdb'
+import {
+  type CatalogEntity,
+  type RecordLocation,
+  RecordStoreReader,
+  readCatalogManifest,
+} from '@oqlkit/adapter-duckdb'
 import {
   type CatalogVersion,
   catalogVersionsStatements,
@@ -190,7 +195,7 @@ const loadRecords = async (
   records: RecordStoreReader,
   database: string,
   table: ClickHouseTable,
-  entity: string,
+  entity: CatalogEntity,
   report: (rowsLoaded: number) => void,
 ) => {
   const body = new PassThrough()
@@ -212,7 +217,7 @@ const loadRecords = async (
   const flush = async () => {
     if (batch.length === 0) return
     const texts = await records.read(
-      entity as Parameters<RecordStoreReader['read']>[0],
+      entity,
       batch.map(([, location]) => location),
     )
     const chunk = encodeStringRows(batch.map(([id], index) => [encoder.encode(id), texts[index]!]))

@@ -12,7 +12,7 @@
 // every link row of it live on one shard: a filter `id IN (SELECT work_id FROM link_… WHERE key = …)` is
 // answered on each shard alone (`distributed_product_mode = 'local'`), exactly, with no data moved between
 // shards. The README's deployment guide shows the statements this module writes.
-import type { CatalogManifest } from '@oqlkit/adapter-duckdb'
+import type { CatalogEntity, CatalogManifest } from '@oqlkit/adapter-duckdb'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 
 /** A catalog column type (`CatalogColumnType` of the catalog layout). */
@@ -43,7 +43,7 @@ export interface ClickHouseColumn {
 /** Where a table's rows come from in the catalog folder. */
 export type TableSource =
   | { readonly kind: 'parquet'; readonly files: readonly string[]; readonly rows: number }
-  | { readonly kind: 'records'; readonly entity: string; readonly rows: number }
+  | { readonly kind: 'records'; readonly entity: CatalogEntity; readonly rows: number }
 
 export interface ClickHouseTable {
   readonly name: string
@@ -87,7 +87,10 @@ const fromCatalogTable = (name: string, table: CatalogTableLike, shardBy: string
 /** Every table of a catalog, entities first (their records after each), then links and ids. */
 export const clickHouseTablesOf = (manifest: CatalogManifest): readonly ClickHouseTable[] => {
   const tables: ClickHouseTable[] = []
-  for (const [entity, table] of Object.entries(manifest.entities)) {
+  for (const [entity, table] of Object.entries(manifest.entities) as [
+    CatalogEntity,
+    CatalogManifest['entities'][CatalogEntity],
+  ][]) {
     tables.push(fromCatalogTable(entityTableName(entity), table, 'id'))
     tables.push({
       name: recordsTableName(entity),

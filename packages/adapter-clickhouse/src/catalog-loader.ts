@@ -15,6 +15,7 @@ import {
   RecordStoreReader,
   readCatalogManifest,
 } from '@oqlkit/adapter-duckdb'
+import { loadCatalogFiles, loadWorkVectors } from './catalog-models-loader.ts'
 import {
   type CatalogVersion,
   catalogVersionsStatements,
@@ -113,8 +114,12 @@ export const loadCatalogIntoClickHouse = async (options: LoadOptions): Promise<L
       report(0)
       if (table.source.kind === 'parquet') await loadParquet(options, database, table)
       // An INSERT without rows is an error to ClickHouse (NO_DATA_TO_INSERT): an empty entity sends none.
-      else if (table.source.rows > 0)
+      else if (table.source.rows === 0) {
+      } else if (table.source.kind === 'records')
         await loadRecords(client, records, database, table, table.source.entity, report)
+      else if (table.source.kind === 'vectors')
+        await loadWorkVectors(client, options.catalogDir, database, table.source, report)
+      else await loadCatalogFiles(client, options.catalogDir, database, table.source.files)
       const counted = await countRows(client, database, table.name)
       if (counted !== table.source.rows)
         throw new ClickHouseLoadError(

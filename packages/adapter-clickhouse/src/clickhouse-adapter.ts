@@ -37,6 +37,13 @@ import {
   tableOf,
 } from './clickhouse-filter-compiler.ts'
 import { entityTableName, recordsTableName } from './clickhouse-schema.ts'
+import { expansionLimitOfClickHouse } from './clickhouse-search-compiler.ts'
+import {
+  SearchIndexCache,
+  type SearchSources,
+  type StatementSearches,
+  statementSearches,
+} from './clickhouse-search-relations.ts'
 import { findEntityByExternalId, findEntityById, findRandomEntity } from './clickhouse-singletons.ts'
 import { decodeStringRows } from './row-binary-strings.ts'
 import { ServedVersionCache } from './served-version-cache.ts'
@@ -64,8 +71,13 @@ interface CompiledKey {
   readonly type: KeyType
 }
 
-/** Statement settings every query gets: a LEFT JOIN without a match gives NULL, as in SQL, not a default. */
-const SETTINGS = { join_use_nulls: 1 } as const
+/**
+ * Statement settings every query gets: a LEFT JOIN without a match gives NULL, as in SQL, not a default; and,
+ * on a cluster, a subquery or join over a Distributed table inside a query over another runs on each shard
+ * against that shard's own tables, which the layout makes exact (a work's links, record, vectors and
+ * postings share its shard; what every shard needs whole is on every node). No effect on one server.
+ */
+const SETTINGS = { join_use_nulls: 1, distributed_product_mode: 'local' } as const
 
 export interface ClickHouseAdapterOptions {
   readonly client: ClickHouseClient
@@ -84,6 +96,7 @@ const entityOf = (plan: QueryPlan): CatalogEntity => {
 export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): StorageAdapter => {
   const { client } = options
   const versions = new ServedVersionCache(client, options.catalog)
+  const searchIndexes = new SearchIndexCache(client)
   const settings = { ...SETTINGS, max_execution_time: options.maxExecutionSeconds ?? 60 }
 
   const rowsOf = async <T>(query: string, params: QueryParams, signal?: AbortSignal): Promise<T[]> => {
@@ -99,7 +112,9 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
       return (await result.json()) as T[]
     } catch (error) {
       throwIfInterrupted(signal)
-      throw error
+      // A wildcard that matched too many index terms is the caller's invalid search (a 400), not a fault.
+      const limit = expansionLimitOfClickHouse(error)
+      throw limit === undefined ? error : new UnsupportedPlanError('invalid_search', limit)
     }
   }
 
@@ -113,6 +128,22 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     const source = MAP.columnSourceOf(entity, column)
     if (source.kind === 'unsupported') throw new UnsupportedPlanError('column', source.message)
     return source
+  }
+
+  /** What a plan's searches read: the served version's search index. */
+  const searchSourcesOf = async (database: string): Promise<SearchSources> => ({
+    index: await searchIndexes.indexOf(database),
+  })
+
+  /** One statement's searches (its WITH clause, their relations and the relevance) and its WHERE. */
+  const filterOf = (
+    context: FilterContext,
+    entity: CatalogEntity,
+    plan: QueryPlan,
+    sources: SearchSources,
+  ): StatementSearches & { readonly where: string } => {
+    const searches = statementSearches(context, entity, plan.filter, sources)
+    return { ...searches, where: whereOf(searches.context, entity, plan) }
   }
 
   /** WHERE of a plan: its corpus (works) and its filter. */
@@ -130,10 +161,12 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     key: SortKey,
     index: number,
     joins: string[],
+    score: string | null,
   ): CompiledKey => {
     if (key.column === 'id') return { expr: 'e.`id`', direction: key.direction, type: 'text' }
+    // Without a search there is no relevance: every row's is null, as on DuckDB.
     if (key.column === 'relevance_score')
-      throw new UnsupportedPlanError('full_text_search', 'Full-text search on ClickHouse is not built yet')
+      return { expr: score ?? 'CAST(NULL AS Nullable(Float64))', direction: key.direction, type: 'number' }
     const source = sourceOf(entity, key.column)
     switch (source.kind) {
       case 'scalar':
@@ -235,32 +268,37 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     const entity = entityOf(plan)
     const params = new QueryParams()
     const context = await contextOf(params)
+    const sources = await searchSourcesOf(context.database)
     const table = `${tableOf(context, entityTableName(entity))} AS e`
-    const where = whereOf(context, entity, plan)
+    const counted = filterOf(context, entity, plan, sources)
     const perPage = plan.page.perPage
     const countQuery = rowsOf<{ n: number | string }>(
-      `SELECT count() AS n FROM ${table} WHERE ${where}`,
+      `${counted.with}SELECT count() AS n FROM ${table} WHERE ${counted.where}`,
       params,
       signal,
     )
-    let page: { __id: string; [key: string]: unknown }[]
+    let page: { __id: string; __score?: number | null; [key: string]: unknown }[]
     let keys: CompiledKey[] = []
+    let scored = false
     if (plan.sample !== null) {
       const seed = plan.sample.seed ?? `${Math.random()}`
       const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
       const limit = Math.max(0, Math.min(perPage, plan.sample.size - offset))
       const sampleParams = new QueryParams()
-      const sampleContext = { ...context, params: sampleParams }
+      const sampled = filterOf({ ...context, params: sampleParams }, entity, plan, sources)
+      scored = sampled.score !== null
       page = await rowsOf(
-        `SELECT e.\`id\` AS __id FROM ${table} WHERE ${whereOf(sampleContext, entity, plan)} ORDER BY cityHash64(concat(e.\`id\`, '/', ${sampleParams.add(seed, 'String')})), e.\`id\` LIMIT ${sampleParams.add(limit, 'UInt64')} OFFSET ${sampleParams.add(offset, 'UInt64')}`,
+        `${sampled.with}SELECT e.\`id\` AS __id, ${sampled.score ?? 'NULL'} AS __score FROM ${table}${sampled.scoreJoins} WHERE ${sampled.where} ORDER BY cityHash64(concat(e.\`id\`, '/', ${sampleParams.add(seed, 'String')})), e.\`id\` LIMIT ${sampleParams.add(limit, 'UInt64')} OFFSET ${sampleParams.add(offset, 'UInt64')}`,
         sampleParams,
         signal,
       )
     } else {
       const pageParams = new QueryParams()
-      const pageContext = { ...context, params: pageParams }
+      const paged = filterOf({ ...context, params: pageParams }, entity, plan, sources)
+      const pageContext = paged.context
+      scored = paged.score !== null
       const joins: string[] = []
-      keys = plan.sort.map((key, index) => sortKey(pageContext, entity, key, index, joins))
+      keys = plan.sort.map((key, index) => sortKey(pageContext, entity, key, index, joins, paged.score))
       const after =
         plan.page.kind === 'cursor' && plan.page.after !== null
           ? keyset(pageParams, keys, plan.page.after)
@@ -273,14 +311,13 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
         )
         .join(', ')
       const order = keys.map((key) => `${key.expr} ${key.direction.toUpperCase()} NULLS LAST`).join(', ')
-      const filter = whereOf(pageContext, entity, plan)
       page = await rowsOf(
-        `SELECT e.\`id\` AS __id, ${outputs} FROM ${table}${joins.join('')} WHERE ${filter}${after === null ? '' : ` AND ${after}`} ORDER BY ${order} LIMIT ${pageParams.add(perPage + 1, 'UInt64')} OFFSET ${pageParams.add(offset, 'UInt64')}`,
+        `${paged.with}SELECT e.\`id\` AS __id, ${paged.score ?? 'NULL'} AS __score${outputs === '' ? '' : `, ${outputs}`} FROM ${table}${paged.scoreJoins}${joins.join('')} WHERE ${paged.where}${after === null ? '' : ` AND ${after}`} ORDER BY ${order === '' ? 'e.`id`' : order} LIMIT ${pageParams.add(perPage + 1, 'UInt64')} OFFSET ${pageParams.add(offset, 'UInt64')}`,
         pageParams,
         signal,
       )
     }
-    const [counted] = await countQuery
+    const [total] = await countQuery
     const shown = page.slice(0, perPage)
     const bytes = await recordsOf(
       context,
@@ -289,9 +326,10 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
       signal,
     )
     const decoder = new TextDecoder()
-    const rows: EntityRecord[] = bytes.map((record) => {
+    const rows: EntityRecord[] = bytes.map((record, index) => {
       const parsed = JSON.parse(decoder.decode(record)) as Record<string, unknown>
-      return plan.select === null ? parsed : selectRecordFields(parsed, plan.select)
+      const picked = plan.select === null ? parsed : selectRecordFields(parsed, plan.select)
+      return scored ? { ...picked, relevance_score: Number(shown[index]?.__score ?? 0) } : picked
     })
     const last = shown.at(-1)
     const nextAfter =
@@ -299,9 +337,9 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
         ? keys.map((_, index) => last[`__k${index}`] ?? null)
         : null
     return {
-      count: Number(counted?.n ?? 0),
+      count: Number(total?.n ?? 0),
       rows,
-      ...(plan.select === null ? { rowsJsonBytes: bytes } : {}),
+      ...(plan.select === null && !scored ? { rowsJsonBytes: bytes } : {}),
       nextAfter,
     }
   }
@@ -312,9 +350,11 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     if (plan.page.kind === 'cursor' && plan.page.after !== null)
       throw new UnsupportedPlanError('group_cursor', 'Group buckets are paged by number, not by cursor')
     const params = new QueryParams()
-    const context = await contextOf(params)
+    const base = await contextOf(params)
+    const filtered = filterOf(base, entity, plan, await searchSourcesOf(base.database))
+    const context = filtered.context
+    const { where } = filtered
     const table = `${tableOf(context, entityTableName(entity))} AS e`
-    const where = whereOf(context, entity, plan)
     const columns: string[] = []
     const joins: string[] = []
     const known: string[] = []
@@ -363,12 +403,16 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
     const [page, [groups], [counted]] = await Promise.all([
       rowsOf<Record<string, unknown>>(
-        `${buckets} ORDER BY ${order} LIMIT ${params.add(perPage, 'UInt64')} OFFSET ${params.add(offset, 'UInt64')}`,
+        `${filtered.with}${buckets} ORDER BY ${order} LIMIT ${params.add(perPage, 'UInt64')} OFFSET ${params.add(offset, 'UInt64')}`,
         params,
         signal,
       ),
-      rowsOf<{ n: number | string }>(`SELECT count() AS n FROM (${buckets})`, params, signal),
-      rowsOf<{ n: number | string }>(`SELECT count() AS n FROM ${table} WHERE ${where}`, params, signal),
+      rowsOf<{ n: number | string }>(`${filtered.with}SELECT count() AS n FROM (${buckets})`, params, signal),
+      rowsOf<{ n: number | string }>(
+        `${filtered.with}SELECT count() AS n FROM ${table} WHERE ${where}`,
+        params,
+        signal,
+      ),
     ])
     const bucketsOf: GroupBucket[] = page.map((row) => ({
       keys: names.map((name, index) => formats[index]!(row[name])),
@@ -380,7 +424,9 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
   const sumColumns = async (plan: QueryPlan, queryOptions?: QueryOptions): Promise<readonly number[]> => {
     const entity = entityOf(plan)
     const params = new QueryParams()
-    const context = await contextOf(params)
+    const base = await contextOf(params)
+    const filtered = filterOf(base, entity, plan, await searchSourcesOf(base.database))
+    const context = filtered.context
     const totals = (plan.sums ?? []).map((sum, index) => {
       const source = sourceOf(entity, sum.column)
       if (source.kind !== 'scalar' || source.codec !== CODECS.number)
@@ -392,7 +438,7 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     })
     if (totals.length === 0) throw new UnsupportedPlanError('column', 'The plan asks for no totals')
     const [row] = await rowsOf<Record<string, number>>(
-      `SELECT ${totals.join(', ')} FROM ${tableOf(context, entityTableName(entity))} AS e WHERE ${whereOf(context, entity, plan)}`,
+      `${filtered.with}SELECT ${totals.join(', ')} FROM ${tableOf(context, entityTableName(entity))} AS e WHERE ${filtered.where}`,
       params,
       queryOptions?.signal,
     )
@@ -435,7 +481,8 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
   const source = async () => ({ client, database: await versions.database() })
 
   return {
-    capabilities: { multiDimensionGroupBy: true, groupOrder: true },
+    // Full-text search runs on a version loaded with the catalog's search index; one without refuses it.
+    capabilities: { multiDimensionGroupBy: true, groupOrder: true, fullTextSearch: true },
     queryRows,
     queryGroups,
     sumColumns,

@@ -11,6 +11,7 @@ import {
   type FilterNode,
   type FilterValue,
   type FilterVisitor,
+  type SearchNode,
   UnsupportedPlanError,
   visitFilter,
 } from '@oqlkit/engine'
@@ -21,15 +22,22 @@ import { linkTableName } from './clickhouse-schema.ts'
 type SqlParam = string | number | boolean
 
 /** The ClickHouse types parameters are sent as. */
-export type ParamType = 'String' | 'Float64' | 'Bool' | 'UInt64' | 'Array(String)'
+export type ParamType =
+  | 'String'
+  | 'Float64'
+  | 'Int64'
+  | 'Bool'
+  | 'UInt64'
+  | 'Array(String)'
+  | 'Array(Float64)'
 
 /** The parameters of one statement: each value gets a name and a ClickHouse type. */
 export class QueryParams {
-  readonly values: Record<string, SqlParam | readonly string[]> = {}
+  readonly values: Record<string, SqlParam | readonly string[] | readonly number[]> = {}
   #next = 0
 
   /** The placeholder of a value of a type (`{p3:String}`). */
-  add(value: SqlParam | readonly string[], type: ParamType): string {
+  add(value: SqlParam | readonly string[] | readonly number[], type: ParamType): string {
     const name = `p${this.#next++}`
     this.values[name] = value
     return `{${name}:${type}}`
@@ -38,11 +46,16 @@ export class QueryParams {
 
 const TYPES = { text: 'String', number: 'Float64', boolean: 'Bool' } as const
 
-/** Where a filter runs: the served version's database, its column map and the statement's parameters. */
+/**
+ * Where a filter runs: the served version's database, its column map and the statement's parameters; and
+ * the relations `(id, score)` of the filter's searches, by node, which the statement defines in its WITH
+ * clause (`clickhouse-search-relations.ts`).
+ */
 export interface FilterContext {
   readonly database: string
   readonly map: ColumnMap
   readonly params: QueryParams
+  readonly searches?: ReadonlyMap<SearchNode, string>
 }
 
 const TRUE_SQL = 'true'
@@ -235,8 +248,11 @@ const filterVisitor = (
     'in-list': (node) =>
       guard(matchAny(context, entity, sourceOf(context, entity, node.column), node.values)),
     missing: (node) => guard(missing(context, entity, sourceOf(context, entity, node.column))),
-    search: () => {
-      throw new UnsupportedPlanError('full_text_search', 'Full-text search on ClickHouse is not built yet')
+    search: (node) => {
+      const relation = context.searches?.get(node)
+      if (relation === undefined)
+        throw new UnsupportedPlanError('full_text_search', `${node.column.id} cannot be searched here`)
+      return idsIn(`SELECT id FROM ${relation}`)
     },
     collection: (node) => {
       throw new UnsupportedPlanError(

@@ -6,14 +6,21 @@
 //   <entity>__records     (id, record): each record's JSON text, which ClickHouse compresses itself
 //   link_works_<relation> the rows of links/works-<relation>.parquet: (key, work_id)
 //   external_ids, merged_ids, deleted_ids   the rows of ids/*.parquet
+//   work_vectors          (id, vector, norm): the works' vectors of semantic search, as vectors/works.i8 holds them
+//   catalog_files         (path, content): catalog.json and the small model files a server reads at start (the
+//                         LSA model that embeds semantic queries, the text tagger's model)
 //
 // On a cluster each is a ReplicatedMergeTree `<name>_local` on every node behind a Distributed `<name>`.
 // Rows are spread by the id of the work or entity they belong to (`cityHash64`), so a work, its record and
 // every link row of it live on one shard: a filter `id IN (SELECT work_id FROM link_… WHERE key = …)` is
 // answered on each shard alone (`distributed_product_mode = 'local'`), exactly, with no data moved between
-// shards. The README's deployment guide shows the statements this module writes.
+// shards. catalog_files is the exception: every server reads it whole at start, so on a cluster it is one
+// replicated table on every node (its Keeper path names no shard), like the pointer table. The README's
+// deployment guide shows the statements this module writes.
 import type { CatalogEntity, CatalogManifest } from '@oqlkit/adapter-duckdb'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
+import { catalogFilesTable, workVectorsTable } from './clickhouse-model-tables.ts'
+import { searchTablesOf } from './clickhouse-search-tables.ts'
 
 /** A catalog column type (`CatalogColumnType` of the catalog layout). */
 type CatalogColumnType = CatalogManifest['externalIds']['columns'][number]['type']
@@ -44,15 +51,30 @@ export interface ClickHouseColumn {
 export type TableSource =
   | { readonly kind: 'parquet'; readonly files: readonly string[]; readonly rows: number }
   | { readonly kind: 'records'; readonly entity: CatalogEntity; readonly rows: number }
+  /** The works' vectors: ids and norms from `idsFile` (Parquet), int8 rows of `dimensions` bytes from `matrixFile`. */
+  | {
+      readonly kind: 'vectors'
+      readonly idsFile: string
+      readonly matrixFile: string
+      readonly dimensions: number
+      readonly rows: number
+    }
+  /** Files of the catalog folder, each a row `(path, content)`. */
+  | { readonly kind: 'files'; readonly files: readonly string[]; readonly rows: number }
 
 export interface ClickHouseTable {
   readonly name: string
   readonly columns: readonly ClickHouseColumn[]
   readonly orderBy: readonly string[]
-  /** The column whose hash picks a row's shard on a cluster. */
+  /**
+   * On a cluster, the rows are spread over the shards by the hash of this expression of the table's columns
+   * (written by this package, never from input): the id of the work or entity a row belongs to.
+   */
   readonly shardBy: string
   /** MergeTree settings of the table, where the defaults do not suit it. */
   readonly settings?: string
+  /** On a cluster, whole on every node (one replicated table, no Distributed one) rather than sharded. */
+  readonly wholeOnEveryNode?: boolean
   readonly source: TableSource
 }
 
@@ -80,7 +102,7 @@ const fromCatalogTable = (name: string, table: CatalogTableLike, shardBy: string
     return { name: column.name, type: table.sortedBy.includes(column.name) ? keyType(type) : type }
   }),
   orderBy: table.sortedBy,
-  shardBy,
+  shardBy: quoteIdentifier(shardBy),
   source: { kind: 'parquet', files: table.files, rows: table.rowCount },
 })
 
@@ -100,7 +122,7 @@ export const clickHouseTablesOf = (manifest: CatalogManifest): readonly ClickHou
         { name: 'record', type: 'String', codec: 'ZSTD(3)' },
       ],
       orderBy: ['id'],
-      shardBy: 'id',
+      shardBy: quoteIdentifier('id'),
       // A page reads 25 records by id, anywhere in the table. With the default granules (8,192 rows, up to
       // 10 MB) each record read decompressed a whole granule: 114-152 ms for 25 works at 100k. Granules of
       // 16 records in blocks of at most 64 KB read the same in 24 ms, for 33% more disk (BENCHMARKS.md).
@@ -114,6 +136,8 @@ export const clickHouseTablesOf = (manifest: CatalogManifest): readonly ClickHou
   tables.push(fromCatalogTable('external_ids', manifest.externalIds, 'id'))
   tables.push(fromCatalogTable('merged_ids', manifest.mergedIds, 'old_id'))
   tables.push(fromCatalogTable('deleted_ids', manifest.deletedIds, 'id'))
+  tables.push(workVectorsTable(manifest), catalogFilesTable(manifest))
+  tables.push(...searchTablesOf(manifest))
   return tables
 }
 
@@ -140,12 +164,17 @@ export const createTableStatements = (table: ClickHouseTable, target: DdlTarget)
       `CREATE TABLE ${database}.${quoteIdentifier(table.name)}\n(\n${columnList(table)}\n)\nENGINE = MergeTree\n${orderBy}`,
     ]
   const cluster = quoteIdentifier(target.cluster)
+  // One replica set spanning every node: the Keeper path names no shard, each replica is named by both macros.
+  if (table.wholeOnEveryNode === true)
+    return [
+      `CREATE TABLE ${database}.${quoteIdentifier(table.name)} ON CLUSTER ${cluster}\n(\n${columnList(table)}\n)\nENGINE = ReplicatedMergeTree('/clickhouse/tables/all/${target.database}/${table.name}', '{shard}_{replica}')\n${orderBy}`,
+    ]
   const local = `${table.name}_local`
   // `{shard}` and `{replica}` are each server's macros; the path names the table's replicas in Keeper.
   const replicas = `'/clickhouse/tables/{shard}/${target.database}/${table.name}'`
   return [
     `CREATE TABLE ${database}.${quoteIdentifier(local)} ON CLUSTER ${cluster}\n(\n${columnList(table)}\n)\nENGINE = ReplicatedMergeTree(${replicas}, '{replica}')\n${orderBy}`,
-    `CREATE TABLE ${database}.${quoteIdentifier(table.name)} ON CLUSTER ${cluster}\nAS ${database}.${quoteIdentifier(local)}\nENGINE = Distributed(${cluster}, ${database}, ${quoteIdentifier(local)}, cityHash64(${quoteIdentifier(table.shardBy)}))`,
+    `CREATE TABLE ${database}.${quoteIdentifier(table.name)} ON CLUSTER ${cluster}\nAS ${database}.${quoteIdentifier(local)}\nENGINE = Distributed(${cluster}, ${database}, ${quoteIdentifier(local)}, cityHash64(${table.shardBy}))`,
   ]
 }
 

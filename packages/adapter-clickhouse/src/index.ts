@@ -18,6 +18,7 @@ export {
   servedVersion,
 } from './catalog-versions.ts'
 export { type ClickHouseAdapterOptions, createClickHouseAdapter } from './clickhouse-adapter.ts'
+export { type ClickHouseCatalogModels, readClickHouseCatalogModels } from './clickhouse-catalog-models.ts'
 export {
   type ClickHouseTarget,
   connectClickHouse,

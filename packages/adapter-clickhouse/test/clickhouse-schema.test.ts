@@ -37,9 +37,16 @@ describe('the ClickHouse tables of a catalog', () => {
     expect(names).toContain('works__records')
     expect(names).toContain('work_types')
     expect(names).toContain('link_works_authors')
-    expect(names.slice(-3)).toEqual(['external_ids', 'merged_ids', 'deleted_ids'])
+    const catalogTables = names.filter((name) => !name.startsWith('search_'))
+    expect(catalogTables.slice(-5)).toEqual([
+      'external_ids',
+      'merged_ids',
+      'deleted_ids',
+      'work_vectors',
+      'catalog_files',
+    ])
     const entities = Object.keys(manifest.entities).length
-    expect(tables).toHaveLength(2 * entities + Object.keys(manifest.links).length + 3)
+    expect(catalogTables).toHaveLength(2 * entities + Object.keys(manifest.links).length + 5)
     const works = tables.find((table) => table.name === 'works')!
     expect(works.source).toEqual({
       kind: 'parquet',
@@ -79,8 +86,12 @@ describe('the ClickHouse tables of a catalog', () => {
       database: 'oqlkit__v20261125_120000_ab12',
       cluster: 'oqlkit',
     })
-    // Two statements a table on a cluster: the replicated local table, then the Distributed one over it.
-    expect(statements).toHaveLength(1 + 2 * clickHouseTablesOf(manifest).length)
+    // Two statements a table on a cluster: the replicated local table, then the Distributed one over it; one
+    // for a table whole on every node.
+    const tables = clickHouseTablesOf(manifest)
+    expect(statements).toHaveLength(
+      1 + tables.reduce((count, table) => count + (table.wholeOnEveryNode === true ? 1 : 2), 0),
+    )
     const shown = ['works__records', 'link_works_authors', 'merged_ids']
     const generated = statements.filter((statement) =>
       shown.some((table) => statement.includes(`\`${table}_local\``)),
@@ -97,6 +108,49 @@ describe('the ClickHouse tables of a catalog', () => {
     expect(distributed('works__records')).toContain('cityHash64(`id`)')
     for (const relation of Object.keys(manifest.links))
       expect(distributed(`link_${relation.replaceAll('-', '_')}`)).toContain('cityHash64(`work_id`)')
+  })
+
+  it('keeps the works’ vectors sharded by work and the model files whole on every node', () => {
+    const tables = clickHouseTablesOf(manifest)
+    const vectors = tables.find((table) => table.name === 'work_vectors')!
+    const extension = manifest.extensions.vectors as {
+      file: string
+      matrixFile: string
+      dimensions: number
+      count: number
+      lsa: { vocabularyFile: string; projectionFile: string }
+    }
+    expect(vectors.source).toEqual({
+      kind: 'vectors',
+      idsFile: extension.file,
+      matrixFile: extension.matrixFile,
+      dimensions: extension.dimensions,
+      rows: extension.count,
+    })
+    expect(vectors.columns.map((column) => `${column.name} ${column.type}`)).toEqual([
+      'id String',
+      'vector Array(Int8)',
+      'norm Float32',
+    ])
+    const files = tables.find((table) => table.name === 'catalog_files')!
+    expect(files.source).toEqual({
+      kind: 'files',
+      files: [
+        'catalog.json',
+        extension.lsa.vocabularyFile,
+        extension.lsa.projectionFile,
+        (manifest.extensions.textTagger as { file: string }).file,
+      ],
+      rows: 4,
+    })
+    const statements = catalogSchemaStatements(manifest, { database: 'db', cluster: 'c' })
+    expect(
+      statements.find((statement) => statement.startsWith('CREATE TABLE `db`.`work_vectors` ON CLUSTER')),
+    ).toContain('cityHash64(`id`)')
+    const whole = statements.filter((statement) => statement.includes('`catalog_files'))
+    expect(whole).toEqual([
+      "CREATE TABLE `db`.`catalog_files` ON CLUSTER `c`\n(\n  `path` String,\n  `content` String CODEC(ZSTD(3))\n)\nENGINE = ReplicatedMergeTree('/clickhouse/tables/all/db/catalog_files', '{shard}_{replica}')\nORDER BY (`path`)",
+    ])
   })
 
   it('refuses names that are not plain, rather than escaping them', () => {

@@ -58,6 +58,9 @@ export {
   readAutocompleteLayouts,
 } from './query/autocomplete-index.ts'
 export { rankAutocompleteMatches } from './query/autocomplete-lookup.ts'
+// What another engine needs to search the same index with the same scores (the ClickHouse adapter): the
+// engine's search node as an index query, planned into index terms, and the index's fields and constants.
+export { type CatalogSearchQuery, catalogSearchQuery, invalidSearchError } from './query/catalog-search.ts'
 export { normalizedNameSql } from './query/catalog-views.ts'
 export { type ColumnDialect, DUCKDB_COLUMN_DIALECT } from './query/column-dialect.ts'
 export {
@@ -80,6 +83,7 @@ export {
 export { type DuckDbDatabaseOptions, openDuckDbDatabase } from './query/duckdb-driver.ts'
 export { type RecordLocation, RecordStoreReader } from './query/record-store-reader.ts'
 export { selectRecordFields } from './query/result-readers.ts'
+export { unindexedSearchPath } from './query/unindexed-search.ts'
 export { codecInputs, type ValueCodec, type ValueCodecs, valueCodecsFor } from './query/value-codecs.ts'
 export { type CatalogWorkVectors, readCatalogWorkVectors } from './query/work-vector-loader.ts'
 export {
@@ -88,11 +92,27 @@ export {
   type IndexCatalogSearchResult,
   indexCatalogSearch,
 } from './search/catalog-search-indexer.ts'
+export { STORED_FIELDS, type WeightedField } from './search/search-fields.ts'
 export type { SearchBuildProgress } from './search/search-index-builder.ts'
+export {
+  BM25_B,
+  BM25_K1,
+  FREQUENT_TERMS,
+  MAX_WILDCARD_EXPANSIONS,
+  MIN_FREQUENT_ROWS,
+  SEARCH_MODES,
+  type SearchEntityIndex,
+  type SearchFieldStats,
+  type SearchIndexManifest,
+  type SearchMode,
+} from './search/search-index-layout.ts'
+export { searchIndexOf } from './search/search-index-manifest.ts'
+export { type NodePlan, planSearch, type SequencePlan, type TokenPlan } from './search/search-plan.ts'
 export { type BuildSession, connectionSession } from './sql/build-session.ts'
 export { loadCatalogTagger } from './tagging/catalog-text-tagger.ts'
 export { readCatalogTrainingWorks } from './tagging/catalog-training-works.ts'
 export { type BuildTextTaggerOptions, trainTextTagModel } from './tagging/text-tagger-builder.ts'
+export { type TextTaggerManifest, textTaggerOf } from './tagging/text-tagger-layout.ts'
 export {
   type IndexCatalogVectorsOptions,
   type IndexCatalogVectorsResult,
@@ -108,6 +128,7 @@ export {
   int8MemoryRowSource,
 } from './vectors/ivf-index-builder.ts'
 export { answersExactly, IvfVectorIndex, VectorIndexError } from './vectors/ivf-vector-index.ts'
+export type { VectorIndexManifest } from './vectors/vector-index-layout.ts'
 export { hasUnreadableVectors, vectorIndexOf } from './vectors/vector-index-manifest.ts'
 export { readWorkTexts, type WorkText } from './vectors/work-text-reader.ts'
 export type { VectorsChoice } from './vectors/work-vector-builder.ts'

@@ -19,10 +19,6 @@ const USAGE_ERRORS: Record<string, readonly (readonly [readonly string[], string
   serve: [
     [['--bogus-flag'], /unknown option --bogus-flag \(options: --catalog, --port, /],
     [['--clickhouse', 'ftp://h/x'], '--clickhouse: ftp: is not a ClickHouse URL scheme'],
-    [
-      ['--clickhouse', 'http://h/x', '--embeddings-url', 'http://e'],
-      '--embeddings-url: semantic search is not served from ClickHouse yet',
-    ],
     [[`--catalog=${missing}`, '--bogus-flag'], 'unknown option --bogus-flag'],
     [['--catalog', missing], `--catalog ${missing}: no such folder`],
     [[`--catalog=${missing}`], `--catalog ${missing}: no such folder`],

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { createClient } from '@clickhouse/client'
 import { loadCatalogIntoClickHouse } from '@oqlkit/adapter-clickhouse'
 import { runCli } from '@oqlkit/cli'
+import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   type ChdbHttpServer,
@@ -91,13 +92,42 @@ describe('oqlkit serve --clickhouse (chdb behind the test stand-in for its HTTP 
     }
   }, 120_000)
 
-  it('answers 501 for what ClickHouse does not serve yet, saying so, and keeps serving', async () => {
-    const server = served[0]!
-    for (const path of ['/works?search=learning', '/works?search.semantic=neural']) {
-      const answer = await json(`${server.url}${path}`)
-      expect(answer.status, path).toBe(501)
-      expect(JSON.stringify(answer.body), path).toMatch(/not|search/i)
+  it('answers full-text search as the DuckDB server of the same catalog does, scores and refusals alike', async () => {
+    const paths = [
+      '/works?search=climate%20change&per_page=10',
+      '/works?search=%22machine%20learning%22&sort=relevance_score:desc&per_page=5&select=id,relevance_score',
+      '/works?filter=title.search:cancer,publication_year:%3E2010&sort=publication_year:desc',
+      '/works?filter=abstract.search:health|children&per_page=5&page=2',
+      '/works?search=health&group_by=type',
+      '/authors?search=john&per_page=5',
+      '/works?search=clim*&filter=default.search.no_stem:clim*',
+      '/works?search=a*',
+      `/works?search=${'word%20'.repeat(101)}`,
+    ]
+    for (const path of paths) {
+      const [fromDuckDb, ...fromClickHouse] = await Promise.all(
+        [duckdb, ...served].map((server) => json(`${server.url}${path}`)),
+      )
+      for (const answer of fromClickHouse) {
+        expect(answer.status, path).toBe(fromDuckDb!.status)
+        if (fromDuckDb!.status !== 200) {
+          expect(answer.body.error, path).toBe(fromDuckDb!.body.error)
+          continue
+        }
+        expect((answer.body.meta as { count: number }).count, path).toBe(
+          (fromDuckDb!.body.meta as { count: number }).count,
+        )
+        expect(answer.body.group_by, path).toEqual(fromDuckDb!.body.group_by)
+        const rows = (body: Record<string, unknown>) =>
+          ((body.results ?? []) as { id: string; relevance_score?: number }[]).map((row) => ({
+            ...row,
+            relevance_score:
+              row.relevance_score === undefined ? undefined : Math.round(row.relevance_score * 1e6),
+          }))
+        expect(rows(answer.body), path).toEqual(rows(fromDuckDb!.body))
+      }
     }
+    const server = served[0]!
     expect((await fetch(`${server.url}/works?per_page=1`)).status).toBe(200)
     // Autocomplete does without the search index: by a scan of the names, ranked as DuckDB ranks them.
     for (const path of [
@@ -116,6 +146,113 @@ describe('oqlkit serve --clickhouse (chdb behind the test stand-in for its HTTP 
       expect(ids(fromClickHouse), path).toEqual(ids(fromDuckDb))
     }
   })
+
+  it('answers semantic search and /text tagging as the DuckDB server of the same catalog does', async () => {
+    const semantic = [
+      '/works?search.semantic=coral%20reef%20bleaching%20and%20ocean%20warming',
+      '/works?search.semantic=neural%20networks%20for%20image%20recognition&per_page=10&page=2',
+      '/works?search.semantic=cancer%20treatment&filter=publication_year:%3E2015&per_page=50',
+      '/works?search.semantic=climate%20change&sort=relevance_score:desc&per_page=5&select=id,display_name',
+      '/works?search.semantic=climate%20change&group_by=publication_year',
+      '/works?search.semantic=qqqzzzx',
+    ]
+    for (const path of semantic) {
+      const [fromDuckDb, ...fromClickHouse] = await Promise.all(
+        [duckdb, ...served].map((server) => json(`${server.url}${path}`)),
+      )
+      expect(fromDuckDb!.status, path).toBe(200)
+      const expected = (fromDuckDb!.body.results ?? []) as { id: string; relevance_score?: number }[]
+      for (const answer of fromClickHouse) {
+        expect(answer.status, path).toBe(200)
+        expect((answer.body.meta as { count: number }).count, path).toBe(
+          (fromDuckDb!.body.meta as { count: number }).count,
+        )
+        expect(answer.body.group_by, path).toEqual(fromDuckDb!.body.group_by)
+        const results = (answer.body.results ?? []) as { id: string; relevance_score?: number }[]
+        expect(
+          results.map((work) => work.id),
+          path,
+        ).toEqual(expected.map((work) => work.id))
+        // The same cosines, to the last digits a float64 sum in another order may change.
+        for (const [index, work] of results.entries()) {
+          const score = expected[index]!.relevance_score
+          if (score === undefined) expect(work.relevance_score, path).toBeUndefined()
+          else expect(work.relevance_score, path).toBeCloseTo(score, 6)
+        }
+        expect(
+          results.map(({ relevance_score: _, ...rest }) => rest),
+          path,
+        ).toEqual(expected.map(({ relevance_score: _, ...rest }) => rest))
+      }
+    }
+    const title = encodeURIComponent('Deep learning for protein structure prediction')
+    for (const path of [
+      `/text?title=${title}`,
+      `/text/topics?title=${title}`,
+      `/text/keywords?title=${title}`,
+    ]) {
+      const [fromDuckDb, ...fromClickHouse] = await Promise.all(
+        [duckdb, ...served].map((server) => json(`${server.url}${path}`)),
+      )
+      expect(fromDuckDb!.status, path).toBe(200)
+      for (const answer of fromClickHouse) {
+        expect(answer.status, path).toBe(200)
+        const { meta: _a, ...tagsClickHouse } = answer.body
+        const { meta: _b, ...tagsDuckDb } = fromDuckDb!.body
+        expect(tagsClickHouse, path).toEqual(tagsDuckDb)
+      }
+    }
+  }, 120_000)
+
+  it('refuses a bad semantic search or text with the 4xx the DuckDB server gives', async () => {
+    const long = 'word '.repeat(500)
+    for (const path of [
+      '/authors?search.semantic=coral%20reefs',
+      '/works?search.semantic=',
+      `/works?search.semantic=${encodeURIComponent(long)}`,
+      '/works?search.semantic=coral&search=reef',
+      '/works?filter=search.semantic:coral,search.semantic:reef',
+      '/text?title=short',
+      '/text/topics?title=x&abstract=y',
+    ]) {
+      const [fromDuckDb, fromClickHouse] = await Promise.all([
+        json(`${duckdb.url}${path}`),
+        json(`${served[0]!.url}${path}`),
+      ])
+      expect(fromDuckDb.status, path).toBeGreaterThanOrEqual(400)
+      expect(fromDuckDb.status, path).toBeLessThan(500)
+      expect(fromClickHouse.status, path).toBe(fromDuckDb.status)
+      expect(fromClickHouse.body, path).toEqual(fromDuckDb.body)
+    }
+  })
+
+  it('takes --embeddings-url, and refuses a server whose model did not make the vectors, as with a folder', async () => {
+    const embeddings = await startStandInServer(8)
+    const serveWith = (url: string) =>
+      runCli([
+        'serve',
+        '--clickhouse',
+        `${clickhouse.url}/sample`,
+        '--no-metering',
+        '--no-collections',
+        '--embeddings-url',
+        url,
+        '--embeddings-model',
+        'stand-in',
+      ])
+    try {
+      const mismatch = await serveWith(embeddings.url)
+      expect(mismatch.exitCode).toBe(1)
+      expect(mismatch.stderr).toMatch(
+        /vectors were made by lsa-\d+:[0-9a-f]{16} .* but queries would be embedded by openai-compatible:stand-in/,
+      )
+    } finally {
+      await embeddings.close()
+    }
+    const gone = await serveWith(embeddings.url)
+    expect(gone.exitCode).toBe(1)
+    expect(gone.stderr).toMatch(/could not be reached/)
+  }, 60_000)
 
   it('refuses to start without a loaded catalog, or with --catalog beside --clickhouse, saying why', async () => {
     const missing = await runCli(['serve', '--clickhouse', `${clickhouse.url}/never_loaded`, '--port', '0'])

@@ -11,7 +11,13 @@ export {
 } from './embeddings-client/openai-embeddings-client.ts'
 export { lsaEmbedder } from './latent-semantics/lsa-embedder.ts'
 export { LsaModel } from './latent-semantics/lsa-model.ts'
-export { lsaModelId, readLsaModel, writeLsaModel } from './latent-semantics/lsa-model-files.ts'
+export {
+  type LsaModelBytes,
+  lsaModelFromBytes,
+  lsaModelId,
+  readLsaModel,
+  writeLsaModel,
+} from './latent-semantics/lsa-model-files.ts'
 export {
   DEFAULT_LSA_DIMENSIONS,
   type LsaTrainingOptions,

@@ -6,7 +6,8 @@ import { UnsupportedPlanError } from '@oqlkit/engine'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { compileSearch } from '../search/search-compiler.ts'
 import { defaultSearchField, weightedFieldsOf } from '../search/search-fields.ts'
-import type { SearchIndexManifest } from '../search/search-index-layout.ts'
+import type { SearchEntityIndex, SearchIndexManifest } from '../search/search-index-layout.ts'
+import type { SearchProblem, SearchQuery } from '../search/search-query.ts'
 import type { SqlParam } from './compiled-query.ts'
 import type { SearchCompilerLike, SearchDocs } from './duckdb-plan-compiler.ts'
 import { searchMatchOfText } from './search-text-parser.ts'
@@ -51,6 +52,53 @@ const quoted = (text: string): string => (text.length <= 80 ? text : `${text.sli
 const fieldOf = (entity: CatalogEntity, field: string): string =>
   field === 'default' ? defaultSearchField(entity) : field
 
+/** What an engine search node asks of a catalog's search index: the index query, and the entity's index. */
+export interface CatalogSearchQuery {
+  readonly query: SearchQuery
+  readonly index: SearchEntityIndex
+}
+
+/**
+ * The index query of a full-text search node, with the API's refusals (an entity or field the index does not
+ * cover, a value without words) as the errors the engine answers with; shared by every adapter that reads
+ * the index, so they refuse alike.
+ */
+export const catalogSearchQuery = (
+  index: SearchIndexManifest,
+  entity: CatalogEntity,
+  node: SearchNode,
+): CatalogSearchQuery => {
+  const entityIndex = index.entities[entity]
+  if (entityIndex === undefined)
+    throw new UnsupportedPlanError(
+      'full_text_search',
+      `The search index of this catalog does not cover ${entity}`,
+    )
+  const field = fieldOf(entity, node.field)
+  if (weightedFieldsOf(entity, field) === undefined)
+    throw new UnsupportedPlanError(
+      'full_text_search',
+      `${node.column.id} is not in the search index of ${entity}`,
+    )
+  const match = searchMatchOfText(node.text)
+  if (match === undefined)
+    throw new UnsupportedPlanError('invalid_search', `The search value of ${node.column.id} has no words`)
+  return {
+    query: { entity, field, mode: node.mode === 'exact' ? 'exact' : 'stemmed', match },
+    index: entityIndex,
+  }
+}
+
+/** The error of a search the index cannot run, listing what is wrong with it. */
+export const invalidSearchError = (
+  node: SearchNode,
+  problems: readonly Pick<SearchProblem, 'message'>[],
+): UnsupportedPlanError =>
+  new UnsupportedPlanError(
+    'invalid_search',
+    `Cannot search ${node.column.id} for ${JSON.stringify(quoted(node.text))}: ${problems.map((problem) => problem.message).join('; ')}`,
+  )
+
 /** The search compiler over a catalog's index (`catalog.json` `extensions.search`). */
 export const catalogSearchCompiler = (
   catalogDir: string,
@@ -63,30 +111,13 @@ export const catalogSearchCompiler = (
         'semantic_search',
         'Semantic search is not available: there is no vector index',
       )
-    const entityIndex = index.entities[entity]
-    if (entityIndex === undefined)
-      throw new UnsupportedPlanError(
-        'full_text_search',
-        `The search index of this catalog does not cover ${entity}`,
-      )
-    const field = fieldOf(entity, node.field)
-    if (weightedFieldsOf(entity, field) === undefined)
-      throw new UnsupportedPlanError(
-        'full_text_search',
-        `${node.column.id} is not in the search index of ${entity}`,
-      )
-    const match = searchMatchOfText(node.text)
-    if (match === undefined)
-      throw new UnsupportedPlanError('invalid_search', `The search value of ${node.column.id} has no words`)
-    const compiled = compileSearch(
-      { entity, field, mode: node.mode === 'exact' ? 'exact' : 'stemmed', match },
-      { catalogDir, index: entityIndex, output: docs === 'number' ? 'doc' : 'id' },
-    )
-    if (!compiled.ok)
-      throw new UnsupportedPlanError(
-        'invalid_search',
-        `Cannot search ${node.column.id} for ${JSON.stringify(quoted(node.text))}: ${compiled.problems.map((problem) => problem.message).join('; ')}`,
-      )
+    const { query, index: entityIndex } = catalogSearchQuery(index, entity, node)
+    const compiled = compileSearch(query, {
+      catalogDir,
+      index: entityIndex,
+      output: docs === 'number' ? 'doc' : 'id',
+    })
+    if (!compiled.ok) throw invalidSearchError(node, compiled.problems)
     const relation = positionalToAnonymous(compiled.sql, compiled.params)
     return {
       sql: `SELECT ${docs === 'number' ? 'doc' : 'id AS doc'}, score FROM (${relation.sql})`,

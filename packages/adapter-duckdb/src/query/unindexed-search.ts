@@ -15,9 +15,13 @@ const UNINDEXED_TEXT: Readonly<Partial<Record<CatalogEntity, Readonly<Record<str
   works: { 'raw_affiliation_strings.search': '$.authorships[*].raw_affiliation_strings[*]' },
 }
 
+/** The record path of the strings a search scans, when its field is not in the index. */
+export const unindexedSearchPath = (entity: CatalogEntity, node: SearchNode): string | undefined =>
+  UNINDEXED_TEXT[entity]?.[node.column.id]
+
 /** The `(doc, score)` relation of a search on an unindexed field, or undefined when the field is indexed. */
 export const unindexedSearch = (entity: CatalogEntity, node: SearchNode): SqlFragment | undefined => {
-  const path = UNINDEXED_TEXT[entity]?.[node.column.id]
+  const path = unindexedSearchPath(entity, node)
   if (path === undefined) return undefined
   const words = exactTokens(node.text)
   const tokens = exactTokensSql(`array_to_string(e.${recordListColumn(entity, path)}, ' ')`)

@@ -6,6 +6,7 @@ import {
   type ClickHouseTarget,
   connectClickHouse,
   createClickHouseAdapter,
+  readClickHouseCatalogModels,
   readClickHouseTarget,
   servedVersion,
 } from '@oqlkit/adapter-clickhouse'
@@ -27,7 +28,13 @@ import {
   probeRedis,
 } from '@oqlkit/adapter-redis'
 import type { CollectionStore, StorageAdapter } from '@oqlkit/engine'
-import { DEFAULT_MAX_PER_PAGE, type Embedder, MAX_PAGE_DEPTH } from '@oqlkit/engine'
+import {
+  DEFAULT_MAX_PER_PAGE,
+  type Embedder,
+  embeddersMatch,
+  MAX_PAGE_DEPTH,
+  writeEmbedderMismatchMessage,
+} from '@oqlkit/engine'
 import {
   type AccessLog,
   type CorsOptions,
@@ -236,11 +243,14 @@ const openCatalogFolder = async (
 
 /**
  * The catalog a ClickHouse serves (`oqlkit load`): its served version must exist; the API's entity counts are
- * that version's. No text tagger or vectors: /text and semantic search are not served from ClickHouse yet.
+ * that version's. Its text tagger and the model that embeds semantic queries are read from the version's
+ * files, as a server of the catalog folder reads them from the folder (or queries are embedded by the
+ * embeddings server given, for vectors made by one).
  */
 const openClickHouseCatalog = async (
+  command: CliCommand,
   target: ClickHouseTarget,
-  queryTimeoutSeconds: number,
+  settings: ServeSettings,
 ): Promise<OpenedCatalog | CommandResult> => {
   const client = connectClickHouse(target)
   try {
@@ -252,16 +262,64 @@ const openClickHouseCatalog = async (
         stderr: `oqlkit serve: ${target.endpoint} holds no loaded version of the catalog ${target.catalog}: load one with oqlkit load --into ${target.endpoint}/${target.catalog}\n`,
       }
     }
+    let models: Awaited<ReturnType<typeof readClickHouseCatalogModels>>
+    try {
+      models = await readClickHouseCatalogModels(client, version.database)
+    } catch (error) {
+      await client.close()
+      return {
+        exitCode: 1,
+        stderr: `oqlkit serve: the models of ${version.database} cannot be read (${error instanceof Error ? error.message : String(error)}); load the catalog again.\n`,
+      }
+    }
+    const { vectors } = models
+    let embedder: Embedder | undefined = models.embedder
+    if (settings.embeddingsUrl !== undefined) {
+      const model = settings.embeddingsModel ?? vectors?.embedder.model
+      if (model === undefined) {
+        await client.close()
+        return usageError(
+          command,
+          '--embeddings-url needs --embeddings-model (this catalog records no served model)',
+        )
+      }
+      try {
+        embedder = await createOpenAiEmbedder({ url: settings.embeddingsUrl, model })
+      } catch (error) {
+        await client.close()
+        return {
+          exitCode: 1,
+          stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
+        }
+      }
+    }
+    // Refused at start, as a DuckDB server refuses the folder: queries embedded by another model than the
+    // vectors' would be ranked by nonsense.
+    if (vectors !== undefined && embedder !== undefined && !embeddersMatch(vectors.embedder, embedder)) {
+      await client.close()
+      return {
+        exitCode: 1,
+        stderr: `oqlkit serve: ${writeEmbedderMismatchMessage(vectors.embedder, embedder)}\n`,
+      }
+    }
     const adapter = createClickHouseAdapter({
       client,
       catalog: target.catalog,
-      maxExecutionSeconds: queryTimeoutSeconds,
+      maxExecutionSeconds: settings.queryTimeoutSeconds,
+      ...(settings.embeddingsUrl === undefined || embedder === undefined ? {} : { embedder }),
     })
     return {
-      adapter: { ...adapter, close: async () => client.close() },
-      tagger: undefined,
+      adapter: {
+        ...adapter,
+        capabilities: {
+          ...adapter.capabilities,
+          semanticSearch: vectors !== undefined && embedder !== undefined,
+        },
+        close: async () => client.close(),
+      },
+      tagger: models.tagger,
       catalogInfo: { createdAt: version.catalogCreatedAt, entities: version.entityRows },
-      vectors: undefined,
+      vectors,
       serving: `the catalog ${target.catalog} in ClickHouse at ${target.endpoint} (${version.database})`,
     }
   } catch (error) {
@@ -399,10 +457,6 @@ export const readServeSettings = (
       throw new UsageProblem(
         '--clickhouse serves the catalog loaded into ClickHouse (oqlkit load): drop --catalog, or drop --clickhouse to serve the folder',
       )
-    if (values['embeddings-url'] !== undefined)
-      throw new UsageProblem(
-        '--embeddings-url: semantic search is not served from ClickHouse yet; drop one of them',
-      )
     try {
       clickhouse = readClickHouseTarget(values.clickhouse)
     } catch (error) {
@@ -506,7 +560,7 @@ export const serveCommand: CliCommand = {
     const opened =
       settings.clickhouse === undefined
         ? await openCatalogFolder(this, settings, concurrency.connections, context)
-        : await openClickHouseCatalog(settings.clickhouse, settings.queryTimeoutSeconds)
+        : await openClickHouseCatalog(this, settings.clickhouse, settings)
     if ('exitCode' in opened) return opened
     const { adapter, tagger, catalogInfo, vectors, serving: servingWhat } = opened
     let metering: Awaited<ReturnType<typeof openServerMetering>> | undefined

@@ -39,10 +39,23 @@ export async function readLsaModel(
 ): Promise<{ readonly model: LsaModel; readonly modelId: string }> {
   const vocabulary = new Uint8Array(await readFile(paths.vocabulary))
   const projection = new Uint8Array(await readFile(paths.projection))
+  return lsaModelFromBytes({ vocabulary, projection }, dimensions, paths.projection)
+}
+
+/**
+ * The model of the two files' bytes, wherever they were kept (a catalog folder, or a table of a catalog loaded
+ * into ClickHouse); `projectionName` names the projection in the message when its size is wrong.
+ */
+export function lsaModelFromBytes(
+  bytes: LsaModelBytes,
+  dimensions: number,
+  projectionName = 'the LSA projection',
+): { readonly model: LsaModel; readonly modelId: string } {
+  const { vocabulary, projection } = bytes
   const vectorizer = TermVectorizer.deserialize(vocabulary)
   if (projection.length !== vectorizer.size * dimensions * 4)
     throw new Error(
-      `${paths.projection} holds ${projection.length} bytes; ${vectorizer.size} terms × ${dimensions} dimensions need ${vectorizer.size * dimensions * 4}`,
+      `${projectionName} holds ${projection.length} bytes; ${vectorizer.size} terms × ${dimensions} dimensions need ${vectorizer.size * dimensions * 4}`,
     )
   const view = new DataView(projection.buffer, projection.byteOffset, projection.byteLength)
   const values = new Float32Array(vectorizer.size * dimensions)

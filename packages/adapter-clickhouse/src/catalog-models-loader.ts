@@ -1,0 +1,181 @@
+// What semantic search and text tagging need in ClickHouse, loaded beside the catalog's tables: the works'
+// vectors (`work_vectors`) and the small files a server reads at start (`catalog_files`: catalog.json, the LSA
+// model that embeds queries, the text tagger's model). Both are sent as RowBinary, as the records are: the
+// vectors are int8 bytes in the catalog's matrix file, which ClickHouse cannot pair with their ids by itself
+// (the ids are in a Parquet file of their own, in the same row order), and the model files are binary.
+import { once } from 'node:events'
+import { createReadStream } from 'node:fs'
+import { readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import type { ClickHouseClient } from '@clickhouse/client'
+import { openDuckDbDatabase } from '@oqlkit/adapter-duckdb'
+import { quoteIdentifier } from './clickhouse-identifiers.ts'
+import { CATALOG_FILES_TABLE, WORK_VECTORS_TABLE } from './clickhouse-model-tables.ts'
+import { encodeStringRows } from './row-binary-strings.ts'
+
+/** Vectors sent together: 2,000 rows of 256 dimensions are half a megabyte. */
+const VECTOR_BATCH = 2000
+
+const qualified = (database: string, table: string) =>
+  `${quoteIdentifier(database)}.${quoteIdentifier(table)}`
+
+/** A file of the catalog folder by its catalog-relative path; a path that leaves the folder is refused. */
+const catalogPath = (catalogDir: string, file: string): string => {
+  const parts = file.split('/')
+  if (file.startsWith('/') || parts.some((part) => part === '' || part === '.' || part === '..'))
+    throw new Error(`catalog.json names a file outside the catalog: ${file}`)
+  return join(catalogDir, ...parts)
+}
+
+/** An unsigned LEB128 length, as RowBinary writes the size of a String or an Array. */
+const lengthPrefix = (length: number): Buffer => {
+  const bytes: number[] = []
+  let rest = length
+  do {
+    const low = rest & 0x7f
+    rest = Math.floor(rest / 128)
+    bytes.push(rest > 0 ? low | 0x80 : low)
+  } while (rest > 0)
+  return Buffer.from(bytes)
+}
+
+/** Rows `(id String, vector Array(Int8), norm Float32)` in RowBinary. */
+const encodeVectorRows = (
+  ids: readonly string[],
+  norms: readonly number[],
+  matrix: Buffer,
+  dimensions: number,
+): Buffer => {
+  const parts: Buffer[] = []
+  const width = lengthPrefix(dimensions)
+  for (const [row, id] of ids.entries()) {
+    const idBytes = Buffer.from(id, 'utf8')
+    const norm = Buffer.allocUnsafe(4)
+    norm.writeFloatLE(norms[row]!, 0)
+    parts.push(
+      lengthPrefix(idBytes.length),
+      idBytes,
+      width,
+      matrix.subarray(row * dimensions, (row + 1) * dimensions),
+      norm,
+    )
+  }
+  return Buffer.concat(parts)
+}
+
+/** Sends RowBinary chunks as one INSERT, waiting on the stream's back-pressure. */
+const rowBinaryInsert = (client: ClickHouseClient, database: string, table: string, columns: string) => {
+  const body = new PassThrough()
+  const sending = client.exec({
+    query: `INSERT INTO ${qualified(database, table)} (${columns}) FORMAT RowBinary`,
+    values: body,
+  })
+  // Its failure surfaces through `sending`; the handler keeps it from being an unhandled error meanwhile.
+  body.on('error', () => {})
+  return {
+    write: async (chunk: Buffer) => {
+      if (!body.write(chunk)) await once(body, 'drain')
+    },
+    finish: async () => {
+      body.end()
+      const { stream } = await sending
+      stream.resume()
+      await once(stream, 'end')
+    },
+    fail: async (error: unknown) => {
+      body.destroy(error instanceof Error ? error : new Error(String(error)))
+      await sending.catch(() => undefined)
+    },
+  }
+}
+
+export interface WorkVectorsSource {
+  readonly idsFile: string
+  readonly matrixFile: string
+  readonly dimensions: number
+  readonly rows: number
+}
+
+/**
+ * The works' vectors into `work_vectors`: the ids and norms read from their Parquet file through DuckDB (in
+ * the file's order, which is the matrix's), the matrix read front to back beside them. The ids of every work
+ * are held at once (about 30 MB at 1M works); the matrix is streamed.
+ */
+export const loadWorkVectors = async (
+  client: ClickHouseClient,
+  catalogDir: string,
+  database: string,
+  source: WorkVectorsSource,
+  report: (rowsLoaded: number) => void,
+): Promise<void> => {
+  const { dimensions } = source
+  const matrixPath = catalogPath(catalogDir, source.matrixFile)
+  const expected = source.rows * dimensions
+  const size = (await stat(matrixPath)).size
+  if (size !== expected)
+    throw new Error(
+      `the vector matrix ${source.matrixFile} holds ${size} bytes where catalog.json says ${source.rows} works of ${dimensions} dimensions (${expected} bytes); build the vectors again (oqlkit ingest)`,
+    )
+  const duckdb = await openDuckDbDatabase({ threads: 1, connections: 1 })
+  let rows: readonly Readonly<Record<string, unknown>>[]
+  try {
+    rows = await duckdb.all('SELECT id, norm FROM read_parquet($1)', [
+      catalogPath(catalogDir, source.idsFile),
+    ])
+  } finally {
+    await duckdb.close()
+  }
+  if (rows.length !== source.rows)
+    throw new Error(
+      `${source.idsFile} lists ${rows.length} works where catalog.json says ${source.rows}; build the vectors again (oqlkit ingest)`,
+    )
+  const insert = rowBinaryInsert(client, database, WORK_VECTORS_TABLE, '`id`, `vector`, `norm`')
+  try {
+    let sent = 0
+    let pending: Buffer = Buffer.alloc(0)
+    const batchBytes = VECTOR_BATCH * dimensions
+    for await (const chunk of createReadStream(matrixPath, { highWaterMark: batchBytes })) {
+      pending = pending.length === 0 ? (chunk as Buffer) : Buffer.concat([pending, chunk as Buffer])
+      const whole = Math.floor(pending.length / dimensions)
+      if (whole === 0) continue
+      const batch = rows.slice(sent, sent + whole)
+      await insert.write(
+        encodeVectorRows(
+          batch.map((row) => String(row.id)),
+          batch.map((row) => Number(row.norm)),
+          pending,
+          dimensions,
+        ),
+      )
+      pending = pending.subarray(whole * dimensions)
+      sent += whole
+      report(sent)
+    }
+    await insert.finish()
+  } catch (error) {
+    await insert.fail(error)
+    throw error
+  }
+}
+
+/** Files of the catalog folder into `catalog_files`, each a row `(path, content)`, content as bytes. */
+export const loadCatalogFiles = async (
+  client: ClickHouseClient,
+  catalogDir: string,
+  database: string,
+  files: readonly string[],
+): Promise<void> => {
+  const encoder = new TextEncoder()
+  const rows = await Promise.all(
+    files.map(async (file) => [encoder.encode(file), await readFile(catalogPath(catalogDir, file))]),
+  )
+  const insert = rowBinaryInsert(client, database, CATALOG_FILES_TABLE, '`path`, `content`')
+  try {
+    await insert.write(encodeStringRows(rows))
+    await insert.finish()
+  } catch (error) {
+    await insert.fail(error)
+    throw error
+  }
+}

@@ -1,0 +1,185 @@
+// The searches of a plan's filter as relations `(id, score)` of one statement: each defined once in the
+// statement's WITH clause, a filter leaf `id IN (SELECT id FROM <relation>)`, and, for the searches that
+// give relevance (those not negated), a LEFT JOIN of their scores and the API's relevance expression over
+// them, as the DuckDB adapter's plan compiler computes it.
+import type { ClickHouseClient } from '@clickhouse/client'
+import {
+  type CatalogEntity,
+  type CatalogManifest,
+  catalogSearchQuery,
+  invalidSearchError,
+  type SearchIndexManifest,
+  searchIndexOf,
+  unindexedSearchPath,
+} from '@oqlkit/adapter-duckdb'
+import { type FilterNode, type SearchNode, searchNodesOf, UnsupportedPlanError } from '@oqlkit/engine'
+import { exactTokens } from '@oqlkit/text-models'
+import { type FilterContext, tableOf } from './clickhouse-filter-compiler.ts'
+import { quoteIdentifier } from './clickhouse-identifiers.ts'
+import { CATALOG_FILES_TABLE, CATALOG_MANIFEST_PATH } from './clickhouse-model-tables.ts'
+import { entityTableName } from './clickhouse-schema.ts'
+import { compileClickHouseSearch } from './clickhouse-search-compiler.ts'
+
+/** A semantic search's relation: `SELECT id, score …` with its parameters added to the statement's. */
+export type SemanticRelation = (node: SearchNode, context: FilterContext) => string
+
+export interface StatementSearches {
+  /** `WITH …, ` before the statement's SELECT, or '' without searches. */
+  readonly with: string
+  /** The statement's filter context, with each search's relation. */
+  readonly context: FilterContext
+  /** LEFT JOINs of the scoring searches' scores onto the entity table `e`. */
+  readonly scoreJoins: string
+  /** The API's `relevance_score` of a row; null when nothing gives relevance. */
+  readonly score: string | null
+}
+
+export interface SearchSources {
+  /** The served version's search index, when it has one. */
+  readonly index: SearchIndexManifest | undefined
+  /** Semantic search, when the server has vectors and an embedder. */
+  readonly semantic?: SemanticRelation
+}
+
+/**
+ * The relations of every search of `filter`, for one statement (their parameters go into the context's),
+ * with the relevance expression of the rows of `e`.
+ */
+export const statementSearches = (
+  context: FilterContext,
+  entity: CatalogEntity,
+  filter: FilterNode | null,
+  sources: SearchSources,
+): StatementSearches => {
+  const leaves = searchNodesOf(filter)
+  if (leaves.length === 0) return { with: '', context, scoreJoins: '', score: null }
+  const relations = new Map<SearchNode, string>()
+  const semanticRelations = new Set<string>()
+  const clauses: string[] = []
+  for (const { node } of leaves) {
+    if (relations.has(node)) continue
+    const name = `__r${relations.size}`
+    relations.set(node, name)
+    if (node.mode === 'semantic' || node.field === 'semantic') {
+      if (sources.semantic === undefined)
+        throw new UnsupportedPlanError(
+          'semantic_search',
+          `Semantic search (${node.column.id}) is not available: the catalog has no vectors or nothing to embed the text with`,
+        )
+      semanticRelations.add(name)
+      clauses.push(`${name} AS (${sources.semantic(node, context)})`)
+      continue
+    }
+    const scanned = unindexedSearchPath(entity, node)
+    if (scanned !== undefined) {
+      clauses.push(`${name} AS (${unindexedScan(context, entity, node, scanned)})`)
+      continue
+    }
+    if (sources.index === undefined)
+      throw new UnsupportedPlanError(
+        'full_text_search',
+        `Full-text search (${node.column.id}) needs the catalog's search index, which this catalog was loaded without (build it with oqlkit index, then load again)`,
+      )
+    const { query, index } = catalogSearchQuery(sources.index, entity, node)
+    const compiled = compileClickHouseSearch(query, { context, index, prefix: `${name}s` })
+    if (!compiled.ok) throw invalidSearchError(node, compiled.problems)
+    clauses.push(...compiled.ctes)
+    // One row per record: a search's select may give a record several rows (one per stored field).
+    clauses.push(`${name} AS (SELECT id, sum(score) AS score FROM (${compiled.select}) GROUP BY id)`)
+  }
+  const scoring = [
+    ...new Set(leaves.filter((leaf) => !leaf.negated).map((leaf) => relations.get(leaf.node)!)),
+  ]
+  const scoreJoins = scoring
+    .map(
+      (name) =>
+        ` LEFT JOIN (SELECT id AS __sid, score AS __sscore FROM ${name}) AS ${name}j ON ${name}j.__sid = e.\`id\``,
+    )
+    .join('')
+  const sum = scoring.map((name) => `coalesce(${name}j.__sscore, 0)`).join(' + ')
+  // The API's relevance carries a citation boost, the text score times 1 + √cited_by_count, rounded so that a
+  // sum in another order gives the same cursor value; a semantic search's is its cosine as it is.
+  const score =
+    scoring.length === 0
+      ? null
+      : scoring.every((name) => semanticRelations.has(name))
+        ? `round(${sum}, 9)`
+        : `round((${sum}) * (1 + sqrt(greatest(coalesce(e.\`cited_by_count\`, 0), 0))), 9)`
+  return {
+    with: `WITH ${clauses.join(', ')} `,
+    context: { ...context, searches: relations },
+    scoreJoins,
+    score,
+  }
+}
+
+/**
+ * The tokens of a text as the index's tokenizer makes them (`exactTokens` of @oqlkit/text-models, and the
+ * DuckDB adapter's SQL of it): apostrophes deleted, lower case, accents folded, split on every run of
+ * characters that are neither letters nor digits. `text` is an expression of this package's columns.
+ */
+const exactTokensSql = (text: string): string =>
+  `arrayFilter(__t -> __t != '', splitByRegexp('[^\\\\p{L}\\\\p{N}]+', replaceRegexpAll(normalizeUTF8NFD(lowerUTF8(replaceRegexpAll(${text}, '[\\'\u2019\u02bc]', ''))), '\\\\p{Mn}+', '')))`
+
+/**
+ * A search of text the index does not hold (works' raw affiliation strings), as the DuckDB adapter answers
+ * it: a scan of the field's record-path column, every word of the query among the row's tokens, score 1.
+ */
+const unindexedScan = (
+  context: FilterContext,
+  entity: CatalogEntity,
+  node: SearchNode,
+  path: string,
+): string => {
+  const words = exactTokens(node.text)
+  const tokens = exactTokensSql(`arrayStringConcat(e.${context.map.recordListColumn(entity, path)}, ' ')`)
+  const condition =
+    words.length === 0
+      ? 'false'
+      : words.map((word) => `has(${tokens}, ${context.params.add(word, 'String')})`).join(' AND ')
+  return `SELECT e.\`id\` AS id, toFloat64(1) AS score FROM ${tableOf(context, entityTableName(entity))} AS e WHERE ${condition}`
+}
+
+/**
+ * The search index of each served version, read from its `catalog.json` once: a server's versions change
+ * only when a load publishes a new one.
+ */
+export class SearchIndexCache {
+  readonly #client: ClickHouseClient
+  readonly #known = new Map<string, Promise<SearchIndexManifest | undefined>>()
+
+  constructor(client: ClickHouseClient) {
+    this.#client = client
+  }
+
+  indexOf(database: string): Promise<SearchIndexManifest | undefined> {
+    let known = this.#known.get(database)
+    if (known === undefined) {
+      known = this.#read(database)
+      // Versions are few; an old one's entry goes once a newer is asked for.
+      if (this.#known.size >= 4) this.#known.delete(this.#known.keys().next().value!)
+      this.#known.set(database, known)
+      known.catch(() => this.#known.delete(database))
+    }
+    return known
+  }
+
+  async #read(database: string): Promise<SearchIndexManifest | undefined> {
+    const exists = await this.#client.query({
+      query:
+        'SELECT count() AS n FROM system.tables WHERE database = {database:String} AND name = {table:String}',
+      query_params: { database, table: CATALOG_FILES_TABLE },
+      format: 'JSONEachRow',
+    })
+    const [{ n }] = (await exists.json()) as [{ n: string | number }]
+    // A version loaded before its files were kept has no index to read.
+    if (Number(n) === 0) return undefined
+    const result = await this.#client.query({
+      query: `SELECT content FROM ${quoteIdentifier(database)}.${quoteIdentifier(CATALOG_FILES_TABLE)} WHERE path = {path:String}`,
+      query_params: { path: CATALOG_MANIFEST_PATH },
+      format: 'JSONEachRow',
+    })
+    const [row] = (await result.json()) as { content: string }[]
+    return row === undefined ? undefined : searchIndexOf(JSON.parse(row.content) as CatalogManifest)
+  }
+}

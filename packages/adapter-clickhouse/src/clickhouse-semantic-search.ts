@@ -1,0 +1,169 @@
+// Semantic search on ClickHouse: the works nearest in meaning to a passage, among the works the rest of the
+// query keeps, scored by the cosine between the passage's vector and each work's stored vector, as the DuckDB
+// adapter scores them (`WorkVectorMatrix.nearest`: the int8 row's dot product with the unit query, divided by
+// the row's norm; ties by id). The passage is embedded here, before the statements are compiled (the embedder
+// may be a server to wait on); the search itself is a relation `(id, score)` in the statement, which the
+// adapter joins as it joins a full-text search's matches: its relevance is the cosine as it is.
+//
+// An exact scan: every candidate's vector is scored and the best `SEMANTIC_SEARCH_LIMITS.maxResults` kept
+// (ClickHouse's `ORDER BY … LIMIT` keeps a bounded heap; on a cluster each shard its own, then merged). The
+// DuckDB adapter reads an IVF list index instead when the catalog has one, whose calibrated recall is below 1:
+// this one finds the true nearest, so the two agree on whatever the index reaches (always the top hits on the
+// sample catalog, which is searched exactly there too).
+import type { ClickHouseClient } from '@clickhouse/client'
+import type { CatalogEntity, VectorIndexManifest } from '@oqlkit/adapter-duckdb'
+import {
+  type Embedder,
+  embeddersMatch,
+  type FilterNode,
+  type QueryPlan,
+  SEMANTIC_SEARCH_LIMITS,
+  type SearchNode,
+  searchNodesOf,
+  UnsupportedPlanError,
+  unitVector,
+  writeEmbedderMismatchMessage,
+} from '@oqlkit/engine'
+import { readClickHouseCatalogModels } from './clickhouse-catalog-models.ts'
+import { type FilterContext, tableOf } from './clickhouse-filter-compiler.ts'
+import { WORK_VECTORS_TABLE } from './clickhouse-model-tables.ts'
+import { entityTableName } from './clickhouse-schema.ts'
+
+/** The unit query vector of each semantic search text of a plan; undefined for a text with no direction. */
+export type SemanticQueries = ReadonlyMap<string, Float32Array | undefined>
+
+const NO_QUERIES: SemanticQueries = new Map()
+
+/** What a served version searches with, or why it cannot. */
+type VersionSearch =
+  | { readonly ok: true; readonly embedder: Embedder; readonly vectors: VectorIndexManifest }
+  | { readonly ok: false; readonly message: string }
+
+/** Versions whose search is kept: the one served and the one before, which queries may still read. */
+const KEPT_VERSIONS = 2
+
+/**
+ * What embeds the texts of semantic searches, per served version: the embedder given (an embeddings server's
+ * client, for vectors made by one), else the catalog's own LSA model read from the version's files. A version
+ * whose vectors another model made is refused, as a DuckDB server refuses such a catalog at open.
+ */
+export class ClickHouseSemanticSearch {
+  readonly #client: ClickHouseClient
+  readonly #embedder: Embedder | undefined
+  readonly #versions = new Map<string, Promise<VersionSearch>>()
+
+  constructor(client: ClickHouseClient, embedder?: Embedder) {
+    this.#client = client
+    this.#embedder = embedder
+  }
+
+  #versionSearch(database: string): Promise<VersionSearch> {
+    const known = this.#versions.get(database)
+    if (known !== undefined) return known
+    const reading = readClickHouseCatalogModels(this.#client, database).then(
+      ({ vectors, embedder: own }): VersionSearch => {
+        if (vectors === undefined)
+          return {
+            ok: false,
+            message: 'this catalog has no vectors of works (ingest builds them unless told not to)',
+          }
+        const embedder = this.#embedder ?? own
+        if (embedder === undefined)
+          return {
+            ok: false,
+            message: `this catalog's vectors were made by ${vectors.embedder.modelId} on an embeddings server, and the server was started without an embedder for queries (oqlkit serve --embeddings-url URL --embeddings-model ${vectors.embedder.model ?? 'MODEL'})`,
+          }
+        if (!embeddersMatch(vectors.embedder, embedder))
+          return { ok: false, message: writeEmbedderMismatchMessage(vectors.embedder, embedder) }
+        return { ok: true, embedder, vectors }
+      },
+    )
+    // A failed read is asked again by the next search rather than remembered.
+    reading.catch(() => this.#versions.delete(database))
+    this.#versions.set(database, reading)
+    while (this.#versions.size > KEPT_VERSIONS) this.#versions.delete(this.#versions.keys().next().value!)
+    return reading
+  }
+
+  /**
+   * The query vectors of a plan's semantic searches on the version `database`, embedded in one batch; none
+   * when the plan has no semantic search. Throws UnsupportedPlanError (501) when the version cannot search.
+   */
+  async embed(database: string, entity: CatalogEntity, plan: QueryPlan): Promise<SemanticQueries> {
+    const texts = [
+      ...new Set(
+        searchNodesOf(plan.filter)
+          .map((leaf) => leaf.node)
+          .filter((node) => node.mode === 'semantic')
+          .map((node) => node.text),
+      ),
+    ]
+    if (texts.length === 0) return NO_QUERIES
+    const search = entity === 'works' ? await this.#versionSearch(database) : undefined
+    if (search === undefined || !search.ok)
+      throw new UnsupportedPlanError(
+        'semantic_search',
+        `Semantic search is not available: ${search?.message ?? `this catalog has no vectors of ${entity}`}`,
+      )
+    const embedded = await search.embedder.embed(texts)
+    return new Map(
+      texts.map((text, index) => {
+        const query = unitVector(embedded[index] ?? new Float32Array(search.embedder.dimensions))
+        // A text with no word the model knows has no direction: nothing is near it.
+        return [text, query.some((value) => value !== 0) ? query : undefined]
+      }),
+    )
+  }
+}
+
+/**
+ * The SQL of the relation `(id String, score Float64)` of a semantic search: the works nearest to its text
+ * among those `candidates` keeps (a predicate over the works table, written with `context.params`; `true`
+ * for every work), at most `SEMANTIC_SEARCH_LIMITS.maxResults`, each once. Every value is a parameter.
+ */
+export const semanticSearchRelation = (
+  context: FilterContext,
+  node: SearchNode,
+  candidates: string,
+  queries: SemanticQueries,
+): string => {
+  if (!queries.has(node.text))
+    throw new UnsupportedPlanError(
+      'semantic_search',
+      `The text of ${node.column.id} was not embedded: embed the plan's semantic searches before compiling`,
+    )
+  const query = queries.get(node.text)
+  if (query === undefined) return "SELECT '' AS id, toFloat64(0) AS score WHERE false"
+  // The query's float32 components, as float64 numbers: the dot product runs in float64, as DuckDB's does.
+  const vector = context.params.add(Array.from(query), 'Array(Float64)')
+  const limit = context.params.add(SEMANTIC_SEARCH_LIMITS.maxResults, 'UInt64')
+  const kept =
+    candidates === 'true'
+      ? ''
+      : ` WHERE __v.\`id\` IN (SELECT e.\`id\` FROM ${tableOf(context, entityTableName('works'))} AS e WHERE ${candidates})`
+  return `SELECT __v.\`id\` AS id, dotProduct(__v.\`vector\`, ${vector}) / __v.\`norm\` AS score FROM ${tableOf(context, WORK_VECTORS_TABLE)} AS __v${kept} ORDER BY score DESC, id ASC LIMIT ${limit}`
+}
+
+/** The filter without `removed` (a top-level AND leaf, where the planner places a semantic search). */
+export const filterWithout = (node: FilterNode | null, removed: SearchNode): FilterNode | null => {
+  if (node === null || node === removed) return null
+  if (node.kind !== 'and') return node
+  const children = node.children
+    .map((child) => filterWithout(child, removed))
+    .filter((child): child is FilterNode => child !== null)
+  return children.length === 0 ? null : children.length === 1 ? children[0]! : { kind: 'and', children }
+}
+
+/**
+ * The semantic relation of a plan's searches for `statementSearches` (`SearchSources.semantic`): each search's
+ * candidates are the works the rest of the plan keeps, `where` writing that predicate (corpus and filter) in
+ * the statement's parameters.
+ */
+export const semanticRelationsOf =
+  (
+    filter: FilterNode | null,
+    queries: SemanticQueries,
+    where: (context: FilterContext, rest: FilterNode | null) => string,
+  ) =>
+  (node: SearchNode, context: FilterContext): string =>
+    semanticSearchRelation(context, node, where(context, filterWithout(filter, node)), queries)

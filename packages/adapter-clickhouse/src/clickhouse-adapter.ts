@@ -16,6 +16,7 @@ import {
 } from '@oqlkit/adapter-duckdb'
 import {
   type AutocompleteRequest,
+  type Embedder,
   type EntityRecord,
   type GroupBucket,
   type GroupsResult,
@@ -44,6 +45,7 @@ import {
   type StatementSearches,
   statementSearches,
 } from './clickhouse-search-relations.ts'
+import { ClickHouseSemanticSearch, semanticRelationsOf } from './clickhouse-semantic-search.ts'
 import { findEntityByExternalId, findEntityById, findRandomEntity } from './clickhouse-singletons.ts'
 import { decodeStringRows } from './row-binary-strings.ts'
 import { ServedVersionCache } from './served-version-cache.ts'
@@ -85,6 +87,11 @@ export interface ClickHouseAdapterOptions {
   readonly catalog: string
   /** Longest a statement may run on the server, in seconds (default 60). */
   readonly maxExecutionSeconds?: number
+  /**
+   * What embeds the texts of semantic searches: an embeddings server's client, for vectors made by one.
+   * Default: the catalog's own LSA model, read from the served version's files.
+   */
+  readonly embedder?: Embedder
 }
 
 const entityOf = (plan: QueryPlan): CatalogEntity => {
@@ -97,6 +104,7 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
   const { client } = options
   const versions = new ServedVersionCache(client, options.catalog)
   const searchIndexes = new SearchIndexCache(client)
+  const semantic = new ClickHouseSemanticSearch(client, options.embedder)
   const settings = { ...SETTINGS, max_execution_time: options.maxExecutionSeconds ?? 60 }
 
   const rowsOf = async <T>(query: string, params: QueryParams, signal?: AbortSignal): Promise<T[]> => {
@@ -130,10 +138,29 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     return source
   }
 
-  /** What a plan's searches read: the served version's search index. */
-  const searchSourcesOf = async (database: string): Promise<SearchSources> => ({
-    index: await searchIndexes.indexOf(database),
-  })
+  /**
+   * What a plan's searches read: the served version's search index, and its semantic searches' texts
+   * embedded (`clickhouse-semantic-search.ts`).
+   */
+  const searchSourcesOf = async (
+    database: string,
+    entity: CatalogEntity,
+    plan: QueryPlan,
+  ): Promise<SearchSources> => {
+    // A semantic search's text is embedded once per request, before its statements are written.
+    const [index, queries] = await Promise.all([
+      searchIndexes.indexOf(database),
+      semantic.embed(database, entity, plan),
+    ])
+    if (queries.size === 0) return { index }
+    return {
+      index,
+      // Its candidates: the works the rest of the plan (corpus and other filters) keeps.
+      semantic: semanticRelationsOf(plan.filter, queries, (context, rest) =>
+        whereOf(context, entity, { ...plan, filter: rest }),
+      ),
+    }
+  }
 
   /** One statement's searches (its WITH clause, their relations and the relevance) and its WHERE. */
   const filterOf = (
@@ -268,7 +295,7 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     const entity = entityOf(plan)
     const params = new QueryParams()
     const context = await contextOf(params)
-    const sources = await searchSourcesOf(context.database)
+    const sources = await searchSourcesOf(context.database, entity, plan)
     const table = `${tableOf(context, entityTableName(entity))} AS e`
     const counted = filterOf(context, entity, plan, sources)
     const perPage = plan.page.perPage
@@ -351,7 +378,7 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
       throw new UnsupportedPlanError('group_cursor', 'Group buckets are paged by number, not by cursor')
     const params = new QueryParams()
     const base = await contextOf(params)
-    const filtered = filterOf(base, entity, plan, await searchSourcesOf(base.database))
+    const filtered = filterOf(base, entity, plan, await searchSourcesOf(base.database, entity, plan))
     const context = filtered.context
     const { where } = filtered
     const table = `${tableOf(context, entityTableName(entity))} AS e`
@@ -425,7 +452,7 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     const entity = entityOf(plan)
     const params = new QueryParams()
     const base = await contextOf(params)
-    const filtered = filterOf(base, entity, plan, await searchSourcesOf(base.database))
+    const filtered = filterOf(base, entity, plan, await searchSourcesOf(base.database, entity, plan))
     const context = filtered.context
     const totals = (plan.sums ?? []).map((sum, index) => {
       const source = sourceOf(entity, sum.column)

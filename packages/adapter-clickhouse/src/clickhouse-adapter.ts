@@ -24,8 +24,10 @@ import {
   type QueryOptions,
   type QueryPlan,
   type RowsResult,
+  type SearchNode,
   type SortKey,
   type StorageAdapter,
+  searchNodesOf,
   throwIfInterrupted,
   UnsupportedPlanError,
 } from '@oqlkit/engine'
@@ -45,7 +47,13 @@ import {
   type StatementSearches,
   statementSearches,
 } from './clickhouse-search-relations.ts'
-import { ClickHouseSemanticSearch, semanticRelationsOf } from './clickhouse-semantic-search.ts'
+import {
+  ClickHouseSemanticSearch,
+  filterWithout,
+  nearestWorksStatement,
+  type SemanticMatch,
+  semanticMatchesRelation,
+} from './clickhouse-semantic-search.ts'
 import { findEntityByExternalId, findEntityById, findRandomEntity } from './clickhouse-singletons.ts'
 import { decodeStringRows } from './row-binary-strings.ts'
 import { ServedVersionCache } from './served-version-cache.ts'
@@ -146,20 +154,33 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     database: string,
     entity: CatalogEntity,
     plan: QueryPlan,
+    signal?: AbortSignal,
   ): Promise<SearchSources> => {
-    // A semantic search's text is embedded once per request, before its statements are written.
+    // A semantic search's text is embedded, and its nearest works found, once per request, before the
+    // request's statements are written (`clickhouse-semantic-search.ts` says why).
     const [index, queries] = await Promise.all([
       searchIndexes.indexOf(database),
       semantic.embed(database, entity, plan),
     ])
     if (queries.size === 0) return { index }
-    return {
-      index,
-      // Its candidates: the works the rest of the plan (corpus and other filters) keeps.
-      semantic: semanticRelationsOf(plan.filter, queries, (context, rest) =>
-        whereOf(context, entity, { ...plan, filter: rest }),
-      ),
+    const found = new Map<SearchNode, readonly SemanticMatch[]>()
+    for (const { node } of searchNodesOf(plan.filter)) {
+      if (node.mode !== 'semantic' || found.has(node)) continue
+      // Its candidates: the works the rest of the plan (corpus, other filters, full-text searches) keeps.
+      const params = new QueryParams()
+      const rest = filterOf(
+        { database, map: MAP, params },
+        entity,
+        { ...plan, filter: filterWithout(plan.filter, node) },
+        { index },
+      )
+      const nearest = nearestWorksStatement(rest.context, node, rest.where, queries)
+      found.set(
+        node,
+        nearest === undefined ? [] : await rowsOf<SemanticMatch>(`${rest.with}${nearest}`, params, signal),
+      )
     }
+    return { index, semantic: (node, context) => semanticMatchesRelation(context, found.get(node) ?? []) }
   }
 
   /** One statement's searches (its WITH clause, their relations and the relevance) and its WHERE. */
@@ -295,7 +316,7 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     const entity = entityOf(plan)
     const params = new QueryParams()
     const context = await contextOf(params)
-    const sources = await searchSourcesOf(context.database, entity, plan)
+    const sources = await searchSourcesOf(context.database, entity, plan, signal)
     const table = `${tableOf(context, entityTableName(entity))} AS e`
     const counted = filterOf(context, entity, plan, sources)
     const perPage = plan.page.perPage
@@ -378,7 +399,12 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
       throw new UnsupportedPlanError('group_cursor', 'Group buckets are paged by number, not by cursor')
     const params = new QueryParams()
     const base = await contextOf(params)
-    const filtered = filterOf(base, entity, plan, await searchSourcesOf(base.database, entity, plan))
+    const filtered = filterOf(
+      base,
+      entity,
+      plan,
+      await searchSourcesOf(base.database, entity, plan, queryOptions?.signal),
+    )
     const context = filtered.context
     const { where } = filtered
     const table = `${tableOf(context, entityTableName(entity))} AS e`
@@ -452,7 +478,12 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     const entity = entityOf(plan)
     const params = new QueryParams()
     const base = await contextOf(params)
-    const filtered = filterOf(base, entity, plan, await searchSourcesOf(base.database, entity, plan))
+    const filtered = filterOf(
+      base,
+      entity,
+      plan,
+      await searchSourcesOf(base.database, entity, plan, queryOptions?.signal),
+    )
     const context = filtered.context
     const totals = (plan.sums ?? []).map((sum, index) => {
       const source = sourceOf(entity, sum.column)

@@ -1,12 +1,15 @@
 // Semantic search on ClickHouse: the works nearest in meaning to a passage, among the works the rest of the
 // query keeps, scored by the cosine between the passage's vector and each work's stored vector, as the DuckDB
 // adapter scores them (`WorkVectorMatrix.nearest`: the int8 row's dot product with the unit query, divided by
-// the row's norm; ties by id). The passage is embedded here, before the statements are compiled (the embedder
-// may be a server to wait on); the search itself is a relation `(id, score)` in the statement, which the
-// adapter joins as it joins a full-text search's matches: its relevance is the cosine as it is.
+// the row's norm; ties by id). The passage is embedded here, and its nearest works found by a statement of
+// their own, once per request, before the request's statements are compiled; in those the matches are a
+// relation `(id, score)` of constants bound as parameters, which the adapter joins as it joins a full-text
+// search's matches: its relevance is the cosine as it is. Found once, not in each statement: the scan is the
+// costly part, and on a cluster a top-level ORDER BY … LIMIT is the cluster's top (each shard's best merged),
+// where the same inside a statement's subquery would run on each shard alone and keep each shard's top.
 //
 // An exact scan: every candidate's vector is scored and the best `SEMANTIC_SEARCH_LIMITS.maxResults` kept
-// (ClickHouse's `ORDER BY … LIMIT` keeps a bounded heap; on a cluster each shard its own, then merged). The
+// (ClickHouse's `ORDER BY … LIMIT` keeps a bounded heap). The
 // DuckDB adapter reads an IVF list index instead when the catalog has one, whose calibrated recall is below 1:
 // this one finds the true nearest, so the two agree on whatever the index reaches (always the top hits on the
 // sample catalog, which is searched exactly there too).
@@ -116,24 +119,31 @@ export class ClickHouseSemanticSearch {
   }
 }
 
+/** One of the works a semantic search found: its id and cosine. */
+export interface SemanticMatch {
+  readonly id: string
+  readonly score: number
+}
+
 /**
- * The SQL of the relation `(id String, score Float64)` of a semantic search: the works nearest to its text
- * among those `candidates` keeps (a predicate over the works table, written with `context.params`; `true`
- * for every work), at most `SEMANTIC_SEARCH_LIMITS.maxResults`, each once. Every value is a parameter.
+ * The statement that finds a semantic search's works, `(id, score)`: the nearest to its text among those
+ * `candidates` keeps (a predicate over the works table `e`, written with `context.params`; `true` for every
+ * work), at most `SEMANTIC_SEARCH_LIMITS.maxResults`, best first, ties by id. Every value is a parameter.
+ * Undefined when the text has no direction (no word the model knows): nothing is near it.
  */
-export const semanticSearchRelation = (
+export const nearestWorksStatement = (
   context: FilterContext,
   node: SearchNode,
   candidates: string,
   queries: SemanticQueries,
-): string => {
+): string | undefined => {
   if (!queries.has(node.text))
     throw new UnsupportedPlanError(
       'semantic_search',
       `The text of ${node.column.id} was not embedded: embed the plan's semantic searches before compiling`,
     )
   const query = queries.get(node.text)
-  if (query === undefined) return "SELECT '' AS id, toFloat64(0) AS score WHERE false"
+  if (query === undefined) return undefined
   // The query's float32 components, as float64 numbers: the dot product runs in float64, as DuckDB's does.
   const vector = context.params.add(Array.from(query), 'Array(Float64)')
   const limit = context.params.add(SEMANTIC_SEARCH_LIMITS.maxResults, 'UInt64')
@@ -142,6 +152,23 @@ export const semanticSearchRelation = (
       ? ''
       : ` WHERE __v.\`id\` IN (SELECT e.\`id\` FROM ${tableOf(context, entityTableName('works'))} AS e WHERE ${candidates})`
   return `SELECT __v.\`id\` AS id, dotProduct(__v.\`vector\`, ${vector}) / __v.\`norm\` AS score FROM ${tableOf(context, WORK_VECTORS_TABLE)} AS __v${kept} ORDER BY score DESC, id ASC LIMIT ${limit}`
+}
+
+/** The works a semantic search found as a relation `(id String, score Float64)` of bound constants. */
+export const semanticMatchesRelation = (
+  context: FilterContext,
+  matches: readonly SemanticMatch[],
+): string => {
+  if (matches.length === 0) return "SELECT '' AS id, toFloat64(0) AS score WHERE false"
+  const ids = context.params.add(
+    matches.map((match) => match.id),
+    'Array(String)',
+  )
+  const scores = context.params.add(
+    matches.map((match) => match.score),
+    'Array(Float64)',
+  )
+  return `SELECT tupleElement(__m, 1) AS id, tupleElement(__m, 2) AS score FROM (SELECT arrayJoin(arrayZip(${ids}, ${scores})) AS __m)`
 }
 
 /** The filter without `removed` (a top-level AND leaf, where the planner places a semantic search). */
@@ -153,17 +180,3 @@ export const filterWithout = (node: FilterNode | null, removed: SearchNode): Fil
     .filter((child): child is FilterNode => child !== null)
   return children.length === 0 ? null : children.length === 1 ? children[0]! : { kind: 'and', children }
 }
-
-/**
- * The semantic relation of a plan's searches for `statementSearches` (`SearchSources.semantic`): each search's
- * candidates are the works the rest of the plan keeps, `where` writing that predicate (corpus and filter) in
- * the statement's parameters.
- */
-export const semanticRelationsOf =
-  (
-    filter: FilterNode | null,
-    queries: SemanticQueries,
-    where: (context: FilterContext, rest: FilterNode | null) => string,
-  ) =>
-  (node: SearchNode, context: FilterContext): string =>
-    semanticSearchRelation(context, node, where(context, filterWithout(filter, node)), queries)

@@ -35,7 +35,11 @@ import { createClickHouseAdapter } from '../src/clickhouse-adapter.ts'
 import { readClickHouseCatalogModels } from '../src/clickhouse-catalog-models.ts'
 import { CLICKHOUSE_COLUMN_DIALECT } from '../src/clickhouse-column-dialect.ts'
 import { QueryParams } from '../src/clickhouse-filter-compiler.ts'
-import { ClickHouseSemanticSearch, semanticSearchRelation } from '../src/clickhouse-semantic-search.ts'
+import {
+  ClickHouseSemanticSearch,
+  nearestWorksStatement,
+  semanticMatchesRelation,
+} from '../src/clickhouse-semantic-search.ts'
 import { type ChdbHttpServer, startChdbHttpServer } from './support/chdb-http-server.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-clickhouse-semantic-'))
@@ -141,7 +145,7 @@ describe('semantic search and the tagger from ClickHouse (chdb behind the test s
     const node = searchNodesOf(plan.filter)[0]!.node
     const params = new QueryParams()
     const context = { database, map: createColumnMap(CLICKHOUSE_COLUMN_DIALECT), params }
-    const sql = semanticSearchRelation(context, node, 'true', queries)
+    const sql = nearestWorksStatement(context, node, 'true', queries)!
     expect(sql).not.toContain('coral')
     const found = (await (
       await client.query({ query: sql, query_params: params.values, format: 'JSONEachRow' })
@@ -149,6 +153,14 @@ describe('semantic search and the tagger from ClickHouse (chdb behind the test s
     const exact = folder.searcher.matrix.nearest(queries.get(text)!, SEMANTIC_SEARCH_LIMITS.maxResults)
     expect(found.map((row) => row.id)).toEqual(exact.map((match) => match.id))
     for (const [index, row] of found.entries()) expect(row.score).toBeCloseTo(exact[index]!.score, 9)
+    // The matches go into the request's statements as bound constants, ids and scores as found.
+    const bound = new QueryParams()
+    const relation = semanticMatchesRelation({ ...context, params: bound }, found)
+    expect(relation).not.toContain(found[0]!.id)
+    const read = (await (
+      await client.query({ query: relation, query_params: bound.values, format: 'JSONEachRow' })
+    ).json()) as { id: string; score: number }[]
+    expect(read).toEqual(found)
   })
 
   it('finds the works DuckDB finds, with the same cosines, alone, filtered, paged and grouped', async () => {

@@ -645,7 +645,9 @@ export const serveCommand: CliCommand = {
       )
     if (tagger === undefined)
       context.writeProgress(
-        'This catalog has no text-tagging model: /text answers 501 until it is re-ingested.\n',
+        settings.clickhouse === undefined
+          ? 'This catalog has no text-tagging model: /text answers 501 until it is re-ingested.\n'
+          : 'This loaded catalog has no text-tagging model: /text answers 501 until a catalog with one is loaded (oqlkit load).\n',
       )
     // The collections API on a port of its own, when asked: same store; metered like the main port (same
     // request rate, X-RateLimit headers), or without metering with callers from the key store.

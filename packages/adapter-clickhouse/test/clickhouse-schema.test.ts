@@ -2,7 +2,7 @@
 // guide in the README shows exactly what the code generates, and names that are not plain are refused.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { readCatalogManifest } from '@oqlkit/adapter-duckdb'
+import { readCatalogManifest, searchIndexOf } from '@oqlkit/adapter-duckdb'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
 import { catalogVersionsStatements } from '../src/catalog-versions.ts'
@@ -151,6 +151,41 @@ describe('the ClickHouse tables of a catalog', () => {
     expect(whole).toEqual([
       "CREATE TABLE `db`.`catalog_files` ON CLUSTER `c`\n(\n  `path` String,\n  `content` String CODEC(ZSTD(3))\n)\nENGINE = ReplicatedMergeTree('/clickhouse/tables/all/db/catalog_files', '{shard}_{replica}')\nORDER BY (`path`)",
     ])
+  })
+
+  it('spreads the search index of works by the work a posting is of, and keeps whole what every shard reads', () => {
+    const tables = clickHouseTablesOf(manifest)
+    const index = searchIndexOf(manifest)!
+    const works = index.entities.works!
+    const rowsOf = (paths: readonly string[]) =>
+      paths.reduce((sum, path) => sum + (index.files.find((file) => file.path === path)?.rows ?? 0), 0)
+    const postings = tables.find((table) => table.name === 'search_works__exact_postings')!
+    expect(postings.source).toEqual({
+      kind: 'parquet',
+      files: works.files.exact.postings,
+      rows: rowsOf(works.files.exact.postings),
+    })
+    expect(postings.source.rows).toBeGreaterThan(100_000)
+    expect(postings.orderBy).toEqual(['term', 'field', 'doc'])
+    // Every indexed entity has its documents, and both modes' postings and dictionaries.
+    for (const entity of Object.keys(index.entities)) {
+      const name = entity.replaceAll('-', '_')
+      for (const kind of ['docs', 'exact_postings', 'stemmed_postings', 'exact_terms', 'stemmed_terms'])
+        expect(tables.map((table) => table.name)).toContain(`search_${name}__${kind}`)
+    }
+    const statements = catalogSchemaStatements(manifest, { database: 'db', cluster: 'c' })
+    const distributed = (table: string) =>
+      statements.find((statement) => statement.startsWith(`CREATE TABLE \`db\`.\`${table}\` ON CLUSTER`))
+    // The hash of `concat('W', toString(doc))` is the hash of the work's id: the posting lives with its work.
+    expect(distributed('search_works__stemmed_postings')).toContain(
+      "cityHash64(concat('W', toString(`doc`)))",
+    )
+    expect(distributed('search_works__docs')).toContain("cityHash64(concat('W', toString(`doc`)))")
+    // Numbered by rank (work types) or a dictionary: one replicated table on every node, no Distributed one.
+    for (const whole of ['search_work_types__exact_postings', 'search_works__exact_terms']) {
+      expect(distributed(whole)).toContain(`ReplicatedMergeTree('/clickhouse/tables/all/db/${whole}'`)
+      expect(statements.some((statement) => statement.includes(`\`${whole}_local\``))).toBe(false)
+    }
   })
 
   it('refuses names that are not plain, rather than escaping them', () => {

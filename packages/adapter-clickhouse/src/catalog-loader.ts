@@ -25,12 +25,12 @@ import {
 } from './catalog-versions.ts'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import {
-  type ClickHouseTable,
   clickHouseTablesOf,
   createDatabaseStatement,
   createTableStatements,
   entityTableName,
 } from './clickhouse-schema.ts'
+import type { ClickHouseTable } from './clickhouse-table.ts'
 import { encodeStringRows } from './row-binary-strings.ts'
 
 export interface LoadProgress {

@@ -2,7 +2,7 @@
 // server reads at start to embed queries and tag texts as a server of the catalog folder does.
 import { type CatalogManifest, textTaggerOf, vectorIndexOf } from '@oqlkit/adapter-duckdb'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
-import type { ClickHouseTable } from './clickhouse-schema.ts'
+import type { ClickHouseTable } from './clickhouse-table.ts'
 
 /** The works' vectors of semantic search: `(id, vector Array(Int8), norm Float32)`. */
 export const WORK_VECTORS_TABLE = 'work_vectors'

@@ -9,18 +9,21 @@
 //   work_vectors          (id, vector, norm): the works' vectors of semantic search, as vectors/works.i8 holds them
 //   catalog_files         (path, content): catalog.json and the small model files a server reads at start (the
 //                         LSA model that embeds semantic queries, the text tagger's model)
+//   search_<entity>__…    the full-text search index (`clickhouse-search-tables.ts`)
 //
 // On a cluster each is a ReplicatedMergeTree `<name>_local` on every node behind a Distributed `<name>`.
 // Rows are spread by the id of the work or entity they belong to (`cityHash64`), so a work, its record and
 // every link row of it live on one shard: a filter `id IN (SELECT work_id FROM link_… WHERE key = …)` is
 // answered on each shard alone (`distributed_product_mode = 'local'`), exactly, with no data moved between
-// shards. catalog_files is the exception: every server reads it whole at start, so on a cluster it is one
-// replicated table on every node (its Keeper path names no shard), like the pointer table. The README's
+// shards. What every shard or server reads whole (catalog_files, the search index's dictionaries and the
+// indexes of entities numbered by rank) is the exception: one replicated table on every node (its Keeper path
+// names no shard), like the pointer table. The README's
 // deployment guide shows the statements this module writes.
 import type { CatalogEntity, CatalogManifest } from '@oqlkit/adapter-duckdb'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import { catalogFilesTable, workVectorsTable } from './clickhouse-model-tables.ts'
 import { searchTablesOf } from './clickhouse-search-tables.ts'
+import type { ClickHouseTable } from './clickhouse-table.ts'
 
 /** A catalog column type (`CatalogColumnType` of the catalog layout). */
 type CatalogColumnType = CatalogManifest['externalIds']['columns'][number]['type']
@@ -39,44 +42,6 @@ const CLICKHOUSE_TYPES: Readonly<Record<CatalogColumnType, string>> = {
 
 /** The non-null form of a sort-key column: ClickHouse keys cannot be Nullable. */
 const keyType = (type: string): string => /^Nullable\((.*)\)$/.exec(type)?.[1] ?? type
-
-export interface ClickHouseColumn {
-  readonly name: string
-  readonly type: string
-  /** A column codec (`ZSTD(3)`) where the default LZ4 is not the best choice. */
-  readonly codec?: string
-}
-
-/** Where a table's rows come from in the catalog folder. */
-export type TableSource =
-  | { readonly kind: 'parquet'; readonly files: readonly string[]; readonly rows: number }
-  | { readonly kind: 'records'; readonly entity: CatalogEntity; readonly rows: number }
-  /** The works' vectors: ids and norms from `idsFile` (Parquet), int8 rows of `dimensions` bytes from `matrixFile`. */
-  | {
-      readonly kind: 'vectors'
-      readonly idsFile: string
-      readonly matrixFile: string
-      readonly dimensions: number
-      readonly rows: number
-    }
-  /** Files of the catalog folder, each a row `(path, content)`. */
-  | { readonly kind: 'files'; readonly files: readonly string[]; readonly rows: number }
-
-export interface ClickHouseTable {
-  readonly name: string
-  readonly columns: readonly ClickHouseColumn[]
-  readonly orderBy: readonly string[]
-  /**
-   * On a cluster, the rows are spread over the shards by the hash of this expression of the table's columns
-   * (written by this package, never from input): the id of the work or entity a row belongs to.
-   */
-  readonly shardBy: string
-  /** MergeTree settings of the table, where the defaults do not suit it. */
-  readonly settings?: string
-  /** On a cluster, whole on every node (one replicated table, no Distributed one) rather than sharded. */
-  readonly wholeOnEveryNode?: boolean
-  readonly source: TableSource
-}
 
 /** The table of a catalog entity (`work-types` → `work_types`). */
 export const entityTableName = (entity: string): string => entity.replaceAll('-', '_')

@@ -18,7 +18,7 @@
 import type { CatalogEntity, CatalogManifest, SearchEntityIndex, SearchMode } from '@oqlkit/adapter-duckdb'
 import { SEARCH_MODES, searchIndexOf } from '@oqlkit/adapter-duckdb'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
-import type { ClickHouseTable } from './clickhouse-schema.ts'
+import type { ClickHouseTable } from './clickhouse-table.ts'
 
 export type SearchTableKind = 'docs' | `${SearchMode}_postings` | `${SearchMode}_terms`
 

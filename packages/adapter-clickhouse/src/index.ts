@@ -25,10 +25,5 @@ export {
   DEFAULT_CATALOG_NAME,
   readClickHouseTarget,
 } from './clickhouse-connection.ts'
-export {
-  type ClickHouseColumn,
-  type ClickHouseTable,
-  catalogSchemaStatements,
-  clickHouseTablesOf,
-  type DdlTarget,
-} from './clickhouse-schema.ts'
+export { catalogSchemaStatements, clickHouseTablesOf, type DdlTarget } from './clickhouse-schema.ts'
+export type { ClickHouseColumn, ClickHouseTable, TableSource } from './clickhouse-table.ts'

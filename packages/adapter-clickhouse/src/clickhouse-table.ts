@@ -1,0 +1,43 @@
+// What one ClickHouse table of a catalog is: its columns, order and placement on a cluster, and where its rows
+// come from in the catalog folder. The schema (`clickhouse-schema.ts`) and the modules that add tables of
+// their own (the search index, the vectors and model files) all write these, so this type has a file of its
+// own that they share rather than import from each other.
+import type { CatalogEntity } from '@oqlkit/adapter-duckdb'
+
+export interface ClickHouseColumn {
+  readonly name: string
+  readonly type: string
+  /** A column codec (`ZSTD(3)`) where the default LZ4 is not the best choice. */
+  readonly codec?: string
+}
+
+/** Where a table's rows come from in the catalog folder. */
+export type TableSource =
+  | { readonly kind: 'parquet'; readonly files: readonly string[]; readonly rows: number }
+  | { readonly kind: 'records'; readonly entity: CatalogEntity; readonly rows: number }
+  /** The works' vectors: ids and norms from `idsFile` (Parquet), int8 rows of `dimensions` bytes from `matrixFile`. */
+  | {
+      readonly kind: 'vectors'
+      readonly idsFile: string
+      readonly matrixFile: string
+      readonly dimensions: number
+      readonly rows: number
+    }
+  /** Files of the catalog folder, each a row `(path, content)`. */
+  | { readonly kind: 'files'; readonly files: readonly string[]; readonly rows: number }
+
+export interface ClickHouseTable {
+  readonly name: string
+  readonly columns: readonly ClickHouseColumn[]
+  readonly orderBy: readonly string[]
+  /**
+   * On a cluster, the rows are spread over the shards by the hash of this expression of the table's columns
+   * (written by this package, never from input): the id of the work or entity a row belongs to.
+   */
+  readonly shardBy: string
+  /** MergeTree settings of the table, where the defaults do not suit it. */
+  readonly settings?: string
+  /** On a cluster, whole on every node (one replicated table, no Distributed one) rather than sharded. */
+  readonly wholeOnEveryNode?: boolean
+  readonly source: TableSource
+}

@@ -271,38 +271,38 @@ describe('oqlkit serve --clickhouse (chdb behind the test stand-in for its HTTP 
     const paths = [...new Set(examples.map((url) => url.replace('https://api.openalex.org', '') || '/'))]
     expect(paths.length).toBeGreaterThan(200)
     const server = served[0]!
-    // Eight at a time: the stand-in runs ClickHouse in this test's process.
-    for (let start = 0; start < paths.length; start += 8) {
-      await Promise.all(
-        paths.slice(start, start + 8).map(async (path) => {
-          const [fromDuckDb, fromClickHouse] = await Promise.all(
-            [duckdb, server].map(async (target) => {
-              const response = await fetch(`${target.url}${path}`)
-              const text = await response.text()
-              // Every answer of these URLs is JSON but the root's, whose text is compared as it is.
-              const body: Answer = text.startsWith('{') ? (JSON.parse(text) as Answer) : { text }
-              return { status: response.status, body }
-            }),
-          )
-          expect(fromClickHouse!.status, path).toBe(fromDuckDb!.status)
-          if (fromDuckDb!.status !== 200) {
-            expect(fromClickHouse!.body.error, path).toBe(fromDuckDb!.body.error)
-            return
-          }
-          const { meta: duckMeta, results: duckResults, ...duckRest } = fromDuckDb!.body
-          const { meta: houseMeta, results: houseResults, ...houseRest } = fromClickHouse!.body
-          // A sample or a random record is drawn by each engine's own hash: the same size and shape, not the
-          // same records.
-          const drawn = /[?&]sample=|\/random(?:\?|$)/.test(path)
-          if (duckMeta !== undefined) expect(houseMeta?.count, path).toBe(duckMeta.count)
-          if (Array.isArray(duckResults)) {
-            expect(houseResults, path).toHaveLength(duckResults.length)
-            if (!drawn) expect(scoresRounded(houseResults), path).toEqual(scoresRounded(duckResults))
-          }
-          if (drawn) expect(Object.keys(houseRest).sort(), path).toEqual(Object.keys(duckRest).sort())
-          else expect(houseRest, path).toEqual(duckRest)
+    // One at a time: the stand-in runs ClickHouse in this test's process, and a server under more requests
+    // than it admits at once would answer 503 for some, which is not what is compared here.
+    for (const path of paths) {
+      const [fromDuckDb, fromClickHouse] = await Promise.all(
+        [duckdb, server].map(async (target) => {
+          const response = await fetch(`${target.url}${path}`)
+          const text = await response.text()
+          // Every answer of these URLs is JSON but the root's, whose text is compared as it is.
+          const body: Answer = text.startsWith('{') ? (JSON.parse(text) as Answer) : { text }
+          return { status: response.status, body }
         }),
       )
+      expect(fromClickHouse!.status, path).toBe(fromDuckDb!.status)
+      if (fromDuckDb!.status !== 200) {
+        expect(fromClickHouse!.body.error, path).toBe(fromDuckDb!.body.error)
+        continue
+      }
+      const { meta: duckMeta, results: duckResults, ...duckRest } = fromDuckDb!.body
+      const { meta: houseMeta, results: houseResults, ...houseRest } = fromClickHouse!.body
+      // A sample or a random record is drawn by each engine's own hash: the same size and shape, not the
+      // same records.
+      const drawn = /[?&]sample=|\/random(?:\?|$)/.test(path)
+      if (duckMeta !== undefined) expect(houseMeta?.count, path).toBe(duckMeta.count)
+      if (Array.isArray(duckResults)) {
+        expect(houseResults, path).toHaveLength(duckResults.length)
+        if (!drawn) expect(scoresRounded(houseResults), path).toEqual(scoresRounded(duckResults))
+      }
+      // A random record: one of the same entity (the id's letters), whichever fields that record has.
+      const entityOf = (rest: Record<string, unknown>) => String(rest.id).replace(/\d+$/, '')
+      if (!drawn) expect(houseRest, path).toEqual(duckRest)
+      else if (duckResults === undefined) expect(entityOf(houseRest), path).toBe(entityOf(duckRest))
+      else expect(Object.keys(houseRest).sort(), path).toEqual(Object.keys(duckRest).sort())
     }
   }, 240_000)
 

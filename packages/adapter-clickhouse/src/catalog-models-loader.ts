@@ -12,7 +12,7 @@ import type { ClickHouseClient } from '@clickhouse/client'
 import { openDuckDbDatabase } from '@oqlkit/adapter-duckdb'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import { CATALOG_FILES_TABLE, WORK_VECTORS_TABLE } from './clickhouse-model-tables.ts'
-import { encodeStringRows } from './row-binary-strings.ts'
+import { encodeStringRows, lengthBytes } from './row-binary-strings.ts'
 
 /** Vectors sent together: 2,000 rows of 256 dimensions are half a megabyte. */
 const VECTOR_BATCH = 2000
@@ -29,16 +29,7 @@ const catalogPath = (catalogDir: string, file: string): string => {
 }
 
 /** An unsigned LEB128 length, as RowBinary writes the size of a String or an Array. */
-const lengthPrefix = (length: number): Buffer => {
-  const bytes: number[] = []
-  let rest = length
-  do {
-    const low = rest & 0x7f
-    rest = Math.floor(rest / 128)
-    bytes.push(rest > 0 ? low | 0x80 : low)
-  } while (rest > 0)
-  return Buffer.from(bytes)
-}
+const lengthPrefix = (length: number): Buffer => Buffer.from(lengthBytes(length))
 
 /** Rows `(id String, vector Array(Int8), norm Float32)` in RowBinary. */
 const encodeVectorRows = (

@@ -4,7 +4,8 @@
 // every backslash and quote of every record first. (The official client's `insert` offers no binary
 // format, so the loader sends these rows with `exec`.)
 
-const lengthBytes = (length: number): number[] => {
+/** An unsigned LEB128 length, as RowBinary writes the size of a String or an Array. */
+export const lengthBytes = (length: number): number[] => {
   const bytes: number[] = []
   let rest = length
   do {

@@ -18,6 +18,7 @@ import {
   type AutocompleteRequest,
   type Embedder,
   type EntityRecord,
+  filterWithout,
   type GroupBucket,
   type GroupsResult,
   normalizeAutocompleteText,
@@ -49,7 +50,6 @@ import {
 } from './clickhouse-search-relations.ts'
 import {
   ClickHouseSemanticSearch,
-  filterWithout,
   nearestWorksStatement,
   type SemanticMatch,
   semanticMatchesRelation,
@@ -192,6 +192,17 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
   ): StatementSearches & { readonly where: string } => {
     const searches = statementSearches(context, entity, plan.filter, sources)
     return { ...searches, where: whereOf(searches.context, entity, plan) }
+  }
+
+  /** One statement's filter over the version served now, its searches found first (groups and totals). */
+  const servedFilterOf = async (
+    params: QueryParams,
+    entity: CatalogEntity,
+    plan: QueryPlan,
+    signal?: AbortSignal,
+  ): Promise<StatementSearches & { readonly where: string }> => {
+    const base = await contextOf(params)
+    return filterOf(base, entity, plan, await searchSourcesOf(base.database, entity, plan, signal))
   }
 
   /** WHERE of a plan: its corpus (works) and its filter. */
@@ -398,13 +409,7 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     if (plan.page.kind === 'cursor' && plan.page.after !== null)
       throw new UnsupportedPlanError('group_cursor', 'Group buckets are paged by number, not by cursor')
     const params = new QueryParams()
-    const base = await contextOf(params)
-    const filtered = filterOf(
-      base,
-      entity,
-      plan,
-      await searchSourcesOf(base.database, entity, plan, queryOptions?.signal),
-    )
+    const filtered = await servedFilterOf(params, entity, plan, queryOptions?.signal)
     const context = filtered.context
     const { where } = filtered
     const table = `${tableOf(context, entityTableName(entity))} AS e`
@@ -477,13 +482,7 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
   const sumColumns = async (plan: QueryPlan, queryOptions?: QueryOptions): Promise<readonly number[]> => {
     const entity = entityOf(plan)
     const params = new QueryParams()
-    const base = await contextOf(params)
-    const filtered = filterOf(
-      base,
-      entity,
-      plan,
-      await searchSourcesOf(base.database, entity, plan, queryOptions?.signal),
-    )
+    const filtered = await servedFilterOf(params, entity, plan, queryOptions?.signal)
     const context = filtered.context
     const totals = (plan.sums ?? []).map((sum, index) => {
       const source = sourceOf(entity, sum.column)

@@ -14,9 +14,8 @@ import {
   BM25_K1,
   type CatalogEntity,
   type CatalogSearchQuery,
-  FREQUENT_TERMS,
+  estimatePostings,
   MAX_WILDCARD_EXPANSIONS,
-  MIN_FREQUENT_ROWS,
   type NodePlan,
   planSearch,
   type SearchMode,
@@ -210,7 +209,9 @@ class SearchEmitter {
     const where = excluded.length > 0 ? ` WHERE ${excluded.join(' AND ')}` : ''
     if (positive.length === 1) return this.cte(`SELECT doc, score FROM ${this.node(positive[0]!)}${where}`)
     const bits = positive.length <= MAX_TAGGED_OPERANDS
-    const estimates = positive.map((operand) => this.#estimate(operand))
+    const estimates = positive.map((operand) =>
+      estimatePostings(operand, this.#options.index.files[this.#mode].frequent),
+    )
     const rarest = estimates.indexOf(Math.min(...estimates))
     const driver =
       (estimates[rarest] ?? 0) * RARER_BY < Math.max(...estimates)
@@ -229,30 +230,6 @@ class SearchEmitter {
     return this.cte(
       `SELECT doc, sum(score) AS score FROM (${parts.join(' UNION ALL ')})${where} GROUP BY doc HAVING ${every}`,
     )
-  }
-
-  /** About how many postings a node's documents come from, by the manifest's frequent terms. */
-  #estimate(plan: NodePlan): number {
-    switch (plan.kind) {
-      case 'sequence':
-        return Math.min(...plan.tokens.map((token) => this.#tokenEstimate(token)))
-      case 'proximity':
-        return Math.min(...plan.operands.flat().map((token) => this.#tokenEstimate(token)))
-      case 'and':
-        return Math.min(
-          ...plan.operands.map((operand) => (operand.kind === 'not' ? Infinity : this.#estimate(operand))),
-        )
-      default:
-        return Infinity
-    }
-  }
-
-  #tokenEstimate(token: TokenPlan): number {
-    if (token.kind === 'pattern') return Infinity
-    const frequent = this.#options.index.files[this.#mode].frequent
-    const listed = Object.values(frequent)
-    const below = listed.length >= FREQUENT_TERMS ? Math.min(...listed) : MIN_FREQUENT_ROWS
-    return frequent[token.term] ?? below - 1
   }
 
   /**

@@ -18,7 +18,6 @@ import type { CatalogEntity, VectorIndexManifest } from '@oqlkit/adapter-duckdb'
 import {
   type Embedder,
   embeddersMatch,
-  type FilterNode,
   type QueryPlan,
   SEMANTIC_SEARCH_LIMITS,
   type SearchNode,
@@ -169,14 +168,4 @@ export const semanticMatchesRelation = (
     'Array(Float64)',
   )
   return `SELECT tupleElement(__m, 1) AS id, tupleElement(__m, 2) AS score FROM (SELECT arrayJoin(arrayZip(${ids}, ${scores})) AS __m)`
-}
-
-/** The filter without `removed` (a top-level AND leaf, where the planner places a semantic search). */
-export const filterWithout = (node: FilterNode | null, removed: SearchNode): FilterNode | null => {
-  if (node === null || node === removed) return null
-  if (node.kind !== 'and') return node
-  const children = node.children
-    .map((child) => filterWithout(child, removed))
-    .filter((child): child is FilterNode => child !== null)
-  return children.length === 0 ? null : children.length === 1 ? children[0]! : { kind: 'and', children }
 }

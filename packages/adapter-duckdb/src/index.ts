@@ -97,9 +97,7 @@ export type { SearchBuildProgress } from './search/search-index-builder.ts'
 export {
   BM25_B,
   BM25_K1,
-  FREQUENT_TERMS,
   MAX_WILDCARD_EXPANSIONS,
-  MIN_FREQUENT_ROWS,
   SEARCH_MODES,
   type SearchEntityIndex,
   type SearchFieldStats,
@@ -107,7 +105,13 @@ export {
   type SearchMode,
 } from './search/search-index-layout.ts'
 export { searchIndexOf } from './search/search-index-manifest.ts'
-export { type NodePlan, planSearch, type SequencePlan, type TokenPlan } from './search/search-plan.ts'
+export {
+  estimatePostings,
+  type NodePlan,
+  planSearch,
+  type SequencePlan,
+  type TokenPlan,
+} from './search/search-plan.ts'
 export { type BuildSession, connectionSession } from './sql/build-session.ts'
 export { loadCatalogTagger } from './tagging/catalog-text-tagger.ts'
 export { readCatalogTrainingWorks } from './tagging/catalog-training-works.ts'

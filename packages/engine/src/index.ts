@@ -174,7 +174,13 @@ export {
   utcDayOf,
 } from './metering/metering-limits.ts'
 export { type UsageSummary, usageSummary } from './metering/usage-summary.ts'
-export { type LeafKind, leavesOf, type PlacedLeaf, searchNodesOf } from './plan/filter-leaves.ts'
+export {
+  filterWithout,
+  type LeafKind,
+  leavesOf,
+  type PlacedLeaf,
+  searchNodesOf,
+} from './plan/filter-leaves.ts'
 export {
   type AndNode,
   type CollectionNode,

@@ -10,6 +10,7 @@
 import {
   type ColumnRef,
   type FilterNode,
+  filterWithout,
   type QueryPlan,
   type SearchNode,
   type SortKey,
@@ -182,16 +183,6 @@ const scoringSearches = (filter: FilterNode | null): SearchNode[] =>
     .filter((leaf) => !leaf.negated)
     .map((leaf) => leaf.node)
 
-/** The filter without `removed` (a top-level AND leaf, as the planner places a semantic search). */
-const withoutNode = (node: FilterNode | null, removed: SearchNode): FilterNode | null => {
-  if (node === null || node === removed) return null
-  if (node.kind !== 'and') return node
-  const children = node.children
-    .map((child) => withoutNode(child, removed))
-    .filter((child): child is FilterNode => child !== null)
-  return children.length === 0 ? null : children.length === 1 ? children[0]! : { kind: 'and', children }
-}
-
 const allSearches = (filter: FilterNode | null): SearchNode[] =>
   searchNodesOf(filter).map((leaf) => leaf.node)
 
@@ -336,7 +327,7 @@ export class DuckDbPlanCompiler {
    * when that is every work.
    */
   #semanticCandidates(plan: QueryPlan, node: SearchNode): SqlFragment | null {
-    const rest = withoutNode(plan.filter, node)
+    const rest = filterWithout(plan.filter, node)
     if (rest === null && plan.corpus === 'all') return null
     const context = this.#context({ ...plan, filter: rest, groupBy: [] }, NO_INPUTS)
     const rows = this.#relation(context)

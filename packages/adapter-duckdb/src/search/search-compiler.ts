@@ -22,15 +22,19 @@ import { STORED_FIELDS, type WeightedField } from './search-fields.ts'
 import {
   BM25_B,
   BM25_K1,
-  FREQUENT_TERMS,
   MAX_WILDCARD_EXPANSIONS,
-  MIN_FREQUENT_ROWS,
   postingsFilesOf,
   type SearchEntityIndex,
   type SearchFieldStats,
   type SearchMode,
 } from './search-index-layout.ts'
-import { type NodePlan, planSearch, type SequencePlan, type TokenPlan } from './search-plan.ts'
+import {
+  estimatePostings,
+  type NodePlan,
+  planSearch,
+  type SequencePlan,
+  type TokenPlan,
+} from './search-plan.ts'
 import type { SearchProblem, SearchQuery } from './search-query.ts'
 
 export interface CompileSearchOptions {
@@ -240,7 +244,9 @@ class SqlEmitter {
     // operand's. When one operand is much rarer than another, the others' rows are first cut to its documents,
     // so that the postings of a frequent word are only read, not scored and aggregated.
     const bits = positive.length <= MAX_TAGGED_OPERANDS
-    const estimates = positive.map((operand) => this.#estimate(operand))
+    const estimates = positive.map((operand) =>
+      estimatePostings(operand, this.#index.files[this.#query.mode].frequent),
+    )
     const rarest = estimates.indexOf(Math.min(...estimates))
     const driver =
       (estimates[rarest] ?? 0) * RARER_BY < Math.max(...estimates)
@@ -259,34 +265,6 @@ class SqlEmitter {
     return this.cte(
       `SELECT doc, sum(score) AS score FROM (${parts.join(' UNION ALL ')})${where} GROUP BY doc HAVING ${every}`,
     )
-  }
-
-  /**
-   * About how many postings a node's documents come from, by the manifest's list of frequent terms: a term not
-   * listed has fewer than any listed; a wildcard, `or` or `not` may have any number.
-   */
-  #estimate(plan: NodePlan): number {
-    switch (plan.kind) {
-      case 'sequence':
-        return Math.min(...plan.tokens.map((token) => this.#tokenEstimate(token)))
-      case 'proximity':
-        return Math.min(...plan.operands.flat().map((token) => this.#tokenEstimate(token)))
-      case 'and':
-        return Math.min(
-          ...plan.operands.map((operand) => (operand.kind === 'not' ? Infinity : this.#estimate(operand))),
-        )
-      default:
-        return Infinity
-    }
-  }
-
-  #tokenEstimate(token: TokenPlan): number {
-    if (token.kind === 'pattern') return Infinity
-    const frequent = this.#index.files[this.#query.mode].frequent
-    const listed = Object.values(frequent)
-    // The list holds every term with `MIN_FREQUENT_ROWS` postings unless it is full.
-    const below = listed.length >= FREQUENT_TERMS ? Math.min(...listed) : MIN_FREQUENT_ROWS
-    return frequent[token.term] ?? below - 1
   }
 
   /**

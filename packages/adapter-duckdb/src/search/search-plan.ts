@@ -3,9 +3,11 @@
 import { porterStem, queryTokens } from '@oqlkit/text-models'
 import { type WeightedField, weightedFieldsOf } from './search-fields.ts'
 import {
+  FREQUENT_TERMS,
   MAX_PROXIMITY_GAPS,
   MAX_SEARCH_TERMS,
   MAX_SEARCH_WILDCARDS,
+  MIN_FREQUENT_ROWS,
   type SearchMode,
 } from './search-index-layout.ts'
 import type { SearchNode, SearchProblem, SearchProblemCode, SearchQuery } from './search-query.ts'
@@ -238,4 +240,31 @@ export function prefixEnd(prefix: string): string {
   }
   // Only a prefix made of U+10FFFF alone gets here; no string is above its range.
   return String.fromCodePoint(0x10ffff).repeat(prefix.length + 1)
+}
+
+/**
+ * About how many postings a node's documents come from, by the index's list of frequent terms (`frequent` of
+ * the mode's files): a term not listed has fewer than any listed; a wildcard, `or` or `not` may have any
+ * number. An `and` starts from its rarest operand when that is much rarer than another; every engine's
+ * compiler decides by this one estimate.
+ */
+export function estimatePostings(plan: NodePlan, frequent: Readonly<Record<string, number>>): number {
+  const listed = Object.values(frequent)
+  // The list holds every term with `MIN_FREQUENT_ROWS` postings unless it is full.
+  const below = listed.length >= FREQUENT_TERMS ? Math.min(...listed) : MIN_FREQUENT_ROWS
+  const token = (one: TokenPlan): number =>
+    one.kind === 'pattern' ? Infinity : (frequent[one.term] ?? below - 1)
+  const node = (one: NodePlan): number => {
+    switch (one.kind) {
+      case 'sequence':
+        return Math.min(...one.tokens.map(token))
+      case 'proximity':
+        return Math.min(...one.operands.flat().map(token))
+      case 'and':
+        return Math.min(...one.operands.map((operand) => (operand.kind === 'not' ? Infinity : node(operand))))
+      default:
+        return Infinity
+    }
+  }
+  return node(plan)
 }

@@ -51,3 +51,16 @@ export const leavesOf = <K extends LeafKind>(
 
 /** The search leaves of a filter, with their places. */
 export const searchNodesOf = (filter: FilterNode | null) => leavesOf(filter, 'search')
+
+/**
+ * The filter without the node `removed`, a top-level AND leaf (where the planner places a semantic search):
+ * what the rest of a query keeps, its candidates. Null when nothing is left.
+ */
+export const filterWithout = (node: FilterNode | null, removed: FilterNode): FilterNode | null => {
+  if (node === null || node === removed) return null
+  if (node.kind !== 'and') return node
+  const children = node.children
+    .map((child) => filterWithout(child, removed))
+    .filter((child): child is FilterNode => child !== null)
+  return children.length === 0 ? null : children.length === 1 ? children[0]! : { kind: 'and', children }
+}

@@ -15,7 +15,11 @@ const { pathToFileURL } = require('node:url')
 
 const entry = join(__dirname, '..', 'dist', 'bin.js')
 if (existsSync(entry)) {
-  import(pathToFileURL(entry).href)
+  // The CLI handles its own errors; this catches only a CLI that failed to load at all.
+  import(pathToFileURL(entry).href).catch((error) => {
+    process.stderr.write(`oqlkit: the CLI failed to load: ${error instanceof Error ? error.stack : error}\n`)
+    process.exitCode = 1
+  })
 } else {
   process.stderr.write(
     `oqlkit: the built CLI is missing (${entry}). Run \`npm run build\` at the repository root (\`npm ci\` runs it too).\n`,

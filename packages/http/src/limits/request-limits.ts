@@ -140,7 +140,7 @@ export class RequestLimits {
       () => {},
     )
     this.#inFlight.set(settled, stop)
-    settled.finally(() => this.#inFlight.delete(settled))
+    void settled.finally(() => this.#inFlight.delete(settled))
   }
 
   /** Whether the server is shutting down (no new request is taken). */

@@ -204,7 +204,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
           partitions[batch.partitions[k]!]!,
           bytes.subarray(start, ends[k]),
         )
-        if (waiting) await waiting
+        if (waiting !== undefined) await waiting
         start = ends[k]!
         spoolList(authorLinks, work)
         spoolList(institutionLinks, work)
@@ -244,7 +244,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
       for (const line of lines) {
         if (line === null) continue
         const waiting = writer.write(asOf, line)
-        if (waiting) await waiting
+        if (waiting !== undefined) await waiting
         if (++entityRecords % PROGRESS_EVERY === 0)
           emit({ phase: 'entities', worksDone: n, entity, entityRecords })
       }

@@ -120,7 +120,9 @@ export class EntityPartWriter {
     part.records++
     if (part.records === this.#options.recordsPerPart) {
       const closing = this.#closePart(date, part)
-      return waiting ? waiting.then(() => closing) : closing
+      // Both are awaited together: chained with then, a flush that failed would leave the close's own
+      // failure with no handler.
+      return waiting === undefined ? closing : Promise.all([waiting, closing]).then(() => {})
     }
     return waiting
   }

@@ -331,52 +331,60 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     const table = `${tableOf(context, entityTableName(entity))} AS e`
     const counted = filterOf(context, entity, plan, sources)
     const perPage = plan.page.perPage
-    const countQuery = rowsOf<{ n: number | string }>(
-      `${counted.with}SELECT count() AS n FROM ${table} WHERE ${counted.where}`,
-      params,
-      signal,
-    )
-    let page: { __id: string; __score?: number | null; [key: string]: unknown }[]
-    let keys: CompiledKey[] = []
-    let scored = false
-    if (plan.sample !== null) {
-      const seed = plan.sample.seed ?? `${Math.random()}`
-      const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
-      const limit = Math.max(0, Math.min(perPage, plan.sample.size - offset))
-      const sampleParams = new QueryParams()
-      const sampled = filterOf({ ...context, params: sampleParams }, entity, plan, sources)
-      scored = sampled.score !== null
-      page = await rowsOf(
-        `${sampled.with}SELECT e.\`id\` AS __id, ${sampled.score ?? 'NULL'} AS __score FROM ${table}${sampled.scoreJoins} WHERE ${sampled.where} ORDER BY cityHash64(concat(e.\`id\`, '/', ${sampleParams.add(seed, 'String')})), e.\`id\` LIMIT ${sampleParams.add(limit, 'UInt64')} OFFSET ${sampleParams.add(offset, 'UInt64')}`,
-        sampleParams,
-        signal,
-      )
-    } else {
-      const pageParams = new QueryParams()
-      const paged = filterOf({ ...context, params: pageParams }, entity, plan, sources)
-      const pageContext = paged.context
-      scored = paged.score !== null
-      const joins: string[] = []
-      keys = plan.sort.map((key, index) => sortKey(pageContext, entity, key, index, joins, paged.score))
-      const after =
-        plan.page.kind === 'cursor' && plan.page.after !== null
-          ? keyset(pageParams, keys, plan.page.after)
-          : null
-      const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
-      const outputs = keys
-        .map(
-          (key, index) =>
-            `${key.type === 'date' || key.type === 'timestamp' ? `toString(${key.expr})` : key.expr} AS __k${index}`,
+    type PageRow = { __id: string; __score?: number | null; [key: string]: unknown }
+    const readPage = async (): Promise<{ page: PageRow[]; keys: CompiledKey[]; scored: boolean }> => {
+      let page: PageRow[]
+      let keys: CompiledKey[] = []
+      let scored = false
+      if (plan.sample !== null) {
+        const seed = plan.sample.seed ?? `${Math.random()}`
+        const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
+        const limit = Math.max(0, Math.min(perPage, plan.sample.size - offset))
+        const sampleParams = new QueryParams()
+        const sampled = filterOf({ ...context, params: sampleParams }, entity, plan, sources)
+        scored = sampled.score !== null
+        page = await rowsOf(
+          `${sampled.with}SELECT e.\`id\` AS __id, ${sampled.score ?? 'NULL'} AS __score FROM ${table}${sampled.scoreJoins} WHERE ${sampled.where} ORDER BY cityHash64(concat(e.\`id\`, '/', ${sampleParams.add(seed, 'String')})), e.\`id\` LIMIT ${sampleParams.add(limit, 'UInt64')} OFFSET ${sampleParams.add(offset, 'UInt64')}`,
+          sampleParams,
+          signal,
         )
-        .join(', ')
-      const order = keys.map((key) => `${key.expr} ${key.direction.toUpperCase()} NULLS LAST`).join(', ')
-      page = await rowsOf(
-        `${paged.with}SELECT e.\`id\` AS __id, ${paged.score ?? 'NULL'} AS __score${outputs === '' ? '' : `, ${outputs}`} FROM ${table}${paged.scoreJoins}${joins.join('')} WHERE ${paged.where}${after === null ? '' : ` AND ${after}`} ORDER BY ${order === '' ? 'e.`id`' : order} LIMIT ${pageParams.add(perPage + 1, 'UInt64')} OFFSET ${pageParams.add(offset, 'UInt64')}`,
-        pageParams,
-        signal,
-      )
+      } else {
+        const pageParams = new QueryParams()
+        const paged = filterOf({ ...context, params: pageParams }, entity, plan, sources)
+        const pageContext = paged.context
+        scored = paged.score !== null
+        const joins: string[] = []
+        keys = plan.sort.map((key, index) => sortKey(pageContext, entity, key, index, joins, paged.score))
+        const after =
+          plan.page.kind === 'cursor' && plan.page.after !== null
+            ? keyset(pageParams, keys, plan.page.after)
+            : null
+        const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
+        const outputs = keys
+          .map(
+            (key, index) =>
+              `${key.type === 'date' || key.type === 'timestamp' ? `toString(${key.expr})` : key.expr} AS __k${index}`,
+          )
+          .join(', ')
+        const order = keys.map((key) => `${key.expr} ${key.direction.toUpperCase()} NULLS LAST`).join(', ')
+        page = await rowsOf(
+          `${paged.with}SELECT e.\`id\` AS __id, ${paged.score ?? 'NULL'} AS __score${outputs === '' ? '' : `, ${outputs}`} FROM ${table}${paged.scoreJoins}${joins.join('')} WHERE ${paged.where}${after === null ? '' : ` AND ${after}`} ORDER BY ${order === '' ? 'e.`id`' : order} LIMIT ${pageParams.add(perPage + 1, 'UInt64')} OFFSET ${pageParams.add(offset, 'UInt64')}`,
+          pageParams,
+          signal,
+        )
+      }
+      return { page, keys, scored }
     }
-    const [total] = await countQuery
+    // The count and the page run at once, and Promise.all handles both: a count started on its own and awaited
+    // after the page had no handler when the page failed first (a deadline), and its rejection ended the server.
+    const [[total], { page, keys, scored }] = await Promise.all([
+      rowsOf<{ n: number | string }>(
+        `${counted.with}SELECT count() AS n FROM ${table} WHERE ${counted.where}`,
+        params,
+        signal,
+      ),
+      readPage(),
+    ])
     const shown = page.slice(0, perPage)
     const bytes = await recordsOf(
       context,

@@ -208,8 +208,10 @@ const loadRecords = async (
     query: `INSERT INTO ${qualified(database, table.name)} (\`id\`, \`record\`) FORMAT RowBinary`,
     values: body,
   })
-  // Its failure surfaces through `sending`; the handler keeps it from being an unhandled error meanwhile.
+  // Its failure surfaces through `sending`, awaited once the body is written; the handlers keep the body's
+  // error and an insert the server refuses early from being unhandled (and ending the process) meanwhile.
   body.on('error', () => {})
+  sending.catch(() => undefined)
   const located = await client.query({
     query: `SELECT id, record_offset, record_bytes FROM ${qualified(database, entityTableName(entity))} ORDER BY record_offset`,
     format: 'JSONCompactEachRow',

@@ -62,8 +62,10 @@ const rowBinaryInsert = (client: ClickHouseClient, database: string, table: stri
     query: `INSERT INTO ${qualified(database, table)} (${columns}) FORMAT RowBinary`,
     values: body,
   })
-  // Its failure surfaces through `sending`; the handler keeps it from being an unhandled error meanwhile.
+  // Its failure surfaces through `sending`, awaited once the body is written; the handlers keep the body's
+  // error and an insert the server refuses early from being unhandled (and ending the process) meanwhile.
   body.on('error', () => {})
+  sending.catch(() => undefined)
   return {
     write: async (chunk: Buffer) => {
       if (!body.write(chunk)) await once(body, 'drain')

@@ -73,6 +73,7 @@ import {
   type StoreLocation,
 } from './metering-setup.ts'
 import { createProgressBar } from './progress-bar.ts'
+import { guardUnhandledRejections } from './unhandled-rejection-guard.ts'
 
 /** The bundled sample snapshot, committed in the repository: what `npm start` serves. */
 export const SAMPLE_SNAPSHOT_DIR = resolve(import.meta.dirname, '../../../../data/sample-snapshot')
@@ -82,10 +83,18 @@ const DEFAULT_PORT = 8080
 /** The largest request head (request line and headers) the server reads. */
 const MAX_REQUEST_HEAD_BYTES = 64 * 1024
 
-/** How long a shutdown lets requests in flight finish before it interrupts them. */
+/**
+ * A shutdown (SIGTERM, SIGINT), from the signal: requests in flight may finish for `SHUTDOWN_GRACE_MS`; then
+ * their storage work is interrupted, and those not answered within `SHUTDOWN_INTERRUPT_MS` more are answered
+ * 503 without it; the answers get `SHUTDOWN_FLUSH_MS` to be written before the sockets close (an export still
+ * streaming is cut off); then the stores and the catalog close (DuckDB waits up to a second for the statements
+ * it interrupts). Whatever still runs at `SHUTDOWN_EXIT_MS` (a native statement that ignores its interrupt
+ * keeps the process alive) goes with the process, which exits 0: the shutdown asked for is done.
+ */
 const SHUTDOWN_GRACE_MS = 5_000
-/** How long it then waits for the interrupted requests to be answered. */
-const SHUTDOWN_INTERRUPT_MS = 2_000
+const SHUTDOWN_INTERRUPT_MS = 1_500
+const SHUTDOWN_FLUSH_MS = 500
+const SHUTDOWN_EXIT_MS = 9_000
 
 /**
  * The storage concurrency of a server: heavy plans (search, group-by, sample) that may run at once, one per
@@ -620,9 +629,11 @@ export const serveCommand: CliCommand = {
     // Requests Node's parser refuses get a JSON error too, not a bare 400 (`startServer` sees to it).
     let server: StartedServer
     let collectionsServer: StartedServer | undefined
+    const unguard = guardUnhandledRejections(context.writeProgress)
     try {
       server = await startServer(app, { host: settings.host, port, maxHeaderSize: MAX_REQUEST_HEAD_BYTES })
     } catch (error) {
+      unguard()
       await closeStores()
       await adapter.close()
       return { exitCode: 1, stderr: `oqlkit serve: ${(error as Error).message}\n` }
@@ -668,6 +679,7 @@ export const serveCommand: CliCommand = {
         )
       } catch (error) {
         await server.close(true)
+        unguard()
         await closeStores()
         await adapter.close()
         return { exitCode: 1, stderr: `oqlkit serve: collections port: ${(error as Error).message}\n` }
@@ -683,14 +695,35 @@ export const serveCommand: CliCommand = {
       process.once('SIGINT', done)
       process.once('SIGTERM', done)
     })
-    // Stop taking connections, let requests in flight finish, then interrupt what is left: the process exits
-    // within the grace period and the interrupt wait, however long a query would have run.
-    const closing = server.close()
+    // The hard bound: the process is gone SHUTDOWN_EXIT_MS after the signal, with the exit code the command
+    // returned (0), or 0 if it has not returned yet. Unreferenced: a process with nothing left exits before.
+    setTimeout(() => process.exit(), SHUTDOWN_EXIT_MS).unref()
+    // Stop taking connections, let requests in flight finish, interrupt what is left, answer what the
+    // interrupt did not end: every request taken has its status line before the sockets close.
+    const closing = Promise.all([server.close(), collectionsServer?.close()])
     await limits.shutdown(SHUTDOWN_GRACE_MS, SHUTDOWN_INTERRUPT_MS)
-    await Promise.race([closing, server.close(true)])
-    await collectionsServer?.close(true)
+    await settlesWithin(closing, SHUTDOWN_FLUSH_MS)
+    await Promise.all([server.close(true), collectionsServer?.close(true)])
     await closeStores()
     await adapter.close()
+    unguard()
     return { exitCode: 0, stdout: 'oqlkit: stopped\n' }
   },
+}
+
+/** Whether `work` settles within `ms` (it goes on either way). */
+const settlesWithin = async (work: Promise<unknown>, ms: number): Promise<boolean> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms)
+  })
+  const settled = work.then(
+    () => true,
+    () => true,
+  )
+  try {
+    return await Promise.race([settled, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
 }

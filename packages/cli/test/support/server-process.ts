@@ -39,15 +39,17 @@ const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
 /**
  * Starts `oqlkit serve --catalog <dir> --port <random> ...args` and waits until it answers; on another
  * random port when the one chosen was taken meanwhile (EADDRINUSE). Without a folder (`undefined`), the
- * arguments say what to serve (`--clickhouse URL`).
+ * arguments say what to serve (`--clickhouse URL`). `nodeArgs` go to node itself (`--import` of a module
+ * that a test runs inside the server process).
  */
 export const startServerProcess = async (
   catalogDir: string | undefined,
   args: readonly string[] = [],
+  nodeArgs: readonly string[] = [],
 ): Promise<ServerProcess> => {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(catalogDir, args)
+      return await startOnce(catalogDir, args, nodeArgs)
     } catch (error) {
       if (attempt >= PORT_ATTEMPTS || !(error instanceof PortTakenError)) throw error
     }
@@ -56,7 +58,11 @@ export const startServerProcess = async (
 
 class PortTakenError extends Error {}
 
-const startOnce = async (catalogDir: string | undefined, args: readonly string[]): Promise<ServerProcess> => {
+const startOnce = async (
+  catalogDir: string | undefined,
+  args: readonly string[],
+  nodeArgs: readonly string[],
+): Promise<ServerProcess> => {
   const port = randomPort()
   const child = spawn(
     process.execPath,
@@ -64,6 +70,7 @@ const startOnce = async (catalogDir: string | undefined, args: readonly string[]
       '--conditions=@oqlkit/source',
       '--import',
       'tsx',
+      ...nodeArgs,
       ENTRY,
       'serve',
       ...(catalogDir === undefined ? [] : ['--catalog', catalogDir]),

@@ -23,12 +23,14 @@ export const CLICKHOUSE_COLUMN_DIALECT: ColumnDialect = {
   tryDate: (text) => `toDate32(${instant(text)})`,
   tryTimestamp: instant,
   tryBoolean: (text) => `accurateCastOrNull(${text}, 'Bool')`,
+  toNumber: (expr) => `toFloat64(${expr})`,
   toDate: (expr) => `toDate32(${expr})`,
   toTimestamp: (expr) => `toDateTime64(${expr}, 6, 'UTC')`,
   idTail: (text) => `decodeURLComponent(extract(trimBoth(${text}), ${TAIL_PATTERN}))`,
   letterIdGroup: (text) =>
     `coalesce(nullIf(upper(extract(trimBoth(${text}), ${LETTER_ID_IN_RECORD})), ''), trimBoth(${text}))`,
   // Bool, not the UInt8 ClickHouse's predicates give, so a group key reads true or false as DuckDB's does.
+  truth: (predicate) => `toBool(${predicate})`,
   nonEmpty: (list) => `toBool(notEmpty(${list}))`,
   anyOf: (list, constants) => `toBool(hasAny(${list}, [${constants.map(clickHouseConstant).join(', ')}]))`,
   anyUpperOf: (list, constants) =>

@@ -97,6 +97,49 @@ describe('the column map in ClickHouse SQL (chdb behind the test stand-in for it
     expect(ran).toBeGreaterThan(500)
   }, 240_000)
 
+  it('groups and orders by every scalar column, booleans as Bool (no Variant, no UInt8)', async () => {
+    // ClickHouse gives an expression whose branches differ in type (`coalesce` of a Float64 and an Int64) a
+    // Variant, which it refuses to group or order by; and a predicate a UInt8, which groups as 0 and 1.
+    const map = createColumnMap(CH)
+    const failures: string[] = []
+    let ran = 0
+    for (const type of ENTITY_TYPES) {
+      const info = catalogEntityInfo(entityPath(type))
+      if (info === undefined) continue
+      const table = `\`${database}\`.\`${entityTableName(info.entity)}\``
+      for (const column of propertiesRegistry.columnsOf(type)) {
+        if (column.kind === null) continue
+        let source = map.columnSourceOf(info.entity, { id: column.id, kind: column.kind })
+        if (source.kind === 'external-id' || source.kind === 'prefix' || source.kind === 'choice')
+          source = source.scalar
+        if (source.kind !== 'scalar') continue
+        ran++
+        const query = `SELECT toTypeName(k) AS type, count() AS n FROM (SELECT ${source.groupExpr} AS k, ${source.expr} AS s FROM ${table}) GROUP BY k ORDER BY k, any(s) LIMIT 1`
+        try {
+          const [row] = (await (await client.query({ query, format: 'JSONEachRow' })).json()) as {
+            type?: string
+          }[]
+          if (
+            column.kind === 'boolean' &&
+            row !== undefined &&
+            !/^(Nullable\()?Bool\)?$/.test(row.type ?? '')
+          )
+            failures.push(`${type}.${column.id}: a boolean grouped as ${row.type}`)
+          await (
+            await client.query({
+              query: `SELECT 1 FROM ${table} ORDER BY ${source.expr} DESC LIMIT 1`,
+              format: 'JSONEachRow',
+            })
+          ).json()
+        } catch (error) {
+          failures.push(`${type}.${column.id}: ${(error as Error).message.slice(0, 200)}`)
+        }
+      }
+    }
+    expect(failures).toEqual([])
+    expect(ran).toBeGreaterThan(300)
+  }, 240_000)
+
   it("gives the values DuckDB's dialect gives", async () => {
     const text = (value: string) => CH.constant(value)
     expect(await evaluate(CH.idTail(text(' https://openalex.org/works/W1/ ')))).toBe('W1')

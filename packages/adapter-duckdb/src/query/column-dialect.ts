@@ -20,6 +20,12 @@ export interface ColumnDialect {
   tryTimestamp(text: string): string
   /** The boolean a JSON text holds, or NULL. */
   tryBoolean(text: string): string
+  /**
+   * A stored integer column as the type `tryNumber` gives, so the two can be branches of one expression
+   * (`coalesce` of a record's count and a counted list): DuckDB widens a BIGINT to DOUBLE itself, ClickHouse
+   * would make a Variant of Float64 and Int64, which it can neither group nor sort by.
+   */
+  toNumber(expr: string): string
   /** A stored date or timestamp column as a date. */
   toDate(expr: string): string
   /** A stored date or timestamp column as a timestamp. */
@@ -31,6 +37,11 @@ export interface ColumnDialect {
    * (`https://openalex.org/w1` and `W1` share `W1`), any other id as written.
    */
   letterIdGroup(text: string): string
+  /**
+   * A predicate as a value of the boolean type, for a column computed from one: DuckDB's predicates are
+   * BOOLEAN already, ClickHouse's are UInt8, which would group as `0` and `1` instead of `false` and `true`.
+   */
+  truth(predicate: string): string
   /** Whether a list holds any value. */
   nonEmpty(list: string): string
   /** Whether a list holds any of some constants. */
@@ -62,11 +73,13 @@ export const DUCKDB_COLUMN_DIALECT: ColumnDialect = {
   tryDate: (text) => `CAST(TRY_CAST(${text} AS TIMESTAMP) AS DATE)`,
   tryTimestamp: (text) => `TRY_CAST(${text} AS TIMESTAMP)`,
   tryBoolean: (text) => `TRY_CAST(${text} AS BOOLEAN)`,
+  toNumber: (expr) => `CAST(${expr} AS DOUBLE)`,
   toDate: (expr) => `CAST(${expr} AS DATE)`,
   toTimestamp: (expr) => `CAST(${expr} AS TIMESTAMP)`,
   idTail,
   letterIdGroup: (text) =>
     `coalesce(nullif(upper(regexp_extract(trim(${text}), ${LETTER_ID_IN_RECORD}, 1)), ''), trim(${text}))`,
+  truth: (predicate) => predicate,
   nonEmpty: (list) => `len(${list}) > 0`,
   anyOf: (list, constants) =>
     `len(list_filter(${list}, lambda __v: __v IN (${constants.map((constant) => `'${constant}'`).join(', ')}))) > 0`,

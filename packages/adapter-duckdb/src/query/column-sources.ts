@@ -502,7 +502,7 @@ export const createColumnMap = (dialect: ColumnDialect): ColumnMap => {
   }
 
   const computedBoolean = (expr: string): ScalarSource => {
-    const value = `coalesce(${expr}, FALSE)`
+    const value = dialect.truth(`coalesce(${expr}, FALSE)`)
     return scalar(value, BOOLEAN_CODEC, VALUE_KEY, value, 'computed')
   }
   const nonEmpty = dialect.nonEmpty
@@ -539,14 +539,10 @@ export const createColumnMap = (dialect: ColumnDialect): ColumnMap => {
     groupKey: ANY_ID_KEY,
   })
 
-  const globalSouthScalar = (code: string): ScalarSource =>
-    scalar(
-      isGlobalSouthSql(dialect, code),
-      BOOLEAN_CODEC,
-      VALUE_KEY,
-      isGlobalSouthSql(dialect, code),
-      'computed',
-    )
+  const globalSouthScalar = (code: string): ScalarSource => {
+    const value = dialect.truth(isGlobalSouthSql(dialect, code))
+    return scalar(value, BOOLEAN_CODEC, VALUE_KEY, value, 'computed')
+  }
 
   /** Columns with a faster or computed source than their record path, per entity. */
   const specialSources = (paths: RecordPaths): ReadonlyMap<string, SourceFactory> => {
@@ -726,7 +722,7 @@ export const createColumnMap = (dialect: ColumnDialect): ColumnMap => {
         }))
         const countOf = (field: string, listPath: string) =>
           sources.set(field, () => {
-            const count = `coalesce(${dialect.tryNumber(jsonText(`$.${field}`))}, ${paths.count(listPath)})`
+            const count = `coalesce(${dialect.tryNumber(jsonText(`$.${field}`))}, ${dialect.toNumber(paths.count(listPath))})`
             return scalar(count, NUMBER_CODEC, VALUE_KEY, count, 'computed')
           })
         countOf('concepts_count', '$.concepts[*]')

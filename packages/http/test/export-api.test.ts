@@ -244,7 +244,7 @@ describe('GET /works/export', () => {
     }
   })
 
-  it('answers HEAD with the row count and no rows, uncharged, its slot given back', async () => {
+  it('answers HEAD with the row count and no rows, uncharged, holding no slot', async () => {
     const limits = new RequestLimits()
     const app = createApp({
       adapter: sample.adapter,
@@ -262,6 +262,7 @@ describe('GET /works/export', () => {
     expect(response.headers.get('x-ratelimit-credits-used')).toBe('0')
     expect(await response.text()).toBe('')
     expect(limits.admission.load.running).toBe(0)
+    expect(limits.exportAdmission.load.running).toBe(0)
     expect(limits.inFlight).toBe(0)
   })
 

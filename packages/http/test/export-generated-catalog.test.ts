@@ -2,7 +2,7 @@
 // generated catalog of 12,000 works (ingested without search index, vectors or tagger, to keep it quick):
 // every format has every core work the snapshot files hold, the price is per 1,000 rows, a client that
 // goes away stops the export (its DuckDB statement interrupted, its admission slot given back), and cheap
-// requests are answered while exports hold every heavy slot.
+// requests and group-bys are answered while exports hold every export slot.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -235,9 +235,10 @@ describe('exports past 10,000 rows on a generated catalog', () => {
       const reader = response.body!.getReader()
       await reader.read()
       leaving.abort()
-      expect(await within(() => limits.admission.load.running === 0, 5_000), 'the slot is given back').toBe(
-        true,
-      )
+      expect(
+        await within(() => limits.exportAdmission.load.running === 0, 5_000),
+        'the slot is given back',
+      ).toBe(true)
       expect(limits.inFlight).toBe(0)
       const asked = real.seen.batches
       await new Promise((wait) => setTimeout(wait, 500))
@@ -263,7 +264,7 @@ describe('exports past 10,000 rows on a generated catalog', () => {
       expect(await within(() => stalled.seen.interrupted === 1, 5_000), 'its statement is interrupted').toBe(
         true,
       )
-      expect(await within(() => stalledLimits.admission.load.running === 0, 5_000)).toBe(true)
+      expect(await within(() => stalledLimits.exportAdmission.load.running === 0, 5_000)).toBe(true)
       expect(stalled.seen.batches).toBe(2)
     } finally {
       await second.close()
@@ -294,7 +295,7 @@ describe('exports past 10,000 rows on a generated catalog', () => {
       expect(await within(() => stalled.seen.interrupted === 1, 5_000), 'its statement is interrupted').toBe(
         true,
       )
-      expect(await within(() => limits.admission.load.running === 0, 5_000)).toBe(true)
+      expect(await within(() => limits.exportAdmission.load.running === 0, 5_000)).toBe(true)
     } finally {
       await gzipped.close()
       await leavingServer.close()
@@ -326,7 +327,7 @@ describe('exports past 10,000 rows on a generated catalog', () => {
       expect(received.split('\n').length - 1).toBeLessThanOrEqual(2000)
       expect(await within(() => faults.length === 1, 5_000)).toBe(true)
       expect(String(faults[0])).toContain('the disk went away')
-      expect(await within(() => limits.admission.load.running === 0, 5_000)).toBe(true)
+      expect(await within(() => limits.exportAdmission.load.running === 0, 5_000)).toBe(true)
       await new Promise((wait) => setTimeout(wait, 200))
       const rate = (await (await fetch(`${server.base}/rate-limit`)).json()) as {
         rate_limit: { daily_used_usd: number }
@@ -354,15 +355,15 @@ describe('exports past 10,000 rows on a generated catalog', () => {
       expect(performance.now() - started).toBeLessThan(4_000)
       expect(stalled.seen.interrupted).toBe(1)
       expect(limits.inFlight).toBe(0)
-      expect(limits.admission.load.running).toBe(0)
+      expect(limits.exportAdmission.load.running).toBe(0)
     } finally {
       client.abort()
       await server.close()
     }
   }, 120_000)
 
-  it('answers cheap requests while exports hold every heavy slot, and refuses another export with 503', async () => {
-    const limits = new RequestLimits({ heavySlots: 2, heavyQueue: 0 })
+  it('answers cheap requests and group-bys while exports hold every export slot, and refuses another export with 503', async () => {
+    const limits = new RequestLimits({ heavySlots: 2, exportSlots: 2, exportQueue: 0 })
     const stalled = watched(true)
     const server = await listen(appOver(stalled.storage, limits))
     const clients = [new AbortController(), new AbortController()]
@@ -374,19 +375,24 @@ describe('exports past 10,000 rows on a generated catalog', () => {
         expect(response.status).toBe(200)
         await response.body!.getReader().read()
       }
-      expect(limits.admission.load.running).toBe(2)
+      expect(limits.exportAdmission.load.running).toBe(2)
       const started = performance.now()
       const list = await fetch(`${server.base}/works?filter=publication_year:2020&per_page=5`)
       expect(list.status).toBe(200)
       expect(((await list.json()) as { results: unknown[] }).results.length).toBe(5)
       const single = await fetch(`${server.base}/works/${[...core.keys()][0]!.split('/').pop()}`)
       expect(single.status).toBe(200)
+      // A group-by is heavy, and takes a heavy slot, which no export holds.
+      const grouped = await fetch(`${server.base}/works?group_by=type`)
+      expect(grouped.status).toBe(200)
+      await grouped.json()
+      expect(limits.admission.load.running).toBe(0)
       expect(performance.now() - started).toBeLessThan(5_000)
       const third = await fetch(`${server.base}/works/export?format=csv&select=id`)
       expect(third.status).toBe(503)
       expect(((await third.json()) as { error: string }).error).toBe('server_busy')
       for (const client of clients) client.abort()
-      expect(await within(() => limits.admission.load.running === 0, 5_000)).toBe(true)
+      expect(await within(() => limits.exportAdmission.load.running === 0, 5_000)).toBe(true)
       const after = await fetch(
         `${server.base}/works/export?format=csv&select=id&filter=publication_year:2020`,
       )

@@ -5,7 +5,8 @@
 export const VALIDATION_CODES = {
   invalid_body: 'The object has a key it may not have, lacks one it needs, or a value of the wrong shape.',
   invalid_entity: 'get_rows names no entity type.',
-  invalid_column: 'A column id is not a column of the entity, or the column cannot be used that way.',
+  invalid_column:
+    'A column id is not a column of the entity, or the column cannot be used that way (filtered, grouped by).',
   invalid_operator: 'An operator is not one of the OQO operators.',
   invalid_operator_for_column: 'The operator does not apply to the kind of value the column holds.',
   invalid_value_type:
@@ -17,7 +18,7 @@ export const VALIDATION_CODES = {
   invalid_sample: 'sample is not an integer from 1 to 10,000.',
   invalid_seed: 'seed is not a string or an integer.',
   invalid_corpus: 'corpus is not "core", "expansion" or "all".',
-  invalid_group_by: 'A group_by column does not exist on the entity or cannot be grouped by.',
+  invalid_group_by: 'A group_by dimension is malformed or names no column of the entity.',
   corpus_ignored: 'Warning: corpus applies to works only and was dropped.',
   seed_without_sample: 'Warning: seed has no effect without sample.',
   embedded_view_parameter:

@@ -309,6 +309,20 @@ const checkLeafAgainstRegistry = (
     )
     return
   }
+  // An empty value matches nothing, so it is refused rather than run: a missing value is null.
+  if (operator === 'is' && typeof value === 'string' && value.trim() === '') {
+    diagnostics.error(
+      'invalid_value',
+      [...path, 'value'],
+      writeValueDomainMessage(
+        formatPath(path),
+        leaf.column_id,
+        value,
+        'a value that is not empty; null matches a missing value',
+      ),
+    )
+    return
+  }
   if (
     operator === 'is' &&
     typeof value !== 'boolean' &&
@@ -422,9 +436,12 @@ export const validateOqo = (input: unknown, options: ValidateOqoOptions = {}): O
             registry.suggestColumns(entity, columnId),
           ),
         )
+      // A column that exists but cannot be grouped is an invalid column, as the reference answers
+      // ("'citation_normalized_percentile.value' is not a groupable column"), and as a filter on a
+      // column that cannot filter is; invalid_group_by stays for a dimension naming no column at all.
       else if (!column.actions.includes('group_by'))
         diagnostics.error(
-          'invalid_group_by',
+          'invalid_column',
           path,
           writeColumnActionMessage(formatPath(path), entity, columnId, 'group_by', column.actions),
         )

@@ -186,6 +186,19 @@ describe('validateOqo messages', () => {
     expect(error?.code).toBe('invalid_operator_for_column')
   })
 
+  it('rejects an empty value instead of running a filter that matches nothing', () => {
+    for (const [columnId, value] of [
+      ['doi', ''],
+      ['biblio.volume', '   '],
+      ['authorships.author.id', ''],
+      ['type', ' '],
+    ] as const) {
+      const [error] = validateOqo({ get_rows: 'works', filter_rows: [{ column_id: columnId, value }] }).errors
+      expect(error, columnId).toMatchObject({ code: 'invalid_value', path: 'filter_rows[0].value' })
+      expect(error?.message).toContain('not empty')
+    }
+  })
+
   it('rejects impossible dates and accepts years and full dates', () => {
     const check = (value: string | number) =>
       validateOqo({ get_rows: 'works', filter_rows: [{ column_id: 'publication_date', value }] }).valid
@@ -199,9 +212,20 @@ describe('validateOqo messages', () => {
     ]).toEqual([true, true, true, false, false, false])
   })
 
-  it('rejects grouping by a column that cannot be grouped', () => {
-    const [error] = validateOqo({ get_rows: 'authors', group_by: [{ column_id: 'display_name' }] }).errors
-    expect(error).toMatchObject({ code: 'invalid_group_by', path: 'group_by[0].column_id' })
+  it('rejects grouping by a column that cannot be grouped as an invalid column, as the reference does', () => {
+    // OQL v2.2 research, tests/oql/test_search_walkthrough_4.py: `works group by citation percentile by
+    // subfield` is `invalid_column` ("… is not a groupable column on 'works'").
+    for (const [entity, columnId] of [
+      ['authors', 'display_name'],
+      ['works', 'citation_normalized_percentile.value'],
+      ['works', 'abstract.search'],
+    ] as const) {
+      const [error] = validateOqo({ get_rows: entity, group_by: [{ column_id: columnId }] }).errors
+      expect(error).toMatchObject({ code: 'invalid_column', path: 'group_by[0].column_id' })
+    }
+    // A dimension naming no column at all is still a malformed group_by.
+    const [unknown] = validateOqo({ get_rows: 'works', group_by: [{ column_id: 'colour' }] }).errors
+    expect(unknown).toMatchObject({ code: 'invalid_group_by', path: 'group_by[0].column_id' })
   })
 
   it('warns about a corpus outside works, a seed without sample and embedded view keys', () => {

@@ -18,6 +18,7 @@ import { meteredRequestOf } from '../metering/metered-request.ts'
 import { entityOfPath } from '../request/entity-paths.ts'
 import { rawQueryOf } from '../request/query-parameters.ts'
 import { unknownEntityError } from '../routes/entity-list-handler.ts'
+import { readExportBatch } from './export-batch-reader.ts'
 import { EXPORT_CONTENT_TYPES, type ExportFormat } from './export-format.ts'
 import { readExportQuery } from './export-query-reader.ts'
 import { readExportRequest } from './export-request-reader.ts'
@@ -53,13 +54,20 @@ const encoderOf = (format: 'csv' | 'jsonl' | 'json', select: readonly string[] |
  * 10,000 results that paging reaches. The list is read as the list endpoint reads it and walked by keyset
  * (cursor) pages of 1,000 rows (`streamRows`), each read only when the client has taken the last.
  *
- * - Admission: an export holds one heavy slot of the admission queue from its first row to its last, so
- *   exports never take the storage from cheap requests (lists and singletons do not queue) and at most as many
- *   run at once as heavy plans may; a full queue answers 503 `server_busy`.
- * - Deadlines: each storage call (one batch) has the time budget of a whole list request, since a batch
- *   costs what a cursor page does; the export as a whole has none, because its length grows with the catalog
- *   and the client's reading speed, not with the cost of the query. A client that reads nothing for 60 s is
- *   given up on, so a stalled client cannot hold a slot.
+ * - Admission: an export holds a slot of the exports' own admission queue from its first row sent to its last,
+ *   apart from the heavy plans' slots, so exports never keep a search, group-by or sample waiting, and cheap
+ *   requests (lists and singletons) never queue at all. Its first batch is read before that, as the list
+ *   request it is (a search waits for a heavy slot like any search): a query the storage refuses (a search it
+ *   cannot run) is a 400 before the export waits for anything. The wait for an export slot ends at the
+ *   request's deadline (`queryTimeoutMs`), and a full queue at once, both with 503 `server_busy` and
+ *   `Retry-After`. A HEAD needs no slot: it sends no rows.
+ * - Deadlines: the first batch and the wait for a slot share the request's time budget; each later storage
+ *   call (one batch) has the budget of a whole list request, since a batch costs what a cursor page does; the
+ *   export as a whole has none, because its length grows with the catalog and the client's reading speed, not
+ *   with the cost of the query. A client that reads nothing for 60 s is given up on, so a stalled client
+ *   cannot hold a slot.
+ * - The main thread: a batch's records are parsed and encoded a slice of rows at a time, between turns of the
+ *   event loop, so exports do not hold up other requests (or their deadlines) for a whole batch.
  * - Price: the list price of the query for every 1,000 rows begun, charged once the first batch has told the
  *   count and before any row is sent, so a budget that cannot pay answers 429 and nothing is charged
  *   (`X-Export-Rows` says how many rows follow, `X-RateLimit-Credits-Used` what they cost). A failure before
@@ -110,20 +118,31 @@ const runExport = async (
     )
   const { plan } = options.resolvePlan === undefined ? planning : await options.resolvePlan(event, planning)
   const { limits } = options
+  // A full line of exports is refused before any storage work is spent on the first batch.
+  limits.exportAdmission.refuseIfFull()
   const stop = new AbortController()
   const signal = AbortSignal.any([stop.signal, event.req.signal])
-  const release = await limits.admission.acquire(signal)
+  // While the handler runs, the request's deadline (and a shutdown) bound the first batch and the slot wait.
+  const request = limits.requestSignal()
+  const untilAnswered = request === undefined ? signal : AbortSignal.any([signal, request])
+  let batches = 0
   const rest = streamRows(
     {
-      // Each batch has the budget of a list request; the client's leaving or a shutdown stops any of them.
-      queryRows: (batch, own) =>
-        options.adapter.queryRows(batch, {
-          signal: AbortSignal.any([own?.signal ?? signal, AbortSignal.timeout(limits.queryTimeoutMs)]),
-        }),
+      // Each batch has the budget of a list request; the client's leaving or a shutdown stops any of them. The
+      // first is read as the list request it is (a search waits for a heavy slot), within the request's
+      // deadline; the others under the export's own slot.
+      queryRows: (batch, own) => {
+        const first = batches++ === 0
+        const timeout = AbortSignal.timeout(limits.queryTimeoutMs)
+        const batchSignal = AbortSignal.any([first ? untilAnswered : (own?.signal ?? signal), timeout])
+        const read = () => readExportBatch(options.adapter, batch, { signal: batchSignal })
+        return first ? limits.runPlan(batch, read, untilAnswered) : read()
+      },
     },
     plan,
     { batchSize: EXPORT_BATCH_ROWS, signal },
   )
+  let release: (() => void) | undefined
   let answered = false
   try {
     const first = await rest.next()
@@ -135,8 +154,11 @@ const runExport = async (
       'cache-control': 'no-store',
       'x-export-rows': String(rows),
     }
-    // A HEAD asks how many rows an export would send; it sends none, so it is not charged for them.
+    // A HEAD asks how many rows an export would send; it sends none, so it needs no slot and is not charged.
     if (event.req.method === 'HEAD') return new Response(null, { status: 200, headers })
+    // The query runs: now the export waits for a slot of its own, until the request's deadline at most.
+    const held = await limits.exportAdmission.acquire(untilAnswered)
+    release = held
     const metered = meteredRequestOf(event)
     const costUsd = exportCostUsd(plan, rows)
     if (metered !== undefined) {
@@ -151,7 +173,7 @@ const runExport = async (
       }),
     )
     const onEnd = (end: ExportEnd) => {
-      release()
+      held()
       finished()
       if (end.kind === 'failed') {
         // Headers are sent: the client sees the body break off short of X-Export-Rows, and pays nothing.
@@ -170,7 +192,7 @@ const runExport = async (
     if (!answered) {
       stop.abort()
       await rest.return().catch(() => {})
-      release()
+      release?.()
     }
   }
 }

@@ -3,7 +3,8 @@ import { mkdtemp, open, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
-import type { RowBatch } from '@oqlkit/engine'
+import type { EntityRecord, RowBatch } from '@oqlkit/engine'
+import { EXPORT_SLICE_ROWS, yieldToEventLoop } from './event-loop-slices.ts'
 import type { RowTextEncoder } from './row-text-encoder.ts'
 
 /** Writes JSON Lines to Parquet (`writeJsonLinesAsParquet` of the DuckDB adapter, given by the server). */
@@ -100,24 +101,45 @@ const batchesOf = async function* (parts: ExportBodyParts): AsyncGenerator<RowBa
   yield* parts.rest
 }
 
-/** The body of a CSV, JSON Lines or JSON export: each batch encoded as text when the client asks for it. */
+/**
+ * The body of a CSV, JSON Lines or JSON export: each batch encoded as text when the client asks for it, a slice
+ * of `EXPORT_SLICE_ROWS` rows a pull, with a turn of the event loop before each slice but the first. Encoding a
+ * batch of 1,000 records at once held the main thread for tens to hundreds of ms, during which no other
+ * request was answered and no deadline fired; a slice holds it for a few.
+ */
 export const textExportBody = (
   parts: ExportBodyParts,
   encoder: RowTextEncoder,
 ): ReadableStream<Uint8Array> => {
   const bytes = new TextEncoder()
   const batches = batchesOf(parts)
-  // A pull that enqueues nothing is not called again: each one reads batches until it has text to send.
+  /** The batch being encoded, and where its next slice starts; undefined when the next batch is to be read. */
+  let batch: readonly EntityRecord[] | undefined
+  let from = 0
+  let begun = false
+  let slices = 0
+  // A pull that enqueues nothing is not called again: each one encodes slices until it has text to send.
   return pullBody(parts, async (controller, sent) => {
     for (;;) {
-      const next = await batches.next()
-      if (next.done === true) {
-        const end = encoder.end()
-        if (end !== '') controller.enqueue(bytes.encode(end))
-        return 'done'
+      if (batch === undefined) {
+        const next = await batches.next()
+        if (next.done === true) {
+          const end = encoder.end()
+          if (end !== '') controller.enqueue(bytes.encode(end))
+          return 'done'
+        }
+        batch = next.value.rows
+        from = 0
+        if (!begun) encoder.begin?.(batch)
+        begun = true
       }
-      const text = encoder.rows(next.value.rows)
-      sent(next.value.rows.length)
+      if (slices++ > 0) await yieldToEventLoop()
+      // An empty batch (an empty result's only one) is one empty slice: it may still open the document.
+      const slice = batch.slice(from, from + EXPORT_SLICE_ROWS)
+      from += slice.length
+      if (from >= batch.length) batch = undefined
+      const text = encoder.rows(slice)
+      sent(slice.length)
       if (text !== '') {
         controller.enqueue(bytes.encode(text))
         return 'more'

@@ -6,6 +6,12 @@ import { stringify } from 'csv-stringify/sync'
  * of one batch (the first also carries what opens the document); `end` what closes it.
  */
 export interface RowTextEncoder {
+  /**
+   * Called with the first batch before its rows are given in slices (an export encodes a batch a slice at a
+   * time, between turns of the event loop), so that what the document takes from its first rows (the CSV
+   * columns) comes from the whole batch, as when the batch is given at once.
+   */
+  begin?(firstRows: readonly EntityRecord[]): void
   rows(rows: readonly EntityRecord[]): string
   end(): string
 }
@@ -55,9 +61,14 @@ export const csvColumnsOf = (
  */
 export const csvEncoder = (select: readonly string[] | null): RowTextEncoder => {
   let columns: readonly string[] | undefined
+  let headed = false
   return {
+    begin: (firstRows) => {
+      columns ??= csvColumnsOf(select, firstRows)
+    },
     rows: (rows) => {
-      const header = columns === undefined
+      const header = !headed
+      headed = true
       columns ??= csvColumnsOf(select, rows)
       const names = columns
       const records = rows.map((row) => names.map((name) => cellOf(row[name])))

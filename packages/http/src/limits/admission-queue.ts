@@ -6,29 +6,42 @@ interface Waiting {
 }
 
 /**
- * A bounded admission queue for heavy storage work: at most `slots` run at once, at most `queueLength` wait
- * for a slot, and a caller that finds the queue full is refused at once (503 `server_busy`) rather than
- * left to wait behind work that may take the whole time budget. A waiting caller whose signal fires leaves
- * the queue. Light work never passes through here, so it always finds the storage free.
+ * A bounded admission queue for one class of storage work (heavy plans; exports): at most `slots` run at once,
+ * at most `queueLength` wait for a slot, and a caller that finds the queue full is refused at once (503
+ * `server_busy`) rather than left to wait behind work that may take the whole time budget. A waiting caller
+ * leaves the queue when its signal fires: at its deadline with 503 `server_busy` too (it never ran, so the
+ * query is not too expensive, the server is too busy), at a shutdown with the interrupt of the shutdown. Work
+ * of another class never passes through here, so it cannot take these slots, nor these work its slots.
  */
 export class AdmissionQueue {
   readonly slots: number
   readonly queueLength: number
+  /** What runs through this queue, as a refusal names it ("searches, group-bys and samples"). */
+  readonly work: string
   #running = 0
   readonly #waiting: Waiting[] = []
 
-  constructor(slots: number, queueLength: number) {
+  constructor(slots: number, queueLength: number, work = 'searches, group-bys and samples') {
     if (!Number.isSafeInteger(slots) || slots < 1)
       throw new RangeError(`slots must be 1 or more (was ${slots})`)
     if (!Number.isSafeInteger(queueLength) || queueLength < 0)
       throw new RangeError(`queueLength must be 0 or more (was ${queueLength})`)
     this.slots = slots
     this.queueLength = queueLength
+    this.work = work
   }
 
   /** Work running, and waiting for a slot. */
   get load(): { readonly running: number; readonly waiting: number } {
     return { running: this.#running, waiting: this.#waiting.length }
+  }
+
+  /**
+   * Throws the 503 `server_busy` a caller would get now because every slot and place in line is taken: for
+   * work that must spend something (a first storage call) before it asks for its slot.
+   */
+  refuseIfFull(): void {
+    if (this.#running >= this.slots && this.#waiting.length >= this.queueLength) throw busyError(this, 'full')
   }
 
   /** Runs `work` in a slot, once one is free. */
@@ -61,12 +74,13 @@ export class AdmissionQueue {
       this.#running++
       return Promise.resolve()
     }
-    if (this.#waiting.length >= this.queueLength) return Promise.reject(busyError(this))
+    if (this.#waiting.length >= this.queueLength) return Promise.reject(busyError(this, 'full'))
     return new Promise((resolve, reject) => {
       const leave = () => {
         const index = this.#waiting.indexOf(waiting)
         if (index !== -1) this.#waiting.splice(index, 1)
-        reject(QueryInterruptedError.of(signal!))
+        const interrupted = QueryInterruptedError.of(signal!)
+        reject(interrupted.reason === 'shutdown' ? interrupted : busyError(this, 'waited'))
       }
       const waiting: Waiting = {
         admit: () => {
@@ -90,13 +104,14 @@ export class AdmissionQueue {
 /** Seconds a refused caller is told to wait: about the time one heavy query of this server takes. */
 const BUSY_RETRY_SECONDS = 2
 
-const busyError = (queue: AdmissionQueue): ApiError =>
+/** The 503 of a caller refused because the line was full, or because its deadline came while it waited. */
+const busyError = (queue: AdmissionQueue, why: 'full' | 'waited'): ApiError =>
   new ApiError(
     503,
     [
       {
         error: 'server_busy',
-        message: `The server is running as many searches, group-bys and samples as it takes (${queue.slots} at once, ${queue.queueLength} waiting). Retry after ${BUSY_RETRY_SECONDS} s; lists without search and single entities are still answered.`,
+        message: `The server is running as many ${queue.work} as it takes (${queue.slots} at once, ${queue.queueLength} waiting)${why === 'waited' ? ', and no slot came free before this request’s deadline' : ''}. Retry after ${BUSY_RETRY_SECONDS} s; lists without search and single entities are still answered.`,
       },
     ],
     { 'retry-after': String(BUSY_RETRY_SECONDS) },

@@ -18,7 +18,17 @@ export interface RequestLimitsOptions {
   readonly heavySlots?: number
   /** Heavy plans that may wait for a slot; more are refused with 503 at once (default 4 per slot). */
   readonly heavyQueue?: number
+  /**
+   * Exports that may stream at once (default 2). They have slots of their own, apart from the heavy plans':
+   * an export holds its slot for as long as its client reads, and must never keep a search waiting.
+   */
+  readonly exportSlots?: number
+  /** Exports that may wait for a slot; more are refused with 503 at once (default 4 per slot). */
+  readonly exportQueue?: number
 }
+
+/** Exports that may stream at once unless a server says otherwise. */
+export const DEFAULT_EXPORT_SLOTS = 2
 
 export const DEFAULT_QUERY_TIMEOUT_MS = 10_000
 
@@ -33,13 +43,17 @@ interface RequestScope {
 /**
  * The limits of a server's requests, shared by every route: each request gets a deadline (its signal fires
  * when `queryTimeoutMs` has passed, or at once when the server shuts down), heavy plans pass through a
- * bounded admission queue, and a shutdown waits for requests in flight. `createApp` puts the middleware in
+ * bounded admission queue and exports through one of their own (a wait for a slot ends at the request's
+ * deadline, with 503 `server_busy`), and a shutdown waits for requests in flight. `createApp` puts the middleware in
  * front of every route and gives the handlers `adapter(…)`, whose every storage call carries the signal of
  * the request it runs for; `oqlkit serve` calls `shutdown` on SIGTERM.
  */
 export class RequestLimits {
   readonly queryTimeoutMs: number
+  /** Searches, group-bys and samples. */
   readonly admission: AdmissionQueue
+  /** Exports, from their first row sent to their last: apart from `admission`, so they never take its slots. */
+  readonly exportAdmission: AdmissionQueue
   readonly #scope = new AsyncLocalStorage<RequestScope>()
   /** Each request in flight, with what stops its storage work. */
   readonly #inFlight = new Map<Promise<unknown>, AbortController>()
@@ -51,6 +65,28 @@ export class RequestLimits {
       throw new RangeError(`queryTimeoutMs must be a positive number (was ${this.queryTimeoutMs})`)
     const slots = options.heavySlots ?? 2
     this.admission = new AdmissionQueue(slots, options.heavyQueue ?? slots * 4)
+    const exportSlots = options.exportSlots ?? DEFAULT_EXPORT_SLOTS
+    this.exportAdmission = new AdmissionQueue(exportSlots, options.exportQueue ?? exportSlots * 4, 'exports')
+  }
+
+  /**
+   * The signal of the request being answered: it fires at the request's deadline or at a shutdown. Undefined
+   * outside a request (start-up, tests).
+   */
+  requestSignal(): AbortSignal | undefined {
+    return this.#scope.getStore()?.signal
+  }
+
+  /**
+   * Runs storage work for `plan` as the current request's: a heavy plan waits for a heavy slot first, for no
+   * longer than `signal` allows (by default the request's own: its deadline), light work runs at once.
+   */
+  runPlan<T>(
+    plan: Parameters<StorageAdapter['queryRows']>[0],
+    work: () => Promise<T>,
+    signal: AbortSignal | undefined = this.requestSignal(),
+  ): Promise<T> {
+    return workloadOfPlan(plan) === 'heavy' ? this.admission.run(work, signal) : work()
   }
 
   /** Requests being answered. */
@@ -101,9 +137,7 @@ export class RequestLimits {
       work: (options: QueryOptions) => Promise<T>,
     ) => {
       const options = optionsNow()
-      return workloadOfPlan(plan) === 'heavy'
-        ? this.admission.run(() => work(options), options.signal)
-        : work(options)
+      return this.runPlan(plan, () => work(options), options.signal)
     }
     const { autocomplete, sumColumns } = adapter
     const members: { readonly [K in keyof StorageAdapter]-?: StorageAdapter[K] | undefined } = {

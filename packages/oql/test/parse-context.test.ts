@@ -80,8 +80,10 @@ describe('parseContext', () => {
   it('offers the operators of the field', () => {
     expect(values(at('works where year '))).toEqual(['is', 'is not', '>', '>=', '<', '<='])
     expect(values(at('works where open access '))).toEqual(['is', 'is not'])
-    // `title` names the title search and (with `is`) the title column.
-    expect(values(at('works where title '))).toEqual([
+    // `title` is the title search only (`title is` is a bad operator, as in the reference); the raw
+    // column id `display_name` names the search and (with `is`) the title column.
+    expect(values(at('works where title '))).toEqual(['has', 'does not have', 'is similar to'])
+    expect(values(at('works where display_name '))).toEqual([
       'has',
       'does not have',
       'is similar to',

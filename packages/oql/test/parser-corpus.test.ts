@@ -386,13 +386,17 @@ describe('every column the printer can write reads back', () => {
     ])
   })
 
-  it('tells a search word from the value column of the same name by the operator', () => {
-    expect(parsed('works where title is (x) and title has (x)').filter_rows).toEqual([
+  it('reads a raw column id as its value column and its search field, told apart by the operator', () => {
+    expect(parsed('works where display_name is (x) and display_name has (x)').filter_rows).toEqual([
       { column_id: 'display_name', value: 'x' },
       { column_id: 'display_name.search', value: 'x', operator: 'has' },
     ])
     expect(parsed('funders where display_name is (x)').filter_rows).toEqual([
       { column_id: 'display_name', value: 'x' },
+    ])
+    expect(parsed('locations where title is (x) and title has (x)').filter_rows).toEqual([
+      { column_id: 'title', value: 'x' },
+      { column_id: 'title.search', value: 'x', operator: 'has' },
     ])
   })
 

@@ -12,6 +12,8 @@ import {
   writeImplicitAdjacencyMessage,
   writeNoExactSearchMessage,
   writeStrayTextInGroupMessage,
+  writeUnclosedCorpusMessage,
+  writeUnknownCorpusMessage,
   writeUnknownFieldMessage,
   writeUnquotedWildcardMessage,
 } from '../src/parser/oql-message-writers.ts'
@@ -68,6 +70,11 @@ const CASES: readonly (readonly [OqlDiagnosticCode, string, number, number])[] =
   ['OQL_CHAR_NOT_OPERATOR', 'works where title has (dog|cat)', 23, 30],
   ['OQL_CHAR_NOT_OPERATOR', 'works where title has ("a\\b")', 23, 28],
   ['OQL_PARSE_ERROR', `works where ${'('.repeat(100)}year is 1${')'.repeat(100)}`, 0, 221],
+  // Nested past the parser's limit, a parenthesis that closes nothing or is never closed is still named.
+  ['OQL_UNBALANCED_PARENS', `works where ${'('.repeat(100)}year is 1${')'.repeat(101)}`, 221, 222],
+  ['OQL_UNBALANCED_PARENS', `works where ${'('.repeat(100)}year is 1${')'.repeat(99)}`, 220, 220],
+  // `title` is a search field, as in the reference: works' `display_name` column is `display_name is`.
+  ['OQL_BAD_OPERATOR_FOR_FIELD', 'works where title is (x)', 18, 20],
 ]
 
 /** The diagnostic a message writer's words become: its code, full message and fix. */
@@ -189,6 +196,20 @@ describe('the more specific diagnostic at one spot', () => {
     expect(all('works where (year is 2020 and type is article')).toEqual([['OQL_UNBALANCED_PARENS', 45]])
     expect(all('works where year is 2020)')).toEqual([['OQL_UNBALANCED_PARENS', 24]])
   })
+
+  it('names a closed corpus parenthetical that names no corpus as such, not as never closed', () => {
+    for (const [text, found] of [
+      ['works ("all") where year is 2020', '("all")'],
+      ['works (title has (x)) where year is 2020', '(title has ( x ))'],
+      ['works (all; ) where year is 2020', '(all ;)'],
+    ] as const) {
+      expect(all(text), text).toEqual([['OQL_BAD_CORPUS', 6]])
+      expect(firstError(text)).toMatchObject(diagnosticOf('OQL_BAD_CORPUS', writeUnknownCorpusMessage(found)))
+    }
+    expect(firstError('works (all')).toMatchObject(
+      diagnosticOf('OQL_BAD_CORPUS', writeUnclosedCorpusMessage()),
+    )
+  })
 })
 
 describe('validation of the parsed object', () => {
@@ -214,9 +235,9 @@ describe('validation of the parsed object', () => {
     ])
   })
 
-  it('reports a column that cannot be grouped by at its name', () => {
+  it('reports a column that cannot be grouped by at its name, as an invalid column (the reference code)', () => {
     expect(validateOql('works group by citation percentile by subfield')).toMatchObject([
-      { code: 'invalid_group_by', span: { start: 15, end: 46 } },
+      { code: 'invalid_column', span: { start: 15, end: 46 } },
     ])
   })
 

@@ -187,9 +187,15 @@ export const parsesBackTo = (entity: EntityType, word: string, column: Column): 
   const lower = word.toLowerCase()
   const search = isSearchColumn(column)
   for (const field of CURATED_FIELDS) {
-    if ((field.kind === 'search') !== search) continue
     const spellings = [field.word, ...(field.spellings ?? [])].map((spelling) => spelling.toLowerCase())
-    if (spellings.includes(lower) && curatedColumnOf(entity, field)?.id !== column.id) return false
+    if (!spellings.includes(lower)) continue
+    // A curated search word names only its search field: a value column of that name (`display_name`
+    // of works is called `title`) prints as its raw id, which the parser reads as that column.
+    if ((field.kind === 'search') !== search) {
+      if (field.kind === 'search' && curatedColumnOf(entity, field) !== undefined) return false
+      continue
+    }
+    if (curatedColumnOf(entity, field)?.id !== column.id) return false
   }
   return !entityColumns(entity).some(
     (other) =>

@@ -167,13 +167,13 @@ const buildNames = (entity: EntityType): Map<string, FieldEntry> => {
       .map((field) => ({ field, column: curatedColumnOf(entity, field) }))
       .find(({ column }) => column !== undefined)
     const slot = fields[0]!.kind === 'search' ? 'search' : 'value'
-    // The curated word takes its slot; a registry column of the other kind keeps the other one, since
-    // the operator tells them apart (`title has` is the title search, `title is` the title column), as
-    // the printer's `parsesBackTo` assumes. A raw column id counts too (`display_name` on funders).
+    // The curated word takes its slot. A curated search word is a search field only: `title is (x)` is
+    // OQL_BAD_OPERATOR_FOR_FIELD, as the reference answers, though works have a `display_name` column
+    // whose registry name is `title`. Only a raw column id keeps the value column of the same name
+    // (`display_name is (x)`, `title is (x)` on locations), which is how the printer writes those leaves
+    // (see `parsesBackTo`). A curated value word keeps a registry search column of its name.
     const otherSlot = slot === 'search' ? 'value' : 'search'
-    const other =
-      names.get(phrase)?.[otherSlot] ??
-      (slot === 'search' ? rawColumnTarget(entity, phrase)?.value : undefined)
+    const other = slot === 'search' ? rawColumnTarget(entity, phrase)?.value : names.get(phrase)?.[otherSlot]
     const base = other === undefined ? {} : { [otherSlot]: other }
     if (resolved !== undefined)
       names.set(phrase, { ...base, [slot]: curatedTarget(entity, resolved.field, resolved.column) })

@@ -589,17 +589,23 @@ const corpusFor = (entity: EntityType): P.Parser<CorpusNode> =>
   scan<CorpusNode>(({ tokens, index }) => {
     const open = tokens[index]!
     if (open.kind !== 'lparen') return undefined
+    // The parenthetical runs to its matching `)`, whatever it holds: `("all")` or `(year is 2020)` is a
+    // closed parenthetical that names no corpus, not one left open.
     let next = index + 1
-    while (tokens[next]!.kind === 'word') next++
+    for (let depth = 1; tokens[next]!.kind !== 'end'; next++) {
+      const kind = tokens[next]!.kind
+      if (kind === 'lparen') depth++
+      else if (kind === 'rparen' && --depth === 0) break
+    }
     const close = tokens[next]!
     const closed = close.kind === 'rparen'
-    const words = tokens.slice(index + 1, next).map((word) => word.lower)
-    const corpus = closed && entity === 'works' ? CORPUS_PHRASES[words.join(' ')] : undefined
+    const inside = tokens.slice(index + 1, next)
+    const phrase = inside.every((token) => token.kind === 'word')
+      ? inside.map((word) => word.lower).join(' ')
+      : undefined
+    const corpus = closed && entity === 'works' && phrase !== undefined ? CORPUS_PHRASES[phrase] : undefined
     const span = spanFrom(spanOf(open), closed ? spanOf(close) : spanOf(tokens[next - 1]!))
-    const found = `(${tokens
-      .slice(index + 1, next)
-      .map((word) => word.text)
-      .join(' ')}${closed ? ')' : ''}`
+    const found = `(${inside.map((token) => (token.kind === 'string' ? `"${token.text}"` : token.text)).join(' ')}${closed ? ')' : ''}`
     const node: CorpusNode =
       corpus === undefined
         ? { kind: 'corpus', span, corpus, closed, error: errorAt('OQL_BAD_CORPUS', span, found) }

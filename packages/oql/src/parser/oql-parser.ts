@@ -19,6 +19,7 @@ import { applyOqlEdits, type OqlQuickFix, replaceSpan } from '../diagnostics/oql
 import { clauseAddressOf } from '../printer/clause-address.ts'
 import { queryParser } from './oql-grammar.ts'
 import type { LexedOql } from './oql-lexer.ts'
+import { writeUnclosedParenMessage, writeUnopenedParenMessage } from './oql-message-writers.ts'
 import type { QueryNode } from './oql-syntax.ts'
 import { lowerQuery } from './syntax-to-oqo.ts'
 import { lexedOf } from './token-parsers.ts'
@@ -45,6 +46,33 @@ export const MAX_NESTING = 64
 
 const wholeText = (text: string): Span => ({ start: 0, end: text.length })
 
+/**
+ * The first `)` that closes nothing, or the end of a text that leaves a `(` open: what the grammar
+ * would report, found from the tokens alone for a text nested too deep to parse, so that the specific
+ * OQL_UNBALANCED_PARENS wins over the catch-all there too.
+ */
+const unbalancedParenthesis = (lexed: LexedOql): ProblemReport | undefined => {
+  let depth = 0
+  for (const token of lexed.tokens) {
+    if (token.kind === 'lparen') depth++
+    else if (token.kind === 'rparen') {
+      if (depth === 0)
+        return {
+          code: 'OQL_UNBALANCED_PARENS',
+          span: { start: token.start, end: token.end },
+          ...writeUnopenedParenMessage(),
+        }
+      depth--
+    } else if (token.kind === 'end' && depth > 0)
+      return {
+        code: 'OQL_UNBALANCED_PARENS',
+        span: { start: token.start, end: token.start },
+        ...writeUnclosedParenMessage(undefined),
+      }
+  }
+  return undefined
+}
+
 /** Reads OQL text into its syntax tree. Never throws. */
 export const parseOqlSyntax = (text: string): SyntaxParse => {
   const lexed = lexedOf(text)
@@ -52,7 +80,7 @@ export const parseOqlSyntax = (text: string): SyntaxParse => {
   if (lexed.depth > MAX_NESTING)
     return {
       lexed,
-      problem: {
+      problem: unbalancedParenthesis(lexed) ?? {
         code: 'OQL_PARSE_ERROR',
         span: wholeText(text),
         problem: `Parentheses nest ${lexed.depth} deep (at most ${MAX_NESTING})`,

@@ -44,11 +44,11 @@ describe('400: the request cannot mean anything', () => {
     ['/works?group_by=type&sort=cited_by_count:desc', 'invalid_sort', 'sort', ['key:asc', 'count:desc']],
     [
       '/works?filter=publication_year:twenty',
-      'invalid_value',
+      'invalid_value_type',
       'filter',
       ["'twenty'", 'publication_year', 'number'],
     ],
-    ['/works?filter=is_oa:maybe', 'invalid_value', 'filter', ["'maybe'", 'is_oa:true']],
+    ['/works?filter=is_oa:maybe', 'invalid_value_type', 'filter', ["'maybe'", 'is_oa:true']],
     [
       '/works?filter=from_publication_date:2020-13-45',
       'invalid_value_type',

@@ -42,13 +42,25 @@ describe('filter keys', () => {
 })
 
 describe('filter values', () => {
+  // A value of the wrong type has the code OQO validation gives the same leaf (invalid_value_type).
   it('rejects a number column given a word, naming the key and the value', () => {
-    expectError('works?filter=publication_year:abc', 'invalid_value', ["'abc'", "'publication_year'"])
-    expectError('works?filter=cited_by_count:10-x', 'invalid_value', ["'10-x'", "'cited_by_count'"])
+    expectError('works?filter=publication_year:abc', 'invalid_value_type', ["'abc'", "'publication_year'"])
+    expectError('works?filter=cited_by_count:10-x', 'invalid_value_type', ["'10-x'", "'cited_by_count'"])
   })
 
   it('rejects a boolean column given anything but true, false or null', () => {
-    expectError('works?filter=is_oa:maybe', 'invalid_value', ["'maybe'", 'is_oa:true'])
+    expectError('works?filter=is_oa:maybe', 'invalid_value_type', ["'maybe'", 'is_oa:true'])
+    expectError('works?filter=is_oa:1', 'invalid_value_type', ["'1'", 'is_oa:true'])
+  })
+
+  it('rejects a collection on a column that takes none as the operator that does not apply, as OQL and OQO do', () => {
+    for (const key of ['publication_year', 'is_oa', 'publication_date', 'doi'])
+      expectError(`works?filter=${key}:col_abc`, 'invalid_operator_for_column', ['not an ID field'])
+  })
+
+  it('rejects a comparison with null as OQO does: a missing value only matches with is', () => {
+    expectError('works?filter=publication_year:%3Enull', 'invalid_value', ["'>'"])
+    expectError('works?filter=publication_date:%3C%3Dnull', 'invalid_value', ["'<='"])
   })
 
   it('rejects a comparison on a column that takes none, as OQL and OQO do', () => {
@@ -164,6 +176,11 @@ describe('parameters', () => {
   it('rejects a group_by column that does not exist or cannot be grouped by', () => {
     expectError('works?group_by=foo', 'invalid_group_by', ['group_by=foo', "'foo'"])
     expectError('works?group_by=type:sometimes', 'invalid_group_by', ["'type:sometimes'"])
+    // A column that exists but cannot group is an invalid column, in the URL as in OQL and OQO.
+    expectError('works?group_by=citation_normalized_percentile.value', 'invalid_column', [
+      'group_by=citation_normalized_percentile.value',
+      'group by',
+    ])
   })
 
   it('rejects search parameters an entity does not have', () => {

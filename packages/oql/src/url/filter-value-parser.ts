@@ -83,9 +83,11 @@ const normalizeId = (column: Column, text: string): string => {
   return withoutHost
 }
 
+// A value of the wrong type is `invalid_value_type`, the code OQO validation gives the same leaf (and OQL
+// its BAD_NUMBER / BAD_BOOL_VALUE / BAD_DATE); `invalid_value` is a well-typed value outside the domain.
 const numberProblem = (context: FilterValueContext, item: string): ValueOutcome =>
   valueProblem(
-    'invalid_value',
+    'invalid_value_type',
     `The value '${item}' of '${context.key}' is not a number. Write a number${
       isRangeColumn(context.column)
         ? ', a range (2019-2023, 2019- or -2023) or a comparison (>2019, <2024)'
@@ -117,9 +119,11 @@ const readNumber = (context: FilterValueContext, item: string): ValueOutcome => 
   return numberProblem(context, item)
 }
 
+// In a URL a bare col_… id is the collection operator, so on a column that takes none it is the operator
+// that does not apply, as OQO's `in collection` and OQL's `is in collection` on that column are.
 const collectionOnValueField = (context: FilterValueContext, item: string): ValueOutcome =>
   valueProblem(
-    'invalid_value',
+    'invalid_operator_for_column',
     `'${context.key}' is not an ID field, so it cannot take the collection ${item}. Filter by a collection with collection:${item} on the endpoint of its type, or on an ID field that holds ids of its type; otherwise give ${context.key} literal values (quote one that starts with col_).`,
   )
 
@@ -148,6 +152,9 @@ const readItem = (context: FilterValueContext, item: string, quoted: boolean): V
   const comparison = quoted ? null : COMPARISON.exec(item)
   if (comparison !== null && !column.operators.includes('>'))
     return comparisonProblem(context, item, comparison[1]!)
+  // `>null` compares with a missing value: the leaf OQO would hold, refused by validation as OQO's is.
+  if (comparison !== null && comparison[2]!.toLowerCase() === 'null')
+    return valueOk(leaf(column, null, comparison[1] as LeafFilter['operator']))
   if (
     column.kind === 'collection' ||
     (!quoted && COLLECTION_ID.test(item) && column.operators.includes('in collection'))
@@ -163,7 +170,7 @@ const readItem = (context: FilterValueContext, item: string, quoted: boolean): V
       const lower = item.toLowerCase()
       if (lower === 'true' || lower === 'false') return valueOk(leaf(column, lower === 'true'))
       return valueProblem(
-        'invalid_value',
+        'invalid_value_type',
         `The value '${item}' of '${context.key}' is not a boolean. Write ${context.key}:true, ${context.key}:false, ${context.key}:null or ${context.key}:!null.`,
       )
     }

@@ -71,17 +71,42 @@ describe('closed-vocabulary values', () => {
 })
 
 describe('id columns of the vocabulary entities', () => {
-  it('holds the number the registry types `fields.id` of a domain with, in every form', () => {
+  it('keeps the id text of `fields.id` of a domain (typed number by the snapshot), in every form', () => {
+    // The reference reads `field` as an id field and keeps the text, as it does `field` on works.
     expectSameQuery(
       {
-        oql: 'domains where fields.id is 17',
-        oqo: { get_rows: 'domains', filter_rows: [{ column_id: 'fields.id', value: '17' }] },
+        oql: 'domains where field is 17',
+        oqo: { get_rows: 'domains', filter_rows: [{ column_id: 'fields.id', value: 17 }] },
         url: '/domains?filter=fields.id:17',
       },
-      { get_rows: 'domains', filter_rows: [{ column_id: 'fields.id', value: 17 }] },
+      { get_rows: 'domains', filter_rows: [{ column_id: 'fields.id', value: '17' }] },
     )
-    // A number column compares: the URL's range reads as the same comparison as the OQL one.
-    expect(fromUrl('/domains?filter=fields.id:%3E17').oqo).toEqual(fromOql('domains where field > 17').oqo)
+    expectSameQuery(
+      {
+        oql: 'fields where subfields.id is (2712)',
+        oqo: { get_rows: 'fields', filter_rows: [{ column_id: 'subfields.id', value: 2712 }] },
+        url: '/fields?filter=subfields.id:2712',
+      },
+      { get_rows: 'fields', filter_rows: [{ column_id: 'subfields.id', value: '2712' }] },
+    )
+    // An id is checked against its vocabulary, and does not compare, in every form.
+    const codes = (result: ReturnType<typeof translate>) =>
+      result.validation.errors.map((error) => error.code)
+    expect(codes(fromOql('domains where field is 9999'))).toEqual(['invalid_value'])
+    expect(codes(fromUrl('/domains?filter=fields.id:9999'))).toEqual(['invalid_value'])
+    expect(
+      codes(fromOqo({ get_rows: 'domains', filter_rows: [{ column_id: 'fields.id', value: 9999 }] })),
+    ).toEqual(['invalid_value'])
+    expect(codes(fromOql('domains where field > 17'))).toEqual(['OQL_BAD_OPERATOR_FOR_FIELD'])
+    expect(codes(fromUrl('/domains?filter=fields.id:%3E17'))).toEqual(['invalid_operator_for_column'])
+    expect(
+      codes(
+        fromOqo({
+          get_rows: 'domains',
+          filter_rows: [{ column_id: 'fields.id', value: 17, operator: '>' }],
+        }),
+      ),
+    ).toEqual(['invalid_operator_for_column'])
   })
 
   it('holds the string the registry types `domain.id` of a field with, and checks it is a domain', () => {

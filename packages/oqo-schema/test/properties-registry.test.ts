@@ -115,24 +115,35 @@ describe('the properties registry', () => {
     expect(resolveColumn('publishers', 'country_codes')).toMatchObject({ valueEntity: 'countries' })
   })
 
-  it('keeps the value type the snapshot gives the id columns of the vocabulary entities', () => {
-    // `fields.id` of a domain is typed `number` by the snapshot (17, not `fields/17`); `domain.id` of a
-    // field is a `string`: the derived kinds must hold values of those types.
+  it('types the id columns of the vocabulary entities as ids, keeping the id text', () => {
+    // The snapshot types `fields.id` of a domain and `subfields.id` of a field `number`, but they name
+    // vocabulary entries: the reference reads them with its id fields (`field`, `subfield`) and keeps the
+    // id text. Every other column keeps the value type the snapshot gives it.
     const typeOf = (kind: string | null) =>
       kind === 'number' || kind === 'float' ? 'number' : kind === 'boolean' ? 'boolean' : 'string'
     for (const entity of VOCABULARY_ENTITY_TYPES)
       for (const column of columnsOf(entity)) {
         if (column.kind === null || column.kind === 'search' || column.unlisted) continue
-        const registryType = snapshotProperties[entityPath(entity)]?.[column.id]?.type
+        const property = snapshotProperties[entityPath(entity)]?.[column.id]
+        const namesEntity = property?.type === 'number' && property.entity_type !== null
         const expected =
-          registryType === 'number' ? 'number' : registryType === 'boolean' ? 'boolean' : 'string'
+          property?.type === 'number' && !namesEntity
+            ? 'number'
+            : property?.type === 'boolean'
+              ? 'boolean'
+              : 'string'
         expect([entity, column.id, typeOf(column.kind)]).toEqual([entity, column.id, expected])
       }
-    expect(resolveColumn('domains', 'fields.id')).toMatchObject({ kind: 'number', valueEntity: 'fields' })
-    expect(resolveColumn('fields', 'subfields.id')).toMatchObject({
-      kind: 'number',
-      valueEntity: 'subfields',
-    })
+    // An id does not compare: the range bucket the snapshot gives these columns brings no `>`.
+    for (const [entity, columnId, valueEntity] of [
+      ['domains', 'fields.id', 'fields'],
+      ['fields', 'subfields.id', 'subfields'],
+    ] as const)
+      expect(resolveColumn(entity, columnId)).toMatchObject({
+        kind: 'entity_id',
+        valueEntity,
+        operators: ['is', 'in collection'],
+      })
   })
 
   it('gives every column a value kind unless it can only be selected', () => {

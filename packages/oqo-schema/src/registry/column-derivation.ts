@@ -100,6 +100,10 @@ const deriveKind = (property: RegistryProperty, valueEntity: EntityType | null):
     case 'collection':
       return 'collection'
     case 'number':
+      // A number that names an entity is an id (`fields.id` of a domain, `subfields.id` of a field): the
+      // reference's OQL reads it with its id field (`field`, `subfield`) and keeps the id text, checked
+      // against the vocabulary, where a number would let `field is (9999)` through unchecked.
+      if (valueEntity !== null) return 'entity_id'
       return FLOAT_COLUMNS.has(property.name) ? 'float' : 'number'
     case 'openalex_id':
       return 'entity_id'
@@ -118,7 +122,11 @@ const deriveKind = (property: RegistryProperty, valueEntity: EntityType | null):
 const deriveOperators = (kind: ValueKind | null, buckets: readonly string[]): Operator[] => {
   const operators: Operator[] = []
   if (buckets.includes('eq')) operators.push('is')
-  if (buckets.includes('range') || buckets.includes('date_range')) operators.push('>', '>=', '<', '<=')
+  // Only numbers and dates compare: an id column the snapshot lists with a range bucket (`fields.id` of
+  // a domain) takes none, as its OQL field (`field`, an id) takes none.
+  const compares = kind === 'number' || kind === 'float' || kind === 'date' || kind === 'datetime'
+  if (compares && (buckets.includes('range') || buckets.includes('date_range')))
+    operators.push('>', '>=', '<', '<=')
   if (buckets.includes('search')) operators.push('has')
   // A private collection stands in for a list of ids, so only id-valued columns take one (a date or a
   // boolean given a collection is an error, as the API description requires).

@@ -148,6 +148,16 @@ describe('@clickhouse/client against the chdb stand-in for a ClickHouse HTTP int
     ])
   })
 
+  it("binds a parameter of 1,000 ids: a URL past Node's 16 KB head, within ClickHouse's 1 MiB", async () => {
+    // The client sends query parameters in the URL; an export batch binds the ids of 1,000 records.
+    const ids = Array.from({ length: 1_000 }, (_, i) => `https://openalex.org/C${1_000_000_000 + i}`)
+    const [answer] = await rows<{ n: string; last: string }>(
+      'SELECT length({ids:Array(String)}) AS n, {ids:Array(String)}[-1] AS last',
+      { params: { ids } },
+    )
+    expect(answer).toEqual({ n: '1000', last: ids[999] })
+  })
+
   it('runs unqualified names in the database the client names, and only for that client', async () => {
     const inCatalog = connect({ database: 'catalog' })
     try {

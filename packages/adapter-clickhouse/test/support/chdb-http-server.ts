@@ -238,7 +238,9 @@ export const startChdbHttpServer = async (options: {
   // directory per process, and every connection here is to this one.
   const anchor = new Session(options.dataDir)
   const running = new Set<Promise<void>>()
-  const server = createServer((request, response) => {
+  // A server takes a request line of up to 1 MiB (http_max_uri_size), and the client sends query parameters
+  // in the URL: an export's batch of 1,000 ids is some 40 KB of it, past Node's default 16 KB head.
+  const server = createServer({ maxHeaderSize: 1024 * 1024 }, (request, response) => {
     request.on('error', () => {})
     response.on('error', () => {})
     // chdb cannot interrupt a statement, so one whose client went away runs to its end (or its

@@ -264,10 +264,19 @@ const filterVisitor = (
       node.children.length === 0
         ? TRUE_SQL
         : `(${node.children.map((child) => visitFilter(child, visitor)).join(' AND ')})`,
-    or: (node) =>
-      node.children.length === 0
-        ? FALSE_SQL
-        : `(${node.children.map((child) => visitFilter(child, visitor)).join(' OR ')})`,
+    or: (node) => {
+      if (node.children.length === 0) return FALSE_SQL
+      // The searches of an OR that share a relation (`searchGroupsOf`) are one condition on it, not one each.
+      const relations = new Set<string | undefined>()
+      const children = node.children.filter((child) => {
+        if (child.kind !== 'search') return true
+        const relation = context.searches?.get(child)
+        if (relation !== undefined && relations.has(relation)) return false
+        relations.add(relation)
+        return true
+      })
+      return `(${children.map((child) => visitFilter(child, visitor)).join(' OR ')})`
+    },
     not: (node) => {
       underNot ??= negated ? visitor : filterVisitor(context, entity, true)
       return `(NOT ${visitFilter(node.child, underNot)})`

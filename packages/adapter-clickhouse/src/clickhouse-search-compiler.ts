@@ -4,7 +4,8 @@
 // as `@oqlkit/adapter-duckdb`'s `compileSearch` scores (its search README): the BM25 the index stores per
 // posting, weighted per stored field of the search field; a phrase or proximity group as one term whose
 // idf is the sum of its words'; a wildcard's expansions as one term; `and` adds its operands' scores, `or`
-// those that match, `not` gives 0.
+// those that match, `not` gives 0. Several queries of one entity, field and mode (the searches of an OR of
+// filters on one column, `search=a|b|…`) are compiled as their `or`: one aggregate over all their rows.
 //
 // Every value from the query (terms, patterns, boosts, windows) and every collection statistic is a query
 // parameter; the SQL text written here is names of this package's CTEs and tables, stored-field codes and
@@ -17,7 +18,7 @@ import {
   estimatePostings,
   MAX_WILDCARD_EXPANSIONS,
   type NodePlan,
-  planSearch,
+  planAnySearch,
   type SearchMode,
   type SequencePlan,
   STORED_FIELDS,
@@ -35,7 +36,10 @@ export type CompiledClickHouseSearch =
       /** `SELECT id, score …` over those CTEs. */
       readonly select: string
     }
-  | { readonly ok: false; readonly problems: readonly { readonly message: string }[] }
+  | {
+      readonly ok: false
+      readonly problems: readonly { readonly message: string; readonly path: readonly number[] }[]
+    }
 
 /** Starts the message of a statement failed by a wildcard past its limit (see `expansionLimitOfClickHouse`). */
 const EXPANSION_LIMIT_MARKER = 'oqlkit search limit: '
@@ -69,14 +73,22 @@ export interface ClickHouseSearchOptions {
   readonly maxWildcardExpansions?: number
 }
 
-/** The `(id, score)` relation of an index query, or the problems that keep it from running. */
+type IndexQuery = CatalogSearchQuery['query']
+
+/**
+ * The `(id, score)` relation of an index query, or of the records matching any of several (one entity, field
+ * and mode; scored by the sum of those they match, each checked alone), or the problems that keep it from
+ * running (a problem's path starts with its query's number when there are several).
+ */
 export const compileClickHouseSearch = (
-  query: CatalogSearchQuery['query'],
+  query: IndexQuery | readonly IndexQuery[],
   options: ClickHouseSearchOptions,
 ): CompiledClickHouseSearch => {
-  const planned = planSearch(query)
+  const queries: readonly IndexQuery[] = isQueryList(query) ? query : [query]
+  const planned = planAnySearch(queries)
   if (!planned.ok) return planned
-  const emitter = new SearchEmitter(query.entity, query.mode, planned.plan.fields, options)
+  const { entity, mode } = queries[0]!
+  const emitter = new SearchEmitter(entity, mode, planned.plan.fields, options)
   const root = emitter.node(planned.plan.root)
   const letter = options.index.idPrefix
   // Documents numbered by their id need no lookup to become ids again.
@@ -86,6 +98,9 @@ export const compileClickHouseSearch = (
       : `SELECT concat(${emitter.param(letter, 'String')}, toString(r.doc)) AS id, r.score AS score FROM ${root} AS r`
   return { ok: true, ctes: emitter.ctes, select }
 }
+
+const isQueryList = (query: IndexQuery | readonly IndexQuery[]): query is readonly IndexQuery[] =>
+  Array.isArray(query)
 
 const integer = (value: number): string => {
   if (!Number.isSafeInteger(value)) throw new Error(`not an integer: ${value}`)

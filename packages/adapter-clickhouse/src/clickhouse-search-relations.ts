@@ -1,14 +1,16 @@
-// The searches of a plan's filter as relations `(id, score)` of one statement: each defined once in the
-// statement's WITH clause, a filter leaf `id IN (SELECT id FROM <relation>)`, and, for the searches that
-// give relevance (those not negated), a LEFT JOIN of their scores and the API's relevance expression over
-// them, as the DuckDB adapter's plan compiler computes it.
+// The searches of a plan's filter as relations `(id, score)` of one statement (the searches of one OR on one
+// column share one, `searchGroupsOf`): each defined once in the statement's WITH clause, a filter leaf
+// `id IN (SELECT id FROM <relation>)`, and, for the searches that give relevance (those not negated), a LEFT
+// JOIN of their scores and the API's relevance expression over them, as the DuckDB adapter's plan compiler
+// computes it.
 import type { ClickHouseClient } from '@clickhouse/client'
 import {
   type CatalogEntity,
   type CatalogManifest,
   catalogSearchQuery,
-  invalidSearchError,
+  invalidAnySearchError,
   type SearchIndexManifest,
+  searchGroupsOf,
   searchIndexOf,
   unindexedSearchPath,
 } from '@oqlkit/adapter-duckdb'
@@ -56,10 +58,19 @@ export const statementSearches = (
   const relations = new Map<SearchNode, string>()
   const semanticRelations = new Set<string>()
   const clauses: string[] = []
-  for (const { node } of leaves) {
-    if (relations.has(node)) continue
-    const name = `__r${relations.size}`
-    relations.set(node, name)
+  // The searches of one OR on one column are one relation, one aggregate over all their postings.
+  const groups = searchGroupsOf(
+    filter,
+    (node) =>
+      sources.index !== undefined &&
+      node.mode !== 'semantic' &&
+      node.field !== 'semantic' &&
+      unindexedSearchPath(entity, node) === undefined,
+  )
+  for (const [i, group] of groups.entries()) {
+    const node = group[0]!
+    const name = `__r${i}`
+    for (const member of group) relations.set(member, name)
     if (node.mode === 'semantic' || node.field === 'semantic') {
       if (sources.semantic === undefined)
         throw new UnsupportedPlanError(
@@ -80,9 +91,12 @@ export const statementSearches = (
         'full_text_search',
         `Full-text search (${node.column.id}) needs the catalog's search index, which this catalog was loaded without (build it with oqlkit index, then load again)`,
       )
-    const { query, index } = catalogSearchQuery(sources.index, entity, node)
-    const compiled = compileClickHouseSearch(query, { context, index, prefix: `${name}s` })
-    if (!compiled.ok) throw invalidSearchError(node, compiled.problems)
+    const searches = group.map((member) => catalogSearchQuery(sources.index!, entity, member))
+    const compiled = compileClickHouseSearch(
+      searches.map((search) => search.query),
+      { context, index: searches[0]!.index, prefix: `${name}s` },
+    )
+    if (!compiled.ok) throw invalidAnySearchError(group, compiled.problems)
     clauses.push(...compiled.ctes)
     // One row per record: a search's select may give a record several rows (one per stored field).
     clauses.push(`${name} AS (SELECT id, sum(score) AS score FROM (${compiled.select}) GROUP BY id)`)

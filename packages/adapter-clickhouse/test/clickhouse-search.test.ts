@@ -26,8 +26,9 @@ import { loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
 import { servedVersion } from '../src/catalog-versions.ts'
 import { createClickHouseAdapter } from '../src/clickhouse-adapter.ts'
 import { CLICKHOUSE_COLUMN_DIALECT } from '../src/clickhouse-column-dialect.ts'
-import { QueryParams } from '../src/clickhouse-filter-compiler.ts'
+import { compileClickHouseFilter, QueryParams } from '../src/clickhouse-filter-compiler.ts'
 import { compileClickHouseSearch, expansionLimitOfClickHouse } from '../src/clickhouse-search-compiler.ts'
+import { statementSearches } from '../src/clickhouse-search-relations.ts'
 import { type ChdbHttpServer, startChdbHttpServer } from './support/chdb-http-server.ts'
 
 let server: ChdbHttpServer
@@ -171,6 +172,55 @@ describe('full-text search on ClickHouse (chdb behind the test stand-in for its 
     ])
     expect(groupsClickHouse).toEqual(groupsDuckDb)
   }, 60_000)
+
+  it('answers an OR of searches (search=a|b|…) as DuckDB does, as one relation however many its terms', async () => {
+    type Filters = NonNullable<Oqo['filter_rows']>
+    const anyOf = (filters: Filters): Filters => [{ join: 'or', filters }] as Filters
+    const view = { sort: 'relevance_score:desc', perPage: 50 }
+    const cases: [string, Filters][] = [
+      ['words', anyOf([...search('title.search', 'cancer'), ...search('title.search', 'climate')])],
+      [
+        'a word repeated, a phrase, two words, a wildcard, another field and a NOT',
+        anyOf([
+          ...search('title.search', 'cancer'),
+          ...search('title.search', 'cancer'),
+          ...search('title.search', '"climate change"'),
+          ...search('title.search', 'mental health'),
+          ...search('display_name.search.exact', 'clim*'),
+          ...search('abstract.search', 'children'),
+          ...search('title.search', 'neural', { is_negated: true }),
+        ]),
+      ],
+      ['a word 100 times', anyOf(Array.from({ length: 100 }, () => search('title.search', 'health')[0]!))],
+    ]
+    for (const [label, filter_rows] of cases) {
+      const { fromClickHouse } = await expectSameAnswer(
+        label,
+        planOf({ get_rows: 'works', filter_rows }, view),
+      )
+      expect(fromClickHouse.count, label).toBeGreaterThan(0)
+    }
+    // 100 terms are one relation, one join of its scores and one condition, as 2 are.
+    const database = (await servedVersion(client, 'sample'))!.database
+    const manifest = (await readCatalogManifest(catalogDir)) as { ok: true; manifest: CatalogManifest }
+    const shapeOf = (n: number) => {
+      const words = Array.from({ length: n }, (_, i) => search('title.search', `word${i}`)[0]!)
+      const filter = planOf({ get_rows: 'works', filter_rows: anyOf(words) }).filter
+      const context = { database, map: createColumnMap(CLICKHOUSE_COLUMN_DIALECT), params: new QueryParams() }
+      const searches = statementSearches(context, 'works', filter, {
+        index: searchIndexOf(manifest.manifest),
+      })
+      const where = compileClickHouseFilter(searches.context, 'works', filter)
+      return {
+        relations: new Set(`${searches.with}${searches.scoreJoins}${where}`.match(/__r\d+\b/g)).size,
+        joins: searches.scoreJoins.match(/\bJOIN\b/g)?.length ?? 0,
+        conditions: where.match(/\bIN\b/g)?.length ?? 0,
+        branches: (searches.with.match(/\bUNION ALL\b/g)?.length ?? 0) + 1,
+      }
+    }
+    expect(shapeOf(2)).toEqual({ relations: 1, joins: 1, conditions: 1, branches: 2 })
+    expect(shapeOf(100)).toEqual({ relations: 1, joins: 1, conditions: 1, branches: 100 })
+  }, 120_000)
 
   it('pages through a relevance order by cursor as by offset', async () => {
     const view = { sort: 'relevance_score:desc', perPage: 7 }

@@ -60,7 +60,12 @@ export {
 export { rankAutocompleteMatches } from './query/autocomplete-lookup.ts'
 // What another engine needs to search the same index with the same scores (the ClickHouse adapter): the
 // engine's search node as an index query, planned into index terms, and the index's fields and constants.
-export { type CatalogSearchQuery, catalogSearchQuery, invalidSearchError } from './query/catalog-search.ts'
+export {
+  type CatalogSearchQuery,
+  catalogSearchQuery,
+  invalidAnySearchError,
+  invalidSearchError,
+} from './query/catalog-search.ts'
 export { normalizedNameSql } from './query/catalog-views.ts'
 export { type ColumnDialect, DUCKDB_COLUMN_DIALECT } from './query/column-dialect.ts'
 export {
@@ -83,6 +88,7 @@ export {
 export { type DuckDbDatabaseOptions, openDuckDbDatabase } from './query/duckdb-driver.ts'
 export { type RecordLocation, RecordStoreReader } from './query/record-store-reader.ts'
 export { selectRecordFields } from './query/result-readers.ts'
+export { searchGroupsOf } from './query/search-groups.ts'
 export { unindexedSearchPath } from './query/unindexed-search.ts'
 export { codecInputs, type ValueCodec, type ValueCodecs, valueCodecsFor } from './query/value-codecs.ts'
 export { type CatalogWorkVectors, readCatalogWorkVectors } from './query/work-vector-loader.ts'
@@ -108,6 +114,7 @@ export { searchIndexOf } from './search/search-index-manifest.ts'
 export {
   estimatePostings,
   type NodePlan,
+  planAnySearch,
   planSearch,
   type SequencePlan,
   type TokenPlan,

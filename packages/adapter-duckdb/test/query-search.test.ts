@@ -414,3 +414,125 @@ describe('search cost and its limits', () => {
     expect((await adapter.queryRows(plan, { signal: AbortSignal.timeout(30_000) })).count).toBeGreaterThan(0)
   })
 })
+
+describe('an OR of searches (search=a|b|…)', () => {
+  type Filters = NonNullable<Oqo['filter_rows']>
+  const anyOf = (filters: Filters): Filters => [{ join: 'or', filters }] as Filters
+  /** Every row of a query (pages of 200), by relevance when it scores, as id → relevance score. */
+  const scoresOf = async (
+    adapter: DuckDbAdapter,
+    filter_rows: Filters,
+    scored = true,
+  ): Promise<Map<string, number>> => {
+    const sort = scored ? { sort: 'relevance_score:desc' } : {}
+    const scores = new Map<string, number>()
+    for (let page = 1; ; page++) {
+      const result = await adapter.queryRows(
+        planOf({ get_rows: 'works', filter_rows }, { perPage: 200, page, ...sort }),
+      )
+      for (const row of result.rows) scores.set(String(row.id), Number(row.relevance_score))
+      if (scores.size >= result.count || result.rows.length === 0) return scores
+    }
+  }
+
+  // Words, a word repeated, phrases, fields and modes, and a NOT among them.
+  const terms: Filters = [
+    ...search('title.search', 'cancer'),
+    ...search('title.search', 'climate'),
+    ...search('title.search', 'cancer'),
+    ...search('title.search', '"climate change"'),
+    ...search('title.search', 'mental health'),
+    ...search('abstract.search', 'children'),
+    ...search('display_name.search.exact', 'clim*'),
+    ...search('title.search', 'neural', { is_negated: true }),
+  ]
+
+  for (const load of LOADS)
+    it(`finds the union of its terms' matches, each scored by the sum of the terms it matches (${load})`, async () => {
+      const adapter = adapters.get(load)!
+      const union = await scoresOf(adapter, anyOf(terms))
+      const expected = new Map<string, number>()
+      for (const term of terms) {
+        const negated = 'is_negated' in term && term.is_negated === true
+        // A negated term selects without scoring: its rows have no relevance of their own.
+        for (const [id, score] of await scoresOf(adapter, [term], !negated))
+          expected.set(id, (expected.get(id) ?? 0) + (negated ? 0 : score))
+      }
+      expect(union.size).toBeGreaterThan(100)
+      expect([...union.keys()].sort()).toEqual([...expected.keys()].sort())
+      for (const [id, score] of union) expect(score, id).toBeCloseTo(expected.get(id)!, 6)
+      const ordered = [...union.values()]
+      expect(ordered).toEqual([...ordered].sort((a, b) => b - a))
+    }, 60_000)
+
+  it('scores a word repeated n times n times its own score, and one repeated 100 times too', async () => {
+    const adapter = adapters.get('narrow')!
+    const once = await scoresOf(adapter, search('title.search', 'cancer'))
+    for (const n of [3, 100]) {
+      const repeated = await scoresOf(
+        adapter,
+        anyOf(Array.from({ length: n }, () => search('title.search', 'cancer')[0]!)),
+      )
+      expect([...repeated.keys()]).toEqual([...once.keys()])
+      for (const [id, score] of repeated) expect(score, id).toBeCloseTo(once.get(id)! * n, 6)
+    }
+  }, 60_000)
+
+  it('is one relation of one aggregate over its terms, however many: 100 terms join as many tables as 10', () => {
+    const words = Array.from({ length: 100 }, (_, i) => `word${i}`)
+    const shapeOf = (n: number) => {
+      const { sql } = adapters.get('narrow')!.compile(
+        planOf({
+          get_rows: 'works',
+          filter_rows: anyOf(words.slice(0, n).flatMap((word) => search('title.search', word))),
+        }),
+      )
+      return {
+        relations: new Set(sql.match(/__s\d+/g)).size,
+        joins: sql.match(/\bJOIN\b/g)?.length ?? 0,
+        aggregates: sql.match(/\bGROUP BY\b/g)?.length ?? 0,
+        conditions: sql.match(/IN \(SELECT doc FROM/g)?.length ?? 0,
+        branches: (sql.match(/\bUNION ALL\b/g)?.length ?? 0) + 1,
+      }
+    }
+    const [ten, hundred] = [shapeOf(10), shapeOf(100)]
+    expect(hundred).toEqual({ ...ten, branches: 100 })
+    expect(ten.branches).toBe(10)
+    // One relation for the whole OR, joined as a required search is: no condition per term.
+    expect(hundred.relations).toBe(1)
+    expect(hundred.conditions).toBe(0)
+    expect(hundred.aggregates).toBeLessThanOrEqual(3)
+    // Beside another alternative, the OR's searches are one condition on their relation, not one each.
+    const { sql } = adapters.get('narrow')!.compile(
+      planOf({
+        get_rows: 'works',
+        filter_rows: anyOf([
+          ...words.flatMap((word) => search('title.search', word)),
+          { column_id: 'publication_year', value: 2020 },
+        ]),
+      }),
+    )
+    expect(new Set(sql.match(/__s\d+/g)).size).toBe(1)
+    expect(sql.match(/IN \(SELECT doc FROM/g)?.length).toBe(1)
+  })
+
+  it('checks each term alone: an invalid one is named, and the words of all terms are not summed', () => {
+    const adapter = adapters.get('tables')!
+    const compile = (filter_rows: Filters) => () =>
+      adapter.compile(planOf({ get_rows: 'works', filter_rows }))
+    expect(
+      compile(
+        anyOf([
+          ...search('display_name.search.exact', 'cancer'),
+          ...search('display_name.search.exact', '*ancer'),
+        ]),
+      ),
+    ).toThrow(/Cannot search display_name\.search\.exact for "\*ancer": a wildcard cannot start a word/)
+    // 10 terms of 20 words each: 200 words in all, each term within the 100-word limit of one search.
+    const long = Array.from(
+      { length: 10 },
+      (_, t) => search('title.search', Array.from({ length: 20 }, (_, w) => `w${t}x${w}`).join(' '))[0]!,
+    )
+    expect(compile(anyOf(long))).not.toThrow()
+  })
+})

@@ -99,25 +99,40 @@ export const invalidSearchError = (
     `Cannot search ${node.column.id} for ${JSON.stringify(quoted(node.text))}: ${problems.map((problem) => problem.message).join('; ')}`,
   )
 
+/**
+ * The error of the index query of several search nodes (`compileSearch` of their queries, in order): the one of
+ * the first node with a problem, as when each was compiled alone.
+ */
+export const invalidAnySearchError = (
+  nodes: readonly SearchNode[],
+  problems: readonly Pick<SearchProblem, 'message' | 'path'>[],
+): UnsupportedPlanError => {
+  if (nodes.length === 1) return invalidSearchError(nodes[0]!, problems)
+  const at = problems[0]?.path[0] ?? 0
+  return invalidSearchError(
+    nodes[at]!,
+    problems.filter((problem) => problem.path[0] === at),
+  )
+}
+
 /** The search compiler over a catalog's index (`catalog.json` `extensions.search`). */
 export const catalogSearchCompiler = (
   catalogDir: string,
   index: SearchIndexManifest,
 ): SearchCompilerLike => ({
   numbersById: (entity) => (index.entities[entity]?.idPrefix ?? null) !== null,
-  compileSearch(entity: CatalogEntity, node: SearchNode, docs: SearchDocs = 'id'): SqlFragment {
-    if (node.mode === 'semantic' || node.field === 'semantic')
+  compileSearch(entity: CatalogEntity, nodes: readonly SearchNode[], docs: SearchDocs = 'id'): SqlFragment {
+    if (nodes.some((node) => node.mode === 'semantic' || node.field === 'semantic'))
       throw new UnsupportedPlanError(
         'semantic_search',
         'Semantic search is not available: there is no vector index',
       )
-    const { query, index: entityIndex } = catalogSearchQuery(index, entity, node)
-    const compiled = compileSearch(query, {
-      catalogDir,
-      index: entityIndex,
-      output: docs === 'number' ? 'doc' : 'id',
-    })
-    if (!compiled.ok) throw invalidSearchError(node, compiled.problems)
+    const searches = nodes.map((node) => catalogSearchQuery(index, entity, node))
+    const compiled = compileSearch(
+      searches.map((search) => search.query),
+      { catalogDir, index: searches[0]!.index, output: docs === 'number' ? 'doc' : 'id' },
+    )
+    if (!compiled.ok) throw invalidAnySearchError(nodes, compiled.problems)
     const relation = positionalToAnonymous(compiled.sql, compiled.params)
     return {
       sql: `SELECT ${docs === 'number' ? 'doc' : 'id AS doc'}, score FROM (${relation.sql})`,

@@ -46,6 +46,7 @@ import type {
 } from './compiled-query.ts'
 import { compileFilter, type FilterTarget, type SearchRelation, singleLinkLeaf } from './filter-compiler.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
+import { onlySearchesOf, searchGroupsOf } from './search-groups.ts'
 import { joinSql, param, paramList, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
 import { unindexedSearch } from './unindexed-search.ts'
 import { BOOLEAN_CODEC, DATE_CODEC, NUMBER_CODEC, TIMESTAMP_CODEC, type ValueCodec } from './value-codecs.ts'
@@ -53,13 +54,17 @@ import { BOOLEAN_CODEC, DATE_CODEC, NUMBER_CODEC, TIMESTAMP_CODEC, type ValueCod
 /** How a search's rows name their records: by short id, or by the number in the id. */
 export type SearchDocs = 'id' | 'number'
 
-/** Full-text search as the compiler needs it: the matches of one search node as a `(doc, score)` relation. */
+/**
+ * Full-text search as the compiler needs it: the matches of one search node, or of any of the search nodes of
+ * one OR on one column (`searchGroupsOf`), as a `(doc, score)` relation.
+ */
 export interface SearchCompilerLike {
   /**
-   * SQL (with `?` placeholders) of the rows of `entity` that match, as `doc` (the short id, or with `number`
-   * the number in it) and `score` (DOUBLE).
+   * SQL (with `?` placeholders) of the rows of `entity` that match any of `nodes`, as `doc` (the short id, or
+   * with `number` the number in it) and `score` (DOUBLE, the sum of the nodes' scores; a record may have
+   * several rows, their scores adding up).
    */
-  compileSearch(entity: CatalogEntity, node: SearchNode, docs?: SearchDocs): SqlFragment
+  compileSearch(entity: CatalogEntity, nodes: readonly SearchNode[], docs?: SearchDocs): SqlFragment
   /**
    * Whether matches of `entity` can be given as numbers: then the narrow table holds each row's number
    * (`SEARCH_DOC_COLUMN`) and a search joins the rows on integers, not on the id's text.
@@ -338,15 +343,28 @@ export class DuckDbPlanCompiler {
     const entity = catalogEntityOf(plan.entity)
     if (entity === undefined)
       throw new UnsupportedPlanError('entity', `The DuckDB catalog has no ${plan.entity} table`)
-    const searches = allSearches(plan.filter)
     const required = new Set(requiredSearches(plan.filter))
+    const conjuncts =
+      plan.filter === null ? [] : plan.filter.kind === 'and' ? plan.filter.children : [plan.filter]
     const relations = new Map<SearchNode, SearchRelation>()
     const clauses: SqlFragment[] = []
     const semanticNames = new Set<string>()
-    for (const node of searches) {
-      if (relations.has(node)) continue
-      const name = `__s${relations.size}`
-      const joined = required.has(node)
+    // The searches of one OR on one column are one relation, one aggregate over all their postings.
+    const groups = searchGroupsOf(
+      plan.filter,
+      (node) =>
+        this.#search !== undefined &&
+        node.mode !== 'semantic' &&
+        node.field !== 'semantic' &&
+        unindexedSearch(entity, node) === undefined,
+    )
+    for (const group of groups) {
+      const node = group[0]!
+      const name = `__s${clauses.length}`
+      // A relation every row must match is joined: a required search, or an OR of this relation's searches alone.
+      const joined =
+        group.some((member) => required.has(member)) ||
+        conjuncts.some((conjunct) => onlySearchesOf(conjunct, group))
       if (node.mode === 'semantic') {
         relations.set(node, { name, doc: idDoc, joined })
         semanticNames.add(name)
@@ -367,8 +385,9 @@ export class DuckDbPlanCompiler {
         this.narrowTables &&
         this.#searchDocEntities.has(entity) &&
         this.#search!.numbersById?.(entity) === true
-      relations.set(node, { name, doc: numbered ? numberedDoc : idDoc, joined })
-      const matches = scan ?? this.#search!.compileSearch(entity, node, numbered ? 'number' : 'id')
+      const relation: SearchRelation = { name, doc: numbered ? numberedDoc : idDoc, joined }
+      for (const member of group) relations.set(member, relation)
+      const matches = scan ?? this.#search!.compileSearch(entity, group, numbered ? 'number' : 'id')
       clauses.push(
         sql`${raw(quoteIdentifier(name))}(doc, score) AS (SELECT doc, sum(score) FROM (${matches}) GROUP BY doc)`,
       )
@@ -393,7 +412,7 @@ export class DuckDbPlanCompiler {
               ` ${kind} ${relation.name} ON ${relation.name}.doc = ${relation.doc(narrow ? { narrowRow: ROW } : {})}`,
           )
           .join('')
-    const joinedRelations = [...relations.values()].filter((relation) => relation.joined)
+    const joinedRelations = [...new Set(relations.values())].filter((relation) => relation.joined)
     return {
       entity,
       searches: clauses,

@@ -341,13 +341,22 @@ export const filterVisitor = (
             node.children.map((child) => visitFilter(child, visitor)),
             ' AND ',
           )})`,
-    or: (node) =>
-      node.children.length === 0
-        ? FALSE_SQL
-        : sql`(${joinSql(
-            node.children.map((child) => visitFilter(child, visitor)),
-            ' OR ',
-          )})`,
+    or: (node) => {
+      if (node.children.length === 0) return FALSE_SQL
+      // The searches of an OR that share a relation (`searchGroupsOf`) are one condition on it, not one each.
+      const relations = new Set<string>()
+      const children = node.children.filter((child) => {
+        if (child.kind !== 'search') return true
+        const { name } = searchRelationOf(child)
+        if (relations.has(name)) return false
+        relations.add(name)
+        return true
+      })
+      return sql`(${joinSql(
+        children.map((child) => visitFilter(child, visitor)),
+        ' OR ',
+      )})`
+    },
     not: (node) => {
       underNot ??= negated ? visitor : filterVisitor(entity, searchRelationOf, target, true)
       return sql`(NOT ${visitFilter(node.child, underNot)})`

@@ -1,7 +1,8 @@
 // `compileSearch`: a `SearchQuery` → one DuckDB SELECT returning `(id, score)` (or `(doc, score)`, see
 // `output`), one row per matching record of the entity, with a BM25 score (k1 1.2, b 0.75). Use it as a
 // subquery: `WHERE id IN (SELECT id FROM (…))` to filter, or `JOIN (…) s USING (id) ORDER BY s.score DESC`
-// to sort by relevance.
+// to sort by relevance. Given several queries of one entity, field and mode (the searches of an OR of filters,
+// `search=a|b|…`), it returns their `or`: one aggregate over all their rows, as an `and` is.
 //
 // Everything that comes from the query (terms, patterns, boosts, the proximity window) and every file path is
 // a bound parameter. The only text spliced into the SQL is this package's: CTE names it numbers itself,
@@ -31,7 +32,7 @@ import {
 import {
   estimatePostings,
   type NodePlan,
-  planSearch,
+  planAnySearch,
   type SequencePlan,
   type TokenPlan,
 } from './search-plan.ts'
@@ -57,10 +58,18 @@ export type CompiledSearch =
   | { readonly ok: true; readonly sql: string; readonly params: readonly DuckDBValue[] }
   | { readonly ok: false; readonly problems: readonly SearchProblem[] }
 
-export function compileSearch(query: SearchQuery, options: CompileSearchOptions): CompiledSearch {
-  const planned = planSearch(query)
+/**
+ * The SQL of a search; of several (one entity, field and mode), the SQL of the documents matching any of them,
+ * scored by the sum of those they match, each query checked alone (`planAnySearch`).
+ */
+export function compileSearch(
+  query: SearchQuery | readonly SearchQuery[],
+  options: CompileSearchOptions,
+): CompiledSearch {
+  const queries: readonly SearchQuery[] = isQueryList(query) ? query : [query]
+  const planned = planAnySearch(queries)
   if (!planned.ok) return planned
-  const emitter = new SqlEmitter(query, planned.plan.fields, options)
+  const emitter = new SqlEmitter((queries[0] as SearchQuery).mode, planned.plan.fields, options)
   const root = emitter.node(planned.plan.root)
   const prefix = options.index.idPrefix
   if (options.output === 'doc' && prefix === null)
@@ -74,6 +83,9 @@ export function compileSearch(query: SearchQuery, options: CompileSearchOptions)
         : `SELECT ${emitter.param(prefix)} || CAST(r.doc AS VARCHAR) AS id, r.score FROM ${root} r`
   return { ok: true, sql: `WITH ${emitter.ctes.join(',\n')}\n${select}`, params: emitter.params }
 }
+
+const isQueryList = (query: SearchQuery | readonly SearchQuery[]): query is readonly SearchQuery[] =>
+  Array.isArray(query)
 
 /** Starts the message of a statement failed by a wildcard past `MAX_WILDCARD_EXPANSIONS`. */
 const EXPANSION_LIMIT_MARKER = 'oqlkit search limit: '
@@ -104,7 +116,7 @@ type IndexFile = 'docs' | 'terms'
 class SqlEmitter {
   readonly ctes: string[] = []
   readonly params: DuckDBValue[] = []
-  readonly #query: SearchQuery
+  readonly #mode: SearchMode
   readonly #fields: readonly WeightedField[]
   readonly #catalogDir: string
   readonly #index: SearchEntityIndex
@@ -112,8 +124,8 @@ class SqlEmitter {
   readonly #maxExpansions: number
   readonly #shared = new Map<string, string>()
 
-  constructor(query: SearchQuery, fields: readonly WeightedField[], options: CompileSearchOptions) {
-    this.#query = query
+  constructor(mode: SearchMode, fields: readonly WeightedField[], options: CompileSearchOptions) {
+    this.#mode = mode
     this.#fields = fields
     this.#catalogDir = options.catalogDir
     this.#index = options.index
@@ -144,7 +156,7 @@ class SqlEmitter {
   }
 
   /** `read_parquet($n)` of an index file. */
-  file(kind: IndexFile, mode: SearchMode = this.#query.mode): string {
+  file(kind: IndexFile, mode: SearchMode = this.#mode): string {
     const files = this.#index.files
     const path = kind === 'docs' ? files.docs : files[mode].terms
     return `read_parquet(${this.#sharedParam(`file/${path}`, () => this.#path(path))})`
@@ -152,7 +164,7 @@ class SqlEmitter {
 
   /** `read_parquet($n)` of the postings buckets that hold `term` (or every term in `[term, high)`). */
   #postings(term: string, high?: string): string {
-    const paths = postingsFilesOf(this.#index.files[this.#query.mode], term, high)
+    const paths = postingsFilesOf(this.#index.files[this.#mode], term, high)
     const param = this.#sharedParam(`postings/${paths.join('|')}`, () =>
       listValue(paths.map((path) => this.#path(path))),
     )
@@ -245,7 +257,7 @@ class SqlEmitter {
     // so that the postings of a frequent word are only read, not scored and aggregated.
     const bits = positive.length <= MAX_TAGGED_OPERANDS
     const estimates = positive.map((operand) =>
-      estimatePostings(operand, this.#index.files[this.#query.mode].frequent),
+      estimatePostings(operand, this.#index.files[this.#mode].frequent),
     )
     const rarest = estimates.indexOf(Math.min(...estimates))
     const driver =

@@ -73,6 +73,34 @@ export function planSearch(query: SearchQuery): PlanResult {
     : { ok: true, plan: { fields, root } }
 }
 
+/**
+ * The plan of the documents that match any of several queries of one entity, search field and mode, scored by
+ * the sum of those they match: an `or` of each query's plan. Each query is checked alone, its size limits too,
+ * as when each was a search of its own (an OR of search filters on one field, `search=a|b|…`, compiled as one
+ * aggregate); a problem's path starts with the number of its query.
+ */
+export function planAnySearch(queries: readonly SearchQuery[]): PlanResult {
+  const [first, ...rest] = queries
+  if (first === undefined) throw new Error('planAnySearch needs at least one query')
+  if (rest.length === 0) return planSearch(first)
+  for (const query of rest)
+    if (query.entity !== first.entity || query.field !== first.field || query.mode !== first.mode)
+      throw new Error('planAnySearch takes queries of one entity, search field and mode')
+  const roots: NodePlan[] = []
+  const problems: SearchProblem[] = []
+  let fields: readonly WeightedField[] = []
+  queries.forEach((query, i) => {
+    const planned = planSearch(query)
+    if (planned.ok) {
+      roots.push(planned.plan.root)
+      fields = planned.plan.fields
+    } else problems.push(...planned.problems.map((problem) => ({ ...problem, path: [i, ...problem.path] })))
+  })
+  return problems.length > 0
+    ? { ok: false, problems }
+    : { ok: true, plan: { fields, root: { kind: 'or', operands: roots } } }
+}
+
 /** The tokens of a planned search, for its size limits. */
 function tokensOf(node: NodePlan): TokenPlan[] {
   switch (node.kind) {

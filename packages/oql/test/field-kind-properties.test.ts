@@ -339,6 +339,24 @@ describe('every field kind × operator × value kind of the registry', () => {
     })
   })
 
+  it('refuses is on every search field name, unless the name is also the raw id of a value column', () => {
+    // `title is (x)`, `abstract is (x)`, `name is (x)`: OQL_BAD_OPERATOR_FOR_FIELD, as in the reference.
+    // `display_name is (x)` names the display_name column itself.
+    let checked = 0
+    for (const entity of ENTITY_TYPES)
+      for (const [name, entry] of fieldIndexOf(entity).names) {
+        if (entry.search === undefined) continue
+        const raw = propertiesRegistry.resolveColumn(entity, name)
+        const parsed = parseOql(`${entity} where ${name} is (x)`)
+        const code = parsed.ok ? 'ok' : parsed.diagnostics[0]!.code
+        const valueColumn = raw !== undefined && filterable(raw) && raw.kind !== 'search'
+        const expected = valueColumn ? 'ok' : 'OQL_BAD_OPERATOR_FOR_FIELD'
+        expect(code, `${entity} where ${name} is (x)`).toBe(expected)
+        checked++
+      }
+    expect(checked).toBeGreaterThan(700)
+  })
+
   it('holds for any column, operator and value drawn together', () => {
     const anyCase = fc
       .tuple(fc.constantFrom(...FIELD_KINDS), fc.constantFrom(...OPERATORS), fc.constantFrom(...VALUE_KINDS))

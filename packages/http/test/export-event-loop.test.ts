@@ -4,7 +4,7 @@
 import type { EntityRecord, QueryPlan, RowBatch, RowsResult } from '@oqlkit/engine'
 import { csvEncoder, jsonArrayEncoder, jsonLinesEncoder, type RowTextEncoder } from '@oqlkit/http'
 import { describe, expect, it } from 'vitest'
-import { EXPORT_SLICE_ROWS } from '../src/export/event-loop-slices.ts'
+import { EXPORT_SLICE_MS, EXPORT_SLICE_ROWS, SliceSizer } from '../src/export/event-loop-slices.ts'
 import { readExportBatch } from '../src/export/export-batch-reader.ts'
 import { textExportBody } from '../src/export/row-export-body.ts'
 
@@ -81,6 +81,23 @@ describe('an export body', () => {
   it('still opens and closes an empty export', async () => {
     expect((await readBody(jsonArrayEncoder(), [])).text).toBe('[]\n')
     expect((await readBody(csvEncoder(['id', 'title']), [])).text).toBe('id,title\n')
+  })
+})
+
+describe('the size of a slice', () => {
+  it('fits about EXPORT_SLICE_MS of work, from 1 row to EXPORT_SLICE_ROWS', () => {
+    const sizer = new SliceSizer()
+    expect(sizer.rows).toBe(EXPORT_SLICE_ROWS)
+    // A slow machine: 100 rows took ten times the budget, so the next slice takes a tenth as many.
+    sizer.took(100, EXPORT_SLICE_MS * 10)
+    expect(sizer.rows).toBe(10)
+    sizer.took(10, EXPORT_SLICE_MS * 1000)
+    expect(sizer.rows).toBe(1)
+    // Fast again: never more than EXPORT_SLICE_ROWS.
+    sizer.took(1, 0)
+    expect(sizer.rows).toBe(EXPORT_SLICE_ROWS)
+    sizer.took(0, 1000)
+    expect(sizer.rows).toBe(EXPORT_SLICE_ROWS)
   })
 })
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import type { EntityRecord, RowBatch } from '@oqlkit/engine'
-import { EXPORT_SLICE_ROWS, yieldToEventLoop } from './event-loop-slices.ts'
+import { SliceSizer, yieldToEventLoop } from './event-loop-slices.ts'
 import type { RowTextEncoder } from './row-text-encoder.ts'
 
 /** Writes JSON Lines to Parquet (`writeJsonLinesAsParquet` of the DuckDB adapter, given by the server). */
@@ -103,9 +103,9 @@ const batchesOf = async function* (parts: ExportBodyParts): AsyncGenerator<RowBa
 
 /**
  * The body of a CSV, JSON Lines or JSON export: each batch encoded as text when the client asks for it, a slice
- * of `EXPORT_SLICE_ROWS` rows a pull, with a turn of the event loop before each slice but the first. Encoding a
- * batch of 1,000 records at once held the main thread for tens to hundreds of ms, during which no other
- * request was answered and no deadline fired; a slice holds it for a few.
+ * a pull (at most `EXPORT_SLICE_ROWS` rows, about `EXPORT_SLICE_MS` of work), with a turn of the event loop
+ * before each slice but the first. Encoding a batch of 1,000 records at once held the main thread for tens to
+ * hundreds of ms, during which no other request was answered and no deadline fired; a slice holds it for a few.
  */
 export const textExportBody = (
   parts: ExportBodyParts,
@@ -118,6 +118,7 @@ export const textExportBody = (
   let from = 0
   let begun = false
   let slices = 0
+  const sizer = new SliceSizer()
   // A pull that enqueues nothing is not called again: each one encodes slices until it has text to send.
   return pullBody(parts, async (controller, sent) => {
     for (;;) {
@@ -135,10 +136,12 @@ export const textExportBody = (
       }
       if (slices++ > 0) await yieldToEventLoop()
       // An empty batch (an empty result's only one) is one empty slice: it may still open the document.
-      const slice = batch.slice(from, from + EXPORT_SLICE_ROWS)
+      const began = performance.now()
+      const slice = batch.slice(from, from + sizer.rows)
       from += slice.length
       if (from >= batch.length) batch = undefined
       const text = encoder.rows(slice)
+      sizer.took(slice.length, performance.now() - began)
       sent(slice.length)
       if (text !== '') {
         controller.enqueue(bytes.encode(text))

@@ -185,12 +185,12 @@ describe('oqlkit serve', () => {
 
   it('sizes storage from the cores and the libuv threads a statement holds', () => {
     // Two cores with the 16 threads the oqlkit command gives: a heavy plan per core, each with its count and
-    // page, and two connections for light requests.
-    expect(storageConcurrency(2, 16)).toEqual({ heavySlots: 2, connections: 6 })
+    // page, a connection for each of the two exports' batches, and two connections for light requests.
+    expect(storageConcurrency(2, 16)).toEqual({ heavySlots: 2, exportSlots: 2, connections: 8 })
     // Node's default pool of 4 leaves two threads to file reads.
-    expect(storageConcurrency(2, 4)).toEqual({ heavySlots: 1, connections: 2 })
-    expect(storageConcurrency(16, 16)).toEqual({ heavySlots: 6, connections: 14 })
-    expect(storageConcurrency(1, 1)).toEqual({ heavySlots: 1, connections: 2 })
+    expect(storageConcurrency(2, 4)).toEqual({ heavySlots: 1, exportSlots: 2, connections: 2 })
+    expect(storageConcurrency(16, 16)).toEqual({ heavySlots: 5, exportSlots: 2, connections: 14 })
+    expect(storageConcurrency(1, 1)).toEqual({ heavySlots: 1, exportSlots: 2, connections: 2 })
   })
 
   it('refuses a --query-timeout that is not a positive number of seconds', async () => {

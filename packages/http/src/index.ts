@@ -38,6 +38,7 @@ export {
 } from './export/row-text-encoder.ts'
 export { AdmissionQueue } from './limits/admission-queue.ts'
 export {
+  DEFAULT_EXPORT_SLOTS,
   DEFAULT_QUERY_TIMEOUT_MS,
   RequestLimits,
   type RequestLimitsOptions,

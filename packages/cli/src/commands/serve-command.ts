@@ -40,6 +40,7 @@ import {
   type CorsOptions,
   createApp,
   createCollectionsApp,
+  DEFAULT_EXPORT_SLOTS,
   DEFAULT_HOST,
   DEFAULT_QUERY_TIMEOUT_MS,
   hostProblem,
@@ -98,17 +99,19 @@ const SHUTDOWN_EXIT_MS = 9_000
 
 /**
  * The storage concurrency of a server: heavy plans (search, group-by, sample) that may run at once, one per
- * core; and DuckDB connections, enough for each heavy plan's two statements (its count and its page) with
- * two more for light requests. Each running statement holds a thread of Node's libuv pool (4 unless
- * UV_THREADPOOL_SIZE says; the `oqlkit` command sets 16), which file reads of the record store need too: two
- * are left for them.
+ * core; exports, which have slots of their own (`DEFAULT_EXPORT_SLOTS`); and DuckDB connections, enough for
+ * each heavy plan's two statements (its count and its page), one for each export's batch, and two more for
+ * light requests. Each running statement holds a thread of Node's libuv pool (4 unless UV_THREADPOOL_SIZE
+ * says; the `oqlkit` command sets 16), which file reads of the record store need too: two are left for them.
  */
 export const storageConcurrency = (
   cores: number,
   libuvThreads: number,
-): { readonly heavySlots: number; readonly connections: number } => {
-  const connections = Math.max(2, Math.min(2 * cores + 2, libuvThreads - 2))
-  return { heavySlots: Math.max(1, Math.min(cores, Math.floor((connections - 1) / 2))), connections }
+): { readonly heavySlots: number; readonly exportSlots: number; readonly connections: number } => {
+  const exportSlots = DEFAULT_EXPORT_SLOTS
+  const connections = Math.max(2, Math.min(2 * cores + 2 + exportSlots, libuvThreads - 2))
+  const heavySlots = Math.max(1, Math.min(cores, Math.floor((connections - exportSlots - 1) / 2)))
+  return { heavySlots, exportSlots, connections }
 }
 
 /** The collections' store: a folder (one process, locked) or Redis beside the metering state. */
@@ -564,6 +567,7 @@ export const serveCommand: CliCommand = {
     const limits = new RequestLimits({
       queryTimeoutMs: queryTimeoutSeconds * 1000,
       heavySlots: concurrency.heavySlots,
+      exportSlots: concurrency.exportSlots,
     })
 
     const opened =

@@ -63,6 +63,26 @@ export const toPlainValue = (value: unknown): unknown => {
 /** How often an interrupt is repeated while the statement it is for has not yet stopped. */
 const INTERRUPT_REPEAT_MS = 25
 
+/**
+ * How long `close` waits for the statements it interrupted to stop. A connection is never closed under a
+ * running statement (that statement would then never settle, nor whoever awaits it); one still running after
+ * this is left open, with the instance, for the process's exit to end.
+ */
+const CLOSE_WAIT_MS = 1_000
+
+/** Whether `work` settles within `ms`. */
+const settlesWithin = async (work: Promise<unknown>, ms: number): Promise<boolean> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms)
+  })
+  try {
+    return await Promise.race([work.then(() => true), timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 interface Waiter {
   readonly resolve: (connection: DuckDBConnection) => void
   readonly reject: (error: Error) => void
@@ -73,7 +93,10 @@ class NodeApiDatabase implements DuckDbConnectionLike {
   readonly #idle: DuckDBConnection[]
   readonly #all: readonly DuckDBConnection[]
   readonly #waiting: Waiter[] = []
+  /** The connections running a statement, each with the statement's end (settled either way). */
+  readonly #running = new Map<DuckDBConnection, Promise<void>>()
   #closed = false
+  #closing: Promise<void> | undefined
 
   constructor(instance: DuckDBInstance, connections: readonly DuckDBConnection[]) {
     this.#instance = instance
@@ -117,13 +140,20 @@ class NodeApiDatabase implements DuckDbConnectionLike {
     signal?: AbortSignal,
   ): Promise<readonly DuckDbRow[]> {
     const connection = await this.#acquire(signal)
+    let ended: () => void = () => {}
+    this.#running.set(
+      connection,
+      new Promise<void>((resolve) => {
+        ended = resolve
+      }),
+    )
     // DuckDB checks for an interrupt as it runs, then fails the statement; the connection stays usable. An
     // interrupt that arrives before the statement has started is forgotten when it starts, so it is repeated
-    // until the statement settles.
+    // until the statement settles; the repetition never keeps the process alive on its own.
     let repeat: ReturnType<typeof setInterval> | undefined
     const interrupt = () => {
       connection.interrupt()
-      repeat = setInterval(() => connection.interrupt(), INTERRUPT_REPEAT_MS)
+      repeat = setInterval(() => connection.interrupt(), INTERRUPT_REPEAT_MS).unref()
     }
     signal?.addEventListener('abort', interrupt, { once: true })
     try {
@@ -137,18 +167,40 @@ class NodeApiDatabase implements DuckDbConnectionLike {
     } finally {
       signal?.removeEventListener('abort', interrupt)
       clearInterval(repeat)
+      this.#running.delete(connection)
+      ended()
       this.#release(connection)
     }
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return
+  /**
+   * Refuses new statements, interrupts the running ones and waits for them to stop (up to `CLOSE_WAIT_MS`),
+   * then closes the connections and the instance. A statement that has not stopped by then keeps its
+   * connection and the instance open: closed under it, it would never settle.
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#close()
+    return this.#closing
+  }
+
+  async #close(): Promise<void> {
     this.#closed = true
     const closed = new Error('The DuckDB database is closed')
     for (const waiter of this.#waiting.splice(0)) waiter.reject(closed)
-    for (const connection of this.#all) connection.interrupt()
-    for (const connection of this.#all) connection.closeSync()
-    this.#instance.closeSync()
+    if (this.#running.size > 0) {
+      const interruptRunning = () => {
+        for (const connection of this.#running.keys()) connection.interrupt()
+      }
+      interruptRunning()
+      const repeat = setInterval(interruptRunning, INTERRUPT_REPEAT_MS).unref()
+      try {
+        await settlesWithin(Promise.all(this.#running.values()), CLOSE_WAIT_MS)
+      } finally {
+        clearInterval(repeat)
+      }
+    }
+    for (const connection of this.#all) if (!this.#running.has(connection)) connection.closeSync()
+    if (this.#running.size === 0) this.#instance.closeSync()
   }
 }
 

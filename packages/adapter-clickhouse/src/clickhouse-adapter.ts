@@ -303,14 +303,21 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     throwIfInterrupted(signal)
     const params = new QueryParams()
     const list = params.add(ids, 'Array(String)')
-    const { stream } = await client.exec({
-      query: `SELECT id, record FROM ${tableOf(context, recordsTableName(entity))} WHERE id IN ${list} FORMAT RowBinary`,
-      query_params: params.values,
-      clickhouse_settings: settings,
-      ...(signal === undefined ? {} : { abort_signal: signal }),
-    })
     const chunks: Buffer[] = []
-    for await (const chunk of stream) chunks.push(chunk as Buffer)
+    try {
+      const { stream } = await client.exec({
+        query: `SELECT id, record FROM ${tableOf(context, recordsTableName(entity))} WHERE id IN ${list} FORMAT RowBinary`,
+        query_params: params.values,
+        clickhouse_settings: settings,
+        ...(signal === undefined ? {} : { abort_signal: signal }),
+      })
+      for await (const chunk of stream) chunks.push(chunk as Buffer)
+    } catch (error) {
+      // A deadline or shutdown that fires while the records are read is the request's interruption (a 503),
+      // not the client's bare abort error (a 500), as it is for the statements before it.
+      throwIfInterrupted(signal)
+      throw error
+    }
     const decoder = new TextDecoder()
     const byId = new Map(
       decodeStringRows(Buffer.concat(chunks), 2).map(([id, record]) => [decoder.decode(id), record!]),

@@ -127,7 +127,7 @@ describe('oqlkit serve --clickhouse (chdb behind the test stand-in for its HTTP 
       for (const answer of fromClickHouse) {
         expect(answer.status, path).toBe(fromDuckDb!.status)
         if (fromDuckDb!.status !== 200) {
-          expect(answer.body.error, path).toBe(fromDuckDb!.body.error)
+          expect(answer.body.code, path).toBe(fromDuckDb!.body.code)
           continue
         }
         expect((answer.body.meta as { count: number }).count, path).toBe(
@@ -285,7 +285,7 @@ describe('oqlkit serve --clickhouse (chdb behind the test stand-in for its HTTP 
       )
       expect(fromClickHouse!.status, path).toBe(fromDuckDb!.status)
       if (fromDuckDb!.status !== 200) {
-        expect(fromClickHouse!.body.error, path).toBe(fromDuckDb!.body.error)
+        expect(fromClickHouse!.body.code, path).toBe(fromDuckDb!.body.code)
         continue
       }
       const { meta: duckMeta, results: duckResults, ...duckRest } = fromDuckDb!.body

@@ -195,7 +195,7 @@ describe('oqlkit serve --no-metering with collections', () => {
       expect((await fetch(`${side}/collections/${collection.id}`)).status).toBe(401)
       const works = await fetch(`${side}/works`)
       expect(works.status).toBe(404)
-      expect(await works.json()).toMatchObject({ error: expect.any(String) })
+      expect(await works.json()).toMatchObject({ error: 'Not Found', code: 'not_found' })
       // The collection works in a filter of the main API.
       const filtered = await fetch(`${server.url}/works?filter=collection:${collection.id}`, {
         headers: json,
@@ -370,13 +370,13 @@ for (const redis of await redisTargetsForTests()) {
           const response = await fetch(`${pair[i % 2]!.url}/works?per_page=1&page=${1 + (i % 7)}`, {
             headers: { authorization: `Bearer ${budgetKey}` },
           })
-          return { status: response.status, body: (await response.json()) as { error?: string } }
+          return { status: response.status, body: (await response.json()) as { code?: string } }
         }),
       )
       expect(answers.filter((answer) => answer.status === 200)).toHaveLength(50)
       const refused = answers.filter((answer) => answer.status === 429)
       expect(refused).toHaveLength(40)
-      for (const answer of refused) expect(answer.body.error).toBe('budget_exhausted')
+      for (const answer of refused) expect(answer.body.code).toBe('budget_exhausted')
       for (const server of pair) {
         const report = (await (await fetch(`${server.url}/rate-limit?api_key=${budgetKey}`)).json()) as {
           rate_limit: { daily_used_usd: number; daily_remaining_usd: number }

@@ -42,8 +42,8 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
     return answer.body
   }
   const errorOf = async (method: string, path: string, options: Parameters<typeof send>[3]) => {
-    const { status, body } = await send<{ error: string; message: string }>(app, method, path, options)
-    return { status, error: body.error, message: body.message }
+    const { status, body } = await send<{ code: string; message: string }>(app, method, path, options)
+    return { status, code: body.code, message: body.message }
   }
 
   describe.skipIf(kind.skip)('creating and reading', () => {
@@ -117,7 +117,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
         expect((await errorOf('GET', `/me/collections?${query}`, { key: KEYS.eve })).status).toBe(400)
       expect(await errorOf('GET', '/me/collections?sort=name', { key: KEYS.eve })).toMatchObject({
         status: 400,
-        error: 'unknown_parameter',
+        code: 'unknown_parameter',
       })
     })
 
@@ -137,7 +137,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
       ).toBe(0)
       expect(await errorOf('GET', '/me/collections?entity_id=nonsense', { key: KEYS.ann })).toMatchObject({
         status: 400,
-        error: 'entity_id_invalid',
+        code: 'entity_id_invalid',
       })
     })
 
@@ -183,7 +183,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
           key: KEYS.ann,
           body: { display_name: 'not works', entity_type: 'works', entity_ids: ['W1', 'K1'] },
         }),
-      ).toMatchObject({ status: 400, error: 'entity_id_wrong_type' })
+      ).toMatchObject({ status: 400, code: 'entity_id_wrong_type' })
     })
 
     it('pages members by at most 200', async () => {
@@ -197,7 +197,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
       expect(page.body.meta).toEqual({ page: 3, per_page: 200, total_count: 450, total_pages: 3 })
       expect(page.body.entity_ids).toEqual(works(401, 50).map((id) => `https://openalex.org/${id}`))
       expect(
-        (await errorOf('GET', `/collections/${big.id}/entities?per_page=201`, { key: KEYS.ann })).error,
+        (await errorOf('GET', `/collections/${big.id}/entities?per_page=201`, { key: KEYS.ann })).code,
       ).toBe('invalid_per_page')
     })
 
@@ -209,7 +209,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
       ])
         expect(await errorOf('GET', path, { key: KEYS.ann })).toMatchObject({
           status: 404,
-          error: 'collection_not_found',
+          code: 'collection_not_found',
         })
       for (const [method, path] of [
         ['PATCH', '/me/collections/col_AAAAAAAAAA'],
@@ -259,7 +259,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
     ])('refuses with 400 %s (case %#), creating nothing', async (code, body) => {
       const before = (await send<Page>(app, 'GET', '/me/collections', { key: KEYS.ann })).body.meta
         .total_count
-      expect(await refusal(body)).toMatchObject({ status: 400, error: code })
+      expect(await refusal(body)).toMatchObject({ status: 400, code: code })
       expect((await send<Page>(app, 'GET', '/me/collections', { key: KEYS.ann })).body.meta.total_count).toBe(
         before,
       )
@@ -279,7 +279,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
       await create(KEYS.ann, { display_name: 'Unique Name' })
       expect(await refusal({ display_name: 'UNIQUE name', entity_type: 'authors' })).toMatchObject({
         status: 400,
-        error: 'display_name_duplicate',
+        code: 'display_name_duplicate',
       })
       expect((await create(KEYS.bob, { display_name: 'unique name' })).display_name).toBe('unique name')
     })
@@ -290,7 +290,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
       for (let index = body.meta.total_count; index < 100; index++) await create(key)
       expect(await refusal({ display_name: 'One too many', entity_type: 'works' }, key)).toMatchObject({
         status: 400,
-        error: 'too_many_collections',
+        code: 'too_many_collections',
       })
     })
   })
@@ -319,7 +319,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
           key: KEYS.ann,
           body: { entity_type: 'works' },
         }),
-      ).toMatchObject({ status: 400, error: 'entity_type_invalid' })
+      ).toMatchObject({ status: 400, code: 'entity_type_invalid' })
       for (const [body, code] of [
         [{ display_name: '' }, 'display_name_invalid'],
         [{ display_name: 'y'.repeat(31) }, 'display_name_too_long'],
@@ -330,7 +330,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
       ] as const)
         expect(await errorOf('PATCH', `/me/collections/${made.id}`, { key: KEYS.ann, body })).toMatchObject({
           status: 400,
-          error: code,
+          code: code,
         })
       const other = await create(KEYS.ann, { display_name: 'Taken' })
       expect(
@@ -338,7 +338,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
           key: KEYS.ann,
           body: { display_name: 'taken' },
         }),
-      ).toMatchObject({ status: 400, error: 'display_name_duplicate' })
+      ).toMatchObject({ status: 400, code: 'display_name_duplicate' })
       expect(
         (await send<Collection>(app, 'GET', `/collections/${other.id}`, { key: KEYS.ann })).body.display_name,
       ).toBe('Taken')
@@ -360,16 +360,16 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
         rejected_wrong_type: 0,
       })
       const wrong = await errorOf('POST', path, { key: KEYS.ann, body: { entity_ids: ['W4', 'I5'] } })
-      expect(wrong).toMatchObject({ status: 400, error: 'entity_id_wrong_type' })
+      expect(wrong).toMatchObject({ status: 400, code: 'entity_id_wrong_type' })
       expect(wrong.message).toContain('"I5"')
       expect(
         await errorOf('POST', path, { key: KEYS.ann, body: { entity_ids: ['W4', '12'] } }),
       ).toMatchObject({
         status: 400,
-        error: 'entity_id_invalid',
+        code: 'entity_id_invalid',
       })
       expect(await errorOf('POST', path, { key: KEYS.ann, body: { ids: ['W4'] } })).toMatchObject({
-        error: 'invalid_body',
+        code: 'invalid_body',
       })
       expect(
         (await send<Collection>(app, 'GET', `/collections/${made.id}`, { key: KEYS.ann })).body.entity_count,
@@ -383,7 +383,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
         await errorOf('POST', path, { key: KEYS.ann, body: { entity_ids: works(2000, 3) } }),
       ).toMatchObject({
         status: 400,
-        error: 'collection_full',
+        code: 'collection_full',
       })
       expect(
         (await send(app, 'POST', path, { key: KEYS.ann, body: { entity_ids: works(2000, 2) } })).body,
@@ -415,7 +415,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
       expect(encoded.body).toEqual({ removed: 1, not_present: 0, entity_count: 0 })
       expect(
         await errorOf('DELETE', `/me/collections/${made.id}/entities/A1`, { key: KEYS.ann }),
-      ).toMatchObject({ status: 400, error: 'entity_id_wrong_type' })
+      ).toMatchObject({ status: 400, code: 'entity_id_wrong_type' })
     })
 
     it('deletes a collection with its members, and frees its name', async () => {
@@ -452,15 +452,15 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
         ['DELETE', `/admin/collections/${made.id}`],
       ] as const)
         for (const key of [undefined, 'not-a-key-of-anyone']) {
-          const answer = await send<{ error: string }>(app, method, path, {
+          const answer = await send<{ code: string }>(app, method, path, {
             ...(key === undefined ? {} : { key }),
             body: { display_name: 'x', entity_type: 'works', entity_ids: ['W1'] },
           })
-          expect({ method, path, status: answer.status, error: answer.body.error }).toEqual({
+          expect({ method, path, status: answer.status, code: answer.body.code }).toEqual({
             method,
             path,
             status: 401,
-            error: 'authentication_required',
+            code: 'authentication_required',
           })
           expect(answer.headers.get('www-authenticate')).toContain('Bearer')
         }
@@ -473,7 +473,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
       const made = await create(KEYS.ann, { entity_ids: ['W1'] })
       expect(await errorOf('GET', `/collections/${made.id}`, { key: KEYS.bob })).toMatchObject({
         status: 403,
-        error: 'forbidden',
+        code: 'forbidden',
       })
       expect((await send(app, 'GET', `/collections/${made.id}`, { key: KEYS.admin })).status).toBe(200)
       expect((await send(app, 'GET', `/collections/${made.id}/entities`, { key: KEYS.admin })).status).toBe(
@@ -505,7 +505,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
       ] as const)
         expect(await errorOf(method, path, { key: KEYS.bob, body: { display_name: 'x' } })).toMatchObject({
           status: 403,
-          error: 'forbidden',
+          code: 'forbidden',
         })
     })
 
@@ -525,9 +525,9 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
       expect((await search(`q=${tag}&entity_type=authors`)).results.map((r) => r.id)).toEqual([a.id])
       const paged = await search(`q=${tag}&per_page=2&page=2`)
       expect(paged.meta).toEqual({ page: 2, per_page: 2, total_count: 3, total_pages: 2 })
-      expect(
-        (await errorOf('GET', '/admin/collections?entity_type=planets', { key: KEYS.admin })).error,
-      ).toBe('entity_type_invalid')
+      expect((await errorOf('GET', '/admin/collections?entity_type=planets', { key: KEYS.admin })).code).toBe(
+        'entity_type_invalid',
+      )
       expect(
         (await send<Collection>(app, 'GET', `/admin/collections/${a.id}`, { key: KEYS.admin })).body.user_id,
       ).toBe('ann')
@@ -558,7 +558,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
         ),
       )
       expect(answers.filter((answer) => answer.status === 200)).toHaveLength(25)
-      expect(answers.filter((answer) => answer.status === 400).map((answer) => answer.body.error)).toEqual(
+      expect(answers.filter((answer) => answer.status === 400).map((answer) => answer.body.code)).toEqual(
         Array.from({ length: 25 }, () => 'collection_full'),
       )
       expect(
@@ -580,7 +580,7 @@ describe.each(STORE_KINDS)('the collections API on the $name', (kind) => {
       const created = answers.filter((answer) => answer.status === 201)
       // 60 distinct names fit under the limit of 100: each once, the repeats refused.
       expect(created).toHaveLength(60)
-      const codes = answers.filter((answer) => answer.status === 400).map((answer) => answer.body.error)
+      const codes = answers.filter((answer) => answer.status === 400).map((answer) => answer.body.code)
       expect(
         codes.every((code) => code === 'display_name_duplicate' || code === 'too_many_collections'),
       ).toBe(true)

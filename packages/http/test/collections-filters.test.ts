@@ -85,7 +85,7 @@ describe.each(STORE_KINDS)('collection filters with the $name', (kind) => {
     return answer.body
   }
   const refusal = async (path: string, key: string | null = KEYS.ann) => {
-    const answer = await send<{ error: string; message: string; parameter?: string }>(
+    const answer = await send<{ code: string; message: string; parameter?: string }>(
       app,
       'GET',
       path,
@@ -262,20 +262,20 @@ describe.each(STORE_KINDS)('collection filters with the $name', (kind) => {
   describe.skipIf(kind.skip)('refusing', () => {
     it('answers 401 without a key and 403 for another user’s collection, never an empty result', async () => {
       const anonymous = await refusal(`/works?filter=collection:${made.works}`, null)
-      expect(anonymous).toMatchObject({ status: 401, error: 'authentication_required' })
+      expect(anonymous).toMatchObject({ status: 401, code: 'authentication_required' })
       expect(await refusal(`/works?filter=collection:${made.works}`, 'nobody-has-this-key')).toMatchObject({
         status: 401,
       })
       expect(await refusal(`/works?filter=collection:${made.bobs}`)).toMatchObject({
         status: 403,
-        error: 'forbidden',
+        code: 'forbidden',
       })
       expect(await refusal(`/works?filter=authorships.author.id:!${made.authors}`, KEYS.bob)).toMatchObject({
         status: 403,
       })
       expect(await refusal('/works?filter=collection:col_Nowhere123')).toMatchObject({
         status: 404,
-        error: 'collection_not_found',
+        code: 'collection_not_found',
       })
     })
 
@@ -283,7 +283,7 @@ describe.each(STORE_KINDS)('collection filters with the $name', (kind) => {
       const answer = await refusal(`/works?filter=collection:${made.authors}`)
       expect(answer).toMatchObject({
         status: 400,
-        error: 'collection_filter_type_mismatch',
+        code: 'collection_filter_type_mismatch',
         parameter: 'filter',
       })
       expect(answer.message).toContain(`collection ${made.authors} is type 'authors', not valid for /works`)
@@ -291,7 +291,7 @@ describe.each(STORE_KINDS)('collection filters with the $name', (kind) => {
 
     it('refuses a collection of another type than the field, naming both sides', async () => {
       const answer = await refusal(`/works?filter=authorships.author.id:${made.sources}`)
-      expect(answer).toMatchObject({ status: 400, error: 'collection_filter_type_mismatch' })
+      expect(answer).toMatchObject({ status: 400, code: 'collection_filter_type_mismatch' })
       expect(answer.message).toContain('authorships.author.id holds authors ids')
       expect(answer.message).toContain("is type 'sources'")
     })
@@ -331,7 +331,7 @@ describe.each(STORE_KINDS)('collection filters with the $name', (kind) => {
     ])('refuses %s with 400', async (_label, filter, code) => {
       expect(await refusal(`/works?filter=${filter(made)}`)).toMatchObject({
         status: 400,
-        error: code,
+        code: code,
         parameter: 'filter',
       })
     })
@@ -363,7 +363,7 @@ describe.each(STORE_KINDS)('collection filters with the $name', (kind) => {
         const answer = await refusal(path)
         expect(answer, path).toMatchObject({
           status: 400,
-          error: 'collection_filter_search',
+          code: 'collection_filter_search',
           parameter: 'filter',
         })
         expect(answer.message, path).toContain(`cannot take the collection ${id}`)

@@ -72,7 +72,7 @@ describe('keyStoreCallers', () => {
       const answer = await create(headers, path)
       expect(answer.status).toBe(401)
       expect(answer.body).toMatchObject({
-        error: 'invalid_api_key',
+        code: 'invalid_api_key',
         message: expect.stringMatching(/^The API key is empty/),
       })
     }
@@ -87,7 +87,7 @@ describe('keyStoreCallers', () => {
     ] as const) {
       const answer = await create(headers, path)
       expect(answer.status).toBe(400)
-      expect(answer.body.error).toBe('conflicting_api_keys')
+      expect(answer.body.code).toBe('conflicting_api_keys')
     }
   })
 
@@ -111,7 +111,7 @@ describe('keyStoreCallers', () => {
     ]) {
       const answer = await create(headers)
       expect(answer.status).toBe(401)
-      expect(answer.body.error).toBeTypeOf('string')
+      expect(answer.body.code).toBeTypeOf('string')
     }
     const junk = await create({}, `/me/collections?api_key=${'%00'.repeat(20)}`)
     expect(junk.status).toBe(401)

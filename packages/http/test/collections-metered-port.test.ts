@@ -158,7 +158,7 @@ for (const kind of STORE_KINDS) {
           reset: toMidnight(),
         })
       }
-      expect(answers[0]![1].body.error).toBe('authentication_required')
+      expect(answers[0]![1].body.code).toBe('authentication_required')
       expect(answers[3]![1].body.message).toMatch(/^The API key is empty/)
       const conflict = await send(
         'GET',
@@ -181,7 +181,7 @@ for (const kind of STORE_KINDS) {
       expect(served).toHaveLength(LIMITS.requestsPerWindow)
       expect(refused).toHaveLength(12 - LIMITS.requestsPerWindow)
       for (const answer of refused) {
-        expect(answer.body.error).toBe('rate_limited')
+        expect(answer.body.code).toBe('rate_limited')
         expect(answer.headers.get('retry-after')).toBe('1')
         expect(rateLimitOf(answer).limit).toBe('2')
       }

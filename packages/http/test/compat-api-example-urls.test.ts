@@ -149,8 +149,8 @@ describe('the real example URLs', () => {
         if (allowed) nowOk.push(path)
         continue
       }
-      const body = response.json as { error?: unknown; message?: unknown } | undefined
-      const error = String(body?.error ?? body?.message ?? response.text.slice(0, 60))
+      const body = response.json as { code?: unknown; message?: unknown } | undefined
+      const error = String(body?.code ?? body?.message ?? response.text.slice(0, 60))
       rows.push({ url: path, status: response.status, error, allowed: allowed?.reason ?? 'NOT ALLOWED' })
       if (!allowed || allowed.status !== response.status)
         unexplained.push(

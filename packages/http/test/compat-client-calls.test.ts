@@ -1,6 +1,8 @@
 // Calls real clients (pyalex, openalexR) make, unchanged but for the base URL, against the sample catalog:
 // pages of up to 200, list parameters sent to singletons, samples walked by cursor, the totals of
-// `apc_sum` and `cited_by_count_sum`, and a group_by answered whole by one call.
+// `apc_sum` and `cited_by_count_sum`, a group_by answered whole by one call, and error bodies in the words
+// the clients' own error handling matches.
+import { createMemoryKeyStore, createMemoryMeterStore, DEFAULT_METERING_LIMITS } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
 import { afterAll, describe, expect, it } from 'vitest'
 import { get, type SampleApp, useSampleApp } from './support/sample-app.ts'
@@ -17,6 +19,7 @@ interface ListBody {
 
 interface ErrorBody {
   error: string
+  code: string
   message: string
   parameter?: string
 }
@@ -58,10 +61,10 @@ describe('per_page up to 200', () => {
 
   it('refuses 201, and keeps page numbers within 10,000 results', async () => {
     const tooMany = await refusal('/works?per_page=201')
-    expect(tooMany).toMatchObject({ error: 'invalid_per_page', parameter: 'per_page' })
+    expect(tooMany).toMatchObject({ code: 'invalid_per_page', parameter: 'per_page' })
     expect(tooMany.message).toContain('1 to 200')
     expect((await list('/works?per_page=200&page=50')).meta.per_page).toBe(200)
-    expect(await refusal('/works?per_page=200&page=51')).toMatchObject({ error: 'invalid_page' })
+    expect(await refusal('/works?per_page=200&page=51')).toMatchObject({ code: 'invalid_page' })
   })
 
   it('holds to the limit the operator sets (createApp maxPerPage, oqlkit serve --max-per-page)', async () => {
@@ -75,7 +78,7 @@ describe('per_page up to 200', () => {
     }
     expect((await list('/works?per_page=100', strict)).results).toHaveLength(100)
     const refused = await refusal('/works?per_page=101', strict)
-    expect(refused).toMatchObject({ error: 'invalid_per_page', parameter: 'per_page' })
+    expect(refused).toMatchObject({ code: 'invalid_per_page', parameter: 'per_page' })
     expect(refused.message).toContain('1 to 100')
     // The execute endpoint plans with the same limit.
     const execute = await get<ErrorBody>(strict, `/?oql=${encodeURIComponent('works')}&per_page=101`)
@@ -118,7 +121,7 @@ describe('list parameters on singletons', () => {
     expect(selected.status).toBe(200)
     expect(selected.body).toEqual({ id: work.id, display_name: work.display_name })
     const unknown = await refusal(`/works/${workId}?colour=red`)
-    expect(unknown).toMatchObject({ error: 'unknown_parameter', parameter: 'colour' })
+    expect(unknown).toMatchObject({ code: 'unknown_parameter', parameter: 'colour' })
     expect(unknown.message).not.toMatch(/[{}]/)
   })
 })
@@ -158,7 +161,7 @@ describe('samples walked by cursor', () => {
     const next = (await list('/works?sample=30&seed=1&per_page=10&cursor=*')).meta.next_cursor
     expect(typeof next).toBe('string')
     const refused = await refusal(`/works?sample=30&seed=2&per_page=10&cursor=${encodeURIComponent(next!)}`)
-    expect(refused).toMatchObject({ error: 'invalid_cursor', parameter: 'cursor' })
+    expect(refused).toMatchObject({ code: 'invalid_cursor', parameter: 'cursor' })
   })
 })
 
@@ -211,11 +214,11 @@ describe('apc_sum and cited_by_count_sum', () => {
     expect(served).toBeGreaterThan(0)
     expect(authors.meta.cited_by_count_sum).toBe(served)
     expect(await refusal('/authors?apc_sum=true')).toMatchObject({
-      error: 'invalid_sum',
+      code: 'invalid_sum',
       parameter: 'apc_sum',
     })
     expect(await refusal('/works?apc_sum=yes')).toMatchObject({
-      error: 'invalid_parameter',
+      code: 'invalid_parameter',
       parameter: 'apc_sum',
     })
   })
@@ -235,6 +238,108 @@ describe('group_by answers its groups from one call', () => {
     expect(new Map(body.group_by.map((bucket) => [bucket.key, bucket.count]))).toEqual(counted)
     const paged = await list('/works?group_by=publication_year&per_page=5&page=2')
     expect(paged.group_by).toEqual(body.group_by.slice(5, 10))
+  })
+})
+
+describe('error bodies clients read', () => {
+  // pyalex raises its QueryError, with the body's `message`, for a 400 whose `error` contains "query
+  // parameters" and for a 401 whose `error` contains "API key"; any other refusal reaches its users as a
+  // bare HTTP error. The public server words them so; our stable code travels beside, in `code`.
+  const pyalexQueryError = (
+    status: number,
+    body: { error?: unknown; message?: unknown },
+  ): string | undefined =>
+    typeof body.error === 'string' &&
+    ((status === 400 && body.error.includes('query parameters')) ||
+      (status === 401 && body.error.includes('API key')))
+      ? String(body.message)
+      : undefined
+
+  it('words a 400 of the entity routes as the public server does, the stable code in code', async () => {
+    for (const path of [
+      '/works?filter=publication_year_error:2020',
+      '/authors?filter=publication_year_error:2020',
+      '/works/W2741809807?select=colour',
+      '/autocomplete/works?q=x&colour=red',
+    ]) {
+      const response = await get<ErrorBody>(sample, path)
+      expect(response.status, path).toBe(400)
+      expect(response.body.error, path).toBe('Invalid query parameters error.')
+      expect(pyalexQueryError(response.status, response.body), path).toBe(response.body.message)
+    }
+    const unknownField = await refusal('/works?filter=publication_year_error:2020')
+    expect(unknownField).toMatchObject({
+      error: 'Invalid query parameters error.',
+      code: 'invalid_column',
+      parameter: 'filter',
+      message: expect.stringContaining('publication_year_error'),
+    })
+    // Several problems: the first at the top, every one under errors with its own code; a bad per_page among
+    // them does not make the whole a pagination error.
+    const several = (await refusal(
+      '/works?per_page=500&sort=colour&select=id&group_by=type',
+    )) as ErrorBody & {
+      errors?: { code: string; message: string; parameter?: string }[]
+    }
+    expect(several.error).toBe('Invalid query parameters error.')
+    expect(several.errors?.map((problem) => problem.code).sort()).toEqual([
+      'invalid_per_page',
+      'invalid_select',
+      'invalid_sort',
+    ])
+    expect(several.errors?.[0]).toMatchObject({ code: several.code, message: several.message })
+    expect(several.errors?.every((problem) => !('error' in problem))).toBe(true)
+  })
+
+  it('words page and per_page out of range as its pagination error, which pyalex does not catch', async () => {
+    for (const path of ['/works?per_page=200&page=51', '/works?per_page=201', '/works?page=0']) {
+      const body = await refusal(path)
+      expect(body.error, path).toBe('Pagination error.')
+      expect(['invalid_page', 'invalid_per_page'], path).toContain(body.code)
+      expect(pyalexQueryError(400, body), path).toBeUndefined()
+    }
+  })
+
+  it('words a 401 of the entity routes as the public proxy does, the stable code in code', async () => {
+    const metered = createApp({
+      adapter: sample.adapter,
+      catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
+      metering: {
+        keys: createMemoryKeyStore(),
+        meter: createMemoryMeterStore(),
+        limits: DEFAULT_METERING_LIMITS,
+      },
+    })
+    const unknownKey = `oqk_${'A'.repeat(43)}`
+    for (const [path, headers, code] of [
+      [`/works?filter=publication_year:2020&api_key=${unknownKey}`, {}, 'invalid_api_key'],
+      ['/works/W2741809807', { authorization: `Bearer ${unknownKey}` }, 'invalid_api_key'],
+      ['/authors', { authorization: 'Basic dXNlcjpwYXNz' }, 'invalid_authorization'],
+    ] as const) {
+      const response = await metered.fetch(new Request(`http://localhost${path}`, { headers }))
+      expect(response.status, path).toBe(401)
+      const body = (await response.json()) as ErrorBody
+      expect(body, path).toMatchObject({ error: 'Invalid or missing API key', code })
+      expect(pyalexQueryError(response.status, body), path).toBe(body.message)
+    }
+  })
+
+  it('words other refusals by their status, with the same fields', async () => {
+    const missing = await get<ErrorBody>(sample, '/works/W1')
+    expect(missing.status).toBe(404)
+    expect(missing.body).toMatchObject({ error: 'Not Found', code: 'not_found' })
+    const response = await sample.app.fetch(new Request('http://localhost/works', { method: 'DELETE' }))
+    expect(response.status).toBe(405)
+    expect(await response.json()).toMatchObject({ error: 'Method Not Allowed', code: 'method_not_allowed' })
+    const body = await sample.app.fetch(
+      new Request('http://localhost/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{',
+      }),
+    )
+    expect(body.status).toBe(400)
+    expect(await body.json()).toMatchObject({ error: 'Bad Request', code: 'invalid_body' })
   })
 })
 

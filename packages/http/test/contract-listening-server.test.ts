@@ -95,8 +95,9 @@ describe('a real listening server', () => {
       `HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : 'Request Header Fields Too Large'}`,
     )
     expect(head.toLowerCase()).toContain('content-type: application/json')
-    const parsed = JSON.parse(body) as { error: string; message: string }
-    expect(parsed.error).toBe(error)
+    const parsed = JSON.parse(body) as { error: string; code: string; message: string }
+    expect(parsed.code).toBe(error)
+    expect(parsed.error).toBe(status === 400 ? 'Bad Request' : 'Request Header Fields Too Large')
     expect(parsed.message).not.toMatch(/[{}]/)
   })
 })

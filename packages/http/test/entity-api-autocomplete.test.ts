@@ -133,7 +133,7 @@ describe('GET /autocomplete', () => {
     ] as const) {
       const response = await get(sample, path)
       expect(response.status, path).toBe(status)
-      expect(response.body.error, path).toBe(error)
+      expect(response.body.code, path).toBe(error)
     }
   })
 })

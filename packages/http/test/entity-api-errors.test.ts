@@ -10,9 +10,10 @@ afterAll(() => expect(sample.faults).toEqual([]))
 
 interface ErrorBody {
   error: string
+  code: string
   message: string
   parameter?: string
-  errors?: { error: string; message: string; parameter?: string }[]
+  errors?: { code: string; message: string; parameter?: string }[]
 }
 
 const refusal = async (path: string) => {
@@ -107,7 +108,7 @@ describe('400: the request cannot mean anything', () => {
   it.each(cases)('%s → %s', async (path, error, parameter, mentions) => {
     const response = await refusal(path)
     expect(response.status).toBe(400)
-    expect(response.body.error).toBe(error)
+    expect(response.body.code).toBe(error)
     expect(response.body.parameter).toBe(parameter)
     for (const text of mentions) expect(response.body.message).toContain(text)
   })
@@ -115,7 +116,7 @@ describe('400: the request cannot mean anything', () => {
   it('lists every problem when there are several', async () => {
     const response = await refusal('/works?per_page=500&sort=colour&select=id&group_by=type')
     expect(response.status).toBe(400)
-    expect(response.body.errors?.map((problem) => problem.error).sort()).toEqual([
+    expect(response.body.errors?.map((problem) => problem.code).sort()).toEqual([
       'invalid_per_page',
       'invalid_select',
       'invalid_sort',
@@ -134,7 +135,7 @@ describe('404, 405 and 414', () => {
   ])('%s answers a JSON 404', async (path) => {
     const response = await refusal(path)
     expect(response.status).toBe(404)
-    expect(response.body.error).toBe('not_found')
+    expect(response.body.code).toBe('not_found')
     expect(response.body.message.length).toBeGreaterThan(10)
   })
 
@@ -148,14 +149,14 @@ describe('404, 405 and 414', () => {
     const response = await sample.app.fetch(new Request('http://localhost/works', { method: 'DELETE' }))
     expect(response.status).toBe(405)
     expect(response.headers.get('allow')).toContain('GET')
-    expect(((await response.json()) as ErrorBody).error).toBe('method_not_allowed')
+    expect(((await response.json()) as ErrorBody).code).toBe('method_not_allowed')
   })
 
   it('refuses a request line over 8,190 bytes with 414, pointing to POST /', async () => {
     const filler = 'x'.repeat(8190)
     const response = await refusal(`/works?filter=display_name.search:${filler}`)
     expect(response.status).toBe(414)
-    expect(response.body.error).toBe('request_line_too_long')
+    expect(response.body.code).toBe('request_line_too_long')
     expect(response.body.message).toContain('POST')
     const fits = `/works?filter=display_name.search:${'x'.repeat(8190 - 'GET /works?filter=display_name.search: HTTP/1.1'.length)}`
     expect((await get(sample, fits)).status).toBe(200)
@@ -216,7 +217,7 @@ describe('never a 500 for input', () => {
     for (const path of ['/query/oql/%ED%BD%95', '/works/%ED%BD%95']) {
       const answer = await get(sample, path)
       expect(answer.status).toBe(400)
-      expect(answer.body).toMatchObject({ error: 'bad_request' })
+      expect(answer.body).toMatchObject({ code: 'bad_request' })
       expect((answer.body as { message: string }).message).toMatch(/malformed percent-encoding/)
     }
   })

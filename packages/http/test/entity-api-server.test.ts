@@ -54,8 +54,8 @@ describe('a listening server', () => {
   it('answers a GET line over 8,190 bytes with a JSON 414 that points to POST', async () => {
     const response = await fetch(`${base}/works?filter=display_name.search:${'y'.repeat(9000)}`)
     expect(response.status).toBe(414)
-    const body = (await response.json()) as { error: string; message: string }
-    expect(body.error).toBe('request_line_too_long')
+    const body = (await response.json()) as { error: string; code: string; message: string }
+    expect(body).toMatchObject({ error: 'URI Too Long', code: 'request_line_too_long' })
     expect(body.message).toContain('POST')
   })
 

@@ -89,7 +89,7 @@ describe('GET /{entities}/{id}: OpenAlex ids', () => {
     expect(publishers.has(await idOf('/publishers/random?select=id'))).toBe(true)
     const empty = await get(sample, '/awards/random')
     expect(empty.status).toBe(404)
-    expect(empty.body.error).toBe('not_found')
+    expect(empty.body.code).toBe('not_found')
   })
 })
 
@@ -164,7 +164,7 @@ describe('GET /{entities}/{id}: merged and missing ids', () => {
       const response = await get(sample, path)
       expect(response.status, path).toBe(404)
       expect(response.headers.get('content-type')).toContain('application/json')
-      expect(response.body.error).toBe('not_found')
+      expect(response.body.code).toBe('not_found')
       expect(typeof response.body.message).toBe('string')
     }
     expect((await get(sample, '/works/A2090344885')).body.message).toContain('/authors/A2090344885')

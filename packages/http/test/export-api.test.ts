@@ -232,13 +232,13 @@ describe('GET /works/export', () => {
       const response = await fetchExport(app, path)
       expect(response.status, path).toBe(400)
       const body = JSON.parse(text(response.bytes)) as {
-        error: string
+        code: string
         parameter?: string
-        errors?: { error: string; parameter?: string }[]
+        errors?: { code: string; parameter?: string }[]
       }
       const problems = body.errors ?? [body]
       expect(
-        problems.some((problem) => problem.error === code && problem.parameter === parameter),
+        problems.some((problem) => problem.code === code && problem.parameter === parameter),
         `${path}: ${JSON.stringify(body)}`,
       ).toBe(true)
     }
@@ -299,7 +299,7 @@ describe('GET /works/export', () => {
     expect((await app.fetch(new Request('http://localhost/works?per_page=1'))).status).toBe(200)
     const third = await app.fetch(new Request('http://localhost/works?per_page=1'))
     expect(third.status).toBe(429)
-    expect(await third.json()).toMatchObject({ error: 'rate_limited' })
+    expect(await third.json()).toMatchObject({ code: 'rate_limited' })
   })
 
   it('charges the list price per 1,000 rows begun, before any row, and refuses with 429 what the budget cannot pay', async () => {
@@ -328,7 +328,7 @@ describe('GET /works/export', () => {
     const poor = appOf({ limits: tight })
     const refused = await fetchExport(poor, '/works/export?format=csv')
     expect(refused.status).toBe(429)
-    expect(JSON.parse(text(refused.bytes))).toMatchObject({ error: 'budget_exhausted' })
+    expect(JSON.parse(text(refused.bytes))).toMatchObject({ code: 'budget_exhausted' })
     expect(refused.headers.get('x-ratelimit-credits-used')).toBe('0')
     const rate = await get({ ...sample, app: poor }, '/rate-limit')
     expect((rate.body.rate_limit as { daily_used_usd: number }).daily_used_usd).toBe(0)

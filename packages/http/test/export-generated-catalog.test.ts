@@ -390,7 +390,7 @@ describe('exports past 10,000 rows on a generated catalog', () => {
       expect(performance.now() - started).toBeLessThan(5_000)
       const third = await fetch(`${server.base}/works/export?format=csv&select=id`)
       expect(third.status).toBe(503)
-      expect(((await third.json()) as { error: string }).error).toBe('server_busy')
+      expect(((await third.json()) as { code: string }).code).toBe('server_busy')
       for (const client of clients) client.abort()
       expect(await within(() => limits.exportAdmission.load.running === 0, 5_000)).toBe(true)
       const after = await fetch(

@@ -110,7 +110,7 @@ describe('the HTTP surface under hostile requests', () => {
     expect(JSON.parse(under.body).meta.count).toBe(0)
     const over = await sendRaw(server.port, line(8_191))
     expect(over.status).toBe(414)
-    expect(JSON.parse(over.body).error).toBe('request_line_too_long')
+    expect(JSON.parse(over.body).code).toBe('request_line_too_long')
     const garbage = await sendRaw(
       server.port,
       new Uint8Array([
@@ -123,7 +123,7 @@ describe('the HTTP surface under hostile requests', () => {
       ]),
     )
     expect(garbage.status).toBe(400)
-    expect(JSON.parse(garbage.body).error).toBe('malformed_request')
+    expect(JSON.parse(garbage.body).code).toBe('malformed_request')
   })
 
   it('logged no fault', () => {

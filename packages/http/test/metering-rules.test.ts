@@ -129,7 +129,7 @@ for (const kind of STORE_KINDS) {
       const refused = await call(metered, '/works?search=climate&per_page=1', { address })
       expect(refused.status).toBe(429)
       expect(refused.body).toMatchObject({
-        error: 'budget_exhausted',
+        code: 'budget_exhausted',
         retry_after_seconds: Math.ceil((MIDNIGHT - metered.clock.now) / 1000),
       })
       expect(refused.headers.get('retry-after')).toBe(
@@ -222,7 +222,7 @@ for (const kind of STORE_KINDS) {
       expect(refused.status).toBe(429)
       expect(refused.headers.get('content-type')).toContain('application/json')
       expect(refused.body).toMatchObject({
-        error: 'budget_exhausted',
+        code: 'budget_exhausted',
         retry_after_seconds: 43_200,
         retry_at: '2030-01-11T00:00:00.000Z',
       })
@@ -303,7 +303,7 @@ for (const kind of STORE_KINDS) {
       expect(answers.filter((answer) => answer.status === 200)).toHaveLength(100)
       expect(refused).toHaveLength(50)
       for (const answer of refused) {
-        expect(answer.body).toMatchObject({ error: 'rate_limited', retry_after_seconds: 1 })
+        expect(answer.body).toMatchObject({ code: 'rate_limited', retry_after_seconds: 1 })
         expect(answer.headers.get('retry-after')).toBe('1')
       }
       // A paid call in a full window is refused and not charged.

@@ -149,7 +149,7 @@ for (const kind of STORE_KINDS) {
           const answer = await call(metered, path, { headers, address })
           const context = `${attempt.name} on ${endpoint}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`
           expect([400, 401], context).toContain(answer.status)
-          expect(answer.body.error, context).toMatch(
+          expect(answer.body.code, context).toMatch(
             /^(invalid_api_key|invalid_authorization|conflicting_api_keys)$/,
           )
           if (answer.status === 401)
@@ -184,7 +184,7 @@ for (const kind of STORE_KINDS) {
         const answer = await call(metered, path, { headers, address })
         expect(answer.status, name).toBe(401)
         expect(answer.body, name).toMatchObject({
-          error: 'invalid_api_key',
+          code: 'invalid_api_key',
           message: expect.stringMatching(/^The API key is empty/),
         })
       }

@@ -191,11 +191,11 @@ describe('every response validates against spec/openapi.json', () => {
     if (method === 'POST' && status !== 413) {
       // Bodies the server accepts fit the request schema; bodies it refuses as malformed do not.
       const request = validator.validateRequestBody(method, path, body)
-      const refusal = response.body as { validation?: { errors: { type: string }[] }; error?: string }
+      const refusal = response.body as { validation?: { errors: { type: string }[] }; code?: string }
       const malformed =
         status === 400 &&
         (refusal.validation === undefined
-          ? ['invalid_body', 'unknown_parameter', 'invalid_parameter'].includes(refusal.error ?? '')
+          ? ['invalid_body', 'unknown_parameter', 'invalid_parameter'].includes(refusal.code ?? '')
           : refusal.validation.errors[0]?.type === 'invalid_body')
       expect(request.valid, JSON.stringify(request.errors)).toBe(!malformed)
     }
@@ -204,8 +204,8 @@ describe('every response validates against spec/openapi.json', () => {
   it('the validation is not vacuous: a body of another shape fails', () => {
     expect(validator.validateResponse('GET', '/query', 200, { msg: 'x' }).valid).toBe(false)
     expect(validator.validateResponse('GET', '/works', 200, { meta: {}, results: [] }).valid).toBe(false)
-    expect(validator.validateResponse('POST', '/', 400, { error: 'x', message: 'y' }).valid).toBe(false)
-    expect(validator.validateResponse('GET', '/works/W1', 404, { error: 'x' }).valid).toBe(false)
+    expect(validator.validateResponse('POST', '/', 400, { code: 'x', message: 'y' }).valid).toBe(false)
+    expect(validator.validateResponse('GET', '/works/W1', 404, { code: 'x' }).valid).toBe(false)
   })
 })
 
@@ -489,8 +489,8 @@ describe('the pages answer as the document says', () => {
     for (const path of ['/playground', '/docs', '/docs/assets/swagger-ui.css']) {
       const response = await app.fetch(new Request(`http://localhost${path}`))
       expect(response.status, path).toBe(503)
-      const body = (await response.json()) as { error: string; message: string }
-      expect(body.error).toBe('page_unavailable')
+      const body = (await response.json()) as { code: string; message: string }
+      expect(body.code).toBe('page_unavailable')
       expect(body.message).toContain('npm run build')
       expect(validator.validateResponse('GET', path, 503, body).errors).toEqual([])
     }

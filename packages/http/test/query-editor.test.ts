@@ -189,7 +189,7 @@ describe('GET /validate', () => {
   it('an unknown parameter is a 400', async () => {
     const response = await getJson(sample.app, '/validate?oql=works')
     expect(response.status).toBe(400)
-    expect(response.body).toMatchObject({ error: 'unknown_parameter', parameter: 'oql' })
+    expect(response.body).toMatchObject({ code: 'unknown_parameter', parameter: 'oql' })
   })
 })
 
@@ -313,6 +313,6 @@ describe('GET /parse-context', () => {
   it.each(['abc', '-1', '1.5'])('pos=%s is a 400', async (pos) => {
     const response = await getJson(sample.app, `/parse-context?q=works&pos=${pos}`)
     expect(response.status).toBe(400)
-    expect(response.body).toMatchObject({ error: 'invalid_parameter', parameter: 'pos' })
+    expect(response.body).toMatchObject({ code: 'invalid_parameter', parameter: 'pos' })
   })
 })

@@ -93,7 +93,7 @@ describe('collection filters through GET /?oql= and POST /', () => {
       const answer = await send(app, 'POST', '/', { ...(key === undefined ? {} : { key }), body: { oql } })
       expect(expected.status).toBeGreaterThanOrEqual(401)
       expect(answer.status).toBe(expected.status)
-      expect(answer.body.error).toBe(expected.body.error)
+      expect(answer.body.code).toBe(expected.body.code)
     }
   })
 })

@@ -25,6 +25,7 @@ interface Envelope {
 
 interface Refusal {
   error: string
+  code: string
   message: string
   validation: {
     valid: boolean
@@ -189,7 +190,7 @@ describe('POST / bodies that are refused with 400 invalid_body', () => {
   const refused = async (body: unknown, options: Parameters<typeof post>[3] = {}, path = '/') => {
     const response = await post<Refusal>(sample.app, path, body, options)
     expect(response.status, JSON.stringify(response.body)).toBe(400)
-    expect(response.body.error).toBe('invalid_body')
+    expect(response.body.code).toBe('invalid_body')
     expect(response.body.validation.valid).toBe(false)
     expect(response.body.validation.warnings).toEqual([])
     expect(response.body.validation.errors[0]).toMatchObject({ type: 'invalid_body', code: 'invalid_body' })
@@ -274,7 +275,8 @@ describe('queries that fail: 400 with validation, never an empty result', () => 
     const refused = body as Refusal
     expect(refused.validation.valid).toBe(false)
     expect(refused.validation.errors.length).toBeGreaterThan(0)
-    expect(refused.error).toBe(refused.validation.errors[0]!.code)
+    expect(refused.code).toBe(refused.validation.errors[0]!.code)
+    expect(['Invalid query parameters error.', 'Pagination error.']).toContain(refused.error)
     expect(refused.message).toBe(refused.validation.errors[0]!.message)
     return refused
   }
@@ -325,9 +327,9 @@ describe('queries that fail: 400 with validation, never an empty result', () => 
     const sampled = await refusal(
       post(sample.app, '/', { oql: 'works sample 10', sort: 'cited_by_count:desc' }),
     )
-    expect(sampled.error).toBe('sample_with_sort')
+    expect(sampled.code).toBe('sample_with_sort')
     const paging = await refusal(getJson(sample.app, oqlPath('works', '&per_page=500')))
-    expect(paging.error).toBe('invalid_per_page')
+    expect(paging).toMatchObject({ error: 'Pagination error.', code: 'invalid_per_page' })
   })
 
   it.each([
@@ -349,7 +351,7 @@ describe('queries that fail: 400 with validation, never an empty result', () => 
     ['a page that is not a number', '/?oql=works&page=two', 'invalid_page'],
   ])('GET with %s', async (_, path, code) => {
     await refusal(getJson(sample.app, path))
-    expect((await getJson<Refusal>(sample.app, path)).body.error).toBe(code)
+    expect((await getJson<Refusal>(sample.app, path)).body.code).toBe(code)
   })
 
   it('oql on an entity path is a 400: OQL runs only at the root', async () => {
@@ -358,7 +360,7 @@ describe('queries that fail: 400 with validation, never an empty result', () => 
       `/works?oql=${encodeURIComponent('works where year is 2020')}`,
     )
     expect(status).toBe(400)
-    expect(body).toMatchObject({ error: 'oql_not_allowed_here', parameter: 'oql' })
+    expect(body).toMatchObject({ code: 'oql_not_allowed_here', parameter: 'oql' })
     expect(body.message).toContain('root')
   })
 })
@@ -433,7 +435,7 @@ describe('long queries go by POST; cursors page to the end', () => {
     const huge = `works where title has (${'x'.repeat(MAX_QUERY_BODY_BYTES)})`
     const response = await post<Refusal>(sample.app, '/', { oql: huge })
     expect(response.status).toBe(413)
-    expect(response.body.error).toBe('payload_too_large')
+    expect(response.body.code).toBe('payload_too_large')
     expect(response.body.message).toContain('bytes')
     expect(response.body.validation.valid).toBe(false)
   })
@@ -481,6 +483,6 @@ describe('long queries go by POST; cursors page to the end', () => {
       cursor: first.meta.next_cursor,
     })
     expect(response.status).toBe(400)
-    expect(response.body.error).toBe('invalid_cursor')
+    expect(response.body.code).toBe('invalid_cursor')
   })
 })

@@ -76,7 +76,7 @@ describe('GET /properties', () => {
     async (path) => {
       const response = await getJson(sample.app, path)
       expect(response.status).toBe(404)
-      expect(response.body.error).toBe('invalid_entity')
+      expect(response.body.code).toBe('invalid_entity')
       expect(response.body.message).toContain('works')
     },
   )
@@ -84,7 +84,7 @@ describe('GET /properties', () => {
   it('an unknown parameter is a 400', async () => {
     const response = await getJson(sample.app, '/properties?entity_type=works')
     expect(response.status).toBe(400)
-    expect(response.body.error).toBe('unknown_parameter')
+    expect(response.body.code).toBe('unknown_parameter')
   })
 })
 

@@ -218,9 +218,9 @@ describe('meta.x_query on classic lists and groups comes from the same translati
     const unsupported = unsupportedPart(expected.oqo)
     if (unsupported !== undefined) {
       // A query this catalog cannot run has no envelope: a 501 that says what it cannot do.
-      const body = response.body as unknown as { error: string; message: string }
+      const body = response.body as unknown as { code: string; message: string }
       expect(response.status, JSON.stringify(body)).toBe(501)
-      expect(body.error).toBe('not_supported')
+      expect(body.code).toBe('not_supported')
       expect(body.message).toContain('This catalog cannot answer the query')
       expect(body.message).toContain(unsupported)
       return

@@ -72,7 +72,7 @@ describe('a time budget per request', () => {
     const answer = await get(app, HEAVY)
     expect(performance.now() - started).toBeLessThan(5_000)
     expect(answer.status).toBe(503)
-    expect(answer.body.error).toBe('query_timeout')
+    expect(answer.body.code).toBe('query_timeout')
     expect(answer.body.message).toMatch(/ran past the 0.3 s .* Narrow it/)
     expect(answer.headers.get('retry-after')).toBe('1')
     // The storage that ran it answers the next request.
@@ -82,9 +82,9 @@ describe('a time budget per request', () => {
 
   it('answers group-bys and the execute endpoint alike', async () => {
     const app = appWith(new RequestLimits({ queryTimeoutMs: 200 }))
-    expect((await get(app, '/works?group_by=type')).body.error).toBe('query_timeout')
+    expect((await get(app, '/works?group_by=type')).body.code).toBe('query_timeout')
     const oql = encodeURIComponent('works where title has "climate"')
-    expect((await get(app, `/?oql=${oql}`)).body.error).toBe('query_timeout')
+    expect((await get(app, `/?oql=${oql}`)).body.code).toBe('query_timeout')
   })
 })
 
@@ -99,7 +99,7 @@ describe('admission of heavy plans', () => {
     const refused = await get(app, '/authors?search=smith')
     expect(performance.now() - started).toBeLessThan(1_000)
     expect(refused.status).toBe(503)
-    expect(refused.body.error).toBe('server_busy')
+    expect(refused.body.code).toBe('server_busy')
     expect(refused.headers.get('retry-after')).toBe('2')
     // Light work does not wait for the heavy line.
     const light = performance.now()
@@ -109,7 +109,7 @@ describe('admission of heavy plans', () => {
     // Shutting down stops both; they answer 503.
     await limits.shutdown(50, 5_000)
     const [first, second] = await Promise.all([running, waiting])
-    expect([first.status, first.body.error, second.status, second.body.error]).toEqual([
+    expect([first.status, first.body.code, second.status, second.body.code]).toEqual([
       503,
       'shutting_down',
       503,
@@ -129,10 +129,10 @@ describe('shutdown', () => {
     const stopping = limits.shutdown(300, 5_000)
     const refused = await get(app, SINGLETON)
     expect(refused.status).toBe(503)
-    expect(refused.body.error).toBe('shutting_down')
+    expect(refused.body.code).toBe('shutting_down')
     await stopping
     expect(performance.now() - started).toBeLessThan(5_000)
-    expect((await stuck).body.error).toBe('shutting_down')
+    expect((await stuck).body.code).toBe('shutting_down')
     expect(limits.inFlight).toBe(0)
   })
 

@@ -100,7 +100,7 @@ describe('malformed queries on a metered server', () => {
         address: '203.0.113.11',
       } as RequestInit)
       expect(answer.status, JSON.stringify(answer.body)).toBe(400)
-      expect(answer.body.error).toBe('invalid_body')
+      expect(answer.body.code).toBe('invalid_body')
       expect(sample.faults).toEqual([])
     },
   )

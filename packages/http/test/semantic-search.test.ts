@@ -41,7 +41,7 @@ interface Envelope {
   readonly group_by: { key: string; count: number }[]
 }
 interface Refusal {
-  readonly error: string
+  readonly code: string
   readonly message: string
   readonly parameter?: string
 }
@@ -223,7 +223,7 @@ describe('bad semantic searches are refused with a JSON 400 that says why', () =
     const { status, headers, body } = await get(path)
     expect(status).toBe(400)
     expect(headers.get('content-type')).toContain('application/json')
-    expect(refusal(body).error).toBe(code)
+    expect(refusal(body).code).toBe(code)
     expect(refusal(body).message).toMatch(message)
   })
 
@@ -232,7 +232,7 @@ describe('bad semantic searches are refused with a JSON 400 that says why', () =
       oql: `works where abstract is similar to ("${'é'.repeat(2001)}")`,
     })
     expect(status).toBe(400)
-    expect(refusal(body).error).toBe('semantic_query_too_long')
+    expect(refusal(body).code).toBe('semantic_query_too_long')
     expect(refusal(body).message).toMatch(/2001 characters; at most 2000/)
   })
 
@@ -253,7 +253,7 @@ describe('bad semantic searches are refused with a JSON 400 that says why', () =
       oqo: { get_rows: 'authors', filter_rows: [leaf('cancer', 'semantic.search')] },
     })
     expect(status).toBe(400)
-    expect(refusal(body).error).toBe('invalid_column')
+    expect(refusal(body).code).toBe('invalid_column')
     expect(refusal(body).message).toMatch(/'semantic.search' is not a column of authors/)
   })
 })
@@ -322,7 +322,7 @@ describe('catalogs without usable vectors', () => {
     expect(adapter.capabilities.semanticSearch).toBe(false)
     const { status, body } = await getJson(appOver(adapter), semantic('frogs'))
     expect(status).toBe(501)
-    expect(refusal(body).error).toBe('not_supported')
+    expect(refusal(body).code).toBe('not_supported')
     expect(refusal(body).message).toMatch(/no vectors/)
   })
 
@@ -355,7 +355,7 @@ describe('catalogs without usable vectors', () => {
     server.mode = 'error-500'
     const down = await getJson(app, semantic('coral reefs'))
     expect(down.status).toBe(503)
-    expect(refusal(down.body).error).toBe('embeddings_unavailable')
+    expect(refusal(down.body).code).toBe('embeddings_unavailable')
     expect(refusal(down.body).message).toMatch(/refused the request with 500/)
     server.mode = 'ok'
 

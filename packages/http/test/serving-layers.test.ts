@@ -76,8 +76,8 @@ describe('CORS', () => {
     const refused = await preflight(app, 'https://evil.example')
     expect(refused.status).toBe(403)
     expect(refused.headers.get('access-control-allow-origin')).toBeNull()
-    const body = (await refused.json()) as { error: string; message: string }
-    expect(body.error).toBe('cors_origin_refused')
+    const body = (await refused.json()) as { error: string; code: string; message: string }
+    expect(body).toMatchObject({ error: 'Forbidden', code: 'cors_origin_refused' })
     expect(body.message).toContain('https://evil.example')
     expect(body.message).toContain('--cors-origin')
     const actual = await app.fetch(
@@ -153,7 +153,7 @@ describe('CORS', () => {
     )
     expect(missing.status).toBe(404)
     expect(missing.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN)
-    expect(await missing.json()).toMatchObject({ error: 'not_found' })
+    expect(await missing.json()).toMatchObject({ code: 'not_found' })
     // Metered too (the collections port of a metered server).
     const metered = createCollectionsApp({
       store: await STORE_KINDS[0]!.open(),
@@ -162,7 +162,7 @@ describe('CORS', () => {
     })
     const meteredMissing = await metered.fetch(new Request('http://localhost/works'))
     expect(meteredMissing.status).toBe(404)
-    expect(await meteredMissing.json()).toMatchObject({ error: 'not_found' })
+    expect(await meteredMissing.json()).toMatchObject({ code: 'not_found' })
   })
 
   it('reads --cors-origin values and refuses what is not an origin', () => {

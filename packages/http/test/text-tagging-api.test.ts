@@ -190,7 +190,7 @@ describe('bad input: a 400 (or 413) that says what is wrong, and tags nothing', 
   ]
   it.each(cases.map((entry) => [`${entry[0]} ${entry[1].slice(0, 60)} → ${entry[4]}`, entry] as const))(
     '%s',
-    async (_, [method, path, body, status, error, message]) => {
+    async (_, [method, path, body, status, code, message]) => {
       const response =
         method === 'GET'
           ? await get(sample, path)
@@ -198,7 +198,7 @@ describe('bad input: a 400 (or 413) that says what is wrong, and tags nothing', 
             ? await rawPost(path, body)
             : await post(sample.app, path, body)
       expect(response.status).toBe(status)
-      expect(response.body).toMatchObject({ error })
+      expect(response.body).toMatchObject({ code })
       expect(String((response.body as { message: string }).message)).toMatch(message)
     },
   )
@@ -219,7 +219,7 @@ describe('a catalog without a model', () => {
     const response = await app.fetch(new Request(`http://localhost/text?title=${encodeURIComponent(TITLE)}`))
     expect(response.status).toBe(501)
     expect(await response.json()).toMatchObject({
-      error: 'tagger_unavailable',
+      code: 'tagger_unavailable',
       message: expect.stringMatching(/re-ingest/i),
     })
     const bad = await app.fetch(new Request('http://localhost/text?title=short'))
@@ -265,7 +265,7 @@ for (const kind of STORE_KINDS) {
       const refused = answers.find((answer) => answer.status === 429)!
       expect(refused.headers.get('retry-after')).toBe('1')
       expect(refused.body).toMatchObject({
-        error: 'rate_limited',
+        code: 'rate_limited',
         message: expect.stringMatching(/1 text request within 1 s/),
       })
       // Only the accepted call was charged.

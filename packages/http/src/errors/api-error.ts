@@ -56,7 +56,10 @@ export type ApiErrorCode = keyof typeof API_ERROR_CODES
 
 /** One problem of a request, as the error body lists it. */
 export interface ApiProblem {
-  /** A stable code: one of `API_ERROR_CODES` or of the URL, OQO and plan diagnostic codes. */
+  /**
+   * A stable code: one of `API_ERROR_CODES` or of the URL, OQO and plan diagnostic codes. The body sends it
+   * as `code`; the body's `error` is the public server's words for the kind of failure (`errorTitle`).
+   */
   readonly error: string
   readonly message: string
   /** The query parameter at fault, when there is one. */
@@ -64,10 +67,12 @@ export interface ApiProblem {
 }
 
 /**
- * An error that becomes an HTTP response: its status, its stable `error` code and a message that says
- * what was wrong and what is valid. Handlers throw it; the one `onError` mapper writes the JSON body
- * `{error, message, parameter?, errors?}` (`errors` lists every problem when there are several), or
- * `body` when the endpoint's contract gives its errors another shape (the query endpoints' `validation`).
+ * An error that becomes an HTTP response: its status, its stable code and a message that says what was
+ * wrong and what is valid. Handlers throw it; the one `onError` mapper writes the JSON body
+ * `{error, code, message, parameter?, errors?}` (`error` in the public server's words, such as "Invalid
+ * query parameters error.", which clients match on; `errors` lists every problem, each `{code, message,
+ * parameter?}`, when there are several), or `body` when the endpoint's contract adds to it (the query
+ * endpoints' `validation`).
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError'

@@ -8,6 +8,7 @@ import {
 import { HTTPError } from 'h3'
 import { collectionApiError } from '../collections/collection-api-error.ts'
 import { ApiError, type ApiProblem, isApiError } from './api-error.ts'
+import { errorTitle } from './error-title.ts'
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' }
 
@@ -22,14 +23,27 @@ export const jsonResponse = (
 export const jsonBytesResponse = (json: Uint8Array): Response =>
   new Response(json as Uint8Array<ArrayBuffer>, { headers: JSON_HEADERS })
 
-/** The body of an error: the first problem at the top, every problem under `errors` when there are several. */
-export const errorBody = (problems: readonly ApiProblem[]): Record<string, unknown> => {
-  const [first] = problems
+/** One problem as the body lists it: its stable code under `code`, like the body's own. */
+const problemBody = (problem: ApiProblem): Record<string, unknown> => ({
+  code: problem.error,
+  message: problem.message,
+  ...(problem.parameter === undefined ? {} : { parameter: problem.parameter }),
+})
+
+/**
+ * The body of an error: `error` in the public server's words for the kind of failure (what clients such
+ * as pyalex match on), the first problem's stable `code`, `message` and `parameter`, and every problem
+ * under `errors` when there are several.
+ */
+export const errorBody = (status: number, problems: readonly ApiProblem[]): Record<string, unknown> => {
+  const [first = { error: 'bad_request', message: 'The request failed.' }] = problems
   return {
-    error: first?.error ?? 'bad_request',
-    message: first?.message ?? 'The request failed.',
-    ...(first?.parameter === undefined ? {} : { parameter: first.parameter }),
-    ...(problems.length > 1 ? { errors: problems } : {}),
+    error: errorTitle(
+      status,
+      problems.map((problem) => problem.error),
+    ),
+    ...problemBody(first),
+    ...(problems.length > 1 ? { errors: problems.map(problemBody) } : {}),
   }
 }
 
@@ -69,10 +83,14 @@ export const toApiError = (thrown: unknown): ApiError | undefined => {
 export const errorResponse = (thrown: unknown, log: (error: unknown) => void = console.error): Response => {
   const apiError = toApiError(thrown)
   if (apiError !== undefined)
-    return jsonResponse(apiError.body ?? errorBody(apiError.problems), apiError.status, apiError.headers)
+    return jsonResponse(
+      apiError.body ?? errorBody(apiError.status, apiError.problems),
+      apiError.status,
+      apiError.headers,
+    )
   log(HTTPError.isError(thrown) && thrown.cause !== undefined ? thrown.cause : thrown)
   return jsonResponse(
-    errorBody([
+    errorBody(500, [
       { error: 'internal_error', message: 'The server failed to answer this request. It has been logged.' },
     ]),
     500,

@@ -6,6 +6,7 @@ import type {
 } from '@oqlkit/oql'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { ApiError, type ApiProblem } from './api-error.ts'
+import { errorTitle } from './error-title.ts'
 
 /**
  * One problem of a query request in the `validation.errors` shape that `translate()` writes, so the
@@ -33,22 +34,28 @@ export interface QueryErrorOptions {
 }
 
 /**
- * A refusal of the execute endpoint (`GET /?oql=`, `POST /`): `{error, message, validation: {valid:
- * false, errors, warnings}, oqo?}`. `error` and `message` are the first error's, as in every other
- * error of the API; `validation` is what the API description specifies; `oqo` is there when the query
- * was read, so a client sees what its text meant.
+ * A refusal of the execute endpoint (`GET /?oql=`, `POST /`): `{error, code, message, validation: {valid:
+ * false, errors, warnings}, oqo?}`. `error` is the kind of failure in the public server's words, `code` and
+ * `message` are the first error's, as in every other error of the API; `validation` is what the API
+ * description specifies; `oqo` is there when the query was read, so a client sees what its text meant.
  */
 export const queryError = (
   errors: readonly TranslationError[],
   options: QueryErrorOptions = {},
 ): ApiError => {
   const [first] = errors
+  const status = options.status ?? 400
+  const code = first?.code ?? 'bad_request'
   return new ApiError(
-    options.status ?? 400,
+    status,
     problemsOf(errors),
     {},
     {
-      error: first?.code ?? 'bad_request',
+      error: errorTitle(
+        status,
+        errors.map((error) => error.code),
+      ),
+      code,
       message: first?.message ?? 'The query could not be run.',
       validation: { valid: false, errors, warnings: options.warnings ?? [] },
       ...(options.oqo === undefined || options.oqo === null ? {} : { oqo: options.oqo }),

@@ -47,7 +47,7 @@ const tooManyRequests = (
         : `The daily budget of ${who(caller)} is spent${caller.kind === 'key' ? ', and its prepaid balance cannot pay for this call' : ''}. It refills at midnight UTC (${retryAt}, in ${retryAfterSeconds} s)${caller.kind === 'key' ? '; a prepaid balance pays for calls beyond it' : '; an API key has a larger budget'}. GET /rate-limit shows what is left.`
   return jsonResponse(
     {
-      ...errorBody([{ error: outcome.reason, message }]),
+      ...errorBody(429, [{ error: outcome.reason, message }]),
       retry_after_seconds: retryAfterSeconds,
       retry_at: retryAt,
     },

@@ -17,7 +17,7 @@ Metering (\`oqlkit serve\` turns it on with \`--metering\`, \`--keys\` or \`--re
 
 Serving (\`oqlkit serve\`): CORS for every origin unless \`--cors-origin\` lists some (a preflight \`OPTIONS\` answers 204 uncharged, an origin not listed 403 \`cors_origin_refused\`; scripts may read the \`X-RateLimit-*\` headers); answers of 1 KB and more compressed with brotli or gzip as \`Accept-Encoding\` asks.
 
-Errors are JSON. Most are \`{error, message, parameter?}\`; the query endpoints answer \`{validation: {valid: false, errors, warnings}}\` (with the \`oqo\` once the query was read), and a failing query is never a silent empty result. OQL, OQO and their endpoints are alpha: details may change.`
+Errors are JSON: \`{error, code, message, parameter?, errors?}\`. \`error\` is the kind of failure in the public server's words, which its clients match on (\`Invalid query parameters error.\` for a 400 about the query, \`Invalid or missing API key\` for a 401); \`code\` is a stable code for programs, \`message\` what was wrong and how to fix it. The execute endpoint adds \`validation: {valid: false, errors, warnings}\` (with the \`oqo\` once the query was read), \`/query\` answers its translation object with the errors in \`validation\`, and a failing query is never a silent empty result. OQL, OQO and their endpoints are alpha: details may change.`
 
 /**
  * The OpenAPI 3.1 description of the server (`spec/openapi.json`, served at `GET /openapi.json`): the

@@ -94,7 +94,7 @@ export const componentResponses = (): Record<string, OpenApiObject> => ({
   ),
   NotSupported: jsonOf('The catalog cannot answer this query (semantic search without vectors, …).', 'Error'),
   Unavailable: jsonOf(
-    'The server cannot answer now; `Retry-After` says when to try again. `error` says why: `query_timeout` (the query ran past the time budget of one request, 10 s unless the server sets another, and was stopped: narrow it), `server_busy` (as many searches, group-bys and samples, or exports, run and wait as the server takes, or none came free before the time budget of the request ran out), `shutting_down`, or `embeddings_unavailable` (semantic search could not embed the query: the embeddings server is down, too slow or answered badly).',
+    'The server cannot answer now; `Retry-After` says when to try again. `code` says why: `query_timeout` (the query ran past the time budget of one request, 10 s unless the server sets another, and was stopped: narrow it), `server_busy` (as many searches, group-bys and samples, or exports, run and wait as the server takes, or none came free before the time budget of the request ran out), `shutting_down`, or `embeddings_unavailable` (semantic search could not embed the query: the embeddings server is down, too slow or answered badly).',
     'Error',
     { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', minimum: 1 } } },
   ),

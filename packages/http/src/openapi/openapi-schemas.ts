@@ -1,6 +1,13 @@
 import { DEFAULT_MAX_PER_PAGE } from '@oqlkit/engine'
 import { CONTEXT_CATEGORIES, CONTEXT_STATES } from '@oqlkit/oql'
 import { buildOqoJsonSchema, COLLECTION_ENTITY_TYPES, ENTITY_TYPES, entityPath } from '@oqlkit/oqo-schema'
+import {
+  API_KEY_ERROR,
+  ERROR_TITLES,
+  PAGINATION_ERROR,
+  QUERY_PARAMETERS_ERROR,
+  RATE_LIMIT_ERROR,
+} from '../errors/error-title.ts'
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) as a plain object. */
 export type Schema = Record<string, unknown>
@@ -139,17 +146,30 @@ export const componentSchemas = (): Record<string, Schema> => ({
 
   Error: object(
     {
-      error: { type: 'string', description: 'A stable code (`invalid_sort`, `not_found`, …).' },
+      error: {
+        enum: ERROR_TITLES,
+        description: `The kind of failure, in the public server's words, which its clients match on: "${QUERY_PARAMETERS_ERROR}" for a 400 about the query (pyalex raises its QueryError with the message), "${PAGINATION_ERROR}" when every problem is a bad page or per_page, "${API_KEY_ERROR}" for a 401, "${RATE_LIMIT_ERROR}" for a 429, and the status's reason phrase otherwise (a 400 about the bytes of the request or its body is "Bad Request").`,
+      },
+      code: { type: 'string', description: 'A stable code (`invalid_sort`, `not_found`, …).' },
       message: { type: 'string', description: 'What was wrong and what is valid.' },
       parameter: { type: 'string', description: 'The request parameter at fault.' },
       errors: {
         type: 'array',
         description: 'Every problem, when there are several (the first is also at the top).',
-        items: object({ error: STRING, message: STRING, parameter: STRING }, ['error', 'message']),
+        items: ref('ErrorProblem'),
       },
     },
-    ['error', 'message'],
-    'The body of every error of the API except those of the query endpoints.',
+    ['error', 'code', 'message'],
+    'The body of every error of the API; the query endpoints add `validation`.',
+  ),
+  ErrorProblem: object(
+    {
+      code: { type: 'string', description: 'Its stable code.' },
+      message: STRING,
+      parameter: { type: 'string', description: 'The request parameter at fault.' },
+    },
+    ['code', 'message'],
+    'One problem of a request that has several.',
   ),
 
   ValidationError: object(
@@ -177,7 +197,11 @@ export const componentSchemas = (): Record<string, Schema> => ({
   }),
   QueryError: object(
     {
-      error: { type: 'string', description: 'The code of the first error.' },
+      error: {
+        enum: ERROR_TITLES,
+        description: `The kind of failure, in the public server's words, as in every error ("${QUERY_PARAMETERS_ERROR}" for a query it cannot run).`,
+      },
+      code: { type: 'string', description: 'The code of the first error.' },
       message: { type: 'string', description: 'The message of the first error.' },
       validation: ref('Validation'),
       oqo: {
@@ -185,7 +209,7 @@ export const componentSchemas = (): Record<string, Schema> => ({
         description: 'The query as read, when it was read but failed validation or planning.',
       },
     },
-    ['error', 'message', 'validation'],
+    ['error', 'code', 'message', 'validation'],
     'A refusal of the execute endpoint: never a silent empty result.',
   ),
 
@@ -523,16 +547,14 @@ export const componentSchemas = (): Record<string, Schema> => ({
 
   RateLimited: object(
     {
-      error: { enum: ['rate_limited', 'budget_exhausted'] },
+      error: { const: RATE_LIMIT_ERROR, description: "The public server's words for a 429." },
+      code: { enum: ['rate_limited', 'budget_exhausted'] },
       message: { type: 'string', description: 'Why, and when to retry.' },
-      errors: {
-        type: 'array',
-        items: object({ error: STRING, message: STRING }, ['error', 'message']),
-      },
+      errors: { type: 'array', items: ref('ErrorProblem') },
       retry_after_seconds: { type: 'integer', minimum: 1, description: 'Also the `Retry-After` header.' },
       retry_at: { type: 'string', description: 'When to retry (ISO 8601, UTC).' },
     },
-    ['error', 'message', 'retry_after_seconds', 'retry_at'],
+    ['error', 'code', 'message', 'retry_after_seconds', 'retry_at'],
     'A call refused, and not charged, because the caller sent too many requests or its budget cannot pay.',
   ),
   RateLimitReport: object({

@@ -1,4 +1,5 @@
 import type { Duplex } from 'node:stream'
+import { errorBody } from '../errors/error-response.ts'
 
 /** A Node HTTP server, as far as its `clientError` event goes (h3's `serve(…).node.server`). */
 export interface ClientErrorSource {
@@ -40,7 +41,10 @@ export const answerClientErrors = (server: ClientErrorSource): void => {
     const started = (socket as Duplex & { bytesWritten?: number }).bytesWritten ?? 0
     if (error.code !== 'ECONNRESET' && socket.writable && started === 0) {
       const answer = answerOf(error.code)
-      const body = JSON.stringify({ error: answer.error, message: answer.message })
+      // The envelope of every other error of the API: `error` in words, the stable code in `code`.
+      const body = JSON.stringify(
+        errorBody(Number.parseInt(answer.status, 10), [{ error: answer.error, message: answer.message }]),
+      )
       // Closed once written: the parser cannot find where this request ends, so no next one is read.
       socket.end(
         `HTTP/1.1 ${answer.status}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,

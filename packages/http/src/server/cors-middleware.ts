@@ -1,5 +1,5 @@
 import type { Middleware } from 'h3'
-import { jsonResponse } from '../errors/error-response.ts'
+import { errorBody, jsonResponse } from '../errors/error-response.ts'
 import { CORS_EXPOSED_HEADERS, CORS_METHODS, CORS_REQUEST_HEADERS, type CorsOptions } from './cors-options.ts'
 import { responseOfNext } from './next-response.ts'
 
@@ -38,10 +38,12 @@ export const corsMiddleware = (options: CorsOptions, logError?: (error: unknown)
       if (!allowed(origin))
         return withHeaders(
           jsonResponse(
-            {
-              error: 'cors_origin_refused',
-              message: `This server does not answer calls from pages of ${origin}: its operator allows ${options.origins.length === 0 ? 'no origin' : (options.origins as readonly string[]).join(', ')} (oqlkit serve --cors-origin).`,
-            },
+            errorBody(403, [
+              {
+                error: 'cors_origin_refused',
+                message: `This server does not answer calls from pages of ${origin}: its operator allows ${options.origins.length === 0 ? 'no origin' : (options.origins as readonly string[]).join(', ')} (oqlkit serve --cors-origin).`,
+              },
+            ]),
             403,
           ),
           (headers) => appendVary(headers, 'Origin'),

@@ -49,6 +49,7 @@ export interface ListBody {
 
 export interface ErrorBody {
   readonly error: string
+  readonly code: string
   readonly message: string
 }
 
@@ -106,7 +107,7 @@ export async function getAllByCursor(
   return { results, pages }
 }
 
-/** An error response: the status, a JSON `{error, message}` body; returns the body for message checks. */
+/** An error response: the status, a JSON `{error, code, message}` body; returns the body for message checks. */
 export async function expectError(app: FetchApp, path: string, status = 400): Promise<ErrorBody> {
   const response = await request(app, path)
   expect(response.status, describeResponse(path, response)).toBe(status)
@@ -115,6 +116,7 @@ export async function expectError(app: FetchApp, path: string, status = 400): Pr
   )
   const body = response.json as ErrorBody
   expect(typeof body?.error, describeResponse(path, response)).toBe('string')
+  expect(typeof body?.code, describeResponse(path, response)).toBe('string')
   expect(typeof body?.message, describeResponse(path, response)).toBe('string')
   return body
 }

@@ -1145,9 +1145,10 @@ export const judgeAnswer = (
     }
     if (!/json/i.test(contentType ?? '')) return { status, problem: `the content type is ${contentType}` }
   }
+  // The stable code of an error body (its `error` is the public server's words for the kind of failure).
   const error =
-    typeof parsed === 'object' && parsed !== null && typeof (parsed as { error?: unknown }).error === 'string'
-      ? (parsed as { error: string }).error
+    typeof parsed === 'object' && parsed !== null && typeof (parsed as { code?: unknown }).code === 'string'
+      ? (parsed as { code: string }).code
       : undefined
   const judged = error === undefined ? { status } : { status, error }
   if (status === 503 && (error === undefined || !DOCUMENTED_503_CODES.has(error)) && method !== 'HEAD')

@@ -1,6 +1,6 @@
 // The same contract through a real listening server (node:http around the app, as `oqlkit serve` runs it):
-// a list, a merged singleton's 301, a request line over 8,190 bytes, and requests Node's parser refuses,
-// sent over a socket.
+// a list, a merged singleton's 301, a request line over 8,190 bytes, and requests Node's parser refuses or
+// Node answers itself (no Host, CONNECT), sent over a socket.
 import { createServer, type Server } from 'node:http'
 import { type AddressInfo, createConnection } from 'node:net'
 import { answerClientErrors } from '@oqlkit/http'
@@ -80,24 +80,53 @@ describe('a real listening server', () => {
       431,
       'request_head_too_large',
     ],
-  ])('answers %s with a JSON error', async (_name, request, status, error) => {
-    const port = (server.address() as AddressInfo).port
-    const answer = await new Promise<string>((done, fail) => {
-      const socket = createConnection({ host: '127.0.0.1', port })
-      const chunks: Buffer[] = []
-      socket.on('data', (chunk) => chunks.push(chunk))
-      socket.on('error', fail)
-      socket.on('close', () => done(Buffer.concat(chunks).toString('utf8')))
-      socket.write(Buffer.from(request, 'latin1'))
-    })
-    const [head = '', body = ''] = answer.split('\r\n\r\n')
-    expect(head.split('\r\n')[0]).toBe(
-      `HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : 'Request Header Fields Too Large'}`,
-    )
+    // Node answered these with an empty 400, and by closing the connection without a word.
+    ['an HTTP/1.1 request without Host', 'GET /works HTTP/1.1\r\n\r\n', 400, 'missing_host'],
+    ['a POST without Host', 'POST / HTTP/1.1\r\ncontent-length: 2\r\n\r\n{}', 400, 'missing_host'],
+    ['CONNECT to a path', 'CONNECT /works HTTP/1.1\r\nhost: x\r\n\r\n', 405, 'method_not_allowed'],
+    [
+      'CONNECT to an authority',
+      'CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n',
+      405,
+      'method_not_allowed',
+    ],
+  ])('answers %s with a JSON error', async (_name, request, status, code) => {
+    const { head, body } = await sendRaw(request)
+    expect(head.split('\r\n')[0]).toBe(`HTTP/1.1 ${status} ${REASONS[status]}`)
     expect(head.toLowerCase()).toContain('content-type: application/json')
+    if (status === 405) expect(head.toLowerCase()).toMatch(/\r\nallow: get, head, post/)
     const parsed = JSON.parse(body) as { error: string; code: string; message: string }
-    expect(parsed.code).toBe(error)
-    expect(parsed.error).toBe(status === 400 ? 'Bad Request' : 'Request Header Fields Too Large')
+    expect(parsed).toMatchObject({ error: REASONS[status], code })
     expect(parsed.message).not.toMatch(/[{}]/)
+    if (code === 'missing_host') expect(parsed.message).toMatch(/must have a Host header/)
+  })
+
+  it('still serves HTTP/1.0 without Host, and HTTP/1.1 with it', async () => {
+    const old = await sendRaw('GET /works?per_page=1 HTTP/1.0\r\n\r\n')
+    expect(old.head.split('\r\n')[0]).toMatch(/^HTTP\/1\.[01] 200\b/)
+    expect((JSON.parse(old.body) as { results: unknown[] }).results).toHaveLength(1)
+    const current = await sendRaw('GET /works?per_page=1 HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n')
+    expect(current.head.split('\r\n')[0]).toMatch(/^HTTP\/1\.1 200\b/)
   })
 })
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  405: 'Method Not Allowed',
+  431: 'Request Header Fields Too Large',
+}
+
+/** Sends raw bytes to the server and reads the answer until the server closes the connection. */
+const sendRaw = async (request: string): Promise<{ head: string; body: string }> => {
+  const port = (server.address() as AddressInfo).port
+  const answer = await new Promise<string>((done, fail) => {
+    const socket = createConnection({ host: '127.0.0.1', port })
+    const chunks: Buffer[] = []
+    socket.on('data', (chunk) => chunks.push(chunk))
+    socket.on('error', fail)
+    socket.on('close', () => done(Buffer.concat(chunks).toString('utf8')))
+    socket.write(Buffer.from(request, 'latin1'))
+  })
+  const at = answer.indexOf('\r\n\r\n')
+  return { head: answer.slice(0, at), body: answer.slice(at + 4) }
+}

@@ -2,6 +2,7 @@
 // `oqlkit serve` runs them): the address a server listens on, the client address behind trusted and
 // untrusted proxies (anonymous budgets and the access log), and compression on the wire.
 import { request } from 'node:http'
+import { createConnection } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { Writable } from 'node:stream'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
@@ -67,6 +68,45 @@ describe('--host', () => {
     await expect(startServer(plainApp(), { port: Number(new URL(url).port) })).rejects.toThrow(
       /is in use by another process \(EADDRINUSE\): stop it or choose another --port/,
     )
+  })
+})
+
+describe('what Node would answer itself', () => {
+  /** Raw bytes to a server `startServer` runs, as `oqlkit serve` does; the answer until the server closes. */
+  const sendRaw = async (url: string, bytes: string): Promise<string> => {
+    const { hostname, port } = new URL(url)
+    return new Promise<string>((done, fail) => {
+      const socket = createConnection({ host: hostname, port: Number(port) })
+      const chunks: Buffer[] = []
+      socket.on('data', (chunk) => chunks.push(chunk))
+      socket.on('error', fail)
+      socket.on('close', () => done(Buffer.concat(chunks).toString('utf8')))
+      socket.write(bytes)
+    })
+  }
+
+  it('answers an HTTP/1.1 request without Host, and CONNECT, in JSON', async () => {
+    const url = await listen(
+      createApp({
+        adapter: sample.adapter,
+        catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
+      }),
+    )
+    const noHost = await sendRaw(url, 'GET /works HTTP/1.1\r\n\r\n')
+    expect(noHost).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    expect(JSON.parse(noHost.slice(noHost.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      error: 'Bad Request',
+      code: 'missing_host',
+    })
+    const connect = await sendRaw(url, 'CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n')
+    expect(connect).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/)
+    expect(connect.toLowerCase()).toContain('\r\nallow: get, head, post, put, patch, delete\r\n')
+    expect(JSON.parse(connect.slice(connect.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      error: 'Method Not Allowed',
+      code: 'method_not_allowed',
+    })
+    // The server still serves requests with a Host.
+    expect((await fetch(`${url}/works?per_page=1`)).status).toBe(200)
   })
 })
 

@@ -22,6 +22,8 @@ export const API_ERROR_CODES = {
   bad_request: 'The request could not be read (a malformed URL, such as a broken percent-encoding).',
   malformed_request:
     'Bytes that are not HTTP/1.1 (a request target with bytes it may not hold, a malformed header, broken chunked framing); answered by the server before any route, and the connection closed.',
+  missing_host:
+    'An HTTP/1.1 request without a Host header (RFC 9112 requires one); answered by the server before any route, and the connection closed.',
   request_head_too_large:
     'The request line and headers are larger than the server reads (431); POST long queries.',
   request_timeout: 'The request was not received in time (408).',

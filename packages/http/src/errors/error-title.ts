@@ -22,6 +22,7 @@ const PAGINATION_CODES: ReadonlySet<string> = new Set(['invalid_page', 'invalid_
 // own words, so a client does not report a broken body as a bad query.
 const NOT_QUERY_CODES: ReadonlySet<string> = new Set([
   'malformed_request',
+  'missing_host',
   'bad_request',
   'invalid_body',
   'entity_type_invalid',

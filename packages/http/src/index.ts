@@ -62,6 +62,7 @@ export {
 export { clientAddressOf } from './server/client-address.ts'
 export { answerClientErrors, type ClientErrorSource } from './server/client-error-answer.ts'
 export { type CorsOptions, readCorsOrigins } from './server/cors-options.ts'
+export { type OpenResponses, trackOpenResponses } from './server/open-responses.ts'
 export { type ProxyTrust, readProxyTrust } from './server/proxy-trust.ts'
 export type { CompressionOptions } from './server/response-compression.ts'
 export {

@@ -57,6 +57,12 @@ export class RequestLimits {
   readonly #scope = new AsyncLocalStorage<RequestScope>()
   /** Each request in flight, with what stops its storage work. */
   readonly #inFlight = new Map<Promise<unknown>, AbortController>()
+  /**
+   * What answers each request whose handler is still running 503 at once, without waiting for it: a shutdown
+   * calls them for the requests its interrupt did not end in time, so each gets a status line before the
+   * server's sockets close (a native statement may ignore its interrupt for a long while).
+   */
+  readonly #giveUp = new Set<() => void>()
   #draining = false
 
   constructor(options: RequestLimitsOptions = {}) {
@@ -113,13 +119,21 @@ export class RequestLimits {
     )
     const answer = this.#scope.run({ signal: stop.signal }, () => Promise.resolve(next()))
     this.#inFlight.set(answer, stop)
+    // Given up on by a shutdown: the 503 is answered now; the handler's own end, later, is dropped (the race
+    // below has handled it).
+    let giveUp: () => void = () => {}
+    const givenUp = new Promise<never>((_, reject) => {
+      giveUp = () => reject(this.#interruptedError('shutdown'))
+    })
+    this.#giveUp.add(giveUp)
     try {
-      return await answer
+      return await Promise.race([answer, givenUp])
     } catch (error) {
       throw isQueryInterruptedError(error) ? this.#interruptedError(error.reason) : error
     } finally {
       clearTimeout(deadline)
       this.#inFlight.delete(answer)
+      this.#giveUp.delete(giveUp)
     }
   }
 
@@ -184,15 +198,18 @@ export class RequestLimits {
 
   /**
    * Stops taking requests (each new one is a 503), lets those in flight finish for up to `graceMs`, then
-   * interrupts the storage work of the rest, which answer 503, and waits up to `interruptMs` for them to be
-   * written. Resolves when no request is left, or when that time is up.
+   * interrupts the storage work of the rest, which answer 503, and waits up to `interruptMs` for them. A
+   * request whose handler has not ended by then (its statement ignored the interrupt) is answered 503
+   * `shutting_down` at once, without it. Resolves when every request has its answer: only the bodies of
+   * exports already streaming may still be flowing, and the server's close cuts them off.
    */
   async shutdown(graceMs: number, interruptMs = graceMs): Promise<void> {
     this.#draining = true
     const settled = () => Promise.allSettled([...this.#inFlight.keys()])
     if (await finishesWithin(settled(), graceMs)) return
     for (const stop of this.#inFlight.values()) stop.abort('shutdown')
-    await finishesWithin(settled(), interruptMs)
+    if (await finishesWithin(settled(), interruptMs)) return
+    for (const giveUp of [...this.#giveUp]) giveUp()
   }
 
   #interruptedError(reason: 'deadline' | 'shutdown'): ApiError {

@@ -46,6 +46,7 @@ import {
   hostProblem,
   keyStoreCallers,
   meteredCaller,
+  type OpenResponses,
   openAccessLog,
   type ProxyTrust,
   RequestLimits,
@@ -53,6 +54,7 @@ import {
   readProxyTrust,
   type StartedServer,
   startServer,
+  trackOpenResponses,
 } from '@oqlkit/http'
 import { createOpenAiEmbedder } from '@oqlkit/text-models'
 import { type CliCommand, type CommandContext, type CommandResult, usageError } from './cli-command.ts'
@@ -87,15 +89,16 @@ const MAX_REQUEST_HEAD_BYTES = 64 * 1024
 /**
  * A shutdown (SIGTERM, SIGINT), from the signal: requests in flight may finish for `SHUTDOWN_GRACE_MS`; then
  * their storage work is interrupted, and those not answered within `SHUTDOWN_INTERRUPT_MS` more are answered
- * 503 without it; the answers get `SHUTDOWN_FLUSH_MS` to be written before the sockets close (an export still
- * streaming is cut off); then the stores and the catalog close (DuckDB waits up to a second for the statements
- * it interrupts). Whatever still runs at `SHUTDOWN_EXIT_MS` (a native statement that ignores its interrupt
- * keeps the process alive) goes with the process, which exits 0: the shutdown asked for is done.
+ * 503 without it; those answers, and the heads of exports whose first rows are not out yet, get
+ * `SHUTDOWN_FLUSH_MS` to be written before the sockets close (an export still streaming is cut off); then the
+ * stores and the catalog close (DuckDB waits up to a second for the statements it interrupts). Whatever still
+ * runs at `SHUTDOWN_EXIT_MS` (a native statement that ignores its interrupt keeps the process alive) goes with
+ * the process, which exits 0: the shutdown asked for is done. In all, under 10 s.
  */
-const SHUTDOWN_GRACE_MS = 5_000
+const SHUTDOWN_GRACE_MS = 3_000
 const SHUTDOWN_INTERRUPT_MS = 1_500
 const SHUTDOWN_FLUSH_MS = 500
-const SHUTDOWN_EXIT_MS = 9_000
+const SHUTDOWN_EXIT_MS = 7_500
 
 /**
  * The storage concurrency of a server: heavy plans (search, group-by, sample) that may run at once, one per
@@ -634,8 +637,11 @@ export const serveCommand: CliCommand = {
     let server: StartedServer
     let collectionsServer: StartedServer | undefined
     const unguard = guardUnhandledRejections(context.writeProgress)
+    // The responses of each server, whose heads a shutdown sends before it closes the sockets.
+    const heads: OpenResponses[] = []
     try {
       server = await startServer(app, { host: settings.host, port, maxHeaderSize: MAX_REQUEST_HEAD_BYTES })
+      if (server.node?.server !== undefined) heads.push(trackOpenResponses(server.node.server))
     } catch (error) {
       unguard()
       await closeStores()
@@ -681,6 +687,8 @@ export const serveCommand: CliCommand = {
           ),
           { host: settings.host, port: collectionsPort },
         )
+        if (collectionsServer.node?.server !== undefined)
+          heads.push(trackOpenResponses(collectionsServer.node.server))
       } catch (error) {
         await server.close(true)
         unguard()
@@ -706,10 +714,11 @@ export const serveCommand: CliCommand = {
     // interrupt did not end: every request taken has its status line before the sockets close.
     const closing = Promise.all([server.close(), collectionsServer?.close()])
     await limits.shutdown(SHUTDOWN_GRACE_MS, SHUTDOWN_INTERRUPT_MS)
+    await Promise.all(heads.map((open) => open.flushHeads()))
     await settlesWithin(closing, SHUTDOWN_FLUSH_MS)
     await Promise.all([server.close(true), collectionsServer?.close(true)])
-    await closeStores()
-    await adapter.close()
+    // Independent of each other: closed side by side.
+    await Promise.all([closeStores(), adapter.close()])
     unguard()
     return { exitCode: 0, stdout: 'oqlkit: stopped\n' }
   },

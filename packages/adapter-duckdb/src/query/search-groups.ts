@@ -33,7 +33,7 @@ const orGroupsOf = (filter: FilterNode, mergeable: (node: SearchNode) => boolean
         if (child.kind === 'search' && mergeable(child)) {
           const key = groupKey(child)
           const group = byKey.get(key) ?? []
-          if (!group.includes(child)) group.push(child)
+          group.push(child)
           byKey.set(key, group)
         } else visitFilter(child, visitor)
       }
@@ -55,11 +55,17 @@ export const searchGroupsOf = (
   mergeable: (node: SearchNode) => boolean,
 ): SearchNode[][] => {
   if (filter === null) return []
+  const leaves = searchNodesOf(filter).map((leaf) => leaf.node)
+  // A node placed twice in the tree (were a plan ever to share one) keeps a relation of its own: elsewhere it
+  // must not stand for its OR's other searches.
+  const placed = new Map<SearchNode, number>()
+  for (const node of leaves) placed.set(node, (placed.get(node) ?? 0) + 1)
   const groupOf = new Map<SearchNode, SearchNode[]>()
-  for (const group of orGroupsOf(filter, mergeable)) for (const node of group) groupOf.set(node, group)
+  for (const group of orGroupsOf(filter, (node) => placed.get(node) === 1 && mergeable(node)))
+    for (const node of group) groupOf.set(node, group)
   const seen = new Set<SearchNode>()
   const groups: SearchNode[][] = []
-  for (const { node } of searchNodesOf(filter)) {
+  for (const node of leaves) {
     if (seen.has(node)) continue
     const group = groupOf.get(node) ?? [node]
     for (const member of group) seen.add(member)

@@ -69,7 +69,7 @@ describe('exports beside searches', () => {
     expect(limits.admission.load).toEqual({ running: 0, waiting: 0 })
   }, 60_000)
 
-  it('ends an export’s wait for a slot at its deadline: 503 server_busy with Retry-After', async () => {
+  it('ends an export’s wait for a slot after one query timeout: 503 server_busy with Retry-After', async () => {
     const limits = new RequestLimits({ queryTimeoutMs: 1_000, heavySlots: 1, exportSlots: 1, exportQueue: 1 })
     const base = await listen(limits)
     // Its headers came once it held its slot; the reader then stops reading.
@@ -87,6 +87,31 @@ describe('exports beside searches', () => {
     expect(elapsed).toBeGreaterThanOrEqual(900)
     expect(elapsed).toBeLessThan(5_000)
     expect(limits.exportAdmission.load).toEqual({ running: 1, waiting: 0 })
+  }, 60_000)
+
+  it('ends an export’s wait for a slot at a shutdown: 503 shutting_down', async () => {
+    const limits = new RequestLimits({
+      queryTimeoutMs: 30_000,
+      heavySlots: 1,
+      exportSlots: 1,
+      exportQueue: 1,
+    })
+    const base = await listen(limits)
+    await slowReader(`${base}${EXPORT}`)
+    // Settled either way, so that a failure below leaves no rejection unhandled.
+    const waiting = fetch(`${base}${EXPORT}`, { signal: AbortSignal.timeout(30_000) }).catch(
+      (error: unknown) => error,
+    )
+    // Its first batch is read before it queues: on a busy machine that takes a while.
+    await expect.poll(() => limits.exportAdmission.load.waiting, { timeout: 20_000 }).toBe(1)
+    await limits.shutdown(100, 2_000)
+    const answer = await waiting
+    expect(answer).toBeInstanceOf(Response)
+    expect((answer as Response).status).toBe(503)
+    expect(codeOf((await (answer as Response).json()) as { code?: string; error?: string })).toBe(
+      'shutting_down',
+    )
+    expect(limits.exportAdmission.load.waiting).toBe(0)
   }, 60_000)
 
   it('refuses a search the storage cannot run with 400 at once, though every export slot is taken', async () => {

@@ -58,10 +58,11 @@ const encoderOf = (format: 'csv' | 'jsonl' | 'json', select: readonly string[] |
  *   apart from the heavy plans' slots, so exports never keep a search, group-by or sample waiting, and cheap
  *   requests (lists and singletons) never queue at all. Its first batch is read before that, as the list
  *   request it is (a search waits for a heavy slot like any search): a query the storage refuses (a search it
- *   cannot run) is a 400 before the export waits for anything. The wait for an export slot ends at the
- *   request's deadline (`queryTimeoutMs`), and a full queue at once, both with 503 `server_busy` and
+ *   cannot run) is a 400 before the export waits for anything. The wait for an export slot ends after one
+ *   query timeout (`queryTimeoutMs`), and a full queue at once, both with 503 `server_busy` and
  *   `Retry-After`. A HEAD needs no slot: it sends no rows.
- * - Deadlines: the first batch and the wait for a slot share the request's time budget; each later storage
+ * - Deadlines: the first batch has the request's time budget, and the wait for a slot one query timeout of
+ *   its own (a first batch read slowly on a busy server must not leave the wait no time); each later storage
  *   call (one batch) has the budget of a whole list request, since a batch costs what a cursor page does; the
  *   export as a whole has none, because its length grows with the catalog and the client's reading speed, not
  *   with the cost of the query. A client that reads nothing for 60 s is given up on, so a stalled client
@@ -122,7 +123,7 @@ const runExport = async (
   limits.exportAdmission.refuseIfFull()
   const stop = new AbortController()
   const signal = AbortSignal.any([stop.signal, event.req.signal])
-  // While the handler runs, the request's deadline (and a shutdown) bound the first batch and the slot wait.
+  // The request's deadline (and a shutdown) bound the first batch, as they bound a list request.
   const request = limits.requestSignal()
   const untilAnswered = request === undefined ? signal : AbortSignal.any([signal, request])
   let batches = 0
@@ -156,8 +157,11 @@ const runExport = async (
     }
     // A HEAD asks how many rows an export would send; it sends none, so it needs no slot and is not charged.
     if (event.req.method === 'HEAD') return new Response(null, { status: 200, headers })
-    // The query runs: now the export waits for a slot of its own, until the request's deadline at most.
-    const held = await limits.exportAdmission.acquire(untilAnswered)
+    // The query runs: now the export waits for a slot of its own, for one query timeout at most (counted from
+    // here: on a busy server the first batch may have used the request's own), or until a shutdown.
+    const held = await limits.exportAdmission.acquire(
+      AbortSignal.any([signal, AbortSignal.timeout(limits.queryTimeoutMs), shutdownOf(request)]),
+    )
     release = held
     const metered = meteredRequestOf(event)
     const costUsd = exportCostUsd(plan, rows)
@@ -195,6 +199,20 @@ const runExport = async (
       release?.()
     }
   }
+}
+
+/** A signal that fires when `request` fires for a shutdown, and not at its deadline. */
+const shutdownOf = (request: AbortSignal | undefined): AbortSignal => {
+  const shutdown = new AbortController()
+  if (request?.aborted === true && request.reason === 'shutdown') shutdown.abort('shutdown')
+  request?.addEventListener(
+    'abort',
+    () => {
+      if (request.reason === 'shutdown') shutdown.abort('shutdown')
+    },
+    { once: true },
+  )
+  return shutdown.signal
 }
 
 /**

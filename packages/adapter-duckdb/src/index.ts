@@ -28,8 +28,11 @@ export {
 } from './collections/embedded-collection-store.ts'
 export {
   type JsonLinesParquetOptions,
+  PARQUET_MEMORY_LIMIT,
+  PARQUET_ROW_GROUP_ROWS,
   writeJsonLinesAsParquet,
 } from './export/json-lines-parquet-writer.ts'
+export { duckDbTypeOf } from './export/value-shape-sql.ts'
 export { IngestError, type IngestErrorCode, isIngestError } from './ingest/ingest-error.ts'
 export type {
   EntityIngestCounts,

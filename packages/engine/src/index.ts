@@ -255,6 +255,13 @@ export { type GroupKeyLabel, labelGroupKeys, type RawGroupKey } from './shaping/
 export { isQueryLimitError, QueryLimitError } from './shaping/query-limit-error.ts'
 export type { GroupsResponse, GroupView, QueryResponse, RowsResponse } from './shaping/query-response.ts'
 export {
+  MAP_KEYS_THRESHOLD,
+  RowShapes,
+  type ShapedColumn,
+  shapeOfValueKind,
+  type ValueShape,
+} from './shaping/row-value-shapes.ts'
+export {
   DEFAULT_STREAM_BATCH_SIZE,
   type RowBatch,
   type RowStreamOptions,

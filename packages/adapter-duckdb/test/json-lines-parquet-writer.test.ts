@@ -1,11 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  openDuckDbDatabase,
-  PARQUET_ROW_GROUP_ROWS,
-  writeJsonLinesAsParquet,
-} from '@oqlkit/adapter-duckdb'
+import { openDuckDbDatabase, PARQUET_ROW_GROUP_ROWS, writeJsonLinesAsParquet } from '@oqlkit/adapter-duckdb'
 import { RowShapes, type ShapedColumn } from '@oqlkit/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 

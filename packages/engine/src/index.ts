@@ -255,18 +255,18 @@ export { type GroupKeyLabel, labelGroupKeys, type RawGroupKey } from './shaping/
 export { isQueryLimitError, QueryLimitError } from './shaping/query-limit-error.ts'
 export type { GroupsResponse, GroupView, QueryResponse, RowsResponse } from './shaping/query-response.ts'
 export {
+  DEFAULT_STREAM_BATCH_SIZE,
+  type RowBatch,
+  type RowStreamOptions,
+  streamRows,
+} from './shaping/row-stream.ts'
+export {
   MAP_KEYS_THRESHOLD,
   RowShapes,
   type ShapedColumn,
   shapeOfValueKind,
   type ValueShape,
 } from './shaping/row-value-shapes.ts'
-export {
-  DEFAULT_STREAM_BATCH_SIZE,
-  type RowBatch,
-  type RowStreamOptions,
-  streamRows,
-} from './shaping/row-stream.ts'
 export {
   TAG_KINDS,
   type Tag,

@@ -4,8 +4,12 @@
 // loopback server, in concurrent batches with a cheap request timed in the middle of each. Prints the
 // status and error-code tallies, the slowest requests and every failure, and exits 1 on any failure.
 //
-//   npm run fuzz                       100,000 requests, seed 18006
+// With `--adapter clickhouse` the app is the one `oqlkit serve --clickhouse` serves: the same sample catalog
+// loaded into ClickHouse (chdb, in this process, behind the test stand-in for a server's HTTP interface).
+//
+//   npm run fuzz                       100,000 requests, seed 18006, on DuckDB
 //   FUZZ_RUNS=5000 FUZZ_SEED=7 npm run fuzz   (or: npm run fuzz -- --runs 5000 --seed 7)
+//   npm run fuzz -- --runs 20000 --adapter clickhouse
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,6 +21,7 @@ import {
   loadCatalogTagger,
 } from '@oqlkit/adapter-duckdb'
 import fc from 'fast-check'
+import { openClickHouseSample } from '../packages/http/test/support/clickhouse-sample.ts'
 import {
   cheapRequestAnswered,
   listen,
@@ -38,8 +43,10 @@ const { values } = parseArgs({
     runs: { type: 'string' },
     seed: { type: 'string' },
     concurrency: { type: 'string' },
+    adapter: { type: 'string' },
   },
 })
+const ADAPTER = values.adapter ?? process.env.FUZZ_ADAPTER ?? 'duckdb'
 const RUNS = Number(values.runs ?? process.env.FUZZ_RUNS ?? 100_000)
 const SEED = Number(values.seed ?? process.env.FUZZ_SEED ?? 18_006)
 /** Requests in flight at once: enough to keep the admission queue busy, few enough to learn from. */
@@ -50,6 +57,7 @@ const BATCH = 200
 
 if (!Number.isInteger(RUNS) || RUNS < 1 || !Number.isInteger(SEED) || !Number.isInteger(CONCURRENCY))
   throw new Error('--runs, --seed and --concurrency take whole numbers')
+if (ADAPTER !== 'duckdb' && ADAPTER !== 'clickhouse') throw new Error('--adapter takes duckdb or clickhouse')
 
 // The sample catalog, built once per catalog format and kept between runs.
 const catalogDir = join(tmpdir(), `oqlkit-fuzz-catalog-c${CATALOG_FORMAT_VERSION}`)
@@ -57,10 +65,23 @@ if (!existsSync(join(catalogDir, 'catalog.json'))) {
   process.stderr.write(`building the sample catalog in ${catalogDir}\n`)
   await ingestSnapshot({ snapshotDir: SAMPLE_SNAPSHOT_DIR, outDir: catalogDir, mode: 'replace' })
 }
-const adapter = await createDuckDbAdapter({ catalogDir, threads: 1 })
-const tagger = await loadCatalogTagger(catalogDir)
-if (tagger === undefined) throw new Error(`the catalog ${catalogDir} has no text-tagging model`)
-const fuzz = await openFuzzApp(adapter, tagger)
+/** The adapter and tagger the app serves, and how to close them. */
+const openServed = async () => {
+  if (ADAPTER === 'clickhouse') {
+    const loadStarted = performance.now()
+    const sample = await openClickHouseSample(catalogDir)
+    process.stderr.write(
+      `loaded the sample catalog into ClickHouse (chdb) in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s\n`,
+    )
+    return sample
+  }
+  const adapter = await createDuckDbAdapter({ catalogDir, threads: 1 })
+  const tagger = await loadCatalogTagger(catalogDir)
+  if (tagger === undefined) throw new Error(`the catalog ${catalogDir} has no text-tagging model`)
+  return { adapter, tagger, close: () => adapter.close() }
+}
+const served = await openServed()
+const fuzz = await openFuzzApp(served.adapter, served.tagger)
 const server = await listen(fuzz.app)
 
 const statuses = new Map<number, number>()
@@ -148,7 +169,7 @@ const seconds = (performance.now() - started) / 1000
 
 await server.close()
 await fuzz.close()
-await adapter.close()
+await served.close()
 
 const table = (title: string, map: Map<string | number, number>) => {
   const rows = [...map.entries()].sort((a, b) => b[1] - a[1])
@@ -161,7 +182,7 @@ const table = (title: string, map: Map<string | number, number>) => {
 }
 
 const out: string[] = [
-  `oqlkit HTTP fuzz: ${RUNS} requests (seed ${SEED}, ${CONCURRENCY} at once, 1 in ${RAW_EVERY} raw over a socket) in ${seconds.toFixed(1)} s (${(RUNS / seconds).toFixed(0)} requests/s)`,
+  `oqlkit HTTP fuzz on ${ADAPTER === 'clickhouse' ? 'ClickHouse (chdb behind the test stand-in)' : 'DuckDB'}: ${RUNS} requests (seed ${SEED}, ${CONCURRENCY} at once, 1 in ${RAW_EVERY} raw over a socket) in ${seconds.toFixed(1)} s (${(RUNS / seconds).toFixed(0)} requests/s)`,
   '',
   table('status', statuses),
   '',

@@ -1,35 +1,48 @@
 // Every registry column that can be grouped groups, and every one that can be sorted sorts, on ClickHouse as
 // on DuckDB: the same sample catalog behind two apps, one on the DuckDB adapter and one as `serve
 // --clickhouse` serves it (support/clickhouse-sample.ts), asked the same `group_by` and `sort` of every
-// such column of every entity with a table. ClickHouse refuses to group or order by a Variant, the type it
-// gives an expression whose branches are of two types (`coalesce` of a Float64 and an Int64), which the
-// API answered with a 500; this walks the whole registry so no column of that kind is left.
-
-import { catalogEntityInfo } from '@oqlkit/adapter-duckdb'
+// such column of every entity with a table, and their answers compared. ClickHouse refuses to group or order
+// by a Variant, the type it gives an expression whose branches are of two types (`coalesce` of a Float64 and
+// an Int64: `concepts_count` and its like answered 500), and a predicate is a UInt8 there (computed booleans
+// such as `has_pmid` grouped as `0` and `1`); this walks the whole registry so no column of either kind is left.
+import { catalogEntityInfo, createDuckDbAdapter, loadCatalogTagger } from '@oqlkit/adapter-duckdb'
+import type { StorageAdapter, Tagger } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
 import { ENTITY_TYPES, type EntityType, entityPath, propertiesRegistry } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
 import { type ClickHouseSample, openClickHouseSample } from './support/clickhouse-sample.ts'
-import { useSampleApp } from './support/sample-app.ts'
 
-const duckdb = useSampleApp()
+let duckdbAdapter: StorageAdapter
 let clickhouse: ClickHouseSample
+let duckdb: ReturnType<typeof createApp>
 let app: ReturnType<typeof createApp>
 const faults: unknown[] = []
 
-beforeAll(async () => {
-  clickhouse = await openClickHouseSample(duckdb.catalogDir)
-  app = createApp({
-    adapter: clickhouse.adapter,
-    tagger: clickhouse.tagger,
+/** The app over an adapter, its faults collected. */
+const appOver = (adapter: StorageAdapter, tagger: Tagger) =>
+  createApp({
+    adapter,
+    tagger,
     catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
     logError: (error) => {
       faults.push(error)
     },
   })
-}, 240_000)
+
+// Long: the first file of a run builds the shared sample catalog, and the load into chdb follows.
+beforeAll(async () => {
+  const catalogDir = await sharedSampleCatalog()
+  duckdbAdapter = await createDuckDbAdapter({ catalogDir, threads: 1 })
+  const tagger = await loadCatalogTagger(catalogDir)
+  if (tagger === undefined) throw new Error('the sample catalog has no text-tagging model')
+  duckdb = appOver(duckdbAdapter, tagger)
+  clickhouse = await openClickHouseSample(catalogDir)
+  app = appOver(clickhouse.adapter, clickhouse.tagger)
+}, 480_000)
 afterAll(async () => {
   await clickhouse?.close()
+  await duckdbAdapter?.close()
 })
 
 interface Answer {
@@ -58,7 +71,7 @@ const differences = async (paths: readonly string[], pick: (answer: Answer) => u
   const worker = async () => {
     while (next < paths.length) {
       const path = paths[next++]!
-      const [fromDuckDb, fromClickHouse] = await Promise.all([ask(duckdb.app, path), ask(app, path)])
+      const [fromDuckDb, fromClickHouse] = await Promise.all([ask(duckdb, path), ask(app, path)])
       if (fromClickHouse.status !== fromDuckDb.status)
         found.push(
           `${path}: ClickHouse ${fromClickHouse.status} ${JSON.stringify(fromClickHouse.body).slice(0, 300)}, DuckDB ${fromDuckDb.status}`,

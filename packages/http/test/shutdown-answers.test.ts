@@ -60,10 +60,9 @@ describe('a shutdown under storage work that ignores its interrupt', () => {
       limits,
       logError: (error) => sample.faults.push(error),
     })
-    const answer = app.fetch(new Request('http://localhost/works?search=climate')).then(async (response) => ({
-      status: response.status,
-      body: (await response.json()) as { code: string },
-    }))
+    const answer = Promise.resolve(app.fetch(new Request('http://localhost/works?search=climate'))).then(
+      async (response) => ({ status: response.status, body: (await response.json()) as { code: string } }),
+    )
     await expect.poll(() => limits.inFlight).toBe(1)
     const started = performance.now()
     await limits.shutdown(100, 300)

@@ -1,4 +1,4 @@
-import type { Server, ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 
 /** What a shutdown asks of a server's open responses before it closes their sockets. */
 export interface OpenResponses {
@@ -20,8 +20,13 @@ interface HeadState {
   readonly _headerSent?: boolean
 }
 
+/** A server that emits its requests: Node's HTTP servers (what `startServer` gives as `node.server`). */
+export interface RequestEmitter {
+  on(event: 'request', listener: (request: IncomingMessage, response: ServerResponse) => void): unknown
+}
+
 /** Tracks the responses of a Node HTTP server from their request to their close. */
-export const trackOpenResponses = (server: Server): OpenResponses => {
+export const trackOpenResponses = (server: RequestEmitter): OpenResponses => {
   const open = new Set<ServerResponse>()
   server.on('request', (_request, response: ServerResponse) => {
     open.add(response)

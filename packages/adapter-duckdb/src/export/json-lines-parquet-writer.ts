@@ -1,7 +1,7 @@
 // Parquet from JSON Lines: how `oqlkit query --format parquet` and the server's Parquet exports write rows.
 // Rows are streamed to a JSON Lines file first (bounded memory, as every other format), then DuckDB converts
 // that file. A conversion is bounded on its own, since several run at once beside the server: one thread, a
-// memory limit, spilling to a folder beside the target, small row groups (the Parquet writer holds a whole row
+// memory limit, spilling to a folder of its own, small row groups (the Parquet writer holds a whole row
 // group of records before it writes it). Given the columns' types (`columns`: learnt from the rows and the
 // registry as they were written), DuckDB reads the file once, with those types; without them it infers each
 // column's type by reading the whole file first (nested objects and arrays become STRUCT and LIST columns,
@@ -10,7 +10,9 @@
 // Measured (`npm run bench:parquet-export-memory`, RELIABILITY.md "Parquet exports' memory"): before these
 // bounds, two concurrent exports of 107,858 whole works took a server from 0.7 to 7.7 GB.
 
-import { dirname, join } from 'node:path'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { ShapedColumn } from '@oqlkit/engine'
 import { openDuckDbDatabase } from '../query/duckdb-driver.ts'
 import { constantLiteral, sqlInteger } from '../sql/sql-text.ts'
@@ -40,7 +42,7 @@ export interface JsonLinesParquetOptions {
   readonly threads?: number
   /** DuckDB memory limit for the conversion (default `PARQUET_MEMORY_LIMIT`). */
   readonly memoryLimit?: string
-  /** Where DuckDB spills what outgrows the limit (default: a folder `spill` beside the target). */
+  /** Where DuckDB spills what outgrows the limit (default: a temporary folder of its own, removed after). */
   readonly tempDirectory?: string
 }
 
@@ -55,11 +57,17 @@ export async function writeJsonLinesAsParquet(
   rows: number,
   options: JsonLinesParquetOptions = {},
 ): Promise<void> {
+  // A spill folder of its own unless given one, removed however the conversion ends.
+  const own = options.tempDirectory === undefined
+  const tempDirectory = options.tempDirectory ?? (await mkdtemp(join(tmpdir(), 'oqlkit-parquet-')))
   const db = await openDuckDbDatabase({
     connections: 1,
     threads: options.threads ?? 1,
     memoryLimit: options.memoryLimit ?? PARQUET_MEMORY_LIMIT,
-    tempDirectory: options.tempDirectory ?? join(dirname(target), 'spill'),
+    tempDirectory,
+  }).catch(async (error: unknown) => {
+    if (own) await rm(tempDirectory, { recursive: true, force: true })
+    throw error
   })
   try {
     const columns =
@@ -80,5 +88,6 @@ export async function writeJsonLinesAsParquet(
     )
   } finally {
     await db.close()
+    if (own) await rm(tempDirectory, { recursive: true, force: true })
   }
 }

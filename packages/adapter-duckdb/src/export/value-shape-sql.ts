@@ -4,7 +4,8 @@ import type { ShapedColumn, ValueShape } from '@oqlkit/engine'
 import { constantLiteral } from '../sql/sql-text.ts'
 
 const SCALAR_TYPES = {
-  null: 'JSON',
+  // A field never seen with a value holds only nulls: text is the least surprising type for them.
+  null: 'VARCHAR',
   json: 'JSON',
   boolean: 'BOOLEAN',
   integer: 'BIGINT',
@@ -21,8 +22,8 @@ const SCALAR_TYPES = {
 const fieldName = (name: string): string => `"${name.replaceAll('"', '""')}"`
 
 /**
- * The DuckDB type of a shape: scalars as themselves (a field never seen with a value, or of mixed kinds, as
- * JSON), lists as `T[]`, objects as STRUCT of their fields (one never seen with a field as JSON, since a
+ * The DuckDB type of a shape: scalars as themselves (a field never seen with a value as text, one of mixed
+ * kinds as JSON), lists as `T[]`, objects as STRUCT of their fields (one never seen with a field as JSON, since a
  * STRUCT needs one) and maps as `MAP(VARCHAR, T)`.
  */
 export const duckDbTypeOf = (shape: ValueShape): string => {

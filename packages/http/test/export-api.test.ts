@@ -188,6 +188,51 @@ describe('GET /works/export', () => {
     }
   })
 
+  it("writes Parquet columns with the registry's types, learnt nested shapes, and typed empty files", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oqlkit-export-test-'))
+    const db = await openDuckDbDatabase({ connections: 1 })
+    const typesOf = async (path: string) => {
+      const response = await fetchExport(appOf(), path)
+      expect(response.status).toBe(200)
+      const file = join(dir, 'types.parquet')
+      writeFileSync(file, response.bytes)
+      const columns = await db.all('DESCRIBE SELECT * FROM read_parquet(?)', [file])
+      return Object.fromEntries(columns.map((column) => [column.column_name, column.column_type]))
+    }
+    try {
+      const typed = await typesOf(
+        '/works/export?format=parquet&select=id,publication_year,publication_date,fwci,corresponding_author_ids,open_access,authorships',
+      )
+      expect(typed).toMatchObject({
+        id: 'VARCHAR',
+        publication_year: 'BIGINT',
+        publication_date: 'DATE',
+        fwci: 'DOUBLE',
+        corresponding_author_ids: 'VARCHAR[]',
+      })
+      expect(Object.keys(typed)).toEqual([
+        'id',
+        'publication_year',
+        'publication_date',
+        'fwci',
+        'corresponding_author_ids',
+        'open_access',
+        'authorships',
+      ])
+      expect(typed.open_access).toMatch(/^STRUCT\(.*is_oa BOOLEAN/)
+      expect(typed.authorships).toMatch(/^STRUCT\(.*\)\[\]$/)
+      // No row to infer from: the registry's types still hold.
+      expect(
+        await typesOf(
+          '/works/export?format=parquet&filter=publication_year:1000&select=id,publication_year,fwci',
+        ),
+      ).toEqual({ id: 'VARCHAR', publication_year: 'BIGINT', fwci: 'DOUBLE' })
+    } finally {
+      await db.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('exports an empty result as a header, an empty array, no lines', async () => {
     const app = appOf()
     const query = 'filter=publication_year:1000'

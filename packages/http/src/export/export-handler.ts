@@ -127,6 +127,8 @@ const runExport = async (
   const request = limits.requestSignal()
   const untilAnswered = request === undefined ? signal : AbortSignal.any([signal, request])
   let batches = 0
+  // JSON Lines and JSON of whole records send the catalog's stored bytes: the rows are never parsed.
+  const sendsStoredBytes = (format === 'jsonl' || format === 'json') && plan.select === null
   const rest = streamRows(
     {
       // Each batch has the budget of a list request; the client's leaving or a shutdown stops any of them. The
@@ -136,7 +138,7 @@ const runExport = async (
         const first = batches++ === 0
         const timeout = AbortSignal.timeout(limits.queryTimeoutMs)
         const batchSignal = AbortSignal.any([first ? untilAnswered : (own?.signal ?? signal), timeout])
-        const read = () => readExportBatch(options.adapter, batch, { signal: batchSignal })
+        const read = () => readExportBatch(options.adapter, batch, { signal: batchSignal, sendsStoredBytes })
         return first ? limits.runPlan(batch, read, untilAnswered) : read()
       },
     },
@@ -188,7 +190,7 @@ const runExport = async (
     const parts = { first: first.value, rest, stop, idleMs: EXPORT_IDLE_MS, onEnd }
     const body =
       format === 'parquet'
-        ? parquetExportBody(parts, options.writeParquet!, plan.select)
+        ? parquetExportBody(parts, options.writeParquet!, plan.select, plan.entity)
         : textExportBody(parts, encoderOf(format, plan.select))
     answered = true
     return new Response(body, { status: 200, headers })

@@ -3,16 +3,27 @@ import { mkdtemp, open, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Readable } from 'node:stream'
-import type { EntityRecord, RowBatch } from '@oqlkit/engine'
+import { type EntityRecord, type RowBatch, RowShapes, type ShapedColumn } from '@oqlkit/engine'
+import type { EntityType } from '@oqlkit/oqo-schema'
 import { SliceSizer, yieldToEventLoop } from './event-loop-slices.ts'
+import { registryShapesOf } from './registry-column-shapes.ts'
 import type { RowTextEncoder } from './row-text-encoder.ts'
 
-/** Writes JSON Lines to Parquet (`writeJsonLinesAsParquet` of the DuckDB adapter, given by the server). */
+/**
+ * Writes JSON Lines to Parquet (`writeJsonLinesAsParquet` of the DuckDB adapter, given by the server), with
+ * the columns' types when they are given (`columns`, in order; every row's values fit them).
+ */
 export type ParquetWriter = (
   source: string,
   target: string,
   rows: number,
-  options: { readonly signal?: AbortSignal; readonly emptyColumns?: readonly string[] },
+  options: {
+    readonly signal?: AbortSignal
+    readonly emptyColumns?: readonly string[]
+    readonly columns?: readonly ShapedColumn[]
+    /** Where the converter may spill what outgrows its memory. */
+    readonly tempDirectory?: string
+  },
 ) => Promise<void>
 
 /** How an export's body ended: every row sent, failed on the server's side, or cancelled by the client. */
@@ -129,6 +140,15 @@ export const textExportBody = (
           if (end !== '') controller.enqueue(bytes.encode(end))
           return 'done'
         }
+        // Stored records a JSON form writes as they are: one chunk, no parse, no stringify, so no slices.
+        const stored = next.value.jsonBytes
+        if (stored !== undefined && encoder.jsonRecords !== undefined) {
+          begun = true
+          sent(stored.length)
+          if (stored.length === 0) continue
+          controller.enqueue(encoder.jsonRecords(stored))
+          return 'more'
+        }
         batch = next.value.rows
         from = 0
         if (!begun) encoder.begin?.(batch)
@@ -154,12 +174,17 @@ export const textExportBody = (
 /**
  * The body of a Parquet export. Parquet is written whole (its footer indexes the file), so the rows are first
  * streamed to a JSON Lines file in a folder of its own, one batch at a time, then converted, then sent; the
- * folder is removed however the body ends. `select` names the columns of an empty result.
+ * folder is removed however the body ends (the converter spills into it too). As each batch is written, the
+ * columns' types are learnt from its rows, starting from those the registry gives `entity`'s fields
+ * (`registryShapesOf`), so the converter reads the file once with declared types rather than reading it whole
+ * to infer them, and a field keeps its registry type where every value is null. `select` names the columns, in
+ * order, also those of an empty result.
  */
 export const parquetExportBody = (
   parts: ExportBodyParts,
   writeParquet: ParquetWriter,
   select: readonly string[] | null,
+  entity: EntityType,
 ): ReadableStream<Uint8Array> => {
   let folder: string | undefined
   let file: AsyncIterator<Buffer> | undefined
@@ -172,19 +197,24 @@ export const parquetExportBody = (
         const source = join(folder, 'rows.jsonl')
         const target = join(folder, 'rows.parquet')
         const out = await open(source, 'w')
+        const shapes = new RowShapes(select ?? [], registryShapesOf(entity))
         let rows = 0
         try {
           for await (const batch of batchesOf(parts)) {
             if (batch.rows.length === 0) continue
+            shapes.add(batch.rows)
             await out.write(batch.rows.map((row) => `${JSON.stringify(row)}\n`).join(''))
             rows += batch.rows.length
           }
         } finally {
           await out.close()
         }
+        const columns = shapes.columns()
         await writeParquet(source, target, rows, {
           signal: parts.stop.signal,
           ...(select === null ? {} : { emptyColumns: select }),
+          ...(columns.length === 0 ? {} : { columns }),
+          tempDirectory: join(folder, 'spill'),
         })
         sentRows = rows
         file = (createReadStream(target) as Readable)[Symbol.asyncIterator]()

@@ -22,10 +22,20 @@ const recordsOf = (count: number): EntityRecord[] =>
 const emptyRest = async function* (): AsyncGenerator<RowBatch, void, undefined> {}
 
 /** Reads an export body whole, counting its chunks and the turns of the event loop taken while it was read. */
-const readBody = async (encoder: RowTextEncoder, rows: readonly EntityRecord[]) => {
+const readBody = async (encoder: RowTextEncoder, rows: readonly EntityRecord[], stored = false) => {
+  const encoded = new TextEncoder()
+  const first: RowBatch = stored
+    ? {
+        count: rows.length,
+        jsonBytes: rows.map((row) => encoded.encode(JSON.stringify(row))),
+        get rows(): readonly EntityRecord[] {
+          throw new Error('the rows of stored bytes were parsed')
+        },
+      }
+    : { count: rows.length, rows }
   const body = textExportBody(
     {
-      first: { count: rows.length, rows },
+      first,
       rest: emptyRest(),
       stop: new AbortController(),
       idleMs: 60_000,
@@ -56,6 +66,21 @@ const readBody = async (encoder: RowTextEncoder, rows: readonly EntityRecord[]) 
 }
 
 describe('an export body', () => {
+  it.each([
+    ['jsonl', jsonLinesEncoder],
+    ['json', jsonArrayEncoder],
+  ] as const)(
+    'writes stored records as %s from their bytes, without parsing them, to the same text',
+    async (_format, encoderOf) => {
+      for (const count of [0, 1, ROWS]) {
+        const rows = recordsOf(count)
+        const sent = await readBody(encoderOf(), rows, true)
+        const whole = encoderOf()
+        expect(sent.text, `${count} rows`).toBe(whole.rows(rows) + whole.end())
+      }
+    },
+  )
+
   it.each([
     ['jsonl', jsonLinesEncoder],
     ['json', jsonArrayEncoder],

@@ -15,6 +15,29 @@ export interface RowBatch {
    */
   readonly count: number
   readonly rows: readonly EntityRecord[]
+  /**
+   * The same rows as the UTF-8 JSON the adapter stores, when they are those records unchanged (no select, no
+   * score; `RowsResult.rowsJsonBytes`): a consumer that writes JSON sends these bytes as they are, and `rows`
+   * is then parsed only if it is read.
+   */
+  readonly jsonBytes?: readonly Uint8Array[]
+}
+
+/** A batch of stored records: its rows are parsed from the bytes only when first read. */
+const storedBatch = (
+  count: number,
+  jsonBytes: readonly Uint8Array[],
+  rowsOf: () => readonly EntityRecord[],
+): RowBatch => {
+  let rows: readonly EntityRecord[] | undefined
+  return {
+    count,
+    jsonBytes,
+    get rows() {
+      rows ??= rowsOf()
+      return rows
+    },
+  }
 }
 
 export interface RowStreamOptions {
@@ -81,6 +104,13 @@ export async function* streamRows(
       queryOptions,
     )
     after = result.nextAfter
+    // Stored records unchanged carry no score, so shaping them changes nothing: their bytes stand for them.
+    const stored = plan.select === null ? result.rowsJsonBytes : undefined
+    if (stored !== undefined) {
+      if (stored.length === 0 && !first) break
+      yield storedBatch(result.count, stored, () => result.rows)
+      continue
+    }
     if (result.rows.length === 0 && !first) break
     yield { count: result.count, rows: result.rows.map((row) => shapeEntity(row, plan.select)) }
   }

@@ -2,7 +2,8 @@ import type { EntityRecord, QueryOptions, QueryPlan, RowsResult, StorageAdapter 
 import { mapInSlices } from './event-loop-slices.ts'
 
 /**
- * One batch of an export, read from storage with its records parsed a slice at a time. An adapter that gives
+ * One batch of an export, read from storage with its records parsed a slice at a time, unless the export sends
+ * the stored bytes as they are. An adapter that gives
  * the stored JSON bytes parses them only when `rows` is first read (a getter), all 1,000 at once: for full
  * work records that held the main thread for tens of ms per batch. Here they are parsed in slices, between
  * turns of the event loop, before the row stream reads `rows`. Rows an adapter has already made are kept.
@@ -10,11 +11,15 @@ import { mapInSlices } from './event-loop-slices.ts'
 export const readExportBatch = async (
   adapter: Pick<StorageAdapter, 'queryRows'>,
   plan: QueryPlan,
-  options: QueryOptions,
+  options: QueryOptions & {
+    /** The export writes the stored bytes as they are (a JSON form): nothing to parse. */
+    readonly sendsStoredBytes?: boolean
+  },
 ): Promise<RowsResult> => {
-  const result = await adapter.queryRows(plan, options)
+  const { sendsStoredBytes = false, ...queryOptions } = options
+  const result = await adapter.queryRows(plan, queryOptions)
   const bytes = result.rowsJsonBytes
-  if (bytes === undefined || !parsesOnRead(result)) return result
+  if (bytes === undefined || sendsStoredBytes || !parsesOnRead(result)) return result
   const decoder = new TextDecoder()
   const rows = await mapInSlices(bytes, (record) => JSON.parse(decoder.decode(record)) as EntityRecord)
   return { count: result.count, rows, nextAfter: result.nextAfter }

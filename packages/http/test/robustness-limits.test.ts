@@ -119,6 +119,28 @@ describe('admission of heavy plans', () => {
   })
 })
 
+describe('a heavy plan waiting for a slot', () => {
+  it('leaves the line at its deadline with 503 server_busy and Retry-After, not a query_timeout it never ran', async () => {
+    const limits = new RequestLimits({ queryTimeoutMs: 500, heavySlots: 1, heavyQueue: 1 })
+    const app = appWith(limits)
+    // The one slot, held past the deadline of the request that waits for it.
+    const release = await limits.admission.acquire()
+    const started = performance.now()
+    const waited = await get(app, '/works?group_by=type')
+    const elapsed = performance.now() - started
+    expect(waited.status).toBe(503)
+    expect(waited.body.code ?? waited.body.error).toBe('server_busy')
+    expect(waited.body.message).toMatch(/before this request’s deadline/)
+    expect(waited.headers.get('retry-after')).toBe('2')
+    // Near its deadline: it neither waited for the slot to come free nor was refused at once.
+    expect(elapsed).toBeGreaterThanOrEqual(400)
+    expect(elapsed).toBeLessThan(5_000)
+    expect(limits.admission.load).toEqual({ running: 1, waiting: 0 })
+    release()
+    expect(limits.admission.load).toEqual({ running: 0, waiting: 0 })
+  })
+})
+
 describe('shutdown', () => {
   it('lets requests in flight finish, refuses new ones, and interrupts what runs past the grace period', async () => {
     const limits = new RequestLimits({ queryTimeoutMs: 60_000 })
@@ -174,25 +196,3 @@ describe('no faults', () => {
     expect(sample.faults).toEqual([])
   })
 })
-describe('a heavy plan waiting for a slot', () => {
-  it('leaves the line at its deadline with 503 server_busy and Retry-After, not a query_timeout it never ran', async () => {
-    const limits = new RequestLimits({ queryTimeoutMs: 500, heavySlots: 1, heavyQueue: 1 })
-    const app = appWith(limits)
-    // The one slot, held past the deadline of the request that waits for it.
-    const release = await limits.admission.acquire()
-    const started = performance.now()
-    const waited = await get(app, '/works?group_by=type')
-    const elapsed = performance.now() - started
-    expect(waited.status).toBe(503)
-    expect(waited.body.code ?? waited.body.error).toBe('server_busy')
-    expect(waited.body.message).toMatch(/before this request’s deadline/)
-    expect(waited.headers.get('retry-after')).toBe('2')
-    // Near its deadline: it neither waited for the slot to come free nor was refused at once.
-    expect(elapsed).toBeGreaterThanOrEqual(400)
-    expect(elapsed).toBeLessThan(5_000)
-    expect(limits.admission.load).toEqual({ running: 1, waiting: 0 })
-    release()
-    expect(limits.admission.load).toEqual({ running: 0, waiting: 0 })
-  })
-})
-

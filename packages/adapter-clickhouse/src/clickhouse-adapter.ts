@@ -87,7 +87,13 @@ interface CompiledKey {
  * against that shard's own tables, which the layout makes exact (a work's links, record, vectors and
  * postings share its shard; what every shard needs whole is on every node). No effect on one server.
  */
-const SETTINGS = { join_use_nulls: 1, distributed_product_mode: 'local' } as const
+const SETTINGS = {
+  join_use_nulls: 1,
+  distributed_product_mode: 'local',
+  // A statement whose request was aborted (its deadline, the client gone, a shutdown) stops on the server too,
+  // instead of running to its end for nobody and holding a core the next requests need.
+  cancel_http_readonly_queries_on_client_close: 1,
+} as const
 
 export interface ClickHouseAdapterOptions {
   readonly client: ClickHouseClient

@@ -8,6 +8,7 @@ export {
   QueryInterruptedError,
   throwIfInterrupted,
 } from './adapter/query-interrupted-error.ts'
+export { settlesWithin } from './adapter/settles-within.ts'
 export type {
   AdapterCapabilities,
   AutocompleteRequest,

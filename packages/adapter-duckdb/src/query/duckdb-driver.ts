@@ -3,7 +3,7 @@
 // implementation, over `@duckdb/node-api`, keeps a small pool of connections (one statement runs per
 // connection at a time) and returns plain JavaScript values: BIGINT as number, dates as ISO text.
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
-import { QueryInterruptedError, throwIfInterrupted } from '@oqlkit/engine'
+import { QueryInterruptedError, settlesWithin, throwIfInterrupted } from '@oqlkit/engine'
 import { constantLiteral } from '../sql/sql-text.ts'
 import type { SqlParam } from './compiled-query.ts'
 
@@ -69,19 +69,6 @@ const INTERRUPT_REPEAT_MS = 25
  * this is left open, with the instance, for the process's exit to end.
  */
 const CLOSE_WAIT_MS = 1_000
-
-/** Whether `work` settles within `ms`. */
-const settlesWithin = async (work: Promise<unknown>, ms: number): Promise<boolean> => {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms)
-  })
-  try {
-    return await Promise.race([work.then(() => true), timeout])
-  } finally {
-    clearTimeout(timer)
-  }
-}
 
 interface Waiter {
   readonly resolve: (connection: DuckDBConnection) => void

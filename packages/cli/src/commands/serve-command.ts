@@ -33,6 +33,7 @@ import {
   type Embedder,
   embeddersMatch,
   MAX_PAGE_DEPTH,
+  settlesWithin,
   writeEmbedderMismatchMessage,
 } from '@oqlkit/engine'
 import {
@@ -722,21 +723,4 @@ export const serveCommand: CliCommand = {
     unguard()
     return { exitCode: 0, stdout: 'oqlkit: stopped\n' }
   },
-}
-
-/** Whether `work` settles within `ms` (it goes on either way). */
-const settlesWithin = async (work: Promise<unknown>, ms: number): Promise<boolean> => {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms)
-  })
-  const settled = work.then(
-    () => true,
-    () => true,
-  )
-  try {
-    return await Promise.race([settled, timeout])
-  } finally {
-    clearTimeout(timer)
-  }
 }

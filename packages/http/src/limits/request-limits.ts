@@ -4,6 +4,7 @@ import {
   isQueryInterruptedError,
   type QueryOptions,
   type StorageAdapter,
+  settlesWithin,
   workloadOfPlan,
 } from '@oqlkit/engine'
 import type { Middleware } from 'h3'
@@ -206,9 +207,9 @@ export class RequestLimits {
   async shutdown(graceMs: number, interruptMs = graceMs): Promise<void> {
     this.#draining = true
     const settled = () => Promise.allSettled([...this.#inFlight.keys()])
-    if (await finishesWithin(settled(), graceMs)) return
+    if (await settlesWithin(settled(), graceMs)) return
     for (const stop of this.#inFlight.values()) stop.abort('shutdown')
-    if (await finishesWithin(settled(), interruptMs)) return
+    if (await settlesWithin(settled(), interruptMs)) return
     for (const giveUp of [...this.#giveUp]) giveUp()
   }
 
@@ -235,17 +236,5 @@ export class RequestLimits {
       ],
       { 'retry-after': String(Math.max(1, Math.ceil(seconds))) },
     )
-  }
-}
-
-const finishesWithin = async (work: Promise<unknown>, ms: number): Promise<boolean> => {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms)
-  })
-  try {
-    return await Promise.race([work.then(() => true), timeout])
-  } finally {
-    clearTimeout(timer)
   }
 }

@@ -6,10 +6,9 @@ import type { ClickHouseClient } from '@clickhouse/client'
 import { planQuery } from '@oqlkit/engine'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createClickHouseAdapter } from '../src/clickhouse-adapter.ts'
+import { servedVersionAnswer } from './support/served-version-stand-in.ts'
 
 type QueryArguments = { readonly query: string; readonly query_params?: Record<string, unknown> }
-
-const rowsAnswer = (rows: unknown[]) => ({ json: async () => rows })
 
 /** A client stand-in: a served version, no search index, and the page then the count failing. */
 const failingStatementsClient = (): ClickHouseClient => {
@@ -17,18 +16,10 @@ const failingStatementsClient = (): ClickHouseClient => {
   const pageHasFailed = new Promise<void>((resolve) => {
     pageFailed = resolve
   })
-  const query = async ({ query, query_params }: QueryArguments) => {
-    if (query.includes('system.tables'))
-      return rowsAnswer([{ n: query_params?.table === 'catalog_versions' ? 1 : 0 }])
-    if (query.includes('catalog_versions'))
-      return rowsAnswer([
-        {
-          database: 'sample_v1',
-          loaded_at: '2026-11-26 00:00:00',
-          catalog_created_at: '',
-          entity_rows: '{}',
-        },
-      ])
+  const query = async (asked: QueryArguments) => {
+    const answer = servedVersionAnswer(asked)
+    if (answer !== undefined) return answer
+    const { query } = asked
     if (query.includes('AS __id')) {
       setTimeout(pageFailed, 0)
       throw new Error('page statement failed (stand-in)')

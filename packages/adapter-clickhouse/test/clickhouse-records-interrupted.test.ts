@@ -8,25 +8,16 @@ import type { ClickHouseClient } from '@clickhouse/client'
 import { planQuery } from '@oqlkit/engine'
 import { describe, expect, it } from 'vitest'
 import { createClickHouseAdapter } from '../src/clickhouse-adapter.ts'
+import { rowsAnswer, servedVersionAnswer } from './support/served-version-stand-in.ts'
 
 type QueryArguments = { readonly query: string; readonly query_params?: Record<string, unknown> }
 
-const rowsAnswer = (rows: unknown[]) => ({ json: async () => rows })
-
 /** A client stand-in whose records' read is aborted by `controller` once it has begun. */
 const abortingRecordsClient = (controller: AbortController): ClickHouseClient => {
-  const query = async ({ query, query_params }: QueryArguments) => {
-    if (query.includes('system.tables'))
-      return rowsAnswer([{ n: query_params?.table === 'catalog_versions' ? 1 : 0 }])
-    if (query.includes('catalog_versions'))
-      return rowsAnswer([
-        {
-          database: 'sample_v1',
-          loaded_at: '2026-11-26 00:00:00',
-          catalog_created_at: '',
-          entity_rows: '{}',
-        },
-      ])
+  const query = async (asked: QueryArguments) => {
+    const answer = servedVersionAnswer(asked)
+    if (answer !== undefined) return answer
+    const { query } = asked
     if (query.includes('AS __id')) return rowsAnswer([{ __id: 'W1' }])
     if (query.includes('count() AS n')) return rowsAnswer([{ n: '1' }])
     throw new Error(`the stand-in does not answer: ${query}`)

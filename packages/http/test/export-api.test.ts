@@ -233,6 +233,34 @@ describe('GET /works/export', () => {
     }
   })
 
+  it('converts concurrent Parquet exports one at a time (the real writer, wrapped to count them)', async () => {
+    let converting = 0
+    let mostAtOnce = 0
+    const countingWriter: typeof writeJsonLinesAsParquet = async (...args) => {
+      mostAtOnce = Math.max(mostAtOnce, ++converting)
+      try {
+        return await writeJsonLinesAsParquet(...args)
+      } finally {
+        converting--
+      }
+    }
+    const app = createApp({
+      adapter: sample.adapter,
+      catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
+      writeParquet: countingWriter,
+      limits: new RequestLimits({ exportSlots: 3 }),
+      logError: (error) => sample.faults.push(error),
+    })
+    const exports = await Promise.all(
+      ['2018', '2019', '2020'].map((year) =>
+        fetchExport(app, `/works/export?format=parquet&filter=publication_year:${year}&select=id`),
+      ),
+    )
+    expect(exports.map((response) => response.status)).toEqual([200, 200, 200])
+    for (const response of exports) expect(text(response.bytes.subarray(0, 4))).toBe('PAR1')
+    expect(mostAtOnce).toBe(1)
+  })
+
   it('exports an empty result as a header, an empty array, no lines', async () => {
     const app = appOf()
     const query = 'filter=publication_year:1000'

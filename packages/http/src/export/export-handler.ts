@@ -89,6 +89,12 @@ export const exportHandler =
     return runExport(event, options, { entity, format, oqo: list.oqo, view: list.view })
   }
 
+/** The writer, run in the server's one Parquet conversion slot (`RequestLimits.parquetConversions` says why). */
+const convertingOneAtATime =
+  (limits: RequestLimits, writeParquet: ParquetWriter): ParquetWriter =>
+  (source, target, rows, options) =>
+    limits.parquetConversions.run(() => writeParquet(source, target, rows, options), options.signal)
+
 /** What one export runs: the entity path it answers for, the form, and the planned query. */
 interface ExportRun {
   readonly entity: EntityType
@@ -190,7 +196,12 @@ const runExport = async (
     const parts = { first: first.value, rest, stop, idleMs: EXPORT_IDLE_MS, onEnd }
     const body =
       format === 'parquet'
-        ? parquetExportBody(parts, options.writeParquet!, plan.select, plan.entity)
+        ? parquetExportBody(
+            parts,
+            convertingOneAtATime(limits, options.writeParquet!),
+            plan.select,
+            plan.entity,
+          )
         : textExportBody(parts, encoderOf(format, plan.select))
     answered = true
     return new Response(body, { status: 200, headers })

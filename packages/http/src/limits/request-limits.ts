@@ -55,6 +55,13 @@ export class RequestLimits {
   readonly admission: AdmissionQueue
   /** Exports, from their first row sent to their last: apart from `admission`, so they never take its slots. */
   readonly exportAdmission: AdmissionQueue
+  /**
+   * Parquet conversions, one at a time: each holds a DuckDB of about 400 MB however small it is told to be
+   * (measured; a smaller memory limit fails), so the exports that may run at once converting side by side put
+   * a server past 1.5 GB. An export that converts holds an export slot, so every one of them finds a place in
+   * line and none is refused; it waits, while its client waits for the file either way.
+   */
+  readonly parquetConversions: AdmissionQueue
   readonly #scope = new AsyncLocalStorage<RequestScope>()
   /** Each request in flight, with what stops its storage work. */
   readonly #inFlight = new Map<Promise<unknown>, AbortController>()
@@ -74,6 +81,7 @@ export class RequestLimits {
     this.admission = new AdmissionQueue(slots, options.heavyQueue ?? slots * 4)
     const exportSlots = options.exportSlots ?? DEFAULT_EXPORT_SLOTS
     this.exportAdmission = new AdmissionQueue(exportSlots, options.exportQueue ?? exportSlots * 4, 'exports')
+    this.parquetConversions = new AdmissionQueue(1, exportSlots, 'Parquet conversions')
   }
 
   /**

@@ -18,6 +18,7 @@ const limits = new RequestLimits(JSON.parse(limitsJson) as RequestLimitsOptions)
 const adapter = await createDuckDbAdapter({
   catalogDir,
   connections: 6 + limits.exportAdmission.slots,
+  ...(process.env.BENCH_DUCKDB_THREADS === undefined ? {} : { threads: Number(process.env.BENCH_DUCKDB_THREADS) }),
 })
 const tagger = await loadCatalogTagger(catalogDir)
 const app = createApp({

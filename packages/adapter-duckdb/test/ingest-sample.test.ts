@@ -185,6 +185,20 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
           return record
         })
         expect(stored.map((bytes) => JSON.parse(decoder.decode(bytes)))).toStrictEqual(expected)
+        // Out of order, every other one (gaps between the reads), and the first asked again: each location
+        // still gets its own record, whichever reads it shares.
+        const scattered = [...rows.keys()].reverse().filter((at) => at % 2 === 0)
+        scattered.push(0)
+        const again = await reader.read(
+          entity as CatalogEntity,
+          scattered.map((at) => ({
+            offset: Number(rows[at]!.record_offset),
+            bytes: Number(rows[at]!.record_bytes),
+          })),
+        )
+        expect(again.map((bytes) => JSON.parse(decoder.decode(bytes)))).toStrictEqual(
+          scattered.map((at) => expected[at]),
+        )
         // No two records share bytes, and every one lies inside the file.
         const size = statSync(catalog.file(`records/${entity}.records`)).size
         const overlapping = rows.filter(

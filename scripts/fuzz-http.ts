@@ -58,6 +58,12 @@ const BATCH = 200
 if (!Number.isInteger(RUNS) || RUNS < 1 || !Number.isInteger(SEED) || !Number.isInteger(CONCURRENCY))
   throw new Error('--runs, --seed and --concurrency take whole numbers')
 if (ADAPTER !== 'duckdb' && ADAPTER !== 'clickhouse') throw new Error('--adapter takes duckdb or clickhouse')
+/**
+ * How soon the cheap request must answer during a batch. On ClickHouse it is 5 s, as in the test's variant: the
+ * chdb stand-in runs statements that bind parameters one at a time, so the cheap list waits behind the batch's
+ * statements there, where a ClickHouse server would run them side by side.
+ */
+const CHEAP_WITHIN_MS = ADAPTER === 'clickhouse' ? 5_000 : 2_000
 
 // The sample catalog, built once per catalog format and kept between runs.
 const catalogDir = join(tmpdir(), `oqlkit-fuzz-catalog-c${CATALOG_FORMAT_VERSION}`)
@@ -154,7 +160,7 @@ for (let batchStart = 0; batchStart < RUNS; batchStart += BATCH) {
   const cheapCheck = (async () => {
     await new Promise((settle) => setTimeout(settle, 20))
     const checkStarted = performance.now()
-    const problem = await cheapRequestAnswered(fuzz)
+    const problem = await cheapRequestAnswered(fuzz, CHEAP_WITHIN_MS)
     cheap.checked++
     cheap.slowestMs = Math.max(cheap.slowestMs, performance.now() - checkStarted)
     if (problem !== undefined) cheap.failed.push(`batch at ${batchStart}: ${problem}`)
@@ -190,7 +196,7 @@ const out: string[] = [
   '',
   table('request kind', kinds),
   '',
-  `cheap request (/works?per_page=1 during each batch): ${cheap.checked} checked, ${cheap.failed.length} failed, slowest ${cheap.slowestMs.toFixed(0)} ms`,
+  `cheap request (/works?per_page=1 during each batch, within ${CHEAP_WITHIN_MS} ms): ${cheap.checked} checked, ${cheap.failed.length} failed, slowest ${cheap.slowestMs.toFixed(0)} ms`,
   '',
   'slowest requests:',
   ...slowest.map(

@@ -289,5 +289,5 @@ describe('updating a catalog written with columns this version no longer writes'
         ]),
       ),
     ).toEqual([{ key: 'W2', work_id: 'W1' }])
-  })
+  }, 120_000) // a build and an update of it: past the 30 s default on a loaded machine
 })

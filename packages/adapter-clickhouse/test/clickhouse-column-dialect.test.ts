@@ -63,33 +63,39 @@ const expressionsOf = (source: ColumnSource): string[] => {
   }
 }
 
+/** Every registry column of every entity with a table, with its table and its source in the column map. */
+const registryColumnSources = function* () {
+  const map = createColumnMap(CH)
+  for (const type of ENTITY_TYPES) {
+    const info = catalogEntityInfo(entityPath(type))
+    if (info === undefined) continue
+    const table = `\`${database}\`.\`${entityTableName(info.entity)}\``
+    for (const column of propertiesRegistry.columnsOf(type)) {
+      if (column.kind === null) continue
+      const source = map.columnSourceOf(info.entity, { id: column.id, kind: column.kind })
+      yield { type, column, table, source }
+    }
+  }
+}
+
 describe('the column map in ClickHouse SQL (chdb behind the test stand-in for its HTTP interface)', () => {
   it("runs every registry column's SQL on the loaded catalog", async () => {
-    const map = createColumnMap(CH)
     const failures: string[] = []
     let ran = 0
-    for (const type of ENTITY_TYPES) {
-      const info = catalogEntityInfo(entityPath(type))
-      if (info === undefined) continue
-      const table = `\`${database}\`.\`${entityTableName(info.entity)}\``
-      for (const column of propertiesRegistry.columnsOf(type)) {
-        if (column.kind === null) continue
-        for (const expression of expressionsOf(
-          map.columnSourceOf(info.entity, { id: column.id, kind: column.kind }),
-        )) {
-          ran++
-          try {
-            await (
-              await client.query({
-                query: `SELECT ${expression} FROM ${table} LIMIT 3`,
-                format: 'JSONEachRow',
-              })
-            ).json()
-          } catch (error) {
-            failures.push(
-              `${type}.${column.id}: ${expression.slice(0, 120)}: ${(error as Error).message.slice(0, 200)}`,
-            )
-          }
+    for (const { type, column, table, source } of registryColumnSources()) {
+      for (const expression of expressionsOf(source)) {
+        ran++
+        try {
+          await (
+            await client.query({
+              query: `SELECT ${expression} FROM ${table} LIMIT 3`,
+              format: 'JSONEachRow',
+            })
+          ).json()
+        } catch (error) {
+          failures.push(
+            `${type}.${column.id}: ${expression.slice(0, 120)}: ${(error as Error).message.slice(0, 200)}`,
+          )
         }
       }
     }
@@ -100,40 +106,29 @@ describe('the column map in ClickHouse SQL (chdb behind the test stand-in for it
   it('groups and orders by every scalar column, booleans as Bool (no Variant, no UInt8)', async () => {
     // ClickHouse gives an expression whose branches differ in type (`coalesce` of a Float64 and an Int64) a
     // Variant, which it refuses to group or order by; and a predicate a UInt8, which groups as 0 and 1.
-    const map = createColumnMap(CH)
     const failures: string[] = []
     let ran = 0
-    for (const type of ENTITY_TYPES) {
-      const info = catalogEntityInfo(entityPath(type))
-      if (info === undefined) continue
-      const table = `\`${database}\`.\`${entityTableName(info.entity)}\``
-      for (const column of propertiesRegistry.columnsOf(type)) {
-        if (column.kind === null) continue
-        let source = map.columnSourceOf(info.entity, { id: column.id, kind: column.kind })
-        if (source.kind === 'external-id' || source.kind === 'prefix' || source.kind === 'choice')
-          source = source.scalar
-        if (source.kind !== 'scalar') continue
-        ran++
-        const query = `SELECT toTypeName(k) AS type, count() AS n FROM (SELECT ${source.groupExpr} AS k, ${source.expr} AS s FROM ${table}) GROUP BY k ORDER BY k, any(s) LIMIT 1`
-        try {
-          const [row] = (await (await client.query({ query, format: 'JSONEachRow' })).json()) as {
-            type?: string
-          }[]
-          if (
-            column.kind === 'boolean' &&
-            row !== undefined &&
-            !/^(Nullable\()?Bool\)?$/.test(row.type ?? '')
-          )
-            failures.push(`${type}.${column.id}: a boolean grouped as ${row.type}`)
-          await (
-            await client.query({
-              query: `SELECT 1 FROM ${table} ORDER BY ${source.expr} DESC LIMIT 1`,
-              format: 'JSONEachRow',
-            })
-          ).json()
-        } catch (error) {
-          failures.push(`${type}.${column.id}: ${(error as Error).message.slice(0, 200)}`)
-        }
+    for (const { type, column, table, source: registered } of registryColumnSources()) {
+      let source = registered
+      if (source.kind === 'external-id' || source.kind === 'prefix' || source.kind === 'choice')
+        source = source.scalar
+      if (source.kind !== 'scalar') continue
+      ran++
+      const query = `SELECT toTypeName(k) AS type, count() AS n FROM (SELECT ${source.groupExpr} AS k, ${source.expr} AS s FROM ${table}) GROUP BY k ORDER BY k, any(s) LIMIT 1`
+      try {
+        const [row] = (await (await client.query({ query, format: 'JSONEachRow' })).json()) as {
+          type?: string
+        }[]
+        if (column.kind === 'boolean' && row !== undefined && !/^(Nullable\()?Bool\)?$/.test(row.type ?? ''))
+          failures.push(`${type}.${column.id}: a boolean grouped as ${row.type}`)
+        await (
+          await client.query({
+            query: `SELECT 1 FROM ${table} ORDER BY ${source.expr} DESC LIMIT 1`,
+            format: 'JSONEachRow',
+          })
+        ).json()
+      } catch (error) {
+        failures.push(`${type}.${column.id}: ${(error as Error).message.slice(0, 200)}`)
       }
     }
     expect(failures).toEqual([])

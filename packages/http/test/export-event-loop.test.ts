@@ -21,6 +21,24 @@ const recordsOf = (count: number): EntityRecord[] =>
 
 const emptyRest = async function* (): AsyncGenerator<RowBatch, void, undefined> {}
 
+/** Counts the turns of the event loop from now until `stop`, which says how many there were. */
+const countEventLoopTurns = () => {
+  let turns = 0
+  let counting = true
+  const tick = () => {
+    if (!counting) return
+    turns++
+    setImmediate(tick)
+  }
+  setImmediate(tick)
+  return {
+    stop: () => {
+      counting = false
+      return turns
+    },
+  }
+}
+
 /** Reads an export body whole, counting its chunks and the turns of the event loop taken while it was read. */
 const readBody = async (encoder: RowTextEncoder, rows: readonly EntityRecord[], stored = false) => {
   const encoded = new TextEncoder()
@@ -43,14 +61,7 @@ const readBody = async (encoder: RowTextEncoder, rows: readonly EntityRecord[], 
     },
     encoder,
   )
-  let turns = 0
-  let reading = true
-  const tick = () => {
-    if (!reading) return
-    turns++
-    setImmediate(tick)
-  }
-  setImmediate(tick)
+  const turns = countEventLoopTurns()
   const reader = body.getReader()
   let text = ''
   let chunks = 0
@@ -61,8 +72,7 @@ const readBody = async (encoder: RowTextEncoder, rows: readonly EntityRecord[], 
     chunks++
     text += decoder.decode(value, { stream: true })
   }
-  reading = false
-  return { text, chunks, turns }
+  return { text, chunks, turns: turns.stop() }
 }
 
 describe('an export body', () => {
@@ -142,16 +152,9 @@ describe('reading a batch', () => {
       },
       nextAfter: ['next'],
     }
-    let turns = 0
-    let reading = true
-    const tick = () => {
-      if (!reading) return
-      turns++
-      setImmediate(tick)
-    }
-    setImmediate(tick)
+    const counting = countEventLoopTurns()
     const read = await readExportBatch({ queryRows: async () => result }, plan, {})
-    reading = false
+    const turns = counting.stop()
     expect(gotten).toBe(0)
     expect(read.rows).toEqual(records)
     expect([read.count, read.nextAfter]).toEqual([ROWS, ['next']])

@@ -14,11 +14,14 @@ if (catalogDir === undefined) {
   process.exit(2)
 }
 const limits = new RequestLimits(JSON.parse(limitsJson) as RequestLimitsOptions)
-// Connections as `oqlkit serve` sizes them on 2 cores (storageConcurrency), and one per export slot.
+// Connections as `oqlkit serve` sizes them on 2 cores (storageConcurrency), and one per export slot;
+// BENCH_DUCKDB_THREADS sets DuckDB's threads (by default DuckDB's own, one per core), to compare.
 const adapter = await createDuckDbAdapter({
   catalogDir,
   connections: 6 + limits.exportAdmission.slots,
-  ...(process.env.BENCH_DUCKDB_THREADS === undefined ? {} : { threads: Number(process.env.BENCH_DUCKDB_THREADS) }),
+  ...(process.env.BENCH_DUCKDB_THREADS === undefined
+    ? {}
+    : { threads: Number(process.env.BENCH_DUCKDB_THREADS) }),
 })
 const tagger = await loadCatalogTagger(catalogDir)
 const app = createApp({

@@ -145,6 +145,7 @@ describe('the packed packages', () => {
       '@oqlkit/adapter-redis',
       '@oqlkit/cli',
       '@oqlkit/engine',
+      '@oqlkit/file-stores',
       '@oqlkit/http',
       '@oqlkit/oql',
       '@oqlkit/oqo-schema',

@@ -1,8 +1,8 @@
 // The public API of @oqlkit/adapter-duckdb: what the server, the command line, the benchmarks and the tests of
 // other packages use. The catalog layout and its manifest, snapshot ingest, the full-text search index, the
 // DuckDB storage adapter that runs the engine's plans, the vectors of semantic search, the text tagger of a
-// catalog, and the embedded (file-backed) key, meter and collection stores. Text models themselves (tokenizer,
-// LSA, the tagging model, the embeddings client) are @oqlkit/text-models.
+// catalog. Text models themselves (tokenizer, LSA, the tagging model, the embeddings client) are
+// @oqlkit/text-models; the file-backed key, meter and collection stores are @oqlkit/file-stores.
 
 export {
   type CatalogEntity,
@@ -22,11 +22,6 @@ export { fullOpenAlexId, LETTER_ID_PATTERN, shortOpenAlexId } from './catalog/op
 export { RECORD_CODEC_ID, RECORD_CODEC_IDS, type RecordCodecId } from './catalog/record-codec.ts'
 export { RecordTextsFiles, type RecordTextsThreads } from './catalog/record-texts-file.ts'
 export {
-  COLLECTIONS_LOG_FILE,
-  type EmbeddedCollectionStoreOptions,
-  openEmbeddedCollectionStore,
-} from './collections/embedded-collection-store.ts'
-export {
   type JsonLinesParquetOptions,
   PARQUET_MEMORY_LIMIT,
   PARQUET_ROW_GROUP_ROWS,
@@ -42,18 +37,6 @@ export type {
   IngestSummary,
 } from './ingest/ingest-progress.ts'
 export { type IngestOptions, ingestSnapshot } from './ingest/ingest-snapshot.ts'
-export {
-  type EmbeddedKeyStoreOptions,
-  KEYS_LOG_FILE,
-  openEmbeddedKeyStore,
-} from './metering/embedded-key-store.ts'
-export {
-  type EmbeddedMeterStore,
-  type EmbeddedMeterStoreOptions,
-  METER_LOG_FILE,
-  openEmbeddedMeterStore,
-} from './metering/embedded-meter-store.ts'
-export { StateDirectoryInUseError } from './metering/state-directory-lock.ts'
 export {
   type AutocompleteIndexLayout,
   type AutocompleteIndexOptions,

@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openEmbeddedKeyStore } from '@oqlkit/adapter-duckdb'
 import { connectRedis, createRedisKeyStore } from '@oqlkit/adapter-redis'
 import { runCli } from '@oqlkit/cli'
 import { hashApiKey, isWellFormedApiKey } from '@oqlkit/engine'
+import { openFileKeyStore } from '@oqlkit/file-stores'
 import { afterAll, describe, expect, it } from 'vitest'
 import { redisForTests } from '../../adapter-redis/test/redis-test-gate.ts'
 
@@ -41,7 +41,7 @@ describe('oqlkit keys create', () => {
     expect(key).toMatch(/^oqk_/)
     expect(progress.join('')).toContain('shown only this once')
     expect(readFileSync(join(state, 'keys.log'), 'utf8')).not.toContain(key)
-    const store = await openEmbeddedKeyStore({ dir: state })
+    const store = await openFileKeyStore({ dir: state })
     expect(await store.findKey(await hashApiKey(key))).toMatchObject({
       userId: 'alice',
       admin: true,
@@ -57,7 +57,7 @@ describe('oqlkit keys create', () => {
     const first = (await runCli(['keys', 'create', '--user', 'bob', '--state', state])).stdout?.trim() ?? ''
     const second = (await runCli(['keys', 'create', '--user', 'bob', '--state', state])).stdout?.trim() ?? ''
     expect(first).not.toBe(second)
-    const store = await openEmbeddedKeyStore({ dir: state })
+    const store = await openFileKeyStore({ dir: state })
     expect(await store.findKey(await hashApiKey(second))).toMatchObject({
       userId: 'bob',
       admin: false,

@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openEmbeddedMeterStore } from '@oqlkit/adapter-duckdb'
 import {
   createMemoryCollectionStore,
   createMemoryKeyStore,
@@ -12,6 +11,7 @@ import {
   type MeteringLimits,
   type MeterStore,
 } from '@oqlkit/engine'
+import { openFileMeterStore } from '@oqlkit/file-stores'
 import { createApp, MAX_QUERY_BODY_BYTES, meteredCaller } from '@oqlkit/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type OpenApiDocument, OpenApiValidator } from './support/openapi-validator.ts'
@@ -224,7 +224,7 @@ describe('with metering and collections on, every response validates too', () =>
   }
   let keyStore: KeyStore
   const meteredApp = async (name: string, limits: MeteringLimits) => {
-    const meter = await openEmbeddedMeterStore({ dir: join(scratch, name) })
+    const meter = await openFileMeterStore({ dir: join(scratch, name) })
     meters.push(meter)
     return createApp({
       adapter: sample.adapter,

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
-import { openEmbeddedKeyStore, openEmbeddedMeterStore } from '@oqlkit/adapter-duckdb'
 import { connectRedis, createRedisKeyStore, createRedisMeterStore, probeRedis } from '@oqlkit/adapter-redis'
 import {
   createMemoryKeyStore,
@@ -9,6 +8,7 @@ import {
   type MeterStore,
   readKeysFile,
 } from '@oqlkit/engine'
+import { openFileKeyStore, openFileMeterStore } from '@oqlkit/file-stores'
 import { UsageProblem } from './command-line-parser.ts'
 
 /** The state folder's name: beside the catalog for `serve`, in the working folder for `keys`. */
@@ -71,7 +71,7 @@ export const openKeyStore = async (
   location: StoreLocation,
 ): Promise<{ keys: KeyStore; close: () => Promise<void> }> => {
   if (location.kind === 'embedded') {
-    const keys = await openEmbeddedKeyStore({ dir: location.dir })
+    const keys = await openFileKeyStore({ dir: location.dir })
     return { keys, close: () => keys.close() }
   }
   const probe = await probeRedis(location.url)
@@ -88,8 +88,8 @@ export const openKeyStore = async (
 /** Opens the key and meter stores of a location (Redis is probed first, so a dead one fails at once). */
 export const openMeteringStores = async (location: StoreLocation): Promise<MeteringStores> => {
   if (location.kind === 'embedded') {
-    const keys = await openEmbeddedKeyStore({ dir: location.dir })
-    const meter = await openEmbeddedMeterStore({ dir: location.dir })
+    const keys = await openFileKeyStore({ dir: location.dir })
+    const meter = await openFileMeterStore({ dir: location.dir })
     return {
       keys,
       meter,

@@ -15,9 +15,7 @@ import {
   hasUnreadableVectors,
   ingestSnapshot,
   loadCatalogTagger,
-  openEmbeddedCollectionStore,
   readCatalogManifest,
-  StateDirectoryInUseError,
   vectorIndexOf,
   writeJsonLinesAsParquet,
 } from '@oqlkit/adapter-duckdb'
@@ -36,6 +34,7 @@ import {
   settlesWithin,
   writeEmbedderMismatchMessage,
 } from '@oqlkit/engine'
+import { openFileCollectionStore, StateDirectoryInUseError } from '@oqlkit/file-stores'
 import {
   type AccessLog,
   type CorsOptions,
@@ -125,7 +124,7 @@ const openCollections = async (
 ): Promise<{ readonly store: CollectionStore; readonly where: string }> => {
   if (folder !== undefined || location.kind === 'embedded') {
     const dir = resolve(folder ?? join((location as { dir: string }).dir, 'collections'))
-    return { store: await openEmbeddedCollectionStore({ dir }), where: dir }
+    return { store: await openFileCollectionStore({ dir }), where: dir }
   }
   const probe = await probeRedis(location.url)
   if (!probe.reachable) throw new Error(`Redis at ${location.url} did not answer: ${probe.reason}`)

@@ -4,7 +4,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openEmbeddedCollectionStore } from '@oqlkit/adapter-duckdb'
 import {
   connectRedis,
   createRedisCollectionStore,
@@ -12,6 +11,7 @@ import {
   probeRedis,
 } from '@oqlkit/adapter-redis'
 import type { CollectionCaller, CollectionStore } from '@oqlkit/engine'
+import { openFileCollectionStore } from '@oqlkit/file-stores'
 import { fixedKeyCallers } from '@oqlkit/http'
 import { afterAll } from 'vitest'
 
@@ -49,7 +49,7 @@ export const STORE_KINDS: readonly StoreKind[] = [
     name: 'embedded store',
     skip: false,
     open: async () => {
-      const store = await openEmbeddedCollectionStore({ dir: join(scratch, `store-${++opened}`) })
+      const store = await openFileCollectionStore({ dir: join(scratch, `store-${++opened}`) })
       cleanups.push(() => store.close())
       return store
     },

@@ -7,11 +7,6 @@ import { createConnection } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
-  openEmbeddedCollectionStore,
-  openEmbeddedKeyStore,
-  openEmbeddedMeterStore,
-} from '@oqlkit/adapter-duckdb'
-import {
   DEFAULT_METERING_LIMITS,
   generateApiKey,
   keyRecordOf,
@@ -19,6 +14,7 @@ import {
   type StorageAdapter,
   type Tagger,
 } from '@oqlkit/engine'
+import { openFileCollectionStore, openFileKeyStore, openFileMeterStore } from '@oqlkit/file-stores'
 import { answerClientErrors, createApp, meteredCaller } from '@oqlkit/http'
 import { serve } from 'h3'
 import {
@@ -62,9 +58,9 @@ const ID_ENTITIES = [
 /** Opens the fuzz app over an adapter (closed by the caller) and learns a few real ids to aim at. */
 export async function openFuzzApp(adapter: StorageAdapter, tagger: Tagger): Promise<FuzzApp> {
   const dir = mkdtempSync(join(tmpdir(), 'oqlkit-http-fuzz-'))
-  const keys = await openEmbeddedKeyStore({ dir })
-  const meter = await openEmbeddedMeterStore({ dir })
-  const collections = await openEmbeddedCollectionStore({ dir: join(dir, 'collections') })
+  const keys = await openFileKeyStore({ dir })
+  const meter = await openFileMeterStore({ dir })
+  const collections = await openFileCollectionStore({ dir: join(dir, 'collections') })
   const faults: unknown[] = []
   const app = createApp({
     adapter,

@@ -5,7 +5,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openEmbeddedKeyStore, openEmbeddedMeterStore } from '@oqlkit/adapter-duckdb'
 import { connectRedis, createRedisKeyStore, createRedisMeterStore } from '@oqlkit/adapter-redis'
 import {
   generateApiKey,
@@ -15,6 +14,7 @@ import {
   type MeteringLimits,
   type MeterStore,
 } from '@oqlkit/engine'
+import { openFileKeyStore, openFileMeterStore } from '@oqlkit/file-stores'
 import { createApp } from '@oqlkit/http'
 import { afterAll, beforeAll } from 'vitest'
 import { redisForTests } from '../../../adapter-redis/test/redis-test-gate.ts'
@@ -42,8 +42,8 @@ export const STORE_KINDS: readonly StoreKind[] = [
     skip: false,
     open: async () => {
       const dir = mkdtempSync(join(tmpdir(), 'oqlkit-metering-http-'))
-      const keys = await openEmbeddedKeyStore({ dir })
-      const meter = await openEmbeddedMeterStore({ dir })
+      const keys = await openFileKeyStore({ dir })
+      const meter = await openFileMeterStore({ dir })
       return {
         keys,
         meter,

@@ -2,14 +2,14 @@
 // once it is acknowledged, until the test kills it with SIGKILL. Arguments: `charges <dir> <nowMs>` or
 // `keys <dir>`.
 
-import { openEmbeddedKeyStore, openEmbeddedMeterStore } from '@oqlkit/adapter-duckdb'
 import { keyRecordOf } from '@oqlkit/engine'
+import { openFileKeyStore, openFileMeterStore } from '@oqlkit/file-stores'
 
 const [mode, dir, nowText] = process.argv.slice(2)
 if (dir === undefined) throw new Error('usage: metering-crash-child.ts charges|keys <dir> [nowMs]')
 
 if (mode === 'charges') {
-  const store = await openEmbeddedMeterStore({ dir })
+  const store = await openFileMeterStore({ dir })
   const nowMs = Number(nowText)
   let sent = 0
   const worker = async (): Promise<void> => {
@@ -30,7 +30,7 @@ if (mode === 'charges') {
   // Several calls in flight at once, as a server has them: the group commit path is exercised too.
   await Promise.all(Array.from({ length: 8 }, worker))
 } else {
-  const store = await openEmbeddedKeyStore({ dir })
+  const store = await openFileKeyStore({ dir })
   for (let n = 0; ; n++) {
     const record = await keyRecordOf(
       `crash-key-${String(n).padStart(12, '0')}`,

@@ -10,14 +10,14 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import {
-  METER_LOG_FILE,
-  openEmbeddedKeyStore,
-  openEmbeddedMeterStore,
-  StateDirectoryInUseError,
-} from '@oqlkit/adapter-duckdb'
 import { keyRecordOf, utcDayOf } from '@oqlkit/engine'
 import { describeMeterStoreConformance } from '@oqlkit/engine/testing'
+import {
+  METER_LOG_FILE,
+  openFileKeyStore,
+  openFileMeterStore,
+  StateDirectoryInUseError,
+} from '@oqlkit/file-stores'
 import { afterAll, describe, expect, it } from 'vitest'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-embedded-meter-'))
@@ -36,26 +36,26 @@ const charge = (subject: string, cost: number, requestId: string) => ({
 })
 
 describeMeterStoreConformance('embedded (file-backed)', async () => {
-  const store = await openEmbeddedMeterStore({ dir: freshDir() })
+  const store = await openFileMeterStore({ dir: freshDir() })
   return { store, dispose: () => store.close() }
 })
 
 describeMeterStoreConformance('embedded, compacting at every flush', async () => {
-  const store = await openEmbeddedMeterStore({ dir: freshDir(), compactAtBytes: 1 })
+  const store = await openFileMeterStore({ dir: freshDir(), compactAtBytes: 1 })
   return { store, dispose: () => store.close() }
 })
 
 describe('the embedded meter store on disk', () => {
   it('replays its log on open: every acknowledged charge and refund is still there', async () => {
     const dir = freshDir()
-    const first = await openEmbeddedMeterStore({ dir })
+    const first = await openFileMeterStore({ dir })
     for (let i = 0; i < 30; i++) await first.charge(charge('key:a', 100, `a${i}`))
     const big = await first.charge(charge('key:b', 1_500_000, 'b'))
     expect(big.ok).toBe(true)
     if (big.ok) await first.refund(big.receipt, NOW)
     await first.charge(charge('key:b', 1_200_000, 'b2'))
     await first.close()
-    const reopened = await openEmbeddedMeterStore({ dir })
+    const reopened = await openFileMeterStore({ dir })
     expect((await reopened.read('key:a', NOW)).counters).toEqual({
       day: utcDayOf(NOW),
       dailyUsedMicroUsd: 3000,
@@ -71,7 +71,7 @@ describe('the embedded meter store on disk', () => {
 
   it('never writes a free call, and keeps the log bounded by compacting it', async () => {
     const dir = freshDir()
-    const store = await openEmbeddedMeterStore({ dir, compactAtBytes: 2000, clock: () => NOW })
+    const store = await openFileMeterStore({ dir, compactAtBytes: 2000, clock: () => NOW })
     await store.charge(charge('ip:free', 0, 'free'))
     expect(statSync(join(dir, METER_LOG_FILE)).size).toBe(0)
     // 20 flushes of 20 charges: the log is compacted whenever a flush finds it past 2,000 bytes.
@@ -81,7 +81,7 @@ describe('the embedded meter store on disk', () => {
       )
     await store.close()
     expect(statSync(join(dir, METER_LOG_FILE)).size).toBeLessThan(2000 + 20 * 80)
-    const reopened = await openEmbeddedMeterStore({ dir })
+    const reopened = await openFileMeterStore({ dir })
     for (let s = 0; s < 5; s++)
       expect((await reopened.read(`key:s${s}`, NOW)).counters.dailyUsedMicroUsd).toBe(8000)
     await reopened.close()
@@ -89,15 +89,15 @@ describe('the embedded meter store on disk', () => {
 
   it('cuts off a line a crash left half-written, and appends after it', async () => {
     const dir = freshDir()
-    const store = await openEmbeddedMeterStore({ dir })
+    const store = await openFileMeterStore({ dir })
     await store.charge(charge('key:torn', 100, 't1'))
     await store.close()
     appendFileSync(join(dir, METER_LOG_FILE), '{"op":"charge","subject":"key:torn","da')
-    const reopened = await openEmbeddedMeterStore({ dir })
+    const reopened = await openFileMeterStore({ dir })
     await reopened.charge(charge('key:torn', 100, 't2'))
     await reopened.close()
     expect(readFileSync(join(dir, METER_LOG_FILE), 'utf8').split('\n')).toHaveLength(3)
-    const third = await openEmbeddedMeterStore({ dir })
+    const third = await openFileMeterStore({ dir })
     expect((await third.read('key:torn', NOW)).counters.dailyUsedMicroUsd).toBe(200)
     expect(third.skippedLines).toBe(0)
     await third.close()
@@ -105,34 +105,34 @@ describe('the embedded meter store on disk', () => {
 
   it('serves one process: a second open fails while the first holds the folder', async () => {
     const dir = freshDir()
-    const store = await openEmbeddedMeterStore({ dir })
-    await expect(openEmbeddedMeterStore({ dir })).rejects.toThrow(StateDirectoryInUseError)
-    await expect(openEmbeddedMeterStore({ dir })).rejects.toThrow(
+    const store = await openFileMeterStore({ dir })
+    await expect(openFileMeterStore({ dir })).rejects.toThrow(StateDirectoryInUseError)
+    await expect(openFileMeterStore({ dir })).rejects.toThrow(
       /^The metering state in .* share budgets through Redis/,
     )
     await store.close()
-    const again = await openEmbeddedMeterStore({ dir })
+    const again = await openFileMeterStore({ dir })
     await again.close()
   })
 
   it('takes over the lock of a process that died, keeping its charges, and holds it as its own', async () => {
     const dir = freshDir()
     const lockFile = join(dir, 'meter.lock')
-    const store = await openEmbeddedMeterStore({ dir })
+    const store = await openFileMeterStore({ dir })
     await store.charge(charge('key:dead', 100, 'd1'))
     await store.close()
     expect(existsSync(lockFile), 'close releases the lock').toBe(false)
     // The dead process's lock: a pid no process has (above the kernel's pid_max).
     writeFileSync(lockFile, '99999999')
-    const taken = await openEmbeddedMeterStore({ dir })
+    const taken = await openFileMeterStore({ dir })
     expect(readFileSync(lockFile, 'utf8').trim(), 'the lock now names this process').toBe(String(process.pid))
     expect((await taken.read('key:dead', NOW)).counters.dailyUsedMicroUsd).toBe(100)
     expect((await taken.charge(charge('key:dead', 100, 'd2'))).ok).toBe(true)
     // Taken over for real: another open is refused while this store holds it.
-    await expect(openEmbeddedMeterStore({ dir })).rejects.toThrow(StateDirectoryInUseError)
+    await expect(openFileMeterStore({ dir })).rejects.toThrow(StateDirectoryInUseError)
     await taken.close()
     expect(existsSync(lockFile)).toBe(false)
-    const reopened = await openEmbeddedMeterStore({ dir })
+    const reopened = await openFileMeterStore({ dir })
     expect((await reopened.read('key:dead', NOW)).counters.dailyUsedMicroUsd).toBe(200)
     await reopened.close()
   })
@@ -140,10 +140,10 @@ describe('the embedded meter store on disk', () => {
   it('does not take over the lock of a process that is still running', async () => {
     const dir = freshDir()
     const lockFile = join(dir, 'meter.lock')
-    await (await openEmbeddedMeterStore({ dir })).close()
+    await (await openFileMeterStore({ dir })).close()
     // The parent of this test process is alive: its lock stands.
     writeFileSync(lockFile, String(process.ppid))
-    const refused = await openEmbeddedMeterStore({ dir }).then(
+    const refused = await openFileMeterStore({ dir }).then(
       () => undefined,
       (error: unknown) => error,
     )
@@ -189,7 +189,7 @@ describe('the embedded stores after SIGKILL', () => {
   it('lose no acknowledged charge', async () => {
     const dir = freshDir()
     const acknowledged = (await runAndKill(['charges', dir, String(NOW)], 300)).length
-    const store = await openEmbeddedMeterStore({ dir })
+    const store = await openFileMeterStore({ dir })
     const used = (await store.read('key:crash', NOW)).counters.dailyUsedMicroUsd
     await store.close()
     expect(used).toBeGreaterThanOrEqual(acknowledged * 100)
@@ -200,7 +200,7 @@ describe('the embedded stores after SIGKILL', () => {
   it('lose no acknowledged key', async () => {
     const dir = freshDir()
     const lines = await runAndKill(['keys', dir], 60)
-    const store = await openEmbeddedKeyStore({ dir })
+    const store = await openFileKeyStore({ dir })
     for (const line of lines) expect(await store.findKey(line.slice('acked '.length))).toBeDefined()
     await store.close()
   }, 60_000)
@@ -211,20 +211,20 @@ describe('the embedded key store', () => {
     const dir = freshDir()
     const key = 'embedded-key-0000000001'
     const record = await keyRecordOf(key, { userId: 'u1', prepaidUsd: 3 }, new Date(NOW))
-    const store = await openEmbeddedKeyStore({ dir })
+    const store = await openFileKeyStore({ dir })
     await store.putKey(record)
     expect(await store.findKey(record.keyHash)).toEqual(record)
     await store.close()
     expect(readFileSync(join(dir, 'keys.log'), 'utf8')).not.toContain(key)
-    const reopened = await openEmbeddedKeyStore({ dir })
+    const reopened = await openFileKeyStore({ dir })
     expect(await reopened.findKey(record.keyHash)).toEqual(record)
     expect(await reopened.findKey('f'.repeat(64))).toBeUndefined()
   })
 
   it('sees keys another process adds while it runs, and the newest record of a key', async () => {
     const dir = freshDir()
-    const server = await openEmbeddedKeyStore({ dir })
-    const cli = await openEmbeddedKeyStore({ dir })
+    const server = await openFileKeyStore({ dir })
+    const cli = await openFileKeyStore({ dir })
     const record = await keyRecordOf('added-later-000000000001', { userId: 'late' }, new Date(NOW))
     expect(await server.findKey(record.keyHash)).toBeUndefined()
     await cli.putKey(record)
@@ -236,11 +236,11 @@ describe('the embedded key store', () => {
 
   it('skips damaged lines instead of trusting them', async () => {
     const dir = freshDir()
-    const store = await openEmbeddedKeyStore({ dir })
+    const store = await openFileKeyStore({ dir })
     const record = await keyRecordOf('damaged-line-00000000001', { userId: 'ok' }, new Date(NOW))
     appendFileSync(join(dir, 'keys.log'), '{"put":{"keyHash":"zz","admin":"yes"}}\n{"put":{"keyHa')
     await store.putKey(record)
-    const reopened = await openEmbeddedKeyStore({ dir })
+    const reopened = await openFileKeyStore({ dir })
     expect(await reopened.findKey(record.keyHash)).toEqual(record)
     expect(await reopened.findKey('zz')).toBeUndefined()
   })

@@ -6,8 +6,8 @@ import {
   type CollectionStore,
   type Decision,
 } from '@oqlkit/engine'
-import { DurableAppendLog, readLogLines } from '../metering/durable-append-log.ts'
-import { lockStateDirectory } from '../metering/state-directory-lock.ts'
+import { DurableAppendLog, readLogLines } from './durable-append-log.ts'
+import { lockStateDirectory } from './state-directory-lock.ts'
 
 export const COLLECTIONS_LOG_FILE = 'collections.log'
 
@@ -17,7 +17,7 @@ const LOG_VERSION = 1
 /** Past this size the log is rewritten as one line per collection (what it holds now). */
 const COMPACT_AT_BYTES = 64 * 1024 * 1024
 
-export interface EmbeddedCollectionStoreOptions {
+export interface FileCollectionStoreOptions {
   /** The state folder (created if missing); collections live in `collections.log` there. */
   readonly dir: string
   /** Log size in bytes past which it is compacted (default 64 MiB). */
@@ -48,8 +48,8 @@ const operationOf = (line: string, number: number, path: string): CollectionOper
  * a crash (SIGKILL included) and a refused one leaves no trace. Opening replays the log; a last line a
  * crash cut short was never acknowledged and is dropped. A lock file keeps a second process out.
  */
-export const openEmbeddedCollectionStore = async (
-  options: EmbeddedCollectionStoreOptions,
+export const openFileCollectionStore = async (
+  options: FileCollectionStoreOptions,
 ): Promise<CollectionStore> => {
   const release = await lockStateDirectory(options.dir, 'collections')
   const path = join(options.dir, COLLECTIONS_LOG_FILE)

@@ -8,7 +8,7 @@ export const METER_LOG_FILE = 'meter.log'
 /** Compact the meter log once it passes this size (at 100 paid calls a second: about every two hours). */
 const DEFAULT_COMPACT_AT_BYTES = 64 * 1024 * 1024
 
-export interface EmbeddedMeterStoreOptions {
+export interface FileMeterStoreOptions {
   /** The state folder (created if missing); the store writes `meter.log` and `meter.lock` there. */
   readonly dir: string
   readonly compactAtBytes?: number
@@ -16,7 +16,7 @@ export interface EmbeddedMeterStoreOptions {
   readonly clock?: () => number
 }
 
-export interface EmbeddedMeterStore extends MeterStore {
+export interface FileMeterStore extends MeterStore {
   /** Log lines that could not be read when the store opened (0 unless the file was damaged). */
   readonly skippedLines: number
 }
@@ -31,9 +31,7 @@ export interface EmbeddedMeterStore extends MeterStore {
  * A lock file keeps a second process from opening the same folder (two processes would each spend the
  * whole budget); several server processes share budgets through the Redis store instead.
  */
-export const openEmbeddedMeterStore = async (
-  options: EmbeddedMeterStoreOptions,
-): Promise<EmbeddedMeterStore> => {
+export const openFileMeterStore = async (options: FileMeterStoreOptions): Promise<FileMeterStore> => {
   const release = await lockStateDirectory(options.dir, 'meter')
   try {
     const path = join(options.dir, METER_LOG_FILE)

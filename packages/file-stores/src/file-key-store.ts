@@ -17,7 +17,7 @@ const REFRESH_AFTER_MS = 1000
 const readKeyLine = (value: unknown): ApiKeyRecord | undefined =>
   typeof value === 'object' && value !== null ? readApiKeyRecord((value as { put?: unknown }).put) : undefined
 
-export interface EmbeddedKeyStoreOptions {
+export interface FileKeyStoreOptions {
   /** The state folder (created if missing); keys live in `keys.log` there. */
   readonly dir: string
 }
@@ -30,7 +30,7 @@ export interface EmbeddedKeyStoreOptions {
  * last looked when a key is not known (and at most a second after it last looked for a known one), so a
  * key revoked or updated by `oqlkit keys` takes effect within a second, with no restart.
  */
-export const openEmbeddedKeyStore = async (options: EmbeddedKeyStoreOptions): Promise<KeyStore> => {
+export const openFileKeyStore = async (options: FileKeyStoreOptions): Promise<KeyStore> => {
   await mkdir(options.dir, { recursive: true })
   const path = join(options.dir, KEYS_LOG_FILE)
   const byHash = new Map<string, ApiKeyRecord>()

@@ -1,0 +1,125 @@
+// Prints the slowest files of a vitest JSON report, and how long the whole run took against its budget:
+//   node --import tsx scripts/slowest-test-files.ts <report.json> [--run-seconds N] [--budget-seconds 600] [--count 10]
+// .ci/run calls it at its end, so that a suite drifting past its ten minutes is seen in every CI log; over
+// the budget it prints a loud line, not a failure (a loaded machine must not block a landing).
+// A file's time is the `duration` scripts/timed-json-reporter.ts adds (hooks and imports included); in a
+// plain vitest report, which lacks it, the span from the file's first test's start to its last one's end.
+import { existsSync, readFileSync } from 'node:fs'
+import { relative } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+interface ReportedFile {
+  readonly name: string
+  readonly status?: string
+  readonly startTime?: number
+  readonly endTime?: number
+  readonly duration?: number
+  readonly assertionResults?: readonly unknown[]
+}
+
+interface Report {
+  readonly numTotalTests?: number
+  readonly testResults: readonly ReportedFile[]
+}
+
+export interface FileTime {
+  /** The file's path, relative to the root given when it lies under it. */
+  readonly file: string
+  readonly seconds: number
+  readonly tests: number
+  readonly status: string
+}
+
+const isReport = (value: unknown): value is Report =>
+  typeof value === 'object' &&
+  value !== null &&
+  Array.isArray((value as { testResults?: unknown }).testResults)
+
+/** Every file of the report with its seconds, the slowest first. */
+export function fileTimes(report: unknown, root: string): FileTime[] {
+  if (!isReport(report)) throw new Error('not a vitest JSON report: it has no testResults list')
+  return report.testResults
+    .map((entry) => {
+      const span = (entry.endTime ?? 0) - (entry.startTime ?? 0)
+      const milliseconds = entry.duration ?? Math.max(0, span)
+      return {
+        file: entry.name.startsWith(`${root}/`) ? relative(root, entry.name) : entry.name,
+        seconds: milliseconds / 1000,
+        tests: entry.assertionResults?.length ?? 0,
+        status: entry.status ?? 'unknown',
+      }
+    })
+    .sort((a, b) => b.seconds - a.seconds || a.file.localeCompare(b.file))
+}
+
+/** 751 → `12m31s`, 42 → `42s`. */
+export function minutesAndSeconds(seconds: number): string {
+  const whole = Math.round(seconds)
+  const minutes = Math.floor(whole / 60)
+  return minutes === 0 ? `${whole}s` : `${minutes}m${String(whole % 60).padStart(2, '0')}s`
+}
+
+export interface RunSummary {
+  /** The parsed report, or undefined when the run stopped before vitest wrote one. */
+  readonly report: unknown
+  readonly root: string
+  /** How long the whole run took, when known. */
+  readonly runSeconds?: number
+  readonly budgetSeconds: number
+  readonly count: number
+}
+
+/** The lines printed at the end of a run. */
+export function summaryLines({ report, root, runSeconds, budgetSeconds, count }: RunSummary): string[] {
+  const lines: string[] = []
+  if (report === undefined) lines.push('No vitest report: the run stopped before the tests finished.')
+  else {
+    const times = fileTimes(report, root)
+    const total = times.reduce((sum, time) => sum + time.seconds, 0)
+    const tests = times.reduce((sum, time) => sum + time.tests, 0)
+    lines.push(
+      `vitest: ${times.length} files, ${tests} tests, ${minutesAndSeconds(total)} of file time in all (files run in parallel).`,
+    )
+    lines.push(`The ${Math.min(count, times.length)} slowest test files:`)
+    const width = Math.max(0, ...times.slice(0, count).map((time) => time.seconds.toFixed(1).length))
+    for (const time of times.slice(0, count))
+      lines.push(
+        `  ${time.seconds.toFixed(1).padStart(width)} s  ${time.file} (${time.tests} test${time.tests === 1 ? '' : 's'}${time.status === 'passed' ? '' : `, ${time.status}`})`,
+      )
+  }
+  if (runSeconds !== undefined) {
+    lines.push(`.ci/run took ${minutesAndSeconds(runSeconds)}.`)
+    const budget = budgetSeconds % 60 === 0 ? `${budgetSeconds / 60}-minute` : `${budgetSeconds}-second`
+    if (runSeconds > budgetSeconds)
+      lines.push(`!!! .ci/run took ${minutesAndSeconds(runSeconds)}: over the ${budget} budget`)
+  }
+  return lines
+}
+
+const numberOption = (args: readonly string[], name: string): number | undefined => {
+  const at = args.indexOf(name)
+  if (at === -1) return undefined
+  const value = Number(args[at + 1])
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} needs a number, not ${args[at + 1]}`)
+  return value
+}
+
+function main(args: readonly string[]): void {
+  const path = args[0]
+  if (path === undefined || path.startsWith('--'))
+    throw new Error(
+      'usage: slowest-test-files.ts <report.json> [--run-seconds N] [--budget-seconds 600] [--count 10]',
+    )
+  const runSeconds = numberOption(args, '--run-seconds')
+  const lines = summaryLines({
+    report: existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as unknown) : undefined,
+    root: process.cwd(),
+    ...(runSeconds === undefined ? {} : { runSeconds }),
+    budgetSeconds: numberOption(args, '--budget-seconds') ?? 600,
+    count: numberOption(args, '--count') ?? 10,
+  })
+  process.stdout.write(`${lines.join('\n')}\n`)
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href)
+  main(process.argv.slice(2))

@@ -44,16 +44,8 @@ export {
   readAutocompleteLayouts,
 } from './query/autocomplete-index.ts'
 export { rankAutocompleteMatches } from './query/autocomplete-lookup.ts'
-// What another engine needs to search the same index with the same scores (the ClickHouse adapter): the
-// engine's search node as an index query, planned into index terms, and the index's fields and constants.
-export {
-  type CatalogSearchQuery,
-  catalogSearchQuery,
-  invalidAnySearchError,
-  invalidSearchError,
-} from './query/catalog-search.ts'
 export { normalizedNameSql } from './query/catalog-views.ts'
-export { type ColumnDialect, DUCKDB_COLUMN_DIALECT } from './query/column-dialect.ts'
+export type { ColumnDialect } from './query/column-dialect.ts'
 export {
   type ColumnMap,
   type ColumnSource,
@@ -72,10 +64,9 @@ export {
   type DuckDbAdapterOptions,
 } from './query/duckdb-adapter.ts'
 export { type DuckDbDatabaseOptions, openDuckDbDatabase } from './query/duckdb-driver.ts'
+export { selectRecordFields } from './query/record-field-selection.ts'
 export { type RecordLocation, RecordStoreReader } from './query/record-store-reader.ts'
-export { selectRecordFields } from './query/result-readers.ts'
 export { searchGroupsOf } from './query/search-groups.ts'
-export { unindexedSearchPath } from './query/unindexed-search.ts'
 export { codecInputs, type ValueCodec, type ValueCodecs, valueCodecsFor } from './query/value-codecs.ts'
 export { type CatalogWorkVectors, readCatalogWorkVectors } from './query/work-vector-loader.ts'
 export {
@@ -84,6 +75,14 @@ export {
   type IndexCatalogSearchResult,
   indexCatalogSearch,
 } from './search/catalog-search-indexer.ts'
+// What another engine needs to search the same index with the same scores (the ClickHouse adapter): the
+// engine's search node as an index query, planned into index terms, and the index's fields and constants.
+export {
+  type CatalogSearchQuery,
+  catalogSearchQuery,
+  invalidAnySearchError,
+  invalidSearchError,
+} from './search/catalog-search-query.ts'
 export { STORED_FIELDS, type WeightedField } from './search/search-fields.ts'
 export type { SearchBuildProgress } from './search/search-index-builder.ts'
 export {
@@ -105,6 +104,7 @@ export {
   type SequencePlan,
   type TokenPlan,
 } from './search/search-plan.ts'
+export { unindexedSearchPath } from './search/unindexed-search-fields.ts'
 export { type BuildSession, connectionSession } from './sql/build-session.ts'
 export { loadCatalogTagger } from './tagging/catalog-text-tagger.ts'
 export { readCatalogTrainingWorks } from './tagging/catalog-training-works.ts'

@@ -6,7 +6,8 @@ import { planQuery } from '@oqlkit/engine'
 import { referenceRows, shortIdOf, valuesAt } from '@oqlkit/engine/testing'
 import { type Column, ENTITY_TYPES, type LeafFilter, type Oqo, propertiesRegistry } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
-import { catalogEntityOf, columnSourceOf } from '../src/query/column-sources.ts'
+import { catalogEntityOf } from '../src/query/column-sources.ts'
+import { columnSourceOf } from '../src/query/duckdb-column-map.ts'
 import { readSampleRecords, useSampleCatalogConnections } from './query-sample-fixture.ts'
 
 // Continents and the Global South are not in the records: they come from the countries' codes through the

@@ -10,8 +10,9 @@ import { propertiesRegistry } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SERVING_DATABASE_FILE } from '../src/catalog/catalog-layout.ts'
 import { LINK_TABLES } from '../src/catalog/link-tables.ts'
-import { columnSourceOf, linkExtremeColumnsOf } from '../src/query/column-sources.ts'
+import { linkExtremeColumnsOf } from '../src/query/column-sources.ts'
 import { createDuckDbAdapter, type DuckDbAdapter } from '../src/query/duckdb-adapter.ts'
+import { columnSourceOf } from '../src/query/duckdb-column-map.ts'
 import { ingestSampleCatalog } from './query-sample-fixture.ts'
 
 /** Every sortable works column whose values a link table holds (cited_by reads the referenced works). */

@@ -5,7 +5,8 @@ import { planQuery, type QueryPlan } from '@oqlkit/engine'
 import { type Column, ENTITY_TYPES, type Oqo, propertiesRegistry } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
 import { CATALOG_ENTITY_NAMES } from '../src/catalog/catalog-entities.ts'
-import { catalogEntityOf, recordPathColumnsOf } from '../src/query/column-sources.ts'
+import { catalogEntityOf } from '../src/query/column-sources.ts'
+import { recordPathColumnsOf } from '../src/query/duckdb-column-map.ts'
 import { DuckDbPlanCompiler } from '../src/query/duckdb-plan-compiler.ts'
 
 // String literals are not column references; quoted identifiers are, so their quotes are dropped.

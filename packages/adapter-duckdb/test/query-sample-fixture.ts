@@ -75,7 +75,7 @@ export function useSampleCatalogConnections(): {
     opened.db = await openDuckDbDatabase({ threads: 1, connections: 1 })
     for (const statement of catalogViewStatements(catalog.catalogDir, manifest.manifest, 'tables'))
       await opened.db.all(statement)
-  }, 60_000)
+  })
   afterAll(async () => {
     await opened.adapter?.close()
     await opened.db?.close()

@@ -52,7 +52,7 @@ beforeAll(async () => {
   await writeFile(manifestPath, JSON.stringify(withSearchIndex(manifest, index)))
   for (const load of LOADS)
     adapters.set(load, await createDuckDbAdapter({ catalogDir: catalog.catalogDir, load }))
-}, 60_000)
+})
 afterAll(async () => {
   for (const adapter of adapters.values()) await adapter.close()
   dispose?.()

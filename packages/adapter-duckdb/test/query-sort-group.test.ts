@@ -15,7 +15,8 @@ import {
 import { ENTITY_TYPES, type Oqo, propertiesRegistry } from '@oqlkit/oqo-schema'
 import { afterAll, describe, expect, it } from 'vitest'
 import { LINK_TABLES } from '../src/catalog/link-tables.ts'
-import { catalogEntityOf, columnSourceOf, linkViewOf } from '../src/query/column-sources.ts'
+import { catalogEntityOf, linkViewOf } from '../src/query/column-sources.ts'
+import { columnSourceOf } from '../src/query/duckdb-column-map.ts'
 import { readSampleRecords, useSampleCatalogConnections } from './query-sample-fixture.ts'
 
 const COPIED_COLUMNS = new Set([

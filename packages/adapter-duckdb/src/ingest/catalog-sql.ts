@@ -7,7 +7,7 @@ import { type CatalogColumn, ENTITY_ID_COLUMNS, ENTITY_TAIL_COLUMNS } from '../c
 import { type DerivedColumn, derivedColumnsOf } from '../catalog/entity-columns.ts'
 import { LINK_TABLES, type LinkTableSpec } from '../catalog/link-tables.ts'
 import { LETTER_ID_PATTERN, PATH_ID_TAIL_PATTERN } from '../catalog/openalex-id-normalizer.ts'
-import { recordPathColumnsOf } from '../query/column-sources.ts'
+import { recordPathColumnsOf } from '../query/duckdb-column-map.ts'
 import { constantLiteral, quoteIdentifier, sqlInteger } from '../sql/sql-text.ts'
 import { linkColumnName } from './record-extractor.ts'
 

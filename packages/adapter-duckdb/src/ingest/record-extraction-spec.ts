@@ -8,7 +8,7 @@ import { derivedColumnsOf, type ValueSource } from '../catalog/entity-columns.ts
 import { EXTERNAL_ID_SCHEMES, type ExternalIdScheme } from '../catalog/external-id-schemes.ts'
 import { LINK_TABLES, type LinkKeyTransform } from '../catalog/link-tables.ts'
 import type { RecordPathForm } from '../catalog/record-path-columns.ts'
-import { recordPathColumnsOf } from '../query/column-sources.ts'
+import { recordPathColumnsOf } from '../query/duckdb-column-map.ts'
 
 export interface LinkKeySpec {
   readonly transform: LinkKeyTransform

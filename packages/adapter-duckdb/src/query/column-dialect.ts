@@ -1,11 +1,9 @@
 // The SQL the column map (column-sources.ts, value-codecs.ts) writes, as one interface per engine: where a
 // registry column's values are is a fact of the catalog, but how a JSON text is typed, an id's last segment
 // taken or a list filtered is written differently by DuckDB and ClickHouse (kysely's dialects do the same for
-// their query nodes). DuckDB's is here; ClickHouse's is in @oqlkit/adapter-clickhouse. Every argument is SQL
+// their query nodes). DuckDB's is in @oqlkit/adapter-duckdb, ClickHouse's in @oqlkit/adapter-clickhouse. Every argument is SQL
 // the map wrote itself (a column, an expression of columns) or a constant of this package: never a value of
 // a request, which travels as a parameter.
-import { LETTER_ID_PATTERN } from '../catalog/openalex-id-normalizer.ts'
-import { constantLiteral, quoteIdentifier } from '../sql/sql-text.ts'
 
 export interface ColumnDialect {
   /** A column of the entity table, by its catalog name. */
@@ -60,37 +58,4 @@ export interface ColumnDialect {
   readonly datePlaceholder: string
   /** The placeholder of one parameter read as an instant, `?` marking the slot. */
   readonly timestampPlaceholder: string
-}
-
-const TAIL_PATTERN = constantLiteral('([^/]+)/?$')
-const idTail = (text: string): string => `url_decode(regexp_extract(trim(${text}), ${TAIL_PATTERN}, 1))`
-const LETTER_ID_IN_RECORD = constantLiteral(`(?i)${LETTER_ID_PATTERN}`)
-
-export const DUCKDB_COLUMN_DIALECT: ColumnDialect = {
-  column: quoteIdentifier,
-  constant: constantLiteral,
-  tryNumber: (text) => `TRY_CAST(${text} AS DOUBLE)`,
-  tryDate: (text) => `CAST(TRY_CAST(${text} AS TIMESTAMP) AS DATE)`,
-  tryTimestamp: (text) => `TRY_CAST(${text} AS TIMESTAMP)`,
-  tryBoolean: (text) => `TRY_CAST(${text} AS BOOLEAN)`,
-  toNumber: (expr) => `CAST(${expr} AS DOUBLE)`,
-  toDate: (expr) => `CAST(${expr} AS DATE)`,
-  toTimestamp: (expr) => `CAST(${expr} AS TIMESTAMP)`,
-  idTail,
-  letterIdGroup: (text) =>
-    `coalesce(nullif(upper(regexp_extract(trim(${text}), ${LETTER_ID_IN_RECORD}, 1)), ''), trim(${text}))`,
-  truth: (predicate) => predicate,
-  nonEmpty: (list) => `len(${list}) > 0`,
-  anyOf: (list, constants) =>
-    `len(list_filter(${list}, lambda __v: __v IN (${constants.map((constant) => `'${constant}'`).join(', ')}))) > 0`,
-  anyUpperOf: (list, constants) =>
-    `list_has_any(list_transform(${list}, lambda __c: upper(__c)), [${constants.map(constantLiteral).join(', ')}])`,
-  distinctMapped: (list, map) =>
-    `list_distinct(list_filter(list_transform(${list}, lambda __c: ${map('__c')}), lambda __c: __c IS NOT NULL))`,
-  regexpExtract: (text, pattern) => `regexp_extract(${text}, ${constantLiteral(pattern)}, 1)`,
-  externalIdKey: (text, prefixPattern) =>
-    `regexp_replace(regexp_replace(lower(trim(${text})), ${constantLiteral(prefixPattern)}, ''), '/+$', '')`,
-  concat: (left, right) => `${left} || ${right}`,
-  datePlaceholder: 'CAST(TRY_CAST(? AS TIMESTAMP) AS DATE)',
-  timestampPlaceholder: 'TRY_CAST(? AS TIMESTAMP)',
 }

@@ -22,7 +22,7 @@ import {
   recordPathColumn,
 } from '../catalog/record-path-columns.ts'
 import { jsonPathLiteral, quoteIdentifier } from '../sql/sql-text.ts'
-import { type ColumnDialect, DUCKDB_COLUMN_DIALECT } from './column-dialect.ts'
+import type { ColumnDialect } from './column-dialect.ts'
 import type { GroupKeyFormat } from './compiled-query.ts'
 import {
   anyGlobalSouthSql,
@@ -862,6 +862,3 @@ export const createColumnMap = (dialect: ColumnDialect): ColumnMap => {
 
   return { columnSourceOf, recordListColumn, recordPathColumnsOf }
 }
-
-const DUCKDB_COLUMN_MAP = createColumnMap(DUCKDB_COLUMN_DIALECT)
-export const { columnSourceOf, recordListColumn, recordPathColumnsOf } = DUCKDB_COLUMN_MAP

@@ -28,13 +28,7 @@ import {
   SEARCH_DOC_COLUMN,
   WORK_IS_XPAC_COLUMN,
 } from './catalog-views.ts'
-import {
-  type ColumnSource,
-  catalogEntityOf,
-  columnSourceOf,
-  formatGroupKey,
-  ownValuesOf,
-} from './column-sources.ts'
+import { type ColumnSource, catalogEntityOf, formatGroupKey, ownValuesOf } from './column-sources.ts'
 import type {
   CompiledGroupsQuery,
   CompiledQuery,
@@ -44,12 +38,19 @@ import type {
   SqlParam,
   SqlStatement,
 } from './compiled-query.ts'
+import {
+  BOOLEAN_CODEC,
+  columnSourceOf,
+  DATE_CODEC,
+  NUMBER_CODEC,
+  TIMESTAMP_CODEC,
+} from './duckdb-column-map.ts'
 import { compileFilter, type FilterTarget, type SearchRelation, singleLinkLeaf } from './filter-compiler.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
 import { onlySearchesOf, searchGroupsOf } from './search-groups.ts'
 import { joinSql, param, paramList, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
 import { unindexedSearch } from './unindexed-search.ts'
-import { BOOLEAN_CODEC, DATE_CODEC, NUMBER_CODEC, TIMESTAMP_CODEC, type ValueCodec } from './value-codecs.ts'
+import type { ValueCodec } from './value-codecs.ts'
 
 /** How a search's rows name their records: by short id, or by the number in the id. */
 export type SearchDocs = 'id' | 'number'

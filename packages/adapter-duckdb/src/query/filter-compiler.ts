@@ -22,13 +22,13 @@ import { constantLiteral, quoteIdentifier } from '../sql/sql-text.ts'
 import { EXTERNAL_IDS_VIEW, entityView } from './catalog-views.ts'
 import {
   type ColumnSource,
-  columnSourceOf,
   type LinkSource,
   type ListSource,
   linkViewOf,
   ownValuesOf,
 } from './column-sources.ts'
 import type { SqlParam } from './compiled-query.ts'
+import { columnSourceOf } from './duckdb-column-map.ts'
 import { FALSE_SQL, joinSql, param, raw, type SqlFragment, sql, TRUE_SQL } from './sql-fragment.ts'
 import { codecInputs, type ValueCodec } from './value-codecs.ts'
 

@@ -4,19 +4,9 @@ import type { EntityRecord, GroupBucket, GroupsResult, RowsResult } from '@oqlki
 import type { CompiledGroupsQuery, CompiledRowsQuery } from './compiled-query.ts'
 import type { DuckDbRow } from './duckdb-driver.ts'
 import { parseJsonBytes } from './record-fetcher.ts'
+import { selectRecordFields } from './record-field-selection.ts'
 
 const countOf = (rows: readonly DuckDbRow[], column: string): number => Number(rows[0]?.[column] ?? 0)
-
-/** The record's top-level fields that were asked for, in the record's own order. */
-export const selectRecordFields = (
-  record: Record<string, unknown>,
-  select: readonly string[],
-): Record<string, unknown> => {
-  const wanted = new Set(select)
-  const picked: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(record)) if (wanted.has(key)) picked[key] = value
-  return picked
-}
 
 const recordOf = (row: DuckDbRow, bytes: Uint8Array, query: CompiledRowsQuery): EntityRecord => {
   const parsed = parseJsonBytes(bytes) as Record<string, unknown>

@@ -7,17 +7,10 @@ import type { SearchNode } from '@oqlkit/engine'
 import { exactTokens } from '@oqlkit/text-models'
 import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { exactTokensSql } from '../search/search-tokenizer-sql.ts'
+import { unindexedSearchPath } from '../search/unindexed-search-fields.ts'
 import { entityView } from './catalog-views.ts'
-import { recordListColumn } from './column-sources.ts'
+import { recordListColumn } from './duckdb-column-map.ts'
 import { joinSql, param, raw, type SqlFragment, sql } from './sql-fragment.ts'
-
-const UNINDEXED_TEXT: Readonly<Partial<Record<CatalogEntity, Readonly<Record<string, string>>>>> = {
-  works: { 'raw_affiliation_strings.search': '$.authorships[*].raw_affiliation_strings[*]' },
-}
-
-/** The record path of the strings a search scans, when its field is not in the index. */
-export const unindexedSearchPath = (entity: CatalogEntity, node: SearchNode): string | undefined =>
-  UNINDEXED_TEXT[entity]?.[node.column.id]
 
 /** The `(doc, score)` relation of a search on an unindexed field, or undefined when the field is indexed. */
 export const unindexedSearch = (entity: CatalogEntity, node: SearchNode): SqlFragment | undefined => {

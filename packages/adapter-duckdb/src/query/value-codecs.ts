@@ -9,7 +9,7 @@ import {
   normalizeExternalId,
 } from '../catalog/external-id-schemes.ts'
 import { anyLetterId, pathIdTail } from '../catalog/openalex-id-normalizer.ts'
-import { type ColumnDialect, DUCKDB_COLUMN_DIALECT } from './column-dialect.ts'
+import type { ColumnDialect } from './column-dialect.ts'
 import type { SqlParam } from './compiled-query.ts'
 
 /** What a codec's `input` gives: how an engine types the parameter that carries it. */
@@ -152,20 +152,3 @@ const createValueCodecs = (dialect: ColumnDialect): ValueCodecs => ({
     placeholder: '?',
   }),
 })
-
-// DuckDB's codecs, by the names the compiler has always used.
-const DUCKDB_CODECS = valueCodecsFor(DUCKDB_COLUMN_DIALECT)
-export const NUMBER_CODEC = DUCKDB_CODECS.number
-export const BOOLEAN_CODEC = DUCKDB_CODECS.boolean
-export const DATE_CODEC = DUCKDB_CODECS.date
-export const TIMESTAMP_CODEC = DUCKDB_CODECS.timestamp
-export const TEXT_CODEC = DUCKDB_CODECS.text
-export const ID_CODEC = DUCKDB_CODECS.id
-export const LETTER_ID_CODEC = DUCKDB_CODECS.letterId
-export const PATH_ID_CODEC = DUCKDB_CODECS.pathId
-export const COUNTRY_CODEC = DUCKDB_CODECS.country
-export const CODE_CODEC = DUCKDB_CODECS.code
-export const externalIdCodec = DUCKDB_CODECS.externalId
-
-/** SQL (DuckDB): the url-decoded last path segment of an id or code (`https://openalex.org/W1` gives `W1`). */
-export const idTailSql = DUCKDB_COLUMN_DIALECT.idTail

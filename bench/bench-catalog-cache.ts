@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { CATALOG_FORMAT_VERSION } from '@oqlkit/adapter-duckdb'
+import { CATALOG_FORMAT_VERSION } from '@oqlkit/catalog'
 
 /** The generator's snapshot format (its manifest's `formatVersion`). */
 const GENERATED_SNAPSHOT_VERSION = 1

@@ -1,7 +1,8 @@
 // Times opening a catalog as a server does: the adapter (in MODE, default narrow), one random work, the text
 // tagger, and the process's resident memory after. One run per process, so that nothing is warm:
 //   node --conditions=@oqlkit/source --import tsx bench/catalog-open.ts CATALOG [narrow|views|tables]
-import { createDuckDbAdapter, loadCatalogTagger } from '@oqlkit/adapter-duckdb'
+import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
+import { loadCatalogTagger } from '@oqlkit/catalog'
 
 const [catalogDir, mode = 'narrow'] = process.argv.slice(2)
 if (catalogDir === undefined || !['narrow', 'views', 'tables'].includes(mode)) {

@@ -5,7 +5,8 @@
 // its deadlines, fired) and exits.
 //   node --conditions=@oqlkit/source --import tsx bench/cheap-under-load-server.ts CATALOG LIMITS_JSON
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { createDuckDbAdapter, loadCatalogTagger } from '@oqlkit/adapter-duckdb'
+import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
+import { loadCatalogTagger } from '@oqlkit/catalog'
 import { createApp, RequestLimits, type RequestLimitsOptions, startServer } from '@oqlkit/http'
 
 const [catalogDir, limitsJson = '{}'] = process.argv.slice(2)

@@ -15,7 +15,7 @@ import {
   IvfVectorIndex,
   int8MemoryRowSource,
   WorkVectorMatrix,
-} from '@oqlkit/adapter-duckdb'
+} from '@oqlkit/catalog'
 import { SeededGaussian } from '@oqlkit/text-models'
 import { formatMs, median, percentile } from './bench-stats.ts'
 

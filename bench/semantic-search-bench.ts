@@ -32,13 +32,11 @@ import {
   connectionSession,
   createDuckDbAdapter,
   indexCatalogVectors,
-  isHeldOut,
   RecordTextsFiles,
-  readCatalogManifest,
   readCatalogWorkVectors,
   readWorkTexts,
-  vectorIndexOf,
 } from '@oqlkit/adapter-duckdb'
+import { isHeldOut, readCatalogManifest, vectorIndexOf } from '@oqlkit/catalog'
 import { planQuery, type StorageAdapter, unitVector } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { exactTokens, porterStem, readLsaModel } from '@oqlkit/text-models'

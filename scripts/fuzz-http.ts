@@ -14,12 +14,8 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import {
-  CATALOG_FORMAT_VERSION,
-  createDuckDbAdapter,
-  ingestSnapshot,
-  loadCatalogTagger,
-} from '@oqlkit/adapter-duckdb'
+import { createDuckDbAdapter, ingestSnapshot } from '@oqlkit/adapter-duckdb'
+import { CATALOG_FORMAT_VERSION, loadCatalogTagger } from '@oqlkit/catalog'
 import fc from 'fast-check'
 import { openClickHouseSample } from '../packages/http/test/support/clickhouse-sample.ts'
 import {

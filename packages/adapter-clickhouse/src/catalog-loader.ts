@@ -14,7 +14,7 @@ import {
   type RecordLocation,
   RecordStoreReader,
   readCatalogManifest,
-} from '@oqlkit/adapter-duckdb'
+} from '@oqlkit/catalog'
 import { loadCatalogFiles, loadWorkVectors } from './catalog-models-loader.ts'
 import {
   type CatalogVersion,

@@ -2,14 +2,15 @@
 // vectors (`work_vectors`) and the small files a server reads at start (`catalog_files`: catalog.json, the LSA
 // model that embeds queries, the text tagger's model). Both are sent as RowBinary, as the records are: the
 // vectors are int8 bytes in the catalog's matrix file, which ClickHouse cannot pair with their ids by itself
-// (the ids are in a Parquet file of their own, in the same row order), and the model files are binary.
+// (the ids are in a Parquet file of their own, in the same row order), and the model files are binary. The
+// ids file goes to ClickHouse as Parquet first, into a scratch table, and its rows are read back in the
+// file's order, so no other engine reads the catalog for ClickHouse.
 import { once } from 'node:events'
 import { createReadStream } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import type { ClickHouseClient } from '@clickhouse/client'
-import { openDuckDbDatabase } from '@oqlkit/adapter-duckdb'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import { CATALOG_FILES_TABLE, WORK_VECTORS_TABLE } from './clickhouse-model-tables.ts'
 import { encodeStringRows, lengthBytes } from './row-binary-strings.ts'
@@ -83,6 +84,34 @@ const rowBinaryInsert = (client: ClickHouseClient, database: string, table: stri
   }
 }
 
+/** The scratch table the ids and norms of the vectors pass through while they load. */
+const VECTOR_IDS_SCRATCH_TABLE = 'work_vector_ids_loading'
+
+/**
+ * The ids and norms of the vector index, in its ids file's order (the matrix's): ingest writes that file
+ * sorted by id, and ids are unique, so ClickHouse's byte order of the ids gives the same order back.
+ */
+const readVectorIds = async (
+  client: ClickHouseClient,
+  database: string,
+  idsPath: string,
+): Promise<readonly { readonly id: string; readonly norm: number }[]> => {
+  const scratch = qualified(database, VECTOR_IDS_SCRATCH_TABLE)
+  await client.command({ query: `DROP TABLE IF EXISTS ${scratch}` })
+  await client.command({ query: `CREATE TABLE ${scratch} (\`id\` String, \`norm\` Float32) ENGINE = Memory` })
+  try {
+    await client.insert({ table: scratch, values: createReadStream(idsPath), format: 'Parquet' })
+    const result = await client.query({
+      query: `SELECT id, norm FROM ${scratch} ORDER BY id`,
+      format: 'JSONCompactEachRow',
+    })
+    const rows = await result.json<[string, number]>()
+    return rows.map(([id, norm]) => ({ id, norm: Number(norm) }))
+  } finally {
+    await client.command({ query: `DROP TABLE IF EXISTS ${scratch}` })
+  }
+}
+
 export interface WorkVectorsSource {
   readonly idsFile: string
   readonly matrixFile: string
@@ -110,15 +139,7 @@ export const loadWorkVectors = async (
     throw new Error(
       `the vector matrix ${source.matrixFile} holds ${size} bytes where catalog.json says ${source.rows} works of ${dimensions} dimensions (${expected} bytes); build the vectors again (oqlkit ingest)`,
     )
-  const duckdb = await openDuckDbDatabase({ threads: 1, connections: 1 })
-  let rows: readonly Readonly<Record<string, unknown>>[]
-  try {
-    rows = await duckdb.all('SELECT id, norm FROM read_parquet($1)', [
-      catalogPath(catalogDir, source.idsFile),
-    ])
-  } finally {
-    await duckdb.close()
-  }
+  const rows = await readVectorIds(client, database, catalogPath(catalogDir, source.idsFile))
   if (rows.length !== source.rows)
     throw new Error(
       `${source.idsFile} lists ${rows.length} works where catalog.json says ${source.rows}; build the vectors again (oqlkit ingest)`,
@@ -135,8 +156,8 @@ export const loadWorkVectors = async (
       const batch = rows.slice(sent, sent + whole)
       await insert.write(
         encodeVectorRows(
-          batch.map((row) => String(row.id)),
-          batch.map((row) => Number(row.norm)),
+          batch.map((row) => row.id),
+          batch.map((row) => row.norm),
           pending,
           dimensions,
         ),

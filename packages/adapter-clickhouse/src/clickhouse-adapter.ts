@@ -13,7 +13,7 @@ import {
   selectRecordFields,
   type ValueCodec,
   valueCodecsFor,
-} from '@oqlkit/adapter-duckdb'
+} from '@oqlkit/catalog'
 import {
   type AutocompleteRequest,
   type Embedder,

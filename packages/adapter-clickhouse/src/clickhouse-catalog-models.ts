@@ -3,12 +3,7 @@
 // tagger. Built from the same bytes, with the same checks, as a server of the catalog folder builds them
 // (`loadCatalogEmbedder`, `loadCatalogTagger` of @oqlkit/adapter-duckdb), so both answer alike.
 import type { ClickHouseClient } from '@clickhouse/client'
-import {
-  type CatalogManifest,
-  textTaggerOf,
-  type VectorIndexManifest,
-  vectorIndexOf,
-} from '@oqlkit/adapter-duckdb'
+import { type CatalogManifest, textTaggerOf, type VectorIndexManifest, vectorIndexOf } from '@oqlkit/catalog'
 import type { Embedder, Tagger } from '@oqlkit/engine'
 import { createModelTagger, lsaEmbedder, lsaModelFromBytes, TextTagModel } from '@oqlkit/text-models'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'

@@ -3,8 +3,8 @@
 // no stored value can equal matching nothing, link and external-id columns read through their tables, and
 // every leaf under a NOT made FALSE rather than NULL for a row without the value, so `NOT` keeps those rows.
 // Values are query parameters (`{p0:String}`), never text of the statement.
-import type { CatalogEntity, ColumnMap, ColumnSource, ListSource, ValueCodec } from '@oqlkit/adapter-duckdb'
-import { codecInputs, LETTER_ID_PATTERN, ownValuesOf } from '@oqlkit/adapter-duckdb'
+import type { CatalogEntity, ColumnMap, ColumnSource, ListSource, ValueCodec } from '@oqlkit/catalog'
+import { codecInputs, LETTER_ID_PATTERN, ownValuesOf } from '@oqlkit/catalog'
 import {
   type ColumnRef,
   type ComparisonNode,

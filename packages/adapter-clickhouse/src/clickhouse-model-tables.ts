@@ -1,6 +1,6 @@
 // The tables of semantic search and text tagging in a loaded catalog: the works' vectors, and the small files a
 // server reads at start to embed queries and tag texts as a server of the catalog folder does.
-import { type CatalogManifest, textTaggerOf, vectorIndexOf } from '@oqlkit/adapter-duckdb'
+import { type CatalogManifest, textTaggerOf, vectorIndexOf } from '@oqlkit/catalog'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import type { ClickHouseTable } from './clickhouse-table.ts'
 

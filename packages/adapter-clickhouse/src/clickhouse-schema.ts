@@ -19,7 +19,7 @@
 // indexes of entities numbered by rank) is the exception: one replicated table on every node (its Keeper path
 // names no shard), like the pointer table. The README's
 // deployment guide shows the statements this module writes.
-import type { CatalogEntity, CatalogManifest } from '@oqlkit/adapter-duckdb'
+import type { CatalogEntity, CatalogManifest } from '@oqlkit/catalog'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import { catalogFilesTable, workVectorsTable } from './clickhouse-model-tables.ts'
 import { searchTablesOf } from './clickhouse-search-tables.ts'

@@ -24,7 +24,7 @@ import {
   STORED_FIELDS,
   type TokenPlan,
   type WeightedField,
-} from '@oqlkit/adapter-duckdb'
+} from '@oqlkit/catalog'
 import { type FilterContext, tableOf } from './clickhouse-filter-compiler.ts'
 import { type SearchTableKind, searchTableName } from './clickhouse-search-tables.ts'
 

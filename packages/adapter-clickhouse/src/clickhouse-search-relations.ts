@@ -13,7 +13,7 @@ import {
   searchGroupsOf,
   searchIndexOf,
   unindexedSearchPath,
-} from '@oqlkit/adapter-duckdb'
+} from '@oqlkit/catalog'
 import { type FilterNode, type SearchNode, searchNodesOf, UnsupportedPlanError } from '@oqlkit/engine'
 import { exactTokens } from '@oqlkit/text-models'
 import { type FilterContext, tableOf } from './clickhouse-filter-compiler.ts'

@@ -15,8 +15,8 @@
 // collection statistics they use are the whole catalog's, stored. The term dictionaries, which phrases and
 // wildcards read for a term's document frequency, and every table of an entity numbered by rank (small
 // vocabularies such as work types), are whole on every node.
-import type { CatalogEntity, CatalogManifest, SearchEntityIndex, SearchMode } from '@oqlkit/adapter-duckdb'
-import { SEARCH_MODES, searchIndexOf } from '@oqlkit/adapter-duckdb'
+import type { CatalogEntity, CatalogManifest, SearchEntityIndex, SearchMode } from '@oqlkit/catalog'
+import { SEARCH_MODES, searchIndexOf } from '@oqlkit/catalog'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import type { ClickHouseTable } from './clickhouse-table.ts'
 

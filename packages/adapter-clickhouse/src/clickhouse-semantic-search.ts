@@ -14,7 +14,7 @@
 // this one finds the true nearest, so the two agree on whatever the index reaches (always the top hits on the
 // sample catalog, which is searched exactly there too).
 import type { ClickHouseClient } from '@clickhouse/client'
-import type { CatalogEntity, VectorIndexManifest } from '@oqlkit/adapter-duckdb'
+import type { CatalogEntity, VectorIndexManifest } from '@oqlkit/catalog'
 import {
   type Embedder,
   embeddersMatch,

@@ -7,7 +7,7 @@ import {
   catalogEntityInfo,
   normalizeExternalId,
   shortOpenAlexId,
-} from '@oqlkit/adapter-duckdb'
+} from '@oqlkit/catalog'
 import {
   type ExternalIdScheme,
   type LookupResult,

@@ -2,7 +2,7 @@
 // come from in the catalog folder. The schema (`clickhouse-schema.ts`) and the modules that add tables of
 // their own (the search index, the vectors and model files) all write these, so this type has a file of its
 // own that they share rather than import from each other.
-import type { CatalogEntity } from '@oqlkit/adapter-duckdb'
+import type { CatalogEntity } from '@oqlkit/catalog'
 
 export interface ClickHouseColumn {
   readonly name: string

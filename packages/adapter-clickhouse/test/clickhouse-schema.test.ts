@@ -2,7 +2,7 @@
 // guide in the README shows exactly what the code generates, and names that are not plain are refused.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { readCatalogManifest, searchIndexOf } from '@oqlkit/adapter-duckdb'
+import { readCatalogManifest, searchIndexOf } from '@oqlkit/catalog'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
 import { catalogVersionsStatements } from '../src/catalog-versions.ts'

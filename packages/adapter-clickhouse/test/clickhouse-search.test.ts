@@ -4,14 +4,8 @@
 // relevance scores; and the same refusals.
 import { join } from 'node:path'
 import { type ClickHouseClient, createClient } from '@clickhouse/client'
-import {
-  type CatalogManifest,
-  createColumnMap,
-  createDuckDbAdapter,
-  type DuckDbAdapter,
-  readCatalogManifest,
-  searchIndexOf,
-} from '@oqlkit/adapter-duckdb'
+import { createDuckDbAdapter, type DuckDbAdapter } from '@oqlkit/adapter-duckdb'
+import { type CatalogManifest, createColumnMap, readCatalogManifest, searchIndexOf } from '@oqlkit/catalog'
 import {
   encodeCursor,
   planQuery,

@@ -7,16 +7,14 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ClickHouseClient, createClient } from '@clickhouse/client'
+import { createDuckDbAdapter, type DuckDbAdapter, readCatalogWorkVectors } from '@oqlkit/adapter-duckdb'
 import {
   createColumnMap,
-  createDuckDbAdapter,
-  type DuckDbAdapter,
   loadCatalogTagger,
   readCatalogManifest,
-  readCatalogWorkVectors,
   textTaggerOf,
   vectorIndexOf,
-} from '@oqlkit/adapter-duckdb'
+} from '@oqlkit/catalog'
 import {
   planQuery,
   type QueryPlan,

@@ -13,12 +13,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { gunzipSync } from 'node:zlib'
-import {
-  buildRecordDictionary,
-  RECORD_CODEC_ID,
-  RECORD_CODEC_IDS,
-  recordCodecOf,
-} from '../src/catalog/record-codec.ts'
+import { buildRecordDictionary, RECORD_CODEC_ID, RECORD_CODEC_IDS, recordCodecOf } from '@oqlkit/catalog'
 import { recordExtractionSpecOf } from '../src/ingest/record-extraction-spec.ts'
 import { recordExtractorOf } from '../src/ingest/record-extractor.ts'
 import { DICTIONARY_EXAMPLES, recordCodingFor } from '../src/ingest/record-store-assembler.ts'

@@ -8,14 +8,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
+import type { CatalogEntity } from '@oqlkit/catalog'
+import { CATALOG_ENTITIES, readCatalogManifest, SERVING_DATABASE_FILE } from '@oqlkit/catalog'
 import { type AutocompleteRequest, type FilterNode, planQuery } from '@oqlkit/engine'
 import type { EntityType, Oqo } from '@oqlkit/oqo-schema'
 import { generateSnapshot } from '@oqlkit/snapshot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CatalogEntity } from '../src/catalog/catalog-entities.ts'
-import { CATALOG_ENTITIES } from '../src/catalog/catalog-entities.ts'
-import { SERVING_DATABASE_FILE } from '../src/catalog/catalog-layout.ts'
-import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
 import {
   AUTOCOMPLETE_LAYOUT_TABLE,
   type AutocompleteIndexLayout,

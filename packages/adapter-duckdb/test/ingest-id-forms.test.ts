@@ -2,14 +2,15 @@
 // request input) and in the ingest SQL (derived columns, link tables, external ids, Parquet snapshots). These
 // tests run both on the same awkward inputs and require the same answers.
 import { DuckDBInstance } from '@duckdb/node-api'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { catalogEntityInfo } from '../src/catalog/catalog-entities.ts'
 import {
+  catalogEntityInfo,
   EXTERNAL_ID_SCHEME_NAMES,
   type ExternalIdScheme,
+  fullOpenAlexId,
   normalizeExternalId,
-} from '../src/catalog/external-id-schemes.ts'
-import { fullOpenAlexId, shortOpenAlexId } from '../src/catalog/openalex-id-normalizer.ts'
+  shortOpenAlexId,
+} from '@oqlkit/catalog'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { shortIdSql } from '../src/ingest/catalog-sql.ts'
 import { externalIdSql } from './fixtures/external-id-sql.ts'
 

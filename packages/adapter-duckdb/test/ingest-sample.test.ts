@@ -17,19 +17,21 @@ import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import { gunzipSync } from 'node:zlib'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CATALOG_ENTITY_NAMES, type CatalogEntity } from '../src/catalog/catalog-entities.ts'
-import { CATALOG_FORMAT_VERSION, type CatalogManifest } from '../src/catalog/catalog-layout.ts'
 import {
+  anyLetterId,
+  CATALOG_ENTITY_NAMES,
+  CATALOG_FORMAT_VERSION,
+  type CatalogEntity,
+  type CatalogManifest,
   EXTERNAL_ID_SCHEMES,
   type ExternalIdScheme,
   normalizeExternalId,
-} from '../src/catalog/external-id-schemes.ts'
-import { anyLetterId } from '../src/catalog/openalex-id-normalizer.ts'
+  RecordStoreReader,
+} from '@oqlkit/catalog'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RecordTextsFiles, TEXT_KEYS } from '../src/catalog/record-texts-file.ts'
 import type { IngestProgress, IngestSummary } from '../src/ingest/ingest-progress.ts'
 import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
-import { RecordStoreReader } from '../src/query/record-store-reader.ts'
 import { connectionSession } from '../src/sql/build-session.ts'
 import { CatalogInspector } from './fixtures/catalog-inspector.ts'
 import { zstdCommandForTests } from './support/zstd-command-gate.ts'

@@ -4,8 +4,8 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { SERVING_DATABASE_FILE } from '@oqlkit/catalog'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SERVING_DATABASE_FILE } from '../src/catalog/catalog-layout.ts'
 import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
 import { CatalogInspector, folderFingerprint } from './fixtures/catalog-inspector.ts'
 

@@ -1,8 +1,9 @@
 // The ingest's progress states the parse's rate and the time it has left, counted from this run's own parse
 // (a resumed run's parts are not parsed again and must not inflate the rate). A clock given by the test
 // stands in for the time that passes.
+
+import { catalogEntityInfo } from '@oqlkit/catalog'
 import { describe, expect, it } from 'vitest'
-import { catalogEntityInfo } from '../src/catalog/catalog-entities.ts'
 import type { IngestProgress } from '../src/ingest/ingest-progress.ts'
 import { ProgressReporter } from '../src/ingest/progress-reporter.ts'
 import type { SnapshotPart, SnapshotPlan } from '../src/ingest/snapshot-plan.ts'

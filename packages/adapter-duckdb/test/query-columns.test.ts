@@ -1,12 +1,13 @@
 // Every filterable column of the registry runs against the sample catalog, on every entity the catalog holds
 // (is, is not, is null, and > where the column has ranges). Columns read from the JSON record (the generic
 // tier) are also checked against the reference evaluator, with values taken from the sample's records.
+
+import { catalogEntityOf } from '@oqlkit/catalog'
 import type { EntityRecord, QueryPlan } from '@oqlkit/engine'
 import { planQuery } from '@oqlkit/engine'
 import { referenceRows, shortIdOf, valuesAt } from '@oqlkit/engine/testing'
 import { type Column, ENTITY_TYPES, type LeafFilter, type Oqo, propertiesRegistry } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
-import { catalogEntityOf } from '../src/query/column-sources.ts'
 import { columnSourceOf } from '../src/query/duckdb-column-map.ts'
 import { readSampleRecords, useSampleCatalogConnections } from './query-sample-fixture.ts'
 

@@ -1,6 +1,9 @@
 // The plan compiler without a database: which tier each column compiles to (a catalog column, a link table,
 // the JSON record), how values are normalised into parameters, the typed errors for plans it cannot run, and
 // the adapter's result shaping over a fake driver.
+
+import type { CompiledRowsQuery, SqlParam } from '@oqlkit/catalog'
+import { searchMatchOfText } from '@oqlkit/catalog'
 import {
   type FilterNode,
   FilterNodes,
@@ -12,11 +15,9 @@ import {
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
 import { positionalToAnonymous } from '../src/query/catalog-search.ts'
-import type { CompiledRowsQuery, SqlParam } from '../src/query/compiled-query.ts'
 import { duckDbAdapterOver } from '../src/query/duckdb-adapter.ts'
 import type { DuckDbConnectionLike, DuckDbRow } from '../src/query/duckdb-driver.ts'
 import { DuckDbPlanCompiler } from '../src/query/duckdb-plan-compiler.ts'
-import { searchMatchOfText } from '../src/query/search-text-parser.ts'
 
 const compiler = new DuckDbPlanCompiler({ newSampleSeed: () => 'fixed' })
 

@@ -3,10 +3,9 @@
 // database built before the locations is looked up by id as before. The real sample catalog and DuckDB.
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
+import { RecordStoreReader, readCatalogManifest, SERVING_DATABASE_FILE } from '@oqlkit/catalog'
 import type { LookupResult } from '@oqlkit/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SERVING_DATABASE_FILE } from '../src/catalog/catalog-layout.ts'
-import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
 import {
   catalogViewStatements,
   readExternalIdLocations,
@@ -15,7 +14,6 @@ import {
 import { createDuckDbAdapter } from '../src/query/duckdb-adapter.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
 import { storeRecordFetcher } from '../src/query/record-fetcher.ts'
-import { RecordStoreReader } from '../src/query/record-store-reader.ts'
 import { findEntityByExternalId } from '../src/query/singleton-lookup.ts'
 import { ingestSampleCatalog } from './query-sample-fixture.ts'
 

@@ -1,20 +1,24 @@
 // The link tables of the serving database (`narrow` mode): every link row kept, in (key, work_row) order
 // without a sort, and DuckDB given back its threads afterwards. The serving database is attached in memory
 // here, so that the test can mark works as the expansion corpus's before the link tables copy the flag.
+
+import {
+  LINK_TABLES,
+  linkViewOf,
+  narrowLinkTableOf,
+  quoteIdentifier,
+  readCatalogManifest,
+} from '@oqlkit/catalog'
 import { planQuery } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
-import { LINK_TABLES } from '../src/catalog/link-tables.ts'
 import {
   catalogViewStatements,
   SERVING_DATABASE_NAME,
   servingDatabaseStatements,
 } from '../src/query/catalog-views.ts'
-import { linkViewOf, narrowLinkTableOf } from '../src/query/column-sources.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase, runOnOneThread } from '../src/query/duckdb-driver.ts'
 import { DuckDbPlanCompiler } from '../src/query/duckdb-plan-compiler.ts'
-import { quoteIdentifier } from '../src/sql/sql-text.ts'
 import { ingestSampleCatalog } from './query-sample-fixture.ts'
 
 let db: DuckDbConnectionLike

@@ -1,11 +1,11 @@
 // No query reads the `record` column: every value a filter, sort or group-by reads of a record was extracted
 // at ingest into a derived or record-path column (column-sources.ts). Checked on the SQL the compiler writes
 // for every registry column of every entity the catalog holds, in view and in narrow mode.
+
+import { CATALOG_ENTITY_NAMES, catalogEntityOf } from '@oqlkit/catalog'
 import { planQuery, type QueryPlan } from '@oqlkit/engine'
 import { type Column, ENTITY_TYPES, type Oqo, propertiesRegistry } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
-import { CATALOG_ENTITY_NAMES } from '../src/catalog/catalog-entities.ts'
-import { catalogEntityOf } from '../src/query/column-sources.ts'
 import { recordPathColumnsOf } from '../src/query/duckdb-column-map.ts'
 import { DuckDbPlanCompiler } from '../src/query/duckdb-plan-compiler.ts'
 

@@ -4,6 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
+import { withSearchIndex } from '@oqlkit/catalog'
 import {
   encodeCursor,
   isUnsupportedPlanError,
@@ -19,7 +20,6 @@ import { createDuckDbAdapter, type DuckDbAdapter, pageThenCount } from '../src/q
 import { openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
 import { compileSearch, expansionLimitOf } from '../src/search/search-compiler.ts'
 import { buildSearchIndex } from '../src/search/search-index-builder.ts'
-import { withSearchIndex } from '../src/search/search-index-manifest.ts'
 import { ingestSampleCatalog, readSampleRecords } from './query-sample-fixture.ts'
 
 // The same searches over both ways of holding a catalog: tables in memory (small catalogs), and narrow tables

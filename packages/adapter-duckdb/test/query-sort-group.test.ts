@@ -2,6 +2,8 @@
 // the catalog holds. Every sort's first page is checked against the values the sample records hold (sortKeyOf);
 // scalar numeric and date sorts also row by row against the reference evaluator, and groups of columns read
 // from the JSON record against its buckets.
+
+import { catalogEntityOf, LINK_TABLES, linkViewOf } from '@oqlkit/catalog'
 import type { EntityRecord, QueryPlan } from '@oqlkit/engine'
 import { planQuery } from '@oqlkit/engine'
 import {
@@ -14,8 +16,6 @@ import {
 } from '@oqlkit/engine/testing'
 import { ENTITY_TYPES, type Oqo, propertiesRegistry } from '@oqlkit/oqo-schema'
 import { afterAll, describe, expect, it } from 'vitest'
-import { LINK_TABLES } from '../src/catalog/link-tables.ts'
-import { catalogEntityOf, linkViewOf } from '../src/query/column-sources.ts'
 import { columnSourceOf } from '../src/query/duckdb-column-map.ts'
 import { readSampleRecords, useSampleCatalogConnections } from './query-sample-fixture.ts'
 

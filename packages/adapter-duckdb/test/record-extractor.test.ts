@@ -7,14 +7,18 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import {
+  CATALOG_ENTITIES,
+  type CatalogEntity,
+  constantLiteral,
+  derivedColumnsOf,
+  LINK_TABLES,
+  type ValueSource,
+} from '@oqlkit/catalog'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CATALOG_ENTITIES, type CatalogEntity } from '../src/catalog/catalog-entities.ts'
-import { derivedColumnsOf, type ValueSource } from '../src/catalog/entity-columns.ts'
-import { LINK_TABLES } from '../src/catalog/link-tables.ts'
 import { letterIdSql, pathIdSql } from '../src/ingest/catalog-sql.ts'
 import { recordExtractionSpecOf } from '../src/ingest/record-extraction-spec.ts'
 import { linkColumnName, recordExtractorOf } from '../src/ingest/record-extractor.ts'
-import { constantLiteral } from '../src/sql/sql-text.ts'
 import { externalIdSql } from './fixtures/external-id-sql.ts'
 
 const snapshotDir = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))

@@ -5,14 +5,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative, sep } from 'node:path'
+import { readCatalogManifest, SEARCH_INDEX_FORMAT_VERSION, searchIndexOf } from '@oqlkit/catalog'
 import { planQuery } from '@oqlkit/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
 import { createDuckDbAdapter } from '../src/query/duckdb-adapter.ts'
 import { CatalogIndexError, indexCatalogSearch } from '../src/search/catalog-search-indexer.ts'
 import type { SearchBuildProgress } from '../src/search/search-index-builder.ts'
-import { SEARCH_INDEX_FORMAT_VERSION } from '../src/search/search-index-layout.ts'
-import { searchIndexOf } from '../src/search/search-index-manifest.ts'
 import { ingestSampleCatalog, readSampleRecords } from './query-sample-fixture.ts'
 
 let catalogDir: string

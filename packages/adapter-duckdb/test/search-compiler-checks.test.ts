@@ -1,20 +1,21 @@
 // The pure parts of the DuckDB search compiler: the prefix range of a wildcard, and the checks `compileSearch`
 // makes before it writes any SQL (wildcard limits, proximity, fields), which come back as problems, not
 // exceptions. (The stemmer and tokenizer are tested in @oqlkit/text-models.)
-import { describe, expect, it } from 'vitest'
-import { compileSearch } from '../src/search/search-compiler.ts'
-import type { SearchEntityIndex } from '../src/search/search-index-layout.ts'
-import { prefixEnd } from '../src/search/search-plan.ts'
+
+import type { SearchEntityIndex } from '@oqlkit/catalog'
 import {
   allOf,
   not,
   phrase,
+  prefixEnd,
   proximity,
   type SearchNode,
   type SearchProblemCode,
   type SearchQuery,
   word,
-} from '../src/search/search-query.ts'
+} from '@oqlkit/catalog'
+import { describe, expect, it } from 'vitest'
+import { compileSearch } from '../src/search/search-compiler.ts'
 
 describe('prefixEnd', () => {
   it('gives the first string past a prefix range', () => {

@@ -5,14 +5,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import type { CatalogEntity, SearchIndexManifest, SearchMode } from '@oqlkit/catalog'
+import { allOf, anyOf, not, phrase, proximity, type SearchNode, word } from '@oqlkit/catalog'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CatalogEntity } from '../src/catalog/catalog-entities.ts'
 import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
 import { StagingDatabase } from '../src/ingest/staging-database.ts'
 import { compileSearch } from '../src/search/search-compiler.ts'
 import { buildSearchIndex } from '../src/search/search-index-builder.ts'
-import type { SearchIndexManifest, SearchMode } from '../src/search/search-index-layout.ts'
-import { allOf, anyOf, not, phrase, proximity, type SearchNode, word } from '../src/search/search-query.ts'
 import {
   author,
   type FixtureRecord,

@@ -4,15 +4,21 @@
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { type DuckDBConnection, DuckDBInstance, listValue } from '@duckdb/node-api'
+import type { SearchIndexManifest } from '@oqlkit/catalog'
+import {
+  allOf,
+  CATALOG_ENTITY_NAMES,
+  phrase,
+  readCatalogManifest,
+  type SearchNode,
+  searchIndexOf,
+  withSearchIndex,
+  word,
+} from '@oqlkit/catalog'
 import { exactTokens, stemmedTokens } from '@oqlkit/text-models'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CATALOG_ENTITY_NAMES } from '../src/catalog/catalog-entities.ts'
-import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
 import { compileSearch } from '../src/search/search-compiler.ts'
 import { buildSearchIndex } from '../src/search/search-index-builder.ts'
-import type { SearchIndexManifest } from '../src/search/search-index-layout.ts'
-import { searchIndexOf, withSearchIndex } from '../src/search/search-index-manifest.ts'
-import { allOf, phrase, type SearchNode, word } from '../src/search/search-query.ts'
 import { exactTokensSql } from '../src/search/search-tokenizer-sql.ts'
 import { CatalogInspector } from './fixtures/catalog-inspector.ts'
 import { copyOfSampleCatalog } from './support/shared-sample-catalog.ts'

@@ -3,11 +3,9 @@
 // work's own title with its labels.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { loadCatalogTagger, readCatalogManifest, TEXT_TAGGER_MODEL_FILE, textTaggerOf } from '@oqlkit/catalog'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readCatalogManifest } from '../src/catalog/catalog-manifest-reader.ts'
 import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
-import { loadCatalogTagger } from '../src/tagging/catalog-text-tagger.ts'
-import { TEXT_TAGGER_MODEL_FILE, textTaggerOf } from '../src/tagging/text-tagger-layout.ts'
 import { ingestSampleCatalog, readSampleRecords, SAMPLE_SNAPSHOT_DIR } from './query-sample-fixture.ts'
 
 let first: Awaited<ReturnType<typeof ingestSampleCatalog>>

@@ -5,13 +5,13 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { VectorIndexManifest } from '@oqlkit/catalog'
+import { ivfIndexFileBytes } from '@oqlkit/catalog'
 import { planQuery } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDuckDbAdapter } from '../src/query/duckdb-adapter.ts'
 import { indexCatalogVectors } from '../src/vectors/catalog-vector-indexer.ts'
-import { ivfIndexFileBytes } from '../src/vectors/ivf-index-file.ts'
-import type { VectorIndexManifest } from '../src/vectors/vector-index-layout.ts'
 import { sharedSampleCatalog } from './support/shared-sample-catalog.ts'
 
 let root: string

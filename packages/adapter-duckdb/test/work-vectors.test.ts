@@ -4,12 +4,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { VectorIndexManifest } from '@oqlkit/catalog'
+import { isHeldOut } from '@oqlkit/catalog'
 import { textFromInvertedIndex } from '@oqlkit/text-models'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
 import { indexCatalogVectors } from '../src/vectors/catalog-vector-indexer.ts'
-import { isHeldOut } from '../src/vectors/held-out-works.ts'
-import type { VectorIndexManifest } from '../src/vectors/vector-index-layout.ts'
 import { readSampleRecords, SAMPLE_SNAPSHOT_DIR } from './query-sample-fixture.ts'
 
 let root: string

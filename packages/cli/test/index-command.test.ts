@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { runCli } from '@oqlkit/cli'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
 
-const sampleSnapshot = resolve(import.meta.dirname, '../../../data/sample-snapshot')
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-cli-index-'))
 const catalog = join(scratch, 'catalog')
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -21,10 +21,10 @@ const collect = () => {
   }
 }
 
+// A copy of the run's sample catalog (ingested once for every file that reads it): the index is rebuilt in it.
 beforeAll(async () => {
-  const ingested = await runCli(['ingest', sampleSnapshot, '--out', catalog])
-  expect(ingested.exitCode).toBe(0)
-}, 120_000)
+  cpSync(await sharedSampleCatalog(), catalog, { recursive: true })
+}, 240_000)
 
 describe('oqlkit index', () => {
   it("rebuilds a catalog's search index in place, with progress and a summary", async () => {

@@ -5,7 +5,9 @@
 // by a Variant, the type it gives an expression whose branches are of two types (`coalesce` of a Float64 and
 // an Int64: `concepts_count` and its like answered 500), and a predicate is a UInt8 there (computed booleans
 // such as `has_pmid` grouped as `0` and `1`); this walks the whole registry so no column of either kind is left.
-import { catalogEntityInfo, createDuckDbAdapter, loadCatalogTagger } from '@oqlkit/adapter-duckdb'
+
+import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
+import { catalogEntityInfo, loadCatalogTagger } from '@oqlkit/catalog'
 import type { StorageAdapter, Tagger } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
 import { ENTITY_TYPES, type EntityType, entityPath, propertiesRegistry } from '@oqlkit/oqo-schema'

@@ -6,8 +6,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
-import { CATALOG_MANIFEST_FILE, type CatalogManifest } from './catalog-layout.ts'
-import { readCatalogManifest } from './catalog-manifest-reader.ts'
+import { CATALOG_MANIFEST_FILE, type CatalogManifest, readCatalogManifest } from '@oqlkit/catalog'
 
 export class CatalogIndexError extends Error {
   override readonly name = 'CatalogIndexError'

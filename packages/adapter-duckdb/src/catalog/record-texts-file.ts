@@ -9,15 +9,21 @@ import { mkdir } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import type { DuckDBAppender } from '@duckdb/node-api'
+import type { CatalogEntity } from '@oqlkit/catalog'
+import {
+  type CatalogRecordStore,
+  checkRecordCodecId,
+  entityFilePath,
+  type RecordCodecId,
+  type RecordLocations,
+  RecordTextsReader,
+  RecordTextsWorkerPool,
+  readCatalogManifest,
+  recordCodecOf,
+} from '@oqlkit/catalog'
 import type { BuildSession } from '../sql/build-session.ts'
-import type { CatalogEntity } from './catalog-entities.ts'
-import { type CatalogRecordStore, entityFilePath } from './catalog-layout.ts'
-import { readCatalogManifest } from './catalog-manifest-reader.ts'
-import { checkRecordCodecId, type RecordCodecId, recordCodecOf } from './record-codec.ts'
-import { type RecordLocations, RecordTextsReader } from './record-texts-reader.ts'
-import { RecordTextsWorkerPool } from './record-texts-worker-pool.ts'
 
-export { TEXT_KEYS } from './record-texts-reader.ts'
+export { TEXT_KEYS } from '@oqlkit/catalog'
 
 /** How the records are read: on worker threads from this many rows, on the main thread below. */
 export interface RecordTextsThreads {

@@ -13,9 +13,9 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { constantLiteral, sqlInteger } from '@oqlkit/catalog'
 import type { ShapedColumn } from '@oqlkit/engine'
 import { openDuckDbDatabase } from '../query/duckdb-driver.ts'
-import { constantLiteral, sqlInteger } from '../sql/sql-text.ts'
 import { readJsonColumnsArgument } from './value-shape-sql.ts'
 
 /** The memory one conversion may take unless told otherwise: what it holds past that, it spills to disk. */

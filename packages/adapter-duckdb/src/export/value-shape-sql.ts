@@ -1,7 +1,8 @@
 // A value shape (the engine's `ValueShape`, learnt from an export's rows and the registry) as a DuckDB type, to
 // read JSON Lines with declared columns instead of letting DuckDB infer them by reading the whole file first.
+
+import { constantLiteral } from '@oqlkit/catalog'
 import type { ShapedColumn, ValueShape } from '@oqlkit/engine'
-import { constantLiteral } from '../sql/sql-text.ts'
 
 const SCALAR_TYPES = {
   // A field never seen with a value holds only nulls: text is the least surprising type for them.

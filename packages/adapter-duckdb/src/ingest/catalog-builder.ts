@@ -7,16 +7,14 @@ import { join } from 'node:path'
 import { type DuckDBValue, listValue } from '@duckdb/node-api'
 import {
   CATALOG_ENTITIES,
+  type CatalogColumn,
   type CatalogEntity,
   type CatalogEntityInfo,
-  catalogEntityInfo,
-} from '../catalog/catalog-entities.ts'
-import {
-  type CatalogColumn,
   type CatalogEntityTable,
   type CatalogFile,
   type CatalogLinkTable,
   type CatalogTable,
+  catalogEntityInfo,
   DELETED_ID_COLUMNS,
   DELETED_IDS_FILE,
   ENTITIES_DIR,
@@ -25,12 +23,12 @@ import {
   entityFilePath,
   IDS_DIR,
   LINK_COLUMNS,
+  LINK_TABLES,
   LINKS_DIR,
   linkFilePath,
   MERGED_ID_COLUMNS,
   MERGED_IDS_FILE,
-} from '../catalog/catalog-layout.ts'
-import { LINK_TABLES } from '../catalog/link-tables.ts'
+} from '@oqlkit/catalog'
 import {
   COPY_DELETED_SQL,
   COPY_EXTERNAL_IDS_SQL,

@@ -2,13 +2,22 @@
 // (entity tables, column names) and package constants (JSON paths, regex patterns); file paths, entity
 // names and dates travel as bound parameters ($1, $2, …, documented on each builder), except the registry's
 // entity name inside a view, which cannot take parameters.
-import type { CatalogEntity, CatalogEntityInfo } from '../catalog/catalog-entities.ts'
-import { type CatalogColumn, ENTITY_ID_COLUMNS, ENTITY_TAIL_COLUMNS } from '../catalog/catalog-layout.ts'
-import { type DerivedColumn, derivedColumnsOf } from '../catalog/entity-columns.ts'
-import { LINK_TABLES, type LinkTableSpec } from '../catalog/link-tables.ts'
-import { LETTER_ID_PATTERN, PATH_ID_TAIL_PATTERN } from '../catalog/openalex-id-normalizer.ts'
+import type { CatalogEntity, CatalogEntityInfo } from '@oqlkit/catalog'
+import {
+  type CatalogColumn,
+  constantLiteral,
+  type DerivedColumn,
+  derivedColumnsOf,
+  ENTITY_ID_COLUMNS,
+  ENTITY_TAIL_COLUMNS,
+  LETTER_ID_PATTERN,
+  LINK_TABLES,
+  type LinkTableSpec,
+  PATH_ID_TAIL_PATTERN,
+  quoteIdentifier,
+  sqlInteger,
+} from '@oqlkit/catalog'
 import { recordPathColumnsOf } from '../query/duckdb-column-map.ts'
-import { constantLiteral, quoteIdentifier, sqlInteger } from '../sql/sql-text.ts'
 import { linkColumnName } from './record-extractor.ts'
 
 /** The staging table of an entity, unquoted (for the appender, which takes a name). */

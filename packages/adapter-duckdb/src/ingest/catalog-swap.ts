@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
-import { CATALOG_MANIFEST_FILE } from '../catalog/catalog-layout.ts'
+import { CATALOG_MANIFEST_FILE } from '@oqlkit/catalog'
 import { IngestError, ingestErrorDetails } from './ingest-error.ts'
 
 export interface BuildFolder {

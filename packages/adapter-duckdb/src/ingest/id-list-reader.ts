@@ -2,7 +2,7 @@
 //   merged_ids/<entity>/YYYY-MM-DD.csv(.gz)   merge_date,id,merge_into_id    (legacy layout)
 //   <entity>/deleted_ids.csv(.gz)             work_id,deleted_date           (2026 layout, works)
 // Ids come back in the catalog's short form; a row that is not understood is an IngestError at its line.
-import { shortOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
+import { shortOpenAlexId } from '@oqlkit/catalog'
 import { IngestError, ingestErrorDetails } from './ingest-error.ts'
 import { readTextLines } from './line-reader.ts'
 import type { SnapshotIdFile } from './snapshot-plan.ts'

@@ -1,6 +1,5 @@
 // What ingest reports while it works (for the CLI's progress bar) and when it is done.
-import type { CatalogEntity } from '../catalog/catalog-entities.ts'
-import type { SnapshotLayout } from '../catalog/catalog-layout.ts'
+import type { CatalogEntity, SnapshotLayout } from '@oqlkit/catalog'
 
 /** `scan` manifests checked; `read` part files streamed; `build` catalog files written; `commit` swapped in. */
 export type IngestPhase = 'scan' | 'read' | 'build' | 'commit' | 'done'

@@ -17,29 +17,28 @@ import { join } from 'node:path'
 import { listValue } from '@duckdb/node-api'
 import {
   CATALOG_ENTITIES,
-  type CatalogEntity,
-  type CatalogEntityInfo,
-  catalogEntityInfo,
-} from '../catalog/catalog-entities.ts'
-import {
   CATALOG_FORMAT,
   CATALOG_FORMAT_VERSION,
   CATALOG_MANIFEST_FILE,
+  type CatalogEntity,
+  type CatalogEntityInfo,
   type CatalogIngestRecord,
   type CatalogManifest,
+  catalogEntityInfo,
+  RECORD_CODEC_ID,
   RECORDS_DIR,
+  type RecordCodecId,
+  readCatalogManifest,
   recordDictionaryPath,
   recordStorePath,
   SERVING_DATABASE_FILE,
-} from '../catalog/catalog-layout.ts'
-import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
-import { RECORD_CODEC_ID, type RecordCodecId } from '../catalog/record-codec.ts'
+  withSearchIndex,
+  withTextTagger,
+  withVectorIndex,
+} from '@oqlkit/catalog'
 import { RecordTextsFiles } from '../catalog/record-texts-file.ts'
 import { buildSearchIndex } from '../search/search-index-builder.ts'
-import { withSearchIndex } from '../search/search-index-manifest.ts'
 import { buildTextTagger, DEFAULT_TEXT_TAGGER_SEED } from '../tagging/text-tagger-builder.ts'
-import { withTextTagger } from '../tagging/text-tagger-layout.ts'
-import { withVectorIndex } from '../vectors/vector-index-manifest.ts'
 import { buildWorkVectors, type VectorsChoice } from '../vectors/work-vector-builder.ts'
 import {
   type BuiltCatalog,

@@ -4,7 +4,7 @@
 // described.
 import { availableParallelism } from 'node:os'
 import type { Worker } from 'node:worker_threads'
-import { startWorker } from '../threads/worker-start.ts'
+import { startWorker } from '@oqlkit/catalog'
 import { IngestError } from './ingest-error.ts'
 import type { ParseReply, ParseTask, ParseWorkerData, StopRequest } from './part-parse-worker.ts'
 

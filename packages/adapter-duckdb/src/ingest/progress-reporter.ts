@@ -1,6 +1,6 @@
 // Keeps the running totals of an ingest and turns them into the progress events the CLI draws, with the
 // parse's rate and the time it has left.
-import type { CatalogEntity } from '../catalog/catalog-entities.ts'
+import type { CatalogEntity } from '@oqlkit/catalog'
 import { BUILD_STEP_COUNT } from './catalog-builder.ts'
 import type { IngestProgress, IngestProgressListener } from './ingest-progress.ts'
 import type { SnapshotPlan } from './snapshot-plan.ts'

@@ -3,11 +3,19 @@
 // text fields the search index, vectors and tagger read are not among them: those builders read them from
 // the record store (`../catalog/record-texts-file.ts`). The lists come from the catalog's registries; the
 // worker (record-extractor.ts) needs nothing else, so it stays free of the query side's modules.
-import { CATALOG_ENTITIES, type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
-import { derivedColumnsOf, type ValueSource } from '../catalog/entity-columns.ts'
-import { EXTERNAL_ID_SCHEMES, type ExternalIdScheme } from '../catalog/external-id-schemes.ts'
-import { LINK_TABLES, type LinkKeyTransform } from '../catalog/link-tables.ts'
-import type { RecordPathForm } from '../catalog/record-path-columns.ts'
+
+import type { RecordPathForm } from '@oqlkit/catalog'
+import {
+  CATALOG_ENTITIES,
+  type CatalogEntity,
+  catalogEntityInfo,
+  derivedColumnsOf,
+  EXTERNAL_ID_SCHEMES,
+  type ExternalIdScheme,
+  LINK_TABLES,
+  type LinkKeyTransform,
+  type ValueSource,
+} from '@oqlkit/catalog'
 import { recordPathColumnsOf } from '../query/duckdb-column-map.ts'
 
 export interface LinkKeySpec {

@@ -3,18 +3,19 @@
 // and the link keys. It runs in the ingest's worker threads, once
 // per record; each value follows what `json_extract_string` and the catalog's SQL id forms give (the
 // differential test holds the two side by side).
-import type { ValueSource } from '../catalog/entity-columns.ts'
-import { isExternalIdScheme, normalizeExternalId } from '../catalog/external-id-schemes.ts'
+import type { RecordPathForm, ValueSource } from '@oqlkit/catalog'
 import {
+  anyLetterId,
   compileJsonPath,
+  isExternalIdScheme,
   type JsonPathStep,
   jsonText,
+  normalizeExternalId,
   type PathCollector,
   parseJsonPath,
+  pathIdTail,
   valueAtPath,
-} from '../catalog/json-path-values.ts'
-import { anyLetterId, pathIdTail } from '../catalog/openalex-id-normalizer.ts'
-import type { RecordPathForm } from '../catalog/record-path-columns.ts'
+} from '@oqlkit/catalog'
 import type { LinkKeySpec, RecordExtractionSpec } from './record-extraction-spec.ts'
 
 /** What a record adds to its row, keyed by the staged row's column names. */

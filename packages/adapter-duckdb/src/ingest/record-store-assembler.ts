@@ -4,20 +4,18 @@
 // work left here; nothing is compressed twice.
 import { open, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { CatalogEntity } from '../catalog/catalog-entities.ts'
-import {
-  type CatalogFile,
-  type CatalogRecordStore,
-  recordDictionaryPath,
-  recordStorePath,
-} from '../catalog/catalog-layout.ts'
+import type { CatalogEntity } from '@oqlkit/catalog'
 import {
   buildRecordDictionary,
+  type CatalogFile,
+  type CatalogRecordStore,
   checkRecordCodecId,
   RECORD_CODEC_ID,
   type RecordCodecId,
   recordCodecOf,
-} from '../catalog/record-codec.ts'
+  recordDictionaryPath,
+  recordStorePath,
+} from '@oqlkit/catalog'
 import { trainZstdDictionary } from './record-dictionary-trainer.ts'
 
 export interface RecordSegment {

@@ -3,8 +3,8 @@
 // 2.3 GB peak at 1M works when serve made them).
 import { rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { CatalogFile, CatalogManifest } from '../catalog/catalog-layout.ts'
-import { SERVING_DATABASE_FILE } from '../catalog/catalog-layout.ts'
+import type { CatalogFile, CatalogManifest } from '@oqlkit/catalog'
+import { constantLiteral, SERVING_DATABASE_FILE } from '@oqlkit/catalog'
 import { type AutocompleteIndexOptions, autocompleteIndexStatements } from '../query/autocomplete-index.ts'
 import {
   catalogViewStatements,
@@ -13,7 +13,6 @@ import {
   servingDatabaseStatements,
 } from '../query/catalog-views.ts'
 import { openDuckDbDatabase, runOnOneThread } from '../query/duckdb-driver.ts'
-import { constantLiteral } from '../sql/sql-text.ts'
 
 /** DuckDB's spill folder while the serving database is built (removed afterwards). */
 const SERVING_SPILL_DIR = '.serving-spill'

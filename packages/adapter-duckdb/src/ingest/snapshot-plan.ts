@@ -1,7 +1,6 @@
 // What an ingest is going to read, worked out (and checked against the manifests) before any record is
 // read: the part files per entity in the order that makes later partitions win, and the id lists.
-import type { CatalogEntityInfo } from '../catalog/catalog-entities.ts'
-import type { SnapshotLayout } from '../catalog/catalog-layout.ts'
+import type { CatalogEntityInfo, SnapshotLayout } from '@oqlkit/catalog'
 
 export interface SnapshotPart {
   readonly entity: CatalogEntityInfo

@@ -4,8 +4,8 @@
 import type { Dirent } from 'node:fs'
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, dirname, join, resolve, sep } from 'node:path'
-import { CATALOG_ENTITIES, type CatalogEntityInfo, catalogEntityInfo } from '../catalog/catalog-entities.ts'
-import type { SnapshotLayout } from '../catalog/catalog-layout.ts'
+import type { SnapshotLayout } from '@oqlkit/catalog'
+import { CATALOG_ENTITIES, type CatalogEntityInfo, catalogEntityInfo } from '@oqlkit/catalog'
 import { IngestError, ingestErrorDetails } from './ingest-error.ts'
 import {
   type EntityManifest,

@@ -9,7 +9,7 @@ import {
   DuckDBInstance,
   type DuckDBValue,
 } from '@duckdb/node-api'
-import { constantLiteral, sqlInteger } from '../sql/sql-text.ts'
+import { constantLiteral, sqlInteger } from '@oqlkit/catalog'
 
 export interface StagingOptions {
   /** DuckDB `threads`; DuckDB's default (all cores) when absent. */

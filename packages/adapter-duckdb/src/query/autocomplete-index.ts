@@ -14,8 +14,14 @@
 //
 // And one `autocomplete_layout` row per indexed entity, naming the cut and list length it was built with: an
 // entity without one (too small to need it, or a serving database older than the index) is scanned as before.
-import { CATALOG_ENTITIES, type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
-import { constantLiteral, quoteIdentifier, sqlInteger } from '../sql/sql-text.ts'
+import {
+  CATALOG_ENTITIES,
+  type CatalogEntity,
+  catalogEntityInfo,
+  constantLiteral,
+  quoteIdentifier,
+  sqlInteger,
+} from '@oqlkit/catalog'
 import { AUTOCOMPLETE_NAME_COLUMN, narrowEntityTable } from './catalog-views.ts'
 import type { DuckDbConnectionLike } from './duckdb-driver.ts'
 

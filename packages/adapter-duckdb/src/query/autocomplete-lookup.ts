@@ -7,13 +7,15 @@
 // Two ways to the same answer. The scan compares the text with every name (about 1 s at 10M works). With the
 // serving database's autocomplete index (`autocomplete-index.ts`) the matches are read from the word starts
 // that begin with the text, a range of the sorted index, or for a very common prefix from its stored answer.
+
+import type { CatalogEntity } from '@oqlkit/catalog'
+import { catalogEntityOf, joinSql, param, paramList, raw, type SqlFragment, sql } from '@oqlkit/catalog'
 import {
   type AutocompleteRequest,
   type EntityRecord,
   normalizeAutocompleteText,
   UnsupportedPlanError,
 } from '@oqlkit/engine'
-import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import {
   type AutocompleteIndexLayout,
   autocompleteListTable,
@@ -27,11 +29,9 @@ import {
   normalizedNameSql,
   rowLocationTable,
 } from './catalog-views.ts'
-import { catalogEntityOf } from './column-sources.ts'
 import type { DuckDbConnectionLike, DuckDbRow } from './duckdb-driver.ts'
 import { compileFilter, type FilterTarget } from './filter-compiler.ts'
 import { parseJsonBytes, RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
-import { joinSql, param, paramList, raw, type SqlFragment, sql } from './sql-fragment.ts'
 
 /** The index of each entity that has one, as the catalog's serving database states it. */
 export type AutocompleteIndexes = ReadonlyMap<CatalogEntity, AutocompleteIndexLayout>

@@ -1,15 +1,13 @@
 // Full-text search for the plan compiler, over the catalog's search index (`src/search`): an engine search
 // node → a `SearchQuery` → the index compiler's SQL, rewritten to the `?` placeholders the rest of the
 // statement uses and returned as a `(doc, score)` relation.
+
+import type { CatalogEntity, SearchIndexManifest, SqlFragment, SqlParam } from '@oqlkit/catalog'
+import { catalogSearchQuery, invalidAnySearchError } from '@oqlkit/catalog'
 import type { SearchNode } from '@oqlkit/engine'
 import { UnsupportedPlanError } from '@oqlkit/engine'
-import type { CatalogEntity } from '../catalog/catalog-entities.ts'
-import { catalogSearchQuery, invalidAnySearchError } from '../search/catalog-search-query.ts'
 import { compileSearch } from '../search/search-compiler.ts'
-import type { SearchIndexManifest } from '../search/search-index-layout.ts'
-import type { SqlParam } from './compiled-query.ts'
 import type { SearchCompilerLike, SearchDocs } from './duckdb-plan-compiler.ts'
-import type { SqlFragment } from './sql-fragment.ts'
 
 /**
  * `$n` placeholders → `?` in order of appearance (a parameter used twice is bound twice). String literals and

@@ -1,13 +1,21 @@
 // The views the adapter opens over a catalog's Parquet files, and their names. Queries read the catalog only
 // through these names; the file paths appear once, in the CREATE VIEW statements.
 import { join } from 'node:path'
-import { CATALOG_ENTITIES, type CatalogEntity, catalogEntityInfo } from '../catalog/catalog-entities.ts'
-import type { CatalogManifest, CatalogTable } from '../catalog/catalog-layout.ts'
-import { isCatalogRelativePath } from '../catalog/catalog-manifest-reader.ts'
-import { LINK_TABLES } from '../catalog/link-tables.ts'
-import { searchIndexOf } from '../search/search-index-manifest.ts'
-import { constantLiteral, quoteIdentifier } from '../sql/sql-text.ts'
-import { linkExtremeColumnsOf, linkViewOf, narrowLinkKeyLetter, narrowLinkTableOf } from './column-sources.ts'
+import type { CatalogManifest, CatalogTable } from '@oqlkit/catalog'
+import {
+  CATALOG_ENTITIES,
+  type CatalogEntity,
+  catalogEntityInfo,
+  constantLiteral,
+  isCatalogRelativePath,
+  LINK_TABLES,
+  linkExtremeColumnsOf,
+  linkViewOf,
+  narrowLinkKeyLetter,
+  narrowLinkTableOf,
+  quoteIdentifier,
+  searchIndexOf,
+} from '@oqlkit/catalog'
 import type { DuckDbConnectionLike } from './duckdb-driver.ts'
 
 export const EXTERNAL_IDS_VIEW = 'external_ids'

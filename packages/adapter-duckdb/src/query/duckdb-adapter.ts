@@ -5,6 +5,23 @@
 // opening is instant.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import type {
+  CompiledQuery,
+  CompiledRowsQuery,
+  SqlStatement,
+  VectorCandidates,
+  WorkVectorSearcher,
+} from '@oqlkit/catalog'
+import {
+  hasUnreadableVectors,
+  loadCatalogEmbedder,
+  RecordStoreReader,
+  readCatalogManifest,
+  SERVING_DATABASE_FILE,
+  searchIndexOf,
+  VECTOR_INDEX_FORMAT_VERSION,
+  vectorIndexOf,
+} from '@oqlkit/catalog'
 import {
   type AdapterCapabilities,
   type Embedder,
@@ -22,15 +39,7 @@ import {
   unitVector,
   writeEmbedderMismatchMessage,
 } from '@oqlkit/engine'
-import { SERVING_DATABASE_FILE } from '../catalog/catalog-layout.ts'
-import { readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
 import { expansionLimitOf } from '../search/search-compiler.ts'
-import { searchIndexOf } from '../search/search-index-manifest.ts'
-import { loadCatalogEmbedder } from '../vectors/catalog-embedder.ts'
-import { VECTOR_INDEX_FORMAT_VERSION } from '../vectors/vector-index-layout.ts'
-import { hasUnreadableVectors, vectorIndexOf } from '../vectors/vector-index-manifest.ts'
-import type { VectorCandidates } from '../vectors/work-vector-matrix.ts'
-import type { WorkVectorSearcher } from '../vectors/work-vector-searcher.ts'
 import { readAutocompleteLayouts } from './autocomplete-index.ts'
 import { type AutocompleteIndexes, autocompleteLookup } from './autocomplete-lookup.ts'
 import { catalogSearchCompiler } from './catalog-search.ts'
@@ -43,7 +52,6 @@ import {
   SERVING_DATABASE_NAME,
   searchDocEntities,
 } from './catalog-views.ts'
-import type { CompiledQuery, CompiledRowsQuery, SqlStatement } from './compiled-query.ts'
 import { type DuckDbConnectionLike, type DuckDbRow, openDuckDbDatabase, withSignal } from './duckdb-driver.ts'
 import {
   DuckDbPlanCompiler,
@@ -53,7 +61,6 @@ import {
 } from './duckdb-plan-compiler.ts'
 import { locatePageRows } from './page-row-locator.ts'
 import { type RecordFetcher, sqlRecordFetcher, storeRecordFetcher } from './record-fetcher.ts'
-import { RecordStoreReader } from './record-store-reader.ts'
 import { pageOf, readGroups, readRows } from './result-readers.ts'
 import { findEntityByExternalId, findEntityById, findRandomEntity } from './singleton-lookup.ts'
 import { checkWorkVectorFiles, loadWorkVectors } from './work-vector-loader.ts'

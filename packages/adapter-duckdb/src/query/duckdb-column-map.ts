@@ -3,11 +3,14 @@
 // (where a column's values are) is the catalog's, in @oqlkit/catalog; ClickHouse writes the same map in its
 // own dialect.
 
-import { LETTER_ID_PATTERN } from '../catalog/openalex-id-normalizer.ts'
-import { constantLiteral, quoteIdentifier } from '../sql/sql-text.ts'
-import type { ColumnDialect } from './column-dialect.ts'
-import { createColumnMap } from './column-sources.ts'
-import { valueCodecsFor } from './value-codecs.ts'
+import type { ColumnDialect } from '@oqlkit/catalog'
+import {
+  constantLiteral,
+  createColumnMap,
+  LETTER_ID_PATTERN,
+  quoteIdentifier,
+  valueCodecsFor,
+} from '@oqlkit/catalog'
 
 const TAIL_PATTERN = constantLiteral('([^/]+)/?$')
 const idTail = (text: string): string => `url_decode(regexp_extract(trim(${text}), ${TAIL_PATTERN}, 1))`

@@ -3,9 +3,9 @@
 // implementation, over `@duckdb/node-api`, keeps a small pool of connections (one statement runs per
 // connection at a time) and returns plain JavaScript values: BIGINT as number, dates as ISO text.
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import type { SqlParam } from '@oqlkit/catalog'
+import { constantLiteral } from '@oqlkit/catalog'
 import { QueryInterruptedError, settlesWithin, throwIfInterrupted } from '@oqlkit/engine'
-import { constantLiteral } from '../sql/sql-text.ts'
-import type { SqlParam } from './compiled-query.ts'
 
 export type DuckDbRow = Readonly<Record<string, unknown>>
 

@@ -7,6 +7,35 @@
 // Groups: WITH base (dimension values) → keys (one row per row and key combination, lists unnested, link
 //         tables joined) → buckets (count per key combination), ordered by count desc, then key; one link
 //         dimension over a whole corpus reads its narrow link table alone.
+
+import type {
+  CatalogEntity,
+  CompiledGroupsQuery,
+  CompiledQuery,
+  CompiledRowsQuery,
+  GroupKeyFormat,
+  RowLocator,
+  SqlParam,
+  SqlStatement,
+  ValueCodec,
+} from '@oqlkit/catalog'
+import {
+  type ColumnSource,
+  catalogEntityOf,
+  constantLiteral,
+  formatGroupKey,
+  joinSql,
+  onlySearchesOf,
+  ownValuesOf,
+  param,
+  paramList,
+  quoteIdentifier,
+  raw,
+  type SqlFragment,
+  searchGroupsOf,
+  sql,
+  toStatement,
+} from '@oqlkit/catalog'
 import {
   type ColumnRef,
   type FilterNode,
@@ -17,8 +46,6 @@ import {
   searchNodesOf,
   UnsupportedPlanError,
 } from '@oqlkit/engine'
-import type { CatalogEntity } from '../catalog/catalog-entities.ts'
-import { constantLiteral, quoteIdentifier } from '../sql/sql-text.ts'
 import {
   entityView,
   LINK_SORT_COLUMNS,
@@ -28,16 +55,6 @@ import {
   SEARCH_DOC_COLUMN,
   WORK_IS_XPAC_COLUMN,
 } from './catalog-views.ts'
-import { type ColumnSource, catalogEntityOf, formatGroupKey, ownValuesOf } from './column-sources.ts'
-import type {
-  CompiledGroupsQuery,
-  CompiledQuery,
-  CompiledRowsQuery,
-  GroupKeyFormat,
-  RowLocator,
-  SqlParam,
-  SqlStatement,
-} from './compiled-query.ts'
 import {
   BOOLEAN_CODEC,
   columnSourceOf,
@@ -47,10 +64,7 @@ import {
 } from './duckdb-column-map.ts'
 import { compileFilter, type FilterTarget, type SearchRelation, singleLinkLeaf } from './filter-compiler.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
-import { onlySearchesOf, searchGroupsOf } from './search-groups.ts'
-import { joinSql, param, paramList, raw, type SqlFragment, sql, toStatement } from './sql-fragment.ts'
 import { unindexedSearch } from './unindexed-search.ts'
-import type { ValueCodec } from './value-codecs.ts'
 
 /** How a search's rows name their records: by short id, or by the number in the id. */
 export type SearchDocs = 'id' | 'number'

@@ -4,6 +4,27 @@
 // that its NULL becomes FALSE before the negation. Elsewhere the leaf stays bare: AND and OR alone treat a
 // NULL as WHERE does, as not matching, and only a bare comparison is pushed into DuckDB's scan, where zone
 // maps skip whole row groups (a key lookup in a sorted link table: 1.6 ms bare, 230 ms wrapped).
+
+import type { CatalogEntity, SqlParam } from '@oqlkit/catalog'
+import {
+  type ColumnSource,
+  codecInputs,
+  constantLiteral,
+  FALSE_SQL,
+  joinSql,
+  LETTER_ID_PATTERN,
+  type LinkSource,
+  type ListSource,
+  linkViewOf,
+  ownValuesOf,
+  param,
+  quoteIdentifier,
+  raw,
+  type SqlFragment,
+  sql,
+  TRUE_SQL,
+  type ValueCodec,
+} from '@oqlkit/catalog'
 import {
   type ColumnRef,
   type ComparisonNode,
@@ -16,21 +37,8 @@ import {
   UnsupportedPlanError,
   visitFilter,
 } from '@oqlkit/engine'
-import type { CatalogEntity } from '../catalog/catalog-entities.ts'
-import { LETTER_ID_PATTERN } from '../catalog/openalex-id-normalizer.ts'
-import { constantLiteral, quoteIdentifier } from '../sql/sql-text.ts'
 import { EXTERNAL_IDS_VIEW, entityView } from './catalog-views.ts'
-import {
-  type ColumnSource,
-  type LinkSource,
-  type ListSource,
-  linkViewOf,
-  ownValuesOf,
-} from './column-sources.ts'
-import type { SqlParam } from './compiled-query.ts'
 import { columnSourceOf } from './duckdb-column-map.ts'
-import { FALSE_SQL, joinSql, param, raw, type SqlFragment, sql, TRUE_SQL } from './sql-fragment.ts'
-import { codecInputs, type ValueCodec } from './value-codecs.ts'
 
 /** Where a search node's matches are, in the statement's WITH, and how a row meets them. */
 export interface SearchRelation {

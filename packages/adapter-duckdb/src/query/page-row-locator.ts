@@ -1,6 +1,6 @@
 // Page rows chosen by row number get their id and record location from a second, indexed lookup: the page
 // statement then never reads the id text of the rows it passes over (compiled-query.ts, `RowLocator`).
-import type { RowLocator } from './compiled-query.ts'
+import type { RowLocator } from '@oqlkit/catalog'
 import type { DuckDbConnectionLike, DuckDbRow } from './duckdb-driver.ts'
 
 /** `rows` with `__id`, `__ro`, `__rb` added (and the id sort key set to the id), in the same order. */

@@ -2,11 +2,10 @@
 // id, offset and length in the record store). Two ways to read them, one contract: from the record store by
 // position (a catalog on disk), or by id from the entity view's `record` column (a connection without the
 // catalog's files, as in tests with a fake database).
-import type { CatalogEntity } from '../catalog/catalog-entities.ts'
+import type { CatalogEntity, RecordStoreReader } from '@oqlkit/catalog'
+import { paramList, raw, sql, toStatement } from '@oqlkit/catalog'
 import { entityView } from './catalog-views.ts'
 import type { DuckDbConnectionLike, DuckDbRow } from './duckdb-driver.ts'
-import type { RecordStoreReader } from './record-store-reader.ts'
-import { paramList, raw, sql, toStatement } from './sql-fragment.ts'
 
 /** The records (UTF-8 JSON bytes) of the rows, in the rows' order. */
 export type RecordFetcher = (entity: CatalogEntity, rows: readonly DuckDbRow[]) => Promise<Uint8Array[]>

@@ -1,10 +1,11 @@
 // DuckDB rows → adapter results. Pure functions over the rows a compiled statement returns, so they can be
 // tested with rows written by hand.
+
+import type { CompiledGroupsQuery, CompiledRowsQuery } from '@oqlkit/catalog'
+import { selectRecordFields } from '@oqlkit/catalog'
 import type { EntityRecord, GroupBucket, GroupsResult, RowsResult } from '@oqlkit/engine'
-import type { CompiledGroupsQuery, CompiledRowsQuery } from './compiled-query.ts'
 import type { DuckDbRow } from './duckdb-driver.ts'
 import { parseJsonBytes } from './record-fetcher.ts'
-import { selectRecordFields } from './record-field-selection.ts'
 
 const countOf = (rows: readonly DuckDbRow[], column: string): number => Number(rows[0]?.[column] ?? 0)
 

@@ -1,10 +1,15 @@
 // Singletons: one entity by its id or an external id, with merged and deleted ids answered as such. Looked
 // up in the order the catalog README gives: the entity table, then merged ids, then deleted ids.
+
+import {
+  type CatalogEntityInfo,
+  catalogEntityInfo,
+  catalogEntityOf,
+  normalizeExternalId,
+  quoteIdentifier,
+  shortOpenAlexId,
+} from '@oqlkit/catalog'
 import type { ExternalIdScheme, LookupResult, StorageAdapter } from '@oqlkit/engine'
-import { type CatalogEntityInfo, catalogEntityInfo } from '../catalog/catalog-entities.ts'
-import { normalizeExternalId } from '../catalog/external-id-schemes.ts'
-import { shortOpenAlexId } from '../catalog/openalex-id-normalizer.ts'
-import { quoteIdentifier } from '../sql/sql-text.ts'
 import {
   DELETED_IDS_VIEW,
   EXTERNAL_IDS_VIEW,
@@ -12,7 +17,6 @@ import {
   MERGED_IDS_VIEW,
   narrowEntityTable,
 } from './catalog-views.ts'
-import { catalogEntityOf } from './column-sources.ts'
 import type { DuckDbConnectionLike } from './duckdb-driver.ts'
 import { parseJsonBytes, RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
 

@@ -3,14 +3,14 @@
 // column (the strings ingest extracted from each record): every word of the query must occur among the
 // field's exact tokens, and each match scores 1. A scan that tokenises every row, so it is slow on big
 // catalogs; the answer is right and the index can take the field over later.
+
+import type { CatalogEntity } from '@oqlkit/catalog'
+import { joinSql, param, raw, type SqlFragment, sql, unindexedSearchPath } from '@oqlkit/catalog'
 import type { SearchNode } from '@oqlkit/engine'
 import { exactTokens } from '@oqlkit/text-models'
-import type { CatalogEntity } from '../catalog/catalog-entities.ts'
 import { exactTokensSql } from '../search/search-tokenizer-sql.ts'
-import { unindexedSearchPath } from '../search/unindexed-search-fields.ts'
 import { entityView } from './catalog-views.ts'
 import { recordListColumn } from './duckdb-column-map.ts'
-import { joinSql, param, raw, type SqlFragment, sql } from './sql-fragment.ts'
 
 /** The `(doc, score)` relation of a search on an unindexed field, or undefined when the field is indexed. */
 export const unindexedSearch = (entity: CatalogEntity, node: SearchNode): SqlFragment | undefined => {

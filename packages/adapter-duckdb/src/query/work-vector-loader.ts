@@ -6,16 +6,19 @@
 import { statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { IvfVectorIndex, VectorIndexManifest } from '@oqlkit/catalog'
+import {
+  constantLiteral,
+  decodeIvfIndex,
+  isCatalogRelativePath,
+  ivfIndexFileBytes,
+  loadCatalogEmbedder,
+  readCatalogManifest,
+  vectorIndexOf,
+  WorkVectorMatrix,
+  WorkVectorSearcher,
+} from '@oqlkit/catalog'
 import type { Embedder } from '@oqlkit/engine'
-import { isCatalogRelativePath, readCatalogManifest } from '../catalog/catalog-manifest-reader.ts'
-import { constantLiteral } from '../sql/sql-text.ts'
-import { loadCatalogEmbedder } from '../vectors/catalog-embedder.ts'
-import { decodeIvfIndex, ivfIndexFileBytes } from '../vectors/ivf-index-file.ts'
-import type { IvfVectorIndex } from '../vectors/ivf-vector-index.ts'
-import type { VectorIndexManifest } from '../vectors/vector-index-layout.ts'
-import { vectorIndexOf } from '../vectors/vector-index-manifest.ts'
-import { WorkVectorMatrix } from '../vectors/work-vector-matrix.ts'
-import { WorkVectorSearcher } from '../vectors/work-vector-searcher.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase } from './duckdb-driver.ts'
 
 /** Throws, saying what is wrong, unless the vectors' files are where catalog.json says, of the size it says. */

@@ -1,12 +1,10 @@
 // `indexCatalogSearch`: builds the search index of a catalog that has none (an ingest run without it) or an
 // outdated one, in place (`buildCatalogExtension`: a failure before the swap leaves the catalog as it was).
 import { resolve } from 'node:path'
-import type { CatalogEntity } from '../catalog/catalog-entities.ts'
+import type { CatalogEntity, SearchIndexManifest } from '@oqlkit/catalog'
+import { SEARCH_DIR, withSearchIndex } from '@oqlkit/catalog'
 import { buildCatalogExtension } from '../catalog/catalog-extension-builder.ts'
-import { SEARCH_DIR } from '../catalog/catalog-layout.ts'
 import { buildSearchIndex, type SearchBuildProgress } from './search-index-builder.ts'
-import type { SearchIndexManifest } from './search-index-layout.ts'
-import { withSearchIndex } from './search-index-manifest.ts'
 
 export interface IndexCatalogSearchOptions {
   /** A catalog folder written by ingest. */

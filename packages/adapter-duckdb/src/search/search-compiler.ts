@@ -18,25 +18,24 @@
 // so the caller applies it.
 import { join } from 'node:path'
 import { type DuckDBValue, listValue } from '@duckdb/node-api'
-import { sqlInteger } from '../sql/sql-text.ts'
-import { STORED_FIELDS, type WeightedField } from './search-fields.ts'
+import type { SearchProblem, SearchQuery } from '@oqlkit/catalog'
 import {
   BM25_B,
   BM25_K1,
+  estimatePostings,
   MAX_WILDCARD_EXPANSIONS,
+  type NodePlan,
+  planAnySearch,
   postingsFilesOf,
   type SearchEntityIndex,
   type SearchFieldStats,
   type SearchMode,
-} from './search-index-layout.ts'
-import {
-  estimatePostings,
-  type NodePlan,
-  planAnySearch,
   type SequencePlan,
+  STORED_FIELDS,
+  sqlInteger,
   type TokenPlan,
-} from './search-plan.ts'
-import type { SearchProblem, SearchQuery } from './search-query.ts'
+  type WeightedField,
+} from '@oqlkit/catalog'
 
 export interface CompileSearchOptions {
   /** The catalog folder; the index files are read from its `search/` folder. */

@@ -11,31 +11,35 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { type DuckDBConnection, type DuckDBValue, listValue } from '@duckdb/node-api'
-import { porterStem } from '@oqlkit/text-models'
-import type { CatalogEntity } from '../catalog/catalog-entities.ts'
-import { type CatalogFile, entityFilePath, SEARCH_DIR } from '../catalog/catalog-layout.ts'
-import { RecordTextsFiles } from '../catalog/record-texts-file.ts'
-import { type BuildSession, connectionSession } from '../sql/build-session.ts'
-import { SEARCHABLE_ENTITIES, type StoredField, storedFieldsOf } from './search-fields.ts'
+import type { CatalogEntity } from '@oqlkit/catalog'
 import {
   BM25_B,
   BM25_K1,
+  type CatalogFile,
+  entityFilePath,
   FREQUENT_TERMS,
   MIN_FREQUENT_ROWS,
+  SEARCH_DIR,
   SEARCH_INDEX_FORMAT,
   SEARCH_INDEX_FORMAT_VERSION,
   SEARCH_MODES,
   SEARCH_STEMMER_ID,
   SEARCH_TOKENIZER_ID,
+  SEARCHABLE_ENTITIES,
   SEGMENT_GAP,
   type SearchEntityIndex,
   type SearchFieldStats,
   type SearchIndexFileKind,
   type SearchIndexManifest,
   type SearchMode,
+  type StoredField,
   searchEntityDir,
   searchFilePath,
-} from './search-index-layout.ts'
+  storedFieldsOf,
+} from '@oqlkit/catalog'
+import { porterStem } from '@oqlkit/text-models'
+import { RecordTextsFiles } from '../catalog/record-texts-file.ts'
+import { type BuildSession, connectionSession } from '../sql/build-session.ts'
 import {
   BUCKET_BOUNDS_SQL,
   BUCKET_ROWS,

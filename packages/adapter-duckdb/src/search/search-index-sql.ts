@@ -8,9 +8,9 @@
 //   2. per mode, the postings of all segments are split by term range into buckets of about `BUCKET_ROWS`
 //      rows (DuckDB's partitioned write), and each bucket is merged (stemmed mode), scored and sorted on its
 //      own into the bucket's index file.
-import { constantLiteral, quoteIdentifier, sqlInteger } from '../sql/sql-text.ts'
-import type { StoredField } from './search-fields.ts'
-import { BM25_B, BM25_K1, SEGMENT_GAP } from './search-index-layout.ts'
+
+import type { StoredField } from '@oqlkit/catalog'
+import { BM25_B, BM25_K1, constantLiteral, quoteIdentifier, SEGMENT_GAP, sqlInteger } from '@oqlkit/catalog'
 import { exactTokensSql } from './search-tokenizer-sql.ts'
 
 const PARQUET = 'FORMAT parquet, COMPRESSION zstd'

@@ -4,8 +4,8 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
+import { entityFilePath } from '@oqlkit/catalog'
 import { readTrainingLabels, type TrainingWork, textFromInvertedIndex } from '@oqlkit/text-models'
-import { entityFilePath } from '../catalog/catalog-layout.ts'
 import { RecordTextsFiles } from '../catalog/record-texts-file.ts'
 import { connectionSession } from '../sql/build-session.ts'
 

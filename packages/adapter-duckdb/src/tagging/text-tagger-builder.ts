@@ -3,15 +3,15 @@
 // used (the same seed picks the same works), which bounds time and memory on very large catalogs.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import type { TagModelSettings, TermVocabularyOptions, TextTagModel } from '@oqlkit/text-models'
-import { seededIdFraction, TextTagModelTrainer } from '@oqlkit/text-models'
-import { countCatalogWorks, readCatalogTrainingWorks } from './catalog-training-works.ts'
 import {
   TEXT_TAGGER_FORMAT,
   TEXT_TAGGER_FORMAT_VERSION,
   TEXT_TAGGER_MODEL_FILE,
   type TextTaggerManifest,
-} from './text-tagger-layout.ts'
+} from '@oqlkit/catalog'
+import type { TagModelSettings, TermVocabularyOptions, TextTagModel } from '@oqlkit/text-models'
+import { seededIdFraction, TextTagModelTrainer } from '@oqlkit/text-models'
+import { countCatalogWorks, readCatalogTrainingWorks } from './catalog-training-works.ts'
 
 export const DEFAULT_TEXT_TAGGER_SEED = 1
 /** About 1.5 GB of working memory and a few minutes of one core at most. */

@@ -2,10 +2,9 @@
 // held-out share for measuring, or vectors from an embeddings server (`buildCatalogExtension`: a failure
 // before the swap leaves the catalog as it was).
 import { resolve } from 'node:path'
+import { VECTORS_DIR, type VectorIndexManifest, withVectorIndex } from '@oqlkit/catalog'
 import { buildCatalogExtension } from '../catalog/catalog-extension-builder.ts'
 import { connectionSession } from '../sql/build-session.ts'
-import { VECTORS_DIR, type VectorIndexManifest } from './vector-index-layout.ts'
-import { withVectorIndex } from './vector-index-manifest.ts'
 import {
   buildWorkVectors,
   type ListIndexChoice,

@@ -2,7 +2,7 @@
 // by the same SQL the search index uses), read from the works' texts file (`../catalog/record-texts-file.ts`)
 // in id order, a batch at a time, so a catalog of millions of works never sits in memory as text.
 import type { DuckDBValue } from '@duckdb/node-api'
-import { STORED_FIELDS } from '../search/search-fields.ts'
+import { STORED_FIELDS } from '@oqlkit/catalog'
 
 export interface WorkText {
   readonly id: string

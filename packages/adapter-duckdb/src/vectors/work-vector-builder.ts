@@ -8,22 +8,15 @@
 // same catalog and seeds give byte-identical files.
 import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Embedder } from '@oqlkit/engine'
+import type { CatalogFile } from '@oqlkit/catalog'
 import {
-  DEFAULT_LSA_DIMENSIONS,
-  lsaEmbedder,
-  textTerms,
-  trainLsaModel,
-  writeLsaModel,
-} from '@oqlkit/text-models'
-import type { CatalogFile } from '../catalog/catalog-layout.ts'
-import { RecordTextsFiles } from '../catalog/record-texts-file.ts'
-import type { BuildSession } from '../sql/build-session.ts'
-import { isHeldOut } from './held-out-works.ts'
-import { buildIvfIndex, type IvfBuildOptions, int8FileRowSource } from './ivf-index-builder.ts'
-import { encodeIvfIndex } from './ivf-index-file.ts'
-import {
+  buildIvfIndex,
+  encodeIvfIndex,
+  type IvfBuildOptions,
+  int8FileRowSource,
+  isHeldOut,
   type LsaModelRecord,
+  quantizeVector,
   VECTOR_INDEX_FORMAT,
   VECTOR_INDEX_FORMAT_VERSION,
   VECTOR_QUANTIZATION,
@@ -34,8 +27,17 @@ import {
   WORK_VECTOR_LIST_INDEX_FILE,
   WORK_VECTOR_MATRIX_FILE,
   WORK_VECTORS_FILE,
-} from './vector-index-layout.ts'
-import { quantizeVector } from './vector-quantizer.ts'
+} from '@oqlkit/catalog'
+import type { Embedder } from '@oqlkit/engine'
+import {
+  DEFAULT_LSA_DIMENSIONS,
+  lsaEmbedder,
+  textTerms,
+  trainLsaModel,
+  writeLsaModel,
+} from '@oqlkit/text-models'
+import { RecordTextsFiles } from '../catalog/record-texts-file.ts'
+import type { BuildSession } from '../sql/build-session.ts'
 import { readWorkTexts } from './work-text-reader.ts'
 
 /** What the build needs of a database (`../sql/build-session.ts`): ingest passes its staging database. */

@@ -10,21 +10,14 @@ import {
   readClickHouseTarget,
   servedVersion,
 } from '@oqlkit/adapter-clickhouse'
-import {
-  createDuckDbAdapter,
-  hasUnreadableVectors,
-  ingestSnapshot,
-  loadCatalogTagger,
-  readCatalogManifest,
-  vectorIndexOf,
-  writeJsonLinesAsParquet,
-} from '@oqlkit/adapter-duckdb'
+import { createDuckDbAdapter, ingestSnapshot, writeJsonLinesAsParquet } from '@oqlkit/adapter-duckdb'
 import {
   connectRedis,
   createRedisCollectionStore,
   migrateLegacyCollections,
   probeRedis,
 } from '@oqlkit/adapter-redis'
+import { hasUnreadableVectors, loadCatalogTagger, readCatalogManifest, vectorIndexOf } from '@oqlkit/catalog'
 import type { CollectionStore, StorageAdapter } from '@oqlkit/engine'
 import {
   DEFAULT_MAX_PER_PAGE,

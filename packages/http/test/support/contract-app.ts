@@ -1,6 +1,7 @@
 // The app under contract test: the run's shared sample catalog (ingested once per test run, not once per file),
 // opened with the DuckDB adapter and wrapped by `createApp`.
-import { createDuckDbAdapter, loadCatalogTagger, readCatalogManifest } from '@oqlkit/adapter-duckdb'
+import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
+import { loadCatalogTagger, readCatalogManifest } from '@oqlkit/catalog'
 import { createApp } from '@oqlkit/http'
 import { afterAll, beforeAll } from 'vitest'
 import { sharedSampleCatalog } from '../../../adapter-duckdb/test/support/shared-sample-catalog.ts'

@@ -1,7 +1,8 @@
 // The entity-API tests' app: the bundled sample snapshot ingested once per test run into a temporary folder
 // (shared by the test files through a folder named after the vitest main process; the first file to get there
 // builds it under a lock, the others wait), opened with the DuckDB adapter and wrapped by `createApp`.
-import { createDuckDbAdapter, loadCatalogTagger } from '@oqlkit/adapter-duckdb'
+import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
+import { loadCatalogTagger } from '@oqlkit/catalog'
 import type { StorageAdapter, Tagger } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
 import { afterAll, beforeAll } from 'vitest'

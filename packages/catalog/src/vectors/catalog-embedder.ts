@@ -1,0 +1,31 @@
+// The embedder a catalog carries: its LSA model, when its vectors were made by one. A catalog whose vectors
+// came from an embeddings server carries none (the server is the model); the caller must bring its client.
+import { join } from 'node:path'
+import type { Embedder } from '@oqlkit/engine'
+import { lsaEmbedder, readLsaModel } from '@oqlkit/text-models'
+import { isCatalogRelativePath } from '../layout/catalog-manifest-reader.ts'
+import type { VectorIndexManifest } from './vector-index-layout.ts'
+
+export async function loadCatalogEmbedder(
+  catalogDir: string,
+  vectors: VectorIndexManifest,
+): Promise<Embedder | undefined> {
+  if (vectors.embedder.kind !== 'lsa' || vectors.lsa === undefined) return undefined
+  const { vocabularyFile, projectionFile } = vectors.lsa
+  if (!isCatalogRelativePath(vocabularyFile) || !isCatalogRelativePath(projectionFile))
+    throw new Error('catalog.json names LSA model files outside the catalog')
+  const { model, modelId } = await readLsaModel(
+    {
+      vocabulary: join(catalogDir, ...vocabularyFile.split('/')),
+      projection: join(catalogDir, ...projectionFile.split('/')),
+    },
+    vectors.dimensions,
+  )
+  // The files must be the ones the vectors were made with: a model edited or swapped since would embed
+  // queries into another space.
+  if (modelId !== vectors.embedder.modelId)
+    throw new Error(
+      `the LSA model files hash to ${modelId}, but the catalog's vectors were made by ${vectors.embedder.modelId}; rebuild the vectors`,
+    )
+  return lsaEmbedder(model, modelId)
+}

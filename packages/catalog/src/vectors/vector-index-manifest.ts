@@ -1,0 +1,34 @@
+// The vectors' entry in `catalog.json`: merged in after a build, read back when a catalog is opened.
+import type { CatalogManifest } from '../layout/catalog-layout.ts'
+import {
+  VECTOR_INDEX_FORMAT,
+  VECTOR_INDEX_FORMAT_VERSION,
+  VECTORS_DIR,
+  VECTORS_EXTENSION_KEY,
+  type VectorIndexManifest,
+} from './vector-index-layout.ts'
+
+/** The catalog manifest with the vectors recorded, their files in place of any earlier vectors' files. */
+export function withVectorIndex(manifest: CatalogManifest, vectors: VectorIndexManifest): CatalogManifest {
+  const others = manifest.files.filter((file) => !file.path.startsWith(`${VECTORS_DIR}/`))
+  return {
+    ...manifest,
+    files: [...others, ...vectors.files],
+    extensions: { ...manifest.extensions, [VECTORS_EXTENSION_KEY]: vectors },
+  }
+}
+
+/** Whether the catalog records vectors that this version cannot read (another format version). */
+export function hasUnreadableVectors(manifest: CatalogManifest): boolean {
+  return manifest.extensions[VECTORS_EXTENSION_KEY] !== undefined && vectorIndexOf(manifest) === undefined
+}
+
+/** The vectors a catalog records, or undefined when it has none or ones of another format version. */
+export function vectorIndexOf(manifest: CatalogManifest): VectorIndexManifest | undefined {
+  const value = manifest.extensions[VECTORS_EXTENSION_KEY]
+  if (typeof value !== 'object' || value === null) return undefined
+  const vectors = value as Partial<VectorIndexManifest>
+  return vectors.format === VECTOR_INDEX_FORMAT && vectors.formatVersion === VECTOR_INDEX_FORMAT_VERSION
+    ? (value as VectorIndexManifest)
+    : undefined
+}

@@ -116,7 +116,12 @@ beforeAll(() => {
   const typesNode = lock.packages['node_modules/@types/node']?.version
   if (typesNode === undefined) throw new Error('package-lock.json has no @types/node')
   dependencies['@types/node'] = typesNode
-  const manifest = { name: 'oqlkit-scratch', private: true, type: 'module', dependencies }
+  // The scratch project approves the install scripts the repository's package.json approves (zstd-napi's
+  // build among them): npm is to run no install script that is not approved.
+  const { allowScripts } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+    allowScripts: Record<string, boolean>
+  }
+  const manifest = { name: 'oqlkit-scratch', private: true, type: 'module', dependencies, allowScripts }
   run('mkdir', ['-p', app], {})
   writeFileSync(join(app, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
   writeFileSync(
@@ -124,11 +129,9 @@ beforeAll(() => {
     `${JSON.stringify({ name: manifest.name, lockfileVersion: 3, requires: true, packages: { '': { name: manifest.name, dependencies }, ...entries } }, null, 2)}\n`,
   )
   // zstd-napi's install fetches a prebuilt binary from outside the npm registry, where it can; here it is
-  // built from source, as the repository's .npmrc has it for `npm ci`.
-  run('npm', ['install', '--offline', '--no-audit', '--no-fund'], {
-    cwd: app,
-    env: { ...cleanEnv(), npm_config_build_from_source: 'true' },
-  })
+  // built from source, as the repository's .prebuild-installrc has it for `npm ci`.
+  copyFileSync(join(REPO, '.prebuild-installrc'), join(app, '.prebuild-installrc'))
+  run('npm', ['install', '--offline', '--no-audit', '--no-fund'], { cwd: app })
   copyFileSync(join(FIXTURES, 'packed-smoke.mjs'), join(app, 'packed-smoke.mjs'))
   copyFileSync(join(FIXTURES, 'packed-consumer.ts'), join(app, 'packed-consumer.ts'))
 }, 240_000)

@@ -16,8 +16,8 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { ingestSnapshot } from '@oqlkit/adapter-duckdb'
 import { CATALOG_FORMAT_VERSION } from '@oqlkit/catalog'
+import { ingestSnapshot } from '@oqlkit/ingest'
 
 const { values } = parseArgs({
   options: {

@@ -6,7 +6,7 @@
 //   npm run bench:ingest-steps -- --snapshot DIR --out DIR [--update] [--core] [--memory-limit 3GiB] [--top 25]
 // (--update: into the catalog already in --out, as `oqlkit ingest` does; else it is built from scratch)
 import { parseArgs } from 'node:util'
-import { type IngestProgress, ingestSnapshot } from '@oqlkit/adapter-duckdb'
+import { type IngestProgress, ingestSnapshot } from '@oqlkit/ingest'
 
 const USAGE =
   'usage: npm run bench:ingest-steps -- --snapshot DIR --out DIR [--update] [--core] [--memory-limit 3GiB] [--top 25]'

@@ -28,16 +28,10 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DuckDBInstance, listValue } from '@duckdb/node-api'
-import {
-  connectionSession,
-  createDuckDbAdapter,
-  indexCatalogVectors,
-  RecordTextsFiles,
-  readCatalogWorkVectors,
-  readWorkTexts,
-} from '@oqlkit/adapter-duckdb'
+import { createDuckDbAdapter, readCatalogWorkVectors } from '@oqlkit/adapter-duckdb'
 import { isHeldOut, readCatalogManifest, vectorIndexOf } from '@oqlkit/catalog'
 import { planQuery, type StorageAdapter, unitVector } from '@oqlkit/engine'
+import { connectionSession, indexCatalogVectors, RecordTextsFiles, readWorkTexts } from '@oqlkit/ingest'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { exactTokens, porterStem, readLsaModel } from '@oqlkit/text-models'
 import { formatMs, median, percentile } from './bench-stats.ts'

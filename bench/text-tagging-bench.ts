@@ -7,8 +7,8 @@
 //   npm run bench:text-tagging -- --catalog DIR [--seed 1] [--holdout 0.2] [--latency-calls 500]
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { readCatalogTrainingWorks, trainTextTagModel } from '@oqlkit/adapter-duckdb'
 import type { TagKind } from '@oqlkit/engine'
+import { readCatalogTrainingWorks, trainTextTagModel } from '@oqlkit/ingest'
 import { seededIdFraction, type TextTagModel, type TrainingWork, textTerms } from '@oqlkit/text-models'
 import { median, percentile } from './bench-stats.ts'
 

@@ -10,7 +10,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DuckDBInstance } from '@duckdb/node-api'
-import { connectionSession, RecordTextsFiles } from '@oqlkit/adapter-duckdb'
+import { connectionSession, RecordTextsFiles } from '@oqlkit/ingest'
 import { type Contender, formatMs, median, runSideBySide } from './bench-stats.ts'
 
 const { values } = parseArgs({

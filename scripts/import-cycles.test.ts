@@ -121,9 +121,7 @@ describe('import cycles', () => {
     expect(of('snapshot/src/sample/sample-snapshot-readme-renderer.ts')).toContain(
       join(PACKAGES, 'snapshot/src/sample/sample-snapshot-summary.ts'),
     )
-    expect(of('catalog/src/search/search-plan.ts')).toContain(
-      join(PACKAGES, 'text-models/src/index.ts'),
-    )
+    expect(of('catalog/src/search/search-plan.ts')).toContain(join(PACKAGES, 'text-models/src/index.ts'))
     expect(graph.size).toBeGreaterThan(300)
   })
 

@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createClient } from '@clickhouse/client'
 import { loadCatalogIntoClickHouse } from '@oqlkit/adapter-clickhouse'
-import { ingestSnapshot } from '@oqlkit/adapter-duckdb'
+import { ingestSnapshot } from '@oqlkit/ingest'
 import { startChdbHttpServer } from '../packages/adapter-clickhouse/test/support/chdb-http-server.ts'
 import { type ShutdownRun, sigtermUnderLoad } from '../packages/cli/test/support/shutdown-under-load.ts'
 

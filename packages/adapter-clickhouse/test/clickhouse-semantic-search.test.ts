@@ -27,7 +27,7 @@ import {
 } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
 import { createClickHouseAdapter } from '../src/clickhouse-adapter.ts'
 import { readClickHouseCatalogModels } from '../src/clickhouse-catalog-models.ts'

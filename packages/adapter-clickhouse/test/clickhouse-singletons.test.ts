@@ -7,7 +7,7 @@ import { type ClickHouseClient, createClient } from '@clickhouse/client'
 import type { LookupResult } from '@oqlkit/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readSampleMergedAuthors, readSampleRecords } from '../../adapter-duckdb/test/query-sample-fixture.ts'
-import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
 import {
   findEntityByExternalId,

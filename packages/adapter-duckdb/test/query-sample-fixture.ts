@@ -7,10 +7,10 @@ import { gunzipSync } from 'node:zlib'
 import { readCatalogManifest } from '@oqlkit/catalog'
 import type { EntityRecord } from '@oqlkit/engine'
 import { afterAll, beforeAll } from 'vitest'
+import { copyOfSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { catalogViewStatements } from '../src/query/catalog-views.ts'
 import { createDuckDbAdapter, type DuckDbAdapter } from '../src/query/duckdb-adapter.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
-import { copyOfSampleCatalog } from './support/shared-sample-catalog.ts'
 
 export const SAMPLE_SNAPSHOT_DIR = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))
 

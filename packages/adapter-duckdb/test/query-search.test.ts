@@ -13,13 +13,13 @@ import {
   type QueryPlan,
   type UnsupportedPlanError,
 } from '@oqlkit/engine'
+import { buildSearchIndex } from '@oqlkit/ingest'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { positionalToAnonymous } from '../src/query/catalog-search.ts'
 import { createDuckDbAdapter, type DuckDbAdapter, pageThenCount } from '../src/query/duckdb-adapter.ts'
 import { openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
 import { compileSearch, expansionLimitOf } from '../src/search/search-compiler.ts'
-import { buildSearchIndex } from '../src/search/search-index-builder.ts'
 import { ingestSampleCatalog, readSampleRecords } from './query-sample-fixture.ts'
 
 // The same searches over both ways of holding a catalog: tables in memory (small catalogs), and narrow tables

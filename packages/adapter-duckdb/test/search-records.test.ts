@@ -7,18 +7,16 @@ import { join } from 'node:path'
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
 import type { CatalogEntity, SearchIndexManifest, SearchMode } from '@oqlkit/catalog'
 import { allOf, anyOf, not, phrase, proximity, type SearchNode, word } from '@oqlkit/catalog'
+import { buildSearchIndex, ingestSnapshot, StagingDatabase } from '@oqlkit/ingest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ingestSnapshot } from '../src/ingest/ingest-snapshot.ts'
-import { StagingDatabase } from '../src/ingest/staging-database.ts'
-import { compileSearch } from '../src/search/search-compiler.ts'
-import { buildSearchIndex } from '../src/search/search-index-builder.ts'
 import {
   author,
   type FixtureRecord,
   partsOf,
   work,
   writeLegacySnapshot,
-} from './fixtures/snapshot-fixtures.ts'
+} from '../../ingest/test/support/snapshot-fixtures.ts'
+import { compileSearch } from '../src/search/search-compiler.ts'
 
 const DATE = '2024-01-01T00:00:00'
 

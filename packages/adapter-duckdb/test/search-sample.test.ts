@@ -15,13 +15,13 @@ import {
   withSearchIndex,
   word,
 } from '@oqlkit/catalog'
+import { buildSearchIndex } from '@oqlkit/ingest'
 import { exactTokens, stemmedTokens } from '@oqlkit/text-models'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CatalogInspector } from '../../ingest/test/support/catalog-inspector.ts'
+import { copyOfSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { compileSearch } from '../src/search/search-compiler.ts'
-import { buildSearchIndex } from '../src/search/search-index-builder.ts'
 import { exactTokensSql } from '../src/search/search-tokenizer-sql.ts'
-import { CatalogInspector } from './fixtures/catalog-inspector.ts'
-import { copyOfSampleCatalog } from './support/shared-sample-catalog.ts'
 
 let disposeCopy: (() => void) | undefined
 let catalogDir: string

@@ -10,10 +10,10 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { readCatalogManifest, SERVING_DATABASE_FILE, vectorIndexOf } from '@oqlkit/catalog'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildServingDatabase } from '../src/ingest/serving-database-builder.ts'
 import { catalogViewStatements } from '../src/query/catalog-views.ts'
 import { createDuckDbAdapter } from '../src/query/duckdb-adapter.ts'
 import { openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
+import { buildServingDatabase } from '../src/serving/serving-database-builder.ts'
 import { ingestSampleCatalog } from './query-sample-fixture.ts'
 
 const REPOSITORY = fileURLToPath(new URL('../../../', import.meta.url))

@@ -85,7 +85,7 @@ export {
   pathIdTail,
   shortOpenAlexId,
 } from './layout/openalex-id-normalizer.ts'
-export type { RecordPathForm } from './layout/record-path-columns.ts'
+export type { RecordPathColumn, RecordPathForm } from './layout/record-path-columns.ts'
 export {
   compileJsonPath,
   type JsonPathStep,

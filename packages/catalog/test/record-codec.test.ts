@@ -2,7 +2,7 @@
 // byte for byte with the dictionary its store was written with (and without one), a dictionary keeps the
 // tail its codec can use, and a codec this version does not know is refused with the store's name.
 import { describe, expect, it } from 'vitest'
-import { sampleSnapshotLines } from '../../adapter-duckdb/test/fixtures/sample-snapshot-lines.ts'
+import { sampleSnapshotLines } from '../../ingest/test/support/sample-snapshot-lines.ts'
 import {
   buildRecordDictionary,
   checkRecordCodecId,

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs'
 import { openDuckDbDatabase } from '@oqlkit/adapter-duckdb'
 import { beforeAll, expect, it } from 'vitest'
-import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
 import { coreWorks } from '../../http/test/support/sample-records.ts'
+import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 
 let catalogDir: string
 beforeAll(async () => {

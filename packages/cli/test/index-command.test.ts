@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCli } from '@oqlkit/cli'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-cli-index-'))
 const catalog = join(scratch, 'catalog')

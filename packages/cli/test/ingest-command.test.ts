@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { ingestSnapshot } from '@oqlkit/adapter-duckdb'
 import { READABLE_CATALOG_FORMAT_VERSIONS } from '@oqlkit/catalog'
 import { runCli } from '@oqlkit/cli'
+import { ingestSnapshot } from '@oqlkit/ingest'
 import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, describe, expect, it } from 'vitest'
 

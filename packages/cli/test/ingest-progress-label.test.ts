@@ -1,6 +1,6 @@
 // What `oqlkit ingest` shows while it works: the records read of those the manifests state, the rate, the
 // parse's time left, and that it resumed; the build's step by name.
-import type { IngestProgress } from '@oqlkit/adapter-duckdb'
+import type { IngestProgress } from '@oqlkit/ingest'
 import { describe, expect, it } from 'vitest'
 import { describeProgress, formatDuration } from '../src/commands/ingest-command.ts'
 

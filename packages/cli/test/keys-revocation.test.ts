@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { connectRedis } from '@oqlkit/adapter-redis'
 import { runCli } from '@oqlkit/cli'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
 import { redisForTests } from '../../adapter-redis/test/redis-test-gate.ts'
+import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { startServerProcess } from './support/server-process.ts'
 
 const redis = await redisForTests()

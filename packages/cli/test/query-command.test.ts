@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url'
 import { openDuckDbDatabase } from '@oqlkit/adapter-duckdb'
 import { type CommandContext, runCli } from '@oqlkit/cli'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
 import { coreWorks } from '../../http/test/support/sample-records.ts'
+import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { runQueryCommand } from '../src/commands/query-command.ts'
 
 let catalogDir: string

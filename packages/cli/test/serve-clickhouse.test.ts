@@ -14,7 +14,7 @@ import {
   type ChdbHttpServer,
   startChdbHttpServer,
 } from '../../adapter-clickhouse/test/support/chdb-http-server.ts'
-import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { type ServerProcess, startServerProcess } from './support/server-process.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-clickhouse-'))

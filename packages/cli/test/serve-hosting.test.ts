@@ -10,7 +10,7 @@ import { runCli } from '@oqlkit/cli'
 import { apiKeyIdOf, hashApiKey } from '@oqlkit/engine'
 import type { AccessLogEntry } from '@oqlkit/http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { randomPort, startServerProcess } from './support/server-process.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-hosting-'))

@@ -9,8 +9,8 @@ import { join } from 'node:path'
 import { runCli } from '@oqlkit/cli'
 import { toMicroUsd } from '@oqlkit/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
 import { redisTargetsForTests, removeRedisKeys } from '../../adapter-redis/test/redis-test-gate.ts'
+import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { randomPort, type ServerProcess, startServerProcess } from './support/server-process.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-metering-'))

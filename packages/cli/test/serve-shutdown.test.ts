@@ -13,7 +13,7 @@ import {
   type ChdbHttpServer,
   startChdbHttpServer,
 } from '../../adapter-clickhouse/test/support/chdb-http-server.ts'
-import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { startServerProcess } from './support/server-process.ts'
 import { type ShutdownRun, sigtermUnderLoad } from './support/shutdown-under-load.ts'
 

@@ -2,7 +2,7 @@
 // goes on answering; without the guard, Node ends the process on it.
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { startServerProcess } from './support/server-process.ts'
 
 const PRELOAD = resolve(import.meta.dirname, 'support/background-rejection-preload.ts')

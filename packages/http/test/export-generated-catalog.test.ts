@@ -12,7 +12,6 @@ import { gunzipSync } from 'node:zlib'
 import {
   createDuckDbAdapter,
   type DuckDbAdapter,
-  ingestSnapshot,
   openDuckDbDatabase,
   writeJsonLinesAsParquet,
 } from '@oqlkit/adapter-duckdb'
@@ -26,6 +25,7 @@ import {
   type StorageAdapter,
 } from '@oqlkit/engine'
 import { createApp, RequestLimits } from '@oqlkit/http'
+import { ingestSnapshot } from '@oqlkit/ingest'
 import { generateSnapshot } from '@oqlkit/snapshot'
 import { toNodeHandler } from 'h3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -7,7 +7,7 @@
 // --adapter clickhouse` runs it at volume. The seed is fixed (FUZZ_SEED picks another).
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedSampleCatalog } from '../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { type ClickHouseSample, openClickHouseSample } from './support/clickhouse-sample.ts'
 import { cheapRequestAnswered, type FuzzApp, openFuzzApp, sendHostile } from './support/fuzz-app.ts'
 import { describeRequest, hostileRequest } from './support/hostile-requests.ts'

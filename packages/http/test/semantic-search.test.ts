@@ -6,14 +6,10 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  CatalogOpenError,
-  createDuckDbAdapter,
-  type DuckDbAdapter,
-  indexCatalogVectors,
-} from '@oqlkit/adapter-duckdb'
+import { CatalogOpenError, createDuckDbAdapter, type DuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { ENDPOINT_COSTS_USD, SEMANTIC_SEARCH_LIMITS, toMicroUsd } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
+import { indexCatalogVectors } from '@oqlkit/ingest'
 import { createOpenAiEmbedder, textFromInvertedIndex } from '@oqlkit/text-models'
 import { type StandInServer, startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

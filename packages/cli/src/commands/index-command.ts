@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { indexCatalogSearch, type SearchBuildProgress } from '@oqlkit/adapter-duckdb'
+import { indexCatalogSearch, type SearchBuildProgress } from '@oqlkit/ingest'
 import type { CliCommand, CommandContext, CommandResult } from './cli-command.ts'
 import {
   integerOption,

@@ -1,10 +1,5 @@
 import { resolve } from 'node:path'
-import {
-  type IngestProgress,
-  type IngestSummary,
-  ingestSnapshot,
-  type VectorsChoice,
-} from '@oqlkit/adapter-duckdb'
+import { type IngestProgress, type IngestSummary, ingestSnapshot, type VectorsChoice } from '@oqlkit/ingest'
 import { createOpenAiEmbedder } from '@oqlkit/text-models'
 import type { CliCommand, CommandContext, CommandResult } from './cli-command.ts'
 import {

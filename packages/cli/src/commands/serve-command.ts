@@ -10,7 +10,7 @@ import {
   readClickHouseTarget,
   servedVersion,
 } from '@oqlkit/adapter-clickhouse'
-import { createDuckDbAdapter, ingestSnapshot, writeJsonLinesAsParquet } from '@oqlkit/adapter-duckdb'
+import { createDuckDbAdapter, writeJsonLinesAsParquet } from '@oqlkit/adapter-duckdb'
 import {
   connectRedis,
   createRedisCollectionStore,
@@ -49,6 +49,7 @@ import {
   startServer,
   trackOpenResponses,
 } from '@oqlkit/http'
+import { ingestSnapshot } from '@oqlkit/ingest'
 import { createOpenAiEmbedder } from '@oqlkit/text-models'
 import { type CliCommand, type CommandContext, type CommandResult, usageError } from './cli-command.ts'
 import {

@@ -4,7 +4,7 @@ import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { loadCatalogTagger, readCatalogManifest } from '@oqlkit/catalog'
 import { createApp } from '@oqlkit/http'
 import { afterAll, beforeAll } from 'vitest'
-import { sharedSampleCatalog } from '../../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+import { sharedSampleCatalog } from '../../../ingest/test/support/shared-sample-catalog.ts'
 
 export interface ContractApp {
   readonly app: ReturnType<typeof createApp>

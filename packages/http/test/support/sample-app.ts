@@ -6,7 +6,7 @@ import { loadCatalogTagger } from '@oqlkit/catalog'
 import type { StorageAdapter, Tagger } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
 import { afterAll, beforeAll } from 'vitest'
-import { sharedSampleCatalog } from '../../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+import { sharedSampleCatalog } from '../../../ingest/test/support/shared-sample-catalog.ts'
 
 export interface SampleApp {
   readonly app: ReturnType<typeof createApp>

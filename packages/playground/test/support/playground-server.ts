@@ -10,7 +10,7 @@ import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import type { StorageAdapter } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
 import { toNodeHandler } from 'h3'
-import { sharedSampleCatalog } from '../../../adapter-duckdb/test/support/shared-sample-catalog.ts'
+import { sharedSampleCatalog } from '../../../ingest/test/support/shared-sample-catalog.ts'
 import { bundlePlayground } from '../../scripts/bundle-playground.ts'
 
 export interface PlaygroundServer {

@@ -1,0 +1,153 @@
+// What each step of the ingest's parse worker costs per work, on the snapshot's own works, one step at a time
+// on one thread: reading the gzipped part and splitting lines, `JSON.parse`, the extraction of every derived
+// value, the staged row's JSON, and the record's compression for the record store. From the sum, the most
+// works per second the parse workers could reach on this machine's cores if nothing else ran; and from the
+// steps every ingest must take (read, parse, compress the record), the most any ingest written this way could.
+// Compare those ceilings with the DuckDB floor (`bench/ingest-floor.ts`) on the same files. Every record codec is
+// timed, compressing and decompressing, with the size of what it writes; the sums count the codec and
+// dictionary new record stores are written with (zstd, trained by the zstd command where it is installed).
+//
+//   npm run bench:parse-cost -- [--snapshot DIR] [--works 5000] [--rounds 5]
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { gunzipSync } from 'node:zlib'
+import { buildRecordDictionary, RECORD_CODEC_ID, RECORD_CODEC_IDS, recordCodecOf } from '@oqlkit/catalog'
+import {
+  DICTIONARY_EXAMPLES,
+  planSnapshot,
+  recordCodingFor,
+  recordExtractionSpecOf,
+  recordExtractorOf,
+} from '@oqlkit/ingest'
+
+const { values } = parseArgs({
+  options: {
+    snapshot: { type: 'string', default: resolve(import.meta.dirname, '../../../data/sample-snapshot') },
+    works: { type: 'string', default: '5000' },
+    rounds: { type: 'string', default: '5' },
+  },
+})
+const wanted = Number(values.works)
+const rounds = Number(values.rounds)
+
+// The gzipped bytes holding at least `wanted` works, read once; every step below re-runs on them.
+const gzipped: Buffer[] = []
+let counted = 0
+// The works' JSON Lines parts, as the ingest plans them (every layout the ingest reads).
+const plan = await planSnapshot(values.snapshot)
+for (const part of plan.parts.filter((part) => part.entity.entity === 'works' && part.format === 'jsonl')) {
+  const bytes = readFileSync(part.path)
+  gzipped.push(bytes)
+  counted += gunzipSync(bytes)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line !== '').length
+  if (counted >= wanted) break
+}
+const split = (): string[] =>
+  gzipped.flatMap((bytes) =>
+    gunzipSync(bytes)
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line !== ''),
+  )
+const lines = split()
+const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+const extract = recordExtractorOf(recordExtractionSpecOf('works'))
+const extracted = records.map((record) => extract(record))
+// Each codec with the raw dictionary (the tail of the first sixteen records, which format 6 and 7 wrote), and
+// zstd with the dictionary ingest chooses now (trained by the zstd command on the first 2,000 works, when it
+// compresses the held-out ones smaller), which the sums count.
+const workDir = mkdtempSync(join(tmpdir(), 'oqlkit-parse-cost-'))
+const chosen = await recordCodingFor(
+  undefined,
+  async () => lines.slice(0, DICTIONARY_EXAMPLES),
+  RECORD_CODEC_ID,
+  { workDir: join(workDir, 'dictionary') },
+)
+rmSync(workDir, { recursive: true, force: true })
+const codecs = [
+  ...RECORD_CODEC_IDS.map((id) => ({
+    name: `${id}, raw`,
+    id,
+    codec: recordCodecOf(id, buildRecordDictionary(lines.slice(0, 16), id)),
+    counted: false,
+  })),
+  {
+    name: `${chosen.codec}, ${chosen.dictionaryKind}${chosen.warning === undefined ? '' : ` (${chosen.warning})`}`,
+    id: chosen.codec,
+    codec: recordCodecOf(chosen.codec, chosen.dictionary),
+    counted: true,
+  },
+].map((variant) => ({ ...variant, encoded: lines.map((line) => variant.codec.encode(line)) }))
+
+/** `counted`: in the sums (a codec other than the one new stores use is shown beside them). */
+const steps: { name: string; unavoidable: boolean; counted: boolean; run: () => unknown }[] = [
+  { name: 'gunzip and split lines', unavoidable: true, counted: true, run: split },
+  { name: 'JSON.parse', unavoidable: true, counted: true, run: () => lines.map((line) => JSON.parse(line)) },
+  {
+    name: 'extract derived values',
+    unavoidable: false,
+    counted: true,
+    run: () => records.map((record) => extract(record)),
+  },
+  {
+    name: 'staged row as JSON',
+    unavoidable: false,
+    counted: true,
+    run: () => extracted.map((row, seq) => JSON.stringify({ seq, id: 'W1', record_offset: seq, ...row })),
+  },
+  ...codecs.flatMap(({ name, codec, encoded, counted }) => [
+    {
+      name: `compress (${name})`,
+      unavoidable: true,
+      counted,
+      run: () => lines.map((line) => codec.encode(line)),
+    },
+    {
+      name: `decompress (${name})`,
+      unavoidable: false,
+      counted: false,
+      run: () => encoded.map((bytes) => codec.decode(bytes)),
+    },
+  ]),
+]
+
+const loadBefore = loadavg()[0]!
+const perWork = new Map<string, number[]>()
+for (let round = 0; round < rounds; round++)
+  for (const step of steps) {
+    const started = performance.now()
+    step.run()
+    const micros = ((performance.now() - started) * 1000) / lines.length
+    perWork.set(step.name, [...(perWork.get(step.name) ?? []), micros])
+  }
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!
+
+const cores = availableParallelism()
+const rawBytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line), 0)
+console.log(
+  `parse cost of ${lines.length.toLocaleString('en-US')} works (${(rawBytes / lines.length / 1024).toFixed(1)} KiB of JSON each) from ${values.snapshot}, median of ${rounds} rounds, one thread (load ${loadBefore.toFixed(2)} before, ${loadavg()[0]!.toFixed(2)} after)`,
+)
+let all = 0
+let unavoidable = 0
+for (const step of steps) {
+  const micros = median(perWork.get(step.name)!)
+  if (step.counted) all += micros
+  if (step.counted && step.unavoidable) unavoidable += micros
+  const note = !step.counted ? '  (not in the sums)' : step.unavoidable ? '  (every ingest)' : ''
+  console.log(`  ${step.name.padEnd(36)} ${micros.toFixed(1).padStart(7)} µs a work${note}`)
+}
+for (const { name, encoded } of codecs) {
+  const bytes = encoded.reduce((sum, record) => sum + record.length, 0)
+  console.log(`  ${`records (${name})`.padEnd(36)} ${(bytes / rawBytes).toFixed(3)} of their JSON`)
+}
+const ceiling = (micros: number) => Math.round((cores * 1e6) / micros).toLocaleString('en-US')
+console.log(
+  `  ${'all steps'.padEnd(36)} ${all.toFixed(1).padStart(7)} µs a work: at most ${ceiling(all)} works/s on ${cores} cores`,
+)
+console.log(
+  `  ${'every ingest'.padEnd(36)} ${unavoidable.toFixed(1).padStart(7)} µs a work: at most ${ceiling(unavoidable)} works/s on ${cores} cores`,
+)

@@ -1,0 +1,123 @@
+// Runs parse tasks (part-parse-worker.ts) on a few worker threads, one task per worker at a time, in the
+// order given. The first failure stops the pool: tasks not yet started are dropped, running ones are asked
+// to stop (StopRequest says why not terminated), and the failure is thrown as the IngestError the worker
+// described.
+import { availableParallelism } from 'node:os'
+import type { Worker } from 'node:worker_threads'
+import { startWorker } from '@oqlkit/catalog'
+import { IngestError } from '../ingest-error.ts'
+import type { ParseReply, ParseTask, ParseWorkerData, StopRequest } from './part-parse-worker.ts'
+
+export type ParseDone = Extract<ParseReply, { kind: 'done' }>
+
+export interface ParseListener {
+  /**
+   * What a task costs (its compressed bytes, say): the costliest start first, so that a big part does not
+   * start last and run alone while the other workers wait (longest-processing-time-first). The results and
+   * the files are the same in any order.
+   */
+  readonly cost?: (task: ParseTask) => number
+  /** Records read so far by a running task. */
+  readonly onProgress?: (task: ParseTask, records: number) => void
+  /**
+   * Called as each task finishes. When it returns a promise (the task's rows being loaded, say), the pool
+   * resolves only once that has settled too, and its rejection fails the pool like a worker's error.
+   */
+  readonly onDone?: (task: ParseTask, done: ParseDone) => void | Promise<void>
+  /** How each worker thread ended: 0 when it stopped as asked, 1 when it had to be terminated. */
+  readonly onWorkerExit?: (exitCode: number) => void
+}
+
+/** How long a worker asked to stop may take to reach a point where it can (the end of a chunk it reads). */
+const STOP_GRACE_MS = 30_000
+
+/** Asks a worker to stop, and terminates it only if it has not exited within the grace period. */
+async function stopWorker(worker: Worker, exited: Promise<unknown>): Promise<void> {
+  worker.postMessage({ kind: 'stop' } satisfies StopRequest)
+  const overdue = setTimeout(() => void worker.terminate(), STOP_GRACE_MS)
+  await exited
+  clearTimeout(overdue)
+}
+
+/** Parse threads when an ingest is not told: one per core (DuckDB's loading waits for them). */
+export const defaultParseWorkers = (): number => Math.max(1, availableParallelism())
+
+export async function runParseTasks(
+  tasks: readonly ParseTask[],
+  data: ParseWorkerData,
+  workers: number,
+  listener: ParseListener = {},
+): Promise<ParseDone[]> {
+  const results: ParseDone[] = new Array(tasks.length)
+  if (tasks.length === 0) return results
+  const byIndex = new Map(tasks.map((task, at) => [task.index, { task, at }]))
+  const costs = tasks.map((task) => listener.cost?.(task) ?? 0)
+  const order = tasks.map((_, at) => at).sort((a, b) => costs[b]! - costs[a]! || a - b)
+  const pool: { worker: Worker; exited: Promise<unknown> }[] = []
+  let next = 0
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let running = 0
+      let failed = false
+      const pending = new Set<Promise<void>>()
+      const fail = (error: Error) => {
+        if (failed) return
+        failed = true
+        reject(error)
+      }
+      const finishIfDone = () => {
+        if (!failed && next === tasks.length && running === 0 && pending.size === 0) resolve()
+      }
+      const dispatch = (worker: Worker) => {
+        if (failed) return
+        if (next === tasks.length) {
+          finishIfDone()
+          return
+        }
+        running++
+        worker.postMessage(tasks[order[next++]!])
+      }
+      for (let count = 0; count < Math.min(workers, tasks.length); count++) {
+        const worker = startWorker(import.meta.url, 'part-parse-worker', data)
+        // Not events.once: it would reject on the worker's 'error', which fail() already reports.
+        pool.push({ worker, exited: new Promise((resolve) => worker.once('exit', resolve)) })
+        worker.on('error', (error) => fail(error))
+        worker.on('exit', (code) => {
+          listener.onWorkerExit?.(code)
+          if (code !== 0) fail(new Error(`an ingest worker stopped with exit code ${code}`))
+        })
+        worker.on('message', (reply: ParseReply) => {
+          const entry = byIndex.get(reply.index)
+          // After a failure, a result still in flight is not loaded: the run is over.
+          if (entry === undefined || failed) return
+          try {
+            if (reply.kind === 'progress') listener.onProgress?.(entry.task, reply.records)
+            else if (reply.kind === 'failed') {
+              const { error } = reply
+              fail('code' in error ? new IngestError(error) : new Error(error.message))
+            } else {
+              results[entry.at] = reply
+              // A listener may refuse the result (a record count that disagrees with the manifest).
+              const after = listener.onDone?.(entry.task, reply)
+              running--
+              if (after !== undefined) {
+                pending.add(after)
+                after.then(() => {
+                  pending.delete(after)
+                  finishIfDone()
+                }, fail)
+              }
+              dispatch(worker)
+            }
+          } catch (error) {
+            fail(error as Error)
+          }
+        })
+        dispatch(worker)
+      }
+    })
+  } finally {
+    await Promise.all(pool.map(({ worker, exited }) => stopWorker(worker, exited)))
+  }
+  return results
+}

@@ -1,0 +1,92 @@
+// Streams the works of a catalog as training examples: title, the abstract rebuilt from its inverted
+// index, and the keywords, concepts and topics with their scores. DuckDB extracts just those parts of each
+// work's texts (`../catalog/record-texts-file.ts`), in id order so training sees the same sequence every time.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
+import { entityFilePath } from '@oqlkit/catalog'
+import { readTrainingLabels, type TrainingWork, textFromInvertedIndex } from '@oqlkit/text-models'
+import { connectionSession } from '../texts/build-session.ts'
+import { RecordTextsFiles } from '../texts/record-texts-file.ts'
+
+const TRAINING_WORKS_SQL = `SELECT id,
+  coalesce(json_extract_string(texts, '$.title'), json_extract_string(texts, '$.display_name'), '') AS title,
+  json_extract(texts, '$.abstract_inverted_index')::VARCHAR AS abstract,
+  json_extract(texts, '$.keywords')::VARCHAR AS keywords,
+  json_extract(texts, '$.concepts')::VARCHAR AS concepts,
+  json_extract(texts, '$.topics')::VARCHAR AS topics
+FROM read_parquet($1) ORDER BY id_num, id`
+
+/** The prefix of the work folder inside the catalog when the works' texts must be written first. */
+const TEXTS_WORK_PREFIX = '.tagger-texts-'
+
+const parsed = (text: unknown): unknown => {
+  if (typeof text !== 'string') return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
+  }
+}
+
+/** The number of works in a catalog folder's works file. */
+export async function countCatalogWorks(catalogDir: string): Promise<number> {
+  const instance = await DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  })
+  const connection = await instance.connect()
+  try {
+    const reader = await connection.runAndReadAll('SELECT count(*) AS n FROM read_parquet($1)', [
+      join(catalogDir, ...entityFilePath('works').split('/')),
+    ])
+    return Number(reader.getRowObjectsJson()[0]?.n ?? 0)
+  } finally {
+    connection.closeSync()
+    instance.closeSync()
+  }
+}
+
+/**
+ * Every work of a catalog folder, as a training example, in id order. From `worksTexts`, the works' texts
+ * file, when an ingest has written it already; else it is written first, into a work folder of the catalog.
+ */
+export async function* readCatalogTrainingWorks(
+  catalogDir: string,
+  options: { readonly threads?: number; readonly worksTexts?: string } = {},
+): AsyncGenerator<TrainingWork> {
+  const instance = await DuckDBInstance.create(':memory:', {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    threads: String(options.threads ?? 1),
+  })
+  const connection = await instance.connect()
+  let workDir: string | undefined
+  try {
+    if (options.worksTexts === undefined) workDir = await mkdtemp(join(catalogDir, TEXTS_WORK_PREFIX))
+    const worksTexts =
+      options.worksTexts ??
+      (await (
+        await RecordTextsFiles.ofCatalog(connectionSession(connection), catalogDir, workDir!)
+      ).of('works'))
+    const result = await connection.stream(TRAINING_WORKS_SQL, [worksTexts])
+    for await (const rows of result.yieldRows()) {
+      for (const [id, title, abstract, keywords, concepts, topics] of rows) {
+        yield {
+          id: String(id),
+          title: typeof title === 'string' ? title : '',
+          abstract: textFromInvertedIndex(parsed(abstract)),
+          labels: {
+            keywords: readTrainingLabels(parsed(keywords)),
+            concepts: readTrainingLabels(parsed(concepts)),
+            topics: readTrainingLabels(parsed(topics)),
+          },
+        }
+      }
+    }
+  } finally {
+    connection.closeSync()
+    instance.closeSync()
+    if (workDir !== undefined) await rm(workDir, { recursive: true, force: true })
+  }
+}

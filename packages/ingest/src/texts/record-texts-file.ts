@@ -1,0 +1,281 @@
+// The texts file of an entity: `(id, id_num, display_name, texts)` in id order, `texts` the record's text
+// fields as JSON. What the search index, the works' vectors and the tagger read; written from the record
+// store when they are built (in the same ingest, or later by `oqlkit index`) into their work folder, and
+// removed after. The catalog itself keeps no copy of these texts (format 5 had them as a `texts` column of
+// every entity file: 130 of `works.parquet`'s 170 MB at 100k works, carried through every sort of the
+// ingest): the record store is the only place a record's text is.
+import { closeSync, openSync, readFileSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
+import type { DuckDBAppender } from '@duckdb/node-api'
+import type { CatalogEntity } from '@oqlkit/catalog'
+import {
+  type CatalogRecordStore,
+  checkRecordCodecId,
+  entityFilePath,
+  type RecordCodecId,
+  type RecordLocations,
+  RecordTextsReader,
+  RecordTextsWorkerPool,
+  readCatalogManifest,
+  recordCodecOf,
+} from '@oqlkit/catalog'
+import type { BuildSession } from './build-session.ts'
+
+export { TEXT_KEYS } from '@oqlkit/catalog'
+
+/** How the records are read: on worker threads from this many rows, on the main thread below. */
+export interface RecordTextsThreads {
+  /** Worker threads (0: the main thread reads every entity). Default `defaultTextsWorkers()`. */
+  readonly workers?: number
+  /**
+   * The fewest rows read on workers: starting them costs more than a small entity's reading. Default
+   * `WORKERS_FROM_ROWS`.
+   */
+  readonly workersFromRows?: number
+  /**
+   * Rows whose locations are read from the entity file at once (each read in batches of at most
+   * `WORKER_BATCH_ROWS`). Default `BATCH_ROWS`; tests make it small to reach many batches.
+   */
+  readonly batchRows?: number
+}
+
+/**
+ * Worker threads when not told: one per core but one, which the main thread's appending and DuckDB's
+ * writing keep busy. Over 1M works on this project's 2-core machine, two workers took the pass from 196 s
+ * (main thread) to 151-164 s, but its peak from 3.8 to 4.1-4.2 GB, over the ingest's 4 GB bound; one
+ * worker took 195 s and 3.7 GB. More cores than that are where the workers pay.
+ */
+export const defaultTextsWorkers = (): number => Math.max(0, availableParallelism() - 1)
+
+/** Rows below which an entity's records are read on the main thread (a worker takes about 100 ms to start). */
+export const WORKERS_FROM_ROWS = 4 * 8192
+
+export interface RecordTextsFileOptions {
+  readonly session: BuildSession
+  /** The catalog folder (or the build folder an ingest is writing it in). */
+  readonly catalogDir: string
+  readonly entity: CatalogEntity
+  /** The entity's record store, as `catalog.json` names it. */
+  readonly store: CatalogRecordStore
+  /** Where to write the texts file (a work folder: it is not part of the catalog). */
+  readonly outPath: string
+  readonly threads?: RecordTextsThreads
+}
+
+/** Rows read from the entity file at once: ids and record locations, a few hundred kB. */
+const BATCH_ROWS = 8192
+
+const TEXTS_TABLE = 'record_texts_build'
+
+// `$1` the entity file, `$2`, `$3` the batch's first and next row numbers. The file is in id order. Paged by
+// row number, each batch reads only its own row groups: paged by `id > last ORDER BY id LIMIT n`, each read
+// every row group after the last id (at 1M works 257 ms for the first batch against 57 ms; quadratic in all).
+const LOCATIONS_SQL = `SELECT id, id_num, display_name, record_offset, record_bytes
+FROM read_parquet($1, file_row_number = true) WHERE file_row_number >= $2 AND file_row_number < $3
+ORDER BY file_row_number`
+
+/**
+ * Rows read from the record store at once (a worker's batch, or one read on the main thread). Small, because
+ * what is in flight is held twice (the worker's texts and their copy on the main thread) and a worker's
+ * garbage grows with its batch: at 1M works, batches of 8,192 rows took the pass's peak to 4.8 GB.
+ */
+const WORKER_BATCH_ROWS = 1024
+
+/** Batches a worker may hold, sent and not yet appended: each worker busy while the main thread appends. */
+const BATCHES_IN_FLIGHT_PER_WORKER = 2
+
+const locationsOf = (rows: readonly Record<string, unknown>[]): RecordLocations => ({
+  offsets: Float64Array.from(rows, (row) => Number(row.record_offset)),
+  lengths: Uint32Array.from(rows, (row) => Number(row.record_bytes)),
+})
+
+/** Where a texts file's batches are read: on the main thread, or on worker threads. */
+interface TextsSource {
+  readonly textsOf: (locations: RecordLocations) => Promise<string[]>
+  /** Batches asked and not yet appended, at most: 0 reads each as it is asked. */
+  readonly ahead: number
+  readonly close: () => Promise<void>
+}
+
+function mainThreadTextsSource(
+  storePath: string,
+  codec: RecordCodecId,
+  dictionary: Buffer,
+  entity: string,
+): TextsSource {
+  const fd = openSync(storePath, 'r')
+  const reader = new RecordTextsReader(fd, recordCodecOf(codec, dictionary), entity)
+  return {
+    textsOf: async (locations) => reader.textsOf(locations),
+    ahead: 0,
+    close: async () => closeSync(fd),
+  }
+}
+
+function workerTextsSource(pool: RecordTextsWorkerPool): TextsSource {
+  return {
+    textsOf: (locations) => pool.textsOf(locations),
+    ahead: pool.size * BATCHES_IN_FLIGHT_PER_WORKER,
+    close: () => pool.close(),
+  }
+}
+
+/** Writes the texts file of one entity; returns its number of rows. */
+export async function writeRecordTextsFile(options: RecordTextsFileOptions): Promise<number> {
+  const { session, catalogDir, store } = options
+  const codec = checkRecordCodecId(store.codec, store.file)
+  const inCatalog = (relative: string) => join(catalogDir, ...relative.split('/'))
+  const entityFile = inCatalog(entityFilePath(options.entity))
+  await session.run(
+    `CREATE OR REPLACE TEMP TABLE ${TEXTS_TABLE} (id VARCHAR, id_num BIGINT, display_name VARCHAR, texts VARCHAR)`,
+  )
+  const storePath = inCatalog(store.file)
+  const dictionary = readFileSync(inCatalog(store.dictionary))
+  const [counted] = await session.rows('SELECT count(*) AS rows FROM read_parquet($1)', [entityFile])
+  const workerCount =
+    Number(counted?.rows ?? 0) >= (options.threads?.workersFromRows ?? WORKERS_FROM_ROWS)
+      ? (options.threads?.workers ?? defaultTextsWorkers())
+      : 0
+  const source =
+    workerCount > 0
+      ? workerTextsSource(
+          new RecordTextsWorkerPool(workerCount, { entity: options.entity, storePath, codec, dictionary }),
+        )
+      : mainThreadTextsSource(storePath, codec, dictionary, options.entity)
+  let appender: DuckDBAppender | undefined
+  try {
+    const into = await session.appender(TEXTS_TABLE)
+    appender = into
+    const append = (rows: readonly Record<string, unknown>[], texts: readonly string[]) => {
+      for (const [at, row] of rows.entries()) {
+        into.appendVarchar(String(row.id))
+        if (row.id_num === null || row.id_num === undefined) into.appendNull()
+        else into.appendBigInt(BigInt(row.id_num as string | number))
+        if (typeof row.display_name === 'string') into.appendVarchar(row.display_name)
+        else into.appendNull()
+        into.appendVarchar(texts[at]!)
+        into.endRow()
+      }
+    }
+    // Asked of the source and not yet appended, oldest first: appended in id order as they come back.
+    const inFlight: { rows: Record<string, unknown>[]; texts: Promise<string[]> }[] = []
+    const batchRows = options.threads?.batchRows ?? BATCH_ROWS
+    for (let from = 0; ; from += batchRows) {
+      const rows = await session.rows(LOCATIONS_SQL, [entityFile, from, from + batchRows])
+      for (let at = 0; at < rows.length; at += WORKER_BATCH_ROWS) {
+        const batch = rows.slice(at, at + WORKER_BATCH_ROWS)
+        const texts = source.textsOf(locationsOf(batch))
+        // Awaited in turn below; a failure while an older batch is awaited must not go unhandled meanwhile.
+        texts.catch(() => {})
+        inFlight.push({ rows: batch, texts })
+        while (inFlight.length > source.ahead) {
+          const oldest = inFlight.shift()!
+          append(oldest.rows, await oldest.texts)
+        }
+      }
+      if (rows.length < batchRows) break
+    }
+    for (const batch of inFlight) append(batch.rows, await batch.texts)
+    appender.closeSync()
+    appender = undefined
+    // The rows were appended in id order; the copy keeps it (whatever the session's setting), which is
+    // what the builders' id-range reads and the tagger's fixed training order need.
+    const [setting] = await session.rows("SELECT current_setting('preserve_insertion_order') AS keep")
+    await session.run('SET preserve_insertion_order = true')
+    try {
+      return await session.run(
+        `COPY (SELECT * FROM ${TEXTS_TABLE}) TO $1 (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 16384)`,
+        [options.outPath],
+      )
+    } finally {
+      await session.run(`SET preserve_insertion_order = ${setting?.keep === false ? 'false' : 'true'}`)
+    }
+  } finally {
+    appender?.closeSync()
+    await source.close()
+    await session.run(`DROP TABLE IF EXISTS ${TEXTS_TABLE}`)
+  }
+}
+
+export interface RecordTextsFilesOptions {
+  readonly session: BuildSession
+  readonly catalogDir: string
+  /** Each entity's record store, as `catalog.json` names it (or the ingest building it). */
+  readonly stores: ReadonlyMap<CatalogEntity, CatalogRecordStore>
+  /** Where the files are written; the caller removes it. */
+  readonly workDir: string
+  /** Called before an entity's file is written. */
+  readonly onEntity?: (entity: CatalogEntity) => void
+  readonly threads?: RecordTextsThreads
+}
+
+/**
+ * The texts files of a catalog's entities, each written on first use into a work folder and shared by the
+ * builders that run one after another (the search index reads every searchable entity's, then the vectors
+ * and the tagger read the works' again).
+ */
+export class RecordTextsFiles {
+  readonly #options: RecordTextsFilesOptions
+  readonly #written = new Map<CatalogEntity, Promise<string>>()
+
+  constructor(options: RecordTextsFilesOptions) {
+    this.#options = options
+  }
+
+  /** For a catalog already written: the record stores its `catalog.json` names. */
+  static async ofCatalog(
+    session: BuildSession,
+    catalogDir: string,
+    workDir: string,
+    threads?: RecordTextsThreads,
+  ): Promise<RecordTextsFiles> {
+    const read = await readCatalogManifest(catalogDir)
+    if (!read.ok) throw new Error(`Cannot read the records of the catalog in ${catalogDir}: ${read.message}`)
+    const stores = new Map(
+      Object.entries(read.manifest.entities).map(([entity, table]) => [
+        entity as CatalogEntity,
+        table.recordStore,
+      ]),
+    )
+    return new RecordTextsFiles({
+      session,
+      catalogDir,
+      stores,
+      workDir,
+      ...(threads === undefined ? {} : { threads }),
+    })
+  }
+
+  /** The path of the entity's texts file, written now if it is not yet. */
+  of(entity: CatalogEntity): Promise<string> {
+    let written = this.#written.get(entity)
+    if (written === undefined) {
+      written = this.#write(entity)
+      // A failed write is not kept: the error reaches the builder that asked.
+      written.catch(() => this.#written.delete(entity))
+      this.#written.set(entity, written)
+    }
+    return written
+  }
+
+  async #write(entity: CatalogEntity): Promise<string> {
+    const { session, catalogDir, stores, workDir } = this.#options
+    const store = stores.get(entity)
+    if (store === undefined) throw new Error(`The catalog has no record store for ${entity}`)
+    this.#options.onEntity?.(entity)
+    await mkdir(workDir, { recursive: true })
+    const outPath = join(workDir, `${entity}.texts.parquet`)
+    const { threads } = this.#options
+    await writeRecordTextsFile({
+      session,
+      catalogDir,
+      entity,
+      store,
+      outPath,
+      ...(threads === undefined ? {} : { threads }),
+    })
+    return outPath
+  }
+}

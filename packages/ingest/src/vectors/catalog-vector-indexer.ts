@@ -1,0 +1,56 @@
+// `indexCatalogVectors`: (re)builds the vectors of a catalog in place — another model, another seed, a
+// held-out share for measuring, or vectors from an embeddings server (`buildCatalogExtension`: a failure
+// before the swap leaves the catalog as it was).
+import { resolve } from 'node:path'
+import { VECTORS_DIR, type VectorIndexManifest, withVectorIndex } from '@oqlkit/catalog'
+import { connectionSession } from '../texts/build-session.ts'
+import { buildCatalogExtension } from '../texts/catalog-extension-builder.ts'
+import {
+  buildWorkVectors,
+  type ListIndexChoice,
+  type VectorBuildStep,
+  type VectorsChoice,
+} from './work-vector-builder.ts'
+
+export interface IndexCatalogVectorsOptions {
+  readonly catalogDir: string
+  readonly vectors: VectorsChoice
+  /** DuckDB `memory_limit` of the build (default `2GB`). */
+  readonly memoryLimit?: string
+  readonly threads?: number
+  /** The list index of semantic search (default: built for 50,000 vectors or more); `false`: none. */
+  readonly listIndex?: ListIndexChoice | false
+  readonly onProgress?: (done: number, total: number, step: VectorBuildStep) => void
+}
+
+export interface IndexCatalogVectorsResult {
+  readonly catalogDir: string
+  readonly vectors: VectorIndexManifest
+  readonly durationMs: number
+}
+
+export async function indexCatalogVectors(
+  options: IndexCatalogVectorsOptions,
+): Promise<IndexCatalogVectorsResult> {
+  const started = Date.now()
+  const catalogDir = resolve(options.catalogDir)
+  const vectors = await buildCatalogExtension(catalogDir, {
+    folder: VECTORS_DIR,
+    workPrefix: '.vector-build-',
+    config: {
+      memory_limit: options.memoryLimit ?? '2GB',
+      ...(options.threads === undefined ? {} : { threads: String(options.threads) }),
+    },
+    build: ({ connection, outDir }) =>
+      buildWorkVectors({
+        session: connectionSession(connection),
+        catalogDir,
+        outDir,
+        vectors: options.vectors,
+        ...(options.listIndex === undefined ? {} : { listIndex: options.listIndex }),
+        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      }),
+    record: withVectorIndex,
+  })
+  return { catalogDir, vectors, durationMs: Date.now() - started }
+}

@@ -1,0 +1,322 @@
+// Builds the vectors of a catalog's works: with the built-in model, first trains it (LSA over the titles and
+// abstracts of the works not held out, at most `maxTrainingDocuments` of them) and stores it beside the
+// vectors; with an embeddings server, sends the texts through its client. Then every work with a title or an
+// abstract is embedded and quantised: its bytes appended to `vectors/works.i8`, its id and norm to
+// `vectors/works.parquet`, in id order. Both passes read the works a batch at a time. Last, for a catalog
+// large enough to need it, the list index of semantic search is built from the matrix just written
+// (`ivf-index-builder.ts`: two reads of the file), so it lands in the catalog with the vectors it indexes. The
+// same catalog and seeds give byte-identical files.
+import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { CatalogFile } from '@oqlkit/catalog'
+import {
+  buildIvfIndex,
+  encodeIvfIndex,
+  type IvfBuildOptions,
+  int8FileRowSource,
+  isHeldOut,
+  type LsaModelRecord,
+  quantizeVector,
+  VECTOR_INDEX_FORMAT,
+  VECTOR_INDEX_FORMAT_VERSION,
+  VECTOR_QUANTIZATION,
+  VECTORS_DIR,
+  type VectorEmbedderRecord,
+  type VectorIndexManifest,
+  type VectorListIndexRecord,
+  WORK_VECTOR_LIST_INDEX_FILE,
+  WORK_VECTOR_MATRIX_FILE,
+  WORK_VECTORS_FILE,
+} from '@oqlkit/catalog'
+import type { Embedder } from '@oqlkit/engine'
+import {
+  DEFAULT_LSA_DIMENSIONS,
+  lsaEmbedder,
+  textTerms,
+  trainLsaModel,
+  writeLsaModel,
+} from '@oqlkit/text-models'
+import type { BuildSession } from '../texts/build-session.ts'
+import { RecordTextsFiles } from '../texts/record-texts-file.ts'
+import { readWorkTexts } from './work-text-reader.ts'
+
+/** What the build needs of a database (`../sql/build-session.ts`): ingest passes its staging database. */
+export type VectorBuildSession = BuildSession
+
+/** The built-in model, trained from the catalog. */
+export interface LsaVectorsChoice {
+  readonly kind: 'lsa'
+  /**
+   * Latent dimensions, at most (default 256). A small catalog gets fewer: a quarter of the works trained on
+   * (at least 8), since a corpus cannot show more independent topics than it has documents to show them in,
+   * and the extra dimensions would only cost training time.
+   */
+  readonly dimensions?: number
+  /** Seed of the random projection and of the choice of held-out and training works (default 1). */
+  readonly seed?: number
+  /** Share of works never trained on, for measuring the model on unseen text (default 0). */
+  readonly holdOutFraction?: number
+  /** The most works trained on (default 100,000); a larger catalog trains on a seeded sample of its works. */
+  readonly maxTrainingDocuments?: number
+}
+
+/** An embeddings server's model, through its client. */
+export interface ServedVectorsChoice {
+  readonly kind: 'openai-compatible'
+  readonly embedder: Embedder
+  /** The model's name as the server knows it. */
+  readonly model: string
+}
+
+export type VectorsChoice = LsaVectorsChoice | ServedVectorsChoice
+
+/** How the list index of semantic search is built (`ivf-index-builder.ts` has the defaults). */
+export interface ListIndexChoice extends Omit<IvfBuildOptions, 'onProgress'> {
+  /**
+   * Fewest vectors that get an index (default 50,000). Below, the exact scan takes a few tens of milliseconds
+   * and an index would only add a file and a build step.
+   */
+  readonly minRows?: number
+}
+
+export interface BuildWorkVectorsOptions {
+  readonly session: VectorBuildSession
+  /** The catalog folder the works file is read from. */
+  readonly catalogDir: string
+  /**
+   * The entities' texts files (an ingest shares its own with the search index and the tagger). Default: the
+   * works' written from the record store `catalog.json` names, into a work folder removed afterwards.
+   */
+  readonly texts?: RecordTextsFiles
+  /** Where `vectors/` is written (default: the catalog folder). */
+  readonly outDir?: string
+  readonly vectors: VectorsChoice
+  /**
+   * Works read and embedded at a time (default 32,768: two row groups of the works file, whose records are
+   * decompressed once per batch that touches them, so small batches read the file many times over).
+   */
+  readonly batchSize?: number
+  /** The list index of semantic search (default: built for 50,000 vectors or more); `false`: none. */
+  readonly listIndex?: ListIndexChoice | false
+  /**
+   * Works embedded so far, of all; the training pass counts as the first half when there is one. The list
+   * index reports its own steps: vectors assigned to lists, of all.
+   */
+  readonly onProgress?: (done: number, total: number, step: VectorBuildStep) => void
+}
+
+export type VectorBuildStep = 'training' | 'embedding' | 'indexing'
+
+const DEFAULT_MAX_TRAINING_DOCUMENTS = 100_000
+const DEFAULT_LIST_INDEX_MIN_ROWS = 50_000
+const MIN_LSA_DIMENSIONS = 8
+const BUILD_TABLE = 'vector_build'
+/** Where the works' texts are written when no texts files are given (inside `outDir`; removed after). */
+const TEXTS_WORK_DIR = '.vectors-texts'
+
+export async function buildWorkVectors(options: BuildWorkVectorsOptions): Promise<VectorIndexManifest> {
+  if (options.texts !== undefined) return buildVectorsFrom(options, await options.texts.of('works'))
+  const workDir = join(options.outDir ?? options.catalogDir, TEXTS_WORK_DIR)
+  try {
+    const texts = await RecordTextsFiles.ofCatalog(options.session, options.catalogDir, workDir)
+    return await buildVectorsFrom(options, await texts.of('works'))
+  } finally {
+    await rm(workDir, { recursive: true, force: true })
+  }
+}
+
+/** `worksTexts`: the works' texts file, in id order. */
+async function buildVectorsFrom(
+  options: BuildWorkVectorsOptions,
+  worksTexts: string,
+): Promise<VectorIndexManifest> {
+  const { session, catalogDir } = options
+  const outDir = options.outDir ?? catalogDir
+  const output = (path: string) => join(outDir, ...path.split('/'))
+  const batchSize = options.batchSize ?? 32_768
+  const [counted] = await session.rows('SELECT count(*) AS n FROM read_parquet($1)', [worksTexts])
+  const total = Number(counted?.n ?? 0)
+  await mkdir(output(VECTORS_DIR), { recursive: true })
+  const files: CatalogFile[] = []
+  const record = async (path: string, rows: number) =>
+    files.push({ path, bytes: (await stat(output(path))).size, rows })
+
+  let embedder: Embedder
+  let made: VectorEmbedderRecord
+  let lsa: LsaModelRecord | undefined
+  if (options.vectors.kind === 'lsa') {
+    const choice = options.vectors
+    const seed = choice.seed ?? 1
+    const holdOut = choice.holdOutFraction ?? 0
+    const maxTraining = choice.maxTrainingDocuments ?? DEFAULT_MAX_TRAINING_DOCUMENTS
+    const eligible = total * (1 - holdOut)
+    // A seeded share of the eligible works, about `maxTraining` of them: the same works on every run.
+    const trainShare = eligible <= maxTraining ? 1 : maxTraining / eligible
+    const documents: string[][] = []
+    let read = 0
+    for await (const batch of readWorkTexts(session, worksTexts, batchSize)) {
+      for (const work of batch) {
+        if (work.text === '' || isHeldOut(work.id, seed, holdOut)) continue
+        if (trainShare < 1 && !isHeldOut(`train/${work.id}`, seed, trainShare)) continue
+        documents.push(textTerms(work.text))
+      }
+      read += batch.length
+      options.onProgress?.(read, 2 * total, 'training')
+    }
+    const dimensions = Math.min(
+      choice.dimensions ?? DEFAULT_LSA_DIMENSIONS,
+      Math.max(MIN_LSA_DIMENSIONS, Math.floor(documents.length / 4)),
+    )
+    const model = trainLsaModel(documents, { dimensions, seed })
+    const paths = {
+      vocabulary: `${VECTORS_DIR}/lsa-vocabulary.bin`,
+      projection: `${VECTORS_DIR}/lsa-projection.f32`,
+    }
+    const written = await writeLsaModel(model, {
+      vocabulary: output(paths.vocabulary),
+      projection: output(paths.projection),
+    })
+    await record(paths.vocabulary, model.vectorizer.size)
+    await record(paths.projection, model.vectorizer.size)
+    embedder = lsaEmbedder(model, written.modelId)
+    made = { modelId: written.modelId, dimensions, kind: 'lsa' }
+    lsa = {
+      vocabularyFile: paths.vocabulary,
+      projectionFile: paths.projection,
+      seed,
+      terms: model.vectorizer.size,
+      trainingDocuments: documents.length,
+      holdOutFraction: holdOut,
+    }
+  } else {
+    embedder = options.vectors.embedder
+    made = {
+      modelId: embedder.modelId,
+      dimensions: embedder.dimensions,
+      kind: 'openai-compatible',
+      model: options.vectors.model,
+    }
+  }
+
+  const offset = lsa === undefined ? 0 : total
+  const span = lsa === undefined ? total : 2 * total
+  await session.run(`CREATE OR REPLACE TEMP TABLE ${BUILD_TABLE} (id VARCHAR, norm FLOAT)`)
+  let rows = 0
+  try {
+    const appender = await session.appender(BUILD_TABLE)
+    const matrix = await open(output(WORK_VECTOR_MATRIX_FILE), 'w')
+    try {
+      let done = 0
+      let previousId: string | undefined
+      for await (const batch of readWorkTexts(session, worksTexts, batchSize)) {
+        const bytes: Int8Array[] = []
+        const works = batch.filter((work) => work.text !== '')
+        const vectors = await embedder.embed(works.map((work) => work.text))
+        works.forEach((work, index) => {
+          const vector = vectors[index]
+          if (vector === undefined || vector.length !== embedder.dimensions)
+            throw new Error(
+              `The embedder returned ${vector === undefined ? 'no vector' : `a vector of ${vector.length} numbers`} for work ${work.id}; ${embedder.dimensions} were expected`,
+            )
+          const quantized = quantizeVector(vector)
+          if (quantized.norm === 0) return
+          // The matrix's rows follow the ids' order with nothing to sort them by later: the works come in
+          // id order, and this checks it.
+          if (previousId !== undefined && !(previousId < work.id))
+            throw new Error(`The works came out of id order at ${work.id}; the vector matrix needs id order`)
+          previousId = work.id
+          appender.appendVarchar(work.id)
+          appender.appendFloat(quantized.norm)
+          appender.endRow()
+          bytes.push(quantized.values)
+          rows++
+        })
+        const block = new Uint8Array(bytes.reduce((sum, values) => sum + values.length, 0))
+        let at = 0
+        for (const values of bytes) {
+          block.set(new Uint8Array(values.buffer, values.byteOffset, values.length), at)
+          at += values.length
+        }
+        for (let written = 0; written < block.length; )
+          written += (await matrix.write(block, written, block.length - written)).bytesWritten
+        done += batch.length
+        options.onProgress?.(offset + done, span, 'embedding')
+      }
+    } finally {
+      appender.closeSync()
+      await matrix.close()
+    }
+    await session.run(
+      `COPY (SELECT id, norm FROM ${BUILD_TABLE} ORDER BY id) TO $1 (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 16384)`,
+      [output(WORK_VECTORS_FILE)],
+    )
+  } finally {
+    await session.run(`DROP TABLE IF EXISTS ${BUILD_TABLE}`)
+  }
+  await record(WORK_VECTORS_FILE, rows)
+  await record(WORK_VECTOR_MATRIX_FILE, rows)
+  const listIndex =
+    options.listIndex === false ||
+    rows < Math.max(1, options.listIndex?.minRows ?? DEFAULT_LIST_INDEX_MIN_ROWS)
+      ? undefined
+      : await buildListIndex(output, rows, made.dimensions, options.listIndex ?? {}, options.onProgress)
+  if (listIndex !== undefined) await record(listIndex.file, rows)
+  return {
+    format: VECTOR_INDEX_FORMAT,
+    formatVersion: VECTOR_INDEX_FORMAT_VERSION,
+    entity: 'works',
+    file: WORK_VECTORS_FILE,
+    matrixFile: WORK_VECTOR_MATRIX_FILE,
+    count: rows,
+    dimensions: made.dimensions,
+    quantization: VECTOR_QUANTIZATION,
+    embedder: made,
+    ...(lsa === undefined ? {} : { lsa }),
+    ...(listIndex === undefined ? {} : { listIndex }),
+    files,
+  }
+}
+
+/** Builds and writes the list index of the matrix at `WORK_VECTOR_MATRIX_FILE`; undefined when none pays. */
+const buildListIndex = async (
+  output: (path: string) => string,
+  rows: number,
+  dimensions: number,
+  choice: ListIndexChoice,
+  onProgress: BuildWorkVectorsOptions['onProgress'],
+): Promise<VectorListIndexRecord | undefined> => {
+  const matrix = await open(output(WORK_VECTOR_MATRIX_FILE), 'r')
+  try {
+    const read = async (position: number, length: number) => {
+      const block = new Int8Array(length)
+      for (let done = 0; done < length; ) {
+        const { bytesRead } = await matrix.read(block, done, length - done, position + done)
+        if (bytesRead === 0) throw new Error(`The vector matrix ended at byte ${position + done}`)
+        done += bytesRead
+      }
+      return block
+    }
+    const built = await buildIvfIndex(int8FileRowSource(read, rows, dimensions), {
+      ...choice,
+      ...(onProgress === undefined
+        ? {}
+        : { onProgress: (done, total) => onProgress(done, total, 'indexing') }),
+    })
+    if (built.index === undefined) return undefined
+    await writeFile(output(WORK_VECTOR_LIST_INDEX_FILE), encodeIvfIndex(built.index))
+    const { calibration } = built
+    return {
+      kind: 'ivf',
+      file: WORK_VECTOR_LIST_INDEX_FILE,
+      lists: calibration.lists,
+      scanRows: calibration.scanRows,
+      recall: calibration.recall,
+      targetRecall: calibration.targetRecall,
+      calibrationQueries: calibration.queries,
+      sampleRows: calibration.sampleRows,
+      seed: calibration.seed,
+    }
+  } finally {
+    await matrix.close()
+  }
+}

@@ -1,0 +1,312 @@
+// A stopped ingest resumes: a run killed while parsing (SIGKILL, nothing cleaned up) leaves its build folder,
+// and the next run of the same command parses only the parts the first had not staged, and builds the catalog
+// a run that never stopped builds. Folders that cannot be resumed are removed, with a warning, and a swap cut
+// between its renames is undone. Real processes, real kills, the real staging database.
+import { spawn } from 'node:child_process'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, dirname, join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { StagingDatabase } from '../src/build/staging-database.ts'
+import type { IngestProgress, IngestSummary } from '../src/ingest-progress.ts'
+import { ingestSnapshot } from '../src/ingest-snapshot.ts'
+import {
+  createCheckpointTables,
+  readCheckpoint,
+  sealCheckpoint,
+  stageParsedTask,
+} from '../src/parse/parse-checkpoint.ts'
+import { folderFingerprint } from './support/catalog-inspector.ts'
+import { author, type FixturePart, work, writeLegacySnapshot } from './support/snapshot-fixtures.ts'
+
+const core = { searchIndex: false, textTagger: false, vectors: false } as const
+const childScript = resolve(import.meta.dirname, 'support/ingest-kill-child.ts')
+
+/** Six parts of works of falling sizes (the smallest is parsed last) and one of authors. */
+function snapshotParts(): FixturePart[] {
+  const sizes = [600, 500, 400, 300, 200, 100]
+  const parts: FixturePart[] = []
+  let next = 1
+  sizes.forEach((size, at) => {
+    const works = Array.from({ length: size }, () => {
+      const n = next++
+      return work(n, `2025-0${at + 1}-01T00:00:00`, {
+        referenced_works: [`https://openalex.org/W${(n % 50) + 1}`],
+        cited_by_count: n % 17,
+      })
+    })
+    parts.push({ entity: 'works', partition: `2025-0${at + 1}-01`, content: works })
+  })
+  parts.push({
+    entity: 'authors',
+    partition: '2025-01-01',
+    content: Array.from({ length: 40 }, (_, at) => author(at + 1, '2025-01-01T00:00:00')),
+  })
+  return parts
+}
+
+let root: string
+let snapshot: string
+/** The catalog of a run that never stopped. */
+let uninterrupted: string
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'oqlkit-ingest-resume-'))
+  snapshot = join(root, 'snapshot')
+  writeLegacySnapshot(snapshot, snapshotParts())
+  uninterrupted = join(root, 'uninterrupted')
+  await ingestSnapshot({ snapshotDir: snapshot, outDir: uninterrupted, ...core })
+}, 120_000)
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true })
+})
+
+/** Runs the ingest in a child that SIGKILLs itself once `parts` part files are staged. */
+async function ingestKilledAfter(outDir: string, parts: number): Promise<void> {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@oqlkit/source', '--import', 'tsx', childScript, snapshot, outDir, String(parts)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  const signal = await new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_, sig) => done(sig)))
+  expect(signal, `the child was not killed: ${output}`).toBe('SIGKILL')
+}
+
+/** The build folders and lock beside a catalog (what a stopped run leaves). */
+const leftoversOf = (outDir: string): string[] =>
+  readdirSync(dirname(outDir)).filter((name) => name.startsWith(`.${basename(outDir)}.`))
+
+/** Every file of a catalog but catalog.json (dates) and the serving database (DuckDB's own file layout). */
+const catalogFiles = (dir: string): Map<string, string> => {
+  const files = folderFingerprint(dir)
+  files.delete('catalog.json')
+  files.delete('catalog.duckdb')
+  return files
+}
+
+async function resume(
+  outDir: string,
+  options: { readonly resume?: boolean } = {},
+): Promise<{ summary: IngestSummary; events: IngestProgress[] }> {
+  const events: IngestProgress[] = []
+  const summary = await ingestSnapshot({
+    snapshotDir: snapshot,
+    outDir,
+    ...core,
+    ...options,
+    onProgress: (event) => events.push(event),
+  })
+  return { summary, events }
+}
+
+describe('an ingest killed while parsing', () => {
+  it('leaves its build folder, and the next run parses only the parts it had not staged', async () => {
+    const outDir = join(root, 'killed')
+    await ingestKilledAfter(outDir, 2)
+    expect(existsSync(outDir)).toBe(false)
+    expect(leftoversOf(outDir).some((name) => name.includes('.ingest-') && !name.endsWith('lock'))).toBe(true)
+
+    const { summary, events } = await resume(outDir)
+    expect(summary.partsResumed).toBe(2)
+    expect(summary.warnings).toStrictEqual([])
+    // The two parts count as read before any other is: the progress goes on from where the run stopped.
+    const firstRead = events.find((event) => event.phase === 'read')!
+    expect(firstRead.partsResumed).toBe(1)
+    const parsed = events.findIndex((event) => event.phase === 'read' && event.filesDone > event.partsResumed)
+    expect(events[parsed - 1]).toMatchObject({ filesDone: 2, partsStaged: 2, partsResumed: 2 })
+    expect(events.at(-1)!.partsStaged).toBe(7)
+    // Every record was read once: 2,100 works and 40 authors, whichever run read them.
+    expect(summary.recordsRead).toBe(2_140)
+    expect(summary.entities.works.recordsWritten).toBe(2_100)
+
+    // The same catalog as the run that never stopped: records, dictionaries, entity, link and id files.
+    expect(catalogFiles(outDir)).toStrictEqual(catalogFiles(uninterrupted))
+    // Nothing is left beside it: no build folder, no lock.
+    expect(leftoversOf(outDir)).toStrictEqual([])
+  }, 120_000)
+
+  it('is started over, its folder removed with a warning, when a file changed since', async () => {
+    const outDir = join(root, 'changed')
+    await ingestKilledAfter(outDir, 2)
+    const part = join(snapshot, 'authors', 'updated_date=2025-01-01', 'part_000.gz')
+    const before = statSync(part)
+    utimesSync(part, before.atime, new Date(before.mtimeMs + 60_000))
+    try {
+      const { summary } = await resume(outDir)
+      expect(summary.partsResumed).toBe(0)
+      expect(summary.warnings).toHaveLength(1)
+      expect(summary.warnings[0]).toMatch(/^removed .*\.changed\.ingest-.* left by an ingest that stopped/)
+      expect(summary.warnings[0]).toContain('not resumable by this one')
+      expect(catalogFiles(outDir)).toStrictEqual(catalogFiles(uninterrupted))
+      expect(leftoversOf(outDir)).toStrictEqual([])
+    } finally {
+      utimesSync(part, before.atime, before.mtime)
+    }
+  }, 120_000)
+
+  it('is started over when the run says not to resume', async () => {
+    const outDir = join(root, 'no-resume')
+    await ingestKilledAfter(outDir, 3)
+    const { summary } = await resume(outDir, { resume: false })
+    expect(summary.partsResumed).toBe(0)
+    expect(summary.warnings).toHaveLength(1)
+    expect(summary.warnings[0]).toMatch(/left by an ingest that stopped before it finished$/)
+    expect(catalogFiles(outDir)).toStrictEqual(catalogFiles(uninterrupted))
+    expect(leftoversOf(outDir)).toStrictEqual([])
+  }, 120_000)
+})
+
+describe('an ingest that fails while parsing', () => {
+  it('keeps what it staged when the failure is not its input, and the same command resumes', async () => {
+    const outDir = join(root, 'failed')
+    // Once `staged` parts are staged, the folder the parse workers write their rows to goes (as a disk fault
+    // would take it): the parts being parsed cannot be staged, a failure of the machine's, not the input's.
+    const failingAfter = async (staged: number): Promise<unknown> => {
+      try {
+        await ingestSnapshot({
+          snapshotDir: snapshot,
+          outDir,
+          threads: 1,
+          ...core,
+          onProgress: (event) => {
+            if (event.partsStaged !== staged) return
+            for (const name of leftoversOf(outDir).filter(
+              (entry) => entry.includes('.ingest-') && !entry.endsWith('lock'),
+            ))
+              rmSync(join(root, name, '.staging', 'rows'), { recursive: true, force: true })
+          },
+        })
+      } catch (error) {
+        return error
+      }
+      return undefined
+    }
+    const failure = await failingAfter(1)
+    expect(failure).toBeInstanceOf(Error)
+    expect((failure as Error).message).toMatch(
+      /The 1 part files staged so far are kept in .*: the same command resumes from them/,
+    )
+    expect(existsSync(outDir)).toBe(false)
+    // The folder stays; the lock does not (no run holds the catalog).
+    expect(leftoversOf(outDir).filter((name) => name.endsWith('lock'))).toStrictEqual([])
+    expect(leftoversOf(outDir)).toHaveLength(1)
+
+    // The run that resumes it fails the same way after one more part: it keeps the first's part and its own.
+    const again = await failingAfter(2)
+    expect((again as Error).message).toMatch(/The 2 part files staged so far are kept in /)
+    expect(leftoversOf(outDir)).toHaveLength(1)
+
+    const { summary } = await resume(outDir)
+    expect(summary.partsResumed).toBe(2)
+    expect(catalogFiles(outDir)).toStrictEqual(catalogFiles(uninterrupted))
+    expect(leftoversOf(outDir)).toStrictEqual([])
+  }, 180_000)
+
+  it('removes its folder when the input is at fault (a bad line): nothing is left to resume', async () => {
+    const bad = join(root, 'bad-snapshot')
+    writeLegacySnapshot(bad, [
+      ...snapshotParts().slice(0, 2),
+      { entity: 'authors', partition: '2025-01-01', content: ['{"id": "https://openalex.org/A1", oops'] },
+    ])
+    const outDir = join(root, 'bad')
+    await expect(ingestSnapshot({ snapshotDir: bad, outDir, ...core })).rejects.toThrow(/part_000\.gz/)
+    expect(existsSync(outDir)).toBe(false)
+    expect(leftoversOf(outDir)).toStrictEqual([])
+  }, 120_000)
+})
+
+describe('a swap cut between its renames', () => {
+  it('is undone by the next run: the old catalog is put back, then updated', async () => {
+    const outDir = join(root, 'cut-swap')
+    await ingestSnapshot({ snapshotDir: snapshot, outDir, ...core })
+    const before = catalogFiles(outDir)
+    // As a run killed after moving the old catalog away and before moving the new one in leaves it.
+    renameSync(outDir, join(root, '.cut-swap.replaced-0123456789ab'))
+    const summary = await ingestSnapshot({ snapshotDir: snapshot, outDir, ...core })
+    expect(summary.mode).toBe('updated')
+    expect(summary.entities.works.previousRecords).toBe(2_100)
+    expect(leftoversOf(outDir)).toStrictEqual([])
+    expect(catalogFiles(outDir).get('records/authors.dict')).toBe(before.get('records/authors.dict'))
+  }, 120_000)
+
+  it('after the second rename leaves only the old copy, which the next run removes', async () => {
+    const outDir = join(root, 'cut-after')
+    await ingestSnapshot({ snapshotDir: snapshot, outDir, ...core })
+    mkdirSync(join(root, '.cut-after.replaced-0123456789ab'))
+    await ingestSnapshot({ snapshotDir: snapshot, outDir, ...core, mode: 'replace' })
+    expect(leftoversOf(outDir)).toStrictEqual([])
+  }, 120_000)
+})
+
+describe('what an ingest removes beside its catalog', () => {
+  it('is only its own leftovers, not the folders of a catalog whose name begins the same', async () => {
+    const outDir = join(root, 'lookalike')
+    // The build folder of an ingest into `lookalike.ingest-x` (perhaps running now), and a folder that is
+    // no replaced catalog's.
+    const others = ['.lookalike.ingest-x.ingest-Ab12Cd', '.lookalike.replaced-kept-by-someone']
+    for (const name of others) mkdirSync(join(root, name))
+    await ingestSnapshot({ snapshotDir: snapshot, outDir, ...core })
+    for (const name of others) expect(existsSync(join(root, name)), name).toBe(true)
+    expect(leftoversOf(outDir).sort()).toStrictEqual([...others].sort())
+  }, 120_000)
+})
+
+describe('the parse checkpoint', () => {
+  it('records a part only with its staged rows: a load that fails leaves neither', async () => {
+    const dir = mkdtempSync(join(root, 'checkpoint-'))
+    const db = await StagingDatabase.open(dir)
+    try {
+      await db.run('CREATE TABLE staged_rows (n INTEGER)')
+      await createCheckpointTables(db)
+      await sealCheckpoint(db, 'inputs')
+      const segment = join(dir, 'segment')
+      writeFileSync(segment, 'bytes')
+      const task = (index: number) => ({ index, records: 2, rewritten: 0, longestRow: 10, rowsBytes: 20 })
+      await stageParsedTask(db, task(0), segment, async () => {
+        await db.run('INSERT INTO staged_rows VALUES (1), (2)')
+      })
+      await expect(
+        stageParsedTask(db, task(1), segment, async () => {
+          await db.run('INSERT INTO staged_rows VALUES (3), (4)')
+          throw new Error('out of disk')
+        }),
+      ).rejects.toThrow('out of disk')
+      const checkpoint = await readCheckpoint(db)
+      expect([...checkpoint!.parsed.keys()]).toStrictEqual([0])
+      expect(checkpoint!.fingerprint).toBe('inputs')
+      expect(checkpoint!.phase).toBe('parsing')
+      expect(await db.rows('SELECT count(*)::INTEGER AS n FROM staged_rows')).toStrictEqual([{ n: 2 }])
+    } finally {
+      db.close()
+    }
+  })
+
+  it('is no checkpoint until sealed: a run stopped during its setup is started over', async () => {
+    const dir = mkdtempSync(join(root, 'unsealed-'))
+    const db = await StagingDatabase.open(dir)
+    try {
+      await createCheckpointTables(db)
+      expect(await readCheckpoint(db)).toBeUndefined()
+    } finally {
+      db.close()
+    }
+  })
+})

@@ -1,0 +1,293 @@
+// Updating a catalog by partition (legacy layout): a newer partition replaces a record by id, an older one
+// does not, records the new snapshot does not mention stay; merged ids are recorded (chains resolved) and
+// remove the old record unless it was published again after the merge. A catalog keeps its record codec
+// across updates.
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { CATALOG_FORMAT_VERSION, type CatalogManifest } from '@oqlkit/catalog'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { IngestError } from '../src/ingest-error.ts'
+import type { IngestSummary } from '../src/ingest-progress.ts'
+import { type IngestOptions, ingestSnapshot } from '../src/ingest-snapshot.ts'
+import { CatalogInspector } from './support/catalog-inspector.ts'
+import {
+  author,
+  type FixtureRecord,
+  partsOf,
+  work,
+  writeLegacySnapshot,
+} from './support/snapshot-fixtures.ts'
+
+let root: string
+const catalogDir = () => join(root, 'catalog')
+
+/** Writes a legacy snapshot of the records (plus merged-ids files) and ingests it into the shared catalog. */
+async function ingest(
+  name: string,
+  records: Readonly<Record<string, readonly FixtureRecord[]>>,
+  mergedIds: Readonly<Record<string, Readonly<Record<string, string>>>> = {},
+  mode: 'update' | 'replace' = 'update',
+): Promise<IngestSummary> {
+  const snapshotDir = join(root, name)
+  writeLegacySnapshot(
+    snapshotDir,
+    Object.entries(records).flatMap(([entity, list]) => partsOf(entity, list)),
+    mergedIds,
+  )
+  return ingestSnapshot({ snapshotDir, outDir: catalogDir(), mode })
+}
+
+/** `use` on the catalog in `dir` (the file's shared one unless told). */
+async function read<T>(use: (catalog: CatalogInspector) => Promise<T>, dir = catalogDir()): Promise<T> {
+  const catalog = await CatalogInspector.open(dir)
+  try {
+    return await use(catalog)
+  } finally {
+    catalog.close()
+  }
+}
+
+const titles = () =>
+  read(async (catalog) =>
+    Object.fromEntries([...(await catalog.records('works'))].map(([id, record]) => [id, record.title])),
+  )
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'oqlkit-ingest-update-'))
+})
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true })
+})
+
+describe('updating a catalog by updated_date partition', () => {
+  it('keeps the version from the newest partition within one snapshot', async () => {
+    const summary = await ingest('first', {
+      works: [
+        work(1, '2024-01-01T10:00:00', { title: 'one, January' }),
+        work(2, '2024-01-01T10:00:00', { title: 'two, January' }),
+        work(3, '2024-01-01T10:00:00', { title: 'three, January' }),
+        work(3, '2024-03-01T10:00:00', { title: 'three, March' }),
+      ],
+      authors: [author(1, '2024-01-01T10:00:00')],
+    })
+    expect(summary.mode).toBe('created')
+    expect(summary.entities.works).toMatchObject({ recordsRead: 4, superseded: 1, recordsWritten: 3 })
+    expect(await titles()).toStrictEqual({ W1: 'one, January', W2: 'two, January', W3: 'three, March' })
+  })
+
+  it('replaces a record from a newer partition and keeps the records the update does not mention', async () => {
+    const summary = await ingest('newer', {
+      works: [work(1, '2024-02-01T09:00:00', { title: 'one, February' })],
+    })
+    expect(summary.mode).toBe('updated')
+    expect(summary.entities.works).toMatchObject({
+      recordsRead: 1,
+      previousRecords: 3,
+      superseded: 1,
+      recordsWritten: 3,
+    })
+    expect(summary.entities.authors).toMatchObject({ recordsRead: 0, previousRecords: 1, recordsWritten: 1 })
+    expect(await titles()).toStrictEqual({ W1: 'one, February', W2: 'two, January', W3: 'three, March' })
+    const dates = await read((catalog) =>
+      catalog.rows("SELECT CAST(partition_date AS VARCHAR) AS d FROM read_parquet($1) WHERE id = 'W1'", [
+        catalog.file('entities/works.parquet'),
+      ]),
+    )
+    expect(dates).toStrictEqual([{ d: '2024-02-01' }])
+  })
+
+  it('does not let an older partition replace a newer record', async () => {
+    const summary = await ingest('older', {
+      works: [work(1, '2023-12-01T09:00:00', { title: 'one, December' }), work(4, '2023-12-01T09:00:00')],
+    })
+    expect(summary.entities.works).toMatchObject({ recordsRead: 2, superseded: 1, recordsWritten: 4 })
+    expect(await titles()).toMatchObject({ W1: 'one, February', W4: 'Work 4' })
+  })
+
+  it('records merged ids with chains resolved and removes the merged records', async () => {
+    const summary = await ingest(
+      'merges',
+      { works: [work(5, '2024-01-15T00:00:00')] },
+      {
+        works: {
+          '2024-04-01.csv': 'merge_date,id,merge_into_id\n2024-04-01,W2,W1\n',
+          '2024-04-02.csv': 'merge_date,id,merge_into_id\n2024-04-02,W5,W2\n2024-04-02,W999,W1\n',
+        },
+      },
+    )
+    expect(summary.entities.works).toMatchObject({ merged: 2, recordsWritten: 3 })
+    expect(Object.keys(await titles()).sort()).toStrictEqual(['W1', 'W3', 'W4'])
+    const merged = await read((catalog) =>
+      catalog.rows(
+        'SELECT entity, old_id, new_id, CAST(merge_date AS VARCHAR) AS merge_date FROM read_parquet($1) ORDER BY old_id',
+        [catalog.file('ids/merged-ids.parquet')],
+      ),
+    )
+    expect(merged).toStrictEqual([
+      { entity: 'works', old_id: 'W2', new_id: 'W1', merge_date: '2024-04-01' },
+      { entity: 'works', old_id: 'W5', new_id: 'W1', merge_date: '2024-04-02' },
+      { entity: 'works', old_id: 'W999', new_id: 'W1', merge_date: '2024-04-02' },
+    ])
+  })
+
+  it('keeps merges across updates, and a record published again after its merge wins over it', async () => {
+    const summary = await ingest('republished', {
+      works: [work(2, '2024-05-01T00:00:00', { title: 'two, May' })],
+    })
+    expect(summary.entities.works).toMatchObject({ merged: 0, recordsWritten: 4 })
+    expect(await titles()).toMatchObject({ W2: 'two, May' })
+    const merged = await read((catalog) =>
+      catalog.rows('SELECT old_id FROM read_parquet($1) ORDER BY old_id', [
+        catalog.file('ids/merged-ids.parquet'),
+      ]),
+    )
+    expect(merged).toStrictEqual([{ old_id: 'W5' }, { old_id: 'W999' }])
+  })
+
+  it('rebuilds from the snapshot alone in replace mode', async () => {
+    const summary = await ingest('replacement', { works: [work(7, '2024-06-01T00:00:00')] }, {}, 'replace')
+    expect(summary.mode).toBe('replaced')
+    expect(Object.keys(await titles())).toStrictEqual(['W7'])
+    expect(summary.entities.authors.recordsWritten).toBe(0)
+    expect(summary.mergedIds).toBe(0)
+  })
+})
+
+describe('updating a catalog of format 6, whose records are deflated', () => {
+  const dir = () => join(root, 'deflated-catalog')
+  const ingestInto = (
+    name: string,
+    works: readonly FixtureRecord[],
+    options: Partial<IngestOptions> = {},
+  ) => {
+    const snapshotDir = join(root, name)
+    writeLegacySnapshot(snapshotDir, partsOf('works', works))
+    return ingestSnapshot({ snapshotDir, outDir: dir(), ...options })
+  }
+  const storeOf = async () => {
+    const catalog = await CatalogInspector.open(dir())
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir(), 'catalog.json'), 'utf8')) as CatalogManifest
+      const records = await catalog.records('works')
+      return {
+        codec: manifest.entities.works.recordStore.codec,
+        titles: Object.fromEntries([...records].map(([id, record]) => [id, record.title])),
+      }
+    } finally {
+      catalog.close()
+    }
+  }
+
+  it('keeps its codec: the new records join its store deflated, and every record reads back', async () => {
+    await ingestInto(
+      'deflated-first',
+      [work(1, '2024-01-01T10:00:00', { title: 'one' }), work(2, '2024-01-01T10:00:00', { title: 'two' })],
+      { recordCodec: 'deflate-raw+dictionary' },
+    )
+    // As an oqlkit of format 6 wrote it: every store deflated, and the version it read.
+    const manifestPath = join(dir(), 'catalog.json')
+    const written = JSON.parse(readFileSync(manifestPath, 'utf8')) as CatalogManifest
+    writeFileSync(manifestPath, JSON.stringify({ ...written, formatVersion: 6 }))
+    expect(await storeOf()).toStrictEqual({
+      codec: 'deflate-raw+dictionary',
+      titles: { W1: 'one', W2: 'two' },
+    })
+    // The update is not told the codec (the default is zstd): the store it extends decides.
+    await ingestInto('deflated-update', [
+      work(1, '2024-02-01T10:00:00', { title: 'one, revised' }),
+      work(3, '2024-02-01T10:00:00', { title: 'three' }),
+    ])
+    expect(await storeOf()).toStrictEqual({
+      codec: 'deflate-raw+dictionary',
+      titles: { W1: 'one, revised', W2: 'two', W3: 'three' },
+    })
+    // Written back in the current version, which an oqlkit that knows only deflate stores refuses.
+    expect((JSON.parse(readFileSync(manifestPath, 'utf8')) as CatalogManifest).formatVersion).toBe(
+      CATALOG_FORMAT_VERSION,
+    )
+  })
+
+  it('refuses to update a store whose codec this version does not know, and changes nothing', async () => {
+    const manifestPath = join(dir(), 'catalog.json')
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as CatalogManifest
+    const unknown = {
+      ...manifest,
+      entities: {
+        ...manifest.entities,
+        works: {
+          ...manifest.entities.works,
+          recordStore: { ...manifest.entities.works.recordStore, codec: 'brotli' },
+        },
+      },
+    }
+    writeFileSync(manifestPath, JSON.stringify(unknown))
+    const error = await ingestInto('unknown-codec', [work(9, '2024-03-01T10:00:00')]).catch(
+      (reason: unknown) => reason,
+    )
+    expect(error).toBeInstanceOf(IngestError)
+    expect((error as IngestError).code).toBe('catalog-invalid')
+    expect((error as IngestError).message).toContain('uses codec "brotli"')
+    expect(readFileSync(manifestPath, 'utf8')).toBe(JSON.stringify(unknown))
+    writeFileSync(manifestPath, JSON.stringify(manifest))
+  })
+
+  it('is written with zstd when built again from a snapshot alone', async () => {
+    await ingestInto('deflated-replaced', [work(4, '2024-03-01T10:00:00', { title: 'four' })], {
+      mode: 'replace',
+    })
+    expect(await storeOf()).toStrictEqual({ codec: 'zstd+dictionary', titles: { W4: 'four' } })
+  })
+})
+
+describe('updating a catalog written with columns this version no longer writes', () => {
+  const dir = () => join(root, 'wider-catalog')
+  const ingestInto = (name: string, works: readonly FixtureRecord[]) => {
+    const snapshotDir = join(root, name)
+    writeLegacySnapshot(snapshotDir, partsOf('works', works))
+    return ingestSnapshot({ snapshotDir, outDir: dir() })
+  }
+
+  const readWider = <T>(use: (catalog: CatalogInspector) => Promise<T>) => read(use, dir())
+
+  it('reads the kept rows by today’s columns and writes only those (the link tables’ record lists until format 7)', async () => {
+    await ingestInto('wider-first', [
+      work(1, '2024-01-01T10:00:00', { title: 'one', referenced_works: ['https://openalex.org/W2'] }),
+      work(2, '2024-01-01T10:00:00', { title: 'two' }),
+    ])
+    // As format 7 wrote works.parquet: with the record's list of the ids `works-referenced-works` holds.
+    const works = join(dir(), 'entities', 'works.parquet')
+    await readWider((inspector) =>
+      inspector.rows(
+        `COPY (SELECT *, CASE WHEN id = 'W1' THEN ['https://openalex.org/W2'] ELSE CAST([] AS VARCHAR[]) END AS json__referenced_works FROM read_parquet($1)) TO $2 (FORMAT parquet)`,
+        [works, `${works}.wider`],
+      ),
+    )
+    renameSync(`${works}.wider`, works)
+    const columnsOf = () =>
+      readWider(async (catalog) =>
+        (await catalog.rows('SELECT name FROM parquet_schema($1)', [works])).map((row) => row.name),
+      )
+    expect(await columnsOf()).toContain('json__referenced_works')
+
+    await ingestInto('wider-update', [work(3, '2024-02-01T10:00:00', { title: 'three' })])
+    expect(await columnsOf()).not.toContain('json__referenced_works')
+    expect(
+      await readWider((catalog) => catalog.rows('SELECT id FROM read_parquet($1) ORDER BY id', [works])),
+    ).toEqual([{ id: 'W1' }, { id: 'W2' }, { id: 'W3' }])
+    expect(
+      Object.fromEntries(
+        [...(await readWider((catalog) => catalog.records('works')))].map(([id, r]) => [id, r.title]),
+      ),
+    ).toEqual({ W1: 'one', W2: 'two', W3: 'three' })
+    // The kept work's references still answer from its link rows.
+    expect(
+      await readWider((catalog) =>
+        catalog.rows('SELECT key, work_id FROM read_parquet($1)', [
+          join(dir(), 'links', 'works-referenced-works.parquet'),
+        ]),
+      ),
+    ).toEqual([{ key: 'W2', work_id: 'W1' }])
+  }, 120_000) // a build and an update of it: past the 30 s default on a loaded machine
+})

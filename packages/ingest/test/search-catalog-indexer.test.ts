@@ -1,0 +1,119 @@
+// `indexCatalogSearch`: the index built into an existing catalog, in place. The catalog's manifest and its
+// `search/` folder must agree afterwards (every listed file there, nothing else), whether the catalog had an
+// index before or none, and a catalog it cannot index is left as it was.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, relative, sep } from 'node:path'
+import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
+import { readCatalogManifest, SEARCH_INDEX_FORMAT_VERSION, searchIndexOf } from '@oqlkit/catalog'
+import { planQuery } from '@oqlkit/engine'
+import type { SearchBuildProgress } from '@oqlkit/ingest'
+import { CatalogIndexError, indexCatalogSearch } from '@oqlkit/ingest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ingestSampleCatalog, readSampleRecords } from '../../adapter-duckdb/test/query-sample-fixture.ts'
+
+let catalogDir: string
+let dispose: () => void
+const works = readSampleRecords('works')
+
+beforeAll(async () => {
+  const catalog = await ingestSampleCatalog()
+  catalogDir = catalog.catalogDir
+  dispose = catalog.dispose
+}, 60_000)
+afterAll(() => dispose?.())
+
+/** Every file under a folder, as catalog-relative paths with `/`. */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true })
+    .map((name) => join(dir, String(name)))
+    .filter((path) => statSync(path).isFile())
+    .map((path) => relative(catalogDir, path).split(sep).join('/'))
+    .sort()
+
+async function expectManifestMatchesDisk(): Promise<void> {
+  const read = await readCatalogManifest(catalogDir)
+  if (!read.ok) throw new Error(read.message)
+  const index = searchIndexOf(read.manifest)
+  expect(index?.formatVersion).toBe(SEARCH_INDEX_FORMAT_VERSION)
+  const listed = read.manifest.files.filter((file) => file.path.startsWith('search/'))
+  expect(listed.map((file) => file.path).sort()).toStrictEqual(filesUnder(join(catalogDir, 'search')))
+  for (const file of listed) expect(statSync(join(catalogDir, file.path)).size).toBe(file.bytes)
+  expect(readdirSync(catalogDir).filter((name) => name.startsWith('.search-build-'))).toStrictEqual([])
+}
+
+const countMatches = async (word: string): Promise<number> => {
+  const adapter = await createDuckDbAdapter({ catalogDir })
+  try {
+    const planned = planQuery({
+      get_rows: 'works',
+      filter_rows: [{ column_id: 'display_name.search.exact', value: word, operator: 'has' }],
+    })
+    if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
+    return (await adapter.queryRows(planned.plan)).count ?? -1
+  } finally {
+    await adapter.close()
+  }
+}
+const titlesWith = (word: string): number =>
+  works.filter((work) =>
+    String(work.display_name ?? '')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .includes(word),
+  ).length
+
+describe('indexCatalogSearch', () => {
+  it('rebuilds an index in place: new buckets, the old files gone, the manifest in step', async () => {
+    const progress: SearchBuildProgress[] = []
+    const result = await indexCatalogSearch({
+      catalogDir,
+      segmentDocs: 200,
+      bucketRows: 20_000,
+      onProgress: (event) => progress.push(event),
+    })
+    expect(result.index.entities.works?.files.stemmed.postings.length).toBeGreaterThan(2)
+    expect(result.bytes).toBeGreaterThan(0)
+    await expectManifestMatchesDisk()
+    expect(progress.some((event) => event.entity === 'works' && event.step.startsWith('segment'))).toBe(true)
+    const last = progress.at(-1)
+    expect(last?.done).toBeCloseTo(last?.total ?? -1, 6)
+    expect(await countMatches('climate')).toBe(titlesWith('climate'))
+  })
+
+  it('indexes a catalog that has no index', async () => {
+    const manifestPath = join(catalogDir, 'catalog.json')
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8'))
+    manifest.extensions = {}
+    manifest.files = manifest.files.filter((file: { path: string }) => !file.path.startsWith('search/'))
+    await writeFile(manifestPath, JSON.stringify(manifest))
+    await rm(join(catalogDir, 'search'), { recursive: true })
+
+    await indexCatalogSearch({ catalogDir, entities: ['works'] })
+    await expectManifestMatchesDisk()
+    expect(await countMatches('health')).toBe(titlesWith('health'))
+  })
+
+  it('refuses a folder that is not a catalog, and one an ingest is replacing, changing nothing', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'oqlkit-indexer-'))
+    try {
+      const notCatalog = join(root, 'empty')
+      mkdirSync(notCatalog)
+      await expect(indexCatalogSearch({ catalogDir: notCatalog })).rejects.toBeInstanceOf(CatalogIndexError)
+      expect(readdirSync(notCatalog)).toStrictEqual([])
+
+      const lock = join(catalogDir, '..', `.${'catalog'}.ingest-lock`)
+      writeFileSync(lock, '1')
+      try {
+        await expect(indexCatalogSearch({ catalogDir })).rejects.toThrow(/ingest/)
+      } finally {
+        rmSync(lock)
+      }
+      await expectManifestMatchesDisk()
+      expect(existsSync(join(catalogDir, 'search', 'works'))).toBe(true)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+})

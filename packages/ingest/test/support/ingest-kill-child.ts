@@ -1,0 +1,23 @@
+// A process for the resume tests: it ingests a snapshot and kills itself with SIGKILL, as the kernel's
+// out-of-memory killer or a power cut would stop it, the moment the given number of part files are staged
+// (their checkpoint committed). Nothing gets to clean up. Arguments: `<snapshotDir> <outDir> <parts>`.
+import { ingestSnapshot } from '../../src/ingest-snapshot.ts'
+
+const [snapshotDir, outDir, partsText] = process.argv.slice(2)
+if (snapshotDir === undefined || outDir === undefined || partsText === undefined)
+  throw new Error('usage: ingest-kill-child.ts <snapshotDir> <outDir> <parts>')
+const parts = Number(partsText)
+
+await ingestSnapshot({
+  snapshotDir,
+  outDir,
+  threads: 2,
+  searchIndex: false,
+  textTagger: false,
+  vectors: false,
+  onProgress: (event) => {
+    if (event.partsStaged >= parts) process.kill(process.pid, 'SIGKILL')
+  },
+})
+// Reaching this line means the ingest finished before it had staged that many parts.
+process.stdout.write('finished\n')

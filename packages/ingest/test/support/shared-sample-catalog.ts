@@ -1,0 +1,72 @@
+// The bundled sample catalog, ingested once per test run and shared by every test file that reads it: the
+// first file to need it builds it under a lock in a folder named after the vitest main process, the others
+// wait for it. A file that changes a catalog (writes an index, swaps a folder) takes a copy of its own.
+// Ingesting the sample costs 10-20 s on this 2-core machine; twenty files ingesting it again was most of
+// the suite's time.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ingestSnapshot } from '../../src/ingest-snapshot.ts'
+
+const SAMPLE_SNAPSHOT_DIR = fileURLToPath(new URL('../../../../data/sample-snapshot/', import.meta.url))
+const PREFIX = 'oqlkit-sample-catalog-'
+/** How long a file waits for another to finish building the catalog. */
+const BUILD_WAIT_MS = 240_000
+
+const running = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
+
+/** Catalogs of test runs that have ended. */
+const removeLeftovers = (): void => {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(name.slice(PREFIX.length))
+    if (name.startsWith(PREFIX) && Number.isInteger(pid) && pid !== process.ppid && !running(pid))
+      rmSync(join(tmpdir(), name), { recursive: true, force: true })
+  }
+}
+
+/** The folder of this run's sample catalog, built on first use. Read it; never change it. */
+export async function sharedSampleCatalog(): Promise<string> {
+  const root = join(tmpdir(), `${PREFIX}${process.ppid}`)
+  const catalogDir = join(root, 'catalog')
+  const lock = join(root, 'lock')
+  mkdirSync(root, { recursive: true })
+  for (let waited = 0; waited <= BUILD_WAIT_MS; waited += 250) {
+    if (existsSync(join(catalogDir, 'catalog.json'))) return catalogDir
+    try {
+      mkdirSync(lock)
+    } catch {
+      // Another file is building it.
+      await pause(250)
+      continue
+    }
+    removeLeftovers()
+    const staging = join(root, `staging-${process.pid}`)
+    try {
+      await ingestSnapshot({ snapshotDir: SAMPLE_SNAPSHOT_DIR, outDir: staging, mode: 'replace' })
+      renameSync(staging, catalogDir)
+    } finally {
+      // Released either way: after a failed build, a waiting file tries itself.
+      rmSync(lock, { recursive: true, force: true })
+    }
+  }
+  throw new Error(`the shared sample catalog in ${root} was not built within ${BUILD_WAIT_MS / 1000} s`)
+}
+
+/** A copy of this run's sample catalog in a fresh temporary folder, for a file that changes it; `dispose` removes it. */
+export async function copyOfSampleCatalog(): Promise<{ catalogDir: string; dispose: () => void }> {
+  const shared = await sharedSampleCatalog()
+  const root = mkdtempSync(join(tmpdir(), 'oqlkit-query-'))
+  const catalogDir = join(root, 'catalog')
+  cpSync(shared, catalogDir, { recursive: true })
+  return { catalogDir, dispose: () => rmSync(root, { recursive: true, force: true }) }
+}

@@ -1,0 +1,80 @@
+// Ingest builds the text-tagging model into the catalog: the file is listed in catalog.json, two ingests of
+// the same snapshot with the same seed write byte-identical models, and the loaded tagger tags a sample
+// work's own title with its labels.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { loadCatalogTagger, readCatalogManifest, TEXT_TAGGER_MODEL_FILE, textTaggerOf } from '@oqlkit/catalog'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  ingestSampleCatalog,
+  readSampleRecords,
+  SAMPLE_SNAPSHOT_DIR,
+} from '../../adapter-duckdb/test/query-sample-fixture.ts'
+import { ingestSnapshot } from '../src/ingest-snapshot.ts'
+
+let first: Awaited<ReturnType<typeof ingestSampleCatalog>>
+let second: Awaited<ReturnType<typeof ingestSampleCatalog>>
+beforeAll(async () => {
+  first = await ingestSampleCatalog()
+  second = await ingestSampleCatalog()
+}, 240_000)
+afterAll(() => {
+  first?.dispose()
+  second?.dispose()
+})
+
+describe('the text-tagging model built by ingest', () => {
+  it('is recorded in catalog.json and listed among the files', async () => {
+    const read = await readCatalogManifest(first.catalogDir)
+    if (!read.ok) throw new Error(read.message)
+    const entry = textTaggerOf(read.manifest)
+    expect(entry).toMatchObject({
+      file: TEXT_TAGGER_MODEL_FILE,
+      seed: 1,
+      catalogWorks: 565,
+      trainedWorks: 565,
+    })
+    expect(entry!.labels.keywords).toBeGreaterThan(100)
+    expect(entry!.labels.concepts).toBeGreaterThan(100)
+    expect(read.manifest.files).toContainEqual({
+      path: TEXT_TAGGER_MODEL_FILE,
+      bytes: entry!.bytes,
+      rows: 565,
+    })
+  })
+
+  it('is byte-identical for the same snapshot and seed', () => {
+    const one = readFileSync(join(first.catalogDir, TEXT_TAGGER_MODEL_FILE))
+    const two = readFileSync(join(second.catalogDir, TEXT_TAGGER_MODEL_FILE))
+    expect(one.length).toBeGreaterThan(100_000)
+    expect(one.equals(two)).toBe(true)
+  })
+
+  it('loads as a Tagger that finds a work’s own labels from its title', async () => {
+    const tagger = await loadCatalogTagger(first.catalogDir)
+    expect(tagger?.kinds).toEqual(['keywords', 'concepts', 'topics'])
+    const work = readSampleRecords('works').find(
+      (record) => record.title === 'Harnessing Photogrammetry to Create Alternative Views in Heritage',
+    )!
+    const concepts = await tagger!.tag({ title: String(work.title) }, 'concepts')
+    const own = new Set((work.concepts as { id: string }[]).map((concept) => concept.id))
+    expect(concepts.slice(0, 5).filter((tag) => own.has(tag.id)).length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('is left out when ingest is told so, and the catalog then has no tagger', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const root = mkdtempSync(join(tmpdir(), 'oqlkit-no-tagger-'))
+    try {
+      await ingestSnapshot({
+        snapshotDir: SAMPLE_SNAPSHOT_DIR,
+        outDir: join(root, 'c'),
+        searchIndex: false,
+        textTagger: false,
+      })
+      expect(await loadCatalogTagger(join(root, 'c'))).toBeUndefined()
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 120_000)
+})

@@ -135,7 +135,9 @@ if (values.compare !== undefined) {
     )
   })
   for (const entry of changed)
-    process.stdout.write(`changed: ${entry.url}\n  before ${JSON.stringify(before.get(entry.url))}\n  now    ${JSON.stringify(entry)}\n`)
+    process.stdout.write(
+      `changed: ${entry.url}\n  before ${JSON.stringify(before.get(entry.url))}\n  now    ${JSON.stringify(entry)}\n`,
+    )
   process.stdout.write(`${recorded.length - changed.length} of ${recorded.length} answers as recorded\n`)
   if (changed.length > 0) process.exitCode = 1
 }

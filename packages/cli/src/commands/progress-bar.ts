@@ -1,28 +1,73 @@
 /**
  * A one-line progress bar for a terminal: redrawn in place with a carriage return when the output is
- * a TTY, and reduced to a line every few seconds otherwise (CI logs, pipes), so long work always
- * shows it is alive without flooding a log; and a line at once when the work moves to another stage
- * (the label without its numbers changes), so a log says which step a long silence belongs to.
+ * a TTY. Otherwise (CI logs, pipes, files) it writes sparse lines: one at once for the first update of a
+ * count (a new total: the read's bytes, then the build's steps) and for each tenth of it reached, and
+ * the latest update held back otherwise, written when `everyMs` have passed since the previous line
+ * (so a long silence is named by the step it belongs to, within that time) or at `finish()` (so the log
+ * ends on the last state). An update that changes only the label, as ingest's do many times a second,
+ * writes nothing by itself.
  */
 export interface ProgressBar {
   update(done: number, total: number, label: string): void
+  /** Writes the held-back update, if any, and ends a terminal's line. */
   finish(): void
 }
 
-/** A label without its counts: `read 1,200 records (works)` and `read 9,800 records (works)` are one stage. */
-const stageOf = (label: string): string => label.replace(/[\d,.]+/g, '#')
+/** Time for the bar: `now` in milliseconds, and `later` to run a callback once, which it cancels. */
+export interface ProgressClock {
+  now(): number
+  /** Runs `run` after `ms`, without keeping the process alive for it; returns the cancel. */
+  later(run: () => void, ms: number): () => void
+}
+
+const SYSTEM_CLOCK: ProgressClock = {
+  now: () => performance.now(),
+  later: (run, ms) => {
+    const timer = setTimeout(run, ms)
+    timer.unref()
+    return () => clearTimeout(timer)
+  },
+}
+
+/** The longest a log goes without a line while updates arrive. */
+const DEFAULT_EVERY_MS = 10_000
 
 export const createProgressBar = (
   write: (text: string) => void,
-  options: { readonly interactive: boolean; readonly width?: number; readonly everyMs?: number },
+  options: {
+    readonly interactive: boolean
+    readonly width?: number
+    readonly everyMs?: number
+    readonly clock?: ProgressClock
+  },
 ): ProgressBar => {
   const width = options.width ?? 30
-  let lastLine = 0
-  let lastStage: string | null = null
+  const everyMs = options.everyMs ?? DEFAULT_EVERY_MS
+  const clock = options.clock ?? SYSTEM_CLOCK
   let drawn = false
+  /** The last line written: when, of which total, and in which tenth of it. */
+  let last: { readonly at: number; readonly total: number; readonly tenth: number } | null = null
+  let held: { readonly line: string; readonly total: number; readonly tenth: number } | null = null
+  let cancelLater: (() => void) | null = null
+
+  const writeLine = (line: string, total: number, tenth: number): void => {
+    write(`${line}\n`)
+    last = { at: clock.now(), total, tenth }
+    held = null
+    cancelLater?.()
+    cancelLater = null
+  }
+  const writeHeld = (): void => {
+    if (held !== null) writeLine(held.line, held.total, held.tenth)
+  }
+  const atLater = (): void => {
+    cancelLater = null
+    writeHeld()
+  }
+
   return {
     update(done, total, label) {
-      const fraction = total > 0 ? Math.min(1, done / total) : 0
+      const fraction = total > 0 ? Math.min(1, Math.max(0, done / total)) : 0
       const filled = Math.round(fraction * width)
       const line = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}% ${label}`
       if (options.interactive) {
@@ -30,16 +75,21 @@ export const createProgressBar = (
         drawn = true
         return
       }
-      const now = Date.now()
-      const stage = stageOf(label)
-      if (now - lastLine >= (options.everyMs ?? 5000) || fraction === 1 || stage !== lastStage) {
-        write(`${line}\n`)
-        lastLine = now
-        lastStage = stage
+      const tenth = Math.floor(fraction * 10)
+      const now = clock.now()
+      if (last === null || total !== last.total || tenth > last.tenth || now - last.at >= everyMs) {
+        writeLine(line, total, tenth)
+        return
       }
+      held = { line, total, tenth }
+      cancelLater ??= clock.later(atLater, Math.max(0, last.at + everyMs - now))
     },
     finish() {
       if (drawn) write('\n')
+      drawn = false
+      writeHeld()
+      cancelLater?.()
+      cancelLater = null
     },
   }
 }

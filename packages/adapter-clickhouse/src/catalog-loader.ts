@@ -4,10 +4,8 @@
 // the catalog keeps compressed one by one in its own store, are read here and sent as RowBinary. A load that
 // fails drops its database and changes nothing that is served.
 
-import { once } from 'node:events'
 import { createReadStream } from 'node:fs'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import type { ClickHouseClient } from '@clickhouse/client'
 import {
   type CatalogEntity,
@@ -23,6 +21,13 @@ import {
   newVersionDatabase,
   publishVersion,
 } from './catalog-versions.ts'
+import {
+  insertInto,
+  rowBinaryInsert,
+  runCommand,
+  selectRows,
+  streamCompactRows,
+} from './clickhouse-driver.ts'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import {
   clickHouseTablesOf,
@@ -98,10 +103,10 @@ export const loadCatalogIntoClickHouse = async (options: LoadOptions): Promise<L
   let rows = 0
   try {
     for (const statement of catalogVersionsStatements(options.catalog, options.cluster))
-      await client.command({ query: statement })
-    await client.command({ query: createDatabaseStatement(target) })
+      await runCommand(client, statement)
+    await runCommand(client, createDatabaseStatement(target))
     for (const table of tables)
-      for (const statement of createTableStatements(table, target)) await client.command({ query: statement })
+      for (const statement of createTableStatements(table, target)) await runCommand(client, statement)
     for (const [done, table] of tables.entries()) {
       const report = (rowsLoaded: number) =>
         options.onProgress?.({
@@ -139,11 +144,10 @@ export const loadCatalogIntoClickHouse = async (options: LoadOptions): Promise<L
     }
     await publishVersion(client, options.catalog, version)
   } catch (error) {
-    await client
-      .command({
-        query: `DROP DATABASE IF EXISTS ${quoteIdentifier(database)}${options.cluster === undefined ? '' : ` ON CLUSTER ${quoteIdentifier(options.cluster)}`}`,
-      })
-      .catch(() => undefined)
+    await runCommand(
+      client,
+      `DROP DATABASE IF EXISTS ${quoteIdentifier(database)}${options.cluster === undefined ? '' : ` ON CLUSTER ${quoteIdentifier(options.cluster)}`}`,
+    ).catch(() => undefined)
     if (error instanceof ClickHouseLoadError) throw error
     throw new ClickHouseLoadError(
       'load_failed',
@@ -171,23 +175,23 @@ const qualified = (database: string, table: string) =>
   `${quoteIdentifier(database)}.${quoteIdentifier(table)}`
 
 const countRows = async (client: ClickHouseClient, database: string, table: string): Promise<number> => {
-  const result = await client.query({
-    query: `SELECT count() AS n FROM ${qualified(database, table)}`,
-    format: 'JSONEachRow',
-  })
-  const [{ n }] = (await result.json()) as [{ n: string | number }]
-  return Number(n)
+  const [row] = await selectRows<{ n: string | number }>(
+    client,
+    `SELECT count() AS n FROM ${qualified(database, table)}`,
+  )
+  return Number(row?.n)
 }
 
 /** A table's Parquet files, each sent whole; ClickHouse matches the columns by name. */
 const loadParquet = async (options: LoadOptions, database: string, table: ClickHouseTable) => {
   if (table.source.kind !== 'parquet') return
   for (const file of table.source.files) {
-    await options.client.insert({
-      table: qualified(database, table.name),
-      values: createReadStream(join(options.catalogDir, ...file.split('/'))),
-      format: 'Parquet',
-    })
+    await insertInto(
+      options.client,
+      qualified(database, table.name),
+      createReadStream(join(options.catalogDir, ...file.split('/'))),
+      'Parquet',
+    )
   }
 }
 
@@ -203,21 +207,16 @@ const loadRecords = async (
   entity: CatalogEntity,
   report: (rowsLoaded: number) => void,
 ) => {
-  const body = new PassThrough()
-  const sending = client.exec({
-    query: `INSERT INTO ${qualified(database, table.name)} (\`id\`, \`record\`) FORMAT RowBinary`,
-    values: body,
-  })
-  // Its failure surfaces through `sending`, awaited once the body is written; the handlers keep the body's
-  // error and an insert the server refuses early from being unhandled (and ending the process) meanwhile.
-  body.on('error', () => {})
-  sending.catch(() => undefined)
-  const located = await client.query({
-    query: `SELECT id, record_offset, record_bytes FROM ${qualified(database, entityTableName(entity))} ORDER BY record_offset`,
-    format: 'JSONCompactEachRow',
+  const insert = rowBinaryInsert(
+    client,
+    `INSERT INTO ${qualified(database, table.name)} (\`id\`, \`record\`)`,
+  )
+  const located = streamCompactRows<[string, string | number, string | number]>(
+    client,
+    `SELECT id, record_offset, record_bytes FROM ${qualified(database, entityTableName(entity))} ORDER BY record_offset`,
     // The sort spills to disk past this much memory, whatever the entity's size.
-    clickhouse_settings: { max_bytes_before_external_sort: '1000000000' },
-  })
+    { settings: { max_bytes_before_external_sort: '1000000000' } },
+  )
   const encoder = new TextEncoder()
   let batch: [string, RecordLocation][] = []
   let sent = 0
@@ -230,25 +229,19 @@ const loadRecords = async (
     const chunk = encodeStringRows(batch.map(([id], index) => [encoder.encode(id), texts[index]!]))
     sent += batch.length
     batch = []
-    if (!body.write(chunk)) await once(body, 'drain')
+    await insert.write(chunk)
     report(sent)
   }
   try {
-    for await (const rows of located.stream()) {
-      for (const row of rows) {
-        const [id, offset, bytes] = row.json<[string, string | number, string | number]>()
+    for await (const rows of located) {
+      for (const [id, offset, bytes] of rows)
         batch.push([id, { offset: Number(offset), bytes: Number(bytes) }])
-      }
       if (batch.length >= RECORD_BATCH) await flush()
     }
     await flush()
-    body.end()
   } catch (error) {
-    body.destroy(error instanceof Error ? error : new Error(String(error)))
-    await sending.catch(() => undefined)
+    await insert.fail(error)
     throw error
   }
-  const { stream } = await sending
-  stream.resume()
-  await once(stream, 'end')
+  await insert.finish()
 }

@@ -5,12 +5,11 @@
 // (the ids are in a Parquet file of their own, in the same row order), and the model files are binary. The
 // ids file goes to ClickHouse as Parquet first, into a scratch table, and its rows are read back in the
 // file's order, so no other engine reads the catalog for ClickHouse.
-import { once } from 'node:events'
 import { createReadStream } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import type { ClickHouseClient } from '@clickhouse/client'
+import { insertInto, rowBinaryInsert, runCommand, selectCompactRows } from './clickhouse-driver.ts'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import { CATALOG_FILES_TABLE, WORK_VECTORS_TABLE } from './clickhouse-model-tables.ts'
 import { encodeStringRows, lengthBytes } from './row-binary-strings.ts'
@@ -57,32 +56,8 @@ const encodeVectorRows = (
 }
 
 /** Sends RowBinary chunks as one INSERT, waiting on the stream's back-pressure. */
-const rowBinaryInsert = (client: ClickHouseClient, database: string, table: string, columns: string) => {
-  const body = new PassThrough()
-  const sending = client.exec({
-    query: `INSERT INTO ${qualified(database, table)} (${columns}) FORMAT RowBinary`,
-    values: body,
-  })
-  // Its failure surfaces through `sending`, awaited once the body is written; the handlers keep the body's
-  // error and an insert the server refuses early from being unhandled (and ending the process) meanwhile.
-  body.on('error', () => {})
-  sending.catch(() => undefined)
-  return {
-    write: async (chunk: Buffer) => {
-      if (!body.write(chunk)) await once(body, 'drain')
-    },
-    finish: async () => {
-      body.end()
-      const { stream } = await sending
-      stream.resume()
-      await once(stream, 'end')
-    },
-    fail: async (error: unknown) => {
-      body.destroy(error instanceof Error ? error : new Error(String(error)))
-      await sending.catch(() => undefined)
-    },
-  }
-}
+const insertRowBinary = (client: ClickHouseClient, database: string, table: string, columns: string) =>
+  rowBinaryInsert(client, `INSERT INTO ${qualified(database, table)} (${columns})`)
 
 /** The scratch table the ids and norms of the vectors pass through while they load. */
 const VECTOR_IDS_SCRATCH_TABLE = 'work_vector_ids_loading'
@@ -97,18 +72,17 @@ const readVectorIds = async (
   idsPath: string,
 ): Promise<readonly { readonly id: string; readonly norm: number }[]> => {
   const scratch = qualified(database, VECTOR_IDS_SCRATCH_TABLE)
-  await client.command({ query: `DROP TABLE IF EXISTS ${scratch}` })
-  await client.command({ query: `CREATE TABLE ${scratch} (\`id\` String, \`norm\` Float32) ENGINE = Memory` })
+  await runCommand(client, `DROP TABLE IF EXISTS ${scratch}`)
+  await runCommand(client, `CREATE TABLE ${scratch} (\`id\` String, \`norm\` Float32) ENGINE = Memory`)
   try {
-    await client.insert({ table: scratch, values: createReadStream(idsPath), format: 'Parquet' })
-    const result = await client.query({
-      query: `SELECT id, norm FROM ${scratch} ORDER BY id`,
-      format: 'JSONCompactEachRow',
-    })
-    const rows = await result.json<[string, number]>()
+    await insertInto(client, scratch, createReadStream(idsPath), 'Parquet')
+    const rows = await selectCompactRows<[string, number]>(
+      client,
+      `SELECT id, norm FROM ${scratch} ORDER BY id`,
+    )
     return rows.map(([id, norm]) => ({ id, norm: Number(norm) }))
   } finally {
-    await client.command({ query: `DROP TABLE IF EXISTS ${scratch}` })
+    await runCommand(client, `DROP TABLE IF EXISTS ${scratch}`)
   }
 }
 
@@ -144,7 +118,7 @@ export const loadWorkVectors = async (
     throw new Error(
       `${source.idsFile} lists ${rows.length} works where catalog.json says ${source.rows}; build the vectors again (oqlkit ingest)`,
     )
-  const insert = rowBinaryInsert(client, database, WORK_VECTORS_TABLE, '`id`, `vector`, `norm`')
+  const insert = insertRowBinary(client, database, WORK_VECTORS_TABLE, '`id`, `vector`, `norm`')
   try {
     let sent = 0
     let pending: Buffer = Buffer.alloc(0)
@@ -184,7 +158,7 @@ export const loadCatalogFiles = async (
   const rows = await Promise.all(
     files.map(async (file) => [encoder.encode(file), await readFile(catalogPath(catalogDir, file))]),
   )
-  const insert = rowBinaryInsert(client, database, CATALOG_FILES_TABLE, '`path`, `content`')
+  const insert = insertRowBinary(client, database, CATALOG_FILES_TABLE, '`path`, `content`')
   try {
     await insert.write(encodeStringRows(rows))
     await insert.finish()

@@ -5,6 +5,7 @@
 // query between two of them would join new works with old links). The previous version stays, so queries
 // that started on it finish; older ones are dropped by the next load.
 import type { ClickHouseClient } from '@clickhouse/client'
+import { insertInto, runCommand, selectRows, tableExists } from './clickhouse-driver.ts'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import type { DdlTarget } from './clickhouse-schema.ts'
 
@@ -51,9 +52,10 @@ export const publishVersion = async (
   catalog: string,
   version: CatalogVersion,
 ): Promise<void> => {
-  await client.insert({
-    table: versionsTable(catalog),
-    values: [
+  await insertInto(
+    client,
+    versionsTable(catalog),
+    [
       {
         database: version.database,
         loaded_at: version.loadedAt,
@@ -61,30 +63,22 @@ export const publishVersion = async (
         entity_rows: JSON.stringify(version.entityRows),
       },
     ],
-    format: 'JSONEachRow',
-  })
+    'JSONEachRow',
+  )
 }
 
 /** Every published version, newest first; none when the catalog was never loaded. */
 export const listVersions = async (client: ClickHouseClient, catalog: string): Promise<CatalogVersion[]> => {
-  const exists = await client.query({
-    query:
-      'SELECT count() AS n FROM system.tables WHERE database = {catalog:String} AND name = {table:String}',
-    query_params: { catalog, table: 'catalog_versions' },
-    format: 'JSONEachRow',
-  })
-  const [{ n }] = (await exists.json()) as [{ n: string | number }]
-  if (Number(n) === 0) return []
-  const result = await client.query({
-    query: `SELECT database, toString(loaded_at) AS loaded_at, catalog_created_at, entity_rows FROM ${versionsTable(catalog)} ORDER BY loaded_at DESC, database DESC`,
-    format: 'JSONEachRow',
-  })
-  const rows = (await result.json()) as {
+  if (!(await tableExists(client, catalog, 'catalog_versions'))) return []
+  const rows = await selectRows<{
     database: string
     loaded_at: string
     catalog_created_at: string
     entity_rows: string
-  }[]
+  }>(
+    client,
+    `SELECT database, toString(loaded_at) AS loaded_at, catalog_created_at, entity_rows FROM ${versionsTable(catalog)} ORDER BY loaded_at DESC, database DESC`,
+  )
   return rows.map((row) => ({
     database: row.database,
     loadedAt: row.loaded_at,
@@ -109,12 +103,9 @@ export const dropOldVersions = async (
   const stale = (await listVersions(client, catalog)).slice(keep)
   const onCluster = target.cluster === undefined ? '' : ` ON CLUSTER ${quoteIdentifier(target.cluster)}`
   for (const version of stale) {
-    await client.command({
-      query: `DROP DATABASE IF EXISTS ${quoteIdentifier(version.database)}${onCluster}`,
-    })
-    await client.command({
-      query: `DELETE FROM ${versionsTable(catalog)} WHERE database = {database:String}`,
-      query_params: { database: version.database },
+    await runCommand(client, `DROP DATABASE IF EXISTS ${quoteIdentifier(version.database)}${onCluster}`)
+    await runCommand(client, `DELETE FROM ${versionsTable(catalog)} WHERE database = {database:String}`, {
+      params: { database: version.database },
     })
   }
   return stale.map((version) => version.database)

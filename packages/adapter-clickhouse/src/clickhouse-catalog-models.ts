@@ -6,9 +6,9 @@ import type { ClickHouseClient } from '@clickhouse/client'
 import { type CatalogManifest, textTaggerOf, type VectorIndexManifest, vectorIndexOf } from '@oqlkit/catalog'
 import type { Embedder, Tagger } from '@oqlkit/engine'
 import { createModelTagger, lsaEmbedder, lsaModelFromBytes, TextTagModel } from '@oqlkit/text-models'
+import { selectStringRows, tableExists } from './clickhouse-driver.ts'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import { CATALOG_FILES_TABLE, CATALOG_MANIFEST_PATH } from './clickhouse-model-tables.ts'
-import { decodeStringRows } from './row-binary-strings.ts'
 
 export interface ClickHouseCatalogModels {
   /** The works' vectors the version holds, as catalog.json records them; undefined when it has none. */
@@ -26,24 +26,15 @@ const readCatalogFiles = async (
   client: ClickHouseClient,
   database: string,
 ): Promise<ReadonlyMap<string, Uint8Array>> => {
-  const exists = await client.query({
-    query:
-      'SELECT count() AS n FROM system.tables WHERE database = {database:String} AND name = {table:String}',
-    query_params: { database, table: CATALOG_FILES_TABLE },
-    format: 'JSONEachRow',
-  })
-  const [{ n }] = (await exists.json()) as [{ n: string | number }]
-  if (Number(n) === 0) return new Map()
+  if (!(await tableExists(client, database, CATALOG_FILES_TABLE))) return new Map()
   // RowBinary: the model files are binary, which a text format would escape.
-  const { stream } = await client.exec({
-    query: `SELECT path, content FROM ${quoteIdentifier(database)}.${quoteIdentifier(CATALOG_FILES_TABLE)} FORMAT RowBinary`,
-  })
-  const chunks: Buffer[] = []
-  for await (const chunk of stream) chunks.push(chunk as Buffer)
-  const decoder = new TextDecoder()
-  return new Map(
-    decodeStringRows(Buffer.concat(chunks), 2).map(([path, content]) => [decoder.decode(path), content!]),
+  const rows = await selectStringRows(
+    client,
+    `SELECT path, content FROM ${quoteIdentifier(database)}.${quoteIdentifier(CATALOG_FILES_TABLE)}`,
+    2,
   )
+  const decoder = new TextDecoder()
+  return new Map(rows.map(([path, content]) => [decoder.decode(path), content!]))
 }
 
 const fileOf = (files: ReadonlyMap<string, Uint8Array>, path: string, what: string): Uint8Array => {

@@ -16,6 +16,7 @@ import {
 } from '@oqlkit/catalog'
 import { type FilterNode, type SearchNode, searchNodesOf, UnsupportedPlanError } from '@oqlkit/engine'
 import { exactTokens } from '@oqlkit/text-models'
+import { selectRows, tableExists } from './clickhouse-driver.ts'
 import { type FilterContext, tableOf } from './clickhouse-filter-compiler.ts'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import { CATALOG_FILES_TABLE, CATALOG_MANIFEST_PATH } from './clickhouse-model-tables.ts'
@@ -179,21 +180,13 @@ export class SearchIndexCache {
   }
 
   async #read(database: string): Promise<SearchIndexManifest | undefined> {
-    const exists = await this.#client.query({
-      query:
-        'SELECT count() AS n FROM system.tables WHERE database = {database:String} AND name = {table:String}',
-      query_params: { database, table: CATALOG_FILES_TABLE },
-      format: 'JSONEachRow',
-    })
-    const [{ n }] = (await exists.json()) as [{ n: string | number }]
     // A version loaded before its files were kept has no index to read.
-    if (Number(n) === 0) return undefined
-    const result = await this.#client.query({
-      query: `SELECT content FROM ${quoteIdentifier(database)}.${quoteIdentifier(CATALOG_FILES_TABLE)} WHERE path = {path:String}`,
-      query_params: { path: CATALOG_MANIFEST_PATH },
-      format: 'JSONEachRow',
-    })
-    const [row] = (await result.json()) as { content: string }[]
+    if (!(await tableExists(this.#client, database, CATALOG_FILES_TABLE))) return undefined
+    const [row] = await selectRows<{ content: string }>(
+      this.#client,
+      `SELECT content FROM ${quoteIdentifier(database)}.${quoteIdentifier(CATALOG_FILES_TABLE)} WHERE path = {path:String}`,
+      { params: { path: CATALOG_MANIFEST_PATH } },
+    )
     return row === undefined ? undefined : searchIndexOf(JSON.parse(row.content) as CatalogManifest)
   }
 }

@@ -8,17 +8,11 @@ import {
   normalizeExternalId,
   shortOpenAlexId,
 } from '@oqlkit/catalog'
-import {
-  type ExternalIdScheme,
-  type LookupResult,
-  type QueryOptions,
-  type StorageAdapter,
-  throwIfInterrupted,
-} from '@oqlkit/engine'
+import type { ExternalIdScheme, LookupResult, QueryOptions, StorageAdapter } from '@oqlkit/engine'
 import { entityPath } from '@oqlkit/oqo-schema'
+import { selectStringRows } from './clickhouse-driver.ts'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import { entityTableName, recordsTableName } from './clickhouse-schema.ts'
-import { decodeStringRows } from './row-binary-strings.ts'
 
 type EntityType = Parameters<StorageAdapter['findById']>[0]
 
@@ -48,20 +42,10 @@ const stringRows = async (
   options?: QueryOptions,
 ): Promise<Uint8Array[][]> => {
   const signal = options?.signal
-  throwIfInterrupted(signal)
-  try {
-    const { stream } = await source.client.exec({
-      query: `${query} FORMAT RowBinary`,
-      query_params: params,
-      ...(signal === undefined ? {} : { abort_signal: signal }),
-    })
-    const chunks: Buffer[] = []
-    for await (const chunk of stream) chunks.push(chunk as Buffer)
-    return decodeStringRows(Buffer.concat(chunks), columns)
-  } catch (error) {
-    throwIfInterrupted(signal)
-    throw error
-  }
+  return selectStringRows(source.client, query, columns, {
+    params,
+    ...(signal === undefined ? {} : { signal }),
+  })
 }
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)

@@ -1,0 +1,404 @@
+// A plan compiled to ClickHouse statements over the served version of a loaded catalog, with the DuckDB
+// adapter's semantics (the conformance suite pins them): a page of rows chosen from the entity table's narrow
+// columns and the count of every match, the group buckets and their counts, the totals, type-ahead, and the
+// records of a page by id. Nothing here runs a statement: the adapter (`clickhouse-adapter.ts`) runs them
+// through the driver. Every value is a query parameter.
+import {
+  type CatalogEntity,
+  type ColumnSource,
+  catalogEntityInfo,
+  createColumnMap,
+  formatGroupKey,
+  type GroupKeyFormat,
+  ownValuesOf,
+  type ValueCodec,
+  valueCodecsFor,
+} from '@oqlkit/catalog'
+import {
+  type AutocompleteRequest,
+  filterWithout,
+  type QueryPlan,
+  type SearchNode,
+  type SortKey,
+  UnsupportedPlanError,
+} from '@oqlkit/engine'
+import { entityPath } from '@oqlkit/oqo-schema'
+import { CLICKHOUSE_COLUMN_DIALECT } from './clickhouse-column-dialect.ts'
+import type { ClickHouseStatement } from './clickhouse-driver.ts'
+import {
+  compileClickHouseFilter,
+  type FilterContext,
+  QueryParams,
+  tableOf,
+} from './clickhouse-filter-compiler.ts'
+import { entityTableName, recordsTableName } from './clickhouse-schema.ts'
+import {
+  type SearchSources,
+  type StatementSearches,
+  statementSearches,
+} from './clickhouse-search-relations.ts'
+import { nearestWorksStatement, type SemanticQueries } from './clickhouse-semantic-search.ts'
+
+const MAP = createColumnMap(CLICKHOUSE_COLUMN_DIALECT)
+const CODECS = valueCodecsFor(CLICKHOUSE_COLUMN_DIALECT)
+const LAMBDA = '__x'
+
+type KeyType = 'number' | 'date' | 'timestamp' | 'boolean' | 'text'
+
+const keyTypeOf = (codec: ValueCodec): KeyType =>
+  codec === CODECS.number
+    ? 'number'
+    : codec === CODECS.date
+      ? 'date'
+      : codec === CODECS.timestamp
+        ? 'timestamp'
+        : codec === CODECS.boolean
+          ? 'boolean'
+          : 'text'
+
+interface CompiledKey {
+  readonly expr: string
+  readonly direction: 'asc' | 'desc'
+  readonly type: KeyType
+}
+
+const statement = (sql: string, params: QueryParams): ClickHouseStatement => ({ sql, params: params.values })
+
+/** The catalog table of a plan's entity. */
+export const entityOf = (plan: QueryPlan): CatalogEntity => {
+  const info = catalogEntityInfo(entityPath(plan.entity))
+  if (info === undefined) throw new UnsupportedPlanError('entity', `${plan.entity} has no table in a catalog`)
+  return info.entity
+}
+
+const sourceOf = (entity: CatalogEntity, column: SortKey['column'] & object): ColumnSource => {
+  const source = MAP.columnSourceOf(entity, column)
+  if (source.kind === 'unsupported') throw new UnsupportedPlanError('column', source.message)
+  return source
+}
+
+const contextOf = (database: string, params: QueryParams): FilterContext => ({ database, map: MAP, params })
+
+/** WHERE of a plan: its corpus (works) and its filter. */
+const whereOf = (context: FilterContext, entity: CatalogEntity, plan: QueryPlan): string => {
+  const filter = compileClickHouseFilter(context, entity, plan.filter)
+  if (entity !== 'works' || plan.corpus === 'all') return filter
+  const corpus = plan.corpus === 'core' ? 'NOT coalesce(`is_xpac`, false)' : 'coalesce(`is_xpac`, false)'
+  return `${corpus} AND ${filter}`
+}
+
+/** One statement's searches (its WITH clause, their relations and the relevance) and its WHERE. */
+const filterOf = (
+  context: FilterContext,
+  entity: CatalogEntity,
+  plan: QueryPlan,
+  sources: SearchSources,
+): StatementSearches & { readonly where: string } => {
+  const searches = statementSearches(context, entity, plan.filter, sources)
+  return { ...searches, where: whereOf(searches.context, entity, plan) }
+}
+
+/**
+ * The statement that finds a semantic search's nearest works among those the rest of the plan (corpus, other
+ * filters, full-text searches) keeps; undefined when its text has no direction.
+ */
+export const compileNearestWorks = (
+  database: string,
+  sources: SearchSources,
+  entity: CatalogEntity,
+  plan: QueryPlan,
+  node: SearchNode,
+  queries: SemanticQueries,
+): ClickHouseStatement | undefined => {
+  const params = new QueryParams()
+  const rest = filterOf(
+    contextOf(database, params),
+    entity,
+    { ...plan, filter: filterWithout(plan.filter, node) },
+    sources,
+  )
+  const nearest = nearestWorksStatement(rest.context, node, rest.where, queries)
+  return nearest === undefined ? undefined : statement(`${rest.with}${nearest}`, params)
+}
+
+/** A sort key's expression, and any join of link extremes it needs. */
+const sortKey = (
+  context: FilterContext,
+  entity: CatalogEntity,
+  key: SortKey,
+  index: number,
+  joins: string[],
+  score: string | null,
+): CompiledKey => {
+  if (key.column === 'id') return { expr: 'e.`id`', direction: key.direction, type: 'text' }
+  // Without a search there is no relevance: every row's is null, as on DuckDB.
+  if (key.column === 'relevance_score')
+    return { expr: score ?? 'CAST(NULL AS Nullable(Float64))', direction: key.direction, type: 'number' }
+  const source = sourceOf(entity, key.column)
+  switch (source.kind) {
+    case 'scalar':
+      return { expr: source.expr, direction: key.direction, type: keyTypeOf(source.codec) }
+    case 'external-id':
+    case 'choice':
+    case 'prefix':
+      return { expr: source.scalar.expr, direction: key.direction, type: keyTypeOf(source.scalar.codec) }
+    case 'unsupported':
+      throw new UnsupportedPlanError('column', source.message)
+    default: {
+      // A list sorts by its smallest element ascending and its largest descending, as the API's sort does;
+      // a link table's keys of the row the same way. No elements: no key (sorted last).
+      const own = ownValuesOf(source)
+      const extreme = key.direction === 'asc' ? 'min' : 'max'
+      if (own.kind === 'link') {
+        joins.push(
+          ` LEFT JOIN (SELECT work_id, ${extreme}(key) AS __v FROM ${tableOf(context, own.view)} GROUP BY work_id) AS __s${index} ON __s${index}.work_id = e.\`id\``,
+        )
+        return { expr: `__s${index}.__v`, direction: key.direction, type: keyTypeOf(own.codec) }
+      }
+      const element = own.element(LAMBDA)
+      const typed = element === LAMBDA ? own.expr : `arrayMap(${LAMBDA} -> ${element}, ${own.expr})`
+      return {
+        expr: `if(empty(${own.expr}), NULL, array${extreme === 'min' ? 'Min' : 'Max'}(${typed}))`,
+        direction: key.direction,
+        type: keyTypeOf(own.codec),
+      }
+    }
+  }
+}
+
+/** A sort-key value of a cursor, as a parameter of the key's type. */
+const keyValue = (params: QueryParams, key: CompiledKey, value: unknown): string => {
+  const text = typeof value === 'string' ? value : JSON.stringify(value)
+  if (key.type === 'number') return `toFloat64OrNull(${params.add(text, 'String')})`
+  if (key.type === 'date') return `toDate32OrNull(${params.add(text, 'String')})`
+  if (key.type === 'timestamp')
+    return `parseDateTime64BestEffortOrNull(${params.add(text, 'String')}, 6, 'UTC')`
+  if (key.type === 'boolean') return params.add(value === true || value === 'true', 'Bool')
+  return params.add(text, 'String')
+}
+
+/** Rows strictly after `after` in the order of `keys` (nulls last in both directions). */
+const keyset = (params: QueryParams, keys: readonly CompiledKey[], after: readonly unknown[]): string => {
+  if (after.length !== keys.length)
+    throw new UnsupportedPlanError(
+      'invalid_cursor',
+      `The cursor holds ${after.length} sort values; this sort has ${keys.length}`,
+    )
+  const alternatives: string[] = []
+  keys.forEach((key, index) => {
+    const value = after[index]
+    if (value === null || value === undefined) return // nothing sorts after a null (nulls are last)
+    const equalBefore = keys.slice(0, index).map((previous, position) => {
+      const previousValue = after[position]
+      return previousValue === null || previousValue === undefined
+        ? `${previous.expr} IS NULL`
+        : `coalesce(${previous.expr} = ${keyValue(params, previous, previousValue)}, false)`
+    })
+    const beyond = `(${key.expr} ${key.direction === 'asc' ? '>' : '<'} ${keyValue(params, key, value)} OR ${key.expr} IS NULL)`
+    alternatives.push(`(${[...equalBefore, beyond].join(' AND ')})`)
+  })
+  return alternatives.length === 0 ? 'false' : `(${alternatives.join(' OR ')})`
+}
+
+/** The records of some ids, as stored (`id, record`, by RowBinary), in any order. */
+export const compileRecords = (
+  database: string,
+  entity: CatalogEntity,
+  ids: readonly string[],
+): ClickHouseStatement => {
+  const params = new QueryParams()
+  const list = params.add(ids, 'Array(String)')
+  return statement(
+    `SELECT id, record FROM ${tableOf(contextOf(database, params), recordsTableName(entity))} WHERE id IN ${list}`,
+    params,
+  )
+}
+
+/**
+ * A compiled plan without `groupBy`: the page (`__id`, `__score`, sort keys `__k0…`; one row more than a page,
+ * so a next page shows) and the count of every matching row.
+ */
+export interface CompiledRows {
+  readonly count: ClickHouseStatement
+  readonly page: ClickHouseStatement
+  readonly perPage: number
+  /** How many sort-key columns (`__k0`, `__k1`, …) each row carries; 0 for a sample, which has no cursor. */
+  readonly sortKeyCount: number
+  /** Whether rows carry a relevance (the query searched). */
+  readonly scored: boolean
+}
+
+export const compileRows = (
+  database: string,
+  sources: SearchSources,
+  entity: CatalogEntity,
+  plan: QueryPlan,
+): CompiledRows => {
+  const params = new QueryParams()
+  const context = contextOf(database, params)
+  const table = `${tableOf(context, entityTableName(entity))} AS e`
+  const counted = filterOf(context, entity, plan, sources)
+  const count = statement(`${counted.with}SELECT count() AS n FROM ${table} WHERE ${counted.where}`, params)
+  const perPage = plan.page.perPage
+  const pageParams = new QueryParams()
+  const filtered = filterOf({ ...context, params: pageParams }, entity, plan, sources)
+  const scored = filtered.score !== null
+  if (plan.sample !== null) {
+    const seed = plan.sample.seed ?? `${Math.random()}`
+    const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
+    const limit = Math.max(0, Math.min(perPage, plan.sample.size - offset))
+    const page = statement(
+      `${filtered.with}SELECT e.\`id\` AS __id, ${filtered.score ?? 'NULL'} AS __score FROM ${table}${filtered.scoreJoins} WHERE ${filtered.where} ORDER BY cityHash64(concat(e.\`id\`, '/', ${pageParams.add(seed, 'String')})), e.\`id\` LIMIT ${pageParams.add(limit, 'UInt64')} OFFSET ${pageParams.add(offset, 'UInt64')}`,
+      pageParams,
+    )
+    return { count, page, perPage, sortKeyCount: 0, scored }
+  }
+  const joins: string[] = []
+  const keys = plan.sort.map((key, index) =>
+    sortKey(filtered.context, entity, key, index, joins, filtered.score),
+  )
+  const after =
+    plan.page.kind === 'cursor' && plan.page.after !== null ? keyset(pageParams, keys, plan.page.after) : null
+  const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
+  const outputs = keys
+    .map(
+      (key, index) =>
+        `${key.type === 'date' || key.type === 'timestamp' ? `toString(${key.expr})` : key.expr} AS __k${index}`,
+    )
+    .join(', ')
+  const order = keys.map((key) => `${key.expr} ${key.direction.toUpperCase()} NULLS LAST`).join(', ')
+  const page = statement(
+    `${filtered.with}SELECT e.\`id\` AS __id, ${filtered.score ?? 'NULL'} AS __score${outputs === '' ? '' : `, ${outputs}`} FROM ${table}${filtered.scoreJoins}${joins.join('')} WHERE ${filtered.where}${after === null ? '' : ` AND ${after}`} ORDER BY ${order === '' ? 'e.`id`' : order} LIMIT ${pageParams.add(perPage + 1, 'UInt64')} OFFSET ${pageParams.add(offset, 'UInt64')}`,
+    pageParams,
+  )
+  return { count, page, perPage, sortKeyCount: keys.length, scored }
+}
+
+/** A compiled plan with `groupBy`: a page of buckets (`__g0…`, `__n`), the number of buckets, the row count. */
+export interface CompiledGroups {
+  readonly page: ClickHouseStatement
+  readonly groupsCount: ClickHouseStatement
+  readonly count: ClickHouseStatement
+  /** One per dimension, in order: how its key `__g<n>` is returned. */
+  readonly keyFormats: readonly GroupKeyFormat[]
+}
+
+export const compileGroups = (
+  database: string,
+  sources: SearchSources,
+  entity: CatalogEntity,
+  plan: QueryPlan,
+): CompiledGroups => {
+  const params = new QueryParams()
+  const filtered = filterOf(contextOf(database, params), entity, plan, sources)
+  const { context, where } = filtered
+  const table = `${tableOf(context, entityTableName(entity))} AS e`
+  const columns: string[] = []
+  const joins: string[] = []
+  const known: string[] = []
+  const keyFormats: GroupKeyFormat[] = []
+  plan.groupBy.forEach((dimension, index) => {
+    const source = sourceOf(entity, dimension.column)
+    const key = `__g${index}`
+    switch (source.kind) {
+      case 'scalar':
+      case 'external-id':
+      case 'choice':
+      case 'prefix': {
+        const scalar = source.kind === 'scalar' ? source : source.scalar
+        columns.push(`${scalar.groupExpr} AS ${key}`)
+        keyFormats.push(formatGroupKey(scalar.groupKey))
+        break
+      }
+      case 'link':
+        joins.push(
+          ` LEFT JOIN ${tableOf(context, source.view)} AS __l${index} ON __l${index}.work_id = e.\`id\``,
+        )
+        columns.push(`__l${index}.key AS ${key}`)
+        keyFormats.push(formatGroupKey(source.groupKey))
+        break
+      case 'list': {
+        const values = `arrayDistinct(arrayFilter(${LAMBDA} -> ${LAMBDA} IS NOT NULL, arrayMap(${LAMBDA} -> ${source.groupElement(LAMBDA)}, ${source.expr})))`
+        // A row without values counts once in the unknown bucket, as a NULL key.
+        columns.push(`arrayJoin(if(empty(${values}), [NULL], ${values})) AS ${key}`)
+        keyFormats.push(formatGroupKey(source.groupKey))
+        break
+      }
+      default:
+        throw new UnsupportedPlanError('column', `${dimension.column.id} cannot be grouped by`)
+    }
+    if (!dimension.includeUnknown) known.push(`${key} IS NOT NULL`)
+  })
+  const names = plan.groupBy.map((_, index) => `__g${index}`)
+  const buckets = `SELECT ${names.join(', ')}, count() AS __n FROM (SELECT ${columns.join(', ')} FROM ${table}${joins.join('')} WHERE ${where})${known.length > 0 ? ` WHERE ${known.join(' AND ')}` : ''} GROUP BY ${names.join(', ')}`
+  const direction = plan.groupOrder.direction === 'asc' ? 'ASC' : 'DESC'
+  const keysAscending = names.map((name) => `${name} ASC NULLS LAST`).join(', ')
+  const order =
+    plan.groupOrder.by === 'count'
+      ? `__n ${direction}, ${keysAscending}`
+      : `${names.map((name) => `${name} ${direction} NULLS LAST`).join(', ')}, __n DESC`
+  const perPage = plan.page.perPage
+  const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
+  return {
+    page: statement(
+      `${filtered.with}${buckets} ORDER BY ${order} LIMIT ${params.add(perPage, 'UInt64')} OFFSET ${params.add(offset, 'UInt64')}`,
+      params,
+    ),
+    groupsCount: statement(`${filtered.with}SELECT count() AS n FROM (${buckets})`, params),
+    count: statement(`${filtered.with}SELECT count() AS n FROM ${table} WHERE ${where}`, params),
+    keyFormats,
+  }
+}
+
+/** The totals of a plan's sums (`__sum0…`) over its rows. */
+export const compileSums = (
+  database: string,
+  sources: SearchSources,
+  entity: CatalogEntity,
+  plan: QueryPlan,
+): { readonly statement: ClickHouseStatement; readonly sumCount: number } => {
+  const params = new QueryParams()
+  const filtered = filterOf(contextOf(database, params), entity, plan, sources)
+  const totals = (plan.sums ?? []).map((sum, index) => {
+    const source = sourceOf(entity, sum.column)
+    if (source.kind !== 'scalar' || source.codec !== CODECS.number)
+      throw new UnsupportedPlanError(
+        'column',
+        `${sum.column.id} is not one number per row; it cannot be totalled`,
+      )
+    return `toFloat64(coalesce(sum(${source.expr}), 0)) AS __sum${index}`
+  })
+  if (totals.length === 0) throw new UnsupportedPlanError('column', 'The plan asks for no totals')
+  return {
+    statement: statement(
+      `${filtered.with}SELECT ${totals.join(', ')} FROM ${tableOf(filtered.context, entityTableName(entity))} AS e WHERE ${filtered.where}`,
+      params,
+    ),
+    sumCount: totals.length,
+  }
+}
+
+/**
+ * Type-ahead by a scan of the names, as DuckDB's adapter answers without its index: names normalised as
+ * `normalizeAutocompleteText` writes the text (lower case, accents dropped, each run of other characters
+ * one space), a word of which starts with the text (`text`, normalised so); the same name first, then names
+ * starting with it, then the rest, each by citations (works) or works, then id. Rows: `__id`.
+ */
+export const compileAutocomplete = (
+  database: string,
+  entity: CatalogEntity,
+  request: AutocompleteRequest,
+  text: string,
+): ClickHouseStatement => {
+  const params = new QueryParams()
+  const context = contextOf(database, params)
+  const filter = compileClickHouseFilter(context, entity, request.filter)
+  const typed = params.add(text, 'String')
+  const popularity = entity === 'works' ? '`cited_by_count`' : '`works_count`'
+  const name =
+    "trimBoth(replaceRegexpAll(replaceRegexpAll(lowerUTF8(normalizeUTF8NFD(coalesce(e.`display_name`, ''))), '\\\\pM+', ''), '[^\\\\pL\\\\pN]+', ' '))"
+  return statement(
+    `SELECT e.\`id\` AS __id, ${name} AS __name FROM ${tableOf(context, entityTableName(entity))} AS e WHERE ${filter} AND position(concat(' ', __name), concat(' ', ${typed})) > 0 ORDER BY multiIf(__name = ${typed}, 3, startsWith(__name, ${typed}), 2, 1) DESC, coalesce(${popularity}, 0) DESC, e.\`id\` LIMIT ${params.add(request.limit, 'UInt64')}`,
+    params,
+  )
+}

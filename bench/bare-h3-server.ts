@@ -13,7 +13,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { planQuery } from '@oqlkit/engine'
-import { urlToOqo } from '@oqlkit/oql'
+import { readSortParameter, urlToOqo } from '@oqlkit/oql'
 import { H3, serve } from 'h3'
 
 const { values } = parseArgs({
@@ -35,7 +35,10 @@ if (values.catalog === undefined) {
   const adapter = await createDuckDbAdapter({ catalogDir: resolve(values.catalog) })
   const read = urlToOqo(values['list-url'])
   if (!read.ok) throw new Error(JSON.stringify(read.errors))
-  const planned = planQuery(read.oqo, read.view.sort === undefined ? {} : { sort: read.view.sort })
+  const planned = planQuery(
+    read.oqo,
+    read.view.sort === undefined ? {} : { sort: readSortParameter(read.view.sort) },
+  )
   if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
   const listPlan = planned.plan
   const utf8 = new TextEncoder()

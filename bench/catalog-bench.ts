@@ -16,7 +16,7 @@ import { connectClickHouse, createClickHouseAdapter, readClickHouseTarget } from
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { isUnsupportedPlanError, planQuery, type QueryPlan, type StorageAdapter } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
-import { urlToOqo } from '@oqlkit/oql'
+import { readSortParameter, urlToOqo } from '@oqlkit/oql'
 import { serve } from 'h3'
 import {
   type Contender,
@@ -106,7 +106,7 @@ const planOf = (url: string): QueryPlan => {
   const read = urlToOqo(url)
   if (!read.ok) throw new Error(`${url}: ${JSON.stringify(read.errors)}`)
   const planned = planQuery(read.oqo, {
-    ...(read.view.sort === undefined ? {} : { sort: read.view.sort }),
+    ...(read.view.sort === undefined ? {} : { sort: readSortParameter(read.view.sort) }),
     ...(read.view.per_page === undefined ? {} : { perPage: read.view.per_page }),
   })
   if (!planned.ok) throw new Error(`${url}: ${JSON.stringify(planned.errors)}`)

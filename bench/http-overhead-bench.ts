@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { planQuery } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
-import { urlToOqo } from '@oqlkit/oql'
+import { readSortParameter, urlToOqo } from '@oqlkit/oql'
 import { formatMs, median, percentile, runSideBySide } from './bench-stats.ts'
 
 const { values: args } = parseArgs({
@@ -38,7 +38,10 @@ const ids = (
 const listUrl = '/works?filter=publication_year:2020,type:article,is_oa:true&sort=cited_by_count:desc'
 const read = urlToOqo(listUrl)
 if (!read.ok) throw new Error(JSON.stringify(read.errors))
-const planned = planQuery(read.oqo, read.view.sort === undefined ? {} : { sort: read.view.sort })
+const planned = planQuery(
+  read.oqo,
+  read.view.sort === undefined ? {} : { sort: readSortParameter(read.view.sort) },
+)
 if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
 const listPlan = planned.plan
 

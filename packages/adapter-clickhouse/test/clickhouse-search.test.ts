@@ -115,7 +115,7 @@ describe('full-text search on ClickHouse (chdb behind the test stand-in for its 
         label,
         planOf(
           { get_rows: 'works', filter_rows: search(column, value) },
-          { sort: 'relevance_score:desc', perPage: 50 },
+          { sort: [{ field: 'relevance_score', direction: 'desc' }], perPage: 50 },
         ),
       )
       // Every case but the word no record has finds something, so each compares real matches.
@@ -134,7 +134,7 @@ describe('full-text search on ClickHouse (chdb behind the test stand-in for its 
             { column_id: 'publication_year', value: 2015, operator: '>' },
           ],
         },
-        { sort: 'publication_year:desc', perPage: 50 },
+        { sort: [{ field: 'publication_year', direction: 'desc' }], perPage: 50 },
       ),
     )
     const negated = await expectSameAnswer(
@@ -152,7 +152,7 @@ describe('full-text search on ClickHouse (chdb behind the test stand-in for its 
           get_rows: 'works',
           filter_rows: [...search('title.search', 'health'), ...search('abstract.search', 'children')],
         },
-        { sort: 'relevance_score:desc', perPage: 50 },
+        { sort: [{ field: 'relevance_score', direction: 'desc' }], perPage: 50 },
       ),
     )
     const plan = planOf({
@@ -170,7 +170,7 @@ describe('full-text search on ClickHouse (chdb behind the test stand-in for its 
   it('answers an OR of searches (search=a|b|…) as DuckDB does, as one relation however many its terms', async () => {
     type Filters = NonNullable<Oqo['filter_rows']>
     const anyOf = (filters: Filters): Filters => [{ join: 'or', filters }] as Filters
-    const view = { sort: 'relevance_score:desc', perPage: 50 }
+    const view = { sort: [{ field: 'relevance_score', direction: 'desc' }], perPage: 50 } as const
     const cases: [string, Filters][] = [
       ['words', anyOf([...search('title.search', 'cancer'), ...search('title.search', 'climate')])],
       [
@@ -217,7 +217,7 @@ describe('full-text search on ClickHouse (chdb behind the test stand-in for its 
   }, 120_000)
 
   it('pages through a relevance order by cursor as by offset', async () => {
-    const view = { sort: 'relevance_score:desc', perPage: 7 }
+    const view = { sort: [{ field: 'relevance_score', direction: 'desc' }], perPage: 7 } as const
     const oqo: Oqo = { get_rows: 'works', filter_rows: search('default.search', 'health') }
     const byOffset = await clickhouse.queryRows(planOf(oqo, { ...view, perPage: 21 }))
     const ids: unknown[] = []
@@ -238,14 +238,14 @@ describe('full-text search on ClickHouse (chdb behind the test stand-in for its 
       'authors',
       planOf(
         { get_rows: 'authors', filter_rows: search('default.search', 'john') },
-        { sort: 'relevance_score:desc' },
+        { sort: [{ field: 'relevance_score', direction: 'desc' }] },
       ),
     )
     await expectSameAnswer(
       'work types',
       planOf(
         { get_rows: 'work-types', filter_rows: search('display_name.search', 'article') },
-        { sort: 'relevance_score:desc' },
+        { sort: [{ field: 'relevance_score', direction: 'desc' }] },
       ),
     )
   }, 60_000)

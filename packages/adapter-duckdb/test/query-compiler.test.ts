@@ -135,7 +135,9 @@ describe('DuckDbPlanCompiler', () => {
 
   it('keeps every value out of the SQL text: one placeholder per parameter', () => {
     for (const query of [
-      rowsOf(works({ column_id: 'display_name', value: 'x' }), { sort: 'publication_year:desc' }),
+      rowsOf(works({ column_id: 'display_name', value: 'x' }), {
+        sort: [{ field: 'publication_year', direction: 'desc' }],
+      }),
       rowsOf(works({ column_id: 'authorships.author.id', value: 'A1' }), { cursor: '*', perPage: 10 }),
       rowsOf({ get_rows: 'works', sample: 10, seed: 'abc' }),
     ]) {
@@ -145,7 +147,10 @@ describe('DuckDbPlanCompiler', () => {
   })
 
   it('orders by each key with nulls last, then the id, and pages by keyset after a cursor', () => {
-    const planned = planQuery({ get_rows: 'works' }, { sort: 'fwci:desc', cursor: '*' })
+    const planned = planQuery(
+      { get_rows: 'works' },
+      { sort: [{ field: 'fwci', direction: 'desc' }], cursor: '*' },
+    )
     if (!planned.ok) throw new Error('plan')
     const first = compiler.compileRows(planned.plan)
     expect(first.sql).toContain('ORDER BY "fwci" DESC NULLS LAST, e."id" ASC NULLS LAST LIMIT ?')
@@ -301,7 +306,7 @@ describe('the adapter over a fake driver', () => {
     )
     const adapter = duckDbAdapterOver(driver, compiler, {})
     const result = await adapter.queryRows(
-      planOf({ get_rows: 'works' }, { sort: 'publication_year:desc', perPage: 2 }),
+      planOf({ get_rows: 'works' }, { sort: [{ field: 'publication_year', direction: 'desc' }], perPage: 2 }),
     )
     // Unselected and unscored: the records' bytes as stored come too, the page and no more.
     const utf8 = new TextEncoder()

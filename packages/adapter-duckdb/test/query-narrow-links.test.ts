@@ -9,7 +9,7 @@ import {
   quoteIdentifier,
   readCatalogManifest,
 } from '@oqlkit/catalog'
-import { planQuery } from '@oqlkit/engine'
+import { planQuery, type SortTerm } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -211,18 +211,26 @@ describe('the page of a filter that is one link leaf', () => {
   const compiler = new DuckDbPlanCompiler({ narrowTables: true })
   const authors = quoteIdentifier(narrowLinkTableOf('works-authors'))
   // Each sort as the probe of the narrow works writes it, with the id's row as the last key.
-  const sorts = [
+  const sorts: [readonly SortTerm[] | undefined, string][] = [
     [undefined, 'e.rowid ASC'],
-    ['cited_by_count:desc', 'e.cited_by_count DESC NULLS LAST, e.rowid ASC'],
-    ['publication_date:desc', 'e.publication_date DESC NULLS LAST, e.rowid ASC'],
+    [[{ field: 'cited_by_count', direction: 'desc' }], 'e.cited_by_count DESC NULLS LAST, e.rowid ASC'],
+    [[{ field: 'publication_date', direction: 'desc' }], 'e.publication_date DESC NULLS LAST, e.rowid ASC'],
     [
-      'publication_year:asc,cited_by_count:desc',
+      [
+        { field: 'publication_year', direction: 'asc' },
+        { field: 'cited_by_count', direction: 'desc' },
+      ],
       'e.publication_year ASC NULLS LAST, e.cited_by_count DESC NULLS LAST, e.rowid ASC',
     ],
-  ] as const
+  ]
   const corpusWhere = (corpus: string) =>
     corpus === 'all' ? 'TRUE' : `${corpus === 'core' ? 'NOT ' : ''}coalesce(e.is_xpac, FALSE)`
-  const planOf = (keys: readonly string[], corpus: string, sort: string | undefined, page = 1) => {
+  const planOf = (
+    keys: readonly string[],
+    corpus: string,
+    sort: readonly SortTerm[] | undefined,
+    page = 1,
+  ) => {
     const leaves = keys.map((key) => ({ column_id: 'authorships.author.id', value: key }))
     const filter_rows = leaves.length === 1 ? leaves : [{ join: 'or', filters: leaves }]
     const planned = planQuery({ get_rows: 'works', corpus, filter_rows } as Oqo, {
@@ -267,16 +275,19 @@ describe('the page of a filter that is one link leaf', () => {
                     .map(([name, value]) => [name, typeof value === 'bigint' ? Number(value) : value]),
                 ),
               )
-            expect(plain(rows), `${corpus} ${chosen.length} keys, ${sort}, page ${page}`).toEqual(
-              plain(expected),
-            )
+            expect(
+              plain(rows),
+              `${corpus} ${chosen.length} keys, ${JSON.stringify(sort)}, page ${page}`,
+            ).toEqual(plain(expected))
             compared += expected.length
           }
     expect(compared).toBeGreaterThan(50)
   })
 
   it('plans the page as a top-N of the key range, with no join back to the table for the rest of its columns', async () => {
-    const query = compiler.compileRows(planOf(['A5023888391'], 'core', 'cited_by_count:desc'))
+    const query = compiler.compileRows(
+      planOf(['A5023888391'], 'core', [{ field: 'cited_by_count', direction: 'desc' }]),
+    )
     const plan = (await db.all(`EXPLAIN ${query.sql}`, query.params)).map((row) => String(row.explain_value))
     expect(plan.join('\n')).toContain('TOP_N')
     // DuckDB's late materialization would join the top rows' row ids back to a scan of the whole table.
@@ -285,9 +296,9 @@ describe('the page of a filter that is one link leaf', () => {
 
   it('probes the works for a sort the link table lacks, a cursor past the first page, or more filters', () => {
     const key = 'A5023888391'
-    const lacking = compiler.compileRows(planOf([key], 'all', 'display_name:asc'))
+    const lacking = compiler.compileRows(planOf([key], 'all', [{ field: 'display_name', direction: 'asc' }]))
     expect(lacking.sql).toContain('FROM "works__narrow" AS e')
-    const first = planOf([key], 'all', 'cited_by_count:desc')
+    const first = planOf([key], 'all', [{ field: 'cited_by_count', direction: 'desc' }])
     const cursor = compiler.compileRows({ ...first, page: { kind: 'cursor', perPage: 3, after: [10, 'W1'] } })
     expect(cursor.sql).toContain('FROM "works__narrow" AS e')
     const planned = planQuery(

@@ -21,7 +21,7 @@ describe('DuckDbPlanCompiler in narrow mode', () => {
     const plan = planOf(
       works({ column_id: 'publication_year', value: 2020 }, { column_id: 'type', value: 'article' }),
       {
-        sort: 'cited_by_count:desc',
+        sort: [{ field: 'cited_by_count', direction: 'desc' }],
       },
     )
     const query = narrow.compileRows(plan)
@@ -51,7 +51,7 @@ describe('DuckDbPlanCompiler in narrow mode', () => {
         { column_id: 'authorships.author.id', value: 'A5023888391' },
         { column_id: 'type', value: 'article' },
       ),
-      { sort: 'cited_by_count:desc' },
+      { sort: [{ field: 'cited_by_count', direction: 'desc' }] },
     )
     const query = narrow.compileRows(plan)
     // The narrow copy holds an author id as its number.

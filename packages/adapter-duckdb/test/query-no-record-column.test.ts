@@ -80,11 +80,11 @@ describe('the record column', () => {
               planned({ get_rows: entity, filter_rows: [{ column_id: column.id, value }] }),
             )
         if (column.actions.includes('sort'))
-          for (const direction of ['asc', 'desc'])
+          for (const direction of ['asc', 'desc'] as const)
             check(
               'sort',
               `${label} sort`,
-              planned({ get_rows: entity }, { sort: `${column.id}:${direction}` }),
+              planned({ get_rows: entity }, { sort: [{ field: column.id, direction }] }),
             )
         if (column.actions.includes('group_by'))
           check(

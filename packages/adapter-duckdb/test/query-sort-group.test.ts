@@ -153,8 +153,8 @@ describe('every registry column', () => {
           source.kind === 'scalar' &&
           (source.origin === 'record' || COPIED_COLUMNS.has(column.id)) &&
           ['number', 'float', 'date'].includes(column.kind!)
-        for (const direction of ['asc', 'desc']) {
-          const plan = planOf({ get_rows: entity }, { sort: `${column.id}:${direction}`, perPage: 10 })
+        for (const direction of ['asc', 'desc'] as const) {
+          const plan = planOf({ get_rows: entity }, { sort: [{ field: column.id, direction }], perPage: 10 })
           // The page statement alone: the order is all a sort decides (count and records are tested elsewhere).
           const compiled = connections.adapter.compile(plan)
           const page = (await connections.db.all(compiled.sql, compiled.params))

@@ -109,7 +109,10 @@ describe('SQL injection', () => {
   })
 
   it('cursor values and sample seeds are parameters', async () => {
-    const base = planOf({ get_rows: 'works' }, { sort: 'display_name:asc', cursor: '*' })
+    const base = planOf(
+      { get_rows: 'works' },
+      { sort: [{ field: 'display_name', direction: 'asc' }], cursor: '*' },
+    )
     for (const payload of PAYLOADS) {
       const plan: QueryPlan = { ...base, page: { kind: 'cursor', after: [payload, payload], perPage: 25 } }
       expectOnlyInParams(plan, payload)

@@ -212,6 +212,7 @@ export {
   type SampleRequest,
   type SortDirection,
   type SortKey,
+  type SortTerm,
 } from './plan/query-plan.ts'
 export { decodeCursor, encodeCursor } from './planner/cursor-codec.ts'
 export { GROUP_SORT_VALUES } from './planner/group-order-parser.ts'

@@ -6,6 +6,7 @@ import {
   groupSignatureOf,
   planQuery,
   sampleSignatureOf,
+  type ViewParameters,
 } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
@@ -19,12 +20,12 @@ const grouped = (group_by: NonNullable<Oqo['group_by']>, extra: Partial<Oqo> = {
   ...extra,
 })
 
-const errorsOf = (oqo: Oqo, view = {}) => {
+const errorsOf = (oqo: Oqo, view: ViewParameters = {}) => {
   const result = planQuery(oqo, view)
   return result.ok ? [] : result.errors.map((error) => [error.code, error.parameter])
 }
 
-const planOf = (oqo: Oqo, view = {}) => {
+const planOf = (oqo: Oqo, view: ViewParameters = {}) => {
   const result = planQuery(oqo, view)
   if (!result.ok) throw new Error(JSON.stringify(result.errors))
   return result
@@ -36,20 +37,35 @@ describe('planQuery: group buckets', () => {
       by: 'count',
       direction: 'desc',
     })
-    expect(planOf(grouped([{ column_id: 'type' }]), { sort: 'key:desc' }).plan.groupOrder).toEqual({
+    expect(
+      planOf(grouped([{ column_id: 'type' }]), { sort: [{ field: 'key', direction: 'desc' }] }).plan
+        .groupOrder,
+    ).toEqual({
       by: 'key',
       direction: 'desc',
     })
-    expect(planOf(grouped([{ column_id: 'type' }]), { sort: 'count' }).plan.groupOrder).toEqual({
+    expect(
+      planOf(grouped([{ column_id: 'type' }]), { sort: [{ field: 'count', direction: 'asc' }] }).plan
+        .groupOrder,
+    ).toEqual({
       by: 'count',
       direction: 'asc',
     })
   })
 
   it('refuses row sorts, two keys and bad directions on buckets', () => {
-    for (const sort of ['cited_by_count:desc', 'key:asc,count:desc', 'key:up'])
+    for (const sort of [
+      [{ field: 'cited_by_count', direction: 'desc' }],
+      [
+        { field: 'key', direction: 'asc' },
+        { field: 'count', direction: 'desc' },
+      ],
+      [{ field: 'key', direction: null, text: 'key:up', writtenDirection: 'up' }],
+    ] as const)
       expect(errorsOf(grouped([{ column_id: 'type' }]), { sort })).toEqual([['invalid_sort', 'sort']])
-    const result = planQuery(grouped([{ column_id: 'type' }]), { sort: 'cited_by_count:desc' })
+    const result = planQuery(grouped([{ column_id: 'type' }]), {
+      sort: [{ field: 'cited_by_count', direction: 'desc' }],
+    })
     expect(result.ok ? '' : result.errors[0]!.message).toContain('key:asc, key:desc, count:asc or count:desc')
   })
 
@@ -167,14 +183,14 @@ describe('planQuery: samples, seeds and relevance', () => {
       get_rows: 'works',
       filter_rows: [{ column_id: 'fulltext.search', value: 'graph', operator: 'has' }],
     }
-    expect(errorsOf(searching, { sort: 'relevance_score:asc' })).toEqual([
+    expect(errorsOf(searching, { sort: [{ field: 'relevance_score', direction: 'asc' }] })).toEqual([
       ['relevance_sort_ascending', 'sort'],
     ])
-    expect(errorsOf(searching, { sort: 'relevance_score:desc' })).toEqual([])
+    expect(errorsOf(searching, { sort: [{ field: 'relevance_score', direction: 'desc' }] })).toEqual([])
   })
 
   it('lists the sortable and selectable fields in its refusals', () => {
-    const sort = planQuery(works, { sort: 'colour' })
+    const sort = planQuery(works, { sort: [{ field: 'colour', direction: 'asc' }] })
     expect(sort.ok ? '' : sort.errors[0]!.message).toContain('cited_by_count')
     const select = planQuery(works, { select: ['colour'] })
     expect(select.ok ? '' : select.errors[0]!.message).toContain('display_name')

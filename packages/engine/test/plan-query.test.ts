@@ -1,4 +1,4 @@
-import { encodeCursor, FilterNodes, planQuery, sortSignatureOf } from '@oqlkit/engine'
+import { encodeCursor, FilterNodes, planQuery, sortSignatureOf, type ViewParameters } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
 
@@ -12,13 +12,13 @@ const works = (
 })
 const ref = (id: string, kind: string) => ({ id, kind })
 
-const planOf = (oqo: Oqo, view = {}) => {
+const planOf = (oqo: Oqo, view: ViewParameters = {}) => {
   const result = planQuery(oqo, view)
   if (!result.ok) throw new Error(JSON.stringify(result.errors))
   return result.plan
 }
 
-const errorsOf = (oqo: Oqo, view = {}) => {
+const errorsOf = (oqo: Oqo, view: ViewParameters = {}) => {
   const result = planQuery(oqo, view)
   return result.ok ? [] : result.errors.map((error) => [error.code, error.parameter])
 }
@@ -95,7 +95,14 @@ describe('planQuery: the filter', () => {
 
 describe('planQuery: order and pages', () => {
   it('parses sort keys, ends every order with the id, and sorts searches by relevance by default', () => {
-    expect(planOf(works([]), { sort: 'cited_by_count:desc,publication_year' }).sort).toEqual([
+    expect(
+      planOf(works([]), {
+        sort: [
+          { field: 'cited_by_count', direction: 'desc' },
+          { field: 'publication_year', direction: 'asc' },
+        ],
+      }).sort,
+    ).toEqual([
       { column: ref('cited_by_count', 'number'), direction: 'desc' },
       { column: ref('publication_year', 'number'), direction: 'asc' },
       { column: 'id', direction: 'asc' },
@@ -109,9 +116,17 @@ describe('planQuery: order and pages', () => {
   })
 
   it('rejects bad sorts, naming the parameter', () => {
-    expect(errorsOf(works([]), { sort: 'colour:desc' })).toEqual([['invalid_sort', 'sort']])
-    expect(errorsOf(works([]), { sort: 'cited_by_count:up' })).toEqual([['invalid_sort', 'sort']])
-    expect(errorsOf(works([]), { sort: 'relevance_score:desc' })).toEqual([
+    expect(errorsOf(works([]), { sort: [{ field: 'colour', direction: 'desc' }] })).toEqual([
+      ['invalid_sort', 'sort'],
+    ])
+    expect(
+      errorsOf(works([]), {
+        sort: [
+          { field: 'cited_by_count', direction: null, text: 'cited_by_count:up', writtenDirection: 'up' },
+        ],
+      }),
+    ).toEqual([['invalid_sort', 'sort']])
+    expect(errorsOf(works([]), { sort: [{ field: 'relevance_score', direction: 'desc' }] })).toEqual([
       ['relevance_sort_requires_search', 'sort'],
     ])
   })
@@ -126,15 +141,19 @@ describe('planQuery: order and pages', () => {
   })
 
   it('reads back a cursor issued for the same sort, and refuses it for another', () => {
-    const first = planOf(works([]), { cursor: '*', sort: 'cited_by_count:desc' })
+    const first = planOf(works([]), { cursor: '*', sort: [{ field: 'cited_by_count', direction: 'desc' }] })
     expect(first.page).toEqual({ kind: 'cursor', after: null, perPage: 25 })
     const cursor = encodeCursor(sortSignatureOf(first.sort), [120, 'W1'])
-    expect(planOf(works([]), { cursor, sort: 'cited_by_count:desc' }).page).toEqual({
+    expect(
+      planOf(works([]), { cursor, sort: [{ field: 'cited_by_count', direction: 'desc' }] }).page,
+    ).toEqual({
       kind: 'cursor',
       after: [120, 'W1'],
       perPage: 25,
     })
-    expect(errorsOf(works([]), { cursor, sort: 'publication_year' })).toEqual([['invalid_cursor', 'cursor']])
+    expect(errorsOf(works([]), { cursor, sort: [{ field: 'publication_year', direction: 'asc' }] })).toEqual([
+      ['invalid_cursor', 'cursor'],
+    ])
   })
 })
 
@@ -142,9 +161,9 @@ describe('planQuery: sample, select and group_by', () => {
   it('samples with a seed, and refuses sample with sort or group_by', () => {
     expect(planOf(works([], { sample: 10, seed: '7' })).sample).toEqual({ size: 10, seed: '7' })
     expect(planOf(works([], { sample: 10 })).sample).toEqual({ size: 10, seed: null })
-    expect(errorsOf(works([], { sample: 10 }), { sort: 'publication_year' })).toEqual([
-      ['sample_with_sort', 'sample'],
-    ])
+    expect(
+      errorsOf(works([], { sample: 10 }), { sort: [{ field: 'publication_year', direction: 'asc' }] }),
+    ).toEqual([['sample_with_sort', 'sample']])
     expect(errorsOf(works([], { sample: 10, group_by: [{ column_id: 'type' }] }))).toEqual([
       ['sample_with_sort', 'sample'],
     ])

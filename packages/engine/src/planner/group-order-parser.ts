@@ -1,5 +1,4 @@
-import { readSortParameter, type SortTerm } from '@oqlkit/oql'
-import { DEFAULT_GROUP_ORDER, type GroupOrder } from '../plan/query-plan.ts'
+import { DEFAULT_GROUP_ORDER, type GroupOrder, type SortTerm } from '../plan/query-plan.ts'
 import type { PlanDiagnostic } from './plan-diagnostic.ts'
 
 const GROUP_SORT_KEYS = ['count', 'key'] as const
@@ -12,9 +11,8 @@ export const GROUP_SORT_VALUES = 'key:asc, key:desc, count:asc or count:desc'
  * (`asc` when none is written). Row fields (`cited_by_count:desc`) do not apply to buckets.
  */
 export const parseGroupOrder = (
-  sort: string | undefined,
+  terms: readonly SortTerm[] = [],
 ): { readonly order: GroupOrder; readonly errors: readonly PlanDiagnostic[] } => {
-  const terms = readSortParameter(sort)
   if (terms.length === 0) return { order: DEFAULT_GROUP_ORDER, errors: [] }
   const problem = (message: string) => ({
     order: DEFAULT_GROUP_ORDER,
@@ -22,7 +20,7 @@ export const parseGroupOrder = (
   })
   if (terms.length > 1)
     return problem(
-      `group_by buckets sort by one key; sort=${sort} names ${terms.length}. Write one of ${GROUP_SORT_VALUES}.`,
+      `group_by buckets sort by one key; sort=${terms.map((term) => term.text ?? term.field).join(',')} names ${terms.length}. Write one of ${GROUP_SORT_VALUES}.`,
     )
   const [{ text, field: by, writtenDirection, direction }] = terms as [SortTerm]
   if (!(GROUP_SORT_KEYS as readonly string[]).includes(by))
@@ -30,6 +28,8 @@ export const parseGroupOrder = (
       `With group_by, sort orders the buckets, by 'key' or by 'count'; '${by}' is neither. Write one of ${GROUP_SORT_VALUES}.`,
     )
   if (direction === null)
-    return problem(`sort '${text}' has direction '${writtenDirection}'; write ${by}:asc or ${by}:desc.`)
+    return problem(
+      `sort '${text ?? by}' has direction '${writtenDirection ?? ''}'; write ${by}:asc or ${by}:desc.`,
+    )
   return { order: Object.freeze({ by: by as GroupOrder['by'], direction }), errors: [] }
 }

@@ -1,4 +1,3 @@
-import { readSortParameter } from '@oqlkit/oql'
 import {
   type EntityType,
   entityPath,
@@ -18,6 +17,7 @@ import {
   type OffsetPage,
   type QueryPlan,
   type SortKey,
+  type SortTerm,
 } from '../plan/query-plan.ts'
 import { decodeCursor } from './cursor-codec.ts'
 import { FilterPlanError, FilterValueRangeError, planFilter } from './filter-planner.ts'
@@ -67,8 +67,11 @@ export type SumParameter = keyof typeof SUM_PARAMETERS
 
 /** The view of a query: how its rows are ordered, paged and shaped (sibling parameters, not OQO). */
 export interface ViewParameters {
-  /** `column[:asc|desc]`, comma-separated, as the `sort` request parameter writes it. */
-  readonly sort?: string
+  /**
+   * The sort terms in the order asked (oql's `readSortParameter` reads them from a `sort` parameter); given
+   * even when empty (`sort=,`) if the request wrote a sort, which a sample refuses.
+   */
+  readonly sort?: readonly SortTerm[]
   readonly select?: readonly string[]
   readonly page?: number
   readonly perPage?: number
@@ -177,15 +180,24 @@ export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOpti
   const sampling = oqo.sample !== undefined && oqo.sample !== null
 
   const sort: SortKey[] = []
-  const grouped = grouping ? parseGroupOrder(view.sort) : { order: DEFAULT_GROUP_ORDER, errors: [] }
+  // From plain JavaScript `sort` can be anything: the URL's text (`cited_by_count:desc`) is read into terms
+  // by the request's reader, so a string here is refused by name rather than read character by character.
+  const sortTerms = view.sort === undefined || isSortTermList(view.sort) ? view.sort : []
+  if (view.sort !== sortTerms)
+    errors.push({
+      code: 'invalid_sort',
+      parameter: 'sort',
+      message: `sort must be a list of sort terms, such as [{ "field": "cited_by_count", "direction": "desc" }]; got ${describeValue(view.sort)}.`,
+    })
+  const grouped = grouping ? parseGroupOrder(sortTerms) : { order: DEFAULT_GROUP_ORDER, errors: [] }
   errors.push(...grouped.errors)
-  for (const term of grouping ? [] : readSortParameter(view.sort)) {
+  for (const term of grouping ? [] : (sortTerms ?? [])) {
     const { field: name, direction } = term
     if (direction === null) {
       errors.push({
         code: 'invalid_sort',
         parameter: 'sort',
-        message: `sort '${term.text}' has direction '${term.writtenDirection}'; write ${name}:asc or ${name}:desc.`,
+        message: `sort '${term.text ?? name}' has direction '${term.writtenDirection ?? ''}'; write ${name}:asc or ${name}:desc.`,
       })
       continue
     }
@@ -218,7 +230,7 @@ export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOpti
   if (sort.length === 0 && searching) sort.push({ column: 'relevance_score', direction: 'desc' })
   sort.push({ column: 'id', direction: 'asc' })
 
-  if (sampling && ((view.sort ?? '') !== '' || grouping))
+  if (sampling && (sortTerms !== undefined || grouping))
     errors.push({
       code: 'sample_with_sort',
       parameter: 'sample',
@@ -377,6 +389,16 @@ export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOpti
   })
   return { ok: true, plan, sortSignature }
 }
+
+const isSortTermList = (value: unknown): value is readonly SortTerm[] =>
+  Array.isArray(value) &&
+  value.every(
+    (term: unknown) =>
+      typeof term === 'object' &&
+      term !== null &&
+      typeof (term as SortTerm).field === 'string' &&
+      ['asc', 'desc', null].includes((term as SortTerm).direction),
+  )
 
 /** A value a plain JavaScript caller passed where a list was expected, for an error message. */
 const describeValue = (value: unknown): string =>

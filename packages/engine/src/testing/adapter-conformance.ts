@@ -12,7 +12,7 @@ import type {
   RowsResult,
   StorageAdapter,
 } from '../adapter/storage-adapter.ts'
-import type { QueryPlan } from '../plan/query-plan.ts'
+import type { QueryPlan, SortTerm } from '../plan/query-plan.ts'
 import { encodeCursor } from '../planner/cursor-codec.ts'
 import { planQuery, type ViewParameters } from '../planner/plan-query.ts'
 import { executeQuery } from '../shaping/execute-query.ts'
@@ -49,6 +49,13 @@ const leaf = (
 ): Filter => ({ column_id, value, ...extra }) as Filter
 const not = (filter: Filter): Filter => ({ ...filter, is_negated: true }) as Filter
 const or = (...filters: Filter[]): Filter => ({ join: 'or', filters })
+
+/** A sort of the cases below, as a request's reader hands it to the planner. */
+const sortOf = (...terms: readonly SortTerm[]): readonly SortTerm[] => terms
+
+/** A sort as a URL writes it, to label a case. */
+const labelOf = (sort: readonly SortTerm[] | undefined): string =>
+  sort === undefined ? 'no sort' : sort.map((term) => `${term.field}:${term.direction}`).join(',')
 
 /** The plan of an OQO, failing the test when it does not plan. */
 export const planOf = (oqo: Oqo, view: ViewParameters = {}): QueryPlan => {
@@ -334,18 +341,18 @@ export function describeAdapterConformance(
       it('sorts by a column in each direction, missing values last, ties by id', async () => {
         // fwci and apc_list.value_usd are missing on some works: those come last in both directions.
         for (const sort of [
-          'publication_year:desc',
-          'publication_year:asc',
-          'cited_by_count:desc',
-          'fwci:asc',
-          'fwci:desc',
-          'apc_list.value_usd:desc',
-          'type:asc,publication_date:desc',
+          sortOf({ field: 'publication_year', direction: 'desc' }),
+          sortOf({ field: 'publication_year', direction: 'asc' }),
+          sortOf({ field: 'cited_by_count', direction: 'desc' }),
+          sortOf({ field: 'fwci', direction: 'asc' }),
+          sortOf({ field: 'fwci', direction: 'desc' }),
+          sortOf({ field: 'apc_list.value_usd', direction: 'desc' }),
+          sortOf({ field: 'type', direction: 'asc' }, { field: 'publication_date', direction: 'desc' }),
         ]) {
           const plan = planOf({ get_rows: 'works' }, { sort, perPage: 100 })
           const result = await adapter.queryRows(plan)
           const expected = referenceOrder(plan, referenceRows(plan, works, context)).slice(0, 100)
-          expect(ids(result.rows), sort).toEqual(ids(expected))
+          expect(ids(result.rows), labelOf(sort)).toEqual(ids(expected))
         }
       })
 
@@ -353,7 +360,10 @@ export function describeAdapterConformance(
        * The reference order of a query, and its rows read page by page by offset and by cursor (every page
        * but the last full).
        */
-      const pagedBothWays = async (oqo: Oqo, view: { readonly perPage: number; readonly sort?: string }) => {
+      const pagedBothWays = async (
+        oqo: Oqo,
+        view: { readonly perPage: number; readonly sort?: readonly SortTerm[] },
+      ) => {
         const plan = planOf(oqo, view)
         const expected = ids(referenceOrder(plan, referenceRows(plan, works, context)))
         const byOffset: string[] = []
@@ -377,7 +387,7 @@ export function describeAdapterConformance(
         // Sort keys with ties and missing values, so the cursor has to continue inside a run of equal keys
         // and across the nulls.
         const { expected, byOffset, byCursor } = await pagedBothWays(sortedFilter, {
-          sort: 'publication_year:desc,fwci:asc',
+          sort: sortOf({ field: 'publication_year', direction: 'desc' }, { field: 'fwci', direction: 'asc' }),
           perPage: 40,
         })
         expect(byOffset).toEqual(expected)
@@ -398,17 +408,17 @@ export function describeAdapterConformance(
         for (const oqo of filters)
           for (const sort of [
             undefined,
-            'cited_by_count:desc',
-            'publication_date:desc',
-            'publication_year:asc',
+            sortOf({ field: 'cited_by_count', direction: 'desc' }),
+            sortOf({ field: 'publication_date', direction: 'desc' }),
+            sortOf({ field: 'publication_year', direction: 'asc' }),
           ]) {
             const { expected, byOffset, byCursor } = await pagedBothWays(oqo, {
               perPage: 7,
               ...(sort === undefined ? {} : { sort }),
             })
-            expect(expected.length, sort).toBeGreaterThan(7)
-            expect(byOffset, `${JSON.stringify(oqo.filter_rows)} ${sort}`).toEqual(expected)
-            expect(byCursor, `${JSON.stringify(oqo.filter_rows)} ${sort}`).toEqual(expected)
+            expect(expected.length, labelOf(sort)).toBeGreaterThan(7)
+            expect(byOffset, `${JSON.stringify(oqo.filter_rows)} ${labelOf(sort)}`).toEqual(expected)
+            expect(byCursor, `${JSON.stringify(oqo.filter_rows)} ${labelOf(sort)}`).toEqual(expected)
           }
       })
 
@@ -431,9 +441,13 @@ export function describeAdapterConformance(
           get_rows: 'works',
           filter_rows: [or(...chosen.map((id) => leaf('ids.openalex', id)))],
         }
-        for (const sort of [undefined, 'cited_by_count:desc', 'publication_date:asc'])
+        for (const sort of [
+          undefined,
+          sortOf({ field: 'cited_by_count', direction: 'desc' }),
+          sortOf({ field: 'publication_date', direction: 'asc' }),
+        ])
           for (const perPage of [3, 4, 6, 12]) {
-            const label = `sort ${sort} per_page ${perPage}`
+            const label = `sort ${labelOf(sort)} per_page ${perPage}`
             const view = { perPage, ...(sort === undefined ? {} : { sort }) }
             // The adapter: the sort keys after the last row only while rows remain.
             const { expected, byCursor } = await pagedBothWays(twelve, view)
@@ -535,7 +549,11 @@ export function describeAdapterConformance(
 
       it('streams the rows the pages give, in the same order, batch by batch, with the count', async () => {
         const oqo: Oqo = { get_rows: 'works', filter_rows: [leaf('cited_by_count', 0, { operator: '>=' })] }
-        for (const sort of ['publication_year:desc,fwci:asc', 'cited_by_count:desc', undefined]) {
+        for (const sort of [
+          sortOf({ field: 'publication_year', direction: 'desc' }, { field: 'fwci', direction: 'asc' }),
+          sortOf({ field: 'cited_by_count', direction: 'desc' }),
+          undefined,
+        ]) {
           const plan = planOf(oqo, sort === undefined ? {} : { sort })
           const expected = ids(referenceOrder(plan, referenceRows(plan, works, context)))
           expect(expected.length, 'the case streams more than one batch').toBeGreaterThan(30)
@@ -543,19 +561,19 @@ export function describeAdapterConformance(
           for (let page = 1; (page - 1) * 30 < expected.length; page++)
             byPage.push(...ids((await rowsOf(oqo, { perPage: 30, page, ...(sort ? { sort } : {}) })).rows))
           const batches = await collect(plan, 30)
-          expect(batches.length, `${sort}`).toBe(Math.ceil(expected.length / 30))
+          expect(batches.length, labelOf(sort)).toBe(Math.ceil(expected.length / 30))
           for (const batch of batches) {
             expect(batch.count).toBe(expected.length)
             expect(batch.rows.length).toBeLessThanOrEqual(30)
           }
           const streamed = batches.flatMap((batch) => ids(batch.rows))
-          expect(streamed, `${sort}`).toEqual(byPage)
+          expect(streamed, labelOf(sort)).toEqual(byPage)
           // Where a batch carries the stored bytes (an export sends them as they are), they are its rows.
           const decoder = new TextDecoder()
           for (const batch of batches)
             if (batch.jsonBytes !== undefined)
               expect(batch.jsonBytes.map((bytes) => JSON.parse(decoder.decode(bytes)))).toEqual(batch.rows)
-          expect(streamed, `${sort}`).toEqual(expected)
+          expect(streamed, labelOf(sort)).toEqual(expected)
         }
       })
 

@@ -1,5 +1,5 @@
-import type { ViewParameters } from '@oqlkit/engine'
-import { translate } from '@oqlkit/oql'
+import type { SortTerm, ViewParameters } from '@oqlkit/engine'
+import { readSortParameter, translate } from '@oqlkit/oql'
 import { type Oqo, parseBoundedJson } from '@oqlkit/oqo-schema'
 import type { ApiProblem } from '../errors/api-error.ts'
 import { readQueryParameters } from '../request/query-parameters.ts'
@@ -28,7 +28,7 @@ export const readExportQuery = (search: string): ExportQueryReading => {
   const seen = new Set<string>()
   let format: ExportFormat | undefined
   let input: { form: 'oql' | 'oqo'; value: string } | undefined
-  const view: { sort?: string; select?: readonly string[] } = {}
+  const view: { sort?: readonly SortTerm[]; select?: readonly string[] } = {}
   for (const { name, written, value } of readQueryParameters(search)) {
     if (!TAKEN.includes(name)) {
       problems.push({
@@ -63,7 +63,7 @@ export const readExportQuery = (search: string): ExportQueryReading => {
           parameter: written,
           message: `format '${value}' is not an export format. Use one of ${EXPORT_FORMATS.join(', ')}.`,
         })
-    } else if (name === 'sort' && value.trim() !== '') view.sort = value.trim()
+    } else if (name === 'sort' && value.trim() !== '') view.sort = readSortParameter(value)
     else if (name === 'select') {
       const fields = value
         .split(',')

@@ -1,5 +1,5 @@
-import { SUM_PARAMETERS, type SumParameter, type ViewParameters } from '@oqlkit/engine'
-import { type UrlDiagnostic, type UrlView, urlToOqo } from '@oqlkit/oql'
+import { type SortTerm, SUM_PARAMETERS, type SumParameter, type ViewParameters } from '@oqlkit/engine'
+import { readSortParameter, type UrlDiagnostic, type UrlView, urlToOqo } from '@oqlkit/oql'
 import { closestMatches, type EntityType, entityPath, type Oqo, propertiesRegistry } from '@oqlkit/oqo-schema'
 import type { ApiProblem } from '../errors/api-error.ts'
 import { type QueryParameter, readQueryParameters } from './query-parameters.ts'
@@ -99,7 +99,7 @@ export const readListRequest = (entity: EntityType, search: string): ListRequest
   const oqoPairs: string[] = []
   const seen = new Set<string>()
   const view: {
-    sort?: string
+    sort?: readonly SortTerm[]
     select?: readonly string[]
     page?: number
     perPage?: number
@@ -194,7 +194,10 @@ export const readListRequest = (entity: EntityType, search: string): ListRequest
         })
       else view.cursor = value.trim()
     } else if (name === 'sort') {
-      if (value.trim() !== '') view.sort = urlView.sort = value.trim()
+      if (value.trim() !== '') {
+        urlView.sort = value.trim()
+        view.sort = readSortParameter(urlView.sort)
+      }
     } else if (name === 'select') {
       const fields = value
         .split(',')

@@ -1,5 +1,5 @@
 import type { ViewParameters } from '@oqlkit/engine'
-import type { UrlView } from '@oqlkit/oql'
+import { readSortParameter, type UrlView } from '@oqlkit/oql'
 import type { EmbeddedView } from '@oqlkit/oqo-schema'
 
 /** View parameters given beside a query (body keys or query-string parameters), already read. */
@@ -41,7 +41,7 @@ export const viewByPrecedence = (
   const cursor = firstOf(layers, 'cursor')
   return {
     view: {
-      ...(sort === undefined ? {} : { sort }),
+      ...(sort === undefined || sort === '' ? {} : { sort: readSortParameter(sort) }),
       ...(select === undefined ? {} : { select }),
       ...(page === undefined ? {} : { page }),
       ...(perPage === undefined ? {} : { perPage }),

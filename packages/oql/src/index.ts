@@ -50,9 +50,14 @@ export type {
   TranslationWarning,
 } from './translate/translate-result.ts'
 export {
+  isViewParameterName,
+  listQueryToOqo,
   type OqoToUrlResult,
   oqoToUrl,
+  type RequestView,
+  readSelectText,
   readSortParameter,
+  readViewParameter,
   type SortDirection,
   type SortTerm,
   URL_DIAGNOSTIC_CODES,
@@ -60,4 +65,7 @@ export {
   type UrlToOqoResult,
   type UrlView,
   urlToOqo,
+  VIEW_PARAMETER_NAMES,
+  type ViewParameterName,
+  type ViewProblem,
 } from './url/index.ts'

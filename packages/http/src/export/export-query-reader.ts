@@ -1,5 +1,5 @@
 import type { SortTerm, ViewParameters } from '@oqlkit/engine'
-import { readSortParameter, translate } from '@oqlkit/oql'
+import { readViewParameter, translate } from '@oqlkit/oql'
 import { type Oqo, parseBoundedJson } from '@oqlkit/oqo-schema'
 import type { ApiProblem } from '../errors/api-error.ts'
 import { readQueryParameters } from '../request/query-parameters.ts'
@@ -63,13 +63,9 @@ export const readExportQuery = (search: string): ExportQueryReading => {
           parameter: written,
           message: `format '${value}' is not an export format. Use one of ${EXPORT_FORMATS.join(', ')}.`,
         })
-    } else if (name === 'sort' && value.trim() !== '') view.sort = readSortParameter(value)
-    else if (name === 'select') {
-      const fields = value
-        .split(',')
-        .map((field) => field.trim())
-        .filter((field) => field !== '')
-      if (fields.length > 0) view.select = fields
+    } else if (name === 'sort' || name === 'select') {
+      const read = readViewParameter(name, value)
+      if (read.ok) Object.assign(view, read.view)
     }
   }
   if (!seen.has('format'))

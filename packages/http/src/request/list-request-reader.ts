@@ -1,8 +1,15 @@
 import { type SortTerm, SUM_PARAMETERS, type SumParameter, type ViewParameters } from '@oqlkit/engine'
-import { readSortParameter, type UrlDiagnostic, type UrlView, urlToOqo } from '@oqlkit/oql'
+import {
+  isViewParameterName,
+  listQueryToOqo,
+  readViewParameter,
+  type UrlDiagnostic,
+  type UrlView,
+} from '@oqlkit/oql'
 import { closestMatches, type EntityType, entityPath, type Oqo, propertiesRegistry } from '@oqlkit/oqo-schema'
 import type { ApiProblem } from '../errors/api-error.ts'
 import { type QueryParameter, readQueryParameters } from './query-parameters.ts'
+import { viewProblemMessage } from './view-problem-message.ts'
 
 /** A classic list request read into the query language: the OQO, its view and the request's other parts. */
 export interface ListRequest {
@@ -48,7 +55,6 @@ const OQO_PARAMETERS: ReadonlySet<string> = new Set(['filter', 'sample', 'seed',
 
 export const isSearchParameter = (name: string): boolean => name === 'search' || name.startsWith('search.')
 
-const WHOLE_NUMBER = /^\s*\d+\s*$/
 const GROUP_BY_OPTIONS = ['include_unknown', 'known']
 
 const validListParameters = (): string =>
@@ -171,42 +177,19 @@ export const readListRequest = (entity: EntityType, search: string): ListRequest
       grouping = keys.length > 0
       if (grouping) oqoPairs.push(`group_by=${keys.map(encodeURIComponent).join(',')}`)
       if (unknownBuckets.length > 0) view.includeUnknown = unknownBuckets
-    } else if (name === 'per_page' || name === 'page') {
-      if (!WHOLE_NUMBER.test(value)) {
+    } else if (isViewParameterName(name)) {
+      const read = readViewParameter(name, value)
+      if (!read.ok) {
         problems.push({
-          error: name === 'page' ? 'invalid_page' : 'invalid_per_page',
+          error: read.problem.code,
           parameter: written,
-          message:
-            name === 'page'
-              ? `page must be a whole number from 1 (was '${value}').`
-              : `${written} must be a whole number, such as ${written}=25 (was '${value}').`,
+          message: viewProblemMessage(read.problem, written),
         })
         continue
       }
-      if (name === 'page') view.page = Number(value)
-      else view.perPage = Number(value)
-    } else if (name === 'cursor') {
-      if (value.trim() === '')
-        problems.push({
-          error: 'invalid_cursor',
-          parameter: written,
-          message: 'cursor= is empty. Start with cursor=* and pass meta.next_cursor for the next page.',
-        })
-      else view.cursor = value.trim()
-    } else if (name === 'sort') {
-      if (value.trim() !== '') {
-        urlView.sort = value.trim()
-        view.sort = readSortParameter(urlView.sort)
-      }
-    } else if (name === 'select') {
-      const fields = value
-        .split(',')
-        .map((field) => field.trim())
-        .filter((field) => field !== '')
-      if (fields.length > 0) {
-        view.select = fields
-        urlView.select = fields.join(',')
-      }
+      Object.assign(view, read.view)
+      if (name === 'sort' && read.view.sort !== undefined) urlView.sort = value.trim()
+      if (read.view.select !== undefined) urlView.select = read.view.select.join(',')
     } else if (name === 'q') {
       if (value.trim() === '')
         problems.push({
@@ -235,7 +218,7 @@ export const readListRequest = (entity: EntityType, search: string): ListRequest
         'q keeps the group_by buckets whose name contains it, so it needs group_by. To search the rows, use search= or a .search filter.',
     })
 
-  const reading = urlToOqo(`/${entityPath(entity)}?${oqoPairs.join('&')}`)
+  const reading = listQueryToOqo(entity, oqoPairs)
   if (!reading.ok) problems.push(...reading.errors.map((diagnostic) => problemOf(entity, diagnostic)))
   if (problems.length > 0 || !reading.ok) return { ok: false, problems }
   return {

@@ -1,8 +1,9 @@
-import type { TranslationError } from '@oqlkit/oql'
+import { isViewParameterName, readSelectText, readViewParameter, type TranslationError } from '@oqlkit/oql'
 import { queryProblem } from '../errors/query-error.ts'
 import { readJsonObjectBody } from './query-body-reader.ts'
 import { readQueryParameters } from './query-parameters.ts'
 import type { ViewSiblings } from './view-precedence.ts'
+import { viewProblemMessage } from './view-problem-message.ts'
 
 /** The query of an execute request: OQL text, or an OQO (an object from a body, JSON text from a URL). */
 export interface QueryInput {
@@ -33,17 +34,9 @@ export const EXECUTE_BODY_KEYS = ['oql', 'oqo', 'sort', 'select', 'page', 'per_p
 const BODY_EXAMPLE =
   'a JSON object with "oql" (OQL text, such as "works where year is 2020") or "oqo" (an OQO object), and optional siblings such as "sort": "cited_by_count:desc"'
 
-const WHOLE_NUMBER = /^\s*\d+\s*$/
-
 /** Whether a query string asks the root to execute a query (`oql=` or `oqo=`) rather than for the health check. */
 export const asksToExecute = (search: string): boolean =>
   readQueryParameters(search).some((parameter) => QUERY_PARAMETERS.includes(parameter.name))
-
-const splitSelect = (text: string): string[] =>
-  text
-    .split(',')
-    .map((field) => field.trim())
-    .filter((field) => field !== '')
 
 interface QueryStringReading {
   readonly input?: QueryInput
@@ -55,13 +48,7 @@ interface QueryStringReading {
 // The view siblings, key and query of a query string, with the problems of each parameter.
 const readQueryString = (search: string, takesQuery: boolean): QueryStringReading => {
   const errors: TranslationError[] = []
-  const siblings: {
-    sort?: string
-    select?: readonly string[]
-    page?: number
-    perPage?: number
-    cursor?: string
-  } = {}
+  const siblings: { -readonly [K in keyof ViewSiblings]: ViewSiblings[K] } = {}
   const seen = new Set<string>()
   let input: QueryInput | undefined
   let apiKey: string | undefined
@@ -103,36 +90,21 @@ const readQueryString = (search: string, takesQuery: boolean): QueryStringReadin
     }
     seen.add(name)
     if (name === 'oql' || name === 'oqo') input = { form: name, value }
-    else if (name === 'per_page' || name === 'page') {
-      if (!WHOLE_NUMBER.test(value))
+    else if (isViewParameterName(name)) {
+      const read = readViewParameter(name, value)
+      if (!read.ok)
         errors.push(
           queryProblem(
             'bad_request',
-            name === 'page' ? 'invalid_page' : 'invalid_per_page',
-            name === 'page'
-              ? `page must be a whole number from 1 (was '${value}').`
-              : `${written} must be a whole number, such as ${written}=25 (was '${value}').`,
-            name,
+            read.problem.code,
+            viewProblemMessage(read.problem, written),
+            read.problem.name,
           ),
         )
-      else if (name === 'page') siblings.page = Number(value)
-      else siblings.perPage = Number(value)
-    } else if (name === 'cursor') {
-      if (value.trim() === '')
-        errors.push(
-          queryProblem(
-            'bad_request',
-            'invalid_cursor',
-            'cursor= is empty. Start with cursor=* and pass meta.next_cursor for the next page.',
-            'cursor',
-          ),
-        )
-      else siblings.cursor = value.trim()
-    } else if (name === 'sort') {
-      if (value.trim() !== '') siblings.sort = value.trim()
-    } else if (name === 'select') {
-      const fields = splitSelect(value)
-      if (fields.length > 0) siblings.select = fields
+      else {
+        Object.assign(siblings, read.view)
+        if (read.view.sort !== undefined) siblings.sortText = value.trim()
+      }
     } else if (name === 'api_key') apiKey = value
   }
   return {
@@ -189,13 +161,7 @@ const readBodySiblings = (
   body: Readonly<Record<string, unknown>>,
   errors: TranslationError[],
 ): ViewSiblings => {
-  const siblings: {
-    sort?: string
-    select?: readonly string[]
-    page?: number
-    perPage?: number
-    cursor?: string
-  } = {}
+  const siblings: { -readonly [K in keyof ViewSiblings]: ViewSiblings[K] } = {}
   const wrongType = (key: string, expected: string) =>
     errors.push(
       queryProblem(
@@ -208,11 +174,17 @@ const readBodySiblings = (
   const { sort, select, page, per_page, cursor } = body
   if (sort !== undefined && sort !== null) {
     if (typeof sort !== 'string') wrongType('sort', 'a string such as "cited_by_count:desc,id:asc"')
-    else if (sort.trim() !== '') siblings.sort = sort.trim()
+    else {
+      const read = readViewParameter('sort', sort)
+      if (read.ok && read.view.sort !== undefined) {
+        siblings.sort = read.view.sort
+        siblings.sortText = sort.trim()
+      }
+    }
   }
   if (select !== undefined && select !== null) {
     if (typeof select === 'string') {
-      const fields = splitSelect(select)
+      const fields = readSelectText(select)
       if (fields.length > 0) siblings.select = fields
     } else if (Array.isArray(select) && select.every((field) => typeof field === 'string')) {
       const fields = select.map((field: string) => field.trim()).filter((field) => field !== '')

@@ -1,28 +1,38 @@
 import type { ViewParameters } from '@oqlkit/engine'
-import { readSortParameter, type UrlView } from '@oqlkit/oql'
+import { type RequestView, readSortParameter, type UrlView } from '@oqlkit/oql'
 import type { EmbeddedView } from '@oqlkit/oqo-schema'
 
-/** View parameters given beside a query (body keys or query-string parameters), already read. */
-export interface ViewSiblings {
-  readonly sort?: string
-  readonly select?: readonly string[]
-  readonly page?: number
-  readonly perPage?: number
-  readonly cursor?: string
+/**
+ * View parameters given beside a query (body keys or query-string parameters), already read by oql's view
+ * reader, with the sort as written (for `meta.x_query.url`).
+ */
+export interface ViewSiblings extends RequestView {
+  /** The `sort` as the request wrote it (trimmed); set with `sort`. */
+  readonly sortText?: string
 }
 
 const fromEmbedded = (embedded: EmbeddedView): ViewSiblings => ({
-  ...(embedded.sort === undefined ? {} : { sort: embedded.sort }),
+  ...(embedded.sort === undefined
+    ? {}
+    : {
+        sortText: embedded.sort,
+        ...(embedded.sort === '' ? {} : { sort: readSortParameter(embedded.sort) }),
+      }),
   ...(embedded.select === undefined ? {} : { select: embedded.select }),
   ...(embedded.page === undefined ? {} : { page: embedded.page }),
   ...(embedded.per_page === undefined ? {} : { perPage: embedded.per_page }),
   ...(embedded.cursor === undefined ? {} : { cursor: embedded.cursor }),
 })
 
+const layerWith = <K extends keyof ViewSiblings>(
+  layers: readonly ViewSiblings[],
+  key: K,
+): ViewSiblings | undefined => layers.find((layer) => layer[key] !== undefined)
+
 const firstOf = <K extends keyof ViewSiblings>(
   layers: readonly ViewSiblings[],
   key: K,
-): ViewSiblings[K] | undefined => layers.find((layer) => layer[key] !== undefined)?.[key]
+): ViewSiblings[K] | undefined => layerWith(layers, key)?.[key]
 
 /**
  * The view of an execute request, parameter by parameter from the first layer that gives it: the
@@ -34,21 +44,23 @@ export const viewByPrecedence = (
   embedded: EmbeddedView,
 ): { view: ViewParameters; urlView: UrlView } => {
   const layers = [...siblings, fromEmbedded(embedded)]
-  const sort = firstOf(layers, 'sort')
+  const sorted = layerWith(layers, 'sortText')
+  const sort = sorted?.sort
+  const sortText = sorted?.sortText
   const select = firstOf(layers, 'select')
   const page = firstOf(layers, 'page')
   const perPage = firstOf(layers, 'perPage')
   const cursor = firstOf(layers, 'cursor')
   return {
     view: {
-      ...(sort === undefined || sort === '' ? {} : { sort: readSortParameter(sort) }),
+      ...(sort === undefined ? {} : { sort }),
       ...(select === undefined ? {} : { select }),
       ...(page === undefined ? {} : { page }),
       ...(perPage === undefined ? {} : { perPage }),
       ...(cursor === undefined ? {} : { cursor }),
     },
     urlView: {
-      ...(sort === undefined ? {} : { sort }),
+      ...(sortText === undefined ? {} : { sort: sortText }),
       ...(select === undefined ? {} : { select: select.join(',') }),
     },
   }

@@ -18,5 +18,15 @@ export {
   type UrlOnlyDiagnosticCode,
 } from './url-diagnostic.ts'
 export { decodeUrlComponent, encodeUrlComponent } from './url-encoding.ts'
-export { type UrlToOqoOptions, type UrlToOqoResult, urlToOqo } from './url-to-oqo.ts'
+export { listQueryToOqo, type UrlToOqoOptions, type UrlToOqoResult, urlToOqo } from './url-to-oqo.ts'
 export type { UrlView } from './url-view.ts'
+export {
+  isViewParameterName,
+  type RequestView,
+  readSelectText,
+  readViewParameter,
+  VIEW_PARAMETER_NAMES,
+  type ViewParameterName,
+  type ViewParameterReading,
+  type ViewProblem,
+} from './view-parameter-reader.ts'

@@ -67,9 +67,8 @@ const KNOWN_PARAMETERS: readonly string[] = [
 ]
 
 // `per-page`, `group-by` and `api-key` are spellings of the underscore names.
-const readParameters = (query: string): Parameter[] =>
-  query
-    .split('&')
+const readParameters = (pairs: readonly string[]): Parameter[] =>
+  pairs
     .filter((pair) => pair !== '')
     .map((pair) => {
       const equals = pair.indexOf('=')
@@ -135,8 +134,21 @@ const GROUP_BY_OPTIONS = /:(include_unknown|known)$/
  * `/works?…` or `works?…`) into an OQO plus its view parameters. Never throws: every problem comes back
  * as a diagnostic naming the parameter, key or value and how to fix it.
  */
-export const urlToOqo = (url: string, options: UrlToOqoOptions = {}): UrlToOqoResult => {
-  const reading = readUrl(url, options)
+export const urlToOqo = (url: string, options: UrlToOqoOptions = {}): UrlToOqoResult =>
+  canonicalReading(readUrl(url, options))
+
+/**
+ * `urlToOqo` of a list request already routed: the entity its path names and the `name=value` pairs of
+ * its query string as they arrived (still percent-encoded), so that a server reads the parameters it
+ * received rather than a URL written back from them.
+ */
+export const listQueryToOqo = (
+  entity: EntityType,
+  pairs: readonly string[],
+  options: UrlToOqoOptions = {},
+): UrlToOqoResult => canonicalReading(readListQuery(entity, pairs, options))
+
+const canonicalReading = (reading: UrlReading): UrlToOqoResult => {
   if (reading.draft === undefined || reading.errors.length > 0)
     return { ok: false, errors: reading.errors, warnings: reading.warnings }
   const oqo = canonicalizeOqo(reading.draft, { sortOperands: true })
@@ -153,12 +165,19 @@ export interface UrlReading {
 
 /** `urlToOqo` up to canonicalisation, which `oqoToUrl`'s read-back check can often do without. */
 export const readUrl = (url: string, options: UrlToOqoOptions = {}): UrlReading => {
+  const target = locateUrl(typeof url === 'string' ? url : '')
+  if (!target.ok) return { draft: undefined, view: {}, errors: [target.diagnostic], warnings: [] }
+  return readListQuery(target.entity, target.query.split('&'), options)
+}
+
+// The parameters of a list query of `entity`, each pair as written (percent-encoded).
+const readListQuery = (
+  entity: EntityType,
+  pairs: readonly string[],
+  options: UrlToOqoOptions,
+): UrlReading => {
   const errors: UrlDiagnostic[] = []
   const warnings: UrlDiagnostic[] = []
-  const target = locateUrl(typeof url === 'string' ? url : '')
-  if (!target.ok) return { draft: undefined, view: {}, errors: [target.diagnostic], warnings }
-  const entity: EntityType = target.entity
-
   const rows: FilterRow[] = []
   const groupBy: GroupBy[] = []
   const groupOrigins: UrlLocation[] = []
@@ -170,7 +189,7 @@ export const readUrl = (url: string, options: UrlToOqoOptions = {}): UrlReading 
   const seen = new Set<string>()
   const parameterOrigins = new Map<string, UrlLocation>()
 
-  for (const { name, written, value } of readParameters(target.query)) {
+  for (const { name, written, value } of readParameters(pairs)) {
     const location: UrlLocation = { parameter: written, value }
     if (name !== 'filter' && seen.has(name)) {
       errors.push(

@@ -53,7 +53,10 @@ beforeAll(async () => {
     snapshotDir: join(folder, 'snapshot'),
     outDir: join(folder, 'catalog'),
     mode: 'replace',
+    // The corpus is a filter of the works table: no search index, vectors or tag model is read here.
     searchIndex: false,
+    vectors: false,
+    textTagger: false,
     threads: 1,
   })
   adapter = await createDuckDbAdapter({ catalogDir: join(folder, 'catalog'), threads: 1 })

@@ -175,6 +175,16 @@ export type {
   SqlStatement,
 } from './sql/compiled-query.ts'
 export {
+  boundList,
+  comparisonOperatorOf,
+  compileSqlFilter,
+  filterSourceOf,
+  normalisedList,
+  type RangeOperator,
+  type SqlDialect,
+  sqlFilterVisitor,
+} from './sql/filter-compiler.ts'
+export {
   FALSE_SQL,
   joinSql,
   param,

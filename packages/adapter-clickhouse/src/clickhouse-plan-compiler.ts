@@ -6,12 +6,18 @@
 import {
   type CatalogEntity,
   type ColumnSource,
+  type CompiledSortKey,
   catalogEntityInfo,
+  compileSortKey,
   createColumnMap,
   formatGroupKey,
   type GroupKeyFormat,
-  ownValuesOf,
-  type ValueCodec,
+  keysetAfter,
+  pageOffset,
+  raw,
+  type SortKeyDialect,
+  sortKeyOutput,
+  sortKeysOrder,
   valueCodecsFor,
 } from '@oqlkit/catalog'
 import {
@@ -26,6 +32,7 @@ import { entityPath } from '@oqlkit/oqo-schema'
 import { CLICKHOUSE_COLUMN_DIALECT } from './clickhouse-column-dialect.ts'
 import type { ClickHouseStatement } from './clickhouse-driver.ts'
 import {
+  clickHouseSqlDialect,
   compileClickHouseFilter,
   type FilterContext,
   QueryParams,
@@ -42,25 +49,6 @@ import { nearestWorksStatement, type SemanticQueries } from './clickhouse-semant
 const MAP = createColumnMap(CLICKHOUSE_COLUMN_DIALECT)
 const CODECS = valueCodecsFor(CLICKHOUSE_COLUMN_DIALECT)
 const LAMBDA = '__x'
-
-type KeyType = 'number' | 'date' | 'timestamp' | 'boolean' | 'text'
-
-const keyTypeOf = (codec: ValueCodec): KeyType =>
-  codec === CODECS.number
-    ? 'number'
-    : codec === CODECS.date
-      ? 'date'
-      : codec === CODECS.timestamp
-        ? 'timestamp'
-        : codec === CODECS.boolean
-          ? 'boolean'
-          : 'text'
-
-interface CompiledKey {
-  readonly expr: string
-  readonly direction: 'asc' | 'desc'
-  readonly type: KeyType
-}
 
 const statement = (sql: string, params: QueryParams): ClickHouseStatement => ({ sql, params: params.values })
 
@@ -121,53 +109,25 @@ export const compileNearestWorks = (
   return nearest === undefined ? undefined : statement(`${rest.with}${nearest}`, params)
 }
 
-/** A sort key's expression, and any join of link extremes it needs. */
-const sortKey = (
-  context: FilterContext,
-  entity: CatalogEntity,
-  key: SortKey,
-  index: number,
-  joins: string[],
-  score: string | null,
-): CompiledKey => {
-  if (key.column === 'id') return { expr: 'e.`id`', direction: key.direction, type: 'text' }
-  // Without a search there is no relevance: every row's is null, as on DuckDB.
-  if (key.column === 'relevance_score')
-    return { expr: score ?? 'CAST(NULL AS Nullable(Float64))', direction: key.direction, type: 'number' }
-  const source = sourceOf(entity, key.column)
-  switch (source.kind) {
-    case 'scalar':
-      return { expr: source.expr, direction: key.direction, type: keyTypeOf(source.codec) }
-    case 'external-id':
-    case 'choice':
-    case 'prefix':
-      return { expr: source.scalar.expr, direction: key.direction, type: keyTypeOf(source.scalar.codec) }
-    case 'unsupported':
-      throw new UnsupportedPlanError('column', source.message)
-    default: {
-      // A list sorts by its smallest element ascending and its largest descending, as the API's sort does;
-      // a link table's keys of the row the same way. No elements: no key (sorted last).
-      const own = ownValuesOf(source)
-      const extreme = key.direction === 'asc' ? 'min' : 'max'
-      if (own.kind === 'link') {
-        joins.push(
-          ` LEFT JOIN (SELECT work_id, ${extreme}(key) AS __v FROM ${tableOf(context, own.view)} GROUP BY work_id) AS __s${index} ON __s${index}.work_id = e.\`id\``,
-        )
-        return { expr: `__s${index}.__v`, direction: key.direction, type: keyTypeOf(own.codec) }
-      }
-      const element = own.element(LAMBDA)
-      const typed = element === LAMBDA ? own.expr : `arrayMap(${LAMBDA} -> ${element}, ${own.expr})`
-      return {
-        expr: `if(empty(${own.expr}), NULL, array${extreme === 'min' ? 'Min' : 'Max'}(${typed}))`,
-        direction: key.direction,
-        type: keyTypeOf(own.codec),
-      }
-    }
-  }
-}
+/** ClickHouse's words for a sort over the entity table `e`; a key by a link table's extreme joins it. */
+const sortKeyDialect = (context: FilterContext, joins: string[]): SortKeyDialect => ({
+  ...clickHouseSqlDialect(context),
+  codecs: CODECS,
+  idKey: (direction) => ({ expr: 'e.`id`', direction, type: 'text' }),
+  noScore: 'CAST(NULL AS Nullable(Float64))',
+  listExtreme: (list, typed, extreme) =>
+    `if(empty(${list.expr}), NULL, array${extreme === 'min' ? 'Min' : 'Max'}(${typed}))`,
+  linkExtreme: (link, extreme, _key, index) => {
+    joins.push(
+      ` LEFT JOIN (SELECT work_id, ${extreme}(key) AS __v FROM ${tableOf(context, link.view)} GROUP BY work_id) AS __s${index} ON __s${index}.work_id = e.\`id\``,
+    )
+    return `__s${index}.__v`
+  },
+  toText: (expr) => `toString(${expr})`,
+})
 
 /** A sort-key value of a cursor, as a parameter of the key's type. */
-const keyValue = (params: QueryParams, key: CompiledKey, value: unknown): string => {
+const keyValue = (params: QueryParams, key: CompiledSortKey, value: unknown): string => {
   const text = typeof value === 'string' ? value : JSON.stringify(value)
   if (key.type === 'number') return `toFloat64OrNull(${params.add(text, 'String')})`
   if (key.type === 'date') return `toDate32OrNull(${params.add(text, 'String')})`
@@ -175,29 +135,6 @@ const keyValue = (params: QueryParams, key: CompiledKey, value: unknown): string
     return `parseDateTime64BestEffortOrNull(${params.add(text, 'String')}, 6, 'UTC')`
   if (key.type === 'boolean') return params.add(value === true || value === 'true', 'Bool')
   return params.add(text, 'String')
-}
-
-/** Rows strictly after `after` in the order of `keys` (nulls last in both directions). */
-const keyset = (params: QueryParams, keys: readonly CompiledKey[], after: readonly unknown[]): string => {
-  if (after.length !== keys.length)
-    throw new UnsupportedPlanError(
-      'invalid_cursor',
-      `The cursor holds ${after.length} sort values; this sort has ${keys.length}`,
-    )
-  const alternatives: string[] = []
-  keys.forEach((key, index) => {
-    const value = after[index]
-    if (value === null || value === undefined) return // nothing sorts after a null (nulls are last)
-    const equalBefore = keys.slice(0, index).map((previous, position) => {
-      const previousValue = after[position]
-      return previousValue === null || previousValue === undefined
-        ? `${previous.expr} IS NULL`
-        : `coalesce(${previous.expr} = ${keyValue(params, previous, previousValue)}, false)`
-    })
-    const beyond = `(${key.expr} ${key.direction === 'asc' ? '>' : '<'} ${keyValue(params, key, value)} OR ${key.expr} IS NULL)`
-    alternatives.push(`(${[...equalBefore, beyond].join(' AND ')})`)
-  })
-  return alternatives.length === 0 ? 'false' : `(${alternatives.join(' OR ')})`
 }
 
 /** The records of some ids, as stored (`id, record`, by RowBinary), in any order. */
@@ -245,7 +182,7 @@ export const compileRows = (
   const scored = filtered.score !== null
   if (plan.sample !== null) {
     const seed = plan.sample.seed ?? `${Math.random()}`
-    const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
+    const offset = pageOffset(plan.page)
     const limit = Math.max(0, Math.min(perPage, plan.sample.size - offset))
     const page = statement(
       `${filtered.with}SELECT e.\`id\` AS __id, ${filtered.score ?? 'NULL'} AS __score FROM ${table}${filtered.scoreJoins} WHERE ${filtered.where} ORDER BY cityHash64(concat(e.\`id\`, '/', ${pageParams.add(seed, 'String')})), e.\`id\` LIMIT ${pageParams.add(limit, 'UInt64')} OFFSET ${pageParams.add(offset, 'UInt64')}`,
@@ -254,19 +191,15 @@ export const compileRows = (
     return { count, page, perPage, sortKeyCount: 0, scored }
   }
   const joins: string[] = []
-  const keys = plan.sort.map((key, index) =>
-    sortKey(filtered.context, entity, key, index, joins, filtered.score),
-  )
+  const dialect = sortKeyDialect(filtered.context, joins)
+  const keys = plan.sort.map((key, index) => compileSortKey(dialect, entity, key, index, filtered.score))
   const after =
-    plan.page.kind === 'cursor' && plan.page.after !== null ? keyset(pageParams, keys, plan.page.after) : null
-  const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
-  const outputs = keys
-    .map(
-      (key, index) =>
-        `${key.type === 'date' || key.type === 'timestamp' ? `toString(${key.expr})` : key.expr} AS __k${index}`,
-    )
-    .join(', ')
-  const order = keys.map((key) => `${key.expr} ${key.direction.toUpperCase()} NULLS LAST`).join(', ')
+    plan.page.kind === 'cursor' && plan.page.after !== null
+      ? keysetAfter(dialect, keys, plan.page.after, (key, value) => raw(keyValue(pageParams, key, value))).sql
+      : null
+  const offset = pageOffset(plan.page)
+  const outputs = keys.map((key, index) => `${sortKeyOutput(dialect, key)} AS __k${index}`).join(', ')
+  const order = sortKeysOrder(keys)
   const page = statement(
     `${filtered.with}SELECT e.\`id\` AS __id, ${filtered.score ?? 'NULL'} AS __score${outputs === '' ? '' : `, ${outputs}`} FROM ${table}${filtered.scoreJoins}${joins.join('')} WHERE ${filtered.where}${after === null ? '' : ` AND ${after}`} ORDER BY ${order === '' ? 'e.`id`' : order} LIMIT ${pageParams.add(perPage + 1, 'UInt64')} OFFSET ${pageParams.add(offset, 'UInt64')}`,
     pageParams,
@@ -338,7 +271,7 @@ export const compileGroups = (
       ? `__n ${direction}, ${keysAscending}`
       : `${names.map((name) => `${name} ${direction} NULLS LAST`).join(', ')}, __n DESC`
   const perPage = plan.page.perPage
-  const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
+  const offset = pageOffset(plan.page)
   return {
     page: statement(
       `${filtered.with}${buckets} ORDER BY ${order} LIMIT ${params.add(perPage, 'UInt64')} OFFSET ${params.add(offset, 'UInt64')}`,

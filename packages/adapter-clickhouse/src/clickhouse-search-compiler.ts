@@ -15,11 +15,11 @@ import {
   BM25_K1,
   type CatalogEntity,
   type CatalogSearchQuery,
-  estimatePostings,
   MAX_WILDCARD_EXPANSIONS,
   type NodePlan,
   planAnySearch,
   type SearchMode,
+  SearchRelationWriter,
   type SequencePlan,
   STORED_FIELDS,
   type TokenPlan,
@@ -55,12 +55,6 @@ export const expansionLimitOfClickHouse = (error: unknown): string | undefined =
   if (end === -1) return error.message.slice(at + EXPANSION_LIMIT_MARKER.length)
   return `${error.message.slice(at + EXPANSION_LIMIT_MARKER.length, end + EXPANSION_LIMIT_END.length)}.`
 }
-
-// An `and` of at most this many operands tags each with a bit and keeps the documents with every bit; a wider
-// one counts its operands' distinct numbers (as the DuckDB compiler does, and for the same reason).
-const MAX_TAGGED_OPERANDS = 52
-// An `and` first cuts the other operands to the documents of its rarest when that is this many times rarer.
-const RARER_BY = 4
 
 export interface ClickHouseSearchOptions {
   /** The served version, and the statement's parameters the search adds its own to. */
@@ -112,7 +106,7 @@ const weightLiteral = (value: number): string => {
   return `toFloat64(${value})`
 }
 
-class SearchEmitter {
+class SearchEmitter extends SearchRelationWriter {
   readonly ctes: string[] = []
   readonly #entity: CatalogEntity
   readonly #mode: SearchMode
@@ -126,6 +120,7 @@ class SearchEmitter {
     fields: readonly WeightedField[],
     options: ClickHouseSearchOptions,
   ) {
+    super()
     this.#entity = entity
     this.#mode = mode
     this.#fields = fields
@@ -152,7 +147,7 @@ class SearchEmitter {
   }
 
   /** A named CTE of this search; returns its name. */
-  cte(body: string): string {
+  override cte(body: string): string {
     const name = `${this.#options.prefix}_${this.ctes.length}`
     this.ctes.push(`${name} AS (${body})`)
     return name
@@ -183,68 +178,22 @@ class SearchEmitter {
     })
   }
 
-  /** A relation `(doc, score)`, one row per matching document; returns its CTE name. */
-  node(plan: NodePlan): string {
-    switch (plan.kind) {
-      case 'sequence':
-        return plan.tokens.length === 1 ? this.#word(plan.tokens[0]!, plan.boost) : this.#phrase(plan)
-      case 'proximity':
-        return this.#proximity(plan)
-      case 'and':
-        return this.#and(plan.operands)
-      case 'or': {
-        if (plan.operands.length === 1) return this.node(plan.operands[0]!)
-        const parts = plan.operands.map((operand) => `SELECT doc, score FROM ${this.#rows(operand)}`)
-        return this.cte(`SELECT doc, sum(score) AS score FROM (${parts.join(' UNION ALL ')}) GROUP BY doc`)
-      }
-      case 'not':
-        return this.cte(
-          `SELECT doc, toFloat64(0) AS score FROM ${this.table('docs')} WHERE doc NOT IN (SELECT doc FROM ${this.node(plan.operand)})`,
-        )
-    }
+  protected override readonly zeroScore = 'toFloat64(0)'
+
+  protected override docsTable(): string {
+    return this.table('docs')
   }
 
-  /** `(doc, score)` rows adding up to a node's score per document; a word's are one per posting. */
-  #rows(plan: NodePlan): string {
-    if (plan.kind === 'sequence' && plan.tokens.length === 1)
-      return `(${this.#wordRows(plan.tokens[0]!, plan.boost)})`
-    return this.node(plan)
+  protected override frequentTerms(): Readonly<Record<string, number>> {
+    return this.#options.index.files[this.#mode].frequent
   }
 
-  #and(operands: readonly NodePlan[]): string {
-    const positive = operands.filter((operand) => operand.kind !== 'not')
-    const negative = operands.flatMap((operand) =>
-      operand.kind === 'not' ? [this.node(operand.operand)] : [],
-    )
-    const excluded = negative.map((name) => `doc NOT IN (SELECT doc FROM ${name})`)
-    if (positive.length === 0)
-      return this.cte(
-        `SELECT doc, toFloat64(0) AS score FROM ${this.table('docs')} WHERE ${excluded.join(' AND ')}`,
-      )
-    const where = excluded.length > 0 ? ` WHERE ${excluded.join(' AND ')}` : ''
-    if (positive.length === 1) return this.cte(`SELECT doc, score FROM ${this.node(positive[0]!)}${where}`)
-    const bits = positive.length <= MAX_TAGGED_OPERANDS
-    const estimates = positive.map((operand) =>
-      estimatePostings(operand, this.#options.index.files[this.#mode].frequent),
-    )
-    const rarest = estimates.indexOf(Math.min(...estimates))
-    const driver =
-      (estimates[rarest] ?? 0) * RARER_BY < Math.max(...estimates)
-        ? this.cte(`SELECT doc, score FROM ${this.#rows(positive[rarest]!)}`)
-        : undefined
-    const parts = positive.map((operand, i) => {
-      const tag = bits ? `toUInt64(${integer(2 ** i)}) AS k` : `toUInt64(${integer(i)}) AS k`
-      if (driver === undefined) return `SELECT doc, score, ${tag} FROM ${this.#rows(operand)}`
-      return i === rarest
-        ? `SELECT doc, score, ${tag} FROM ${driver}`
-        : `SELECT doc, score, ${tag} FROM ${this.#rows(operand)} WHERE doc IN (SELECT doc FROM ${driver})`
-    })
-    const every = bits
-      ? `groupBitOr(k) = ${integer(2 ** positive.length - 1)}`
-      : `uniqExact(k) = ${integer(positive.length)}`
-    return this.cte(
-      `SELECT doc, sum(score) AS score FROM (${parts.join(' UNION ALL ')})${where} GROUP BY doc HAVING ${every}`,
-    )
+  protected override operandTag(value: number): string {
+    return `toUInt64(${integer(value)}) AS k`
+  }
+
+  protected override everyOperand(count: number, bits: boolean): string {
+    return bits ? `groupBitOr(k) = ${integer(2 ** count - 1)}` : `uniqExact(k) = ${integer(count)}`
   }
 
   /**
@@ -281,12 +230,12 @@ class SearchEmitter {
     )
   }
 
-  #word(token: TokenPlan, boost: number): string {
-    return this.cte(`SELECT doc, sum(score) AS score FROM (${this.#wordRows(token, boost)}) GROUP BY doc`)
+  protected override word(token: TokenPlan, boost: number): string {
+    return this.cte(`SELECT doc, sum(score) AS score FROM (${this.wordRows(token, boost)}) GROUP BY doc`)
   }
 
   /** A word's weighted BM25 per posting, `(doc, score)`: a term's as stored; a wildcard's scored here. */
-  #wordRows(token: TokenPlan, boost: number): string {
+  protected override wordRows(token: TokenPlan, boost: number): string {
     if (token.kind === 'pattern') {
       const rows = this.#token(token)
       return this.#scoreRows(`SELECT doc, field, tf, len, idf FROM ${rows}`, boost)
@@ -326,7 +275,7 @@ class SearchEmitter {
     )
   }
 
-  #phrase(plan: Extract<NodePlan, { kind: 'sequence' }>): string {
+  protected override phrase(plan: Extract<NodePlan, { kind: 'sequence' }>): string {
     const starts = this.#sequenceStarts(plan.tokens)
     return this.#bm25(`SELECT doc, field, length(starts) AS tf, len, idf FROM ${starts}`, plan.boost)
   }
@@ -335,7 +284,7 @@ class SearchEmitter {
    * Windows holding every operand without overlaps and with at most `within` uncovered positions; a
    * document's frequency is its number of distinct window starts.
    */
-  #proximity(plan: Extract<NodePlan, { kind: 'proximity' }>): string {
+  protected override proximity(plan: Extract<NodePlan, { kind: 'proximity' }>): string {
     const within = this.param(plan.within, 'Int64')
     const widths = plan.operands.map((operand) => operand.length)
     const operands = plan.operands.map((operand) => this.#sequenceStarts(operand))

@@ -184,6 +184,18 @@ export {
   type SqlDialect,
   sqlFilterVisitor,
 } from './sql/filter-compiler.ts'
+export { SearchRelationWriter } from './sql/search-relation-writer.ts'
+export {
+  type CompiledSortKey,
+  compileSortKey,
+  keysetAfter,
+  pageOffset,
+  type SortKeyDialect,
+  type SortKeyType,
+  sortKeyOutput,
+  sortKeysOrder,
+  sortKeyTypeOf,
+} from './sql/sort-keys.ts'
 export {
   FALSE_SQL,
   joinSql,

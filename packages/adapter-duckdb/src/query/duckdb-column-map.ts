@@ -49,7 +49,7 @@ const DUCKDB_COLUMN_MAP = createColumnMap(DUCKDB_COLUMN_DIALECT)
 export const { columnSourceOf, recordListColumn, recordPathColumnsOf } = DUCKDB_COLUMN_MAP
 
 // DuckDB's codecs, by the names the compiler has always used.
-const DUCKDB_CODECS = valueCodecsFor(DUCKDB_COLUMN_DIALECT)
+export const DUCKDB_CODECS = valueCodecsFor(DUCKDB_COLUMN_DIALECT)
 export const NUMBER_CODEC = DUCKDB_CODECS.number
 export const BOOLEAN_CODEC = DUCKDB_CODECS.boolean
 export const DATE_CODEC = DUCKDB_CODECS.date

@@ -17,22 +17,27 @@ import type {
   RowLocator,
   SqlParam,
   SqlStatement,
-  ValueCodec,
 } from '@oqlkit/catalog'
 import {
   type ColumnSource,
+  type CompiledSortKey,
   catalogEntityOf,
+  compileSortKey,
   constantLiteral,
   formatGroupKey,
   joinSql,
+  keysetAfter,
   onlySearchesOf,
-  ownValuesOf,
+  pageOffset,
   param,
   paramList,
   quoteIdentifier,
   raw,
+  type SortKeyDialect,
   type SqlFragment,
   searchGroupsOf,
+  sortKeyOutput,
+  sortKeysOrder,
   sql,
   toStatement,
 } from '@oqlkit/catalog'
@@ -55,98 +60,33 @@ import {
   SEARCH_DOC_COLUMN,
   WORK_IS_XPAC_COLUMN,
 } from './catalog-views.ts'
+import { columnSourceOf, DUCKDB_CODECS, NUMBER_CODEC } from './duckdb-column-map.ts'
+import type {
+  DuckDbPlanCompilerOptions,
+  SearchCompilerLike,
+  SemanticInputs,
+  SemanticMatch,
+  SemanticSearchTask,
+} from './duckdb-compiler-options.ts'
 import {
-  BOOLEAN_CODEC,
-  columnSourceOf,
-  DATE_CODEC,
-  NUMBER_CODEC,
-  TIMESTAMP_CODEC,
-} from './duckdb-column-map.ts'
-import { compileFilter, type FilterTarget, type SearchRelation, singleLinkLeaf } from './filter-compiler.ts'
+  compileFilter,
+  DUCKDB_SQL,
+  type FilterTarget,
+  type SearchRelation,
+  singleLinkLeaf,
+} from './filter-compiler.ts'
 import { RECORD_LOCATION_COLUMNS } from './record-fetcher.ts'
 import { unindexedSearch } from './unindexed-search.ts'
 
-/** How a search's rows name their records: by short id, or by the number in the id. */
-export type SearchDocs = 'id' | 'number'
+export type {
+  DuckDbPlanCompilerOptions,
+  SearchCompilerLike,
+  SearchDocs,
+  SemanticInputs,
+  SemanticMatch,
+  SemanticSearchTask,
+} from './duckdb-compiler-options.ts'
 
-/**
- * Full-text search as the compiler needs it: the matches of one search node, or of any of the search nodes of
- * one OR on one column (`searchGroupsOf`), as a `(doc, score)` relation.
- */
-export interface SearchCompilerLike {
-  /**
-   * SQL (with `?` placeholders) of the rows of `entity` that match any of `nodes`, as `doc` (the short id, or
-   * with `number` the number in it) and `score` (DOUBLE, the sum of the nodes' scores; a record may have
-   * several rows, their scores adding up).
-   */
-  compileSearch(entity: CatalogEntity, nodes: readonly SearchNode[], docs?: SearchDocs): SqlFragment
-  /**
-   * Whether matches of `entity` can be given as numbers: then the narrow table holds each row's number
-   * (`SEARCH_DOC_COLUMN`) and a search joins the rows on integers, not on the id's text.
-   */
-  numbersById?(entity: CatalogEntity): boolean
-}
-
-export interface DuckDbPlanCompilerOptions {
-  /** Full-text search; without it a plan with a search node is unsupported. */
-  readonly search?: SearchCompilerLike
-  /** The seed of a sample that has none (a new one per query by default; tests fix it). */
-  readonly newSampleSeed?: () => string
-  /**
-   * The catalog was opened in `narrow` mode: statements run on the serving database's narrow tables (the
-   * entity tables without their `record` column, which no statement reads) instead of the Parquet views.
-   */
-  readonly narrowTables?: boolean
-  /** The entities whose narrow tables hold the search index's number of each row (`searchDocEntities`). */
-  readonly searchDocEntities?: ReadonlySet<CatalogEntity>
-  /**
-   * The link tables (by view name) whose extremes the serving database's `works__narrow` holds as columns
-   * (`readLinkExtremeColumns`), which a sort by a link's column reads in `narrow` mode; without them, the
-   * sort takes each work's extreme from the link rows.
-   */
-  readonly linkExtremes?: ReadonlySet<string>
-  /**
-   * The catalog's external ids carry each record's location (`readExternalIdLocations`): a singleton by an
-   * external id reads its record at once instead of looking up the id again.
-   */
-  readonly locatedExternalIds?: boolean
-  /**
-   * Semantic search over the catalog's vectors (loaded as `work_vectors`), `dimensions` wide; without it a
-   * plan with a semantic search node is unsupported.
-   */
-  readonly semantic?: { readonly dimensions: number }
-  /** Why semantic search is unavailable, when the catalog has vectors but nothing to embed queries with. */
-  readonly semanticUnavailable?: string
-}
-
-/** One of the works a semantic search found: its id and cosine. */
-export interface SemanticMatch {
-  readonly doc: string
-  readonly score: number
-}
-
-/**
- * What a plan's semantic searches need to compile: the works each found, by its text. The adapter finds them
- * before compiling (embedding the text may wait on a server; the scan runs once per request, so the count
- * and the page do not both pay for it).
- */
-export interface SemanticInputs {
-  readonly matches?: ReadonlyMap<string, readonly SemanticMatch[]>
-}
-
-/**
- * A semantic search of a plan as the adapter runs it: its text, and the statement listing the works the
- * rest of the query keeps, in id order (null when every work is a candidate).
- */
-export interface SemanticSearchTask {
-  readonly text: string
-  readonly candidates: SqlStatement | null
-}
-
-/**
- * The works a semantic search found, as a relation of constants bound as parameters, one row per work (the
- * statement may join it: a work found twice must not become two rows).
- */
 const matchesRelation = (matches: readonly SemanticMatch[]): SqlFragment =>
   matches.length === 0
     ? raw('SELECT CAST(NULL AS VARCHAR) AS doc, CAST(NULL AS DOUBLE) AS score WHERE FALSE')
@@ -155,36 +95,12 @@ const matchesRelation = (matches: readonly SemanticMatch[]): SqlFragment =>
         ', ',
       )}) AS __m(doc, score) GROUP BY 1`
 
-type KeyType = 'number' | 'date' | 'timestamp' | 'boolean' | 'text'
-
-interface CompiledSortKey {
-  readonly expr: string
-  readonly direction: 'asc' | 'desc'
-  readonly type: KeyType
-  /**
-   * What a narrow table orders by in its place: `rowid` for the id, since narrow rows are in id order and
-   * an integer tiebreak costs a top 25 a few milliseconds where the id's text cost twenty.
-   */
-  readonly narrowOrder?: string
-}
-
-const keyTypeOf = (codec: ValueCodec): KeyType =>
-  codec === NUMBER_CODEC
-    ? 'number'
-    : codec === DATE_CODEC
-      ? 'date'
-      : codec === TIMESTAMP_CODEC
-        ? 'timestamp'
-        : codec === BOOLEAN_CODEC
-          ? 'boolean'
-          : 'text'
-
 const LAMBDA = '__x'
 const ROW = 'e'
 
 /** Dates and timestamps leave as text (JSON-safe cursor values) and come back through a cast. */
-const keyOutput = (key: CompiledSortKey): string =>
-  key.type === 'date' || key.type === 'timestamp' ? `CAST(${key.expr} AS VARCHAR)` : key.expr
+const KEY_TEXT = { toText: (expr: string) => `CAST(${expr} AS VARCHAR)` }
+const keyOutput = (key: CompiledSortKey): string => sortKeyOutput(KEY_TEXT, key)
 
 const keyValue = (key: CompiledSortKey, value: unknown): SqlFragment => {
   const bound: SqlParam =
@@ -475,77 +391,33 @@ export class DuckDbPlanCompiler {
   }
 
   #sortKey(context: Context, key: SortKey): CompiledSortKey {
-    if (key.column === 'id')
-      return { expr: `${ROW}."id"`, direction: key.direction, type: 'text', narrowOrder: `${ROW}.rowid` }
-    if (key.column === 'relevance_score')
-      return { expr: context.scoreExpr, direction: key.direction, type: 'number' }
-    const source = this.#source(context.entity, key.column)
-    switch (source.kind) {
-      case 'scalar':
-        return { expr: source.expr, direction: key.direction, type: keyTypeOf(source.codec) }
-      case 'external-id':
-      case 'choice':
-      case 'prefix':
-        return { expr: source.scalar.expr, direction: key.direction, type: keyTypeOf(source.scalar.codec) }
-      case 'unsupported':
-        throw new UnsupportedPlanError('column', source.message)
-      default: {
-        // A list sorts by its smallest element ascending and its largest descending, as the API's sort does;
-        // a link table's keys of the row the same way (by id: the views exist in every load mode).
-        const own = ownValuesOf(source)
-        const extreme = key.direction === 'asc' ? 'min' : 'max'
-        if (own.kind === 'link' && this.narrowTables && this.#linkExtremes.has(own.view)) {
-          const held = `${ROW}.${quoteIdentifier(key.direction === 'asc' ? own.extremeColumns.lo : own.extremeColumns.hi)}`
-          const text =
-            own.narrowKeyLetter === null
-              ? held
-              : `${constantLiteral(own.narrowKeyLetter)} || CAST(${held} AS VARCHAR)`
-          return { expr: text, direction: key.direction, type: keyTypeOf(own.codec) }
-        }
-        if (own.kind === 'link')
-          return {
-            expr: `(SELECT ${extreme}(__s.key) FROM ${quoteIdentifier(own.view)} AS __s WHERE __s.work_id = ${ROW}."id")`,
-            direction: key.direction,
-            type: keyTypeOf(own.codec),
-          }
-        const list = own
-        const element = list.element(LAMBDA)
-        const typed =
-          element === LAMBDA ? list.expr : `list_transform(${list.expr}, lambda ${LAMBDA}: ${element})`
-        return {
-          expr: `list_${extreme}(${typed})`,
-          direction: key.direction,
-          type: keyTypeOf(list.codec),
-        }
+    return compileSortKey(this.#sortKeyDialect, context.entity, key, 0, context.scoreExpr)
+  }
+
+  /** DuckDB's words for a sort over the entity's row `e`. */
+  readonly #sortKeyDialect: SortKeyDialect = {
+    ...DUCKDB_SQL,
+    codecs: DUCKDB_CODECS,
+    idKey: (direction) => ({ expr: `${ROW}."id"`, direction, type: 'text', narrowOrder: `${ROW}.rowid` }),
+    noScore: 'NULL',
+    listExtreme: (_list, typed, extreme) => `list_${extreme}(${typed})`,
+    // A link table's keys of the row by id (the views exist in every load mode), or by the extremes the
+    // narrow table holds of them.
+    linkExtreme: (own, extreme, key) => {
+      if (this.narrowTables && this.#linkExtremes.has(own.view)) {
+        const held = `${ROW}.${quoteIdentifier(key.direction === 'asc' ? own.extremeColumns.lo : own.extremeColumns.hi)}`
+        return own.narrowKeyLetter === null
+          ? held
+          : `${constantLiteral(own.narrowKeyLetter)} || CAST(${held} AS VARCHAR)`
       }
-    }
+      return `(SELECT ${extreme}(__s.key) FROM ${quoteIdentifier(own.view)} AS __s WHERE __s.work_id = ${ROW}."id")`
+    },
+    ...KEY_TEXT,
   }
 
   /** Rows strictly after `after` in the order of `keys` (nulls last in both directions). */
   #keyset(keys: readonly CompiledSortKey[], after: readonly unknown[]): SqlFragment {
-    if (after.length !== keys.length)
-      throw new UnsupportedPlanError(
-        'invalid_cursor',
-        `The cursor holds ${after.length} sort values; this sort has ${keys.length}`,
-      )
-    const alternatives: SqlFragment[] = []
-    keys.forEach((key, index) => {
-      const value = after[index]
-      if (value === null || value === undefined) return // nothing sorts after a null (nulls are last)
-      const equalBefore = keys.slice(0, index).map((previous, position) => {
-        const previousValue = after[position]
-        return previousValue === null || previousValue === undefined
-          ? raw(`${previous.expr} IS NULL`)
-          : sql`coalesce(${raw(previous.expr)} = ${keyValue(previous, previousValue)}, FALSE)`
-      })
-      const beyond = sql`(${raw(key.expr)} ${raw(key.direction === 'asc' ? '>' : '<')} ${keyValue(key, value)} OR ${raw(key.expr)} IS NULL)`
-      alternatives.push(joinSql([...equalBefore, beyond], ' AND '))
-    })
-    if (alternatives.length === 0) return raw('FALSE')
-    return sql`(${joinSql(
-      alternatives.map((alternative) => sql`(${alternative})`),
-      ' OR ',
-    )})`
+    return keysetAfter(DUCKDB_SQL, keys, after, keyValue)
   }
 
   #rowLocator(entity: CatalogEntity, keys: readonly CompiledSortKey[]): RowLocator {
@@ -571,7 +443,7 @@ export class DuckDbPlanCompiler {
 
     if (plan.sample !== null) {
       const seed = plan.sample.seed ?? this.#newSampleSeed()
-      const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
+      const offset = pageOffset(plan.page)
       const limit = Math.max(0, Math.min(perPage, plan.sample.size - offset))
       const rows = this.#relation(context)
       const statement = sql`${head}SELECT ${select} FROM ${from(rows)} WHERE ${rows.where} ORDER BY hash(${raw(ROW)}."id" || '/' || ${param(seed)}), ${raw(ROW)}."id" LIMIT ${param(limit)} OFFSET ${param(offset)}`
@@ -591,15 +463,10 @@ export class DuckDbPlanCompiler {
     const keyColumns = keys.map((key, index) => `${keyOutput(key)} AS __k${index}`).join(', ')
     const keyset =
       plan.page.kind === 'cursor' && plan.page.after !== null ? this.#keyset(keys, plan.page.after) : null
-    const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
+    const offset = pageOffset(plan.page)
     const rows = this.#relation(context)
     const where = keyset === null ? rows.where : sql`${rows.where} AND ${keyset}`
-    const order = keys
-      .map(
-        (key) =>
-          `${(rows.narrow ? key.narrowOrder : undefined) ?? key.expr} ${key.direction.toUpperCase()} NULLS LAST`,
-      )
-      .join(', ')
+    const order = sortKeysOrder(keys, rows.narrow)
     const limit = sql`LIMIT ${param(perPage + 1)}${offset > 0 ? sql` OFFSET ${param(offset)}` : raw('')}`
     // A lone link filter's page may come from its link table alone (`#linkPage`). Otherwise, on the narrow
     // table, the page is chosen by row number and narrow keys alone (the id key too leaves as the row number).
@@ -664,7 +531,7 @@ export class DuckDbPlanCompiler {
         ? sql`${raw(table)} AS __l WHERE __l.key IN (${linked.keys}) AND ${corpus}`
         : sql`(SELECT DISTINCT * EXCLUDE (key) FROM ${raw(table)} AS __l WHERE __l.key IN (${linked.keys}) AND ${corpus}) AS __l`
     const columns = linkKeys.map((key, index) => `${keyOutput(key)} AS __k${index}`).join(', ')
-    const order = linkKeys.map((key) => `${key.expr} ${key.direction.toUpperCase()} NULLS LAST`).join(', ')
+    const order = sortKeysOrder(linkKeys)
     return sql`SELECT __l.work_row AS __row, NULL AS __score, ${raw(columns)} FROM ${rows} ORDER BY ${raw(order)} ${limit}`
   }
 
@@ -808,7 +675,7 @@ export class DuckDbPlanCompiler {
         ? `__n ${direction}, ${keysAscending}`
         : `${keyNames.map((name) => `${name} ${direction} NULLS LAST`).join(', ')}, __n DESC`
     const perPage = plan.page.perPage
-    const offset = plan.page.kind === 'offset' ? (plan.page.page - 1) * perPage : 0
+    const offset = pageOffset(plan.page)
     const statement = sql`${clauses}SELECT ${raw(keyNames.join(', '))}, __n, count(*) OVER () AS __groups FROM ${raw(bucketsName)} ORDER BY ${raw(order)} LIMIT ${param(perPage)} OFFSET ${param(offset)}`
     const groupsCount = sql`${clauses}SELECT count(*) AS __groups FROM __buckets`
     return {

@@ -22,7 +22,6 @@ import type { SearchProblem, SearchQuery } from '@oqlkit/catalog'
 import {
   BM25_B,
   BM25_K1,
-  estimatePostings,
   MAX_WILDCARD_EXPANSIONS,
   type NodePlan,
   planAnySearch,
@@ -30,6 +29,7 @@ import {
   type SearchEntityIndex,
   type SearchFieldStats,
   type SearchMode,
+  SearchRelationWriter,
   type SequencePlan,
   STORED_FIELDS,
   sqlInteger,
@@ -102,17 +102,10 @@ export function expansionLimitOf(error: unknown): string | undefined {
 // DOUBLE, not DECIMAL literals: DuckDB's DECIMAL arithmetic per posting is several times slower.
 const K1 = `CAST(${BM25_K1} AS DOUBLE)`
 const B = `CAST(${BM25_B} AS DOUBLE)`
-// An `and` of at most this many operands tags each with a bit (a safe integer in JavaScript, a BIGINT in
-// DuckDB) and keeps documents with every bit; a wider one tags each with its number and counts the distinct
-// numbers, a little slower per row but still one pass over the postings (joining the operands instead made a
-// 100-word search take 15 s, and grow faster than its words).
-const MAX_TAGGED_OPERANDS = 52
-// An `and` starts from its rarest operand when that has this many times fewer postings than another.
-const RARER_BY = 4
 
 type IndexFile = 'docs' | 'terms'
 
-class SqlEmitter {
+class SqlEmitter extends SearchRelationWriter {
   readonly ctes: string[] = []
   readonly params: DuckDBValue[] = []
   readonly #mode: SearchMode
@@ -124,6 +117,7 @@ class SqlEmitter {
   readonly #shared = new Map<string, string>()
 
   constructor(mode: SearchMode, fields: readonly WeightedField[], options: CompileSearchOptions) {
+    super()
     this.#mode = mode
     this.#fields = fields
     this.#catalogDir = options.catalogDir
@@ -171,7 +165,7 @@ class SqlEmitter {
   }
 
   /** A named CTE; `materialized` when it is read twice, so DuckDB does not run it twice. */
-  cte(body: string, materialized = false): string {
+  override cte(body: string, materialized = false): string {
     const name = `s${this.ctes.length}`
     this.ctes.push(`${name} AS ${materialized ? 'MATERIALIZED ' : ''}(\n${body}\n)`)
     return name
@@ -202,80 +196,22 @@ class SqlEmitter {
     })
   }
 
-  /** A relation `(doc, score)` for a node, one row per matching document; returns its CTE name. */
-  node(plan: NodePlan): string {
-    switch (plan.kind) {
-      case 'sequence':
-        return plan.tokens.length === 1
-          ? this.#word(plan.tokens[0] as TokenPlan, plan.boost)
-          : this.#phrase(plan)
-      case 'proximity':
-        return this.#proximity(plan)
-      case 'and':
-        return this.#and(plan.operands)
-      case 'or': {
-        if (plan.operands.length === 1) return this.node(plan.operands[0] as NodePlan)
-        const parts = plan.operands.map((operand) => `SELECT doc, score FROM ${this.#rows(operand)}`)
-        return this.cte(`SELECT doc, sum(score) AS score FROM (${parts.join(' UNION ALL ')}) GROUP BY doc`)
-      }
-      case 'not':
-        return this.cte(
-          `SELECT doc, CAST(0 AS DOUBLE) AS score FROM ${this.file('docs')} WHERE doc NOT IN (SELECT doc FROM ${this.node(plan.operand)})`,
-        )
-    }
+  protected override readonly zeroScore = 'CAST(0 AS DOUBLE)'
+
+  protected override docsTable(): string {
+    return this.file('docs')
   }
 
-  /**
-   * A relation `(doc, score)` for a node whose scores add up to the node's per document, maybe in several
-   * rows: for a word, one per posting (a stored field of a document), so that `and` and `or` aggregate all
-   * their operands' rows once instead of each word's and then joining them.
-   */
-  #rows(plan: NodePlan): string {
-    if (plan.kind === 'sequence' && plan.tokens.length === 1)
-      return `(${this.#wordRows(plan.tokens[0] as TokenPlan, plan.boost)})`
-    return this.node(plan)
+  protected override frequentTerms(): Readonly<Record<string, number>> {
+    return this.#index.files[this.#mode].frequent
   }
 
-  #and(operands: readonly NodePlan[]): string {
-    const positive = operands.filter((operand) => operand.kind !== 'not')
-    const negative = operands.flatMap((operand) =>
-      operand.kind === 'not' ? [this.node(operand.operand)] : [],
-    )
-    const excluded = negative.map((name) => `doc NOT IN (SELECT doc FROM ${name})`)
-    if (positive.length === 0) {
-      return this.cte(
-        `SELECT doc, CAST(0 AS DOUBLE) AS score FROM ${this.file('docs')} WHERE ${excluded.join(' AND ')}`,
-      )
-    }
-    const where = excluded.length > 0 ? ` WHERE ${excluded.join(' AND ')}` : ''
-    if (positive.length === 1) {
-      return this.cte(`SELECT doc, score FROM ${this.node(positive[0] as NodePlan)}${where}`)
-    }
-    // Every operand's rows, tagged with the operand's bit (or number); a document matches when it has every
-    // operand's. When one operand is much rarer than another, the others' rows are first cut to its documents,
-    // so that the postings of a frequent word are only read, not scored and aggregated.
-    const bits = positive.length <= MAX_TAGGED_OPERANDS
-    const estimates = positive.map((operand) =>
-      estimatePostings(operand, this.#index.files[this.#mode].frequent),
-    )
-    const rarest = estimates.indexOf(Math.min(...estimates))
-    const driver =
-      (estimates[rarest] ?? 0) * RARER_BY < Math.max(...estimates)
-        ? this.cte(`SELECT doc, score FROM ${this.#rows(positive[rarest] as NodePlan)}`, true)
-        : undefined
-    const parts = positive.map((operand, i) => {
-      const tag = bits ? `CAST(${sqlInteger(2 ** i)} AS BIGINT) AS k` : `${sqlInteger(i)} AS k`
-      if (driver === undefined) return `SELECT doc, score, ${tag} FROM ${this.#rows(operand)}`
-      return i === rarest
-        ? `SELECT doc, score, ${tag} FROM ${driver}`
-        : `SELECT doc, score, ${tag} FROM ${this.#rows(operand)} WHERE doc IN (SELECT doc FROM ${driver})`
-    })
-    const every = bits
-      ? `bit_or(k) = ${sqlInteger(2 ** positive.length - 1)}`
-      : `count(DISTINCT k) = ${sqlInteger(positive.length)}`
-    return this.cte(
-      `SELECT doc, sum(score) AS score FROM (${parts.join(' UNION ALL ')})${where} GROUP BY doc HAVING ${every}`,
-    )
+  protected override operandTag(value: number, bits: boolean): string {
+    return bits ? `CAST(${sqlInteger(value)} AS BIGINT) AS k` : `${sqlInteger(value)} AS k`
+  }
+
+  protected override everyOperand(count: number, bits: boolean): string {
+    return bits ? `bit_or(k) = ${sqlInteger(2 ** count - 1)}` : `count(DISTINCT k) = ${sqlInteger(count)}`
   }
 
   /**
@@ -319,15 +255,15 @@ class SqlEmitter {
     )
   }
 
-  #word(token: TokenPlan, boost: number): string {
-    return this.cte(`SELECT doc, sum(score) AS score FROM (${this.#wordRows(token, boost)}) GROUP BY doc`)
+  protected override word(token: TokenPlan, boost: number): string {
+    return this.cte(`SELECT doc, sum(score) AS score FROM (${this.wordRows(token, boost)}) GROUP BY doc`)
   }
 
   /**
    * A word's weighted BM25 per posting, `(doc, score)`: a term's is stored with its postings (the build
    * knows every document frequency); a wildcard's expansions count as one term, scored here.
    */
-  #wordRows(token: TokenPlan, boost: number): string {
+  protected override wordRows(token: TokenPlan, boost: number): string {
     if (token.kind === 'pattern') {
       const rows = this.#token(token, false)
       return this.#scoreRows(`SELECT t.doc, t.field, t.tf, t.len, t.idf FROM ${rows} t`, boost)
@@ -368,7 +304,7 @@ class SqlEmitter {
     )
   }
 
-  #phrase(plan: Extract<NodePlan, { kind: 'sequence' }>): string {
+  protected override phrase(plan: Extract<NodePlan, { kind: 'sequence' }>): string {
     const starts = this.#sequenceStarts(plan.tokens)
     return this.#bm25(`SELECT doc, field, len(starts) AS tf, len, idf FROM ${starts}`, plan.boost)
   }
@@ -378,7 +314,7 @@ class SqlEmitter {
    * are joined per document on their unnested start positions, pruned pairwise by the widest possible
    * distance; a document's frequency is its number of distinct window starts.
    */
-  #proximity(plan: Extract<NodePlan, { kind: 'proximity' }>): string {
+  protected override proximity(plan: Extract<NodePlan, { kind: 'proximity' }>): string {
     const within = this.param(plan.within)
     const widths = plan.operands.map((operand) => operand.length)
     const operands = plan.operands.map((operand) => this.#sequenceStarts(operand))

@@ -25,10 +25,10 @@ import { readFile } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DuckDBInstance } from '@duckdb/node-api'
 import {
   type AutocompleteIndexLayout,
   autocompleteIndexStatements,
+  createDuckDbInstance,
   normalizedNameSql,
   openDuckDbDatabase,
   rankAutocompleteMatches,
@@ -100,9 +100,9 @@ async function buildSynthetic(path: string, rows: number, seed: number): Promise
   const profile = JSON.parse(
     await readFile(new URL('../packages/snapshot/src/generate/sample-profile.json', import.meta.url), 'utf8'),
   ) as SampleProfileSlice
-  const instance = await DuckDBInstance.create(':memory:', {
-    memory_limit: args['memory-limit'],
-    temp_directory: join(args['cache-dir'], 'duckdb-spill'),
+  const instance = await createDuckDbInstance(':memory:', {
+    memoryLimit: args['memory-limit'],
+    tempDirectory: join(args['cache-dir'], 'duckdb-spill'),
   })
   const connection = await instance.connect()
   const run = async (label: string, statement: string, params: unknown[] = []): Promise<void> => {

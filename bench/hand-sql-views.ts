@@ -2,7 +2,8 @@
 // Parquet files, as someone writing the SQL by hand would set it up (no record store, no caches of ours).
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import type { DuckDBConnection } from '@duckdb/node-api'
+import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 
 interface ManifestFiles {
   readonly entities: Record<string, { readonly files: string[]; readonly rowCount: number }>
@@ -22,10 +23,7 @@ export async function openHandSqlViews(catalogDir: string): Promise<HandSqlDatab
   // File names come from our own manifest, not from a user; quoted all the same.
   const fileList = (files: readonly string[]) =>
     `[${files.map((file) => `'${join(catalogDir, file).replaceAll("'", "''")}'`).join(', ')}]`
-  const instance = await DuckDBInstance.create(':memory:', {
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-  })
+  const instance = await createDuckDbInstance()
   const connection = await instance.connect()
   await connection.run('SET parquet_metadata_cache = true')
   const views: Record<string, readonly string[] | undefined> = {

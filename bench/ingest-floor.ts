@@ -5,7 +5,7 @@
 //   node --import tsx bench/ingest-floor.ts '<root>/works/updated_date=*/part_*.gz' OUT.parquet TEMP_DIR
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { DuckDBInstance } from '@duckdb/node-api'
+import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 
 const [glob, parquet, tempDir] = process.argv.slice(2)
 if (glob === undefined || parquet === undefined || tempDir === undefined) {
@@ -15,7 +15,7 @@ if (glob === undefined || parquet === undefined || tempDir === undefined) {
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`
 
 mkdirSync(dirname(parquet), { recursive: true })
-const instance = await DuckDBInstance.create(':memory:')
+const instance = await createDuckDbInstance()
 const connection = await instance.connect()
 // Spills go beside the output, not into the working folder.
 await connection.run(`SET temp_directory = ${quote(tempDir)}`)

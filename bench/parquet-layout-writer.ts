@@ -8,7 +8,7 @@
 //   node --import tsx bench/parquet-layout-writer.ts LEGACY_SNAPSHOT_DIR OUT_DIR
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { DuckDBInstance } from '@duckdb/node-api'
+import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 
 interface LegacyManifest {
   readonly entries: readonly { readonly url: string; readonly meta: { readonly record_count: number } }[]
@@ -41,10 +41,7 @@ export async function writeParquetLayout(
   const root = join(resolve(outDir), 'data', 'parquet')
   if (existsSync(join(root, 'works', 'manifest.json'))) return root
   const legacy = legacyRootOf(resolve(snapshotDir))
-  const instance = await DuckDBInstance.create(':memory:', {
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-  })
+  const instance = await createDuckDbInstance()
   const connection = await instance.connect()
   try {
     for (const entity of readdirSync(legacy).sort()) {

@@ -13,8 +13,7 @@ import { writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DuckDBInstance } from '@duckdb/node-api'
-import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
+import { createDuckDbAdapter, createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 import { planQuery, type QueryPlan } from '@oqlkit/engine'
 import { urlToOqo } from '@oqlkit/oql'
 import { type Contender, formatMs, median, runSideBySide } from './bench-stats.ts'
@@ -46,7 +45,7 @@ if (sizes.some((size) => !Number.isInteger(size) || size < 1) || !(rounds >= 1) 
 
 /** The catalog's most frequent plain title words, by their exact index's postings in titles. */
 async function frequentTitleWords(count: number): Promise<string[]> {
-  const instance = await DuckDBInstance.create(':memory:')
+  const instance = await createDuckDbInstance()
   const connection = await instance.connect()
   try {
     const terms = join(catalogDir, 'search', 'works', 'exact-terms.parquet')

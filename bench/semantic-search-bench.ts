@@ -27,8 +27,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DuckDBInstance, listValue } from '@duckdb/node-api'
-import { createDuckDbAdapter, readCatalogWorkVectors } from '@oqlkit/adapter-duckdb'
+import { listValue } from '@duckdb/node-api'
+import { createDuckDbAdapter, createDuckDbInstance, readCatalogWorkVectors } from '@oqlkit/adapter-duckdb'
 import { isHeldOut, readCatalogManifest, vectorIndexOf } from '@oqlkit/catalog'
 import { planQuery, type StorageAdapter, unitVector } from '@oqlkit/engine'
 import { connectionSession, indexCatalogVectors, RecordTextsFiles, readWorkTexts } from '@oqlkit/ingest'
@@ -109,10 +109,7 @@ const { model } = await readLsaModel(
 
 // The held-out works with an abstract: their abstract and related works.
 const worksFile = resolve(catalogDir, manifest.entities.works.files[0]!)
-const instance = await DuckDBInstance.create(':memory:', {
-  autoinstall_known_extensions: 'false',
-  autoload_known_extensions: 'false',
-})
+const instance = await createDuckDbInstance()
 const connection = await instance.connect()
 const source = {
   rows: async (sql: string, params: readonly unknown[] = []) =>

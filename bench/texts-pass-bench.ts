@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DuckDBInstance } from '@duckdb/node-api'
+import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 import { connectionSession, RecordTextsFiles } from '@oqlkit/ingest'
 import { type Contender, formatMs, median, runSideBySide } from './bench-stats.ts'
 
@@ -31,7 +31,7 @@ const entity = values.entity as Parameters<RecordTextsFiles['of']>[0]
 const workerCounts = values.workers.split(',').map(Number)
 const rounds = Number(values.rounds)
 
-const instance = await DuckDBInstance.create(':memory:', { memory_limit: values['memory-limit'] })
+const instance = await createDuckDbInstance(':memory:', { memoryLimit: values['memory-limit'] })
 const connection = await instance.connect()
 const session = connectionSession(connection)
 const workDir = mkdtempSync(join(tmpdir(), 'oqlkit-texts-bench-'))

@@ -26,6 +26,7 @@ export {
 } from './query/duckdb-adapter.ts'
 export { recordPathColumnsOf } from './query/duckdb-column-map.ts'
 export { type DuckDbDatabaseOptions, openDuckDbDatabase } from './query/duckdb-driver.ts'
+export { createDuckDbInstance, type DuckDbInstanceOptions } from './query/duckdb-instance-factory.ts'
 export { type CatalogWorkVectors, readCatalogWorkVectors } from './query/work-vector-loader.ts'
 export { exactTokensSql } from './search/search-tokenizer-sql.ts'
 export { buildServingDatabase, type ServingDatabaseOptions } from './serving/serving-database-builder.ts'

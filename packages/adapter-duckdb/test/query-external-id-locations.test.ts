@@ -2,7 +2,6 @@
 // external id in the serving database: one statement, where it took a second lookup by id; a serving
 // database built before the locations is looked up by id as before. The real sample catalog and DuckDB.
 import { join } from 'node:path'
-import { DuckDBInstance } from '@duckdb/node-api'
 import { RecordStoreReader, readCatalogManifest, SERVING_DATABASE_FILE } from '@oqlkit/catalog'
 import type { LookupResult } from '@oqlkit/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,6 +12,7 @@ import {
 } from '../src/query/catalog-views.ts'
 import { createDuckDbAdapter } from '../src/query/duckdb-adapter.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
+import { createDuckDbInstance } from '../src/query/duckdb-instance-factory.ts'
 import { storeRecordFetcher } from '../src/query/record-fetcher.ts'
 import { findEntityByExternalId } from '../src/query/singleton-lookup.ts'
 import { ingestSampleCatalog } from './query-sample-fixture.ts'
@@ -30,7 +30,7 @@ beforeAll(async () => {
   catalog = await ingestSampleCatalog()
   older = await ingestSampleCatalog()
   // As a serving database built before the locations: its external ids without them.
-  const instance = await DuckDBInstance.create(join(older.catalogDir, SERVING_DATABASE_FILE))
+  const instance = await createDuckDbInstance(join(older.catalogDir, SERVING_DATABASE_FILE))
   const connection = await instance.connect()
   await connection.run(
     'CREATE TABLE external_ids_older AS SELECT * EXCLUDE (record_offset, record_bytes) FROM external_ids',

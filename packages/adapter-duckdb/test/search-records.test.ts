@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
 import type { CatalogEntity, SearchIndexManifest, SearchMode } from '@oqlkit/catalog'
 import { allOf, anyOf, not, phrase, proximity, type SearchNode, word } from '@oqlkit/catalog'
 import { buildSearchIndex, ingestSnapshot, StagingDatabase } from '@oqlkit/ingest'
@@ -16,6 +16,7 @@ import {
   work,
   writeLegacySnapshot,
 } from '../../ingest/test/support/snapshot-fixtures.ts'
+import { createDuckDbInstance } from '../src/query/duckdb-instance-factory.ts'
 import { compileSearch } from '../src/search/search-compiler.ts'
 
 const DATE = '2024-01-01T00:00:00'
@@ -70,10 +71,7 @@ beforeAll(async () => {
   writeLegacySnapshot(snapshotDir, [...partsOf('works', WORKS), ...partsOf('authors', AUTHORS)])
   catalogDir = join(root, 'catalog')
   await ingestSnapshot({ snapshotDir, outDir: catalogDir })
-  instance = await DuckDBInstance.create(':memory:', {
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-  })
+  instance = await createDuckDbInstance()
   connection = await instance.connect()
   manifest = await buildSearchIndex({ connection, catalogDir, entities: ['works', 'authors'] })
 })

@@ -3,7 +3,7 @@
 // return exactly the works a brute-force scan of the records finds, in BM25 order.
 import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { type DuckDBConnection, DuckDBInstance, listValue } from '@duckdb/node-api'
+import { type DuckDBConnection, type DuckDBInstance, listValue } from '@duckdb/node-api'
 import type { SearchIndexManifest } from '@oqlkit/catalog'
 import {
   allOf,
@@ -20,6 +20,7 @@ import { exactTokens, stemmedTokens } from '@oqlkit/text-models'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CatalogInspector } from '../../ingest/test/support/catalog-inspector.ts'
 import { copyOfSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
+import { createDuckDbInstance } from '../src/query/duckdb-instance-factory.ts'
 import { compileSearch } from '../src/search/search-compiler.ts'
 import { exactTokensSql } from '../src/search/search-tokenizer-sql.ts'
 
@@ -62,10 +63,7 @@ beforeAll(async () => {
   const copy = await copyOfSampleCatalog()
   catalogDir = copy.catalogDir
   disposeCopy = copy.dispose
-  instance = await DuckDBInstance.create(':memory:', {
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-  })
+  instance = await createDuckDbInstance()
   connection = await instance.connect()
   // Small segments and buckets, so that the sample's works are tokenized in several segments and searches
   // read postings from several buckets.

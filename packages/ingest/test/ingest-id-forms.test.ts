@@ -1,7 +1,8 @@
 // The catalog's id forms are computed twice: in TypeScript (ingest of JSON Lines, and the query adapter on
 // request input) and in the ingest SQL (derived columns, link tables, external ids, Parquet snapshots). These
 // tests run both on the same awkward inputs and require the same answers.
-import { DuckDBInstance } from '@duckdb/node-api'
+import type { DuckDBInstance } from '@duckdb/node-api'
+import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 import {
   catalogEntityInfo,
   EXTERNAL_ID_SCHEME_NAMES,
@@ -18,10 +19,7 @@ let instance: DuckDBInstance
 let evaluate: (sql: string, value: string) => Promise<string | null>
 
 beforeAll(async () => {
-  instance = await DuckDBInstance.create(':memory:', {
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-  })
+  instance = await createDuckDbInstance()
   const connection = await instance.connect()
   evaluate = async (sql, value) => {
     const rows = (

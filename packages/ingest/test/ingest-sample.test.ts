@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import { gunzipSync } from 'node:zlib'
-import { DuckDBInstance } from '@duckdb/node-api'
+import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 import {
   anyLetterId,
   CATALOG_ENTITY_NAMES,
@@ -273,7 +273,7 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
     'gives the builders the text fields of each record from the record store, in id order, read %s',
     async (_, threads) => {
       const byId = new Map(sample.map((line) => [`${line.entity} ${line.record.id}`, line.record]))
-      const instance = await DuckDBInstance.create(':memory:')
+      const instance = await createDuckDbInstance()
       const connection = await instance.connect()
       const workDir = mkdtempSync(join(tmpdir(), 'oqlkit-texts-'))
       let withAbstract = 0
@@ -326,7 +326,7 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
     'says which record store is short when its records are read %s, and writes no texts file',
     async (_, threads) => {
       const copy = mkdtempSync(join(tmpdir(), 'oqlkit-short-store-'))
-      const instance = await DuckDBInstance.create(':memory:')
+      const instance = await createDuckDbInstance()
       const connection = await instance.connect()
       try {
         cpSync(catalogDir, copy, { recursive: true })

@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DuckDBInstance } from '@duckdb/node-api'
+import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 import { buildRecordDictionary, RECORD_CODEC_ID, recordCodecOf } from '@oqlkit/catalog'
 import { afterAll, describe, expect, it } from 'vitest'
 import { IngestError } from '../src/ingest-error.ts'
@@ -154,7 +154,7 @@ describe('part parse pool reading Parquet parts (worker threads, each with its o
     const jsonl = join(scratch, `${name}.jsonl`)
     writeFileSync(jsonl, `${lines.join('\n')}\n`)
     const path = join(scratch, `${name}.parquet`)
-    const instance = await DuckDBInstance.create(':memory:')
+    const instance = await createDuckDbInstance()
     const connection = await instance.connect()
     await connection.run(
       `COPY (SELECT * FROM read_json_auto($1)) TO $2 (FORMAT parquet, ROW_GROUP_SIZE ${rowGroup})`,
@@ -227,7 +227,7 @@ describe('part parse pool reading Parquet parts (worker threads, each with its o
     const { path } = await parquetOf(lines, 'three-groups', 2_048)
     // The last row group's pages overwritten, the footer kept: the file opens, its pages do not decode. (DuckDB
     // reads ahead of the rows it has handed over, so here the error comes before the first row.)
-    const instance = await DuckDBInstance.create(':memory:')
+    const instance = await createDuckDbInstance()
     const connection = await instance.connect()
     const [last] = (
       await connection.runAndReadAll(

@@ -6,7 +6,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 import {
   CATALOG_ENTITIES,
   type CatalogEntity,
@@ -102,7 +103,7 @@ let db: DuckDBConnection
 let sample: Map<CatalogEntity, Record<string, unknown>[]>
 
 beforeAll(async () => {
-  instance = await DuckDBInstance.create(':memory:')
+  instance = await createDuckDbInstance()
   db = await instance.connect()
   sample = readSample()
 })

@@ -2,10 +2,11 @@
 // adapter's logic never see `@duckdb/node-api`, and a fake connection can stand in for a database. The one
 // implementation, over `@duckdb/node-api`, keeps a small pool of connections (one statement runs per
 // connection at a time) and returns plain JavaScript values: BIGINT as number, dates as ISO text.
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
 import type { SqlParam } from '@oqlkit/catalog'
 import { constantLiteral } from '@oqlkit/catalog'
 import { QueryInterruptedError, settlesWithin, throwIfInterrupted } from '@oqlkit/engine'
+import { createDuckDbInstance } from './duckdb-instance-factory.ts'
 
 export type DuckDbRow = Readonly<Record<string, unknown>>
 
@@ -196,18 +197,17 @@ class NodeApiDatabase implements DuckDbConnectionLike {
  * attached read-only when asked.
  */
 export async function openDuckDbDatabase(options: DuckDbDatabaseOptions = {}): Promise<DuckDbConnectionLike> {
-  const config: Record<string, string> = {
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-    // Late materialization turns a filtered top-N into a top-N of row ids and a semi-join back to the table on
-    // them, which scans the whole table (DuckDB does not push row ids into a scan). Our pages already select
-    // narrow columns only: a top 26 of an author's link rows took 14 ms with it and 2.9 ms without, on 10M rows.
-    disabled_optimizers: 'late_materialization',
-  }
-  if (options.threads !== undefined) config.threads = String(options.threads)
-  if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit
-  if (options.tempDirectory !== undefined) config.temp_directory = options.tempDirectory
-  const instance = await DuckDBInstance.create(':memory:', config)
+  const instance = await createDuckDbInstance(':memory:', {
+    threads: options.threads,
+    memoryLimit: options.memoryLimit,
+    tempDirectory: options.tempDirectory,
+    settings: {
+      // Late materialization turns a filtered top-N into a top-N of row ids and a semi-join back to the table on
+      // them, which scans the whole table (DuckDB does not push row ids into a scan). Our pages already select
+      // narrow columns only: a top 26 of an author's link rows took 14 ms with it and 2.9 ms without, on 10M rows.
+      disabled_optimizers: 'late_materialization',
+    },
+  })
   const connections: DuckDBConnection[] = []
   try {
     for (let i = 0; i < Math.max(1, options.connections ?? 2); i++) {

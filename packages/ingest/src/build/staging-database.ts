@@ -3,12 +3,8 @@
 import { mkdir } from 'node:fs/promises'
 import { totalmem } from 'node:os'
 import { join } from 'node:path'
-import {
-  type DuckDBAppender,
-  type DuckDBConnection,
-  DuckDBInstance,
-  type DuckDBValue,
-} from '@duckdb/node-api'
+import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api'
+import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 import { constantLiteral, sqlInteger } from '@oqlkit/catalog'
 
 export interface StagingOptions {
@@ -75,23 +71,21 @@ export class StagingDatabase {
 
   static async open(dir: string, options: StagingOptions = {}): Promise<StagingDatabase> {
     await mkdir(join(dir, 'tmp'), { recursive: true })
-    const config: Record<string, string> = {
-      // Nothing here may reach for the network: parquet and json are built in.
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-      temp_directory: join(dir, 'tmp'),
-      // Staged records are JSON text of 1–40 KB. DuckDB's default storage keeps strings that long
-      // uncompressed (52.7 GB for 1.39M generated records); zstd, which needs the current storage format,
-      // keeps them at a fraction of that and is faster to write than the dictionary/FSST analysis.
-      storage_compatibility_version: 'latest',
-      force_compression: 'zstd',
-    }
-    if (options.threads !== undefined) config.threads = String(options.threads)
-    config.memory_limit = options.memoryLimit ?? defaultStagingMemoryLimit()
     // A database file, not `:memory:`: the staged records of a big snapshot are larger than memory, and an
     // in-memory database fails when its tables outgrow the memory limit (measured at 1M works with 8 GB).
     // It is attached rather than opened, as only ATTACH takes a row group size.
-    const instance = await DuckDBInstance.create(':memory:', config)
+    const instance = await createDuckDbInstance(':memory:', {
+      tempDirectory: join(dir, 'tmp'),
+      threads: options.threads,
+      memoryLimit: options.memoryLimit ?? defaultStagingMemoryLimit(),
+      settings: {
+        // Staged records are JSON text of 1–40 KB. DuckDB's default storage keeps strings that long
+        // uncompressed (52.7 GB for 1.39M generated records); zstd, which needs the current storage format,
+        // keeps them at a fraction of that and is faster to write than the dictionary/FSST analysis.
+        storage_compatibility_version: 'latest',
+        force_compression: 'zstd',
+      },
+    })
     const connection = await instance.connect()
     await connection.run(
       `ATTACH ${constantLiteral(join(dir, STAGING_FILE))} AS staging (ROW_GROUP_SIZE ${sqlInteger(STAGING_ROW_GROUP_ROWS)})`,

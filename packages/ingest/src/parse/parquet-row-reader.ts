@@ -6,7 +6,8 @@
 // staged on disk. DuckDB's own Parquet reader does the decoding (`to_json` of a 16 KB work costs about
 // 80 µs of one core, handing its text to JavaScript about 40 µs more: less than gunzip and line splitting of
 // the same work, 171 µs; BENCHMARKS.md).
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 import { PARQUET_PART_ROW_COUNT_SQL, PARQUET_PART_ROWS_AS_JSON_SQL } from '../build/catalog-sql.ts'
 import { IngestError, ingestErrorDetails } from '../ingest-error.ts'
 import type { TextLine } from './line-reader.ts'
@@ -38,16 +39,13 @@ export class ParquetRowReader {
    * uncompressed, failed under 256 MB and read under 512 MB).
    */
   static async open(memoryLimit: string, tempDirectory: string): Promise<ParquetRowReader> {
-    const instance = await DuckDBInstance.create(':memory:', {
-      // Nothing here may reach for the network: parquet and json are built in.
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
+    const instance = await createDuckDbInstance(':memory:', {
       // The worker is one core of the pool; one thread also keeps the rows in file order.
-      threads: '1',
-      memory_limit: memoryLimit,
-      preserve_insertion_order: 'true',
+      threads: 1,
+      memoryLimit,
+      preserveInsertionOrder: true,
       // Inside the ingest's build folder (it goes with it), not `.tmp` in whatever folder the process runs in.
-      temp_directory: tempDirectory,
+      tempDirectory,
     })
     try {
       return new ParquetRowReader(instance, await instance.connect())

@@ -42,10 +42,10 @@ export async function indexCatalogSearch(
   const index = await buildCatalogExtension(catalogDir, {
     folder: SEARCH_DIR,
     workPrefix: '.search-build-',
-    config: {
-      memory_limit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
-      preserve_insertion_order: 'false',
-      ...(options.threads === undefined ? {} : { threads: String(options.threads) }),
+    duckDb: {
+      memoryLimit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+      preserveInsertionOrder: false,
+      threads: options.threads,
     },
     build: ({ connection, outDir, workDir }) =>
       buildSearchIndex({

@@ -3,7 +3,7 @@
 // work's texts (`../catalog/record-texts-file.ts`), in id order so training sees the same sequence every time.
 import { mkdtemp, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { DuckDBInstance } from '@duckdb/node-api'
+import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 import { entityFilePath } from '@oqlkit/catalog'
 import { readTrainingLabels, type TrainingWork, textFromInvertedIndex } from '@oqlkit/text-models'
 import { connectionSession } from '../texts/build-session.ts'
@@ -31,10 +31,7 @@ const parsed = (text: unknown): unknown => {
 
 /** The number of works in a catalog folder's works file. */
 export async function countCatalogWorks(catalogDir: string): Promise<number> {
-  const instance = await DuckDBInstance.create(':memory:', {
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-  })
+  const instance = await createDuckDbInstance()
   const connection = await instance.connect()
   try {
     const reader = await connection.runAndReadAll('SELECT count(*) AS n FROM read_parquet($1)', [
@@ -55,11 +52,7 @@ export async function* readCatalogTrainingWorks(
   catalogDir: string,
   options: { readonly threads?: number; readonly worksTexts?: string } = {},
 ): AsyncGenerator<TrainingWork> {
-  const instance = await DuckDBInstance.create(':memory:', {
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-    threads: String(options.threads ?? 1),
-  })
+  const instance = await createDuckDbInstance(':memory:', { threads: options.threads ?? 1 })
   const connection = await instance.connect()
   let workDir: string | undefined
   try {

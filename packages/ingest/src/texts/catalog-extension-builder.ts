@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import type { DuckDBConnection } from '@duckdb/node-api'
+import { createDuckDbInstance, type DuckDbInstanceOptions } from '@oqlkit/adapter-duckdb'
 import { CATALOG_MANIFEST_FILE, type CatalogManifest, readCatalogManifest } from '@oqlkit/catalog'
 
 export class CatalogIndexError extends Error {
@@ -30,8 +31,8 @@ export interface CatalogExtensionBuild<T> {
   readonly folder: string
   /** The prefix of the work folder inside the catalog (`.search-build-`). */
   readonly workPrefix: string
-  /** DuckDB settings of the build beyond the defaults (memory limit, threads, …). */
-  readonly config: Readonly<Record<string, string>>
+  /** DuckDB settings of the build beyond the defaults (memory limit, threads, …); it spills to the work folder. */
+  readonly duckDb: Omit<DuckDbInstanceOptions, 'tempDirectory'>
   build(context: ExtensionBuildContext): Promise<T>
   /** The manifest with the built extension recorded in it. */
   record(manifest: CatalogManifest, built: T): CatalogManifest
@@ -52,12 +53,7 @@ export async function buildCatalogExtension<T>(
   try {
     const tempDir = join(work, 'duckdb-tmp')
     await mkdir(tempDir, { recursive: true })
-    const instance = await DuckDBInstance.create(':memory:', {
-      autoinstall_known_extensions: 'false',
-      autoload_known_extensions: 'false',
-      temp_directory: tempDir,
-      ...spec.config,
-    })
+    const instance = await createDuckDbInstance(':memory:', { ...spec.duckDb, tempDirectory: tempDir })
     let built: T
     try {
       const connection = await instance.connect()

@@ -37,10 +37,7 @@ export async function indexCatalogVectors(
   const vectors = await buildCatalogExtension(catalogDir, {
     folder: VECTORS_DIR,
     workPrefix: '.vector-build-',
-    config: {
-      memory_limit: options.memoryLimit ?? '2GB',
-      ...(options.threads === undefined ? {} : { threads: String(options.threads) }),
-    },
+    duckDb: { memoryLimit: options.memoryLimit ?? '2GB', threads: options.threads },
     build: ({ connection, outDir }) =>
       buildWorkVectors({
         session: connectionSession(connection),

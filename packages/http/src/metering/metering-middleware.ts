@@ -110,7 +110,7 @@ export const meteringMiddleware = (
       caller = { kind: 'key', key: record }
     }
 
-    const costClass = await priceRequest(event.req, event.url.pathname, planOptions)
+    const costClass = await priceRequest(event.req, event.url.pathname, planOptions, event.context)
     const costMicroUsd = costClass === undefined ? 0 : toMicroUsd(costUsdOf(costClass))
     const allowance = allowanceOf(caller, limits)
     // The expensive classes' own window first, at zero cost: a call it refuses touches nothing else.

@@ -1,26 +1,17 @@
-import {
-  type CostClass,
-  costClassOfPlan,
-  type PlanOptions,
-  planQuery,
-  type ViewParameters,
-} from '@oqlkit/engine'
+import { type CostClass, costClassOfPlan, type PlanOptions, planQuery } from '@oqlkit/engine'
 import { type TranslationResult, translate } from '@oqlkit/oql'
 import { type Oqo, parseBoundedJson } from '@oqlkit/oqo-schema'
+import type { H3EventContext } from 'h3'
 import { EXPORT_SEGMENT } from '../export/export-request-reader.ts'
 import { entityOfPath } from '../request/entity-paths.ts'
-import { readListRequest } from '../request/list-request-reader.ts'
+import { readListOnce } from '../request/list-reading.ts'
 import { rawQueryOf, readQueryParameters } from '../request/query-parameters.ts'
 import { MAX_REQUEST_LINE_BYTES, requestLineBytes } from '../request/request-line-limit.ts'
 
 /** The price class of a query in its canonical OQO form, or undefined when it does not plan. */
-const classOfOqo = (
-  oqo: Oqo | null,
-  view: ViewParameters,
-  planOptions: PlanOptions,
-): CostClass | undefined => {
+const classOfOqo = (oqo: Oqo | null, planOptions: PlanOptions): CostClass | undefined => {
   if (oqo === null) return undefined
-  const planned = planQuery(oqo, view, planOptions)
+  const planned = planQuery(oqo, {}, planOptions)
   return planned.ok ? costClassOfPlan(planned.plan) : undefined
 }
 
@@ -91,6 +82,8 @@ export const priceRequest = async (
   request: Request,
   pathname: string,
   planOptions: PlanOptions = {},
+  /** The context of the request's event: a list read here is kept there for its handler. */
+  context?: H3EventContext,
 ): Promise<CostClass | undefined> => {
   if (requestLineBytes(request) > MAX_REQUEST_LINE_BYTES) return undefined
   const segments = pathname.split('/').filter((segment) => segment !== '')
@@ -101,8 +94,8 @@ export const priceRequest = async (
       const body = await readJsonBody(request)
       if (typeof body !== 'object' || body === null) return undefined
       const fields = body as Record<string, unknown>
-      if ('oql' in fields) return classOfOqo(oqoOf('oql', fields.oql), {}, planOptions)
-      if ('oqo' in fields) return classOfOqo(oqoOf('oqo', fields.oqo), {}, planOptions)
+      if ('oql' in fields) return classOfOqo(oqoOf('oql', fields.oql), planOptions)
+      if ('oqo' in fields) return classOfOqo(oqoOf('oqo', fields.oqo), planOptions)
       return undefined
     }
     const parameter = readQueryParameters(rawQueryOf(request.url)).find(
@@ -110,7 +103,7 @@ export const priceRequest = async (
     )
     return parameter === undefined
       ? undefined
-      : classOfOqo(oqoOf(parameter.name as 'oql' | 'oqo', parameter.value), {}, planOptions)
+      : classOfOqo(oqoOf(parameter.name as 'oql' | 'oqo', parameter.value), planOptions)
   }
   if (first === 'text') return 'text'
   const entity = entityOfPath(first)
@@ -119,6 +112,6 @@ export const priceRequest = async (
   if (segments.length === 2 && segments[1] === EXPORT_SEGMENT) return undefined
   if (segments.length > 1) return 'singleton'
   if (method !== 'GET' && method !== 'HEAD') return undefined
-  const reading = readListRequest(entity, rawQueryOf(request.url))
-  return reading.ok ? classOfOqo(reading.request.oqo, reading.request.view, planOptions) : undefined
+  const { planning } = readListOnce(context, entity, request.url, planOptions)
+  return planning?.ok ? costClassOfPlan(planning.plan) : undefined
 }

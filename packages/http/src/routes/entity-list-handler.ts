@@ -3,7 +3,6 @@ import {
   costUsdOf,
   executeQuery,
   type PlanOptions,
-  planQuery,
   type StorageAdapter,
 } from '@oqlkit/engine'
 import type { H3Event } from 'h3'
@@ -13,8 +12,7 @@ import { xQueryOf } from '../envelope/x-query.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { planProblemsOf } from '../errors/plan-problems.ts'
 import { ENTITY_PATH_LIST, entityOfPath } from '../request/entity-paths.ts'
-import { readListRequest } from '../request/list-request-reader.ts'
-import { rawQueryOf } from '../request/query-parameters.ts'
+import { readListOnce } from '../request/list-reading.ts'
 
 /** A 404 for a path segment that names no entity type. */
 export const unknownEntityError = (segment: string): ApiError =>
@@ -34,11 +32,12 @@ export const entityListHandler =
     const segment = event.context.params?.entity ?? ''
     const entity = entityOfPath(segment)
     if (entity === undefined) throw unknownEntityError(segment)
-    const reading = readListRequest(entity, rawQueryOf(event.req.url))
+    // Read and planned once: by the metering middleware when it priced the request, else here.
+    const { reading, planning } = readListOnce(event.context, entity, event.req.url, planOptions)
     if (!reading.ok) throw new ApiError(400, reading.problems)
     const { request } = reading
-    const planning = planQuery(request.oqo, request.view, planOptions)
-    if (!planning.ok) throw new ApiError(400, planProblemsOf(planning.errors))
+    if (planning === undefined || !planning.ok)
+      throw new ApiError(400, planProblemsOf(planning?.errors ?? []))
     // Collection filters become their members' ids here, for this request's caller.
     const planned = resolvePlan === undefined ? planning : await resolvePlan(event, planning)
     const started = performance.now()

@@ -4,14 +4,15 @@
 // records of a page by id. Nothing here runs a statement: the adapter (`clickhouse-adapter.ts`) runs them
 // through the driver. Every value is a query parameter.
 import {
+  bucketOrder,
   type CatalogEntity,
   type ColumnSource,
   type CompiledSortKey,
   catalogEntityInfo,
   compileSortKey,
   createColumnMap,
-  formatGroupKey,
   type GroupKeyFormat,
+  groupedValuesOf,
   keysetAfter,
   pageOffset,
   raw,
@@ -231,45 +232,32 @@ export const compileGroups = (
   const known: string[] = []
   const keyFormats: GroupKeyFormat[] = []
   plan.groupBy.forEach((dimension, index) => {
-    const source = sourceOf(entity, dimension.column)
+    const grouped = groupedValuesOf(MAP.columnSourceOf, entity, dimension)
     const key = `__g${index}`
-    switch (source.kind) {
-      case 'scalar':
-      case 'external-id':
-      case 'choice':
-      case 'prefix': {
-        const scalar = source.kind === 'scalar' ? source : source.scalar
-        columns.push(`${scalar.groupExpr} AS ${key}`)
-        keyFormats.push(formatGroupKey(scalar.groupKey))
+    keyFormats.push(grouped.format)
+    switch (grouped.kind) {
+      case 'value':
+        columns.push(`${grouped.expr} AS ${key}`)
         break
-      }
       case 'link':
         joins.push(
-          ` LEFT JOIN ${tableOf(context, source.view)} AS __l${index} ON __l${index}.work_id = e.\`id\``,
+          ` LEFT JOIN ${tableOf(context, grouped.source.view)} AS __l${index} ON __l${index}.work_id = e.\`id\``,
         )
         columns.push(`__l${index}.key AS ${key}`)
-        keyFormats.push(formatGroupKey(source.groupKey))
         break
       case 'list': {
+        const { source } = grouped
         const values = `arrayDistinct(arrayFilter(${LAMBDA} -> ${LAMBDA} IS NOT NULL, arrayMap(${LAMBDA} -> ${source.groupElement(LAMBDA)}, ${source.expr})))`
         // A row without values counts once in the unknown bucket, as a NULL key.
         columns.push(`arrayJoin(if(empty(${values}), [NULL], ${values})) AS ${key}`)
-        keyFormats.push(formatGroupKey(source.groupKey))
         break
       }
-      default:
-        throw new UnsupportedPlanError('column', `${dimension.column.id} cannot be grouped by`)
     }
     if (!dimension.includeUnknown) known.push(`${key} IS NOT NULL`)
   })
   const names = plan.groupBy.map((_, index) => `__g${index}`)
   const buckets = `SELECT ${names.join(', ')}, count() AS __n FROM (SELECT ${columns.join(', ')} FROM ${table}${joins.join('')} WHERE ${where})${known.length > 0 ? ` WHERE ${known.join(' AND ')}` : ''} GROUP BY ${names.join(', ')}`
-  const direction = plan.groupOrder.direction === 'asc' ? 'ASC' : 'DESC'
-  const keysAscending = names.map((name) => `${name} ASC NULLS LAST`).join(', ')
-  const order =
-    plan.groupOrder.by === 'count'
-      ? `__n ${direction}, ${keysAscending}`
-      : `${names.map((name) => `${name} ${direction} NULLS LAST`).join(', ')}, __n DESC`
+  const order = bucketOrder(plan, names)
   const perPage = plan.page.perPage
   const offset = pageOffset(plan.page)
   return {

@@ -184,6 +184,7 @@ export {
   type SqlDialect,
   sqlFilterVisitor,
 } from './sql/filter-compiler.ts'
+export { bucketOrder, type GroupedValues, groupedValuesOf } from './sql/group-keys.ts'
 export { SearchRelationWriter } from './sql/search-relation-writer.ts'
 export {
   type CompiledSortKey,

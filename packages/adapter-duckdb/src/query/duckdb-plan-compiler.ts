@@ -19,12 +19,13 @@ import type {
   SqlStatement,
 } from '@oqlkit/catalog'
 import {
+  bucketOrder,
   type ColumnSource,
   type CompiledSortKey,
   catalogEntityOf,
   compileSortKey,
   constantLiteral,
-  formatGroupKey,
+  groupedValuesOf,
   joinSql,
   keysetAfter,
   onlySearchesOf,
@@ -593,22 +594,18 @@ export class DuckDbPlanCompiler {
     // name them afterwards (`I` || 123), a string made per bucket, not per link row.
     const keyLetters: (string | null)[] = []
     plan.groupBy.forEach((dimension, index) => {
-      const source = this.#source(context.entity, dimension.column)
-      keyLetters.push(source.kind === 'link' ? source.narrowKeyLetter : null)
+      const grouped = groupedValuesOf(columnSourceOf, context.entity, dimension)
+      keyLetters.push(grouped.kind === 'link' ? grouped.source.narrowKeyLetter : null)
+      formats.push(grouped.format)
       const value = `__d${index}`
       const key = `__g${index}`
-      switch (source.kind) {
-        case 'scalar':
-        case 'external-id':
-        case 'choice':
-        case 'prefix': {
-          const scalar = source.kind === 'scalar' ? source : source.scalar
-          baseColumns.push(`${scalar.groupExpr} AS ${value}`)
+      switch (grouped.kind) {
+        case 'value':
+          baseColumns.push(`${grouped.expr} AS ${value}`)
           keyColumns.push(`__base.${value} AS ${key}`)
-          formats.push(formatGroupKey(scalar.groupKey))
           break
-        }
-        case 'link':
+        case 'link': {
+          const { source } = grouped
           joinsLinkTable = true
           joins.push((narrow) =>
             narrow
@@ -616,9 +613,10 @@ export class DuckDbPlanCompiler {
               : ` LEFT JOIN ${quoteIdentifier(source.view)} AS __l${index} ON __l${index}.work_id = __base.__id`,
           )
           keyColumns.push(`__l${index}.key AS ${key}`)
-          formats.push(formatGroupKey(source.groupKey))
           break
+        }
         case 'list': {
+          const { source } = grouped
           const element = source.groupElement(LAMBDA)
           const values = `list_distinct(list_filter(list_transform(${source.expr}, lambda ${LAMBDA}: ${element}), lambda ${LAMBDA}: ${LAMBDA} IS NOT NULL))`
           baseColumns.push(`${values} AS ${value}`)
@@ -627,11 +625,8 @@ export class DuckDbPlanCompiler {
               `, unnest(CASE WHEN len(__base.${value}) = 0 THEN [NULL] ELSE __base.${value} END) AS __u${index}(${key})`,
           )
           keyColumns.push(key)
-          formats.push(formatGroupKey(source.groupKey))
           break
         }
-        default:
-          throw new UnsupportedPlanError('column', `${dimension.column.id} cannot be grouped by`)
       }
       if (!dimension.includeUnknown) known.push(`${key} IS NOT NULL`)
     })
@@ -666,14 +661,7 @@ export class DuckDbPlanCompiler {
         ? [...context.searches, base, keysClause, ...bucketClauses]
         : [raw(linkKeys), ...bucketClauses],
     )
-    // The engine's bucket order (group-bucket-order.ts): by count, ties by the keys ascending; or by the keys,
-    // unknown last in both directions, ties by count descending.
-    const direction = plan.groupOrder.direction === 'asc' ? 'ASC' : 'DESC'
-    const keysAscending = keyNames.map((name) => `${name} ASC NULLS LAST`).join(', ')
-    const order =
-      plan.groupOrder.by === 'count'
-        ? `__n ${direction}, ${keysAscending}`
-        : `${keyNames.map((name) => `${name} ${direction} NULLS LAST`).join(', ')}, __n DESC`
+    const order = bucketOrder(plan, keyNames)
     const perPage = plan.page.perPage
     const offset = pageOffset(plan.page)
     const statement = sql`${clauses}SELECT ${raw(keyNames.join(', '))}, __n, count(*) OVER () AS __groups FROM ${raw(bucketsName)} ORDER BY ${raw(order)} LIMIT ${param(perPage)} OFFSET ${param(offset)}`

@@ -5,7 +5,7 @@
 //
 //   node --conditions=@oqlkit/source --import tsx bench/chdb-stand-in-server.ts --data DIR [--port 18123]
 import { parseArgs } from 'node:util'
-import { startChdbHttpServer } from '../packages/adapter-clickhouse/test/support/chdb-http-server.ts'
+import { startChdbHttpServer } from '@oqlkit/adapter-clickhouse/test-support'
 
 const { values } = parseArgs({
   options: { data: { type: 'string' }, port: { type: 'string', default: '18123' } },

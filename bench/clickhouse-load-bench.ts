@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createClient } from '@clickhouse/client'
 import { loadCatalogIntoClickHouse } from '@oqlkit/adapter-clickhouse'
-import { startChdbHttpServer } from '../packages/adapter-clickhouse/test/support/chdb-http-server.ts'
+import { startChdbHttpServer } from '@oqlkit/adapter-clickhouse/test-support'
 
 const { values } = parseArgs({
   options: { catalog: { type: 'string' }, rounds: { type: 'string', default: '3' }, tmp: { type: 'string' } },

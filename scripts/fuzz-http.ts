@@ -16,24 +16,22 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { CATALOG_FORMAT_VERSION, loadCatalogTagger } from '@oqlkit/catalog'
-import { ingestSnapshot } from '@oqlkit/ingest'
-import fc from 'fast-check'
-import { openClickHouseSample } from '../packages/http/test/support/clickhouse-sample.ts'
 import {
   cheapRequestAnswered,
-  listen,
-  type Outcome,
-  openFuzzApp,
-  sendHostile,
-  sendRaw,
-} from '../packages/http/test/support/fuzz-app.ts'
-import {
   describeRequest,
   hostileRequest,
   judgeAnswer,
+  listen,
+  type Outcome,
+  openClickHouseSample,
+  openFuzzApp,
   rawRequest,
-} from '../packages/http/test/support/hostile-requests.ts'
-import { SAMPLE_SNAPSHOT_DIR } from '../packages/http/test/support/sample-records.ts'
+  SAMPLE_SNAPSHOT_DIR,
+  sendHostile,
+  sendRaw,
+} from '@oqlkit/http/test-support'
+import { ingestSnapshot } from '@oqlkit/ingest'
+import fc from 'fast-check'
 
 const { values } = parseArgs({
   options: {

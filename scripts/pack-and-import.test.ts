@@ -6,8 +6,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
+import { redisForTests } from '@oqlkit/adapter-redis/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { redisForTests } from '../packages/adapter-redis/test/redis-test-gate.ts'
 
 const REPO = resolve(import.meta.dirname, '..')
 const FIXTURES = join(import.meta.dirname, 'pack-and-import')

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { join, resolve } from 'node:path'
-import { chromiumForTests, launchChromium } from '../packages/playground/test/support/chromium-browser.ts'
+import { chromiumForTests, launchChromium } from '@oqlkit/playground/test-support'
 
 const REPO = resolve(import.meta.dirname, '..')
 const PORT = Number(process.env.SCREENSHOT_PORT ?? 8097)

@@ -18,9 +18,8 @@ import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { CATALOG_FORMAT_VERSION, loadCatalogTagger } from '@oqlkit/catalog'
 import type { StorageAdapter, Tagger } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
+import { openClickHouseSample, SAMPLE_SNAPSHOT_DIR } from '@oqlkit/http/test-support'
 import { ingestSnapshot } from '@oqlkit/ingest'
-import { openClickHouseSample } from '../packages/http/test/support/clickhouse-sample.ts'
-import { SAMPLE_SNAPSHOT_DIR } from '../packages/http/test/support/sample-records.ts'
 
 const { values } = parseArgs({
   options: {

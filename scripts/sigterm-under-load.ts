@@ -14,9 +14,9 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createClient } from '@clickhouse/client'
 import { loadCatalogIntoClickHouse } from '@oqlkit/adapter-clickhouse'
+import { startChdbHttpServer } from '@oqlkit/adapter-clickhouse/test-support'
+import { type ShutdownRun, sigtermUnderLoad } from '@oqlkit/cli/test-support'
 import { ingestSnapshot } from '@oqlkit/ingest'
-import { startChdbHttpServer } from '../packages/adapter-clickhouse/test/support/chdb-http-server.ts'
-import { type ShutdownRun, sigtermUnderLoad } from '../packages/cli/test/support/shutdown-under-load.ts'
 
 const REPO = resolve(import.meta.dirname, '..')
 const { values } = parseArgs({

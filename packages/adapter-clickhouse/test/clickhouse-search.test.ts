@@ -13,9 +13,9 @@ import {
   type StorageAdapter,
   UnsupportedPlanError,
 } from '@oqlkit/engine'
+import { copyOfSampleCatalog } from '@oqlkit/ingest/test-support'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ingestSampleCatalog } from '../../adapter-duckdb/test/query-sample-fixture.ts'
 import { loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
 import { servedVersion } from '../src/catalog-versions.ts'
 import { createClickHouseAdapter } from '../src/clickhouse-adapter.ts'
@@ -33,7 +33,7 @@ let dispose: () => void
 let catalogDir: string
 
 beforeAll(async () => {
-  const catalog = await ingestSampleCatalog()
+  const catalog = await copyOfSampleCatalog()
   dispose = catalog.dispose
   catalogDir = catalog.catalogDir
   server = await startChdbHttpServer({ dataDir: join(catalog.catalogDir, '..', 'chdb') })

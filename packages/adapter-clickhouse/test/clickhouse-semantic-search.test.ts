@@ -25,9 +25,9 @@ import {
   UnsupportedPlanError,
   type ViewParameters,
 } from '@oqlkit/engine'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
 import { createClickHouseAdapter } from '../src/clickhouse-adapter.ts'
 import { readClickHouseCatalogModels } from '../src/clickhouse-catalog-models.ts'

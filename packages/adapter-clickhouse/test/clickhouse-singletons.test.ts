@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ClickHouseClient, createClient } from '@clickhouse/client'
 import type { LookupResult } from '@oqlkit/engine'
+import { readSampleMergedAuthors, readSampleRecords, sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readSampleMergedAuthors, readSampleRecords } from '../../adapter-duckdb/test/query-sample-fixture.ts'
-import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
 import {
   findEntityByExternalId,

@@ -8,14 +8,8 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
 import type { CatalogEntity, SearchIndexManifest, SearchMode } from '@oqlkit/catalog'
 import { allOf, anyOf, not, phrase, proximity, type SearchNode, word } from '@oqlkit/catalog'
 import { buildSearchIndex, ingestSnapshot, StagingDatabase } from '@oqlkit/ingest'
+import { author, type FixtureRecord, partsOf, work, writeLegacySnapshot } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  author,
-  type FixtureRecord,
-  partsOf,
-  work,
-  writeLegacySnapshot,
-} from '../../ingest/test/support/snapshot-fixtures.ts'
 import { createDuckDbInstance } from '../src/query/duckdb-instance-factory.ts'
 import { compileSearch } from '../src/search/search-compiler.ts'
 

@@ -16,10 +16,9 @@ import {
   word,
 } from '@oqlkit/catalog'
 import { buildSearchIndex } from '@oqlkit/ingest'
+import { CatalogInspector, copyOfSampleCatalog } from '@oqlkit/ingest/test-support'
 import { exactTokens, stemmedTokens } from '@oqlkit/text-models'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CatalogInspector } from '../../ingest/test/support/catalog-inspector.ts'
-import { copyOfSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { createDuckDbInstance } from '../src/query/duckdb-instance-factory.ts'
 import { compileSearch } from '../src/search/search-compiler.ts'
 import { exactTokensSql } from '../src/search/search-tokenizer-sql.ts'

@@ -2,14 +2,12 @@
 // and group-bys built on it agree with the same question answered in plain JavaScript over the sample's
 // records (their institutions' country codes, looked up in the table).
 import { readFileSync } from 'node:fs'
+import { useSampleCatalogConnections } from '@oqlkit/adapter-duckdb/test-support'
 import type { EntityRecord, QueryPlan } from '@oqlkit/engine'
 import { planQuery } from '@oqlkit/engine'
+import { readSampleRecords } from '@oqlkit/ingest/test-support'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
-import {
-  readSampleRecords,
-  useSampleCatalogConnections,
-} from '../../adapter-duckdb/test/query-sample-fixture.ts'
 import {
   CONTINENT_IDS,
   COUNTRIES_BY_CONTINENT,

@@ -1,8 +1,9 @@
 // The record store's codecs on the committed sample's real records: each record compressed alone comes back
 // byte for byte with the dictionary its store was written with (and without one), a dictionary keeps the
 // tail its codec can use, and a codec this version does not know is refused with the store's name.
+
+import { sampleSnapshotLines } from '@oqlkit/ingest/test-support'
 import { describe, expect, it } from 'vitest'
-import { sampleSnapshotLines } from '../../ingest/test/support/sample-snapshot-lines.ts'
 import {
   buildRecordDictionary,
   checkRecordCodecId,

@@ -1,8 +1,9 @@
 // The table of list fields (`record-shapes.ts`) against the bundled sample: every list a registry column's
 // path walks through must be marked, or its JSON path would miss the `[*]` and match nothing.
+
+import { readSampleRecords } from '@oqlkit/ingest/test-support'
 import { propertiesRegistry } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
-import { readSampleRecords } from '../../adapter-duckdb/test/query-sample-fixture.ts'
 import { catalogEntityOf } from '../src/columns/column-sources.ts'
 import { listPathsOf, recordJsonPath } from '../src/records/record-shapes.ts'
 

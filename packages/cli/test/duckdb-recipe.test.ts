@@ -2,9 +2,9 @@
 // runs, and its answers agree with the sample's records read from the snapshot files.
 import { readFileSync } from 'node:fs'
 import { openDuckDbDatabase } from '@oqlkit/adapter-duckdb'
+import { coreWorks } from '@oqlkit/http/test-support'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { beforeAll, expect, it } from 'vitest'
-import { coreWorks } from '../../http/test/support/sample-records.ts'
-import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 
 let catalogDir: string
 beforeAll(async () => {

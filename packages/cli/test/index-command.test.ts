@@ -2,8 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCli } from '@oqlkit/cli'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-cli-index-'))
 const catalog = join(scratch, 'catalog')

@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connectRedis, createRedisKeyStore } from '@oqlkit/adapter-redis'
+import { redisForTests } from '@oqlkit/adapter-redis/test-support'
 import { runCli } from '@oqlkit/cli'
 import { hashApiKey, isWellFormedApiKey } from '@oqlkit/engine'
 import { openFileKeyStore } from '@oqlkit/file-stores'
 import { afterAll, describe, expect, it } from 'vitest'
-import { redisForTests } from '../../adapter-redis/test/redis-test-gate.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-keys-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))

@@ -4,10 +4,10 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connectRedis } from '@oqlkit/adapter-redis'
+import { redisForTests } from '@oqlkit/adapter-redis/test-support'
 import { runCli } from '@oqlkit/cli'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { redisForTests } from '../../adapter-redis/test/redis-test-gate.ts'
-import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { startServerProcess } from './support/server-process.ts'
 
 const redis = await redisForTests()

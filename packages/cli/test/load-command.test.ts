@@ -6,13 +6,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@clickhouse/client'
 import { servedVersion } from '@oqlkit/adapter-clickhouse'
+import { type ChdbHttpServer, startChdbHttpServer } from '@oqlkit/adapter-clickhouse/test-support'
 import { runCli } from '@oqlkit/cli'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  type ChdbHttpServer,
-  startChdbHttpServer,
-} from '../../adapter-clickhouse/test/support/chdb-http-server.ts'
-import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-load-command-'))
 let server: ChdbHttpServer

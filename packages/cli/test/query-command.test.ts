@@ -9,9 +9,9 @@ import { PassThrough } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { openDuckDbDatabase } from '@oqlkit/adapter-duckdb'
 import { type CommandContext, runCli } from '@oqlkit/cli'
+import { coreWorks } from '@oqlkit/http/test-support'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { coreWorks } from '../../http/test/support/sample-records.ts'
-import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { runQueryCommand } from '../src/commands/query-command.ts'
 
 let catalogDir: string

@@ -9,8 +9,8 @@ import { join, resolve } from 'node:path'
 import { runCli } from '@oqlkit/cli'
 import { apiKeyIdOf, hashApiKey } from '@oqlkit/engine'
 import type { AccessLogEntry } from '@oqlkit/http'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { randomPort, startServerProcess } from './support/server-process.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-hosting-'))

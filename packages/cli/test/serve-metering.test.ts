@@ -6,11 +6,11 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { redisTargetsForTests, removeRedisKeys } from '@oqlkit/adapter-redis/test-support'
 import { runCli } from '@oqlkit/cli'
 import { toMicroUsd } from '@oqlkit/engine'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { redisTargetsForTests, removeRedisKeys } from '../../adapter-redis/test/redis-test-gate.ts'
-import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { randomPort, type ServerProcess, startServerProcess } from './support/server-process.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-metering-'))

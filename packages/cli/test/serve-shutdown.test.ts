@@ -8,12 +8,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@clickhouse/client'
 import { loadCatalogIntoClickHouse } from '@oqlkit/adapter-clickhouse'
+import { type ChdbHttpServer, startChdbHttpServer } from '@oqlkit/adapter-clickhouse/test-support'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  type ChdbHttpServer,
-  startChdbHttpServer,
-} from '../../adapter-clickhouse/test/support/chdb-http-server.ts'
-import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { startServerProcess } from './support/server-process.ts'
 import { type ShutdownRun, sigtermUnderLoad } from './support/shutdown-under-load.ts'
 

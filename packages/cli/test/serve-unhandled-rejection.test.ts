@@ -1,8 +1,8 @@
 // A promise rejected with no handler inside a real `oqlkit serve` process is logged as a fault, and the server
 // goes on answering; without the guard, Node ends the process on it.
 import { resolve } from 'node:path'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { describe, expect, it } from 'vitest'
-import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { startServerProcess } from './support/server-process.ts'
 
 const PRELOAD = resolve(import.meta.dirname, 'support/background-rejection-preload.ts')

@@ -10,9 +10,9 @@ import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { catalogEntityInfo, loadCatalogTagger } from '@oqlkit/catalog'
 import type { StorageAdapter, Tagger } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { ENTITY_TYPES, type EntityType, entityPath, propertiesRegistry } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { type ClickHouseSample, openClickHouseSample } from './support/clickhouse-sample.ts'
 
 let duckdbAdapter: StorageAdapter

@@ -5,9 +5,10 @@
 // the requests go through `app.fetch`; the raw bytes of the request line and headers are the HTTP layer's,
 // fuzzed on the DuckDB app. Smaller than the DuckDB run, so it adds little to the suite; `npm run fuzz --
 // --adapter clickhouse` runs it at volume. The seed is fixed (FUZZ_SEED picks another).
+
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sharedSampleCatalog } from '../../ingest/test/support/shared-sample-catalog.ts'
 import { type ClickHouseSample, openClickHouseSample } from './support/clickhouse-sample.ts'
 import { cheapRequestAnswered, type FuzzApp, openFuzzApp, sendHostile } from './support/fuzz-app.ts'
 import { describeRequest, hostileRequest } from './support/hostile-requests.ts'

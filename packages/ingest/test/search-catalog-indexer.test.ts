@@ -11,14 +11,15 @@ import { planQuery } from '@oqlkit/engine'
 import type { SearchBuildProgress } from '@oqlkit/ingest'
 import { CatalogIndexError, indexCatalogSearch } from '@oqlkit/ingest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ingestSampleCatalog, readSampleRecords } from '../../adapter-duckdb/test/query-sample-fixture.ts'
+import { readSampleRecords } from './support/sample-snapshot-records.ts'
+import { copyOfSampleCatalog } from './support/shared-sample-catalog.ts'
 
 let catalogDir: string
 let dispose: () => void
 const works = readSampleRecords('works')
 
 beforeAll(async () => {
-  const catalog = await ingestSampleCatalog()
+  const catalog = await copyOfSampleCatalog()
   catalogDir = catalog.catalogDir
   dispose = catalog.dispose
 }, 60_000)

@@ -5,18 +5,15 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadCatalogTagger, readCatalogManifest, TEXT_TAGGER_MODEL_FILE, textTaggerOf } from '@oqlkit/catalog'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  ingestSampleCatalog,
-  readSampleRecords,
-  SAMPLE_SNAPSHOT_DIR,
-} from '../../adapter-duckdb/test/query-sample-fixture.ts'
 import { ingestSnapshot } from '../src/ingest-snapshot.ts'
+import { readSampleRecords, SAMPLE_SNAPSHOT_DIR } from './support/sample-snapshot-records.ts'
+import { copyOfSampleCatalog } from './support/shared-sample-catalog.ts'
 
-let first: Awaited<ReturnType<typeof ingestSampleCatalog>>
-let second: Awaited<ReturnType<typeof ingestSampleCatalog>>
+let first: Awaited<ReturnType<typeof copyOfSampleCatalog>>
+let second: Awaited<ReturnType<typeof copyOfSampleCatalog>>
 beforeAll(async () => {
-  first = await ingestSampleCatalog()
-  second = await ingestSampleCatalog()
+  first = await copyOfSampleCatalog()
+  second = await copyOfSampleCatalog()
 }, 240_000)
 afterAll(() => {
   first?.dispose()

@@ -8,9 +8,9 @@ import type { VectorIndexManifest } from '@oqlkit/catalog'
 import { isHeldOut } from '@oqlkit/catalog'
 import { textFromInvertedIndex } from '@oqlkit/text-models'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readSampleRecords, SAMPLE_SNAPSHOT_DIR } from '../../adapter-duckdb/test/query-sample-fixture.ts'
 import { ingestSnapshot } from '../src/ingest-snapshot.ts'
 import { indexCatalogVectors } from '../src/vectors/catalog-vector-indexer.ts'
+import { readSampleRecords, SAMPLE_SNAPSHOT_DIR } from './support/sample-snapshot-records.ts'
 
 let root: string
 let catalogDir: string

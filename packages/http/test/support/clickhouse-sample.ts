@@ -14,8 +14,8 @@ import {
   readClickHouseTarget,
   servedVersion,
 } from '@oqlkit/adapter-clickhouse'
+import { startChdbHttpServer } from '@oqlkit/adapter-clickhouse/test-support'
 import type { StorageAdapter, Tagger } from '@oqlkit/engine'
-import { startChdbHttpServer } from '../../../adapter-clickhouse/test/support/chdb-http-server.ts'
 
 export interface ClickHouseSample {
   /** The adapter `serve --clickhouse` builds (semantic search on when the version has vectors and a model). */

@@ -3,8 +3,8 @@
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { loadCatalogTagger, readCatalogManifest } from '@oqlkit/catalog'
 import { createApp } from '@oqlkit/http'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll } from 'vitest'
-import { sharedSampleCatalog } from '../../../ingest/test/support/shared-sample-catalog.ts'
 
 export interface ContractApp {
   readonly app: ReturnType<typeof createApp>

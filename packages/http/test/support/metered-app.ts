@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connectRedis, createRedisKeyStore, createRedisMeterStore } from '@oqlkit/adapter-redis'
+import { redisForTests } from '@oqlkit/adapter-redis/test-support'
 import {
   generateApiKey,
   type KeyGrant,
@@ -17,7 +18,6 @@ import {
 import { openFileKeyStore, openFileMeterStore } from '@oqlkit/file-stores'
 import { createApp } from '@oqlkit/http'
 import { afterAll, beforeAll } from 'vitest'
-import { redisForTests } from '../../../adapter-redis/test/redis-test-gate.ts'
 import type { SampleApp } from './sample-app.ts'
 
 export interface MeteringStores {

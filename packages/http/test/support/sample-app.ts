@@ -5,8 +5,8 @@ import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { loadCatalogTagger } from '@oqlkit/catalog'
 import type { StorageAdapter, Tagger } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll } from 'vitest'
-import { sharedSampleCatalog } from '../../../ingest/test/support/shared-sample-catalog.ts'
 
 export interface SampleApp {
   readonly app: ReturnType<typeof createApp>

@@ -9,8 +9,8 @@ import { join } from 'node:path'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import type { StorageAdapter } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { toNodeHandler } from 'h3'
-import { sharedSampleCatalog } from '../../../ingest/test/support/shared-sample-catalog.ts'
 import { bundlePlayground } from '../../scripts/bundle-playground.ts'
 
 export interface PlaygroundServer {

@@ -1,0 +1,8 @@
+// @oqlkit/ingest's test fixtures, for the tests of other packages (`@oqlkit/ingest/test-support`, an export
+// of the source condition only: it is never published). The sample catalog ingested once per run, the
+// committed sample snapshot's records, snapshots written from records, and a reader of a catalog's files.
+export { CatalogInspector } from './catalog-inspector.ts'
+export { sampleSnapshotLines } from './sample-snapshot-lines.ts'
+export { readSampleMergedAuthors, readSampleRecords, SAMPLE_SNAPSHOT_DIR } from './sample-snapshot-records.ts'
+export { copyOfSampleCatalog, sharedSampleCatalog } from './shared-sample-catalog.ts'
+export { author, type FixtureRecord, partsOf, work, writeLegacySnapshot } from './snapshot-fixtures.ts'

@@ -4,21 +4,21 @@
 // and planner (search/), the vector index and the text tagger of a catalog (vectors/, tagging/).
 export type { ColumnDialect } from './columns/column-dialect.ts'
 export {
-  type ColumnMap,
   type ColumnSource,
-  catalogEntityOf,
-  createColumnMap,
   formatGroupKey,
   type GroupKeyKind,
   type LinkSource,
   type ListSource,
+  ownValuesOf,
+  type ScalarSource,
+} from './columns/column-source-shapes.ts'
+export { type ColumnMap, catalogEntityOf, createColumnMap } from './columns/column-sources.ts'
+export {
   linkExtremeColumnsOf,
   linkViewOf,
   narrowLinkKeyLetter,
   narrowLinkTableOf,
-  ownValuesOf,
-  type ScalarSource,
-} from './columns/column-sources.ts'
+} from './columns/link-view-names.ts'
 export { codecInputs, type ValueCodec, type ValueCodecs, valueCodecsFor } from './columns/value-codecs.ts'
 export {
   CATALOG_ENTITIES,

@@ -1,0 +1,192 @@
+// What an `oqlkit serve` command line asks for: every option declared once, read and checked into the
+// settings the server starts with, each problem a usage problem naming its flag.
+import { existsSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { type ClickHouseTarget, readClickHouseTarget } from '@oqlkit/adapter-clickhouse'
+import { MAX_PAGE_DEPTH } from '@oqlkit/engine'
+import {
+  type CorsOptions,
+  DEFAULT_HOST,
+  DEFAULT_QUERY_TIMEOUT_MS,
+  hostProblem,
+  type ProxyTrust,
+  readCorsOrigins,
+  readProxyTrust,
+} from '@oqlkit/http'
+import { integerOption, numberOption, type OptionValues, UsageProblem } from './command-line-parser.ts'
+import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'
+import { defaultStateDirOf, readStoreLocation, STORE_OPTIONS, type StoreLocation } from './metering-setup.ts'
+
+export const DEFAULT_PORT = 8080
+
+/**
+ * Every option of `oqlkit serve`, declared once: the parser, the messages and `readServeSettings` read
+ * this table. A new option is one line here and one reading below.
+ */
+export const SERVE_OPTIONS = {
+  catalog: { type: 'string', value: 'a catalog folder' },
+  port: { type: 'string', value: 'a port number' },
+  keys: { type: 'string', value: 'a JSON file of keys' },
+  ...STORE_OPTIONS,
+  metering: { type: 'boolean' },
+  'no-metering': { type: 'boolean' },
+  'collections-dir': { type: 'string', value: 'a folder for the collections' },
+  'no-collections': { type: 'boolean' },
+  'collections-port': { type: 'string', value: 'a port number' },
+  'embeddings-url': { type: 'string', value: 'the URL of an OpenAI-compatible embeddings server' },
+  'embeddings-model': { type: 'string', value: 'the name of the server’s model' },
+  'max-per-page': { type: 'string', value: `a whole number from 1 to ${MAX_PAGE_DEPTH}` },
+  'query-timeout': { type: 'string', value: 'a number of seconds from 0.001 to 3600' },
+  host: { type: 'string', value: 'an address to listen on (127.0.0.1, 0.0.0.0, ::)' },
+  'trust-proxy': { type: 'string', value: 'a hop count or a list of proxy addresses and CIDR ranges' },
+  'cors-origin': { type: 'string', value: 'an origin such as https://app.example, * or off', multiple: true },
+  'access-log': { type: 'string', value: 'a file, - (stdout), stderr or off' },
+  'no-compression': { type: 'boolean' },
+  clickhouse: { type: 'string', value: 'a ClickHouse URL such as http://localhost:8123/oqlkit' },
+} as const
+
+/** What a `serve` command line asks for, checked: every problem is a UsageProblem naming its flag. */
+export interface ServeSettings {
+  readonly catalogDir: string
+  /** Serve the catalog loaded into this ClickHouse (`oqlkit load`) instead of a catalog folder. */
+  readonly clickhouse: ClickHouseTarget | undefined
+  /** False for the default folder, which the bundled sample may be built into. */
+  readonly catalogGiven: boolean
+  readonly port: number
+  readonly metered: boolean
+  readonly location: StoreLocation
+  readonly keysFile: string | undefined
+  readonly collectionsDir: string | undefined
+  readonly collectionsPort: number | undefined
+  readonly embeddingsUrl: string | undefined
+  readonly embeddingsModel: string | undefined
+  readonly maxPerPage: number | undefined
+  readonly queryTimeoutSeconds: number
+  readonly host: string
+  readonly trustProxy: ProxyTrust | undefined
+  /** Undefined when CORS is off. */
+  readonly cors: CorsOptions | undefined
+  readonly compression: boolean
+  /** `-` stdout, `stderr`, a file, or undefined for off. */
+  readonly accessLog: string | undefined
+  readonly collections: boolean
+  /** --no-metering was given (rather than metering being off because nothing asked for it). */
+  readonly meteringRefused: boolean
+}
+
+const PORT = 'a port number from 0 to 65535'
+
+export const readServeSettings = (
+  values: OptionValues<typeof SERVE_OPTIONS>,
+  env: Readonly<Record<string, string | undefined>>,
+): ServeSettings => {
+  const catalogDir = resolve(values.catalog ?? DEFAULT_CATALOG_DIR)
+  // A folder named with --catalog must exist: a typo must not quietly serve the bundled sample instead.
+  // The default folder is created (the sample is built there on a fresh clone).
+  if (values.catalog !== undefined && !isDirectory(catalogDir))
+    throw new UsageProblem(
+      `--catalog ${values.catalog}: ${existsSync(catalogDir) ? 'is not a folder' : 'no such folder'}. Give a catalog folder (\`oqlkit ingest <snapshot> --out DIR\` builds one), or leave --catalog out to serve the bundled sample from ${DEFAULT_CATALOG_DIR}`,
+    )
+  const port =
+    values.port === undefined
+      ? (integerOption('$PORT', env.PORT, PORT, 0, 65_535) ?? DEFAULT_PORT)
+      : integerOption('--port', values.port, PORT, 0, 65_535)!
+  // The keys file is read at start and must exist; --state and --collections-dir are created when missing,
+  // since a first start has neither yet.
+  if (values.keys !== undefined && !existsSync(values.keys))
+    throw new UsageProblem(`--keys ${values.keys}: no such file. Give a JSON file of keys`)
+  const collectionsPort = integerOption('--collections-port', values['collections-port'], PORT, 0, 65_535)
+  if (collectionsPort !== undefined) {
+    if (collectionsPort === port && port !== 0)
+      throw new UsageProblem(
+        `--collections-port needs a port other than --port (was ${values['collections-port']})`,
+      )
+  }
+  if (values['embeddings-model'] !== undefined && values['embeddings-url'] === undefined)
+    throw new UsageProblem('--embeddings-model goes with --embeddings-url (the server that has the model)')
+  if (values.metering === true && values['no-metering'] === true)
+    throw new UsageProblem('--metering and --no-metering contradict each other: give one')
+  const collections = values['no-collections'] !== true
+  if (!collections && values['collections-dir'] !== undefined)
+    throw new UsageProblem('--collections-dir and --no-collections contradict each other: give one')
+  if (!collections && collectionsPort !== undefined)
+    throw new UsageProblem('--collections-port serves the collections: drop --no-collections')
+  const host = values.host ?? DEFAULT_HOST
+  const badHost = hostProblem(host)
+  if (badHost !== undefined) throw new UsageProblem(badHost)
+  const accessLog = values['access-log'] ?? '-'
+  let clickhouse: ClickHouseTarget | undefined
+  if (values.clickhouse !== undefined) {
+    if (values.catalog !== undefined)
+      throw new UsageProblem(
+        '--clickhouse serves the catalog loaded into ClickHouse (oqlkit load): drop --catalog, or drop --clickhouse to serve the folder',
+      )
+    try {
+      clickhouse = readClickHouseTarget(values.clickhouse)
+    } catch (error) {
+      throw new UsageProblem(`--clickhouse: ${(error as Error).message}`)
+    }
+  }
+  return {
+    catalogDir,
+    clickhouse,
+    catalogGiven: values.catalog !== undefined,
+    port,
+    // A server meters when asked to, or when keys or a shared Redis say others call it; a local explorer is
+    // never locked out of their own server (README, "Hosting a server").
+    metered:
+      values['no-metering'] !== true &&
+      (values.metering === true || values.keys !== undefined || values.redis !== undefined),
+    meteringRefused: values['no-metering'] === true,
+    host,
+    trustProxy: asUsageProblem(() =>
+      values['trust-proxy'] === undefined ? undefined : readProxyTrust(values['trust-proxy']),
+    ),
+    cors: asUsageProblem(() => {
+      if (values['cors-origin'] === undefined) return { origins: '*' } as CorsOptions
+      const origins = readCorsOrigins([...values['cors-origin']])
+      return origins === undefined ? undefined : { origins }
+    }),
+    compression: values['no-compression'] !== true,
+    accessLog: accessLog === 'off' ? undefined : accessLog,
+    collections,
+    location: readStoreLocation(values, defaultStateDirOf(catalogDir)),
+    keysFile: values.keys,
+    collectionsDir: values['collections-dir'],
+    collectionsPort,
+    embeddingsUrl: values['embeddings-url'],
+    embeddingsModel: values['embeddings-model'],
+    // The largest page of a list: 200 as the public server takes by default; 100 is the API description's.
+    maxPerPage: integerOption(
+      '--max-per-page',
+      values['max-per-page'],
+      `a whole number from 1 to ${MAX_PAGE_DEPTH}`,
+      1,
+      MAX_PAGE_DEPTH,
+    ),
+    queryTimeoutSeconds:
+      numberOption(
+        '--query-timeout',
+        values['query-timeout'],
+        'a number of seconds from 0.001 to 3600',
+        (seconds) => seconds > 0 && seconds <= 3600,
+      ) ?? DEFAULT_QUERY_TIMEOUT_MS / 1000,
+  }
+}
+
+/** A reader of @oqlkit/http that throws plain errors, its message made a usage problem. */
+const asUsageProblem = <T>(read: () => T): T => {
+  try {
+    return read()
+  } catch (error) {
+    throw new UsageProblem(error instanceof Error ? error.message : String(error))
+  }
+}
+
+const isDirectory = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,247 @@
+// The catalog `oqlkit serve` serves, opened: a catalog folder on DuckDB (the bundled sample built into it on a
+// first start) or the version a ClickHouse serves, each with its text tagger and the model that embeds
+// semantic queries.
+import { existsSync, readdirSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import {
+  type ClickHouseTarget,
+  connectClickHouse,
+  createClickHouseAdapter,
+  readClickHouseCatalogModels,
+  servedVersion,
+} from '@oqlkit/adapter-clickhouse'
+import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
+import { hasUnreadableVectors, loadCatalogTagger, readCatalogManifest, vectorIndexOf } from '@oqlkit/catalog'
+import type { StorageAdapter } from '@oqlkit/engine'
+import { type Embedder, embeddersMatch, writeEmbedderMismatchMessage } from '@oqlkit/engine'
+import { ingestSnapshot } from '@oqlkit/ingest'
+import { createOpenAiEmbedder } from '@oqlkit/text-models'
+import { type CliCommand, type CommandContext, type CommandResult, usageError } from './cli-command.ts'
+import { createProgressBar } from './progress-bar.ts'
+import type { ServeSettings } from './serve-settings-reader.ts'
+
+/** The bundled sample snapshot, committed in the repository: what `npm start` serves. */
+export const SAMPLE_SNAPSHOT_DIR = resolve(import.meta.dirname, '../../../../data/sample-snapshot')
+
+/** A catalog served: its adapter, its text tagger, what the API says of it, and how the start message names it. */
+export interface OpenedCatalog {
+  readonly adapter: StorageAdapter
+  readonly tagger: Awaited<ReturnType<typeof loadCatalogTagger>>
+  readonly catalogInfo: { readonly createdAt: string; readonly entities: Readonly<Record<string, number>> }
+  readonly vectors: ReturnType<typeof vectorIndexOf>
+  readonly serving: string
+}
+
+/** The catalog folder (the bundled sample built into it on a first start), on DuckDB. */
+export const openCatalogFolder = async (
+  command: CliCommand,
+  settings: ServeSettings,
+  connections: number,
+  context: CommandContext,
+): Promise<OpenedCatalog | CommandResult> => {
+  const { catalogDir, embeddingsUrl } = settings
+  const hasCatalog = existsSync(join(catalogDir, 'catalog.json'))
+  // A folder given with --catalog that holds other things is not the place to build the sample in.
+  if (!hasCatalog && settings.catalogGiven && readdirSync(catalogDir).length > 0)
+    return usageError(
+      command,
+      `--catalog ${catalogDir} holds no catalog (no catalog.json). Build one with \`oqlkit ingest <snapshot> --out ${catalogDir}\`, or give an empty folder to serve the bundled sample`,
+    )
+  if (!hasCatalog || (await isStaleSampleCatalog(catalogDir))) {
+    // First start on a fresh clone: the catalog is built from the committed snapshot, once.
+    context.writeProgress(
+      `No catalog this oqlkit can read in ${catalogDir}: building it from the bundled sample (${SAMPLE_SNAPSHOT_DIR}).\n`,
+    )
+    const bar = createProgressBar(context.writeProgress, { interactive: context.interactive })
+    try {
+      await ingestSnapshot({
+        snapshotDir: SAMPLE_SNAPSHOT_DIR,
+        outDir: catalogDir,
+        mode: 'replace',
+        onProgress: (event) =>
+          bar.update(
+            event.phase === 'build' ? event.stepsDone : event.bytesDone,
+            event.phase === 'build' ? event.stepsTotal : event.bytesTotal,
+            event.phase,
+          ),
+      })
+    } catch (error) {
+      bar.finish()
+      return {
+        exitCode: 1,
+        stderr: `oqlkit serve: could not build the sample catalog: ${error instanceof Error ? error.message : String(error)}\n`,
+      }
+    }
+    bar.finish()
+  }
+
+  const manifest = await readCatalogManifest(catalogDir)
+  if (!manifest.ok) return { exitCode: 1, stderr: `oqlkit serve: ${manifest.message}\n` }
+  // Semantic search embeds queries with the catalog's own model, or with the embeddings server its vectors
+  // came from; the model defaults to the one the catalog records.
+  const vectors = vectorIndexOf(manifest.manifest)
+  const embeddingsModel = settings.embeddingsModel ?? vectors?.embedder.model
+  let embedder: Embedder | undefined
+  if (embeddingsUrl !== undefined) {
+    if (embeddingsModel === undefined)
+      return usageError(
+        command,
+        '--embeddings-url needs --embeddings-model (this catalog records no served model)',
+      )
+    try {
+      embedder = await createOpenAiEmbedder({ url: embeddingsUrl, model: embeddingsModel })
+    } catch (error) {
+      return {
+        exitCode: 1,
+        stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
+      }
+    }
+  }
+  let adapter: Awaited<ReturnType<typeof createDuckDbAdapter>>
+  try {
+    adapter = await createDuckDbAdapter({
+      catalogDir,
+      connections,
+      ...(embedder === undefined ? {} : { embedder }),
+    })
+  } catch (error) {
+    return {
+      exitCode: 1,
+      stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
+    }
+  }
+  // The text-tagging model trained at ingest; a catalog without one serves everything but /text.
+  let tagger: Awaited<ReturnType<typeof loadCatalogTagger>>
+  try {
+    tagger = await loadCatalogTagger(catalogDir)
+  } catch (error) {
+    await adapter.close()
+    return {
+      exitCode: 1,
+      stderr: `oqlkit serve: the catalog's text-tagging model cannot be read (${error instanceof Error ? error.message : String(error)}); re-ingest the catalog.\n`,
+    }
+  }
+  return {
+    adapter,
+    tagger,
+    catalogInfo: {
+      createdAt: manifest.manifest.createdAt,
+      entities: Object.fromEntries(
+        Object.entries(manifest.manifest.entities).map(([entity, table]) => [entity, table.rowCount]),
+      ),
+    },
+    vectors,
+    serving: catalogDir,
+  }
+}
+
+/**
+ * The catalog a ClickHouse serves (`oqlkit load`): its served version must exist; the API's entity counts are
+ * that version's. Its text tagger and the model that embeds semantic queries are read from the version's
+ * files, as a server of the catalog folder reads them from the folder (or queries are embedded by the
+ * embeddings server given, for vectors made by one).
+ */
+export const openClickHouseCatalog = async (
+  command: CliCommand,
+  target: ClickHouseTarget,
+  settings: ServeSettings,
+): Promise<OpenedCatalog | CommandResult> => {
+  const client = connectClickHouse(target)
+  try {
+    const version = await servedVersion(client, target.catalog)
+    if (version === undefined) {
+      await client.close()
+      return {
+        exitCode: 1,
+        stderr: `oqlkit serve: ${target.endpoint} holds no loaded version of the catalog ${target.catalog}: load one with oqlkit load --into ${target.endpoint}/${target.catalog}\n`,
+      }
+    }
+    let models: Awaited<ReturnType<typeof readClickHouseCatalogModels>>
+    try {
+      models = await readClickHouseCatalogModels(client, version.database)
+    } catch (error) {
+      await client.close()
+      return {
+        exitCode: 1,
+        stderr: `oqlkit serve: the models of ${version.database} cannot be read (${error instanceof Error ? error.message : String(error)}); load the catalog again.\n`,
+      }
+    }
+    const { vectors } = models
+    let embedder: Embedder | undefined = models.embedder
+    if (settings.embeddingsUrl !== undefined) {
+      const model = settings.embeddingsModel ?? vectors?.embedder.model
+      if (model === undefined) {
+        await client.close()
+        return usageError(
+          command,
+          '--embeddings-url needs --embeddings-model (this catalog records no served model)',
+        )
+      }
+      try {
+        embedder = await createOpenAiEmbedder({ url: settings.embeddingsUrl, model })
+      } catch (error) {
+        await client.close()
+        return {
+          exitCode: 1,
+          stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
+        }
+      }
+    }
+    // Refused at start, as a DuckDB server refuses the folder: queries embedded by another model than the
+    // vectors' would be ranked by nonsense.
+    if (vectors !== undefined && embedder !== undefined && !embeddersMatch(vectors.embedder, embedder)) {
+      await client.close()
+      return {
+        exitCode: 1,
+        stderr: `oqlkit serve: ${writeEmbedderMismatchMessage(vectors.embedder, embedder)}\n`,
+      }
+    }
+    const adapter = createClickHouseAdapter({
+      client,
+      catalog: target.catalog,
+      maxExecutionSeconds: settings.queryTimeoutSeconds,
+      ...(settings.embeddingsUrl === undefined || embedder === undefined ? {} : { embedder }),
+    })
+    return {
+      adapter: {
+        ...adapter,
+        capabilities: {
+          ...adapter.capabilities,
+          semanticSearch: vectors !== undefined && embedder !== undefined,
+        },
+        close: async () => client.close(),
+      },
+      tagger: models.tagger,
+      catalogInfo: { createdAt: version.catalogCreatedAt, entities: version.entityRows },
+      vectors,
+      serving: `the catalog ${target.catalog} in ClickHouse at ${target.endpoint} (${version.database})`,
+    }
+  } catch (error) {
+    await client.close()
+    return {
+      exitCode: 1,
+      stderr: `oqlkit serve: ClickHouse at ${target.endpoint} did not answer: ${error instanceof Error ? error.message : String(error)}\n`,
+    }
+  }
+}
+
+/**
+ * A catalog built from the bundled sample by an older oqlkit (another catalog format, or vectors of an older
+ * format): rebuilt on start, since it holds nothing but the sample. Any other catalog of another format is
+ * the user's to re-ingest.
+ */
+const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
+  const manifest = await readCatalogManifest(catalogDir)
+  // Vectors of an older format are not read (semantic search would answer 501): a sample rebuilt has them.
+  if (manifest.ok && !hasUnreadableVectors(manifest.manifest)) return false
+  try {
+    const stated = JSON.parse(await readFile(join(catalogDir, 'catalog.json'), 'utf8')) as {
+      ingests?: { snapshotDir?: unknown }[]
+    }
+    const sources = (stated.ingests ?? []).map((ingest) => ingest.snapshotDir)
+    return sources.length > 0 && sources.every((source) => source === SAMPLE_SNAPSHOT_DIR)
+  } catch {
+    return false
+  }
+}

@@ -216,7 +216,7 @@ export {
 } from './plan/query-plan.ts'
 export { decodeCursor, encodeCursor } from './planner/cursor-codec.ts'
 export { GROUP_SORT_VALUES } from './planner/group-order-parser.ts'
-export { PLAN_CODES, type PlanCode, type PlanDiagnostic } from './planner/plan-diagnostic.ts'
+export { PLAN_CODES, type PlanCode, type PlanDiagnostic, type PlanRule } from './planner/plan-diagnostic.ts'
 export {
   CURSOR_SAMPLE_SEED,
   DEFAULT_GROUPS_PER_PAGE,

@@ -75,11 +75,10 @@ describe('planning a semantic search', () => {
       mode: 'semantic',
       text: 'a',
     } as const
-    expect(
-      checkSemanticSearch('authors', node)
-        .map((error) => error.message)
-        .join(),
-    ).toMatch(/only supported for \/works/)
+    const [refusal] = checkSemanticSearch('authors', node)
+    expect(refusal?.message).toMatch(/only supported for works/)
+    // The rule as data, for the HTTP layer to word in URL terms.
+    expect(refusal).toMatchObject({ rule: 'semantic_on_works_only', expected: 'works', actual: 'authors' })
     expect(checkSemanticSearch('works', node)).toEqual([])
   })
 })

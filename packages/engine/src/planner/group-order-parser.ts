@@ -14,13 +14,20 @@ export const parseGroupOrder = (
   terms: readonly SortTerm[] = [],
 ): { readonly order: GroupOrder; readonly errors: readonly PlanDiagnostic[] } => {
   if (terms.length === 0) return { order: DEFAULT_GROUP_ORDER, errors: [] }
-  const problem = (message: string) => ({
+  const problem = (message: string, data: Partial<PlanDiagnostic> = {}) => ({
     order: DEFAULT_GROUP_ORDER,
-    errors: [{ code: 'invalid_sort', parameter: 'sort', message } satisfies PlanDiagnostic],
+    errors: [{ code: 'invalid_sort', parameter: 'sort', message, ...data } satisfies PlanDiagnostic],
   })
   if (terms.length > 1)
     return problem(
-      `group_by buckets sort by one key; sort=${terms.map((term) => term.text ?? term.field).join(',')} names ${terms.length}. Write one of ${GROUP_SORT_VALUES}.`,
+      `group_by buckets sort by one key; the sort names ${terms.length}. Write one of ${GROUP_SORT_VALUES}.`,
+      {
+        rule: 'bucket_sort_one_key',
+        field: 'sort',
+        expected: GROUP_SORT_VALUES,
+        actual: terms.map((term) => term.text ?? term.field).join(','),
+        values: { keys: terms.length },
+      },
     )
   const [{ text, field: by, writtenDirection, direction }] = terms as [SortTerm]
   if (!(GROUP_SORT_KEYS as readonly string[]).includes(by))

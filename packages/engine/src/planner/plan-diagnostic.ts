@@ -26,10 +26,37 @@ export const PLAN_CODES = {
 
 export type PlanCode = keyof typeof PLAN_CODES
 
+/**
+ * The rules whose refusal a request's layer words in its own terms (the HTTP layer names URL parameters
+ * and routes): the planner says which rule and gives the values, as data.
+ */
+export type PlanRule =
+  | 'bucket_sort_one_key'
+  | 'relevance_needs_search'
+  | 'seed_needs_sample'
+  | 'sample_pages_need_seed'
+  | 'page_past_depth'
+  | 'cursor_not_issued'
+  | 'sum_column_missing'
+  | 'value_past_max'
+  | 'semantic_on_works_only'
+  | 'semantic_with_full_text'
+  | 'semantic_text_empty'
+
 export interface PlanDiagnostic {
   readonly code: PlanCode
-  /** What was wrong and how to fix it. */
+  /** What was wrong and how to fix it, in words about the query (none about URLs or routes). */
   readonly message: string
+  /** The rule refused, when a caller may word it itself (arktype's way: the words are the caller's). */
+  readonly rule?: PlanRule
+  /** The field or parameter at fault, as data. */
+  readonly field?: string
+  /** What it must be. */
+  readonly expected?: string
+  /** What it was. */
+  readonly actual?: string
+  /** Other values the words need (the sample's size, the page size, …). */
+  readonly values?: Readonly<Record<string, string | number>>
   /** The request parameter at fault (`sort`, `per_page`, …), so a 400 can name it. */
   readonly parameter: string
   /**

@@ -163,7 +163,11 @@ export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOpti
       errors.push({
         code: 'value_out_of_range',
         parameter: 'filter',
-        message: `The value ${error.value} of '${error.columnId}' is out of range: numbers go up to ${Number.MAX_SAFE_INTEGER}. Write a smaller number, or an open range such as ${error.columnId}:>1000.`,
+        message: `The value ${error.value} of '${error.columnId}' is out of range: numbers go up to ${Number.MAX_SAFE_INTEGER}. Write a smaller number, or an open range.`,
+        rule: 'value_past_max',
+        field: error.columnId,
+        expected: String(Number.MAX_SAFE_INTEGER),
+        actual: String(error.value),
       })
     else if (!(error instanceof FilterPlanError)) throw error
     else
@@ -213,7 +217,10 @@ export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOpti
           code: 'relevance_sort_requires_search',
           parameter: 'sort',
           message:
-            'sort=relevance_score needs a search; add search= or a .search filter, or sort by another field.',
+            'Sorting by relevance_score needs a search in the query; add one, or sort by another field.',
+          rule: 'relevance_needs_search',
+          field: 'relevance_score',
+          expected: 'search',
         })
       else sort.push({ column: 'relevance_score', direction })
       continue
@@ -242,13 +249,21 @@ export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOpti
     errors.push({
       code: 'seed_without_sample',
       parameter: 'seed',
-      message: 'seed picks which random sample is drawn, so it needs sample: add sample=N or drop seed.',
+      message: 'seed picks which random sample is drawn, so it needs a sample: add one or drop seed.',
+      rule: 'seed_needs_sample',
+      field: 'seed',
+      expected: 'sample',
     })
   if (sampling && !seeded && view.page !== undefined && view.page > 1)
     errors.push({
       code: 'sample_page_without_seed',
       parameter: 'page',
-      message: `Pages of a sample need a seed, or each page draws a new sample and pages overlap. Add one: sample=${oqo.sample}&seed=123&page=${view.page}.`,
+      message: 'Pages of a sample need a seed, or each page draws a new sample and pages overlap. Add one.',
+      rule: 'sample_pages_need_seed',
+      field: 'page',
+      expected: 'seed',
+      actual: String(view.page),
+      values: { sample: oqo.sample as number, page: view.page },
     })
 
   // Buckets are small, so a group_by may always have the public server's 200 on a page, even where rows
@@ -271,7 +286,12 @@ export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOpti
     errors.push({
       code: 'invalid_page',
       parameter: 'page',
-      message: `page ${view.page} with per_page ${perPage} reaches past result ${MAX_PAGE_DEPTH}; use cursor paging (cursor=*) to go deeper.`,
+      message: `page ${view.page} with per_page ${perPage} reaches past result ${MAX_PAGE_DEPTH}; use cursor paging to go deeper.`,
+      rule: 'page_past_depth',
+      field: 'page',
+      expected: `at most ${MAX_PAGE_DEPTH} results deep`,
+      actual: String(view.page),
+      values: { page: view.page, perPage, depth: MAX_PAGE_DEPTH },
     })
   if (view.cursor !== undefined && view.page !== undefined)
     errors.push({
@@ -323,8 +343,10 @@ export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOpti
       errors.push({
         code: 'invalid_cursor',
         parameter: 'cursor',
-        message:
-          'This cursor was not issued for this query. Start with cursor=* and follow meta.next_cursor.',
+        message: 'This cursor was not issued for this query. Start cursor paging again from its first page.',
+        rule: 'cursor_not_issued',
+        field: 'cursor',
+        actual: view.cursor,
       })
     else page = { kind: 'cursor', after, perPage }
   }
@@ -368,7 +390,11 @@ export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOpti
       errors.push({
         code: 'invalid_sum',
         parameter,
-        message: `${parameter}=true totals ${wanted.map((sum) => sum.column).join(' and ')}, which ${entityPath(entity)} do not have; ask it of /works.`,
+        message: `${parameter} totals ${wanted.map((sum) => sum.column).join(' and ')}, which ${entityPath(entity)} do not have; ask it of works.`,
+        rule: 'sum_column_missing',
+        field: parameter,
+        expected: wanted.map((sum) => sum.column).join(' and '),
+        actual: entityPath(entity),
       })
     else for (const sum of found) sums.push({ name: sum.name, column: sum.found!.ref })
   }

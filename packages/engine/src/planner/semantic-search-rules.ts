@@ -24,10 +24,15 @@ const codePoints = (text: string): number => {
   return count
 }
 
-const problem = (code: PlanDiagnostic['code'], message: string): PlanDiagnostic => ({
+const problem = (
+  code: PlanDiagnostic['code'],
+  message: string,
+  data: Partial<PlanDiagnostic> = {},
+): PlanDiagnostic => ({
   code,
   message,
   parameter: 'search.semantic',
+  ...data,
 })
 
 /** The top-level semantic search node of a filter, when it has one. */
@@ -44,7 +49,8 @@ export const checkSemanticSearch = (entity: EntityType, filter: FilterNode | nul
     errors.push(
       problem(
         'invalid_semantic_search',
-        `Semantic search is only supported for /works (the catalog has vectors of works alone); this query searches ${entity}. Use search= for a full-text search of ${entity}.`,
+        `Semantic search is only supported for works (the catalog has vectors of works alone); this query searches ${entity}. Use a full-text search of ${entity}.`,
+        { rule: 'semantic_on_works_only', field: 'search.semantic', expected: 'works', actual: entity },
       ),
     )
   if (semantic.length > 1)
@@ -65,7 +71,8 @@ export const checkSemanticSearch = (entity: EntityType, filter: FilterNode | nul
     errors.push(
       problem(
         'invalid_semantic_search',
-        'A semantic search cannot be combined with a full-text search (search=, .search filters): their relevance scores are not comparable. Use one of them, with filters.',
+        'A semantic search cannot be combined with a full-text search: their relevance scores are not comparable. Use one of them, with filters.',
+        { rule: 'semantic_with_full_text', field: 'search.semantic' },
       ),
     )
   for (const { node } of semantic) {
@@ -74,7 +81,8 @@ export const checkSemanticSearch = (entity: EntityType, filter: FilterNode | nul
       errors.push(
         problem(
           'invalid_semantic_search',
-          'The semantic search text is empty: give a passage to find works similar to (search.semantic=coral reef bleaching).',
+          'The semantic search text is empty: give a passage to find works similar to.',
+          { rule: 'semantic_text_empty', field: 'search.semantic' },
         ),
       )
     else if (length > SEMANTIC_SEARCH_LIMITS.maxQueryLength)

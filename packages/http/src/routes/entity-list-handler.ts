@@ -37,7 +37,7 @@ export const entityListHandler =
     if (!reading.ok) throw new ApiError(400, reading.problems)
     const { request } = reading
     if (planning === undefined || !planning.ok)
-      throw new ApiError(400, planProblemsOf(planning?.errors ?? []))
+      throw new ApiError(400, planProblemsOf(planning?.errors ?? [], undefined, request.urlView))
     // Collection filters become their members' ids here, for this request's caller.
     const planned = resolvePlan === undefined ? planning : await resolvePlan(event, planning)
     const started = performance.now()

@@ -38,7 +38,7 @@ export const queryExecuteHandler =
     const planning = planQuery(query.oqo, view, planOptions)
     if (!planning.ok)
       throw queryError(
-        planProblemsOf(planning.errors).map((problem) =>
+        planProblemsOf(planning.errors, undefined, urlView).map((problem) =>
           queryProblem('bad_request', problem.error, problem.message, problem.parameter),
         ),
         { warnings: query.warnings, oqo: query.oqo },

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { DuckDBInstance } from '@duckdb/node-api'
 import { LINK_TABLES, linkExtremeColumnsOf, SERVING_DATABASE_FILE } from '@oqlkit/catalog'
-import { encodeCursor, planQuery } from '@oqlkit/engine'
+import { encodeCursor, planQuery, type SortTerm } from '@oqlkit/engine'
 import { propertiesRegistry } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDuckDbAdapter, type DuckDbAdapter } from '../src/query/duckdb-adapter.ts'
@@ -26,10 +26,10 @@ const LINKED_SORTS = propertiesRegistry
 /** A column of link extremes in `works__narrow` (`linkExtremeColumnsOf`), as the SQL names it. */
 const EXTREME_COLUMN = /"__(lo|hi)_/
 
-const pageOf = async (adapter: DuckDbAdapter, sort: string, perPage = 12, cursor?: string) => {
+const pageOf = async (adapter: DuckDbAdapter, sort: SortTerm, perPage = 12, cursor?: string) => {
   const planned = planQuery(
     { get_rows: 'works' },
-    { sort, perPage, ...(cursor === undefined ? {} : { cursor }) },
+    { sort: [sort], perPage, ...(cursor === undefined ? {} : { cursor }) },
   )
   if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
   const result = await adapter.queryRows(planned.plan)
@@ -41,7 +41,7 @@ const pageOf = async (adapter: DuckDbAdapter, sort: string, perPage = 12, cursor
 }
 
 /** Every id of the works sorted by `sort`, page after page by cursor. */
-const byCursor = async (adapter: DuckDbAdapter, sort: string): Promise<unknown[]> => {
+const byCursor = async (adapter: DuckDbAdapter, sort: SortTerm): Promise<unknown[]> => {
   const ids: unknown[] = []
   let cursor: string | null = '*'
   for (let guard = 0; cursor !== null && guard < 100; guard++) {
@@ -96,8 +96,13 @@ describe('sorting works by a column a link table holds', () => {
     expect(LINKED_SORTS.length).toBeGreaterThanOrEqual(14)
   })
 
-  it.each(LINKED_SORTS.flatMap((column) => [`${column}:asc`, `${column}:desc`]))(
-    '%s: the narrow page reads the extremes and equals the tables’ page, by offset and by cursor',
+  it.each(
+    LINKED_SORTS.flatMap((field) => [
+      { field, direction: 'asc' as const },
+      { field, direction: 'desc' as const },
+    ]),
+  )(
+    '$field:$direction: the narrow page reads the extremes and equals the tables’ page, by offset and by cursor',
     async (sort) => {
       const fromExtremes = await pageOf(narrow, sort)
       expect(fromExtremes.sql).toMatch(EXTREME_COLUMN)
@@ -107,7 +112,7 @@ describe('sorting works by a column a link table holds', () => {
       expect(fromExtremes.ids.length).toBe(12)
       // Page 2 by offset, and every page by cursor (keyset bounds on the extremes), agree as well.
       const second = async (adapter: DuckDbAdapter) => {
-        const planned = planQuery({ get_rows: 'works' }, { sort, perPage: 12, page: 2 })
+        const planned = planQuery({ get_rows: 'works' }, { sort: [sort], perPage: 12, page: 2 })
         if (!planned.ok) throw new Error('plan')
         return (await adapter.queryRows(planned.plan)).rows.map((row) => row.id)
       }
@@ -119,7 +124,11 @@ describe('sorting works by a column a link table holds', () => {
 
   it('sorts as before from a serving database built before the extremes', async () => {
     expect(existsSync(join(withoutExtremes.catalogDir, SERVING_DATABASE_FILE))).toBe(true)
-    for (const sort of ['referenced_works:desc', 'authorships.author.id:asc', 'keywords.id:desc']) {
+    for (const sort of [
+      { field: 'referenced_works', direction: 'desc' },
+      { field: 'authorships.author.id', direction: 'asc' },
+      { field: 'keywords.id', direction: 'desc' },
+    ] as const) {
       const page = await pageOf(older, sort)
       expect(page.sql).not.toMatch(EXTREME_COLUMN)
       expect(page.ids).toStrictEqual((await pageOf(narrow, sort)).ids)

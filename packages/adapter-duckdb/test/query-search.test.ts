@@ -12,6 +12,7 @@ import {
   QueryInterruptedError,
   type QueryPlan,
   type UnsupportedPlanError,
+  type ViewParameters,
 } from '@oqlkit/engine'
 import { buildSearchIndex } from '@oqlkit/ingest'
 import type { Oqo } from '@oqlkit/oqo-schema'
@@ -120,7 +121,7 @@ for (const load of LOADS)
               { column_id: 'publication_year', value: 2015, operator: '>' },
             ],
           },
-          { sort: 'publication_year:desc' },
+          { sort: [{ field: 'publication_year', direction: 'desc' }] },
         ),
       )
       expect(recent.count).toBeLessThanOrEqual(positive)
@@ -200,7 +201,7 @@ for (const load of LOADS)
   })
 
 describe('full-text search over narrow tables', () => {
-  const queries: [string, Oqo, { sort?: string; perPage?: number }][] = [
+  const queries: [string, Oqo, ViewParameters][] = [
     ['one word', { get_rows: 'works', filter_rows: search('title_and_abstract.search', 'health') }, {}],
     [
       'two words and a year',
@@ -224,7 +225,7 @@ describe('full-text search over narrow tables', () => {
           },
         ],
       },
-      { sort: 'cited_by_count:desc' },
+      { sort: [{ field: 'cited_by_count', direction: 'desc' }] },
     ],
     ['authors by name', { get_rows: 'authors', filter_rows: search('display_name.search', 'smith') }, {}],
     [
@@ -424,7 +425,7 @@ describe('an OR of searches (search=a|b|…)', () => {
     filter_rows: Filters,
     scored = true,
   ): Promise<Map<string, number>> => {
-    const sort = scored ? { sort: 'relevance_score:desc' } : {}
+    const sort = scored ? { sort: [{ field: 'relevance_score', direction: 'desc' }] } : {}
     const scores = new Map<string, number>()
     for (let page = 1; ; page++) {
       const result = await adapter.queryRows(

@@ -16,9 +16,14 @@ import {
   UnsupportedPlanError,
   visitFilter,
 } from '@oqlkit/engine'
-import { codecInputs, type ValueCodec } from '../columns/value-codecs.ts'
 // The column sources' shapes by the package's index, which names them wherever the columns/ folder keeps them.
-import { type ColumnSource, type LinkSource, type ListSource, ownValuesOf } from '../index.ts'
+import {
+  type ColumnSource,
+  type LinkSource,
+  type ListSource,
+  ownValuesOf,
+} from '../columns/column-source-shapes.ts'
+import { codecInputs, type ValueCodec } from '../columns/value-codecs.ts'
 import type { CatalogEntity } from '../layout/catalog-entities.ts'
 import type { SqlParam } from './compiled-query.ts'
 import { joinSql, raw, type SqlFragment, sql } from './sql-fragment.ts'

@@ -3,7 +3,12 @@
 // bucket order (group-bucket-order.ts). How the buckets are counted (joins, unnesting) each dialect writes.
 import type { QueryPlan } from '@oqlkit/engine'
 import { UnsupportedPlanError } from '@oqlkit/engine'
-import { type ColumnSource, formatGroupKey, type LinkSource, type ListSource } from '../index.ts'
+import {
+  type ColumnSource,
+  formatGroupKey,
+  type LinkSource,
+  type ListSource,
+} from '../columns/column-source-shapes.ts'
 import type { CatalogEntity } from '../layout/catalog-entities.ts'
 import type { GroupKeyFormat } from './compiled-query.ts'
 

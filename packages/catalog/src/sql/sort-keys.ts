@@ -4,8 +4,8 @@
 // cursor value is cast back) the dialect says; the rest is the catalog's, said once.
 import type { QueryPlan, SortKey } from '@oqlkit/engine'
 import { UnsupportedPlanError } from '@oqlkit/engine'
+import { type LinkSource, type ListSource, ownValuesOf } from '../columns/column-source-shapes.ts'
 import type { ValueCodec, ValueCodecs } from '../columns/value-codecs.ts'
-import { type LinkSource, type ListSource, ownValuesOf } from '../index.ts'
 import type { CatalogEntity } from '../layout/catalog-entities.ts'
 import type { SqlDialect } from './filter-compiler.ts'
 import { joinSql, raw, type SqlFragment, sql } from './sql-fragment.ts'

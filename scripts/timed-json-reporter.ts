@@ -3,8 +3,7 @@
 // so a catalog ingested in beforeAll, often most of a file's time, would not show in it.
 // vitest.config.ts uses it when OQLKIT_TEST_REPORT names the report's path (.ci/run sets it); then
 // scripts/slowest-test-files.ts reads the report.
-import type { TestModule } from 'vitest/node'
-import { JsonReporter } from 'vitest/reporters'
+import { JsonReporter, type TestModule } from 'vitest/node'
 
 /** The milliseconds a test module took in all: setting up, importing (collecting), then its hooks and tests. */
 export const moduleMilliseconds = (module: TestModule): number => {

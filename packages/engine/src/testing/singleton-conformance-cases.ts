@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest'
+import type { EntityRecord, LookupResult } from '../adapter/storage-adapter.ts'
+import { type ConformanceSuite, frequencies } from './conformance-suite.ts'
+import { shortIdOf } from './reference-evaluator.ts'
+
+export function describeSingletonCases(suite: ConformanceSuite): void {
+  const { fixture, works, context } = suite
+  describe('singletons', () => {
+    // A found record, and its stored JSON text when the adapter gives it: the same record.
+    const expectFound = (result: LookupResult, record: EntityRecord) => {
+      expect(result.status).toBe('found')
+      if (result.status !== 'found') return
+      expect(result.record).toEqual(record)
+      if (result.jsonBytes !== undefined)
+        expect(JSON.parse(new TextDecoder().decode(result.jsonBytes))).toEqual(record)
+    }
+
+    it('finds a work by its id in any form and case, as stored', async () => {
+      const work = works[0]!
+      const short = shortIdOf(work)
+      for (const form of [short, short.toLowerCase(), `https://openalex.org/${short}`]) {
+        expectFound(await suite.adapter.findById('works', form), work)
+      }
+    })
+
+    it('answers missing ids, ids of another entity, merged ids', async () => {
+      expect(await suite.adapter.findById('works', 'W1')).toEqual(
+        context.byId.has('W1') ? expect.objectContaining({ status: 'found' }) : { status: 'missing' },
+      )
+      expect(await suite.adapter.findById('works', 'A5063410350')).toEqual({ status: 'missing' })
+      for (const merged of fixture.mergedIds)
+        expect(await suite.adapter.findById(merged.entity, merged.oldId)).toEqual({
+          status: 'merged',
+          id: merged.newId,
+        })
+    })
+
+    it('finds works by DOI (URL or bare, any case) and authors by ORCID', async () => {
+      const dois = frequencies(works, 'doi').filter(([, count]) => count === 1)
+      const doi = String(dois[0]![0])
+      const work = works.find((record) => record.doi === doi)!
+      for (const form of [doi, doi.replace(/^https:\/\/doi\.org\//, ''), doi.toUpperCase()])
+        expectFound(await suite.adapter.findByExternalId('works', 'doi', form), work)
+      expect(await suite.adapter.findByExternalId('works', 'doi', '10.0000/not-in-this-catalog')).toEqual({
+        status: 'missing',
+      })
+      const authors = fixture.records.authors ?? []
+      const orcids = frequencies(authors, 'orcid').filter(([, count]) => count === 1)
+      if (orcids.length > 0) {
+        const orcid = String(orcids[0]![0])
+        const author = authors.find((record) => record.orcid === orcid)!
+        const bare = orcid.replace(/^https:\/\/orcid\.org\//, '')
+        expectFound(await suite.adapter.findByExternalId('authors', 'orcid', bare), author)
+      }
+    })
+
+    it('draws a random work of the catalog', async () => {
+      const found = await suite.adapter.findRandom('works')
+      expect(found.status).toBe('found')
+      if (found.status === 'found') expect(context.byId.has(shortIdOf(found.record))).toBe(true)
+    })
+  })
+}

@@ -4,13 +4,13 @@
 // cursor as by offset. A serving database built before the extremes sorts the same way from the link rows.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { DuckDBInstance } from '@duckdb/node-api'
 import { LINK_TABLES, linkExtremeColumnsOf, SERVING_DATABASE_FILE } from '@oqlkit/catalog'
 import { encodeCursor, planQuery, type SortTerm } from '@oqlkit/engine'
 import { propertiesRegistry } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createDuckDbAdapter, type DuckDbAdapter } from '../src/query/duckdb-adapter.ts'
 import { columnSourceOf } from '../src/query/duckdb-column-map.ts'
+import { createDuckDbInstance } from '../src/query/duckdb-instance-factory.ts'
 import { ingestSampleCatalog } from './query-sample-fixture.ts'
 
 /** Every sortable works column whose values a link table holds (cited_by reads the referenced works). */
@@ -62,7 +62,7 @@ beforeAll(async () => {
   catalog = await ingestSampleCatalog()
   withoutExtremes = await ingestSampleCatalog()
   // As a serving database built before the extremes: the same, without them.
-  const instance = await DuckDBInstance.create(join(withoutExtremes.catalogDir, SERVING_DATABASE_FILE))
+  const instance = await createDuckDbInstance(join(withoutExtremes.catalogDir, SERVING_DATABASE_FILE))
   const connection = await instance.connect()
   const extremes = LINK_TABLES.flatMap((spec) => Object.values(linkExtremeColumnsOf(spec.name)))
   // One thread: the copy keeps the rows' order, which the other tables refer to by row number.

@@ -3,7 +3,6 @@
 // search with typed errors.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { DuckDBInstance } from '@duckdb/node-api'
 import { withSearchIndex } from '@oqlkit/catalog'
 import {
   encodeCursor,
@@ -20,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { positionalToAnonymous } from '../src/query/catalog-search.ts'
 import { createDuckDbAdapter, type DuckDbAdapter, pageThenCount } from '../src/query/duckdb-adapter.ts'
 import { openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
+import { createDuckDbInstance } from '../src/query/duckdb-instance-factory.ts'
 import { compileSearch, expansionLimitOf } from '../src/search/search-compiler.ts'
 import { ingestSampleCatalog, readSampleRecords } from './query-sample-fixture.ts'
 
@@ -36,10 +36,7 @@ beforeAll(async () => {
   const catalog = await ingestSampleCatalog()
   dispose = catalog.dispose
   catalogDir = catalog.catalogDir
-  const instance = await DuckDBInstance.create(':memory:', {
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-  })
+  const instance = await createDuckDbInstance()
   const connection = await instance.connect()
   const index = await buildSearchIndex({
     connection,

@@ -60,7 +60,8 @@ describe('oqlkit serve', () => {
   it('builds the sample catalog on first start, serves it, and stops cleanly on SIGINT', async () => {
     // A folder named with --catalog must exist; an empty one gets the sample (a missing one is an error).
     mkdirSync(catalogDir)
-    const started = await startServe(catalogDir)
+    // The first start ingests the whole sample before it listens: 47 s from the built CLI at load 4.
+    const started = await startServe(catalogDir, [], 120_000)
     try {
       expect(started.status).toBe(200)
       expect(started.body.status).toBe('ok')
@@ -78,7 +79,7 @@ describe('oqlkit serve', () => {
       expect(await started.stop()).toBe(0)
     }
     expect(started.server.output).toContain('oqlkit: stopped')
-  }, 90_000)
+  }, 150_000)
 
   it('serves pages up to 200 by default, and up to --max-per-page when the operator sets it', async () => {
     const statusOf = async (port: number, perPage: number) =>

@@ -113,37 +113,49 @@ export async function setCheckpointPhase(db: StagingDatabase, phase: CheckpointP
   await db.run('UPDATE ingest_checkpoint SET phase = $1', [phase])
 }
 
+/** A parsed part to stage: what the checkpoint records of it, and its segment of compressed records. */
+export interface ParsedTaskToStage {
+  readonly task: ParsedTask
+  readonly segmentPath: string
+}
+
 /**
- * Runs `stage` (the statements that load a parsed part's rows) and records the part as parsed, in one
- * transaction: after a crash the part is either staged and recorded, or neither. Its segment of compressed
- * records is flushed to disk first, since the record marks it complete.
+ * Runs `stage` (the statements that load parsed parts' rows) and records the parts as parsed, in one
+ * transaction: after a crash each part is either staged and recorded, or neither. Their segments of
+ * compressed records are flushed to disk first, since the record marks them complete. Parts that finish
+ * together are staged together: a commit and its flushes cost about the same for one small part as for
+ * twenty, and the sample's 194 parts, one transaction each, spent 5.4 s in them.
  */
-export async function stageParsedTask(
+export async function stageParsedTasks(
   db: StagingDatabase,
-  task: ParsedTask,
-  segmentPath: string,
+  parts: readonly ParsedTaskToStage[],
   stage: () => Promise<void>,
 ): Promise<void> {
-  const segment = await open(segmentPath, 'r')
-  try {
-    await segment.sync()
-  } finally {
-    await segment.close()
-  }
+  await Promise.all(parts.map(({ segmentPath }) => flushToDisk(segmentPath)))
   await db.run('BEGIN TRANSACTION')
   try {
     await stage()
-    await db.run('INSERT INTO parsed_tasks VALUES ($1, $2, $3, $4, $5)', [
-      task.index,
-      task.records,
-      task.rewritten,
-      task.longestRow,
-      task.rowsBytes,
-    ])
+    for (const { task } of parts)
+      await db.run('INSERT INTO parsed_tasks VALUES ($1, $2, $3, $4, $5)', [
+        task.index,
+        task.records,
+        task.rewritten,
+        task.longestRow,
+        task.rowsBytes,
+      ])
     await db.run('COMMIT')
   } catch (error) {
     await db.run('ROLLBACK').catch(() => {})
     throw error
+  }
+}
+
+async function flushToDisk(path: string): Promise<void> {
+  const file = await open(path, 'r')
+  try {
+    await file.sync()
+  } finally {
+    await file.close()
   }
 }
 

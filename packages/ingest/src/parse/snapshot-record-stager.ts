@@ -38,11 +38,10 @@ import type { ProgressReporter } from '../progress-reporter.ts'
 import { parquetReaderMemoryLimit } from './parquet-row-reader.ts'
 import {
   type ParseCheckpoint,
-  type ParsedTask,
   saveCodings,
   sealCheckpoint,
   setCheckpointPhase,
-  stageParsedTask,
+  stageParsedTasks,
 } from './parse-checkpoint.ts'
 import { type ParseDone, runParseTasks } from './part-parse-pool.ts'
 import type { ParseTask, ParseWorkerData } from './part-parse-worker.ts'
@@ -148,40 +147,60 @@ export async function stageRecords(
 
   // Each task's rows are loaded into its entity's staging table as soon as the task is done, one load at a
   // time, and its rows file removed: the rows of a big snapshot (19 KB a work, 190 GB at 10M works) never
-  // wait on disk all at once, and DuckDB loads while the workers parse. The load and the checkpoint's record
-  // of the part are one transaction (`stageParsedTask`).
+  // wait on disk all at once, and DuckDB loads while the workers parse. Tasks finished while a load ran are
+  // loaded together next, one statement per entity, and the load and the checkpoint's record of its parts
+  // are one transaction (`stageParsedTasks`).
   const stagedParts = new Map<CatalogEntity, StagedPart[]>()
   const noteStaged = (task: ParseTask, records: number, bytes: number) => {
     const part: StagedPart = { firstSeq: BigInt(task.seqBase), records, bytes }
     stagedParts.set(task.entity, [...(stagedParts.get(task.entity) ?? []), part])
   }
-  const loadRows = async (task: ParseTask, result: ParseDone): Promise<void> => {
-    const bytes = (await stat(task.rowsPath)).size
-    const parsed: ParsedTask = {
-      index: task.index,
-      records: result.records,
-      rewritten: result.rewritten,
-      longestRow: result.longestRow,
-      rowsBytes: bytes,
-    }
+  const loadRows = async (group: readonly FinishedTask[]): Promise<void> => {
+    const parts = await Promise.all(
+      group.map(async ({ task, result }) => ({
+        task,
+        result,
+        bytes: (await stat(task.rowsPath)).size,
+      })),
+    )
+    const entities = [...new Set(parts.map(({ task }) => task.entity))]
     try {
-      await stageParsedTask(db, parsed, task.segmentPath, async () => {
-        if (bytes > 0)
-          await db.run(loadStagedRowsSql(catalogEntityInfo(task.entity)!, result.longestRow), [
-            listValue([task.rowsPath]),
-          ])
-      })
+      await stageParsedTasks(
+        db,
+        parts.map(({ task, result, bytes }) => ({
+          segmentPath: task.segmentPath,
+          task: {
+            index: task.index,
+            records: result.records,
+            rewritten: result.rewritten,
+            longestRow: result.longestRow,
+            rowsBytes: bytes,
+          },
+        })),
+        async () => {
+          for (const entity of entities) {
+            const own = parts.filter(({ task, bytes }) => task.entity === entity && bytes > 0)
+            if (own.length === 0) continue
+            const longestRow = Math.max(...own.map(({ result }) => result.longestRow))
+            await db.run(loadStagedRowsSql(catalogEntityInfo(entity)!, longestRow), [
+              listValue(own.map(({ task }) => task.rowsPath)),
+            ])
+          }
+        },
+      )
     } catch (error) {
       // Out of memory or disk here must say where, as the build steps do.
-      throw new Error(`${task.entity}: loading the parsed records: ${(error as Error).message}`, {
+      throw new Error(`${entities.join(', ')}: loading the parsed records: ${(error as Error).message}`, {
         cause: error,
       })
     }
-    noteStaged(task, result.records, bytes)
-    progress.staged()
-    await rm(task.rowsPath, { force: true })
+    for (const { task, result, bytes } of parts) {
+      noteStaged(task, result.records, bytes)
+      progress.staged()
+    }
+    await Promise.all(parts.map(({ task }) => rm(task.rowsPath, { force: true })))
   }
-  let loads: Promise<void> = Promise.resolve()
+  const loads = groupedLoader(loadRows)
 
   // The parts a stopped run parsed count as read, first: the progress goes on from where it stopped.
   const results = new Map<number, ParseDone>()
@@ -226,15 +245,13 @@ export async function stageRecords(
           checkRecordCount(part, result.records)
           progress.fileDone(part.bytes, finished)
         }
-        // After a failed load the rest are skipped: the chain stays rejected.
-        loads = loads.then(() => loadRows(task, result))
-        return loads
+        return loads.add({ task, result })
       },
     })
     for (const result of parsed) results.set(result.index, result)
   } catch (error) {
     // The staging database is closed after a failure: no load may still be running on it then.
-    await loads.catch(() => {})
+    await loads.idle()
     throw error
   }
   const done = tasks.map((task) => results.get(task.index)!)
@@ -355,4 +372,52 @@ async function assembleRecordStores(
     stores.set(info.entity, store)
   }
   return stores
+}
+
+/** A parse task done, its rows waiting to be loaded. */
+interface FinishedTask {
+  readonly task: ParseTask
+  readonly result: ParseDone
+}
+
+/**
+ * Runs `load` on finished tasks one group at a time: each group is every task that finished while the last
+ * load ran. `add` resolves when its task's group is loaded; after a failed load every later task is refused
+ * with the same error (the staging database is in no state for more).
+ */
+function groupedLoader(load: (group: readonly FinishedTask[]) => Promise<void>) {
+  let waiting: { finished: FinishedTask; settle: (failed?: { readonly error: unknown }) => void }[] = []
+  let running: Promise<void> | undefined
+  let failure: { readonly error: unknown } | undefined
+  const drain = async (): Promise<void> => {
+    while (waiting.length > 0) {
+      const group = waiting
+      waiting = []
+      if (failure === undefined) {
+        try {
+          await load(group.map(({ finished }) => finished))
+        } catch (error) {
+          failure = { error }
+        }
+      }
+      for (const { settle } of group) settle(failure)
+    }
+    running = undefined
+  }
+  return {
+    add(finished: FinishedTask): Promise<void> {
+      const loaded = new Promise<void>((resolve, reject) => {
+        waiting.push({
+          finished,
+          settle: (failed) => (failed === undefined ? resolve() : reject(failed.error)),
+        })
+      })
+      running ??= drain()
+      return loaded
+    },
+    /** Resolves once no load is running. */
+    async idle(): Promise<void> {
+      await running
+    },
+  }
 }

@@ -1,6 +1,9 @@
 // A process for the resume tests: it ingests a snapshot and kills itself with SIGKILL, as the kernel's
 // out-of-memory killer or a power cut would stop it, the moment the given number of part files are staged
-// (their checkpoint committed). Nothing gets to clean up. Arguments: `<snapshotDir> <outDir> <parts>`.
+// (their checkpoint committed). Nothing gets to clean up. Arguments: `<snapshotDir> <outDir> <parts>`. Parts
+// that finish together are staged together, so it may have staged more: it says how many on its stdout
+// (`staged <n>`) before it dies.
+import { writeSync } from 'node:fs'
 import { ingestSnapshot } from '../../src/ingest-snapshot.ts'
 
 const [snapshotDir, outDir, partsText] = process.argv.slice(2)
@@ -16,7 +19,9 @@ await ingestSnapshot({
   textTagger: false,
   vectors: false,
   onProgress: (event) => {
-    if (event.partsStaged >= parts) process.kill(process.pid, 'SIGKILL')
+    if (event.partsStaged < parts) return
+    writeSync(1, `staged ${event.partsStaged}\n`)
+    process.kill(process.pid, 'SIGKILL')
   },
 })
 // Reaching this line means the ingest finished before it had staged that many parts.

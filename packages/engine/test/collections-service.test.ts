@@ -59,6 +59,11 @@ describe('the collection service', () => {
     expect(await codeOf(collections.adminList(ann, { page: 1, perPage: 10 }))).toBe('forbidden')
     expect((await collections.adminList(root, { page: 1, perPage: 10, ownerId: 'ann' })).total).toBe(1)
     expect(await codeOf(collections.get(ann, 'col_unknown000'))).toBe('collection_not_found')
+    // The engine's words name no route: that is the HTTP layer's to add.
+    await expect(collections.get(ann, 'col_unknown000')).rejects.toThrow(
+      /^No collection has the id 'col_unknown000'\.$/,
+    )
+    await expect(collections.resolveForFilter(null, made.id)).rejects.toThrow(/needs a caller/)
     // Ids of a shape never issued are unknown without asking the store.
     expect(await codeOf(collections.get(ann, 'col_a'))).toBe('collection_not_found')
   })

@@ -72,9 +72,11 @@ export const isCollectionError = (error: unknown): error is CollectionError =>
   typeof (error as CollectionError).code === 'string' &&
   (error as CollectionError).code in COLLECTION_ERROR_CODES
 
-/** The message of a refused collection lookup: nothing about the collection but its id. */
-export const writeCollectionNotFoundMessage = (id: string): string =>
-  `No collection has the id '${id}'. GET /me/collections lists yours.`
+/**
+ * The message of a refused collection lookup: nothing about the collection but its id. Where to look for
+ * one's collections is the HTTP layer's to add (`collection-api-error.ts`): the engine knows no routes.
+ */
+export const writeCollectionNotFoundMessage = (id: string): string => `No collection has the id '${id}'.`
 
 export const writeForbiddenCollectionMessage = (id: string): string =>
   `The collection '${id}' belongs to another user; only its owner (or an admin) can use it.`

@@ -210,7 +210,7 @@ export class CollectionService {
     if (caller === null)
       throw new CollectionError(
         'authentication_required',
-        `Filtering by a collection (${id}) needs your API key: add api_key=… or an Authorization: Bearer header.`,
+        `Filtering by a collection (${id}) needs a caller: only its owner (or an admin) can use it.`,
       )
     const collection = await this.#owned(caller, id)
     const members = await this.#store.members(id, 0, COLLECTION_LIMITS.entitiesPerCollection)

@@ -1,5 +1,27 @@
 import type { OqlFieldDefinition } from './oql-field.ts'
 
+// The date fields whose `>=` and `<=` write a `from_<column>` and a `to_<column>` column (each with `is`),
+// and which those bound columns print back as.
+const DATED_FIELDS = [
+  ['date', 'publication_date'],
+  ['created date', 'created_date'],
+  ['updated date', 'updated_date'],
+] as const
+
+const datedField = (word: string, column: string): OqlFieldDefinition => ({
+  word,
+  column,
+  kind: 'date',
+  dateBounds: { from: `from_${column}`, to: `to_${column}` },
+})
+
+const dateBoundField = (column: string, word: string, operator: '>=' | '<='): OqlFieldDefinition => ({
+  word: column,
+  column,
+  kind: 'date',
+  boundOf: { word, operator },
+})
+
 // The curated OQL field table: the words people write for the columns they use most, with the
 // kind that decides each field's value grammar. Data (the reference engine's published field table,
 // OQL v2.2 research Appendix A); the column is re-pointed per entity through the registry.
@@ -53,60 +75,11 @@ export const CURATED_FIELDS: readonly OqlFieldDefinition[] = [
   { word: 'citation count', column: 'cited_by_count', kind: 'num' },
   { word: 'FWCI', column: 'fwci', kind: 'num' },
   { word: 'citation percentile by subfield', column: 'citation_normalized_percentile.value', kind: 'num' },
-  {
-    word: 'date',
-    column: 'publication_date',
-    kind: 'date',
-    dateBounds: { from: 'from_publication_date', to: 'to_publication_date' },
-  },
-  {
-    word: 'created date',
-    column: 'created_date',
-    kind: 'date',
-    dateBounds: { from: 'from_created_date', to: 'to_created_date' },
-  },
-  {
-    word: 'updated date',
-    column: 'updated_date',
-    kind: 'date',
-    dateBounds: { from: 'from_updated_date', to: 'to_updated_date' },
-  },
-  {
-    word: 'from_publication_date',
-    column: 'from_publication_date',
-    kind: 'date',
-    boundOf: { word: 'date', operator: '>=' },
-  },
-  {
-    word: 'to_publication_date',
-    column: 'to_publication_date',
-    kind: 'date',
-    boundOf: { word: 'date', operator: '<=' },
-  },
-  {
-    word: 'from_created_date',
-    column: 'from_created_date',
-    kind: 'date',
-    boundOf: { word: 'created date', operator: '>=' },
-  },
-  {
-    word: 'to_created_date',
-    column: 'to_created_date',
-    kind: 'date',
-    boundOf: { word: 'created date', operator: '<=' },
-  },
-  {
-    word: 'from_updated_date',
-    column: 'from_updated_date',
-    kind: 'date',
-    boundOf: { word: 'updated date', operator: '>=' },
-  },
-  {
-    word: 'to_updated_date',
-    column: 'to_updated_date',
-    kind: 'date',
-    boundOf: { word: 'updated date', operator: '<=' },
-  },
+  ...DATED_FIELDS.map(([word, column]) => datedField(word, column)),
+  ...DATED_FIELDS.flatMap(([word, column]) => [
+    dateBoundField(`from_${column}`, word, '>='),
+    dateBoundField(`to_${column}`, word, '<='),
+  ]),
   { word: 'open access', column: 'open_access.is_oa', kind: 'bool' },
   { word: 'global south', column: 'authorships.institutions.is_global_south', kind: 'bool' },
   { word: 'retracted', column: 'is_retracted', kind: 'bool' },

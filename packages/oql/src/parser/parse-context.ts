@@ -292,15 +292,24 @@ const situateClause = (clause: ClauseNode, place: Place, keywords: readonly stri
     operator: operator.implied ? 'is' : operatorText(operator),
     openGroups: place.openGroups,
   }
+  const spot = { clause, place, base, keywords }
   return operator.family === 'search'
-    ? situateSearch(clause.value as SearchNode, clause, place, base, keywords, false)
-    : situateValue(clause.value as ValueNode, clause, place, base, keywords, false)
+    ? situateSearch(clause.value as SearchNode, spot, false)
+    : situateValue(clause.value as ValueNode, spot, false)
 }
 
 interface ClauseBase {
   readonly field: ContextField
   readonly operator: string
   readonly openGroups: number
+}
+
+/** What situating a clause's value (or search) carries down its tree: the clause and where the cursor is. */
+interface ValueSpot {
+  readonly clause: ClauseNode
+  readonly place: Place
+  readonly base: ClauseBase
+  readonly keywords: readonly string[]
 }
 
 /** After a bare value or term, `or ▮` at the end: a new condition, or another value of the clause. */
@@ -331,59 +340,49 @@ const afterBareGroup = (error: SyntaxErrorNode | undefined, place: Place): Situa
   return { state: 'directive', keywords: ['by'], explains: error.span.start }
 }
 
-const situateValue = (
-  node: ValueNode,
-  clause: ClauseNode,
-  place: Place,
-  base: ClauseBase,
-  keywords: readonly string[],
-  inList: boolean,
-): Situation => {
+/** After a bare value or term that the grammar refused: a connective or `group` begun at the end. */
+const afterBare = (error: SyntaxErrorNode, { clause, place }: ValueSpot): Situation =>
+  afterBareConnective(error, clause, place) ?? afterBareGroup(error, place) ?? NONE
+
+const situateValue = (node: ValueNode, spot: ValueSpot, inList: boolean): Situation => {
+  const { base, clause, keywords } = spot
+  const connective: Situation = {
+    state: 'connective',
+    openGroups: base.openGroups,
+    sibling: clause,
+    keywords,
+  }
   switch (node.kind) {
     case 'missing':
-      return atEnd(node, place.end) ? { ...base, state: 'value', inList } : NONE
+      return atEnd(node, spot.place.end) ? { ...base, state: 'value', inList } : NONE
     case 'bare':
-      if (node.error !== undefined)
-        return afterBareConnective(node.error, clause, place) ?? afterBareGroup(node.error, place) ?? NONE
-      return { state: 'connective', openGroups: base.openGroups, sibling: clause, keywords }
+      return node.error !== undefined ? afterBare(node.error, spot) : connective
     case 'group':
-      return node.closed
-        ? { state: 'connective', openGroups: base.openGroups, sibling: clause, keywords }
-        : situateValue(node.inner, clause, place, base, keywords, true)
+      return node.closed ? connective : situateValue(node.inner, spot, true)
     case 'not':
-      return situateValue(throughNots(node), clause, place, base, keywords, inList)
+      return situateValue(throughNots(node), spot, inList)
     case 'branch':
-      return situateValue(node.operands.at(-1)!, clause, place, base, keywords, inList)
+      return situateValue(node.operands.at(-1)!, spot, inList)
     default:
-      return inList
-        ? { ...base, state: 'connective', inList: true }
-        : { state: 'connective', openGroups: base.openGroups, sibling: clause, keywords }
+      return inList ? { ...base, state: 'connective', inList: true } : connective
   }
 }
 
-const situateSearch = (
-  node: SearchNode,
-  clause: ClauseNode,
-  place: Place,
-  base: ClauseBase,
-  keywords: readonly string[],
-  inList: boolean,
-): Situation => {
+const situateSearch = (node: SearchNode, spot: ValueSpot, inList: boolean): Situation => {
+  const { base, keywords } = spot
   switch (node.kind) {
     case 'missing':
-      return atEnd(node, place.end) ? { ...base, state: 'search-term', inList } : NONE
+      return atEnd(node, spot.place.end) ? { ...base, state: 'search-term', inList } : NONE
     case 'bare':
-      if (node.error !== undefined)
-        return afterBareConnective(node.error, clause, place) ?? afterBareGroup(node.error, place) ?? NONE
-      return situateSearch(node.item, clause, place, base, keywords, false)
+      return node.error !== undefined ? afterBare(node.error, spot) : situateSearch(node.item, spot, false)
     case 'group':
       return node.closed
         ? { state: 'connective', openGroups: base.openGroups, keywords }
-        : situateSearch(node.inner, clause, place, base, keywords, true)
+        : situateSearch(node.inner, spot, true)
     case 'not':
-      return situateSearch(throughNots(node), clause, place, base, keywords, inList)
+      return situateSearch(throughNots(node), spot, inList)
     case 'branch':
-      return situateSearch(node.operands.at(-1)!, clause, place, base, keywords, inList)
+      return situateSearch(node.operands.at(-1)!, spot, inList)
     case 'proximity':
       if (!node.closed) return NONE
       return inList

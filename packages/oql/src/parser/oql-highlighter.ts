@@ -3,10 +3,12 @@ import type { OqlTokenRole } from '../printer/oql-tokens.ts'
 import { type LexedOql, lexOql, type Token } from './oql-lexer.ts'
 import { parseOqlSyntax } from './oql-parser.ts'
 import type {
+  BareNode,
   BranchNode,
   ClauseNode,
   ConditionNode,
   DirectiveNode,
+  GroupNode,
   NotNode,
   QueryNode,
   SearchNode,
@@ -123,10 +125,32 @@ class HighlightWalk {
     if (error !== undefined && error.span.end > error.span.start) this.#map.mark(error.span, 'error')
   }
 
-  #branch<T>(node: BranchNode<T>, operand: (child: T) => void): void {
-    for (const connective of node.connectives) this.#map.mark(connective, 'connective')
-    for (const child of node.operands) operand(child)
-    for (const error of node.errors) this.#error(error)
+  /**
+   * The nodes that conditions, values and searches all nest in (a branch, `not`s, a group, a bare item):
+   * marks their own words and errors, and `walk`s into what they hold.
+   */
+  #nested<T extends { readonly kind: string }>(
+    node: BranchNode<T> | NotNode<T> | GroupNode<T> | BareNode<T>,
+    walk: (child: T) => void,
+  ): void {
+    switch (node.kind) {
+      case 'branch':
+        for (const connective of node.connectives) this.#map.mark(connective, 'connective')
+        for (const child of node.operands) walk(child)
+        for (const error of node.errors) this.#error(error)
+        break
+      case 'not':
+        walk(this.#throughNots(node))
+        break
+      case 'group':
+        walk(node.inner)
+        this.#error(node.error)
+        break
+      case 'bare':
+        walk(node.item)
+        this.#error(node.error)
+        break
+    }
   }
 
   /** A run of `not`s, walked iteratively (a text may hold thousands). */
@@ -143,22 +167,14 @@ class HighlightWalk {
 
   #condition(node: ConditionNode): void {
     switch (node.kind) {
-      case 'branch':
-        this.#branch(node, (child) => this.#condition(child))
-        break
-      case 'not':
-        this.#condition(this.#throughNots(node))
-        break
-      case 'group':
-        this.#condition(node.inner)
-        this.#error(node.error)
-        break
       case 'clause':
         this.#clause(node)
         break
       case 'error':
         this.#error(node)
         break
+      default:
+        this.#nested(node, (child) => this.#condition(child))
     }
   }
 
@@ -179,20 +195,6 @@ class HighlightWalk {
   #value(node: ValueNode): void {
     const map = this.#map
     switch (node.kind) {
-      case 'branch':
-        this.#branch(node, (child) => this.#value(child))
-        break
-      case 'not':
-        this.#value(this.#throughNots(node))
-        break
-      case 'group':
-        this.#value(node.inner)
-        this.#error(node.error)
-        break
-      case 'bare':
-        this.#value(node.item)
-        this.#error(node.error)
-        break
       case 'scalar':
         map.markToken(node.span, (token) => (token.kind === 'string' ? 'string' : scalarRole(token.text)))
         break
@@ -201,26 +203,14 @@ class HighlightWalk {
         break
       case 'missing':
         return
+      default:
+        this.#nested(node, (child) => this.#value(child))
     }
   }
 
   #search(node: SearchNode): void {
     const map = this.#map
     switch (node.kind) {
-      case 'branch':
-        this.#branch(node, (child) => this.#search(child))
-        break
-      case 'not':
-        this.#search(this.#throughNots(node))
-        break
-      case 'group':
-        this.#search(node.inner)
-        this.#error(node.error)
-        break
-      case 'bare':
-        this.#search(node.item)
-        this.#error(node.error)
-        break
       case 'run':
         for (const word of node.words) map.mark(word.span, word.quoted ? 'string' : 'value')
         return
@@ -242,6 +232,8 @@ class HighlightWalk {
       case 'error':
         this.#error(node)
         break
+      default:
+        this.#nested(node, (child) => this.#search(child))
     }
   }
 

@@ -20,7 +20,7 @@ import {
 } from './url-diagnostic.ts'
 import { decodeUrlComponent } from './url-encoding.ts'
 import { locateUrl } from './url-location.ts'
-import { isViewKey, MAX_PER_PAGE, type UrlView } from './url-view.ts'
+import { isViewKey, MAX_PER_PAGE, type UrlView, VIEW_KEYS } from './url-view.ts'
 
 export type UrlToOqoResult =
   | {
@@ -57,13 +57,7 @@ const KNOWN_PARAMETERS: readonly string[] = [
   'search',
   'search.exact',
   'search.semantic',
-  'sort',
-  'select',
-  'per_page',
-  'page',
-  'cursor',
-  'api_key',
-  'mailto',
+  ...VIEW_KEYS,
 ]
 
 // `per-page`, `group-by` and `api-key` are spellings of the underscore names.

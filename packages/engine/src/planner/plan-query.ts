@@ -1,4 +1,5 @@
 import {
+  type ColumnAction,
   type EntityType,
   entityPath,
   type Oqo,
@@ -121,17 +122,11 @@ export const groupSignatureOf = (
 ): string =>
   `groups(${groupBy.map((dimension) => `${dimension.column.id}${dimension.includeUnknown ? '+unknown' : ''}`).join(',')}):${order.by}:${order.direction}:${perPage}`
 
-const sortableFields = (entity: EntityType, registry: PropertiesRegistry): string[] =>
+/** The listed fields of an entity that allow `action`, sorted: what a refusal names as the choices. */
+const fieldsAllowing = (entity: EntityType, registry: PropertiesRegistry, action: ColumnAction): string[] =>
   registry
     .columnsOf(entity, { includeUnlisted: false })
-    .filter((column) => column.kind !== null && column.actions.includes('sort'))
-    .map((column) => column.id)
-    .sort()
-
-const groupableFields = (entity: EntityType, registry: PropertiesRegistry): string[] =>
-  registry
-    .columnsOf(entity, { includeUnlisted: false })
-    .filter((column) => column.kind !== null && column.actions.includes('group_by'))
+    .filter((column) => column.kind !== null && column.actions.includes(action))
     .map((column) => column.id)
     .sort()
 
@@ -230,7 +225,7 @@ export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOpti
       errors.push({
         code: 'invalid_sort',
         parameter: 'sort',
-        message: `'${name}' cannot be used to sort ${entityPath(entity)}${name === 'key' || name === 'count' ? ` ('${name}' sorts the buckets of a group_by)` : ''}. Sortable fields: relevance_score (with a search), ${sortableFields(entity, registry).join(', ')}.`,
+        message: `'${name}' cannot be used to sort ${entityPath(entity)}${name === 'key' || name === 'count' ? ` ('${name}' sorts the buckets of a group_by)` : ''}. Sortable fields: relevance_score (with a search), ${fieldsAllowing(entity, registry, 'sort').join(', ')}.`,
       })
     else sort.push({ column: found.ref, direction })
   }
@@ -313,7 +308,7 @@ export const planQuery = (oqo: Oqo, view: ViewParameters = {}, options: PlanOpti
       errors.push({
         code: 'invalid_group_by',
         parameter: 'group_by',
-        message: `'${column_id}' cannot be grouped by on ${entityPath(entity)}. Groupable fields: ${groupableFields(entity, registry).join(', ')}.`,
+        message: `'${column_id}' cannot be grouped by on ${entityPath(entity)}. Groupable fields: ${fieldsAllowing(entity, registry, 'group_by').join(', ')}.`,
       })
     else
       groupBy.push({ column: found.ref, includeUnknown: view.includeUnknown?.includes(column_id) ?? false })

@@ -1,3 +1,4 @@
+import { namedErrorGuard } from '../errors/named-error-guard.ts'
 /** Why a running query was stopped: its request's time budget ran out, or the server is shutting down. */
 export type InterruptReason = 'deadline' | 'shutdown'
 
@@ -23,8 +24,7 @@ export class QueryInterruptedError extends Error {
 }
 
 /** True for a `QueryInterruptedError`, also from another copy of this package (checks the name). */
-export const isQueryInterruptedError = (error: unknown): error is QueryInterruptedError =>
-  error instanceof Error && error.name === 'QueryInterruptedError'
+export const isQueryInterruptedError = namedErrorGuard<QueryInterruptedError>('QueryInterruptedError')
 
 /** Throws the `QueryInterruptedError` of a signal that has fired; a check between steps of long work. */
 export const throwIfInterrupted = (signal: AbortSignal | undefined): void => {

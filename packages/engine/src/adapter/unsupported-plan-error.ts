@@ -3,6 +3,7 @@
 // reaching the adapter with such a plan is a bug or a missing capability, not bad user input, but for the two
 // reasons that are the request's fault (a cursor or a search the adapter cannot read). It lives beside
 // `StorageAdapter` so that every adapter throws the same class and the HTTP layer recognises it by its class.
+import { namedErrorGuard } from '../errors/named-error-guard.ts'
 
 export type UnsupportedPlanReason =
   | 'collection'
@@ -26,5 +27,4 @@ export class UnsupportedPlanError extends Error {
 }
 
 /** True for an `UnsupportedPlanError`, also from another copy of this package (checks the name, not the class). */
-export const isUnsupportedPlanError = (error: unknown): error is UnsupportedPlanError =>
-  error instanceof Error && error.name === 'UnsupportedPlanError'
+export const isUnsupportedPlanError = namedErrorGuard<UnsupportedPlanError>('UnsupportedPlanError')

@@ -2,6 +2,7 @@
 // sides must use the same model, or the cosine between them means nothing; so an embedder names its model
 // (`modelId`) and its width, the catalog records the identity its vectors were made with, and a query
 // embedder that does not match is refused when the catalog is opened, not discovered in bad rankings later.
+import { namedErrorGuard } from '../errors/named-error-guard.ts'
 
 /** Which model made a set of vectors: enough to tell whether two sets can be compared. */
 export interface EmbedderIdentity {
@@ -49,8 +50,7 @@ export class EmbedderError extends Error {
 }
 
 /** True for an `EmbedderError`, also from another copy of this package (checks the name, not the class). */
-export const isEmbedderError = (error: unknown): error is EmbedderError =>
-  error instanceof Error && error.name === 'EmbedderError'
+export const isEmbedderError = namedErrorGuard<EmbedderError>('EmbedderError')
 
 /** The vector scaled to unit length, as a new array (zeros stay zeros). */
 export const unitVector = (vector: Float32Array): Float32Array => {

@@ -1,3 +1,4 @@
+import { namedErrorGuard } from '../errors/named-error-guard.ts'
 /**
  * A query the engine can answer only by reading more than it allows into memory (ordering buckets by
  * key when the adapter cannot, nested buckets, filtering buckets by name). Bad input, not a fault: the
@@ -14,5 +15,4 @@ export class QueryLimitError extends Error {
 }
 
 /** True for a `QueryLimitError`, also from another copy of this package (checks the name). */
-export const isQueryLimitError = (error: unknown): error is QueryLimitError =>
-  error instanceof Error && error.name === 'QueryLimitError'
+export const isQueryLimitError = namedErrorGuard<QueryLimitError>('QueryLimitError')

@@ -2,11 +2,25 @@
 // shape of a real one of its entity (key names and order of the 2025 API records) but only the fields the
 // embedded objects state: nothing is guessed. Counts come from the sample; `updated_date` is the sample's
 // as-of date; `created_date` is never set, which is what marks a record as derived.
+import { ENTITY_TYPES } from '@oqlkit/oqo-schema'
 import type { ObservationIndex } from './embedded-observation-collector.ts'
-import { isJsonObject, type JsonObject, type JsonValue, type NativeEntity } from './openalex-id-classifier.ts'
+import {
+  isJsonObject,
+  type JsonObject,
+  type JsonValue,
+  NATIVE_ENTITIES,
+  type NativeEntity,
+} from './openalex-id-classifier.ts'
 import { COUNT_FILTERS, type SampleCounts } from './sample-count-calculator.ts'
 
 export type DerivableEntity = Exclude<NativeEntity, 'works'>
+
+/** Whether records of an entity can be derived from the objects embedded in others: every native one but works. */
+export const isDerivable = (entity: string): entity is DerivableEntity =>
+  entity !== 'works' && (NATIVE_ENTITIES as readonly string[]).includes(entity)
+
+/** The derivable entities in the order of oqo-schema's entity types (the order the sample's README lists them). */
+export const DERIVABLE_ENTITIES: readonly DerivableEntity[] = ENTITY_TYPES.filter(isDerivable)
 
 interface EntityShape {
   /** Fields read from observations, in output order; `@counts`, `@ids` and `@api_url` mark computed fields. */

@@ -3,7 +3,7 @@
 // the other entities, and the vocabulary entities. Writes it in the legacy snapshot layout with a README.
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { buildDerivedRecord, type DerivableEntity } from './derived-record-builder.ts'
+import { buildDerivedRecord, type DerivableEntity, isDerivable } from './derived-record-builder.ts'
 import { collectReferencedIds, ObservationIndex } from './embedded-observation-collector.ts'
 import { type SnapshotLine, type WrittenEntity, writeEntity } from './legacy-snapshot-writer.ts'
 import {
@@ -243,10 +243,6 @@ function assembleSnapshot(source: SampleSource): SnapshotModel {
     fieldsWithoutDomain,
     hierarchyConflicts: hierarchy.conflicts,
   }
-}
-
-function isDerivable(entity: SnapshotEntity): entity is DerivableEntity {
-  return entity !== 'works' && (NATIVE_ENTITIES as readonly string[]).includes(entity)
 }
 
 function forEachObject(value: JsonValue, visit: (object: JsonObject) => void): void {

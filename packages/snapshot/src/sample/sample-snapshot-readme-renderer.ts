@@ -1,22 +1,11 @@
 // The README of the bundled sample snapshot. Everything in it that is a number comes from the build summary,
 // so the text and the data cannot drift apart; the snapshot test reads the table back.
-import { type DerivableEntity, derivedRecordKeys } from './derived-record-builder.ts'
+import { DERIVABLE_ENTITIES, derivedRecordKeys } from './derived-record-builder.ts'
 import { COUNT_FILTERS } from './sample-count-calculator.ts'
 import type { SampleSnapshotSummary } from './sample-snapshot-summary.ts'
 
 export const README_TABLE_HEADER =
   '| entity | real, referenced | real, not referenced | derived | from vocabularies | total | part files | bytes (gzip) |'
-
-const DERIVABLE_ENTITIES: readonly DerivableEntity[] = [
-  'authors',
-  'institutions',
-  'sources',
-  'publishers',
-  'funders',
-  'topics',
-  'keywords',
-  'concepts',
-]
 
 const PUBLISHER_NOTE =
   ' (the works list a publisher lineage in no consistent order, so no hierarchy is derived)'

@@ -131,6 +131,18 @@ export const ownValuesOf = (
 ): ListSource | LinkSource =>
   source.kind === 'cited-by' ? source.references : source.kind === 'related-to' ? source.list : source
 
+/** A source with one value per row: a scalar, or a scalar that filters read another way. */
+export type SingleValuedSource = ScalarSource | ExternalIdSource | ChoiceSource | PrefixSource
+
+const SINGLE_VALUED_KINDS: ReadonlySet<string> = new Set(['scalar', 'external-id', 'choice', 'prefix'])
+
+export const isSingleValued = (source: ColumnSource): source is SingleValuedSource =>
+  SINGLE_VALUED_KINDS.has(source.kind)
+
+/** The scalar a single-valued source holds per row, for ranges, sorts and groups. */
+export const rowScalarOf = (source: SingleValuedSource): ScalarSource =>
+  source.kind === 'scalar' ? source : source.scalar
+
 export interface UnsupportedSource {
   readonly kind: 'unsupported'
   readonly message: string

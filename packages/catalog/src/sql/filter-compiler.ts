@@ -19,9 +19,11 @@ import {
 // The column sources' shapes by the package's index, which names them wherever the columns/ folder keeps them.
 import {
   type ColumnSource,
+  isSingleValued,
   type LinkSource,
   type ListSource,
   ownValuesOf,
+  rowScalarOf,
 } from '../columns/column-source-shapes.ts'
 import { codecInputs, type ValueCodec } from '../columns/value-codecs.ts'
 import type { CatalogEntity } from '../layout/catalog-entities.ts'
@@ -209,16 +211,13 @@ const compareRange = (
   operator: RangeOperator,
   value: FilterValue,
 ): SqlFragment => {
+  if (isSingleValued(source)) {
+    const scalar = rowScalarOf(source)
+    const input = scalar.codec.input(value)
+    if (input === null) return dialect.falseSql
+    return sql`${raw(scalar.codec.stored(scalar.expr))} ${raw(operator)} ${dialect.bind(scalar.codec, input)}`
+  }
   switch (source.kind) {
-    case 'scalar':
-    case 'external-id':
-    case 'choice':
-    case 'prefix': {
-      const scalar = source.kind === 'scalar' ? source : source.scalar
-      const input = scalar.codec.input(value)
-      if (input === null) return dialect.falseSql
-      return sql`${raw(scalar.codec.stored(scalar.expr))} ${raw(operator)} ${dialect.bind(scalar.codec, input)}`
-    }
     case 'list':
     case 'link':
     case 'cited-by':

@@ -6,8 +6,10 @@ import { UnsupportedPlanError } from '@oqlkit/engine'
 import {
   type ColumnSource,
   formatGroupKey,
+  isSingleValued,
   type LinkSource,
   type ListSource,
+  rowScalarOf,
 } from '../columns/column-source-shapes.ts'
 import type { CatalogEntity } from '../layout/catalog-entities.ts'
 import type { GroupKeyFormat } from './compiled-query.ts'
@@ -31,14 +33,11 @@ export const groupedValuesOf = (
 ): GroupedValues => {
   const source = columnSourceOf(entity, dimension.column)
   if (source.kind === 'unsupported') throw new UnsupportedPlanError('column', source.message)
+  if (isSingleValued(source)) {
+    const scalar = rowScalarOf(source)
+    return { kind: 'value', expr: scalar.groupExpr, format: formatGroupKey(scalar.groupKey) }
+  }
   switch (source.kind) {
-    case 'scalar':
-    case 'external-id':
-    case 'choice':
-    case 'prefix': {
-      const scalar = source.kind === 'scalar' ? source : source.scalar
-      return { kind: 'value', expr: scalar.groupExpr, format: formatGroupKey(scalar.groupKey) }
-    }
     case 'link':
       return { kind: 'link', source, format: formatGroupKey(source.groupKey) }
     case 'list':

@@ -1,4 +1,10 @@
-import { parseOql, type TranslationError, type TranslationWarning, translate } from '@oqlkit/oql'
+import {
+  parseOql,
+  type TranslationError,
+  type TranslationInput,
+  type TranslationWarning,
+  translate,
+} from '@oqlkit/oql'
 import { type EmbeddedView, type Oqo, parseBoundedJson, readOqo } from '@oqlkit/oqo-schema'
 import { queryProblem } from '../errors/query-error.ts'
 import type { QueryInput } from './query-execute-reader.ts'
@@ -37,6 +43,20 @@ const parseJson = (text: string): { value: unknown } | { error: string } => {
   }
 }
 
+/** A query refused before it could be read: one problem, about the `oql` or `oqo` it was sent as. */
+const refused = (form: 'oql' | 'oqo', message: string): QueryReading => ({
+  ok: false,
+  errors: [queryProblem('bad_request', `invalid_${form}`, message, form)],
+  warnings: [],
+  oqo: null,
+})
+
+/** A query read but not valid, described by `translate()` itself (its errors, positions and fixes). */
+const translationFailure = (input: TranslationInput, oqo: Oqo | null): QueryReading => {
+  const failed = translate(input)
+  return { ok: false, errors: failed.validation.errors, warnings: failed.validation.warnings, oqo }
+}
+
 /**
  * Reads the query of an execute request into its canonical OQO through the same readers `translate()`
  * uses (`parseOql`, `readOqo`), so running a query and translating it cannot disagree. A query that
@@ -46,70 +66,28 @@ export const readQueryInput = (input: QueryInput): QueryReading => {
   if (input.form === 'oql') {
     const text = typeof input.value === 'string' ? input.value : ''
     if (text.trim() === '')
-      return {
-        ok: false,
-        errors: [
-          queryProblem(
-            'bad_request',
-            'invalid_oql',
-            'The OQL is empty. Write a query, e.g. works where year is 2020.',
-            'oql',
-          ),
-        ],
-        warnings: [],
-        oqo: null,
-      }
+      return refused('oql', 'The OQL is empty. Write a query, e.g. works where year is 2020.')
     const parsed = parseOql(text)
     if (parsed.ok) return { ok: true, oqo: parsed.oqo, embedded: {}, warnings: warningsOf(parsed.warnings) }
-    const failed = translate({ oql: text })
-    return {
-      ok: false,
-      errors: failed.validation.errors,
-      warnings: failed.validation.warnings,
-      oqo: parsed.oqo ?? null,
-    }
+    return translationFailure({ oql: text }, parsed.oqo ?? null)
   }
 
   let value = input.value
   if (typeof value === 'string') {
     const parsed = parseJson(value)
     if ('error' in parsed)
-      return {
-        ok: false,
-        errors: [
-          queryProblem(
-            'bad_request',
-            'invalid_oqo',
-            `oqo is not valid JSON (${parsed.error}). Send the OQO as URL-encoded JSON, e.g. oqo=${encodeURIComponent('{"get_rows":"works"}')}.`,
-            'oqo',
-          ),
-        ],
-        warnings: [],
-        oqo: null,
-      }
+      return refused(
+        'oqo',
+        `oqo is not valid JSON (${parsed.error}). Send the OQO as URL-encoded JSON, e.g. oqo=${encodeURIComponent('{"get_rows":"works"}')}.`,
+      )
     value = parsed.value
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return {
-      ok: false,
-      errors: [
-        queryProblem(
-          'bad_request',
-          'invalid_oqo',
-          `oqo must be a JSON object: an OQO, whose "get_rows" names the entity, such as "get_rows": "works" (was ${JSON.stringify(value)}).`,
-          'oqo',
-        ),
-      ],
-      warnings: [],
-      oqo: null,
-    }
+    return refused(
+      'oqo',
+      `oqo must be a JSON object: an OQO, whose "get_rows" names the entity, such as "get_rows": "works" (was ${JSON.stringify(value)}).`,
+    )
   const read = readOqo(value)
   if (read.ok) return { ok: true, oqo: read.oqo, embedded: read.view, warnings: warningsOf(read.warnings) }
-  const failed = translate({ oqo: value })
-  return {
-    ok: false,
-    errors: failed.validation.errors,
-    warnings: failed.validation.warnings,
-    oqo: value as Oqo,
-  }
+  return translationFailure({ oqo: value }, value as Oqo)
 }

@@ -16,6 +16,14 @@ import { ref } from './openapi-schemas.ts'
 
 const ENTITY_PATHS = API_ENTITIES.map(entityPath)
 
+// What both type-ahead operations share.
+const HIDE_ZERO = query('hide_zero', 'Leave out entities without works.', { type: 'boolean' })
+const AUTOCOMPLETE_RESPONSES = {
+  200: jsonOf('Suggestions, best first.', 'AutocompleteResponse'),
+  400: response('BadRequest'),
+  default: response('ServerError'),
+}
+
 /** The parameters the components hold, shared by several operations. */
 export const componentParameters = (): Record<string, OpenApiObject> => ({
   entities: pathParameter('entities', 'The entity type, by its path name.', { enum: ENTITY_PATHS }),
@@ -258,15 +266,11 @@ export const builtPaths = (): Record<string, OpenApiObject> => ({
         query('q', 'The text typed so far (a pasted id is looked up).'),
         query('entity_type', 'Limit to one entity type (`author`, `institutions`, …).'),
         query('hide_works', 'Leave works out.', { type: 'boolean' }),
-        query('hide_zero', 'Leave out entities without works.', { type: 'boolean' }),
+        HIDE_ZERO,
         parameter('api_key'),
         parameter('mailto'),
       ],
-      responses: {
-        200: jsonOf('Suggestions, best first.', 'AutocompleteResponse'),
-        400: response('BadRequest'),
-        default: response('ServerError'),
-      },
+      responses: AUTOCOMPLETE_RESPONSES,
     },
   },
   '/autocomplete/{entity}': {
@@ -278,16 +282,12 @@ export const builtPaths = (): Record<string, OpenApiObject> => ({
         pathParameter('entity', 'The entity type, by its path name.', { enum: ENTITY_PATHS }),
         query('q', 'The text typed so far.'),
         parameter('filter'),
-        query('hide_zero', 'Leave out entities without works.', { type: 'boolean' }),
+        HIDE_ZERO,
         parameter('api_key'),
         parameter('mailto'),
       ],
-      responses: {
-        200: jsonOf('Suggestions, best first.', 'AutocompleteResponse'),
-        400: response('BadRequest'),
-        404: response('NotFound'),
-        default: response('ServerError'),
-      },
+      // An unknown entity type is a 404.
+      responses: { ...AUTOCOMPLETE_RESPONSES, 404: response('NotFound') },
     },
   },
   '/query': {

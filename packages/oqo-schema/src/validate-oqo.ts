@@ -287,18 +287,16 @@ const checkLeafAgainstRegistry = (
       )
     return
   }
+  /** Refuses the value as outside the column's domain: `expected` says what it takes. */
+  const refuseDomain = (expected: string, suggestion?: string): void =>
+    diagnostics.error(
+      'invalid_value',
+      [...path, 'value'],
+      writeValueDomainMessage(formatPath(path), leaf.column_id, value, expected, suggestion),
+    )
   if (operator === 'in collection') {
     if (typeof value !== 'string' || !COLLECTION_ID.test(value))
-      diagnostics.error(
-        'invalid_value',
-        [...path, 'value'],
-        writeValueDomainMessage(
-          formatPath(path),
-          leaf.column_id,
-          value,
-          'a collection id: col_ followed by 1 to 48 letters or digits',
-        ),
-      )
+      refuseDomain('a collection id: col_ followed by 1 to 48 letters or digits')
     return
   }
   if (!hasRightType(column, value)) {
@@ -311,16 +309,7 @@ const checkLeafAgainstRegistry = (
   }
   // An empty value matches nothing, so it is refused rather than run: a missing value is null.
   if (operator === 'is' && typeof value === 'string' && value.trim() === '') {
-    diagnostics.error(
-      'invalid_value',
-      [...path, 'value'],
-      writeValueDomainMessage(
-        formatPath(path),
-        leaf.column_id,
-        value,
-        'a value that is not empty; null matches a missing value',
-      ),
-    )
+    refuseDomain('a value that is not empty; null matches a missing value')
     return
   }
   if (
@@ -329,18 +318,7 @@ const checkLeafAgainstRegistry = (
     !(typeof value === 'string' && COLLECTION_ID.test(value))
   ) {
     const problem = domainProblem(column, value)
-    if (problem !== undefined)
-      diagnostics.error(
-        'invalid_value',
-        [...path, 'value'],
-        writeValueDomainMessage(
-          formatPath(path),
-          leaf.column_id,
-          value,
-          problem.expected,
-          problem.suggestion,
-        ),
-      )
+    if (problem !== undefined) refuseDomain(problem.expected, problem.suggestion)
   }
 }
 

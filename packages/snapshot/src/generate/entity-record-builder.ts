@@ -26,6 +26,9 @@ export interface EntityRecordContext {
   readonly topicWorks: Float64Array
 }
 
+/** A generated organisation has no picture. */
+const NO_IMAGE = { image_url: null, image_thumbnail_url: null } as const
+
 const shortId = (id: string): string => id.slice(id.lastIndexOf('/') + 1)
 const worksApiUrl = (entity: keyof typeof COUNT_FILTERS, id: string): string =>
   `${API}/works?filter=${COUNT_FILTERS[entity]}:${shortId(id)}`
@@ -67,9 +70,7 @@ export class EntityRecordBuilder {
       orcid: author.orcid,
       display_name: author.name,
       display_name_alternatives: [author.name],
-      works_count: stats.worksCount,
-      cited_by_count: stats.citedByCount,
-      summary_stats: summaryStats(stats),
+      ...impactOf(stats),
       ids: author.orcid === null ? { openalex: author.id } : { openalex: author.id, orcid: author.orcid },
       affiliations: institutions.map((institution) => ({ institution, years: stats.years.slice(0, 10) })),
       last_known_institutions: institutions.slice(0, 1),
@@ -98,14 +99,11 @@ export class EntityRecordBuilder {
       type_id: `https://openalex.org/institution-types/${institution.type}`,
       lineage: [...institution.lineage],
       homepage_url: null,
-      image_url: null,
-      image_thumbnail_url: null,
+      ...NO_IMAGE,
       display_name_acronyms: [],
       display_name_alternatives: [],
       repositories: this.#repositories.get(index) ?? [],
-      works_count: stats.worksCount,
-      cited_by_count: stats.citedByCount,
-      summary_stats: summaryStats(stats),
+      ...impactOf(stats),
       ids: { openalex: institution.id, ror: institution.ror },
       geo: {
         city: null,
@@ -144,9 +142,7 @@ export class EntityRecordBuilder {
       host_organization: source.hostId,
       host_organization_name: source.hostName,
       host_organization_lineage: [source.hostId],
-      works_count: stats.worksCount,
-      cited_by_count: stats.citedByCount,
-      summary_stats: summaryStats(stats),
+      ...impactOf(stats),
       is_oa: source.isOa,
       is_in_doaj: source.isInDoaj,
       is_indexed_in_scopus: source.isInScopus,
@@ -180,11 +176,8 @@ export class EntityRecordBuilder {
       lineage: [publisher.id],
       country_codes: [publisher.countryCode],
       homepage_url: null,
-      image_url: null,
-      image_thumbnail_url: null,
-      works_count: stats.worksCount,
-      cited_by_count: stats.citedByCount,
-      summary_stats: summaryStats(stats),
+      ...NO_IMAGE,
+      ...impactOf(stats),
       ids: { openalex: publisher.id, ror: publisher.ror },
       counts_by_year: countsByYear(stats, false),
       roles: [{ role: 'publisher', id: publisher.id, works_count: stats.worksCount }],
@@ -202,12 +195,9 @@ export class EntityRecordBuilder {
       country_code: funder.countryCode,
       description: null,
       homepage_url: null,
-      image_url: null,
-      image_thumbnail_url: null,
+      ...NO_IMAGE,
       grants_count: 0,
-      works_count: stats.worksCount,
-      cited_by_count: stats.citedByCount,
-      summary_stats: summaryStats(stats),
+      ...impactOf(stats),
       ids: { openalex: funder.id, ror: funder.ror },
       counts_by_year: countsByYear(stats, true),
       roles: [{ role: 'funder', id: funder.id, works_count: stats.worksCount }],
@@ -222,15 +212,12 @@ export class EntityRecordBuilder {
       display_name: concept.name,
       level: concept.level,
       description: null,
-      works_count: stats.worksCount,
-      cited_by_count: stats.citedByCount,
-      summary_stats: summaryStats(stats),
+      ...impactOf(stats),
       ids:
         concept.wikidata === null
           ? { openalex: concept.id }
           : { openalex: concept.id, wikidata: concept.wikidata },
-      image_url: null,
-      image_thumbnail_url: null,
+      ...NO_IMAGE,
       international: { display_name: { en: concept.name } },
       ancestors: [],
       related_concepts: [],
@@ -327,6 +314,15 @@ export class EntityRecordBuilder {
       updated_date: `${this.#c.asOf}T${pad(r.int(24), 2)}:${pad(r.int(60), 2)}:${pad(r.int(60), 2)}.${pad(r.int(1_000_000), 6)}`,
       created_date: created,
     }
+  }
+}
+
+/** The counts every entity but works carries, in the order the API writes them. */
+function impactOf(stats: EntityStatistics): { [key: string]: Json } {
+  return {
+    works_count: stats.worksCount,
+    cited_by_count: stats.citedByCount,
+    summary_stats: summaryStats(stats),
   }
 }
 

@@ -165,15 +165,7 @@ export {
 } from './search/search-query.ts'
 export { searchMatchOfText } from './search/search-text-parser.ts'
 export { unindexedSearchPath } from './search/unindexed-search-fields.ts'
-export type {
-  CompiledGroupsQuery,
-  CompiledQuery,
-  CompiledRowsQuery,
-  GroupKeyFormat,
-  RowLocator,
-  SqlParam,
-  SqlStatement,
-} from './sql/compiled-query.ts'
+export type * from './sql/compiled-query.ts'
 export {
   boundList,
   comparisonOperatorOf,

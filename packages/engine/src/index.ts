@@ -60,19 +60,7 @@ export {
   readEntityIds,
   readEntityType,
 } from './collections/collection-input-reader.ts'
-export {
-  COLLECTION_ENTITY_TYPES,
-  COLLECTION_LIMITS,
-  type CollectionEntityType,
-  type CollectionList,
-  type CollectionMembers,
-  type CollectionRecord,
-  collectionTimestamp,
-  displayNameKey,
-  ISSUED_COLLECTION_ID,
-  isCollectionEntityType,
-  newCollectionId,
-} from './collections/collection-record.ts'
+export * from './collections/collection-record.ts'
 export {
   type AdminQuery,
   type CollectionCaller,
@@ -152,17 +140,7 @@ export {
   type MeterLogEntry,
   readMeterLogEntry,
 } from './metering/meter-ledger.ts'
-export type {
-  Allowance,
-  ChargeOutcome,
-  ChargeReceipt,
-  ChargeRequest,
-  MeterCounters,
-  MeterReading,
-  MeterStore,
-  RateRule,
-  RejectionReason,
-} from './metering/meter-store.ts'
+export type * from './metering/meter-store.ts'
 export {
   DEFAULT_METERING_LIMITS,
   fromMicroUsd,
@@ -201,19 +179,7 @@ export {
   type SearchNode,
   visitFilter,
 } from './plan/filter-node.ts'
-export {
-  type ColumnSum,
-  type CursorPage,
-  DEFAULT_GROUP_ORDER,
-  type GroupDimension,
-  type GroupOrder,
-  type OffsetPage,
-  type QueryPlan,
-  type SampleRequest,
-  type SortDirection,
-  type SortKey,
-  type SortTerm,
-} from './plan/query-plan.ts'
+export * from './plan/query-plan.ts'
 export { decodeCursor, encodeCursor } from './planner/cursor-codec.ts'
 export { GROUP_SORT_VALUES } from './planner/group-order-parser.ts'
 export { PLAN_CODES, type PlanCode, type PlanDiagnostic, type PlanRule } from './planner/plan-diagnostic.ts'

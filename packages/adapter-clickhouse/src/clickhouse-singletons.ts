@@ -4,27 +4,24 @@
 import type { ClickHouseClient } from '@clickhouse/client'
 import {
   type CatalogEntityInfo,
-  catalogEntityInfo,
+  catalogEntityInfoOf,
+  foundRecord,
+  MISSING_RECORD,
   normalizeExternalId,
   shortOpenAlexId,
 } from '@oqlkit/catalog'
 import type { ExternalIdScheme, LookupResult, QueryOptions, StorageAdapter } from '@oqlkit/engine'
-import { entityPath } from '@oqlkit/oqo-schema'
 import { selectStringRows } from './clickhouse-driver.ts'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import { entityTableName, recordsTableName } from './clickhouse-schema.ts'
 
 type EntityType = Parameters<StorageAdapter['findById']>[0]
 
-const MISSING: LookupResult = { status: 'missing' }
-
 /** The served version's database, and the client that reaches it. */
 export interface SingletonSource {
   readonly client: ClickHouseClient
   readonly database: string
 }
-
-const infoOf = (entity: EntityType): CatalogEntityInfo | undefined => catalogEntityInfo(entityPath(entity))
 
 const table = (source: SingletonSource, name: string) =>
   `${quoteIdentifier(source.database)}.${quoteIdentifier(name)}`
@@ -50,19 +47,6 @@ const stringRows = async (
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
-/** A found record: its stored bytes, parsed only if something reads the object (a `select`). */
-const found = (jsonBytes: Uint8Array): LookupResult => {
-  let parsed: Record<string, unknown> | undefined
-  return {
-    status: 'found',
-    jsonBytes,
-    get record() {
-      parsed ??= JSON.parse(text(jsonBytes)) as Record<string, unknown>
-      return parsed
-    },
-  }
-}
-
 const lookupShortId = async (
   source: SingletonSource,
   info: CatalogEntityInfo,
@@ -79,7 +63,7 @@ const lookupShortId = async (
     1,
     options,
   )
-  if (record !== undefined) return found(record[0]!)
+  if (record !== undefined) return foundRecord(record[0]!)
   const [merged] = await stringRows(
     source,
     `SELECT assumeNotNull(new_id) FROM ${table(source, 'merged_ids')} WHERE entity = {entity:String} AND old_id = {id:String} AND new_id IS NOT NULL LIMIT 1`,
@@ -95,7 +79,7 @@ const lookupShortId = async (
     1,
     options,
   )
-  return deleted === undefined ? MISSING : { status: 'deleted' }
+  return deleted === undefined ? MISSING_RECORD : { status: 'deleted' }
 }
 
 /** One entity by its OpenAlex id in any form and case (`W123`, `w123`, `https://openalex.org/W123`). */
@@ -105,9 +89,9 @@ export const findEntityById = async (
   id: string,
   options?: QueryOptions,
 ): Promise<LookupResult> => {
-  const info = infoOf(entity)
+  const info = catalogEntityInfoOf(entity)
   const short = info === undefined ? undefined : shortOpenAlexId(info, id)
-  if (info === undefined || short === undefined) return MISSING
+  if (info === undefined || short === undefined) return MISSING_RECORD
   return lookupShortId(source, info, short, options)
 }
 
@@ -119,9 +103,9 @@ export const findEntityByExternalId = async (
   value: string,
   options?: QueryOptions,
 ): Promise<LookupResult> => {
-  const info = infoOf(entity)
+  const info = catalogEntityInfoOf(entity)
   const normalised = normalizeExternalId(scheme, value)
-  if (info === undefined || normalised === undefined) return MISSING
+  if (info === undefined || normalised === undefined) return MISSING_RECORD
   const [first] = await stringRows(
     source,
     `SELECT assumeNotNull(id) AS id FROM ${table(source, 'external_ids')} WHERE scheme = {scheme:String} AND value = {value:String} AND entity = {entity:String} AND id IS NOT NULL ORDER BY id LIMIT 1`,
@@ -129,7 +113,7 @@ export const findEntityByExternalId = async (
     1,
     options,
   )
-  return first === undefined ? MISSING : lookupShortId(source, info, text(first[0]!), options)
+  return first === undefined ? MISSING_RECORD : lookupShortId(source, info, text(first[0]!), options)
 }
 
 /** A uniformly drawn entity: a random position among the rows, then the id there. */
@@ -138,13 +122,13 @@ export const findRandomEntity = async (
   entity: EntityType,
   options?: QueryOptions,
 ): Promise<LookupResult> => {
-  const info = infoOf(entity)
-  if (info === undefined) return MISSING
+  const info = catalogEntityInfoOf(entity)
+  if (info === undefined) return MISSING_RECORD
   const rows = table(source, entityTableName(info.entity))
   // count() of a MergeTree table is read from its parts' metadata; the offset reads ids only up to the row.
   const [counted] = await stringRows(source, `SELECT toString(count()) FROM ${rows}`, {}, 1, options)
   const count = Number(text(counted![0]!))
-  if (count === 0) return MISSING
+  if (count === 0) return MISSING_RECORD
   const [drawn] = await stringRows(
     source,
     `SELECT id FROM ${rows} LIMIT 1 OFFSET {offset:UInt64}`,
@@ -152,5 +136,5 @@ export const findRandomEntity = async (
     1,
     options,
   )
-  return drawn === undefined ? MISSING : lookupShortId(source, info, text(drawn[0]!), options)
+  return drawn === undefined ? MISSING_RECORD : lookupShortId(source, info, text(drawn[0]!), options)
 }

@@ -12,7 +12,12 @@ export {
   ownValuesOf,
   type ScalarSource,
 } from './columns/column-source-shapes.ts'
-export { type ColumnMap, catalogEntityOf, createColumnMap } from './columns/column-sources.ts'
+export {
+  type ColumnMap,
+  catalogEntityInfoOf,
+  catalogEntityOf,
+  createColumnMap,
+} from './columns/column-sources.ts'
 export {
   linkExtremeColumnsOf,
   linkViewOf,
@@ -94,6 +99,7 @@ export {
   parseJsonPath,
   valueAtPath,
 } from './records/json-path-values.ts'
+export { foundRecord, MISSING_RECORD } from './records/lookup-results.ts'
 export {
   buildRecordDictionary,
   checkRecordCodecId,

@@ -3,8 +3,9 @@
 
 import {
   type CatalogEntityInfo,
-  catalogEntityInfo,
-  catalogEntityOf,
+  catalogEntityInfoOf,
+  foundRecord,
+  MISSING_RECORD,
   normalizeExternalId,
   quoteIdentifier,
   shortOpenAlexId,
@@ -18,17 +19,10 @@ import {
   narrowEntityTable,
 } from './catalog-views.ts'
 import type { DuckDbConnectionLike } from './duckdb-driver.ts'
-import { parseJsonBytes, RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
+import { RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts'
 
 // The entity names of the engine (`@oqlkit/oqo-schema`'s EntityType), without depending on that package.
 type EntityType = Parameters<StorageAdapter['findById']>[0]
-
-const MISSING: LookupResult = { status: 'missing' }
-
-const infoOf = (entity: EntityType): CatalogEntityInfo | undefined => {
-  const catalogEntity = catalogEntityOf(entity)
-  return catalogEntity === undefined ? undefined : catalogEntityInfo(catalogEntity)
-}
 
 // Vocabulary codes are matched case-insensitively (`us` finds `US`); letter ids are stored upper-case.
 const idPredicate = (info: CatalogEntityInfo): string =>
@@ -62,23 +56,10 @@ async function lookupShortId(
     `SELECT 1 AS deleted FROM ${quoteIdentifier(DELETED_IDS_VIEW)} WHERE entity = ? AND id = ? LIMIT 1`,
     [info.entity, short],
   )
-  return deleted.length > 0 ? { status: 'deleted' } : MISSING
+  return deleted.length > 0 ? { status: 'deleted' } : MISSING_RECORD
 }
 
 /** One entity by its OpenAlex id in any form and case (`W123`, `w123`, `https://openalex.org/W123`). */
-
-/** A found record: its stored bytes, parsed only if something reads the object (a `select`). */
-const foundRecord = (jsonBytes: Uint8Array): LookupResult => {
-  let parsed: Record<string, unknown> | undefined
-  return {
-    status: 'found',
-    jsonBytes,
-    get record() {
-      parsed ??= parseJsonBytes(jsonBytes) as Record<string, unknown>
-      return parsed
-    },
-  }
-}
 
 export async function findEntityById(
   db: DuckDbConnectionLike,
@@ -87,9 +68,9 @@ export async function findEntityById(
   id: string,
   narrowTables = false,
 ): Promise<LookupResult> {
-  const info = infoOf(entity)
+  const info = catalogEntityInfoOf(entity)
   const short = info === undefined ? undefined : shortOpenAlexId(info, id)
-  if (info === undefined || short === undefined) return MISSING
+  if (info === undefined || short === undefined) return MISSING_RECORD
   return lookupShortId(db, fetchRecords, info, short, narrowTables)
 }
 
@@ -107,9 +88,9 @@ export async function findEntityByExternalId(
   narrowTables = false,
   locatedExternalIds = false,
 ): Promise<LookupResult> {
-  const info = infoOf(entity)
+  const info = catalogEntityInfoOf(entity)
   const normalised = normalizeExternalId(scheme, value)
-  if (info === undefined || normalised === undefined) return MISSING
+  if (info === undefined || normalised === undefined) return MISSING_RECORD
   // The value alone in SQL: DuckDB uses the index on it only for a lone equality (0.55 ms at 1M works; with
   // the entity and scheme beside it, a scan of every row: 10.6 ms). The few rows of one value are sorted here.
   const location = locatedExternalIds ? `, ${RECORD_LOCATION_COLUMNS('x')}` : ''
@@ -121,7 +102,7 @@ export async function findEntityByExternalId(
   const [first] = rows
     .filter((row) => row.entity === info.entity && row.scheme === scheme)
     .sort((a, b) => (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0))
-  if (first === undefined) return MISSING
+  if (first === undefined) return MISSING_RECORD
   if (locatedExternalIds && first.__ro !== null && first.__ro !== undefined) {
     const [bytes] = await fetchRecords(info.entity, [first])
     return foundRecord(bytes!)
@@ -136,10 +117,12 @@ export async function findRandomEntity(
   entity: EntityType,
   narrowTables = false,
 ): Promise<LookupResult> {
-  const info = infoOf(entity)
-  if (info === undefined) return MISSING
+  const info = catalogEntityInfoOf(entity)
+  if (info === undefined) return MISSING_RECORD
   // Draw the id first: sampling whole rows would decompress every record of the table.
   const rows = await db.all(`SELECT "id" FROM ${rowsOf(info, narrowTables)} USING SAMPLE reservoir(1 ROWS)`)
   const row = rows[0]
-  return row === undefined ? MISSING : lookupShortId(db, fetchRecords, info, String(row.id), narrowTables)
+  return row === undefined
+    ? MISSING_RECORD
+    : lookupShortId(db, fetchRecords, info, String(row.id), narrowTables)
 }

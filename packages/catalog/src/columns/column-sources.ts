@@ -11,7 +11,12 @@
 // writes are the ones this module reads (`recordPathColumnsOf`, collected when it loads).
 import type { ColumnRef } from '@oqlkit/engine'
 import { ENTITY_TYPES, type EntityType, entityPath, propertiesRegistry } from '@oqlkit/oqo-schema'
-import { CATALOG_ENTITY_NAMES, type CatalogEntity, catalogEntityInfo } from '../layout/catalog-entities.ts'
+import {
+  CATALOG_ENTITY_NAMES,
+  type CatalogEntity,
+  type CatalogEntityInfo,
+  catalogEntityInfo,
+} from '../layout/catalog-entities.ts'
 import type { RecordPathColumn } from '../layout/record-path-columns.ts'
 import type { ColumnDialect } from './column-dialect.ts'
 import { createColumnSourceBuilders } from './column-source-builders.ts'
@@ -19,9 +24,13 @@ import type { ColumnSource } from './column-source-shapes.ts'
 import { type SourceFactory, specialSourcesOf } from './entity-column-sources.ts'
 import { RecordPaths } from './record-path-collector.ts'
 
+/** The catalog table of a registry entity type (`types` is `work-types`; `locations` has no table). */
+export const catalogEntityInfoOf = (entity: EntityType): CatalogEntityInfo | undefined =>
+  catalogEntityInfo(entityPath(entity))
+
 /** The catalog entity of a registry entity type (`types` is `work-types`; `locations` has no table). */
 export const catalogEntityOf = (entity: EntityType): CatalogEntity | undefined =>
-  catalogEntityInfo(entityPath(entity))?.entity
+  catalogEntityInfoOf(entity)?.entity
 
 interface EntitySources {
   readonly paths: RecordPaths

@@ -53,11 +53,23 @@ const column = (
 const presence = (name: string, sources: readonly ValueSource[], description: string): DerivedColumn =>
   Object.freeze({ name, type: 'BOOLEAN', sources, kind: 'presence', fallback: null, description })
 
+/** A column stored under its own name in the record, described by that name. */
+const stored = (name: string, type: CatalogColumnType): DerivedColumn =>
+  column(name, type, [from(`$.${name}`)], name)
+
+/** The short form of an OpenAlex id the record holds at `path`. */
+const shortId = (name: string, path: string, transform: 'letter-id' | 'path-id'): DerivedColumn =>
+  column(name, 'VARCHAR', [from(`$.${path}`, transform)], `${path}, short`)
+
+/** An external id, normalised, from its own field or else the record's `ids`. */
+const normalisedId = (name: string, scheme: ExternalIdScheme): DerivedColumn =>
+  column(name, 'VARCHAR', [from(`$.${name}`, scheme), from(`$.ids.${name}`, scheme)], `${name}, normalised`)
+
 /** Columns every entity table has, between the id columns and the dates. */
 export const COMMON_COLUMNS: readonly DerivedColumn[] = [
-  column('display_name', 'VARCHAR', [from('$.display_name')], 'display_name'),
-  column('works_count', 'BIGINT', [from('$.works_count')], 'works_count'),
-  column('cited_by_count', 'BIGINT', [from('$.cited_by_count')], 'cited_by_count'),
+  stored('display_name', 'VARCHAR'),
+  stored('works_count', 'BIGINT'),
+  stored('cited_by_count', 'BIGINT'),
   column('created_date', 'DATE', [from('$.created_date')], 'created_date (date part)'),
 ]
 
@@ -73,15 +85,15 @@ const summaryStats: readonly DerivedColumn[] = [
 ]
 
 const WORKS: readonly DerivedColumn[] = [
-  column('publication_year', 'INTEGER', [from('$.publication_year')], 'publication_year'),
-  column('publication_date', 'DATE', [from('$.publication_date')], 'publication_date'),
+  stored('publication_year', 'INTEGER'),
+  stored('publication_date', 'DATE'),
   column('type', 'VARCHAR', [from('$.type')], 'type (as the record writes it)'),
-  column('type_crossref', 'VARCHAR', [from('$.type_crossref')], 'type_crossref'),
-  column('language', 'VARCHAR', [from('$.language')], 'language'),
+  stored('type_crossref', 'VARCHAR'),
+  stored('language', 'VARCHAR'),
   column('is_oa', 'BOOLEAN', [from('$.open_access.is_oa')], 'open_access.is_oa'),
   column('oa_status', 'VARCHAR', [from('$.open_access.oa_status')], 'open_access.oa_status'),
-  column('is_retracted', 'BOOLEAN', [from('$.is_retracted')], 'is_retracted'),
-  column('is_paratext', 'BOOLEAN', [from('$.is_paratext')], 'is_paratext'),
+  stored('is_retracted', 'BOOLEAN'),
+  stored('is_paratext', 'BOOLEAN'),
   column(
     'doi',
     'VARCHAR',
@@ -90,33 +102,13 @@ const WORKS: readonly DerivedColumn[] = [
   ),
   presence('has_doi', [from('$.doi', 'doi'), from('$.ids.doi', 'doi')], 'the work has a DOI'),
   presence('has_abstract', [from('$.abstract_inverted_index')], 'abstract_inverted_index is not null'),
-  column('has_fulltext', 'BOOLEAN', [from('$.has_fulltext')], 'has_fulltext'),
-  column(
-    'primary_source_id',
-    'VARCHAR',
-    [from('$.primary_location.source.id', 'letter-id')],
-    'primary_location.source.id, short',
-  ),
-  column('primary_topic_id', 'VARCHAR', [from('$.primary_topic.id', 'letter-id')], 'primary_topic.id, short'),
-  column(
-    'primary_subfield_id',
-    'VARCHAR',
-    [from('$.primary_topic.subfield.id', 'path-id')],
-    'primary_topic.subfield.id, short',
-  ),
-  column(
-    'primary_field_id',
-    'VARCHAR',
-    [from('$.primary_topic.field.id', 'path-id')],
-    'primary_topic.field.id, short',
-  ),
-  column(
-    'primary_domain_id',
-    'VARCHAR',
-    [from('$.primary_topic.domain.id', 'path-id')],
-    'primary_topic.domain.id, short',
-  ),
-  column('fwci', 'DOUBLE', [from('$.fwci')], 'fwci'),
+  stored('has_fulltext', 'BOOLEAN'),
+  shortId('primary_source_id', 'primary_location.source.id', 'letter-id'),
+  shortId('primary_topic_id', 'primary_topic.id', 'letter-id'),
+  shortId('primary_subfield_id', 'primary_topic.subfield.id', 'path-id'),
+  shortId('primary_field_id', 'primary_topic.field.id', 'path-id'),
+  shortId('primary_domain_id', 'primary_topic.domain.id', 'path-id'),
+  stored('fwci', 'DOUBLE'),
   column('is_xpac', 'BOOLEAN', [from('$.is_xpac')], 'is_xpac; false when the record does not say', 'false'),
   column(
     'authors_count',
@@ -130,24 +122,14 @@ const WORKS: readonly DerivedColumn[] = [
     [from('$.referenced_works_count'), from('$.referenced_works', 'array-length')],
     'referenced_works_count, else the number of referenced_works',
   ),
-  column(
-    'countries_distinct_count',
-    'INTEGER',
-    [from('$.countries_distinct_count')],
-    'countries_distinct_count',
-  ),
-  column(
-    'institutions_distinct_count',
-    'INTEGER',
-    [from('$.institutions_distinct_count')],
-    'institutions_distinct_count',
-  ),
+  stored('countries_distinct_count', 'INTEGER'),
+  stored('institutions_distinct_count', 'INTEGER'),
 ]
 
 const SPECIFIC: Readonly<Partial<Record<CatalogEntity, readonly DerivedColumn[]>>> = {
   works: WORKS,
   authors: [
-    column('orcid', 'VARCHAR', [from('$.orcid', 'orcid'), from('$.ids.orcid', 'orcid')], 'orcid, normalised'),
+    normalisedId('orcid', 'orcid'),
     column(
       'last_known_institution_id',
       'VARCHAR',
@@ -160,16 +142,11 @@ const SPECIFIC: Readonly<Partial<Record<CatalogEntity, readonly DerivedColumn[]>
     ...summaryStats,
   ],
   sources: [
-    column(
-      'issn_l',
-      'VARCHAR',
-      [from('$.issn_l', 'issn'), from('$.ids.issn_l', 'issn')],
-      'issn_l, normalised',
-    ),
-    column('type', 'VARCHAR', [from('$.type')], 'type'),
-    column('is_oa', 'BOOLEAN', [from('$.is_oa')], 'is_oa'),
-    column('is_in_doaj', 'BOOLEAN', [from('$.is_in_doaj')], 'is_in_doaj'),
-    column('is_core', 'BOOLEAN', [from('$.is_core')], 'is_core'),
+    normalisedId('issn_l', 'issn'),
+    stored('type', 'VARCHAR'),
+    stored('is_oa', 'BOOLEAN'),
+    stored('is_in_doaj', 'BOOLEAN'),
+    stored('is_core', 'BOOLEAN'),
     column(
       'host_organization_id',
       'VARCHAR',
@@ -180,13 +157,13 @@ const SPECIFIC: Readonly<Partial<Record<CatalogEntity, readonly DerivedColumn[]>
     ...summaryStats,
   ],
   institutions: [
-    column('ror', 'VARCHAR', [from('$.ror', 'ror'), from('$.ids.ror', 'ror')], 'ror, normalised'),
+    normalisedId('ror', 'ror'),
     column('country_code', 'VARCHAR', [from('$.country_code', 'upper')], 'country_code'),
-    column('type', 'VARCHAR', [from('$.type')], 'type'),
+    stored('type', 'VARCHAR'),
     ...summaryStats,
   ],
   publishers: [
-    column('hierarchy_level', 'INTEGER', [from('$.hierarchy_level')], 'hierarchy_level'),
+    stored('hierarchy_level', 'INTEGER'),
     column(
       'parent_publisher_id',
       'VARCHAR',
@@ -199,29 +176,15 @@ const SPECIFIC: Readonly<Partial<Record<CatalogEntity, readonly DerivedColumn[]>
     column('country_code', 'VARCHAR', [from('$.country_code', 'upper')], 'country_code'),
     column('ror', 'VARCHAR', [from('$.ids.ror', 'ror')], 'ids.ror, normalised'),
   ],
-  awards: [
-    column('funder_id', 'VARCHAR', [from('$.funder.id', 'letter-id')], 'funder.id, short'),
-    column('funder_award_id', 'VARCHAR', [from('$.funder_award_id')], 'funder_award_id'),
-  ],
+  awards: [shortId('funder_id', 'funder.id', 'letter-id'), stored('funder_award_id', 'VARCHAR')],
   topics: [
-    column('subfield_id', 'VARCHAR', [from('$.subfield.id', 'path-id')], 'subfield.id, short'),
-    column('field_id', 'VARCHAR', [from('$.field.id', 'path-id')], 'field.id, short'),
-    column('domain_id', 'VARCHAR', [from('$.domain.id', 'path-id')], 'domain.id, short'),
+    shortId('subfield_id', 'subfield.id', 'path-id'),
+    shortId('field_id', 'field.id', 'path-id'),
+    shortId('domain_id', 'domain.id', 'path-id'),
   ],
-  subfields: [
-    column('field_id', 'VARCHAR', [from('$.field.id', 'path-id')], 'field.id, short'),
-    column('domain_id', 'VARCHAR', [from('$.domain.id', 'path-id')], 'domain.id, short'),
-  ],
-  fields: [column('domain_id', 'VARCHAR', [from('$.domain.id', 'path-id')], 'domain.id, short')],
-  concepts: [
-    column('level', 'INTEGER', [from('$.level')], 'level'),
-    column(
-      'wikidata',
-      'VARCHAR',
-      [from('$.wikidata', 'wikidata'), from('$.ids.wikidata', 'wikidata')],
-      'wikidata, normalised',
-    ),
-  ],
+  subfields: [shortId('field_id', 'field.id', 'path-id'), shortId('domain_id', 'domain.id', 'path-id')],
+  fields: [shortId('domain_id', 'domain.id', 'path-id')],
+  concepts: [stored('level', 'INTEGER'), normalisedId('wikidata', 'wikidata')],
   countries: [column('country_code', 'VARCHAR', [from('$.country_code', 'upper')], 'country_code')],
 }
 

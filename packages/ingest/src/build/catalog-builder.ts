@@ -13,7 +13,7 @@ import {
   type CatalogEntityTable,
   type CatalogFile,
   type CatalogLinkTable,
-  type CatalogTable,
+  type CatalogManifest,
   catalogEntityInfo,
   DELETED_ID_COLUMNS,
   DELETED_IDS_FILE,
@@ -72,14 +72,10 @@ export interface EntityVerdictCounts {
   readonly written: number
 }
 
-export interface BuiltCatalog {
-  readonly entities: Readonly<Record<CatalogEntity, CatalogEntityTable>>
+/** What a build writes: the manifest's tables and files, with what became of each entity's records. */
+export interface BuiltCatalog
+  extends Pick<CatalogManifest, 'entities' | 'links' | 'externalIds' | 'mergedIds' | 'deletedIds' | 'files'> {
   readonly counts: Readonly<Record<CatalogEntity, EntityVerdictCounts>>
-  readonly links: Readonly<Record<string, CatalogLinkTable>>
-  readonly externalIds: CatalogTable
-  readonly mergedIds: CatalogTable
-  readonly deletedIds: CatalogTable
-  readonly files: readonly CatalogFile[]
 }
 
 /** Called before each catalog file is written, with the number of files written so far. */
@@ -335,30 +331,26 @@ export async function buildCatalog(
 
   for (const sql of dropEntityRowsSql(works, worksRows)) await db.run(sql)
 
-  const table = (path: string, rowCount: number, sortedBy: string[], columns: readonly CatalogColumn[]) => ({
+  // Each id table is one file, written by its COPY statement.
+  const idTable = async (
+    path: string,
+    copySql: string,
+    sortedBy: string[],
+    columns: readonly CatalogColumn[],
+  ) => ({
     files: [path],
-    rowCount,
+    rowCount: await write(path, copySql),
     sortedBy,
     columns,
   })
-  const externalIds = table(
+  const externalIds = await idTable(
     EXTERNAL_IDS_FILE,
-    await write(EXTERNAL_IDS_FILE, COPY_EXTERNAL_IDS_SQL),
+    COPY_EXTERNAL_IDS_SQL,
     ['scheme', 'value'],
     EXTERNAL_ID_COLUMNS,
   )
-  const mergedIds = table(
-    MERGED_IDS_FILE,
-    await write(MERGED_IDS_FILE, COPY_MERGED_SQL),
-    ['entity', 'old_id'],
-    MERGED_ID_COLUMNS,
-  )
-  const deletedIds = table(
-    DELETED_IDS_FILE,
-    await write(DELETED_IDS_FILE, COPY_DELETED_SQL),
-    ['entity', 'id'],
-    DELETED_ID_COLUMNS,
-  )
+  const mergedIds = await idTable(MERGED_IDS_FILE, COPY_MERGED_SQL, ['entity', 'old_id'], MERGED_ID_COLUMNS)
+  const deletedIds = await idTable(DELETED_IDS_FILE, COPY_DELETED_SQL, ['entity', 'id'], DELETED_ID_COLUMNS)
   return { entities, counts, links, externalIds, mergedIds, deletedIds, files }
 }
 

@@ -82,6 +82,8 @@ export const keysCommand: CliCommand = {
       const location = readStoreLocation(values, STATE_DIR_NAME)
       if (action === 'create') return create(values as OptionValues<typeof ACTIONS.create>, location, context)
       if (action === 'list') return list(values as OptionValues<typeof ACTIONS.list>, location)
+      // Both remaining actions name a key: which one is checked before anything else they read.
+      checkWhichKey(values as OptionValues<typeof WHICH_KEY>)
       if (action === 'revoke') return revoke(values as OptionValues<typeof ACTIONS.revoke>, location, context)
       return update(values as OptionValues<typeof ACTIONS.update>, location, context)
     })
@@ -227,6 +229,17 @@ const findRecord = async (
   )
 }
 
+/** Runs `act` on the record of the key that `values` names (and its id), or answers that there is none. */
+const withNamedKey = (
+  values: OptionValues<typeof WHICH_KEY>,
+  location: StoreLocation,
+  act: (keys: KeyStore, record: ApiKeyRecord, id: string) => Promise<CommandResult>,
+): Promise<CommandResult> =>
+  withKeyStore(location, async (keys) => {
+    const record = await findRecord(keys, values, location)
+    return 'keyHash' in record ? act(keys, record, apiKeyIdOf(record.keyHash)) : record
+  })
+
 const checkWhichKey = (values: { readonly 'key-id'?: string; readonly key?: string }): void => {
   if (values['key-id'] === undefined && values.key === undefined)
     throw new UsageProblem('say which key: --key-id ID (as `oqlkit keys list` shows it) or --key KEY')
@@ -244,11 +257,7 @@ const revoke = async (
   location: StoreLocation,
   context: CommandContext,
 ): Promise<CommandResult> => {
-  checkWhichKey(values)
-  return withKeyStore(location, async (keys) => {
-    const record = await findRecord(keys, values, location)
-    if (!('keyHash' in record)) return record
-    const id = apiKeyIdOf(record.keyHash)
+  return withNamedKey(values, location, async (keys, record, id) => {
     if (record.revokedAt !== undefined) {
       context.writeProgress(`Key ${id} was revoked already, at ${record.revokedAt}; nothing changed.\n`)
       return { exitCode: 0, stdout: `${id}\n` }
@@ -266,7 +275,6 @@ const update = async (
   location: StoreLocation,
   context: CommandContext,
 ): Promise<CommandResult> => {
-  checkWhichKey(values)
   const dailyText = values['daily-budget-usd']
   // `default` hands the key back to the server's default daily budget; `never` lifts the expiry.
   const daily = dailyText === 'default' ? null : amountOption('--daily-budget-usd', dailyText)
@@ -281,10 +289,7 @@ const update = async (
     throw new UsageProblem(
       'nothing to change: give --daily-budget-usd, --prepaid-usd or --prepaid-expires-at',
     )
-  return withKeyStore(location, async (keys) => {
-    const record = await findRecord(keys, values, location)
-    if (!('keyHash' in record)) return record
-    const id = apiKeyIdOf(record.keyHash)
+  return withNamedKey(values, location, async (keys, record, id) => {
     if (record.revokedAt !== undefined)
       return failure(
         `key ${id} was revoked at ${record.revokedAt}; issue a new one with \`oqlkit keys create\``,

@@ -12,6 +12,7 @@ import {
   hashApiKey,
   type MeteringLimits,
   type PlanOptions,
+  type RateRule,
   subjectOf,
   toMicroUsd,
   usageSummary,
@@ -136,21 +137,25 @@ export const meteringMiddleware = (
       }
     }
     const requestId = crypto.randomUUID()
-    const outcome = await options.meter.charge({
-      subject: subjectOf(caller),
-      costMicroUsd,
-      allowance,
-      rate,
-      nowMs: clock(),
-      requestId,
-    })
-    if (!outcome.ok)
-      return tooManyRequests(
-        outcome,
+    // The gate's charge and a handler's later ones: the caller's, under one request id.
+    const charge = (amountMicroUsd: number, chargeRate: RateRule) =>
+      options.meter.charge({
+        subject: subjectOf(caller),
+        costMicroUsd: amountMicroUsd,
+        allowance,
+        rate: chargeRate,
+        nowMs: clock(),
+        requestId,
+      })
+    const overBudget = (refused: Extract<ChargeOutcome, { ok: false }>): Response =>
+      tooManyRequests(
+        refused,
         caller,
         limits,
-        rateLimitHeaders(usageSummary(allowance, outcome.counters, outcome.nowMs), 0),
+        rateLimitHeaders(usageSummary(allowance, refused.counters, refused.nowMs), 0),
       )
+    const outcome = await charge(costMicroUsd, rate)
+    if (!outcome.ok) return overBudget(outcome)
 
     let { counters, nowMs } = outcome
     let charged = costMicroUsd
@@ -171,21 +176,11 @@ export const meteringMiddleware = (
       chargeMore: async (costUsd) => {
         const extraMicroUsd = toMicroUsd(costUsd)
         // The same request id, and no rate of its own: the request was already counted at the gate.
-        const extra = await options.meter.charge({
-          subject: subjectOf(caller),
-          costMicroUsd: extraMicroUsd,
-          allowance,
-          rate: { requests: Number.MAX_SAFE_INTEGER, windowMs: rate.windowMs },
-          nowMs: clock(),
-          requestId,
+        const extra = await charge(extraMicroUsd, {
+          requests: Number.MAX_SAFE_INTEGER,
+          windowMs: rate.windowMs,
         })
-        if (!extra.ok)
-          return tooManyRequests(
-            extra,
-            caller,
-            limits,
-            rateLimitHeaders(usageSummary(allowance, extra.counters, extra.nowMs), 0),
-          )
+        if (!extra.ok) return overBudget(extra)
         more.push(extra.receipt)
         ;({ counters, nowMs } = extra)
         charged += extraMicroUsd

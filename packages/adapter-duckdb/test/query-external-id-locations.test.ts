@@ -72,13 +72,15 @@ describe('singletons by an external id in narrow mode', () => {
         close: () => db.close(),
       }
       const result = await findEntityByExternalId(
-        recorded,
-        storeRecordFetcher(reader),
+        {
+          db: recorded,
+          fetchRecords: storeRecordFetcher(reader),
+          narrowTables: true,
+          locatedExternalIds: true,
+        },
         'works',
         'doi',
         '10.7717/peerj.4375',
-        true,
-        true,
       )
       expect(found(result)).toBe('https://openalex.org/W2741809807')
       expect(statements).toHaveLength(1)

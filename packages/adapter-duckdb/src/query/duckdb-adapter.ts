@@ -62,7 +62,12 @@ import {
 import { locatePageRows } from './page-row-locator.ts'
 import { type RecordFetcher, sqlRecordFetcher, storeRecordFetcher } from './record-fetcher.ts'
 import { pageOf, readGroups, readRows } from './result-readers.ts'
-import { findEntityByExternalId, findEntityById, findRandomEntity } from './singleton-lookup.ts'
+import {
+  findEntityByExternalId,
+  findEntityById,
+  findRandomEntity,
+  type SingletonSource,
+} from './singleton-lookup.ts'
 import { checkWorkVectorFiles, loadWorkVectors } from './work-vector-loader.ts'
 
 const DEFAULT_TABLES_UP_TO_BYTES = 64 * 1024 * 1024
@@ -248,6 +253,13 @@ export function duckDbAdapterOver(
   semantic?: SemanticSearcher,
   autocompleteIndexes: AutocompleteIndexes = new Map(),
 ): DuckDbAdapter {
+  // Singletons are looked up as the compiler reads the catalog: narrow tables, located external ids.
+  const singletonSource = (options?: QueryOptions): SingletonSource => ({
+    db: withSignal(shared, options?.signal),
+    fetchRecords,
+    narrowTables: compiler.narrowTables,
+    locatedExternalIds: compiler.locatedExternalIds,
+  })
   return {
     capabilities,
     compile: (plan, semantic) => compiler.compile(plan, semantic),
@@ -296,24 +308,15 @@ export function duckDbAdapterOver(
       return (plan.sums ?? []).map((_, index) => Number(row?.[`__sum${index}`] ?? 0))
     },
     findById: (entity: EntityType, id: string, options?: QueryOptions): Promise<LookupResult> =>
-      findEntityById(withSignal(shared, options?.signal), fetchRecords, entity, id, compiler.narrowTables),
+      findEntityById(singletonSource(options), entity, id),
     findByExternalId: (
       entity: EntityType,
       scheme: ExternalIdScheme,
       value: string,
       options?: QueryOptions,
-    ): Promise<LookupResult> =>
-      findEntityByExternalId(
-        withSignal(shared, options?.signal),
-        fetchRecords,
-        entity,
-        scheme,
-        value,
-        compiler.narrowTables,
-        compiler.locatedExternalIds,
-      ),
+    ): Promise<LookupResult> => findEntityByExternalId(singletonSource(options), entity, scheme, value),
     findRandom: (entity: EntityType, options?: QueryOptions): Promise<LookupResult> =>
-      findRandomEntity(withSignal(shared, options?.signal), fetchRecords, entity, compiler.narrowTables),
+      findRandomEntity(singletonSource(options), entity),
     autocomplete: (request, options?: QueryOptions) =>
       autocompleteLookup(
         withSignal(shared, options?.signal),

@@ -24,6 +24,19 @@ import { RECORD_LOCATION_COLUMNS, type RecordFetcher } from './record-fetcher.ts
 // The entity names of the engine (`@oqlkit/oqo-schema`'s EntityType), without depending on that package.
 type EntityType = Parameters<StorageAdapter['findById']>[0]
 
+/** What a singleton is looked up in: the connection, how records are read, and how the catalog is served. */
+export interface SingletonSource {
+  readonly db: DuckDbConnectionLike
+  readonly fetchRecords: RecordFetcher
+  /** Ids and record locations are read from the indexed narrow tables. */
+  readonly narrowTables: boolean
+  /**
+   * The external ids carry the record's location (a serving database's do, `readExternalIdLocations`), which
+   * is read at once instead of looking the id up again.
+   */
+  readonly locatedExternalIds: boolean
+}
+
 // Vocabulary codes are matched case-insensitively (`us` finds `US`); letter ids are stored upper-case.
 const idPredicate = (info: CatalogEntityInfo): string =>
   info.idKind === 'letter' ? '"id" = ?' : 'lower("id") = lower(?)'
@@ -33,11 +46,9 @@ const rowsOf = (info: CatalogEntityInfo, narrowTables: boolean): string =>
   narrowTables ? narrowEntityTable(info.entity) : entityView(info.entity)
 
 async function lookupShortId(
-  db: DuckDbConnectionLike,
-  fetchRecords: RecordFetcher,
+  { db, fetchRecords, narrowTables }: SingletonSource,
   info: CatalogEntityInfo,
   short: string,
-  narrowTables: boolean,
 ): Promise<LookupResult> {
   const rows = await db.all(
     `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${rowsOf(info, narrowTables)} AS e WHERE ${idPredicate(info)} LIMIT 1`,
@@ -60,41 +71,31 @@ async function lookupShortId(
 }
 
 /** One entity by its OpenAlex id in any form and case (`W123`, `w123`, `https://openalex.org/W123`). */
-
 export async function findEntityById(
-  db: DuckDbConnectionLike,
-  fetchRecords: RecordFetcher,
+  source: SingletonSource,
   entity: EntityType,
   id: string,
-  narrowTables = false,
 ): Promise<LookupResult> {
   const info = catalogEntityInfoOf(entity)
   const short = info === undefined ? undefined : shortOpenAlexId(info, id)
   if (info === undefined || short === undefined) return MISSING_RECORD
-  return lookupShortId(db, fetchRecords, info, short, narrowTables)
+  return lookupShortId(source, info, short)
 }
 
-/**
- * One entity by an external id (DOI, ORCID, ROR, ISSN, PMID, PMCID, MAG, Wikidata) in URL or bare form.
- * `locatedExternalIds`: the external ids carry the record's location (a serving database's do,
- * `readExternalIdLocations`), which is read at once instead of looking the id up again.
- */
+/** One entity by an external id (DOI, ORCID, ROR, ISSN, PMID, PMCID, MAG, Wikidata) in URL or bare form. */
 export async function findEntityByExternalId(
-  db: DuckDbConnectionLike,
-  fetchRecords: RecordFetcher,
+  source: SingletonSource,
   entity: EntityType,
   scheme: ExternalIdScheme,
   value: string,
-  narrowTables = false,
-  locatedExternalIds = false,
 ): Promise<LookupResult> {
   const info = catalogEntityInfoOf(entity)
   const normalised = normalizeExternalId(scheme, value)
   if (info === undefined || normalised === undefined) return MISSING_RECORD
   // The value alone in SQL: DuckDB uses the index on it only for a lone equality (0.55 ms at 1M works; with
   // the entity and scheme beside it, a scan of every row: 10.6 ms). The few rows of one value are sorted here.
-  const location = locatedExternalIds ? `, ${RECORD_LOCATION_COLUMNS('x')}` : ''
-  const rows = await db.all(
+  const location = source.locatedExternalIds ? `, ${RECORD_LOCATION_COLUMNS('x')}` : ''
+  const rows = await source.db.all(
     `SELECT x.entity, x.scheme, x.id${location} FROM ${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS x WHERE x.value = ?`,
     [normalised],
   )
@@ -103,26 +104,21 @@ export async function findEntityByExternalId(
     .filter((row) => row.entity === info.entity && row.scheme === scheme)
     .sort((a, b) => (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0))
   if (first === undefined) return MISSING_RECORD
-  if (locatedExternalIds && first.__ro !== null && first.__ro !== undefined) {
-    const [bytes] = await fetchRecords(info.entity, [first])
+  if (source.locatedExternalIds && first.__ro !== null && first.__ro !== undefined) {
+    const [bytes] = await source.fetchRecords(info.entity, [first])
     return foundRecord(bytes!)
   }
-  return lookupShortId(db, fetchRecords, info, String(first.id), narrowTables)
+  return lookupShortId(source, info, String(first.id))
 }
 
 /** A uniformly drawn entity of the table. */
-export async function findRandomEntity(
-  db: DuckDbConnectionLike,
-  fetchRecords: RecordFetcher,
-  entity: EntityType,
-  narrowTables = false,
-): Promise<LookupResult> {
+export async function findRandomEntity(source: SingletonSource, entity: EntityType): Promise<LookupResult> {
   const info = catalogEntityInfoOf(entity)
   if (info === undefined) return MISSING_RECORD
   // Draw the id first: sampling whole rows would decompress every record of the table.
-  const rows = await db.all(`SELECT "id" FROM ${rowsOf(info, narrowTables)} USING SAMPLE reservoir(1 ROWS)`)
+  const rows = await source.db.all(
+    `SELECT "id" FROM ${rowsOf(info, source.narrowTables)} USING SAMPLE reservoir(1 ROWS)`,
+  )
   const row = rows[0]
-  return row === undefined
-    ? MISSING_RECORD
-    : lookupShortId(db, fetchRecords, info, String(row.id), narrowTables)
+  return row === undefined ? MISSING_RECORD : lookupShortId(source, info, String(row.id))
 }

@@ -48,19 +48,8 @@ export const DUCKDB_COLUMN_DIALECT: ColumnDialect = {
 const DUCKDB_COLUMN_MAP = createColumnMap(DUCKDB_COLUMN_DIALECT)
 export const { columnSourceOf, recordListColumn, recordPathColumnsOf } = DUCKDB_COLUMN_MAP
 
-// DuckDB's codecs, by the names the compiler has always used.
+// DuckDB's codecs, one per kind of value.
 export const DUCKDB_CODECS = valueCodecsFor(DUCKDB_COLUMN_DIALECT)
-export const NUMBER_CODEC = DUCKDB_CODECS.number
-export const BOOLEAN_CODEC = DUCKDB_CODECS.boolean
-export const DATE_CODEC = DUCKDB_CODECS.date
-export const TIMESTAMP_CODEC = DUCKDB_CODECS.timestamp
-export const TEXT_CODEC = DUCKDB_CODECS.text
-export const ID_CODEC = DUCKDB_CODECS.id
-export const LETTER_ID_CODEC = DUCKDB_CODECS.letterId
-export const PATH_ID_CODEC = DUCKDB_CODECS.pathId
-export const COUNTRY_CODEC = DUCKDB_CODECS.country
-export const CODE_CODEC = DUCKDB_CODECS.code
-export const externalIdCodec = DUCKDB_CODECS.externalId
 
 /** SQL (DuckDB): the url-decoded last path segment of an id or code (`https://openalex.org/W1` gives `W1`). */
 export const idTailSql = DUCKDB_COLUMN_DIALECT.idTail

@@ -61,7 +61,7 @@ import {
   SEARCH_DOC_COLUMN,
   WORK_IS_XPAC_COLUMN,
 } from './catalog-views.ts'
-import { columnSourceOf, DUCKDB_CODECS, NUMBER_CODEC } from './duckdb-column-map.ts'
+import { columnSourceOf, DUCKDB_CODECS } from './duckdb-column-map.ts'
 import type {
   DuckDbPlanCompilerOptions,
   SearchCompilerLike,
@@ -545,7 +545,7 @@ export class DuckDbPlanCompiler {
     const context = this.#context({ ...plan, groupBy: [] }, semantic)
     const totals = (plan.sums ?? []).map((sum, index) => {
       const source = this.#source(context.entity, sum.column)
-      if (source.kind !== 'scalar' || source.codec !== NUMBER_CODEC)
+      if (source.kind !== 'scalar' || source.codec !== DUCKDB_CODECS.number)
         throw new UnsupportedPlanError(
           'column',
           `${sum.column.id} is not one number per row; it cannot be totalled`,

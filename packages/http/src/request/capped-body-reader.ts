@@ -1,4 +1,5 @@
 import { ApiError } from '../errors/api-error.ts'
+import { concatChunks } from '../server/byte-chunks.ts'
 
 /**
  * The bytes of a request body, read up to `limit`, or undefined once it is larger (declared or read):
@@ -33,11 +34,5 @@ export const readCappedBody = async (request: Request, limit: number): Promise<U
     }
     chunks.push(value)
   }
-  const bytes = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return bytes
+  return concatChunks(chunks, size)
 }

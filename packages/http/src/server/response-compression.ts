@@ -4,6 +4,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import { constants, createBrotliCompress, createGzip } from 'node:zlib'
 import type { Middleware } from 'h3'
 import Negotiator from 'negotiator'
+import { concatChunks } from './byte-chunks.ts'
 import { appendVary } from './cors-middleware.ts'
 import { responseOfNext } from './next-response.ts'
 
@@ -36,16 +37,6 @@ const negotiate = (acceptEncoding: string | null): 'br' | 'gzip' | undefined => 
   }
   const chosen = negotiator.encoding(['gzip', 'br', 'identity'], { preferred: ['gzip', 'br', 'identity'] })
   return chosen === 'br' || chosen === 'gzip' ? chosen : undefined
-}
-
-const concat = (chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBuffer> => {
-  const bytes = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return bytes
 }
 
 /**
@@ -94,7 +85,7 @@ export const compressionMiddleware = (
     }
     if (ended && size < threshold) {
       headers.set('content-length', String(size))
-      return new Response(concat(head, size), init())
+      return new Response(concatChunks(head, size), init())
     }
     appendVary(headers, 'Accept-Encoding')
     // The body again, from its first bytes on; cancelling it (a client gone) cancels the answer's own stream.

@@ -7,6 +7,12 @@ export {
   migrateLegacyCollections,
   type RedisCollectionStoreOptions,
 } from './redis-collection-store.ts'
-export { connectRedis, keyspaceNodes, type RedisClient } from './redis-connection.ts'
+export {
+  connectRedis,
+  DEFAULT_KEY_PREFIX,
+  keyspaceNodes,
+  type RedisClient,
+  type RedisStoreOptions,
+} from './redis-connection.ts'
 export { createRedisKeyStore, type RedisKeyStoreOptions } from './redis-key-store.ts'
 export { createRedisMeterStore, type RedisMeterStoreOptions } from './redis-meter-store.ts'

@@ -21,7 +21,7 @@ import {
   REMOVE_SCRIPT,
   UPDATE_SCRIPT,
 } from './collection-scripts.ts'
-import type { RedisClient } from './redis-connection.ts'
+import { DEFAULT_KEY_PREFIX, type RedisClient, type RedisStoreOptions } from './redis-connection.ts'
 import { RedisScript } from './redis-script.ts'
 
 const create = new RedisScript(CREATE_SCRIPT)
@@ -33,11 +33,7 @@ const get = new RedisScript(GET_SCRIPT)
 const members = new RedisScript(MEMBERS_SCRIPT)
 const index = new RedisScript(INDEX_SCRIPT)
 
-export interface RedisCollectionStoreOptions {
-  readonly client: RedisClient
-  /** Prefix of every key the store writes (default `oqlkit:`); tests use one per run. */
-  readonly prefix?: string
-}
+export type RedisCollectionStoreOptions = RedisStoreOptions
 
 /** How many collections a list reads at once while filtering. */
 const LIST_BATCH = 200
@@ -126,7 +122,7 @@ interface Located {
  */
 export const createRedisCollectionStore = (options: RedisCollectionStoreOptions): CollectionStore => {
   const { client } = options
-  const prefix = options.prefix ?? 'oqlkit:'
+  const prefix = options.prefix ?? DEFAULT_KEY_PREFIX
   const indexKeys = [`${prefix}{collections}:seq`, `${prefix}{collections}:all`]
   const everyId = indexKeys[1]!
   const ownerKey = (id: string) => `${prefix}collection-owner:${id}`
@@ -319,7 +315,10 @@ export const createRedisCollectionStore = (options: RedisCollectionStoreOptions)
  * a move cut short is finished by the next call; `oqlkit serve --redis` calls it at start. A server of the
  * old version must not write meanwhile.
  */
-export const migrateLegacyCollections = async (client: RedisClient, prefix = 'oqlkit:'): Promise<number> => {
+export const migrateLegacyCollections = async (
+  client: RedisClient,
+  prefix = DEFAULT_KEY_PREFIX,
+): Promise<number> => {
   const legacy = `${prefix}{collections}:`
   const ids = await client.zrange(`${legacy}all`, '0', '-1', 'WITHSCORES')
   let moved = 0

@@ -6,6 +6,16 @@ import { Cluster, Redis } from 'ioredis'
  */
 export type RedisClient = Redis | Cluster
 
+/** The prefix of every key a store writes unless it is given another. */
+export const DEFAULT_KEY_PREFIX = 'oqlkit:'
+
+/** What every store is given: the client, and the prefix of the keys it writes. */
+export interface RedisStoreOptions {
+  readonly client: RedisClient
+  /** Prefix of every key the store writes (default `oqlkit:`); tests use one per run. */
+  readonly prefix?: string
+}
+
 /** Fails a command after a few reconnection attempts instead of queueing it forever. */
 const COMMAND_OPTIONS = { maxRetriesPerRequest: 2, connectTimeout: 2000 } as const
 

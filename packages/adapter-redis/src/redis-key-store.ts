@@ -5,13 +5,9 @@ import {
   liveKeyRecord,
   readApiKeyRecord,
 } from '@oqlkit/engine'
-import { keyspaceNodes, type RedisClient } from './redis-connection.ts'
+import { DEFAULT_KEY_PREFIX, keyspaceNodes, type RedisStoreOptions } from './redis-connection.ts'
 
-export interface RedisKeyStoreOptions {
-  readonly client: RedisClient
-  /** Prefix of every key the store writes (default `oqlkit:`). */
-  readonly prefix?: string
-}
+export type RedisKeyStoreOptions = RedisStoreOptions
 
 /**
  * API keys on Redis, shared by every server process: `<prefix>apikey:<sha256>` holds the record as
@@ -33,7 +29,7 @@ const escapeGlob = (text: string): string => text.replace(/[*?[\]\\]/g, (charact
 
 export const createRedisKeyStore = (options: RedisKeyStoreOptions): KeyStore => {
   const { client } = options
-  const prefix = options.prefix ?? 'oqlkit:'
+  const prefix = options.prefix ?? DEFAULT_KEY_PREFIX
   const keyOf = (keyHash: string) => `${prefix}apikey:${keyHash}`
   return {
     // Every request reads the record, so a key revoked by `oqlkit keys revoke` is refused at once.

@@ -1,16 +1,13 @@
 import type { ChargeOutcome, MeterCounters, MeterReading, MeterStore } from '@oqlkit/engine'
 import { CHARGE_SCRIPT, READ_SCRIPT, REFUND_SCRIPT } from './meter-scripts.ts'
-import type { RedisClient } from './redis-connection.ts'
+import { DEFAULT_KEY_PREFIX, type RedisStoreOptions } from './redis-connection.ts'
 import { RedisScript } from './redis-script.ts'
 
 const charge = new RedisScript(CHARGE_SCRIPT)
 const refund = new RedisScript(REFUND_SCRIPT)
 const read = new RedisScript(READ_SCRIPT)
 
-export interface RedisMeterStoreOptions {
-  readonly client: RedisClient
-  /** Prefix of every key the store writes (default `oqlkit:`); tests use one per run. */
-  readonly prefix?: string
+export interface RedisMeterStoreOptions extends RedisStoreOptions {
   /**
    * Whose clock decides days and rate windows: `redis` (default) uses Redis's TIME, one clock for every
    * server process; `caller` uses the `nowMs` each call passes (tests that move time).
@@ -42,7 +39,7 @@ const readingOf = (reply: unknown): MeterReading => {
  */
 export const createRedisMeterStore = (options: RedisMeterStoreOptions): MeterStore => {
   const { client } = options
-  const prefix = options.prefix ?? 'oqlkit:'
+  const prefix = options.prefix ?? DEFAULT_KEY_PREFIX
   const useCallerClock = options.clock === 'caller'
   const meterKey = (subject: string) => `${prefix}meter:{${subject}}`
   const rateKey = (subject: string) => `${prefix}rate:{${subject}}`

@@ -19,7 +19,16 @@ export default defineConfig({
     ],
     ...(report ? { reporters: ['default', new TimedJsonReporter({ outputFile: report })] } : {}),
     restoreMocks: true,
-    testTimeout: 30_000,
+    // One module graph per worker, not one per file: importing the packages (arktype's scopes, DuckDB's
+    // binding, h3, the registries) took 2-3 s a file, 61 of 134 s for oql's and engine's tests; without
+    // isolation 6 of 44 s. A file that changes process-wide state puts it back in its afterAll.
+    isolate: false,
+    // Vitest's default is one worker fewer than the cores: one worker on this 2-core machine, which left a
+    // core to the child processes and DuckDB's threads only. Two keep both busy.
+    maxWorkers: 2,
+    // A bound on a hang, not a speed check (benchmarks check speed). Tests that ingest a small snapshot two
+    // or three times took over 30 s each with two workers on this 2-core machine under load.
+    testTimeout: 120_000,
     // Ingests and catalog builds run in beforeAll; on a loaded 2-core machine they take tens of seconds.
     hookTimeout: 120_000,
   },

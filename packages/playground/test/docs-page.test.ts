@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumForTests, type LaunchedBrowser, launchChromium } from './support/chromium-browser.ts'
 import { watchPage } from './support/page-watch.ts'
-import { type PlaygroundServer, startPlaygroundServer } from './support/playground-server.ts'
+import { type PlaygroundServer, sharedPlaygroundServer } from './support/playground-server.ts'
 
 const chromium = chromiumForTests()
 
@@ -13,7 +13,7 @@ describe.skipIf(!chromium.available)('the docs page in Chromium', () => {
 
   beforeAll(async () => {
     if (!chromium.available) return
-    ;[server, browser] = await Promise.all([startPlaygroundServer(), launchChromium(chromium.path)])
+    ;[server, browser] = await Promise.all([sharedPlaygroundServer(), launchChromium(chromium.path)])
   }, 180_000)
 
   afterAll(async () => {

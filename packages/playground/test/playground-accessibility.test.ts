@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumForTests, type LaunchedBrowser, launchChromium } from './support/chromium-browser.ts'
 import { type PageWatch, watchPage } from './support/page-watch.ts'
-import { type PlaygroundServer, startPlaygroundServer } from './support/playground-server.ts'
+import { type PlaygroundServer, sharedPlaygroundServer } from './support/playground-server.ts'
 
 const chromium = chromiumForTests()
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
@@ -40,7 +40,7 @@ describe.skipIf(!chromium.available)('the playground with a keyboard and a scree
 
   beforeAll(async () => {
     if (!chromium.available) return
-    ;[server, browser] = await Promise.all([startPlaygroundServer(), launchChromium(chromium.path)])
+    ;[server, browser] = await Promise.all([sharedPlaygroundServer(), launchChromium(chromium.path)])
     const context = await browser.browser.newContext({
       bypassCSP: true,
       viewport: { width: 1280, height: 900 },

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumForTests, type LaunchedBrowser, launchChromium } from './support/chromium-browser.ts'
 import { type PageWatch, watchPage } from './support/page-watch.ts'
-import { type PlaygroundServer, startPlaygroundServer } from './support/playground-server.ts'
+import { type PlaygroundServer, sharedPlaygroundServer } from './support/playground-server.ts'
 
 const chromium = chromiumForTests()
 
@@ -60,7 +60,7 @@ describe.skipIf(!chromium.available)('the OQL editor in Chromium', () => {
 
   beforeAll(async () => {
     if (!chromium.available) return
-    ;[server, browser] = await Promise.all([startPlaygroundServer(), launchChromium(chromium.path)])
+    ;[server, browser] = await Promise.all([sharedPlaygroundServer(), launchChromium(chromium.path)])
     page = await (await browser.newContext()).newPage()
     watch = await watchPage(page, server.base)
     page.on('request', (request) => {

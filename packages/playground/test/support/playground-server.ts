@@ -1,6 +1,7 @@
 // The server the browser tests open: the bundled sample catalog behind `createApp`, on a real loopback
 // socket, serving a playground bundle built afresh from this checkout's source (so a test never runs
-// against a stale `bundle/`).
+// against a stale `bundle/`). The browser test files share one per test worker (`sharedPlaygroundServer`):
+// bundling the playground took each file 5-15 s.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -18,6 +19,8 @@ export interface PlaygroundServer {
   readonly base: string
   /** Faults the app logged (what it answered 500 for). */
   readonly faults: unknown[]
+  /** The playground bundle it serves, built for it in a temporary folder. */
+  readonly bundleDir: string
   close(): Promise<void>
 }
 
@@ -39,6 +42,7 @@ export const startPlaygroundServer = async (): Promise<PlaygroundServer> => {
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     faults,
+    bundleDir,
     close: async () => {
       server.closeAllConnections()
       await new Promise<void>((closed) => server.close(() => closed()))
@@ -46,4 +50,20 @@ export const startPlaygroundServer = async (): Promise<PlaygroundServer> => {
       rmSync(bundleDir, { recursive: true, force: true })
     },
   }
+}
+
+let shared: Promise<PlaygroundServer> | undefined
+
+/**
+ * The one server of this test worker, started by the first browser test file it runs and kept for the others
+ * (vitest keeps one module graph per worker: `isolate: false`); it goes with the worker's process. Its
+ * `close` does nothing, so a file can treat it as its own. Nothing it serves is changed by a test.
+ */
+export const sharedPlaygroundServer = (): Promise<PlaygroundServer> => {
+  shared ??= startPlaygroundServer().then((server) => {
+    // Only synchronous work runs at exit: the socket and DuckDB go with the process, the bundle is removed.
+    process.once('exit', () => rmSync(server.bundleDir, { recursive: true, force: true }))
+    return { ...server, close: async () => {} }
+  })
+  return shared
 }

@@ -24,6 +24,15 @@ import type { ServeSettings } from './serve-settings-reader.ts'
 /** The bundled sample snapshot, committed in the repository: what `npm start` serves. */
 export const SAMPLE_SNAPSHOT_DIR = resolve(import.meta.dirname, '../../../../data/sample-snapshot')
 
+/** The message of anything thrown. */
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/** `oqlkit serve` ending, before it listens, with what went wrong. */
+const serveFailure = (message: string): CommandResult => ({
+  exitCode: 1,
+  stderr: `oqlkit serve: ${message}\n`,
+})
+
 /** A catalog served: its adapter, its text tagger, what the API says of it, and how the start message names it. */
 export interface OpenedCatalog {
   readonly adapter: StorageAdapter
@@ -68,16 +77,13 @@ export const openCatalogFolder = async (
       })
     } catch (error) {
       bar.finish()
-      return {
-        exitCode: 1,
-        stderr: `oqlkit serve: could not build the sample catalog: ${error instanceof Error ? error.message : String(error)}\n`,
-      }
+      return serveFailure(`could not build the sample catalog: ${messageOf(error)}`)
     }
     bar.finish()
   }
 
   const manifest = await readCatalogManifest(catalogDir)
-  if (!manifest.ok) return { exitCode: 1, stderr: `oqlkit serve: ${manifest.message}\n` }
+  if (!manifest.ok) return serveFailure(manifest.message)
   // Semantic search embeds queries with the catalog's own model, or with the embeddings server its vectors
   // came from; the model defaults to the one the catalog records.
   const vectors = vectorIndexOf(manifest.manifest)
@@ -92,10 +98,7 @@ export const openCatalogFolder = async (
     try {
       embedder = await createOpenAiEmbedder({ url: embeddingsUrl, model: embeddingsModel })
     } catch (error) {
-      return {
-        exitCode: 1,
-        stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
-      }
+      return serveFailure(messageOf(error))
     }
   }
   let adapter: Awaited<ReturnType<typeof createDuckDbAdapter>>
@@ -106,10 +109,7 @@ export const openCatalogFolder = async (
       ...(embedder === undefined ? {} : { embedder }),
     })
   } catch (error) {
-    return {
-      exitCode: 1,
-      stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
-    }
+    return serveFailure(messageOf(error))
   }
   // The text-tagging model trained at ingest; a catalog without one serves everything but /text.
   let tagger: Awaited<ReturnType<typeof loadCatalogTagger>>
@@ -117,10 +117,9 @@ export const openCatalogFolder = async (
     tagger = await loadCatalogTagger(catalogDir)
   } catch (error) {
     await adapter.close()
-    return {
-      exitCode: 1,
-      stderr: `oqlkit serve: the catalog's text-tagging model cannot be read (${error instanceof Error ? error.message : String(error)}); re-ingest the catalog.\n`,
-    }
+    return serveFailure(
+      `the catalog's text-tagging model cannot be read (${messageOf(error)}); re-ingest the catalog.`,
+    )
   }
   return {
     adapter,
@@ -152,20 +151,18 @@ export const openClickHouseCatalog = async (
     const version = await servedVersion(client, target.catalog)
     if (version === undefined) {
       await client.close()
-      return {
-        exitCode: 1,
-        stderr: `oqlkit serve: ${target.endpoint} holds no loaded version of the catalog ${target.catalog}: load one with oqlkit load --into ${target.endpoint}/${target.catalog}\n`,
-      }
+      return serveFailure(
+        `${target.endpoint} holds no loaded version of the catalog ${target.catalog}: load one with oqlkit load --into ${target.endpoint}/${target.catalog}`,
+      )
     }
     let models: Awaited<ReturnType<typeof readClickHouseCatalogModels>>
     try {
       models = await readClickHouseCatalogModels(client, version.database)
     } catch (error) {
       await client.close()
-      return {
-        exitCode: 1,
-        stderr: `oqlkit serve: the models of ${version.database} cannot be read (${error instanceof Error ? error.message : String(error)}); load the catalog again.\n`,
-      }
+      return serveFailure(
+        `the models of ${version.database} cannot be read (${messageOf(error)}); load the catalog again.`,
+      )
     }
     const { vectors } = models
     let embedder: Embedder | undefined = models.embedder
@@ -182,20 +179,14 @@ export const openClickHouseCatalog = async (
         embedder = await createOpenAiEmbedder({ url: settings.embeddingsUrl, model })
       } catch (error) {
         await client.close()
-        return {
-          exitCode: 1,
-          stderr: `oqlkit serve: ${error instanceof Error ? error.message : String(error)}\n`,
-        }
+        return serveFailure(messageOf(error))
       }
     }
     // Refused at start, as a DuckDB server refuses the folder: queries embedded by another model than the
     // vectors' would be ranked by nonsense.
     if (vectors !== undefined && embedder !== undefined && !embeddersMatch(vectors.embedder, embedder)) {
       await client.close()
-      return {
-        exitCode: 1,
-        stderr: `oqlkit serve: ${writeEmbedderMismatchMessage(vectors.embedder, embedder)}\n`,
-      }
+      return serveFailure(writeEmbedderMismatchMessage(vectors.embedder, embedder))
     }
     const adapter = createClickHouseAdapter({
       client,
@@ -219,10 +210,7 @@ export const openClickHouseCatalog = async (
     }
   } catch (error) {
     await client.close()
-    return {
-      exitCode: 1,
-      stderr: `oqlkit serve: ClickHouse at ${target.endpoint} did not answer: ${error instanceof Error ? error.message : String(error)}\n`,
-    }
+    return serveFailure(`ClickHouse at ${target.endpoint} did not answer: ${messageOf(error)}`)
   }
 }
 

@@ -8,7 +8,7 @@ import {
 } from '@oqlkit/snapshot'
 import type { CliCommand, CommandContext, CommandResult } from './cli-command.ts'
 import { integerOption, parseCommandLine, UsageProblem, withUsageProblems } from './command-line-parser.ts'
-import { createProgressBar } from './progress-bar.ts'
+import { withProgressBar } from './progress-bar.ts'
 
 const OPTIONS = {
   works: { type: 'string', value: 'a positive whole number of works' },
@@ -67,20 +67,19 @@ const generate = async (
   overwrite: boolean,
   context: CommandContext,
 ): Promise<CommandResult> => {
-  const bar = createProgressBar(context.writeProgress, { interactive: context.interactive })
   try {
-    const summary = await generateSnapshot({
-      works,
-      outDir: resolve(out),
-      seed,
-      ...(workers === undefined ? {} : { workers }),
-      overwrite,
-      onProgress: (event) => bar.update(...describeProgress(event)),
-    })
-    bar.finish()
+    const summary = await withProgressBar(context, (update) =>
+      generateSnapshot({
+        works,
+        outDir: resolve(out),
+        seed,
+        ...(workers === undefined ? {} : { workers }),
+        overwrite,
+        onProgress: (event) => update(...describeProgress(event)),
+      }),
+    )
     return { exitCode: 0, stdout: formatSummary(summary) }
   } catch (error) {
-    bar.finish()
     // The library's messages name its options (`overwrite`, `workers`); here they are flags.
     if (error instanceof GenerateError && error.code === 'output-exists')
       return {

@@ -7,7 +7,7 @@ import {
   parseCommandLine,
   withUsageProblems,
 } from './command-line-parser.ts'
-import { createProgressBar } from './progress-bar.ts'
+import { withProgressBar } from './progress-bar.ts'
 
 const megabytes = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MB`
 
@@ -49,16 +49,16 @@ const index = async (
   segmentDocs: number | undefined,
   context: CommandContext,
 ): Promise<CommandResult> => {
-  const bar = createProgressBar(context.writeProgress, { interactive: context.interactive })
   try {
-    const result = await indexCatalogSearch({
-      catalogDir,
-      ...(memoryLimit === undefined ? {} : { memoryLimit }),
-      ...(threads === undefined ? {} : { threads }),
-      ...(segmentDocs === undefined ? {} : { segmentDocs }),
-      onProgress: (event) => bar.update(...describeProgress(event)),
-    })
-    bar.finish()
+    const result = await withProgressBar(context, (update) =>
+      indexCatalogSearch({
+        catalogDir,
+        ...(memoryLimit === undefined ? {} : { memoryLimit }),
+        ...(threads === undefined ? {} : { threads }),
+        ...(segmentDocs === undefined ? {} : { segmentDocs }),
+        onProgress: (event) => update(...describeProgress(event)),
+      }),
+    )
     const entities = Object.entries(result.index.entities)
     const lines = [
       `indexed ${entities.length} entities of ${result.catalogDir} in ${(result.durationMs / 1000).toFixed(1)} s; index ${megabytes(result.bytes)}`,
@@ -71,7 +71,6 @@ const index = async (
     ]
     return { exitCode: 0, stdout: `${lines.join('\n')}\n` }
   } catch (error) {
-    bar.finish()
     const message = error instanceof Error ? error.message : String(error)
     return { exitCode: 1, stderr: `oqlkit index: ${message}\nThe catalog's index was not changed.\n` }
   }

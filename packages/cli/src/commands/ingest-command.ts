@@ -8,7 +8,7 @@ import {
   UsageProblem,
   withUsageProblems,
 } from './command-line-parser.ts'
-import { createProgressBar } from './progress-bar.ts'
+import { withProgressBar } from './progress-bar.ts'
 
 /** Where `oqlkit serve` looks for a catalog unless told otherwise. */
 export const DEFAULT_CATALOG_DIR = '.catalog'
@@ -150,23 +150,22 @@ const ingest = async ({
       return { exitCode: 1, stderr: `oqlkit ingest: ${message}\nNothing was changed in ${resolve(out)}.\n` }
     }
   }
-  const bar = createProgressBar(context.writeProgress, { interactive: context.interactive })
   try {
-    const summary = await ingestSnapshot({
-      ...(vectors === undefined ? {} : { vectors }),
-      snapshotDir: resolve(snapshotDir),
-      outDir: resolve(out),
-      ...(noSearchIndex ? { searchIndex: false } : {}),
-      ...(noTextTagger ? { textTagger: false } : {}),
-      ...(replace ? { mode: 'replace' as const } : {}),
-      ...(noResume ? { resume: false } : {}),
-      ...(memoryLimit === undefined ? {} : { memoryLimit }),
-      onProgress: (event) => bar.update(...describeProgress(event)),
-    })
-    bar.finish()
+    const summary = await withProgressBar(context, (update) =>
+      ingestSnapshot({
+        ...(vectors === undefined ? {} : { vectors }),
+        snapshotDir: resolve(snapshotDir),
+        outDir: resolve(out),
+        ...(noSearchIndex ? { searchIndex: false } : {}),
+        ...(noTextTagger ? { textTagger: false } : {}),
+        ...(replace ? { mode: 'replace' as const } : {}),
+        ...(noResume ? { resume: false } : {}),
+        ...(memoryLimit === undefined ? {} : { memoryLimit }),
+        onProgress: (event) => update(...describeProgress(event)),
+      }),
+    )
     return { exitCode: 0, stdout: formatIngestSummary(summary) }
   } catch (error) {
-    bar.finish()
     const message = error instanceof Error ? error.message : String(error)
     return { exitCode: 1, stderr: `oqlkit ingest: ${message}\nNothing was changed in ${resolve(out)}.\n` }
   }

@@ -9,7 +9,7 @@ import {
 import type { CliCommand, CommandContext, CommandResult } from './cli-command.ts'
 import { integerOption, parseCommandLine, UsageProblem, withUsageProblems } from './command-line-parser.ts'
 import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'
-import { createProgressBar } from './progress-bar.ts'
+import { withProgressBar } from './progress-bar.ts'
 
 const OPTIONS = {
   catalog: { type: 'string', value: 'a catalog folder' },
@@ -77,20 +77,19 @@ const load = async (
   context: CommandContext,
 ): Promise<CommandResult> => {
   const client = connectClickHouse(target)
-  const bar = createProgressBar(context.writeProgress, { interactive: context.interactive })
   try {
-    const summary = await loadCatalogIntoClickHouse({
-      catalogDir,
-      client,
-      catalog: target.catalog,
-      ...(cluster === undefined ? {} : { cluster }),
-      ...(keepVersions === undefined ? {} : { keepVersions }),
-      onProgress: (event) => bar.update(...describeProgress(event)),
-    })
-    bar.finish()
+    const summary = await withProgressBar(context, (update) =>
+      loadCatalogIntoClickHouse({
+        catalogDir,
+        client,
+        catalog: target.catalog,
+        ...(cluster === undefined ? {} : { cluster }),
+        ...(keepVersions === undefined ? {} : { keepVersions }),
+        onProgress: (event) => update(...describeProgress(event)),
+      }),
+    )
     return { exitCode: 0, stdout: formatSummary(summary, target.endpoint, target.catalog) }
   } catch (error) {
-    bar.finish()
     // A load's errors say what failed and that nothing served changed.
     const message = error instanceof Error ? error.message : String(error)
     return { exitCode: 1, stderr: `oqlkit load: ${message}\n` }

@@ -93,3 +93,19 @@ export const createProgressBar = (
     },
   }
 }
+
+/**
+ * Runs a long piece of work with a progress bar on a command's progress output: `work` moves it with
+ * `update`, and it is finished (its last state written) whether the work ends or fails.
+ */
+export const withProgressBar = async <T>(
+  context: { readonly writeProgress: (text: string) => void; readonly interactive: boolean },
+  work: (update: ProgressBar['update']) => Promise<T>,
+): Promise<T> => {
+  const bar = createProgressBar(context.writeProgress, { interactive: context.interactive })
+  try {
+    return await work((done, total, label) => bar.update(done, total, label))
+  } finally {
+    bar.finish()
+  }
+}

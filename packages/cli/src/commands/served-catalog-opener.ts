@@ -18,7 +18,7 @@ import { type Embedder, embeddersMatch, writeEmbedderMismatchMessage } from '@oq
 import { ingestSnapshot } from '@oqlkit/ingest'
 import { createOpenAiEmbedder } from '@oqlkit/text-models'
 import { type CliCommand, type CommandContext, type CommandResult, usageError } from './cli-command.ts'
-import { createProgressBar } from './progress-bar.ts'
+import { withProgressBar } from './progress-bar.ts'
 import type { ServeSettings } from './serve-settings-reader.ts'
 
 /** The bundled sample snapshot, committed in the repository: what `npm start` serves. */
@@ -62,24 +62,23 @@ export const openCatalogFolder = async (
     context.writeProgress(
       `No catalog this oqlkit can read in ${catalogDir}: building it from the bundled sample (${SAMPLE_SNAPSHOT_DIR}).\n`,
     )
-    const bar = createProgressBar(context.writeProgress, { interactive: context.interactive })
     try {
-      await ingestSnapshot({
-        snapshotDir: SAMPLE_SNAPSHOT_DIR,
-        outDir: catalogDir,
-        mode: 'replace',
-        onProgress: (event) =>
-          bar.update(
-            event.phase === 'build' ? event.stepsDone : event.bytesDone,
-            event.phase === 'build' ? event.stepsTotal : event.bytesTotal,
-            event.phase,
-          ),
-      })
+      await withProgressBar(context, (update) =>
+        ingestSnapshot({
+          snapshotDir: SAMPLE_SNAPSHOT_DIR,
+          outDir: catalogDir,
+          mode: 'replace',
+          onProgress: (event) =>
+            update(
+              event.phase === 'build' ? event.stepsDone : event.bytesDone,
+              event.phase === 'build' ? event.stepsTotal : event.bytesTotal,
+              event.phase,
+            ),
+        }),
+      )
     } catch (error) {
-      bar.finish()
       return serveFailure(`could not build the sample catalog: ${messageOf(error)}`)
     }
-    bar.finish()
   }
 
   const manifest = await readCatalogManifest(catalogDir)

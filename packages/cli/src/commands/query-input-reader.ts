@@ -44,13 +44,16 @@ const readUrl = (text: string, planOptions: PlanOptions): QueryReading => {
   if (!reading.ok)
     return {
       ok: false,
-      problems: reading.problems.map(
-        (problem) =>
-          `${problem.parameter === undefined ? '' : `${problem.parameter}: `}${problem.message} (${problem.error})`,
+      problems: reading.problems.map((problem) =>
+        problemLine(problem.parameter, problem.message, problem.error),
       ),
     }
   return plan(reading.request.oqo, reading.request.view, planOptions, notes)
 }
+
+/** A problem as one line: the parameter at fault (when there is one), what is wrong, and its code. */
+const problemLine = (parameter: string | undefined, message: string, code: string): string =>
+  `${parameter === undefined ? '' : `${parameter}: `}${message} (${code})`
 
 const plan = (
   oqo: Parameters<typeof planQuery>[0],
@@ -62,10 +65,7 @@ const plan = (
   if (!planned.ok)
     return {
       ok: false,
-      problems: planned.errors.map(
-        (error) =>
-          `${error.parameter === undefined ? '' : `${error.parameter}: `}${error.message} (${error.code})`,
-      ),
+      problems: planned.errors.map((error) => problemLine(error.parameter, error.message, error.code)),
     }
   if (planned.plan.groupBy.length > 0)
     return {

@@ -209,26 +209,26 @@ async function checkManifest(
       .join('/')
     if (!listed.has(relativePath)) throw mismatch(undefined, ingestErrorDetails.unlistedFile(relativePath))
   }
-  const records = manifest.entries.map((entry) => entry.recordCount)
-  if (manifest.totalRecordCount !== null && records.every((value) => value !== null)) {
-    const sum = (records as number[]).reduce((a, b) => a + b, 0)
-    if (sum !== manifest.totalRecordCount) {
-      throw mismatch(
-        undefined,
-        ingestErrorDetails.totalMismatch('record_count', manifest.totalRecordCount, sum),
-      )
-    }
+  // A total the manifest states must be what its entries add up to, where every entry states its own.
+  const checkTotal = (
+    what: 'record_count' | 'content_length',
+    total: number | null,
+    values: readonly (number | null)[],
+  ): void => {
+    if (total === null || !values.every((value) => value !== null)) return
+    const sum = (values as number[]).reduce((a, b) => a + b, 0)
+    if (sum !== total) throw mismatch(undefined, ingestErrorDetails.totalMismatch(what, total, sum))
   }
-  const lengths = manifest.entries.map((entry) => entry.contentLength)
-  if (manifest.totalContentLength !== null && lengths.every((value) => value !== null)) {
-    const sum = (lengths as number[]).reduce((a, b) => a + b, 0)
-    if (sum !== manifest.totalContentLength) {
-      throw mismatch(
-        undefined,
-        ingestErrorDetails.totalMismatch('content_length', manifest.totalContentLength, sum),
-      )
-    }
-  }
+  checkTotal(
+    'record_count',
+    manifest.totalRecordCount,
+    manifest.entries.map((entry) => entry.recordCount),
+  )
+  checkTotal(
+    'content_length',
+    manifest.totalContentLength,
+    manifest.entries.map((entry) => entry.contentLength),
+  )
   return parts
 }
 

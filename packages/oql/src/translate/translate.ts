@@ -63,6 +63,15 @@ const failure = (
   validation: { valid: false, errors, warnings },
 })
 
+/** The error of a body that holds no query of the form it names. */
+const invalidBody = (message: string): TranslationError => ({
+  type: 'invalid_body',
+  code: 'invalid_body',
+  message,
+  context: null,
+  location: null,
+})
+
 const INPUT_KEYS = ['oql', 'oqo', 'oxurl'] as const
 
 /** The query of an input object, or an error that says which single key it needs. */
@@ -75,13 +84,9 @@ const readInput = (
     const key = keys[0]!
     return { key, value: (input as Record<string, unknown>)[key] }
   }
-  return {
-    type: 'invalid_body',
-    code: 'invalid_body',
-    message: `Send exactly one of oql, oqo or oxurl (got ${keys.length === 0 ? 'none' : keys.join(' and ')}).`,
-    context: null,
-    location: null,
-  }
+  return invalidBody(
+    `Send exactly one of oql, oqo or oxurl (got ${keys.length === 0 ? 'none' : keys.join(' and ')}).`,
+  )
 }
 
 /**
@@ -125,15 +130,7 @@ export const translate = (
 
   if (read.key === 'oql') {
     if (typeof read.value !== 'string' || read.value.trim() === '')
-      return failure([
-        {
-          type: 'invalid_body',
-          code: 'invalid_body',
-          message: 'oql must be a non-empty string of OQL text.',
-          context: null,
-          location: null,
-        },
-      ])
+      return failure([invalidBody('oql must be a non-empty string of OQL text.')])
     const text = read.value
     const parsed = parseOql(text)
     if (!parsed.ok) {
@@ -162,15 +159,7 @@ export const translate = (
   if (read.key === 'oqo') {
     const value = typeof read.value === 'string' ? parseJson(read.value) : read.value
     if (value instanceof Error)
-      return failure([
-        {
-          type: 'invalid_body',
-          code: 'invalid_body',
-          message: `oqo is not valid JSON: ${value.message}. Send a JSON object.`,
-          context: null,
-          location: null,
-        },
-      ])
+      return failure([invalidBody(`oqo is not valid JSON: ${value.message}. Send a JSON object.`)])
     const result = readOqo(value)
     if (!result.ok)
       return failure(result.errors.map(validationError), result.warnings.map(warningOf), value as Oqo)
@@ -179,15 +168,7 @@ export const translate = (
   }
 
   if (typeof read.value !== 'string' || read.value.trim() === '')
-    return failure([
-      {
-        type: 'invalid_body',
-        code: 'invalid_body',
-        message: 'oxurl must be a non-empty URL string.',
-        context: null,
-        location: null,
-      },
-    ])
+    return failure([invalidBody('oxurl must be a non-empty URL string.')])
   const parsedUrl = urlToOqo(read.value)
   if (!parsedUrl.ok) return failure(parsedUrl.errors.map(validationError))
   // The URL reader gives the sorted canonical form already.

@@ -1,51 +1,35 @@
 import type { EntityType } from '../entity-types.ts'
 import type { RegistryProperty } from './column-derivation.ts'
 
+/** An unlisted property: filtered, grouped and sorted by its own value, with no vocabulary or aliases. */
+const unlisted = (
+  name: string,
+  type: RegistryProperty['type'],
+  operators: RegistryProperty['operators'],
+  displayName: string,
+): RegistryProperty => ({
+  name,
+  type,
+  operators,
+  actions: ['filter', 'group_by', 'sort'],
+  entity_type: null,
+  display_name: displayName,
+  aliases: [],
+  alternate_keys: [],
+  category: null,
+  supported_by: [],
+})
+
 /**
  * Filter keys the classic API accepts that the `/properties` snapshot does not list (the reference
  * server keeps them "unlisted"). They resolve like any other column but are not served by `/properties`.
  */
 export const UNLISTED_PROPERTIES: Readonly<Partial<Record<EntityType, readonly RegistryProperty[]>>> = {
-  works: [
-    {
-      // The retired expansion-corpus flag: canonicalisation turns a top-level leaf into `corpus`.
-      name: 'is_xpac',
-      type: 'boolean',
-      operators: ['eq', 'null'],
-      actions: ['filter', 'group_by', 'sort'],
-      entity_type: null,
-      display_name: 'extended index',
-      aliases: [],
-      alternate_keys: [],
-      category: null,
-      supported_by: [],
-    },
-  ],
+  // The retired expansion-corpus flag: canonicalisation turns a top-level leaf into `corpus`.
+  works: [unlisted('is_xpac', 'boolean', ['eq', 'null'], 'extended index')],
   locations: [
-    {
-      name: 'raw_type',
-      type: 'string',
-      operators: ['eq', 'not', 'null', 'or'],
-      actions: ['filter', 'group_by', 'sort'],
-      entity_type: null,
-      display_name: 'raw type',
-      aliases: [],
-      alternate_keys: [],
-      category: null,
-      supported_by: [],
-    },
-    {
-      name: 'raw_source_name',
-      type: 'string',
-      operators: ['eq', 'not', 'null', 'or'],
-      actions: ['filter', 'group_by', 'sort'],
-      entity_type: null,
-      display_name: 'raw source name',
-      aliases: [],
-      alternate_keys: [],
-      category: null,
-      supported_by: [],
-    },
+    unlisted('raw_type', 'string', ['eq', 'not', 'null', 'or'], 'raw type'),
+    unlisted('raw_source_name', 'string', ['eq', 'not', 'null', 'or'], 'raw source name'),
   ],
 }
 

@@ -1,4 +1,5 @@
 // The search index's entry in `catalog.json`: merged in after a build, read back by the query side.
+import { extensionOf, withExtension } from '../layout/catalog-extensions.ts'
 import { type CatalogManifest, SEARCH_DIR } from '../layout/catalog-layout.ts'
 import {
   SEARCH_EXTENSION_KEY,
@@ -12,20 +13,10 @@ import {
  * place of any an earlier index listed.
  */
 export function withSearchIndex(manifest: CatalogManifest, index: SearchIndexManifest): CatalogManifest {
-  const others = manifest.files.filter((file) => !file.path.startsWith(`${SEARCH_DIR}/`))
-  return {
-    ...manifest,
-    files: [...others, ...index.files],
-    extensions: { ...manifest.extensions, [SEARCH_EXTENSION_KEY]: index },
-  }
+  return withExtension(manifest, SEARCH_EXTENSION_KEY, SEARCH_DIR, index)
 }
 
 /** The index a catalog records, or undefined when it has none or one of another format version. */
 export function searchIndexOf(manifest: CatalogManifest): SearchIndexManifest | undefined {
-  const value = manifest.extensions[SEARCH_EXTENSION_KEY]
-  if (typeof value !== 'object' || value === null) return undefined
-  const index = value as Partial<SearchIndexManifest>
-  return index.format === SEARCH_INDEX_FORMAT && index.formatVersion === SEARCH_INDEX_FORMAT_VERSION
-    ? (value as SearchIndexManifest)
-    : undefined
+  return extensionOf(manifest, SEARCH_EXTENSION_KEY, SEARCH_INDEX_FORMAT, SEARCH_INDEX_FORMAT_VERSION)
 }

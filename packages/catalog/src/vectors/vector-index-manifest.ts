@@ -1,4 +1,5 @@
 // The vectors' entry in `catalog.json`: merged in after a build, read back when a catalog is opened.
+import { extensionOf, withExtension } from '../layout/catalog-extensions.ts'
 import type { CatalogManifest } from '../layout/catalog-layout.ts'
 import {
   VECTOR_INDEX_FORMAT,
@@ -10,12 +11,7 @@ import {
 
 /** The catalog manifest with the vectors recorded, their files in place of any earlier vectors' files. */
 export function withVectorIndex(manifest: CatalogManifest, vectors: VectorIndexManifest): CatalogManifest {
-  const others = manifest.files.filter((file) => !file.path.startsWith(`${VECTORS_DIR}/`))
-  return {
-    ...manifest,
-    files: [...others, ...vectors.files],
-    extensions: { ...manifest.extensions, [VECTORS_EXTENSION_KEY]: vectors },
-  }
+  return withExtension(manifest, VECTORS_EXTENSION_KEY, VECTORS_DIR, vectors)
 }
 
 /** Whether the catalog records vectors that this version cannot read (another format version). */
@@ -25,10 +21,5 @@ export function hasUnreadableVectors(manifest: CatalogManifest): boolean {
 
 /** The vectors a catalog records, or undefined when it has none or ones of another format version. */
 export function vectorIndexOf(manifest: CatalogManifest): VectorIndexManifest | undefined {
-  const value = manifest.extensions[VECTORS_EXTENSION_KEY]
-  if (typeof value !== 'object' || value === null) return undefined
-  const vectors = value as Partial<VectorIndexManifest>
-  return vectors.format === VECTOR_INDEX_FORMAT && vectors.formatVersion === VECTOR_INDEX_FORMAT_VERSION
-    ? (value as VectorIndexManifest)
-    : undefined
+  return extensionOf(manifest, VECTORS_EXTENSION_KEY, VECTOR_INDEX_FORMAT, VECTOR_INDEX_FORMAT_VERSION)
 }

@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { READABLE_CATALOG_FORMAT_VERSIONS } from '@oqlkit/catalog'
 import { runCli } from '@oqlkit/cli'
 import { ingestSnapshot } from '@oqlkit/ingest'
@@ -8,13 +8,13 @@ import { generateSnapshot } from '@oqlkit/snapshot'
 import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-const sampleSnapshot = resolve(import.meta.dirname, '../../../data/sample-snapshot')
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-cli-ingest-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-// The first test builds the bundled sample; the others check what the command does with its flags (no
-// index, resume, replace, an embeddings server), whatever the snapshot holds, so they ingest a small
-// generated one. Its works span several part files, so that a run can stop with some parsed and others not.
+// What the command does with its flags (no index, resume, replace, an embeddings server) holds whatever the
+// snapshot holds, so the tests ingest a small generated one (the bundled sample is ingested through the
+// command by serve-command's first start, and by the library for the shared sample catalog). Its works span
+// several part files, so that a run can stop with some parsed and others not.
 const SMALL_WORKS = 120
 let smallSnapshot: string
 beforeAll(async () => {
@@ -41,14 +41,14 @@ const collect = () => {
 }
 
 describe('oqlkit ingest', { timeout: 120_000 }, () => {
-  it('builds a catalog from the bundled sample, with progress and a summary', async () => {
+  it('builds a catalog, with progress and a summary', async () => {
     const out = join(scratch, 'catalog')
     const { progress, context } = collect()
-    const result = await runCli(['ingest', sampleSnapshot, '--out', out], context)
+    const result = await runCli(['ingest', smallSnapshot, '--out', out], context)
     expect(result.stderr).toBeUndefined()
     expect(result.exitCode).toBe(0)
     expect(result.stdout).toMatch(/^created catalog .* \(legacy layout\)/)
-    expect(result.stdout).toMatch(/works\s+565\s+565/)
+    expect(result.stdout).toMatch(smallWorks)
     expect(progress.at(-1)).toContain('100%')
     const manifest = JSON.parse(readFileSync(join(out, 'catalog.json'), 'utf8')) as { format: string }
     expect(manifest.format).toBe('oqlkit-catalog')
@@ -107,10 +107,18 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
           if (event.partsStaged > 0) throw new Error('stopped here')
         },
       })
-    await expect(stopEarly(out)).rejects.toThrow(/stopped here\nThe 1 part files staged so far are kept in/)
+    // Parts that finish together are staged together: the first staging may hold more than one.
+    const stopped = await stopEarly(out).then(
+      () => undefined,
+      (error: unknown) => (error as Error).message,
+    )
+    const staged = /stopped here\nThe (\d+) part files staged so far are kept in/.exec(stopped ?? '')?.[1]
+    expect(staged, stopped).toMatch(/^[1-9]\d*$/)
     const resumed = await runCli(['ingest', smallSnapshot, '--out', out, ...core], collect().context)
     expect(resumed.exitCode).toBe(0)
-    expect(resumed.stdout).toContain('resumed: 1 part files were parsed by an earlier run that stopped')
+    expect(resumed.stdout).toContain(
+      `resumed: ${staged} part files were parsed by an earlier run that stopped`,
+    )
     expect(resumed.stdout).toMatch(smallWorks)
 
     const fresh = join(scratch, 'not-resumed')

@@ -126,6 +126,7 @@ export {
   keyRecordOf,
   readApiKeyRecord,
   readKeysFile,
+  storedBudgetOf,
 } from './metering/key-record-reader.ts'
 export {
   compareKeyRecords,

@@ -7,6 +7,7 @@ import {
   type KeyStore,
   keyGrantProblems,
   keyRecordOf,
+  storedBudgetOf,
 } from '@oqlkit/engine'
 import { type CliCommand, type CommandContext, type CommandResult, json } from './cli-command.ts'
 import {
@@ -302,15 +303,7 @@ const update = async (
       prepaidExpiresAt: expires === undefined ? record.prepaidExpiresAt : expires,
     }
     checkGrant(grant)
-    const updated: ApiKeyRecord = {
-      ...record,
-      dailyBudgetUsd: grant.dailyBudgetUsd ?? null,
-      prepaidUsd: grant.prepaidUsd ?? 0,
-      prepaidExpiresAt:
-        grant.prepaidExpiresAt === null || grant.prepaidExpiresAt === undefined
-          ? null
-          : new Date(grant.prepaidExpiresAt).toISOString(),
-    }
+    const updated: ApiKeyRecord = { ...record, ...storedBudgetOf(grant) }
     await keys.putKey(updated)
     context.writeProgress(`Key ${id} of user ${record.userId} updated in ${describeLocation(location)}.\n`)
     return { exitCode: 0, stdout: json(listedRecord(updated)) }

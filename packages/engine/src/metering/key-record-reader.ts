@@ -53,17 +53,27 @@ export const keyGrantProblems = (grant: KeyGrant): KeyGrantProblem[] => {
   return problems
 }
 
-/** The stored record of a key and its grant (hashing the key); the grant must be valid. */
-export const keyRecordOf = async (key: string, grant: KeyGrant, createdAt: Date): Promise<ApiKeyRecord> => ({
-  keyHash: await hashApiKey(key),
-  userId: grant.userId,
-  admin: grant.admin ?? false,
+/**
+ * A grant's budget as a key record stores it: no daily budget is null (the server's default), no prepaid
+ * amount 0, an expiry an ISO time or null; the grant must be valid.
+ */
+export const storedBudgetOf = (
+  grant: KeyGrant,
+): Pick<ApiKeyRecord, 'dailyBudgetUsd' | 'prepaidUsd' | 'prepaidExpiresAt'> => ({
   dailyBudgetUsd: grant.dailyBudgetUsd ?? null,
   prepaidUsd: grant.prepaidUsd ?? 0,
   prepaidExpiresAt:
     grant.prepaidExpiresAt === undefined || grant.prepaidExpiresAt === null
       ? null
       : new Date(grant.prepaidExpiresAt).toISOString(),
+})
+
+/** The stored record of a key and its grant (hashing the key); the grant must be valid. */
+export const keyRecordOf = async (key: string, grant: KeyGrant, createdAt: Date): Promise<ApiKeyRecord> => ({
+  keyHash: await hashApiKey(key),
+  userId: grant.userId,
+  admin: grant.admin ?? false,
+  ...storedBudgetOf(grant),
   createdAt: createdAt.toISOString(),
   maskedKey: maskApiKey(key),
 })

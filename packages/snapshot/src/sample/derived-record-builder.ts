@@ -5,19 +5,13 @@
 import { ENTITY_TYPES } from '@oqlkit/oqo-schema'
 import type { ObservationIndex } from './embedded-observation-collector.ts'
 import {
+  type DerivableEntity,
+  isDerivable,
   isJsonObject,
   type JsonObject,
   type JsonValue,
-  NATIVE_ENTITIES,
-  type NativeEntity,
 } from './openalex-id-classifier.ts'
 import { COUNT_FILTERS, type SampleCounts } from './sample-count-calculator.ts'
-
-export type DerivableEntity = Exclude<NativeEntity, 'works'>
-
-/** Whether records of an entity can be derived from the objects embedded in others: every native one but works. */
-export const isDerivable = (entity: string): entity is DerivableEntity =>
-  entity !== 'works' && (NATIVE_ENTITIES as readonly string[]).includes(entity)
 
 /** The derivable entities in the order of oqo-schema's entity types (the order the sample's README lists them). */
 export const DERIVABLE_ENTITIES: readonly DerivableEntity[] = ENTITY_TYPES.filter(isDerivable)

@@ -5,10 +5,10 @@
 import {
   classifyOpenAlexId,
   compareOpenAlexIds,
+  isDerivable,
   isJsonObject,
   type JsonObject,
   type JsonValue,
-  NATIVE_ENTITIES,
 } from './openalex-id-classifier.ts'
 import type { RealRecord } from './sample-source-reader.ts'
 
@@ -81,12 +81,7 @@ export class ObservationIndex {
 
   #add(id: string, values: JsonObject, date: string, containerId: string): void {
     const entity = classifyOpenAlexId(id)
-    if (
-      entity === undefined ||
-      entity === 'works' ||
-      !(NATIVE_ENTITIES as readonly string[]).includes(entity)
-    )
-      return
+    if (entity === undefined || !isDerivable(entity)) return
     const list = this.#byId.get(id)
     const observation = { values, date, containerId, order: this.#order++ }
     if (list) list.push(observation)

@@ -40,6 +40,12 @@ export type VocabularyEntity = (typeof VOCABULARY_ENTITIES)[number]
 
 export type SnapshotEntity = NativeEntity | VocabularyEntity
 
+/** The native entities whose records can be derived from the objects embedded in others: all but works. */
+export type DerivableEntity = Exclude<NativeEntity, 'works'>
+
+export const isDerivable = (entity: string): entity is DerivableEntity =>
+  entity !== 'works' && (NATIVE_ENTITIES as readonly string[]).includes(entity)
+
 const LETTER_ENTITIES: Readonly<Record<string, NativeEntity>> = {
   W: 'works',
   A: 'authors',

@@ -3,12 +3,14 @@
 // the other entities, and the vocabulary entities. Writes it in the legacy snapshot layout with a README.
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { buildDerivedRecord, type DerivableEntity, isDerivable } from './derived-record-builder.ts'
+import { buildDerivedRecord } from './derived-record-builder.ts'
 import { collectReferencedIds, ObservationIndex } from './embedded-observation-collector.ts'
 import { type SnapshotLine, type WrittenEntity, writeEntity } from './legacy-snapshot-writer.ts'
 import {
   classifyOpenAlexId,
   compareOpenAlexIds,
+  type DerivableEntity,
+  isDerivable,
   isJsonObject,
   type JsonObject,
   type JsonValue,

@@ -28,7 +28,7 @@ import { buildCitationGraph } from './citation-graph-builder.ts'
 import { CitationNormalizer, NO_FIELD } from './citation-normalizer.ts'
 import { WeightedPicker } from './distribution-samplers.ts'
 import { EntityRecordBuilder } from './entity-record-builder.ts'
-import { EntityStatisticsCalculator } from './entity-statistics.ts'
+import { type EntityStatistics, EntityStatisticsCalculator } from './entity-statistics.ts'
 import { EntityWorkLinks } from './entity-work-links.ts'
 import type {
   GeneratedEntitySummary,
@@ -46,6 +46,9 @@ import { VocabularyCounter } from './vocabulary-counter.ts'
 import { mergeWorkTotals, WORK_BATCH } from './work-batch-builder.ts'
 import { WorkBatchPool } from './work-batch-pool.ts'
 import { WorkTopicChooser } from './work-record-builder.ts'
+
+/** The record of an organisation, by its index in its pool, from its works' statistics. */
+type OrganisationRecord = (index: number, stats: EntityStatistics) => string
 
 export interface GenerateOptions {
   /** How many works (at least 1, at most 2^31). */
@@ -262,22 +265,18 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
         works.length === 0 ? null : records.author(authors.author(k), calculator.calculate(works)),
       ),
     )
-    await writeEntity(
-      'institutions',
-      fromLinks(institutionLinks, (k, works) => records.institution(k, calculator.calculate(works))),
-    )
-    await writeEntity(
-      'sources',
-      fromLinks(sourceLinks, (k, works) => records.source(k, calculator.calculate(works))),
-    )
-    await writeEntity(
-      'publishers',
-      fromLinks(publisherLinks, (k, works) => records.publisher(k, calculator.calculate(works))),
-    )
-    await writeEntity(
-      'funders',
-      fromLinks(funderLinks, (k, works) => records.funder(k, calculator.calculate(works))),
-    )
+    // The organisations: a record for each one the works link to, from its works' statistics.
+    const organisations: readonly (readonly [string, EntityWorkLinks, OrganisationRecord])[] = [
+      ['institutions', institutionLinks, (k, stats) => records.institution(k, stats)],
+      ['sources', sourceLinks, (k, stats) => records.source(k, stats)],
+      ['publishers', publisherLinks, (k, stats) => records.publisher(k, stats)],
+      ['funders', funderLinks, (k, stats) => records.funder(k, stats)],
+    ]
+    for (const [entity, links, record] of organisations)
+      await writeEntity(
+        entity,
+        fromLinks(links, (k, works) => record(k, calculator.calculate(works))),
+      )
     await writeEntity(
       'concepts',
       fromLinks(conceptLinks, (k, works) =>

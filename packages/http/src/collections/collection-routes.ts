@@ -2,6 +2,7 @@ import {
   COLLECTION_LIMITS,
   type CollectionCaller,
   CollectionError,
+  type CollectionRecord,
   CollectionService,
   type CollectionStore,
   DEFAULT_ID_BASE,
@@ -115,6 +116,27 @@ export const useCollections = (app: H3, options: CollectionsOptions): PlanResolv
       return handle(event, caller, readCollectionParameters(event.req.url, allowed))
     }
 
+  /** A collection's PATCH and DELETE at `path`: its owner's under /me, an admin's under /admin. */
+  const changeRoutes = (
+    path: string,
+    update: (caller: CollectionCaller, id: string, body: unknown) => Promise<CollectionRecord>,
+    remove: (caller: CollectionCaller, id: string) => Promise<void>,
+  ): void => {
+    app.patch(
+      path,
+      route([], async (event, caller) =>
+        collectionResource(await update(caller, idOf(event), await readJsonBody(event.req))),
+      ),
+    )
+    app.delete(
+      path,
+      route([], async (event, caller) => {
+        await remove(caller, idOf(event))
+        return { deleted_collection_id: idOf(event) }
+      }),
+    )
+  }
+
   app.post(
     '/me/collections',
     route([], async (event, caller) =>
@@ -144,18 +166,10 @@ export const useCollections = (app: H3, options: CollectionsOptions): PlanResolv
       return collectionEntitiesPage(collection, members.ids, page.page, page.perPage, idBase)
     }),
   )
-  app.patch(
+  changeRoutes(
     '/me/collections/:id',
-    route([], async (event, caller) =>
-      collectionResource(await service.update(caller, idOf(event), await readJsonBody(event.req))),
-    ),
-  )
-  app.delete(
-    '/me/collections/:id',
-    route([], async (event, caller) => {
-      await service.delete(caller, idOf(event))
-      return { deleted_collection_id: idOf(event) }
-    }),
+    (caller, id, body) => service.update(caller, id, body),
+    (caller, id) => service.delete(caller, id),
   )
   app.post(
     '/me/collections/:id/entities',
@@ -201,18 +215,10 @@ export const useCollections = (app: H3, options: CollectionsOptions): PlanResolv
     '/admin/collections/:id',
     route([], async (event, caller) => collectionResource(await service.adminGet(caller, idOf(event)))),
   )
-  app.patch(
+  changeRoutes(
     '/admin/collections/:id',
-    route([], async (event, caller) =>
-      collectionResource(await service.adminUpdate(caller, idOf(event), await readJsonBody(event.req))),
-    ),
-  )
-  app.delete(
-    '/admin/collections/:id',
-    route([], async (event, caller) => {
-      await service.adminDelete(caller, idOf(event))
-      return { deleted_collection_id: idOf(event) }
-    }),
+    (caller, id, body) => service.adminUpdate(caller, id, body),
+    (caller, id) => service.adminDelete(caller, id),
   )
   for (const prefix of ['/me/**', '/collections/**', '/admin/**']) app.all(prefix, collectionsFallback)
   app.all('/me', collectionsFallback)

@@ -8,13 +8,13 @@ import { vocabularyUrl } from '../sample/openalex-id-classifier.ts'
 import { AUTHOR_AFFILIATIONS, type AuthorPool } from './author-pool.ts'
 import type { CitationYearCounts } from './citation-graph-builder.ts'
 import type { CitationNormalizer } from './citation-normalizer.ts'
-import { type AffinePermutation, WeightedPicker } from './distribution-samplers.ts'
+import { type AffinePermutation, WeightedPicker, type ZipfSampler } from './distribution-samplers.ts'
 import { forgeWorkDoi } from './external-id-forge.ts'
 import { COUNTS_FIRST_YEAR, GENERATED_ID_BASE, LAST_YEAR, type YearLayout } from './generation-plan.ts'
 import type { OrganizationPools } from './organization-pools.ts'
 import { SAMPLE_PROFILE, type Share } from './sample-profile.ts'
 import { RandomStream, SeededRandom } from './seeded-random.ts'
-import type { TermPools } from './term-pools.ts'
+import type { GeneratedTerm, TermPools } from './term-pools.ts'
 import type { TextGenerator } from './text-generator.ts'
 import type { TopicPool } from './topic-pool.ts'
 import type { Uint32SpoolReader } from './uint32-spool.ts'
@@ -372,21 +372,15 @@ export class WorkRecordBuilder {
       r,
       this.#keywordCounts.pick(r),
       links.keywords,
-      (k) => {
-        return c.terms.keywords[k]!.head
-      },
-      c.terms.keywordPopularity.size,
-      () => c.terms.keywordPopularity.sample(r),
+      c.terms.keywords,
+      c.terms.keywordPopularity,
     )
     const conceptsJson = this.#terms(
       r,
       this.#conceptCounts.pick(r),
       links.concepts,
-      (k) => {
-        return c.terms.concepts[k]!.head
-      },
-      c.terms.conceptPopularity.size,
-      () => c.terms.conceptPopularity.sample(r),
+      c.terms.concepts,
+      c.terms.conceptPopularity,
     )
     let mesh = ''
     if (pubmed) {
@@ -503,23 +497,23 @@ export class WorkRecordBuilder {
   }
 
   /** `count` distinct Zipf-popular terms with descending scores, as embedded objects. */
+  /** The `count` terms a work embeds (beyond those `chosen` already), drawn by `popularity`, with scores. */
   #terms(
     r: SeededRandom,
     count: number,
     chosen: number[],
-    head: (index: number) => string,
-    poolSize: number,
-    sample: () => number,
+    terms: readonly GeneratedTerm[],
+    popularity: ZipfSampler,
   ): string {
-    const wanted = Math.min(count, poolSize)
+    const wanted = Math.min(count, popularity.size)
     for (let attempt = 0; chosen.length < wanted && attempt < wanted * 4; attempt++) {
-      const term = sample()
+      const term = popularity.sample(r)
       if (!chosen.includes(term)) chosen.push(term)
     }
     let out = ''
     let score = r.between(0.5, 0.95)
     chosen.forEach((term, k) => {
-      out += `${k === 0 ? '' : ','}${head(term)}${round4(score)}}`
+      out += `${k === 0 ? '' : ','}${terms[term]!.head}${round4(score)}}`
       score = r.between(0.15, score)
     })
     return out

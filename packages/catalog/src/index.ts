@@ -146,6 +146,7 @@ export {
   type SearchMode,
   searchEntityDir,
   searchFilePath,
+  searchIndexManifest,
 } from './search/search-index-layout.ts'
 export { searchIndexOf, withSearchIndex } from './search/search-index-manifest.ts'
 export {

@@ -137,6 +137,28 @@ export const SEARCH_STEMMER_ID = 'porter-1980+bli+logi/1'
 export const BM25_K1 = 1.2
 export const BM25_B = 0.75
 
+/**
+ * The manifest of an index this version builds, over `entities` and written as `files`: its format, the text
+ * analysis and the ranking constants are this module's, so a builder cannot record others than it used.
+ */
+export function searchIndexManifest(
+  entities: SearchIndexManifest['entities'],
+  files: readonly CatalogFile[],
+  builtAt: Date,
+): SearchIndexManifest {
+  return {
+    format: SEARCH_INDEX_FORMAT,
+    formatVersion: SEARCH_INDEX_FORMAT_VERSION,
+    builtAt: builtAt.toISOString(),
+    tokenizer: SEARCH_TOKENIZER_ID,
+    stemmer: SEARCH_STEMMER_ID,
+    segmentGap: SEGMENT_GAP,
+    bm25: { k1: BM25_K1, b: BM25_B },
+    entities,
+    files,
+  }
+}
+
 /** Orders terms as DuckDB orders VARCHAR: by their UTF-8 bytes, which is code point order. */
 export function compareTerms(a: string, b: string): number {
   const left = a[Symbol.iterator]()

@@ -13,20 +13,13 @@ import { dirname, join } from 'node:path'
 import { type DuckDBConnection, type DuckDBValue, listValue } from '@duckdb/node-api'
 import type { CatalogEntity } from '@oqlkit/catalog'
 import {
-  BM25_B,
-  BM25_K1,
   type CatalogFile,
   entityFilePath,
   FREQUENT_TERMS,
   MIN_FREQUENT_ROWS,
   SEARCH_DIR,
-  SEARCH_INDEX_FORMAT,
-  SEARCH_INDEX_FORMAT_VERSION,
   SEARCH_MODES,
-  SEARCH_STEMMER_ID,
-  SEARCH_TOKENIZER_ID,
   SEARCHABLE_ENTITIES,
-  SEGMENT_GAP,
   type SearchEntityIndex,
   type SearchFieldStats,
   type SearchIndexFileKind,
@@ -35,6 +28,7 @@ import {
   type StoredField,
   searchEntityDir,
   searchFilePath,
+  searchIndexManifest,
   storedFieldsOf,
 } from '@oqlkit/catalog'
 import { porterStem } from '@oqlkit/text-models'
@@ -273,17 +267,7 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
     await rm(workDir, { recursive: true, force: true })
   }
 
-  return {
-    format: SEARCH_INDEX_FORMAT,
-    formatVersion: SEARCH_INDEX_FORMAT_VERSION,
-    builtAt: new Date().toISOString(),
-    tokenizer: SEARCH_TOKENIZER_ID,
-    stemmer: SEARCH_STEMMER_ID,
-    segmentGap: SEGMENT_GAP,
-    bm25: { k1: BM25_K1, b: BM25_B },
-    entities: indexed,
-    files,
-  }
+  return searchIndexManifest(indexed, files, new Date())
 }
 
 function sessionOf(connection: DuckDBConnection | SearchBuildSession): SearchBuildSession {

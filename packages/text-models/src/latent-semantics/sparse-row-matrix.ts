@@ -31,26 +31,25 @@ export class SparseRowMatrix {
 
   /** X·D: `dense` is columns × width, row-major; the result is rows × width, row-major. */
   times(dense: Float64Array, width: number): Float64Array {
-    const result = new Float64Array(this.rows * width)
-    for (let row = 0; row < this.rows; row++) {
-      const out = row * width
-      for (let k = this.rowStart[row]!; k < this.rowStart[row + 1]!; k++) {
-        const value = this.values[k]!
-        const from = this.columnIds[k]! * width
-        for (let c = 0; c < width; c++) result[out + c]! += value * dense[from + c]!
-      }
-    }
-    return result
+    return this.#product(dense, width, false)
   }
 
   /** Xᵀ·D: `dense` is rows × width, row-major; the result is columns × width, row-major. */
   transposeTimes(dense: Float64Array, width: number): Float64Array {
-    const result = new Float64Array(this.columns * width)
+    return this.#product(dense, width, true)
+  }
+
+  // One walk over the stored values serves both products: each value adds a row of `dense` times it to a row
+  // of the result, the row and the column of the value taking the two parts in turn.
+  #product(dense: Float64Array, width: number, transposed: boolean): Float64Array {
+    const result = new Float64Array((transposed ? this.columns : this.rows) * width)
     for (let row = 0; row < this.rows; row++) {
-      const from = row * width
+      const rowAt = row * width
       for (let k = this.rowStart[row]!; k < this.rowStart[row + 1]!; k++) {
         const value = this.values[k]!
-        const out = this.columnIds[k]! * width
+        const columnAt = this.columnIds[k]! * width
+        const out = transposed ? columnAt : rowAt
+        const from = transposed ? rowAt : columnAt
         for (let c = 0; c < width; c++) result[out + c]! += value * dense[from + c]!
       }
     }

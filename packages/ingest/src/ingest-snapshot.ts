@@ -1,9 +1,10 @@
 // `ingestSnapshot`: reads an OpenAlex snapshot (legacy or 2026 layout) and writes a catalog. The steps:
 //   1. plan: find the layout, check the manifests against the files (nothing is read yet);
-//   2. parse: worker threads, one per core, read every part file once (a Parquet part through a DuckDB of
-//      the worker's own, parquet-row-reader.ts): each record is compressed into its entity's record store
-//      and every value the catalog derives from it is written as one JSON line, which DuckDB loads as soon
-//      as the part is done (while the workers go on); the id lists are staged beside them. All of it inside
+//   2. parse: worker threads, one per core (the main thread for a snapshot under 4 MiB), read every part
+//      file once (a Parquet part through a DuckDB of the parser's own, parquet-row-reader.ts): each record
+//      is compressed into its entity's record store and every value the catalog derives from it is written
+//      as one JSON line, which DuckDB loads as soon as the part is done (parts finished together in one
+//      transaction, while the workers go on); the id lists are staged beside them. All of it inside
 //      a build folder next to the catalog. When updating, the catalog's own records are not parsed again:
 //      its ids are staged from its files, and its record store begins the new one;
 //   3. build: one version per id (newest partition wins), merges and deletions, Parquet files (the rows an
@@ -173,7 +174,7 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       await createCheckpointTables(db)
     }
     const staged = await stageRecords(db, plan, build.path, stagingDir, previous, cursor, progress, {
-      workers: options.threads ?? defaultParseWorkers(),
+      workers: options.threads ?? defaultParseWorkers(plan.parts.reduce((sum, part) => sum + part.bytes, 0)),
       codec,
       ...(options.zstdCommand === undefined ? {} : { zstdCommand: options.zstdCommand }),
       resumed,

@@ -127,18 +127,24 @@ describe('an ingest killed while parsing', () => {
   it('leaves its build folder, and the next run parses only the parts it had not staged', async () => {
     const outDir = join(root, 'killed')
     const staged = await ingestKilledAfter(outDir, 2)
-    expect(staged).toBeLessThan(7)
     expect(existsSync(outDir)).toBe(false)
     expect(leftoversOf(outDir).some((name) => name.includes('.ingest-') && !name.endsWith('lock'))).toBe(true)
 
     const { summary, events } = await resume(outDir)
-    expect(summary.partsResumed).toBe(staged)
+    // The child saw `staged` parts staged; the transaction that staged the last of them may have held more.
+    const resumed = summary.partsResumed
+    expect(resumed).toBeGreaterThanOrEqual(staged)
+    expect(resumed).toBeLessThan(7)
     expect(summary.warnings).toStrictEqual([])
     // The staged parts count as read before any other is: the progress goes on from where the run stopped.
     const firstRead = events.find((event) => event.phase === 'read')!
     expect(firstRead.partsResumed).toBe(1)
     const parsed = events.findIndex((event) => event.phase === 'read' && event.filesDone > event.partsResumed)
-    expect(events[parsed - 1]).toMatchObject({ filesDone: staged, partsStaged: staged, partsResumed: staged })
+    expect(events[parsed - 1]).toMatchObject({
+      filesDone: resumed,
+      partsStaged: resumed,
+      partsResumed: resumed,
+    })
     expect(events.at(-1)!.partsStaged).toBe(7)
     // Every record was read once: 2,100 works and 40 authors, whichever run read them.
     expect(summary.recordsRead).toBe(2_140)

@@ -2,14 +2,19 @@
 // the order tasks ran in, a bad line stops the pool with the IngestError the worker described, and the
 // work a listener starts for a finished task (the loading of its rows) is waited for, its failure the pool's.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 import { buildRecordDictionary, RECORD_CODEC_ID, recordCodecOf } from '@oqlkit/catalog'
 import { afterAll, describe, expect, it } from 'vitest'
 import { IngestError } from '../src/ingest-error.ts'
-import { type ParseDone, runParseTasks } from '../src/parse/part-parse-pool.ts'
-import type { ParseTask, ParseWorkerData } from '../src/parse/part-parse-worker.ts'
+import {
+  defaultParseWorkers,
+  INLINE_PARSE_BELOW_BYTES,
+  type ParseDone,
+  runParseTasks,
+} from '../src/parse/part-parse-pool.ts'
+import type { ParseTask, ParseWorkerData } from '../src/parse/part-parser.ts'
 import { recordExtractionSpecs } from '../src/parse/record-extraction-spec.ts'
 import { work } from './support/snapshot-fixtures.ts'
 
@@ -146,6 +151,70 @@ describe('part parse pool (worker threads)', () => {
     }).catch((reason: unknown) => reason)
     expect((error as Error).message).toBe('the rows of part 1 could not be loaded')
   }, 60_000)
+})
+
+describe('part parse pool without workers (a snapshot too small to be worth starting them)', () => {
+  it('parses on this thread: the same files, results and order of starting as the workers give', async () => {
+    const started: number[] = []
+    const inline = await runParseTasks(tasksIn('inline'), workerData, 0, {
+      cost: (task) => sizes[task.index]!,
+      onDone: (task) => {
+        started.push(task.index)
+      },
+    })
+    expect(started).toStrictEqual([1, 2, 0])
+    expect(inline.map((done) => [done.index, done.records])).toStrictEqual([
+      [0, 2],
+      [1, 7],
+      [2, 4],
+    ])
+    const onWorkers = await runParseTasks(tasksIn('workers'), workerData, 2)
+    expect(onWorkers).toStrictEqual(inline)
+    for (const index of sizes.keys()) {
+      expect(readFileSync(join(scratch, `inline-${index}.records`))).toStrictEqual(
+        readFileSync(join(scratch, `workers-${index}.records`)),
+      )
+      expect(readFileSync(join(scratch, `inline-${index}.jsonl`), 'utf8')).toBe(
+        readFileSync(join(scratch, `workers-${index}.jsonl`), 'utf8'),
+      )
+    }
+  })
+
+  it("fails with the parser's error, or with a listener's, once the work it started has settled", async () => {
+    const bad = join(scratch, 'bad-inline.jsonl')
+    writeFileSync(bad, `${JSON.stringify(work(1, '2024-01-01'))}\n{"id": \n`)
+    const [task] = tasksIn('bad-inline')
+    const parseError = await runParseTasks([{ ...task!, path: bad }], workerData, 0).catch(
+      (reason: unknown) => reason,
+    )
+    expect((parseError as IngestError).code).toBe('invalid-json')
+    expect((parseError as IngestError).line).toBe(2)
+
+    const started: number[] = []
+    const settled: number[] = []
+    const listenerError = await runParseTasks(tasksIn('refused-inline'), workerData, 0, {
+      onDone: (done) => {
+        started.push(done.index)
+        return new Promise<void>((resolve, reject) =>
+          setTimeout(() => {
+            settled.push(done.index)
+            if (done.index === 0) reject(new Error('the rows of part 0 could not be loaded'))
+            else resolve()
+          }, 50),
+        )
+      },
+    }).catch((reason: unknown) => reason)
+    expect((listenerError as Error).message).toBe('the rows of part 0 could not be loaded')
+    // Nothing is left running: every load begun had settled when the run failed.
+    expect([...settled].sort()).toStrictEqual([...started].sort())
+    expect(started).toContain(0)
+  })
+
+  it('chooses no workers below INLINE_PARSE_BELOW_BYTES of part files, one per core from there', () => {
+    expect(defaultParseWorkers(0)).toBe(0)
+    expect(defaultParseWorkers(INLINE_PARSE_BELOW_BYTES - 1)).toBe(0)
+    expect(defaultParseWorkers(INLINE_PARSE_BELOW_BYTES)).toBe(Math.max(1, availableParallelism()))
+  })
 })
 
 describe('part parse pool reading Parquet parts (worker threads, each with its own DuckDB)', () => {

@@ -6,27 +6,17 @@ import { availableParallelism } from 'node:os'
 import type { Worker } from 'node:worker_threads'
 import { startWorker } from '@oqlkit/catalog'
 import { IngestError } from '../ingest-error.ts'
-import type { ParseReply, ParseTask, ParseWorkerData, StopRequest } from './part-parse-worker.ts'
+import type {
+  ParseDone,
+  ParseListener,
+  ParseReply,
+  ParseTask,
+  ParseWorkerData,
+  StopRequest,
+} from './part-parser.ts'
+import { runOnThisThread } from './same-thread-parse-runner.ts'
 
-export type ParseDone = Extract<ParseReply, { kind: 'done' }>
-
-export interface ParseListener {
-  /**
-   * What a task costs (its compressed bytes, say): the costliest start first, so that a big part does not
-   * start last and run alone while the other workers wait (longest-processing-time-first). The results and
-   * the files are the same in any order.
-   */
-  readonly cost?: (task: ParseTask) => number
-  /** Records read so far by a running task. */
-  readonly onProgress?: (task: ParseTask, records: number) => void
-  /**
-   * Called as each task finishes. When it returns a promise (the task's rows being loaded, say), the pool
-   * resolves only once that has settled too, and its rejection fails the pool like a worker's error.
-   */
-  readonly onDone?: (task: ParseTask, done: ParseDone) => void | Promise<void>
-  /** How each worker thread ended: 0 when it stopped as asked, 1 when it had to be terminated. */
-  readonly onWorkerExit?: (exitCode: number) => void
-}
+export type { ParseDone, ParseListener } from './part-parser.ts'
 
 /** How long a worker asked to stop may take to reach a point where it can (the end of a chunk it reads). */
 const STOP_GRACE_MS = 30_000
@@ -39,8 +29,18 @@ async function stopWorker(worker: Worker, exited: Promise<unknown>): Promise<voi
   clearTimeout(overdue)
 }
 
-/** Parse threads when an ingest is not told: one per core (DuckDB's loading waits for them). */
-export const defaultParseWorkers = (): number => Math.max(1, availableParallelism())
+/**
+ * Part files smaller than this in all are parsed on the main thread: starting a worker (loading the catalog
+ * package in it) takes longer than parsing them.
+ */
+export const INLINE_PARSE_BELOW_BYTES = 4 << 20
+
+/**
+ * Parse threads when an ingest is not told: one per core (DuckDB's loading waits for them), or none, the
+ * main thread parsing, for a snapshot under `INLINE_PARSE_BELOW_BYTES` of part files.
+ */
+export const defaultParseWorkers = (snapshotBytes: number): number =>
+  snapshotBytes < INLINE_PARSE_BELOW_BYTES ? 0 : Math.max(1, availableParallelism())
 
 export async function runParseTasks(
   tasks: readonly ParseTask[],
@@ -53,6 +53,7 @@ export async function runParseTasks(
   const byIndex = new Map(tasks.map((task, at) => [task.index, { task, at }]))
   const costs = tasks.map((task) => listener.cost?.(task) ?? 0)
   const order = tasks.map((_, at) => at).sort((a, b) => costs[b]! - costs[a]! || a - b)
+  if (workers === 0) return runOnThisThread(tasks, order, data, listener)
   const pool: { worker: Worker; exited: Promise<unknown> }[] = []
   let next = 0
   try {

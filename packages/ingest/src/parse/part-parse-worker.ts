@@ -1,213 +1,23 @@
-// The ingest's worker thread: reads one part file at a time, parses each record once, and writes two files
-// per task: the records compressed for the record store (a segment, concatenated into the entity's store
-// once every task is done) and one JSON line per record with every value the catalog derives from it
-// (record-extractor.ts), which DuckDB loads in parallel. The main thread only schedules tasks and runs
-// DuckDB, so parsing and compression use every core. A JSON Lines part is read as lines (gunzipped here); a
-// Parquet part as its rows' JSON text, through a DuckDB of the worker's own (parquet-row-reader.ts).
-import { closeSync, openSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+// The ingest's worker thread: a `PartParser` (part-parser.ts) behind the pool's messages. It parses one part
+// file at a time, the task the pool sends, and answers with its reply; the main thread only schedules tasks
+// and runs DuckDB, so parsing and compression use every core.
 import { parentPort, threadId, workerData } from 'node:worker_threads'
-import type { CatalogEntity } from '@oqlkit/catalog'
-import { catalogEntityInfo, type RecordCodecId, recordCodecOf } from '@oqlkit/catalog'
-import { IngestError, type IngestErrorContext } from '../ingest-error.ts'
-import { readTextLines, type TextLine } from './line-reader.ts'
-import { ParquetRowReader } from './parquet-row-reader.ts'
-import type { RecordExtractionSpec } from './record-extraction-spec.ts'
-import { type RecordExtractor, recordExtractorOf } from './record-extractor.ts'
-import { parseSnapshotLine } from './snapshot-line-parser.ts'
+import {
+  type ParseReply,
+  type ParseTask,
+  type ParseWorkerData,
+  PartParser,
+  type StopRequest,
+} from './part-parser.ts'
 
-/** One part file to parse. */
-export interface ParseTask {
-  /** The task's number: its segment's place in the entity's record store. */
-  readonly index: number
-  readonly entity: CatalogEntity
-  readonly segmentPath: string
-  readonly rowsPath: string
-  /** How the entity's records are compressed (recordCodecOf). */
-  readonly codec: RecordCodecId
-  readonly dictionary: Uint8Array
-  /** The `seq` of the task's first record; the rest follow in reading order. */
-  readonly seqBase: number
-  /** The part file, as the snapshot has it (errors name it). */
-  readonly path: string
-  readonly format: 'jsonl' | 'parquet'
-  readonly partitionDate: string | null
-}
-
-export type ParseReply =
-  | { readonly kind: 'progress'; readonly index: number; readonly records: number }
-  | {
-      readonly kind: 'done'
-      readonly index: number
-      readonly records: number
-      readonly rewritten: number
-      readonly segmentBytes: number
-      /** The longest row line written, in bytes (DuckDB's reader is sized by it). */
-      readonly longestRow: number
-    }
-  | {
-      readonly kind: 'failed'
-      readonly index: number
-      readonly error: IngestErrorContext | { message: string }
-    }
-
-/**
- * The pool's last message to a worker: finish the record in hand, close the files, and exit. The pool asks
- * rather than terminates because Node 20 aborts the whole process when a worker is terminated between
- * creating a zlib handle and initialising it, and the deflate record codec creates one per record.
- */
-export interface StopRequest {
-  readonly kind: 'stop'
-}
-
-export interface ParseWorkerData {
-  readonly specs: Readonly<Record<CatalogEntity, RecordExtractionSpec>>
-  /** The DuckDB `memory_limit` of the worker's Parquet reader, opened on its first Parquet part. */
-  readonly parquetMemoryLimit: string
-  /** Where those readers spill, if they must: each in a folder of its own below it. */
-  readonly parquetTempDirectory: string
-}
-
-const PROGRESS_EVERY = 5_000
-/** Bytes gathered before a write: large writes, bounded memory. */
-const FLUSH_BYTES = 4 << 20
-
-/** Appends to a file through a buffer of pending chunks. */
-class BufferedFile {
-  readonly #fd: number
-  #pending: Buffer[] = []
-  #pendingBytes = 0
-  written = 0
-
-  constructor(path: string) {
-    this.#fd = openSync(path, 'w')
-  }
-
-  write(chunk: Buffer): void {
-    this.#pending.push(chunk)
-    this.#pendingBytes += chunk.length
-    this.written += chunk.length
-    if (this.#pendingBytes >= FLUSH_BYTES) this.flush()
-  }
-
-  flush(): void {
-    if (this.#pendingBytes === 0) return
-    const joined = Buffer.concat(this.#pending, this.#pendingBytes)
-    let at = 0
-    while (at < joined.length) at += writeSync(this.#fd, joined, at)
-    this.#pending = []
-    this.#pendingBytes = 0
-  }
-
-  close(): void {
-    this.flush()
-    closeSync(this.#fd)
-  }
-}
-
-const { specs, parquetMemoryLimit, parquetTempDirectory } = workerData as ParseWorkerData
-let parquetReader: Promise<ParquetRowReader> | undefined
-const recordsOf = async (task: ParseTask): Promise<AsyncIterable<TextLine>> => {
-  if (task.format === 'jsonl') return readTextLines(task.path)
-  parquetReader ??= ParquetRowReader.open(parquetMemoryLimit, join(parquetTempDirectory, String(threadId)))
-  return (await parquetReader).rows(task.path)
-}
-const extractors = new Map<CatalogEntity, RecordExtractor>()
-const extractorOf = (entity: CatalogEntity): RecordExtractor => {
-  let extractor = extractors.get(entity)
-  if (extractor === undefined) {
-    extractor = recordExtractorOf(specs[entity])
-    extractors.set(entity, extractor)
-  }
-  return extractor
-}
-
-interface StagedValues {
-  readonly seq: number
-  readonly id: string
-  readonly openalexId: string
-  readonly partitionDate: string | null
-  readonly updatedDate: string | null
-  readonly record: Record<string, unknown>
-}
-
-async function run(task: ParseTask): Promise<ParseReply> {
-  const extract = extractorOf(task.entity)
-  const codec = recordCodecOf(task.codec, Buffer.from(task.dictionary))
-  const segment = new BufferedFile(task.segmentPath)
-  const rows = new BufferedFile(task.rowsPath)
-  let records = 0
-  let rewritten = 0
-  let longestRow = 0
-  const stage = (values: StagedValues, blob: Buffer) => {
-    const row = {
-      seq: values.seq,
-      id: values.id,
-      openalex_id: values.openalexId,
-      partition_date: values.partitionDate,
-      updated_date: values.updatedDate,
-      record_part: task.index,
-      record_offset: segment.written,
-      record_bytes: blob.length,
-      ...extract(values.record),
-    }
-    segment.write(blob)
-    const line = Buffer.from(`${JSON.stringify(row)}\n`)
-    if (line.length > longestRow) longestRow = line.length
-    rows.write(line)
-    records++
-    if (records % PROGRESS_EVERY === 0)
-      parentPort!.postMessage({ kind: 'progress', index: task.index, records })
-  }
-  try {
-    const info = catalogEntityInfo(task.entity)!
-    for await (const { lineNumber, text } of await recordsOf(task)) {
-      // Stop requests arrive between the file's chunks; the unread rest is abandoned with the pool's run.
-      if (stopRequested) break
-      const parsed = parseSnapshotLine(info, text, task.path, lineNumber)
-      if (parsed === null) continue
-      if (parsed instanceof IngestError) throw parsed
-      if (parsed.rewritten) rewritten++
-      stage(
-        {
-          seq: task.seqBase + records,
-          id: parsed.id,
-          openalexId: parsed.openalexId,
-          partitionDate: task.partitionDate,
-          updatedDate: parsed.updatedDate,
-          record: parsed.record,
-        },
-        codec.encode(parsed.text),
-      )
-    }
-  } catch (error) {
-    segment.close()
-    rows.close()
-    if (error instanceof IngestError)
-      return {
-        kind: 'failed',
-        index: task.index,
-        error: {
-          code: error.code,
-          file: error.file,
-          detail: error.detail,
-          ...(error.line === undefined ? {} : { line: error.line }),
-        },
-      }
-    return { kind: 'failed', index: task.index, error: { message: (error as Error).message } }
-  }
-  segment.close()
-  rows.close()
-  return { kind: 'done', index: task.index, records, rewritten, segmentBytes: segment.written, longestRow }
-}
-
+const parser = new PartParser(workerData as ParseWorkerData, String(threadId))
 let stopRequested = false
 let running = false
 const port = parentPort!
 // Closing the port once idle leaves the thread's event loop empty, so it exits on its own (code 0).
 const shutDown = () => {
   port.close()
-  void parquetReader?.then((reader) => reader.close()).catch(() => {})
+  void parser.close()
 }
 const reply = (message: ParseReply) => {
   running = false
@@ -221,7 +31,12 @@ port.on('message', (message: ParseTask | StopRequest) => {
     return
   }
   running = true
-  run(message).then(reply, (error: unknown) =>
-    reply({ kind: 'failed', index: message.index, error: { message: String(error) } }),
-  )
+  void parser
+    .parse(message, {
+      onProgress: (records) => port.postMessage({ kind: 'progress', index: message.index, records }),
+      stopRequested: () => stopRequested,
+    })
+    .then(reply, (error: unknown) =>
+      reply({ kind: 'failed', index: message.index, error: { message: String(error) } }),
+    )
 })

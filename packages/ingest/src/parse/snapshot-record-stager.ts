@@ -44,7 +44,7 @@ import {
   stageParsedTasks,
 } from './parse-checkpoint.ts'
 import { type ParseDone, runParseTasks } from './part-parse-pool.ts'
-import type { ParseTask, ParseWorkerData } from './part-parse-worker.ts'
+import type { ParseTask, ParseWorkerData } from './part-parser.ts'
 import { checkParquetPart, checkRecordCount, firstRecordsAcross } from './part-stager.ts'
 import { recordExtractionSpecs } from './record-extraction-spec.ts'
 

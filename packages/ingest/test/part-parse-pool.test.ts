@@ -52,21 +52,38 @@ const tasksIn = (run: string): ParseTask[] =>
     dictionary: buildRecordDictionary([]),
   }))
 
+/**
+ * Runs the three parts by cost on `workers` workers (0: this thread) and checks that the costliest started
+ * first and that the results come in task order.
+ */
+const expectCostliestFirst = async (run: string, workers: number): Promise<ParseDone[]> => {
+  const started: number[] = []
+  const results = await runParseTasks(tasksIn(run), workerData, workers, {
+    cost: (task) => sizes[task.index]!,
+    onDone: (task) => {
+      started.push(task.index)
+    },
+  })
+  expect(started).toStrictEqual([1, 2, 0])
+  expect(results.map((done) => [done.index, done.records])).toStrictEqual([
+    [0, 2],
+    [1, 7],
+    [2, 4],
+  ])
+  return results
+}
+
+/** What parsing a part whose second line is broken JSON fails with, on `workers` workers (0: this thread). */
+const parseBadLine = async (run: string, workers: number): Promise<unknown> => {
+  const bad = join(scratch, `${run}.jsonl`)
+  writeFileSync(bad, `${JSON.stringify(work(1, '2024-01-01'))}\n{"id": \n`)
+  const [task] = tasksIn(run)
+  return runParseTasks([{ ...task!, path: bad }], workerData, workers).catch((reason: unknown) => reason)
+}
+
 describe('part parse pool (worker threads)', () => {
   it('starts the costliest task first, and gives results and files in task order whatever ran first', async () => {
-    const started: number[] = []
-    const byCost = await runParseTasks(tasksIn('cost'), workerData, 1, {
-      cost: (task) => sizes[task.index]!,
-      onDone: (task) => {
-        started.push(task.index)
-      },
-    })
-    expect(started).toStrictEqual([1, 2, 0])
-    expect(byCost.map((done: ParseDone) => [done.index, done.records])).toStrictEqual([
-      [0, 2],
-      [1, 7],
-      [2, 4],
-    ])
+    await expectCostliestFirst('cost', 1)
     const inOrder = await runParseTasks(tasksIn('order'), workerData, 2)
     expect(inOrder.map((done) => done.records)).toStrictEqual(sizes)
     for (const index of sizes.keys()) {
@@ -84,15 +101,10 @@ describe('part parse pool (worker threads)', () => {
   }, 60_000)
 
   it('stops at a bad line with the error the worker found, naming the file and line', async () => {
-    const bad = join(scratch, 'bad.jsonl')
-    writeFileSync(bad, `${JSON.stringify(work(1, '2024-01-01'))}\n{"id": \n`)
-    const [task] = tasksIn('bad')
-    const error = await runParseTasks([{ ...task!, path: bad }], workerData, 1).catch(
-      (reason: unknown) => reason,
-    )
+    const error = await parseBadLine('bad', 1)
     expect(error).toBeInstanceOf(IngestError)
     expect((error as IngestError).code).toBe('invalid-json')
-    expect((error as IngestError).file).toBe(bad)
+    expect((error as IngestError).file).toBe(join(scratch, 'bad.jsonl'))
     expect((error as IngestError).line).toBe(2)
   }, 60_000)
 
@@ -155,19 +167,7 @@ describe('part parse pool (worker threads)', () => {
 
 describe('part parse pool without workers (a snapshot too small to be worth starting them)', () => {
   it('parses on this thread: the same files, results and order of starting as the workers give', async () => {
-    const started: number[] = []
-    const inline = await runParseTasks(tasksIn('inline'), workerData, 0, {
-      cost: (task) => sizes[task.index]!,
-      onDone: (task) => {
-        started.push(task.index)
-      },
-    })
-    expect(started).toStrictEqual([1, 2, 0])
-    expect(inline.map((done) => [done.index, done.records])).toStrictEqual([
-      [0, 2],
-      [1, 7],
-      [2, 4],
-    ])
+    const inline = await expectCostliestFirst('inline', 0)
     const onWorkers = await runParseTasks(tasksIn('workers'), workerData, 2)
     expect(onWorkers).toStrictEqual(inline)
     for (const index of sizes.keys()) {
@@ -181,12 +181,7 @@ describe('part parse pool without workers (a snapshot too small to be worth star
   })
 
   it("fails with the parser's error, or with a listener's, once the work it started has settled", async () => {
-    const bad = join(scratch, 'bad-inline.jsonl')
-    writeFileSync(bad, `${JSON.stringify(work(1, '2024-01-01'))}\n{"id": \n`)
-    const [task] = tasksIn('bad-inline')
-    const parseError = await runParseTasks([{ ...task!, path: bad }], workerData, 0).catch(
-      (reason: unknown) => reason,
-    )
+    const parseError = await parseBadLine('bad-inline', 0)
     expect((parseError as IngestError).code).toBe('invalid-json')
     expect((parseError as IngestError).line).toBe(2)
 

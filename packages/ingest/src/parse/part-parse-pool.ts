@@ -5,14 +5,14 @@
 import { availableParallelism } from 'node:os'
 import type { Worker } from 'node:worker_threads'
 import { startWorker } from '@oqlkit/catalog'
-import { IngestError } from '../ingest-error.ts'
-import type {
-  ParseDone,
-  ParseListener,
-  ParseReply,
-  ParseTask,
-  ParseWorkerData,
-  StopRequest,
+import {
+  errorOfFailedParse,
+  type ParseDone,
+  type ParseListener,
+  type ParseReply,
+  type ParseTask,
+  type ParseWorkerData,
+  type StopRequest,
 } from './part-parser.ts'
 import { runOnThisThread } from './same-thread-parse-runner.ts'
 
@@ -93,10 +93,8 @@ export async function runParseTasks(
           if (entry === undefined || failed) return
           try {
             if (reply.kind === 'progress') listener.onProgress?.(entry.task, reply.records)
-            else if (reply.kind === 'failed') {
-              const { error } = reply
-              fail('code' in error ? new IngestError(error) : new Error(error.message))
-            } else {
+            else if (reply.kind === 'failed') fail(errorOfFailedParse(reply))
+            else {
               results[entry.at] = reply
               // A listener may refuse the result (a record count that disagrees with the manifest).
               const after = listener.onDone?.(entry.task, reply)

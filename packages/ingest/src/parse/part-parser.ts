@@ -134,6 +134,13 @@ export interface ParseListener {
   readonly onWorkerExit?: (exitCode: number) => void
 }
 
+/** How a parse ends: done, or failed (progress is told along the way, not returned). */
+export type ParseOutcome = Exclude<ParseReply, { kind: 'progress' }>
+
+/** The error a failed parse describes: the input's `IngestError`, or the machine's failure. */
+export const errorOfFailedParse = ({ error }: Extract<ParseReply, { kind: 'failed' }>): Error =>
+  'code' in error ? new IngestError(error) : new Error(error.message)
+
 /** What a running parse tells and asks. */
 export interface ParseHooks {
   readonly onProgress?: (records: number) => void
@@ -158,7 +165,7 @@ export class PartParser {
    * `onProgress` hears the records read every few thousand; `stopRequested` is asked between records, and a
    * part stopped short is abandoned with the run.
    */
-  async parse(task: ParseTask, hooks: ParseHooks = {}): Promise<ParseReply> {
+  async parse(task: ParseTask, hooks: ParseHooks = {}): Promise<ParseOutcome> {
     try {
       return await this.#parse(task, hooks)
     } catch (error) {
@@ -191,7 +198,7 @@ export class PartParser {
     return extractor
   }
 
-  async #parse(task: ParseTask, hooks: ParseHooks): Promise<ParseReply> {
+  async #parse(task: ParseTask, hooks: ParseHooks): Promise<ParseOutcome> {
     const extract = this.#extractorOf(task.entity)
     const codec = recordCodecOf(task.codec, Buffer.from(task.dictionary))
     const segment = new BufferedFile(task.segmentPath)

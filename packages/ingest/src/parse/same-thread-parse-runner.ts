@@ -1,7 +1,7 @@
 // The parse tasks of a snapshot too small to be worth starting workers for (part-parse-pool.ts decides),
 // run on the main thread by one `PartParser`.
-import { IngestError } from '../ingest-error.ts'
 import {
+  errorOfFailedParse,
   type ParseDone,
   type ParseListener,
   type ParseTask,
@@ -31,11 +31,7 @@ export async function runOnThisThread(
       const reply = await parser.parse(task, {
         onProgress: (records) => listener.onProgress?.(task, records),
       })
-      if (reply.kind === 'failed') {
-        const { error } = reply
-        throw 'code' in error ? new IngestError(error) : new Error(error.message)
-      }
-      if (reply.kind !== 'done') continue
+      if (reply.kind === 'failed') throw errorOfFailedParse(reply)
       results[at] = reply
       const after = listener.onDone?.(task, reply)
       if (after !== undefined)

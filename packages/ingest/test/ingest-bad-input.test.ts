@@ -17,6 +17,10 @@ import {
   writeParquet2026Snapshot,
 } from './support/snapshot-fixtures.ts'
 
+// Bad input is refused before anything is built, and a good ingest's catalog is the fingerprint to keep:
+// core ingests (no search index, vectors or tag model) say both at half the cost.
+const core = { searchIndex: false, vectors: false, textTagger: false } as const
+
 let root: string
 let catalogDir: string
 let fingerprint: Map<string, string>
@@ -29,7 +33,7 @@ beforeAll(async () => {
     partsOf('works', [work(1, '2024-01-01T00:00:00'), work(2, '2024-01-02T00:00:00')]),
   )
   catalogDir = join(root, 'out', 'catalog')
-  await ingestSnapshot({ snapshotDir: good, outDir: catalogDir })
+  await ingestSnapshot({ snapshotDir: good, outDir: catalogDir, ...core })
   fingerprint = folderFingerprint(catalogDir)
 })
 
@@ -39,7 +43,7 @@ afterAll(() => {
 
 /** Ingests the snapshot into the existing catalog and returns the error it must fail with. */
 async function failure(snapshotDir: string): Promise<IngestError> {
-  const error = await ingestSnapshot({ snapshotDir, outDir: catalogDir }).then(
+  const error = await ingestSnapshot({ snapshotDir, outDir: catalogDir, ...core }).then(
     () => undefined,
     (reason: unknown) => reason,
   )
@@ -210,7 +214,7 @@ describe('bad input', () => {
     const dir = legacy('locked', partsOf('works', [work(10, '2024-02-01')]))
     const lock = join(root, 'out', '.catalog.ingest-lock')
     writeFileSync(lock, String(process.pid))
-    const error = await ingestSnapshot({ snapshotDir: dir, outDir: catalogDir }).catch(
+    const error = await ingestSnapshot({ snapshotDir: dir, outDir: catalogDir, ...core }).catch(
       (reason: unknown) => reason,
     )
     expect(error).toBeInstanceOf(IngestError)
@@ -223,7 +227,7 @@ describe('bad input', () => {
     const other = join(root, 'out-stale', 'catalog')
     mkdirSync(join(root, 'out-stale'))
     writeFileSync(join(root, 'out-stale', '.catalog.ingest-lock'), '999999999')
-    await expect(ingestSnapshot({ snapshotDir: dir, outDir: other })).resolves.toMatchObject({
+    await expect(ingestSnapshot({ snapshotDir: dir, outDir: other, ...core })).resolves.toMatchObject({
       recordsWritten: 1,
     })
     expect(readdirSync(join(root, 'out-stale'))).toStrictEqual(['catalog'])
@@ -237,9 +241,11 @@ describe('bad input', () => {
 
     const notCatalog = join(root, 'out-other')
     writeLegacySnapshot(notCatalog, partsOf('works', [work(1, '2024-01-01')]))
-    const outError = await ingestSnapshot({ snapshotDir: join(root, 'good'), outDir: notCatalog }).catch(
-      (reason: unknown) => reason,
-    )
+    const outError = await ingestSnapshot({
+      snapshotDir: join(root, 'good'),
+      outDir: notCatalog,
+      ...core,
+    }).catch((reason: unknown) => reason)
     expect(outError).toBeInstanceOf(IngestError)
     expect((outError as IngestError).code).toBe('output-not-catalog')
   })

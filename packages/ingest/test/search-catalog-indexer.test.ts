@@ -22,7 +22,7 @@ beforeAll(async () => {
   const catalog = await copyOfSampleCatalog()
   catalogDir = catalog.catalogDir
   dispose = catalog.dispose
-}, 60_000)
+})
 afterAll(() => dispose?.())
 
 /** Every file under a folder, as catalog-relative paths with `/`. */

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api'
 import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 import { constantLiteral, sqlInteger } from '@oqlkit/catalog'
+import { driverValuesOf } from '../texts/build-session.ts'
 
 export interface StagingOptions {
   /** DuckDB `threads`; DuckDB's default (all cores) when absent. */
@@ -60,15 +61,6 @@ const UNITS: Readonly<Record<string, number>> = {
   tb: 1e12,
 }
 
-/**
- * The driver's values for `params`: none at all for a statement without parameters. Given any list, even an
- * empty one, the driver extracts, prepares and then runs the statement, three trips through libuv's thread
- * pool where a plain query takes one; an ingest runs about 700 such statements even for a handful of records,
- * and on a loaded machine each trip waits for a turn on a core.
- */
-const valuesOf = (params: readonly DuckDBValue[]): DuckDBValue[] | undefined =>
-  params.length === 0 ? undefined : [...params]
-
 export class StagingDatabase {
   readonly #instance: DuckDBInstance
   readonly #connection: DuckDBConnection
@@ -105,19 +97,19 @@ export class StagingDatabase {
 
   /** Runs a statement; returns the number of rows it changed (or wrote, for COPY). */
   async run(sql: string, params: readonly DuckDBValue[] = []): Promise<number> {
-    const result = await this.#connection.run(sql, valuesOf(params))
+    const result = await this.#connection.run(sql, driverValuesOf(params))
     return result.rowsChanged
   }
 
   /** Runs a query and returns its rows as JSON-safe objects (BIGINT as text). */
   async rows(sql: string, params: readonly DuckDBValue[] = []): Promise<Record<string, unknown>[]> {
-    const reader = await this.#connection.runAndReadAll(sql, valuesOf(params))
+    const reader = await this.#connection.runAndReadAll(sql, driverValuesOf(params))
     return reader.getRowObjectsJson()
   }
 
   /** Runs a query and returns its rows as the driver's values (a BLOB as its bytes, not as escaped text). */
   async valueRows(sql: string, params: readonly DuckDBValue[] = []): Promise<Record<string, DuckDBValue>[]> {
-    const reader = await this.#connection.runAndReadAll(sql, valuesOf(params))
+    const reader = await this.#connection.runAndReadAll(sql, driverValuesOf(params))
     return reader.getRowObjects()
   }
 

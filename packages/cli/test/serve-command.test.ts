@@ -6,11 +6,10 @@ import { runCli } from '@oqlkit/cli'
 import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, describe, expect, it } from 'vitest'
 import { storageConcurrency } from '../src/commands/serve-command.ts'
+import { builtCli } from './support/built-cli.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
-
-const bin = resolve(import.meta.dirname, '../bin/oqlkit.js')
 
 const waitForRoot = async (url: string, timeoutMs: number): Promise<Response> => {
   const started = Date.now()
@@ -29,7 +28,7 @@ const startServe = async (catalogDir: string, extraArgs: readonly string[] = [],
   const port = 20_000 + Math.floor(Math.random() * 20_000)
   const child = spawn(
     process.execPath,
-    [bin, 'serve', '--catalog', catalogDir, '--port', String(port), ...extraArgs],
+    [await builtCli(), 'serve', '--catalog', catalogDir, '--port', String(port), ...extraArgs],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   )
   const server = { output: '' }
@@ -203,7 +202,7 @@ describe('oqlkit serve', () => {
   })
 
   it('rejects a port that is not a number', async () => {
-    const child = spawn(process.execPath, [bin, 'serve', '--port', 'eighty'], {
+    const child = spawn(process.execPath, [await builtCli(), 'serve', '--port', 'eighty'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stderr = ''

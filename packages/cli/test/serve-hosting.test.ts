@@ -5,12 +5,13 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { runCli } from '@oqlkit/cli'
 import { apiKeyIdOf, hashApiKey } from '@oqlkit/engine'
 import type { AccessLogEntry } from '@oqlkit/http'
 import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { builtCli } from './support/built-cli.ts'
 import { randomPort, startServerProcess } from './support/server-process.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-hosting-'))
@@ -149,15 +150,12 @@ describe('a plain oqlkit serve', () => {
   }, 120_000)
 })
 
-/** `oqlkit serve` of the sample from source, a process of its own on a free port, its standard error piped. */
-const spawnServe = (accessLog: string, args: readonly string[] = []): ChildProcess =>
+/** `oqlkit serve` of the sample (the built command), a process of its own on a free port, its standard error piped. */
+const spawnServe = async (accessLog: string, args: readonly string[] = []): Promise<ChildProcess> =>
   spawn(
     process.execPath,
     [
-      '--conditions=@oqlkit/source',
-      '--import',
-      'tsx',
-      resolve(import.meta.dirname, '../src/bin.ts'),
+      await builtCli(),
       'serve',
       '--catalog',
       catalogDir,
@@ -175,7 +173,7 @@ const spawnServe = (accessLog: string, args: readonly string[] = []): ChildProce
 const startOnHost = async (
   args: readonly string[],
 ): Promise<{ child: ChildProcess; url: string; output: () => string }> => {
-  const child = spawnServe('off', args)
+  const child = await spawnServe('off', args)
   let output = ''
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString()
@@ -258,7 +256,7 @@ describe('the self-hosting flags refuse bad values', () => {
     expect(refused.stderr).toContain('cannot be opened')
     // As its own process too: the stream that failed must not throw again as the process exits (pino
     // flushes its destinations at exit; one never opened threw "sonic boom is not ready yet").
-    const child = spawnServe(join(catalogDir, 'catalog.json', 'access.log'))
+    const child = await spawnServe(join(catalogDir, 'catalog.json', 'access.log'))
     let stderr = ''
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString()

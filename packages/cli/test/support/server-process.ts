@@ -1,12 +1,14 @@
-// `oqlkit serve` as a real process for the CLI tests: the server process itself (node with the source
-// condition and the tsx loader, as the `bin/oqlkit.js` wrapper runs it), not the wrapper, which would
-// survive as an orphan of a SIGKILL sent to it. Servers still running when a test file ends are killed.
+// `oqlkit serve` as a real process for the CLI tests: the built command (`bin/oqlkit.js`, which runs dist/ in
+// its own process, so a SIGKILL sent to it reaches the server), or, for a test that preloads a TypeScript
+// module into the server, the source through tsx's loader. Servers still running when a test file ends are
+// killed.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { afterAll } from 'vitest'
+import { builtCli } from './built-cli.ts'
 
 const REPO = resolve(import.meta.dirname, '../../../..')
-const ENTRY = resolve(REPO, 'packages/cli/src/bin.ts')
+const SOURCE_ENTRY = resolve(REPO, 'packages/cli/src/bin.ts')
 
 export interface ServerProcess {
   readonly child: ChildProcess
@@ -40,7 +42,7 @@ const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
  * Starts `oqlkit serve --catalog <dir> --port <random> ...args` and waits until it answers; on another
  * random port when the one chosen was taken meanwhile (EADDRINUSE). Without a folder (`undefined`), the
  * arguments say what to serve (`--clickhouse URL`). `nodeArgs` go to node itself (`--import` of a module
- * that a test runs inside the server process).
+ * that a test runs inside the server process); with them the server runs from the source.
  */
 export const startServerProcess = async (
   catalogDir: string | undefined,
@@ -64,14 +66,15 @@ const startOnce = async (
   nodeArgs: readonly string[],
 ): Promise<ServerProcess> => {
   const port = randomPort()
+  // A preload written in TypeScript needs tsx's loader, and then the source runs through it too.
+  const command =
+    nodeArgs.length === 0
+      ? [await builtCli()]
+      : ['--conditions=@oqlkit/source', '--import', 'tsx', ...nodeArgs, SOURCE_ENTRY]
   const child = spawn(
     process.execPath,
     [
-      '--conditions=@oqlkit/source',
-      '--import',
-      'tsx',
-      ...nodeArgs,
-      ENTRY,
+      ...command,
       'serve',
       ...(catalogDir === undefined ? [] : ['--catalog', catalogDir]),
       '--port',

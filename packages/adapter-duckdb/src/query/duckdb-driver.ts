@@ -2,7 +2,14 @@
 // adapter's logic never see `@duckdb/node-api`, and a fake connection can stand in for a database. The one
 // implementation, over `@duckdb/node-api`, keeps a small pool of connections (one statement runs per
 // connection at a time) and returns plain JavaScript values: BIGINT as number, dates as ISO text.
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
+import {
+  type DuckDBConnection,
+  type DuckDBInstance,
+  type DuckDBMaterializedResult,
+  type DuckDBPreparedStatement,
+  JSDuckDBValueConverter,
+  StatementType,
+} from '@duckdb/node-api'
 import type { SqlParam } from '@oqlkit/catalog'
 import { constantLiteral } from '@oqlkit/catalog'
 import { QueryInterruptedError, settlesWithin, throwIfInterrupted } from '@oqlkit/engine'
@@ -61,6 +68,53 @@ export const toPlainValue = (value: unknown): unknown => {
   return value
 }
 
+/**
+ * The rows of a result DuckDB has materialised, read from its chunks on this thread. Every call into DuckDB
+ * that is awaited is a trip through libuv's thread pool, several ms each on a loaded machine; reading a result
+ * chunk by chunk took two (a chunk, then one more to learn there was none) of the five a small statement
+ * made. Values as `getRowObjectsJS` gives them (columns of the same name deduplicated), made plain.
+ */
+const rowsOf = (result: DuckDBMaterializedResult): DuckDbRow[] => {
+  const names = result.deduplicatedColumnNames()
+  const rows: DuckDbRow[] = []
+  const chunks = result.chunkCount
+  for (let index = 0; index < chunks; index++) {
+    const chunk = result.getChunk(index)
+    const count = chunk.rowCount
+    for (let row = 0; row < count; row++) {
+      const object: Record<string, unknown> = {}
+      chunk.visitRowValues(row, (value, _row, column, type) => {
+        object[names[column]!] = toPlainValue(JSDuckDBValueConverter(value, type, JSDuckDBValueConverter))
+      })
+      rows.push(object)
+    }
+  }
+  return rows
+}
+
+/**
+ * Prepared statements each connection keeps, by their SQL, most recently used last. A query's shape recurs
+ * with other values (a list's page and count, a singleton by id): run again, its statement is bound and
+ * executed, one trip through the thread pool, where preparing it again took one more (two when the
+ * statements were first extracted from the text) and DuckDB's parse, bind and plan.
+ */
+const KEPT_STATEMENTS = 64
+
+/**
+ * SQL that DuckDB evaluates once, when it binds a statement, not each time it runs it: a sample without a
+ * seed (its seed is drawn then), a setting or variable read by a function. Kept, such a statement would
+ * answer every later run as it answered the first.
+ */
+const BOUND_ONCE = /\b(?:using\s+sample|tablesample|current_setting|getvariable)\b/i
+
+/**
+ * Whether a statement is kept for its next run: a SELECT (settings, DDL and COPY run once) that reads no
+ * state at bind time (`BOUND_ONCE`). Tables and views it reads may change: DuckDB binds a kept statement
+ * again when the catalog has changed since.
+ */
+const keeps = (prepared: DuckDBPreparedStatement, sql: string): boolean =>
+  prepared.statementType === StatementType.SELECT && !BOUND_ONCE.test(sql)
+
 /** How often an interrupt is repeated while the statement it is for has not yet stopped. */
 const INTERRUPT_REPEAT_MS = 25
 
@@ -81,6 +135,8 @@ class NodeApiDatabase implements DuckDbConnectionLike {
   readonly #idle: DuckDBConnection[]
   readonly #all: readonly DuckDBConnection[]
   readonly #waiting: Waiter[] = []
+  /** Each connection's kept statements (`KEPT_STATEMENTS`); a connection runs one statement at a time. */
+  readonly #kept = new Map<DuckDBConnection, Map<string, DuckDBPreparedStatement>>()
   /** The connections running a statement, each with the statement's end (settled either way). */
   readonly #running = new Map<DuckDBConnection, Promise<void>>()
   #closed = false
@@ -90,6 +146,33 @@ class NodeApiDatabase implements DuckDbConnectionLike {
     this.#instance = instance
     this.#all = connections
     this.#idle = [...connections]
+    for (const connection of connections) this.#kept.set(connection, new Map())
+  }
+
+  /** Runs one statement on `connection`, prepared anew or kept from an earlier run of the same SQL. */
+  async #run(connection: DuckDBConnection, sql: string, params: readonly SqlParam[]): Promise<DuckDbRow[]> {
+    const kept = this.#kept.get(connection)!
+    let prepared = kept.get(sql)
+    // `prepare` takes one statement, all this driver runs. A kept statement is taken out while it runs: one
+    // that fails is not kept, and one that succeeds goes back as the most recently used.
+    if (prepared === undefined) prepared = await connection.prepare(sql)
+    else kept.delete(sql)
+    let keep = false
+    try {
+      prepared.bind([...params])
+      const rows = rowsOf(await prepared.run())
+      keep = keeps(prepared, sql)
+      return rows
+    } finally {
+      if (keep) {
+        kept.set(sql, prepared)
+        if (kept.size > KEPT_STATEMENTS) {
+          const [oldest, statement] = kept.entries().next().value!
+          kept.delete(oldest)
+          statement.destroySync()
+        }
+      } else prepared.destroySync()
+    }
   }
 
   async #acquire(signal: AbortSignal | undefined): Promise<DuckDBConnection> {
@@ -146,9 +229,9 @@ class NodeApiDatabase implements DuckDbConnectionLike {
     signal?.addEventListener('abort', interrupt, { once: true })
     try {
       throwIfInterrupted(signal)
-      const reader = await connection.runAndReadAll(sql, [...params])
+      const rows = await this.#run(connection, sql, params)
       throwIfInterrupted(signal)
-      return reader.getRowObjectsJS().map((row) => toPlainValue(row) as DuckDbRow)
+      return rows
     } catch (error) {
       throwIfInterrupted(signal)
       throw error
@@ -187,7 +270,12 @@ class NodeApiDatabase implements DuckDbConnectionLike {
         clearInterval(repeat)
       }
     }
-    for (const connection of this.#all) if (!this.#running.has(connection)) connection.closeSync()
+    // Closing a connection destroys the statements it prepared, kept ones among them.
+    for (const connection of this.#all)
+      if (!this.#running.has(connection)) {
+        this.#kept.delete(connection)
+        connection.closeSync()
+      }
     if (this.#running.size === 0) this.#instance.closeSync()
   }
 }

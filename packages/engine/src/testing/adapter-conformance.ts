@@ -6,7 +6,12 @@ import type { Filter, Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
 import type { EntityRecord, RowsResult, StorageAdapter } from '../adapter/storage-adapter.ts'
 import type { ViewParameters } from '../planner/plan-query.ts'
-import { type ConformanceFixture, type ConformanceSuite, planOf } from './conformance-suite.ts'
+import {
+  type ConformanceFixture,
+  type ConformanceSuite,
+  expectSameJson,
+  planOf,
+} from './conformance-suite.ts'
 import { describeFilterCases } from './filter-conformance-cases.ts'
 import { describeGroupCases } from './group-conformance-cases.ts'
 import { describeOtherEntityCases } from './other-entity-conformance-cases.ts'
@@ -40,6 +45,11 @@ export function describeAdapterConformance(
       await adapter?.close()
     })
 
+    // Stored records (their text) already found equal to the fixture's: the same text, returned again by a
+    // later case, parses to the same record. Parsing and comparing every page's 100 records anew, case
+    // after case, was most of what the count cases cost.
+    const storedRecordsSeen = new Set<string>()
+    const decoder = new TextDecoder()
     const rowsOf = (oqo: Oqo, view: ViewParameters = {}): Promise<RowsResult> =>
       adapter.queryRows(planOf(oqo, view))
     const expectedCount = (oqo: Oqo, records: readonly EntityRecord[] = works): number =>
@@ -58,8 +68,11 @@ export function describeAdapterConformance(
       if (result.rowsJsonBytes !== undefined) {
         expect(result.rowsJsonBytes.length).toBe(Math.min(expected, 100))
         for (const bytes of result.rowsJsonBytes) {
-          const record = JSON.parse(new TextDecoder().decode(bytes)) as EntityRecord
-          expect(record).toEqual(context.byId.get(shortIdOf(record)))
+          const text = decoder.decode(bytes)
+          if (storedRecordsSeen.has(text)) continue
+          const record = JSON.parse(text) as EntityRecord
+          expectSameJson(record, context.byId.get(shortIdOf(record)))
+          storedRecordsSeen.add(text)
         }
       }
       return expected

@@ -4,7 +4,15 @@ import type { Oqo } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
 import type { QueryPlan } from '../plan/query-plan.ts'
 import { type RowBatch, streamRows } from '../shaping/row-stream.ts'
-import { type ConformanceSuite, ids, labelOf, leaf, planOf, sortOf } from './conformance-suite.ts'
+import {
+  type ConformanceSuite,
+  expectSameJson,
+  ids,
+  labelOf,
+  leaf,
+  planOf,
+  sortOf,
+} from './conformance-suite.ts'
 import { referenceOrder, referenceRows, shortIdOf } from './reference-evaluator.ts'
 
 export function describeRowStreamCases(suite: ConformanceSuite): void {
@@ -42,7 +50,10 @@ export function describeRowStreamCases(suite: ConformanceSuite): void {
         const decoder = new TextDecoder()
         for (const batch of batches)
           if (batch.jsonBytes !== undefined)
-            expect(batch.jsonBytes.map((bytes) => JSON.parse(decoder.decode(bytes)))).toEqual(batch.rows)
+            expectSameJson(
+              batch.jsonBytes.map((bytes) => JSON.parse(decoder.decode(bytes))),
+              batch.rows,
+            )
         expect(streamed, labelOf(sort)).toEqual(expected)
       }
     })

@@ -1,37 +1,27 @@
 // The column map in ClickHouse's SQL: every source of every registry column of every entity is run on
 // ClickHouse itself (chdb behind the test stand-in for its HTTP interface) over the loaded sample catalog,
 // and the dialect's functions give the values DuckDB's give.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { type ClickHouseClient, createClient } from '@clickhouse/client'
 import { type ColumnSource, catalogEntityInfo, createColumnMap } from '@oqlkit/catalog'
-import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { ENTITY_TYPES, entityPath, propertiesRegistry } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
 import { CLICKHOUSE_COLUMN_DIALECT as CH } from '../src/clickhouse-column-dialect.ts'
 import { entityTableName } from '../src/clickhouse-schema.ts'
-import { type ChdbHttpServer, startChdbHttpServer } from './support/chdb-http-server.ts'
+import { sharedClickHouseSample } from './support/shared-clickhouse-sample.ts'
 
-const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-clickhouse-dialect-'))
-let server: ChdbHttpServer
 let client: ClickHouseClient
 let database: string
 
 beforeAll(async () => {
-  const catalogDir = await sharedSampleCatalog()
-  server = await startChdbHttpServer({ dataDir: join(scratch, 'chdb') })
+  const sample = await sharedClickHouseSample()
   client = createClient({
-    url: server.url,
+    url: sample.url,
     clickhouse_settings: { output_format_json_quote_64bit_integers: 1 },
   })
-  database = (await loadCatalogIntoClickHouse({ catalogDir, client, catalog: 'sample' })).database
+  database = sample.database
 }, 240_000)
 afterAll(async () => {
   await client?.close()
-  await server?.close()
-  rmSync(scratch, { recursive: true, force: true })
 })
 
 const evaluate = async (expression: string): Promise<unknown> => {

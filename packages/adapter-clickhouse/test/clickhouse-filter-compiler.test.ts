@@ -1,44 +1,35 @@
 // The ClickHouse filter compiler against the DuckDB adapter, filter by filter, on the same sample catalog:
 // ClickHouse itself (chdb behind the test stand-in for its HTTP interface) counts the works each filter keeps,
 // and the count must be DuckDB's. Values come from the sample's records, so each filter selects something.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { type ClickHouseClient, createClient } from '@clickhouse/client'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { type CatalogEntity, createColumnMap } from '@oqlkit/catalog'
 import { planQuery, type StorageAdapter } from '@oqlkit/engine'
-import { readSampleRecords, sharedSampleCatalog } from '@oqlkit/ingest/test-support'
+import { readSampleRecords } from '@oqlkit/ingest/test-support'
 import type { Filter, Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
 import { CLICKHOUSE_COLUMN_DIALECT } from '../src/clickhouse-column-dialect.ts'
 import { compileClickHouseFilter, QueryParams, tableOf } from '../src/clickhouse-filter-compiler.ts'
 import { entityTableName } from '../src/clickhouse-schema.ts'
-import { type ChdbHttpServer, startChdbHttpServer } from './support/chdb-http-server.ts'
+import { sharedClickHouseSample } from './support/shared-clickhouse-sample.ts'
 
-const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-clickhouse-filters-'))
-let server: ChdbHttpServer
 let client: ClickHouseClient
 let duckdb: StorageAdapter
 let database: string
 const map = createColumnMap(CLICKHOUSE_COLUMN_DIALECT)
 
 beforeAll(async () => {
-  const catalogDir = await sharedSampleCatalog()
-  server = await startChdbHttpServer({ dataDir: join(scratch, 'chdb') })
+  const sample = await sharedClickHouseSample()
   client = createClient({
-    url: server.url,
+    url: sample.url,
     clickhouse_settings: { output_format_json_quote_64bit_integers: 1 },
   })
-  database = (await loadCatalogIntoClickHouse({ catalogDir, client, catalog: 'sample' })).database
-  duckdb = await createDuckDbAdapter({ catalogDir, threads: 1 })
+  database = sample.database
+  duckdb = await createDuckDbAdapter({ catalogDir: sample.catalogDir, threads: 1 })
 }, 240_000)
 afterAll(async () => {
   await duckdb?.close()
   await client?.close()
-  await server?.close()
-  rmSync(scratch, { recursive: true, force: true })
 })
 
 const leaf = (

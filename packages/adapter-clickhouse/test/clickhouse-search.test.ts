@@ -2,7 +2,6 @@
 // behind the test stand-in for a server's HTTP interface), every kind of search answered as the DuckDB
 // adapter answers it over the same catalog folder: the same records, in the same order, with the same
 // relevance scores; and the same refusals.
-import { join } from 'node:path'
 import { type ClickHouseClient, createClient } from '@clickhouse/client'
 import { createDuckDbAdapter, type DuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { type CatalogManifest, createColumnMap, readCatalogManifest, searchIndexOf } from '@oqlkit/catalog'
@@ -13,40 +12,31 @@ import {
   type StorageAdapter,
   UnsupportedPlanError,
 } from '@oqlkit/engine'
-import { copyOfSampleCatalog } from '@oqlkit/ingest/test-support'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
 import { servedVersion } from '../src/catalog-versions.ts'
 import { createClickHouseAdapter } from '../src/clickhouse-adapter.ts'
 import { CLICKHOUSE_COLUMN_DIALECT } from '../src/clickhouse-column-dialect.ts'
 import { compileClickHouseFilter, QueryParams } from '../src/clickhouse-filter-compiler.ts'
 import { compileClickHouseSearch, expansionLimitOfClickHouse } from '../src/clickhouse-search-compiler.ts'
 import { statementSearches } from '../src/clickhouse-search-relations.ts'
-import { type ChdbHttpServer, startChdbHttpServer } from './support/chdb-http-server.ts'
+import { sharedClickHouseSample } from './support/shared-clickhouse-sample.ts'
 
-let server: ChdbHttpServer
 let client: ClickHouseClient
 let clickhouse: StorageAdapter
 let duckdb: DuckDbAdapter
-let dispose: () => void
 let catalogDir: string
 
 beforeAll(async () => {
-  const catalog = await copyOfSampleCatalog()
-  dispose = catalog.dispose
-  catalogDir = catalog.catalogDir
-  server = await startChdbHttpServer({ dataDir: join(catalog.catalogDir, '..', 'chdb') })
-  client = createClient({ url: server.url })
-  await loadCatalogIntoClickHouse({ catalogDir: catalog.catalogDir, client, catalog: 'sample' })
-  clickhouse = createClickHouseAdapter({ client, catalog: 'sample' })
-  duckdb = await createDuckDbAdapter({ catalogDir: catalog.catalogDir })
+  const sample = await sharedClickHouseSample()
+  catalogDir = sample.catalogDir
+  client = createClient({ url: sample.url })
+  clickhouse = createClickHouseAdapter({ client, catalog: sample.catalog })
+  duckdb = await createDuckDbAdapter({ catalogDir })
 }, 240_000)
 afterAll(async () => {
   await duckdb?.close()
   await client?.close()
-  await server?.close()
-  dispose?.()
 })
 
 const planOf = (oqo: Oqo, view = {}): QueryPlan => {

@@ -25,7 +25,6 @@ import {
   UnsupportedPlanError,
   type ViewParameters,
 } from '@oqlkit/engine'
-import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
@@ -38,10 +37,9 @@ import {
   nearestWorksStatement,
   semanticMatchesRelation,
 } from '../src/clickhouse-semantic-search.ts'
-import { type ChdbHttpServer, startChdbHttpServer } from './support/chdb-http-server.ts'
+import { sharedClickHouseSample } from './support/shared-clickhouse-sample.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-clickhouse-semantic-'))
-let server: ChdbHttpServer
 let client: ClickHouseClient
 let catalogDir: string
 let database: string
@@ -49,17 +47,16 @@ let duckdb: DuckDbAdapter
 let clickhouse: StorageAdapter
 
 beforeAll(async () => {
-  catalogDir = await sharedSampleCatalog()
-  server = await startChdbHttpServer({ dataDir: join(scratch, 'chdb') })
-  client = createClient({ url: server.url })
-  database = (await loadCatalogIntoClickHouse({ catalogDir, client, catalog: 'sample' })).database
+  const sample = await sharedClickHouseSample()
+  catalogDir = sample.catalogDir
+  client = createClient({ url: sample.url })
+  database = sample.database
   duckdb = await createDuckDbAdapter({ catalogDir })
-  clickhouse = createClickHouseAdapter({ client, catalog: 'sample' })
+  clickhouse = createClickHouseAdapter({ client, catalog: sample.catalog })
 }, 240_000)
 afterAll(async () => {
   await duckdb?.close()
   await client?.close()
-  await server?.close()
   rmSync(scratch, { recursive: true, force: true })
 })
 
@@ -208,14 +205,14 @@ describe('semantic search and the tagger from ClickHouse (chdb behind the test s
     delete manifest.extensions.vectors
     delete manifest.extensions.textTagger
     writeFileSync(join(bare, 'catalog.json'), JSON.stringify(manifest))
-    const loaded = await loadCatalogIntoClickHouse({ catalogDir: bare, client, catalog: 'bare' })
+    const loaded = await loadCatalogIntoClickHouse({ catalogDir: bare, client, catalog: 'semantic_bare' })
     const db = `\`${loaded.database}\``
     const [vectors] = await rowsOf<{ n: string }>(`SELECT count() AS n FROM ${db}.work_vectors`)
     expect(Number(vectors!.n)).toBe(0)
     expect(await rowsOf(`SELECT path FROM ${db}.catalog_files`)).toEqual([{ path: 'catalog.json' }])
     const models = await readClickHouseCatalogModels(client, loaded.database)
     expect(models).toEqual({ vectors: undefined, embedder: undefined, tagger: undefined })
-    const adapter = createClickHouseAdapter({ client, catalog: 'bare' })
+    const adapter = createClickHouseAdapter({ client, catalog: 'semantic_bare' })
     const failure = await adapter.queryRows(planOf(semantic('coral reefs'))).catch((error: unknown) => error)
     expect(failure).toBeInstanceOf(UnsupportedPlanError)
     expect((failure as UnsupportedPlanError).message).toContain('no vectors of works')

@@ -1,13 +1,10 @@
 // Singletons on ClickHouse, the bundled sample catalog loaded into ClickHouse itself (chdb) behind the test
 // stand-in for a server's HTTP interface: the conformance suite's singleton expectations, and hostile ids.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { type ClickHouseClient, createClient } from '@clickhouse/client'
 import type { LookupResult } from '@oqlkit/engine'
-import { readSampleMergedAuthors, readSampleRecords, sharedSampleCatalog } from '@oqlkit/ingest/test-support'
+import { readSampleMergedAuthors, readSampleRecords } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
+import { catalogVersionsStatements, publishVersion, servedVersion } from '../src/catalog-versions.ts'
 import {
   findEntityByExternalId,
   findEntityById,
@@ -15,10 +12,8 @@ import {
   type SingletonSource,
 } from '../src/clickhouse-singletons.ts'
 import { ServedVersionCache } from '../src/served-version-cache.ts'
-import { type ChdbHttpServer, startChdbHttpServer } from './support/chdb-http-server.ts'
+import { sharedClickHouseSample } from './support/shared-clickhouse-sample.ts'
 
-const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-clickhouse-singletons-'))
-let server: ChdbHttpServer
 let client: ClickHouseClient
 let source: SingletonSource
 const works = readSampleRecords('works')
@@ -26,20 +21,23 @@ const authors = readSampleRecords('authors')
 const shortOf = (record: Record<string, unknown>) => String(record.id).replace('https://openalex.org/', '')
 
 beforeAll(async () => {
-  const catalogDir = await sharedSampleCatalog()
-  server = await startChdbHttpServer({ dataDir: join(scratch, 'chdb') })
-  client = createClient({ url: server.url })
-  const versions = new ServedVersionCache(client, 'sample')
+  const sample = await sharedClickHouseSample()
+  client = createClient({ url: sample.url })
+  // A catalog of this file's own on the shared server, which holds the sample loaded once: no version at
+  // first, then the sample's version published as a load publishes its own, read by the same cache.
+  const versions = new ServedVersionCache(client, 'singletons')
   await expect(versions.database()).rejects.toThrow(
-    /no loaded version of the catalog sample: load one with oqlkit load/,
+    /no loaded version of the catalog singletons: load one with oqlkit load/,
   )
-  await loadCatalogIntoClickHouse({ catalogDir, client, catalog: 'sample' })
+  const loaded = await servedVersion(client, sample.catalog)
+  if (loaded === undefined) throw new Error('the shared sample is not served')
+  for (const statement of catalogVersionsStatements('singletons')) await client.command({ query: statement })
+  await publishVersion(client, 'singletons', loaded)
   source = { client, database: await versions.database() }
+  expect(source.database).toBe(sample.database)
 }, 240_000)
 afterAll(async () => {
   await client?.close()
-  await server?.close()
-  rmSync(scratch, { recursive: true, force: true })
 })
 
 const expectFound = (result: LookupResult, record: Record<string, unknown>) => {

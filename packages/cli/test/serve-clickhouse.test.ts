@@ -5,9 +5,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createClient } from '@clickhouse/client'
-import { loadCatalogIntoClickHouse } from '@oqlkit/adapter-clickhouse'
-import { type ChdbHttpServer, startChdbHttpServer } from '@oqlkit/adapter-clickhouse/test-support'
+import { type SharedClickHouseSample, sharedClickHouseSample } from '@oqlkit/adapter-clickhouse/test-support'
 import { runCli } from '@oqlkit/cli'
 import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { startStandInServer } from '@oqlkit/text-models/testing'
@@ -15,23 +13,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ServerProcess, startServerProcess } from './support/server-process.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-clickhouse-'))
-let clickhouse: ChdbHttpServer
+let clickhouse: SharedClickHouseSample
 let duckdb: ServerProcess
 let served: ServerProcess[] = []
 
 beforeAll(async () => {
   const catalogDir = join(scratch, 'catalog')
   cpSync(await sharedSampleCatalog(), catalogDir, { recursive: true })
-  clickhouse = await startChdbHttpServer({ dataDir: join(scratch, 'chdb') })
-  const client = createClient({ url: clickhouse.url })
-  await loadCatalogIntoClickHouse({ catalogDir, client, catalog: 'sample' })
-  await client.close()
+  // The sample loaded once into the worker's shared stand-in; the servers only read it.
+  clickhouse = await sharedClickHouseSample()
   duckdb = await startServerProcess(catalogDir, ['--no-collections'])
   served = await Promise.all(
     [1, 2].map((n) =>
       startServerProcess(undefined, [
         '--clickhouse',
-        `${clickhouse.url}/sample`,
+        `${clickhouse.url}/${clickhouse.catalog}`,
         '--state',
         join(scratch, `state-${n}`),
       ]),
@@ -40,7 +36,6 @@ beforeAll(async () => {
 }, 240_000)
 afterAll(async () => {
   for (const server of [duckdb, ...served]) await server?.stop()
-  await clickhouse?.close()
   rmSync(scratch, { recursive: true, force: true })
 })
 
@@ -239,7 +234,7 @@ describe('oqlkit serve --clickhouse (chdb behind the test stand-in for its HTTP 
       runCli([
         'serve',
         '--clickhouse',
-        `${clickhouse.url}/sample`,
+        `${clickhouse.url}/${clickhouse.catalog}`,
         '--no-metering',
         '--no-collections',
         '--embeddings-url',
@@ -309,7 +304,13 @@ describe('oqlkit serve --clickhouse (chdb behind the test stand-in for its HTTP 
     expect(missing.stderr).toContain(
       'holds no loaded version of the catalog never_loaded: load one with oqlkit load',
     )
-    const both = await runCli(['serve', '--clickhouse', `${clickhouse.url}/sample`, '--catalog', scratch])
+    const both = await runCli([
+      'serve',
+      '--clickhouse',
+      `${clickhouse.url}/${clickhouse.catalog}`,
+      '--catalog',
+      scratch,
+    ])
     expect(both.exitCode).toBe(2)
     expect(both.stderr).toContain('--clickhouse serves the catalog loaded into ClickHouse')
   })

@@ -6,9 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createClient } from '@clickhouse/client'
-import { loadCatalogIntoClickHouse } from '@oqlkit/adapter-clickhouse'
-import { type ChdbHttpServer, startChdbHttpServer } from '@oqlkit/adapter-clickhouse/test-support'
+import { type SharedClickHouseSample, sharedClickHouseSample } from '@oqlkit/adapter-clickhouse/test-support'
 import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startServerProcess } from './support/server-process.ts'
@@ -20,16 +18,13 @@ process.env.UV_THREADPOOL_SIZE = '16'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-shutdown-'))
 let catalogDir: string
-let clickhouse: ChdbHttpServer
+let clickhouse: SharedClickHouseSample
 beforeAll(async () => {
   catalogDir = await sharedSampleCatalog()
-  clickhouse = await startChdbHttpServer({ dataDir: join(scratch, 'chdb') })
-  const client = createClient({ url: clickhouse.url })
-  await loadCatalogIntoClickHouse({ catalogDir, client, catalog: 'sample' })
-  await client.close()
+  // The sample loaded once into the worker's shared stand-in; the server only reads it.
+  clickhouse = await sharedClickHouseSample()
 }, 240_000)
-afterAll(async () => {
-  await clickhouse?.close()
+afterAll(() => {
   rmSync(scratch, { recursive: true, force: true })
 })
 
@@ -63,7 +58,7 @@ describe('oqlkit serve, SIGTERM with long requests in flight', () => {
   it('on ClickHouse: exits 0 within 10 s and answers every request it took', async () => {
     const server = await startServerProcess(undefined, [
       '--clickhouse',
-      `${clickhouse.url}/sample`,
+      `${clickhouse.url}/${clickhouse.catalog}`,
       ...SERVE_ARGS,
       '--state',
       join(scratch, 'state-clickhouse'),

@@ -13,7 +13,7 @@ import { createApp } from '@oqlkit/http'
 import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { ENTITY_TYPES, type EntityType, entityPath, propertiesRegistry } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ClickHouseSample, openClickHouseSample } from './support/clickhouse-sample.ts'
+import { type ClickHouseSample, openSharedClickHouseSample } from './support/clickhouse-sample.ts'
 
 let duckdbAdapter: StorageAdapter
 let clickhouse: ClickHouseSample
@@ -32,14 +32,14 @@ const appOver = (adapter: StorageAdapter, tagger: Tagger) =>
     },
   })
 
-// Long: the first file of a run builds the shared sample catalog, and the load into chdb follows.
+// Long: the first file of a worker builds the shared sample catalog, and the load into chdb follows.
 beforeAll(async () => {
   const catalogDir = await sharedSampleCatalog()
   duckdbAdapter = await createDuckDbAdapter({ catalogDir, threads: 1 })
   const tagger = await loadCatalogTagger(catalogDir)
   if (tagger === undefined) throw new Error('the sample catalog has no text-tagging model')
   duckdb = appOver(duckdbAdapter, tagger)
-  clickhouse = await openClickHouseSample(catalogDir)
+  clickhouse = await openSharedClickHouseSample()
   app = appOver(clickhouse.adapter, clickhouse.tagger)
 }, 480_000)
 afterAll(async () => {

@@ -6,10 +6,9 @@
 // fuzzed on the DuckDB app. Smaller than the DuckDB run, so it adds little to the suite; `npm run fuzz --
 // --adapter clickhouse` runs it at volume. The seed is fixed (FUZZ_SEED picks another).
 
-import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ClickHouseSample, openClickHouseSample } from './support/clickhouse-sample.ts'
+import { type ClickHouseSample, openSharedClickHouseSample } from './support/clickhouse-sample.ts'
 import { cheapRequestAnswered, type FuzzApp, openFuzzApp, sendHostile } from './support/fuzz-app.ts'
 import { describeRequest, hostileRequest } from './support/hostile-requests.ts'
 
@@ -18,9 +17,9 @@ const SEED = Number(process.env.FUZZ_SEED ?? 37_006)
 let clickhouse: ClickHouseSample
 let fuzz: FuzzApp
 
-// Long: the first file of a run builds the shared sample catalog, and the load into chdb follows.
+// Long: the first file of a worker builds the shared sample catalog, and the load into chdb follows.
 beforeAll(async () => {
-  clickhouse = await openClickHouseSample(await sharedSampleCatalog())
+  clickhouse = await openSharedClickHouseSample()
   fuzz = await openFuzzApp(clickhouse.adapter, clickhouse.tagger)
 }, 480_000)
 

@@ -13,11 +13,12 @@
 // progress headers, and HTTP status codes other than 200 and 500. Results are buffered, not streamed: chdb
 // returns a query's whole result at once.
 import { randomUUID } from 'node:crypto'
-import { createWriteStream, rmSync, statSync } from 'node:fs'
+import { createWriteStream, readdirSync, rmSync, statSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { promisify } from 'node:util'
@@ -152,11 +153,16 @@ const execute = async (dataDir: string, url: URL, request: IncomingMessage): Pro
   try {
     const database = search.get('database')
     if (database !== null && database !== '') await session.queryAsync(`USE ${identifier(database)}`)
-    for (const [name, value] of settings) {
+    for (const [name] of settings)
       if (!SETTING_NAME.test(name))
         throw new Error(`Code: 115. DB::Exception: Bad setting name ${name}. (UNKNOWN_SETTING)`)
-      await session.queryAsync(`SET ${name} = ${stringLiteral(value)}`)
-    }
+    // One SET for them all, not one each: the adapter sends four with every query, and a statement costs
+    // 1-2 ms here. The engine checks a SET against the settings before it, so `readonly` among them (last,
+    // as a server applies it) still lets the others through.
+    if (settings.length > 0)
+      await session.queryAsync(
+        `SET ${settings.map(([name, value]) => `${name} = ${stringLiteral(value)}`).join(', ')}`,
+      )
     if (Object.keys(params).length > 0) return await runBound(session, sql, format, params)
     const result = await session.queryAsync(sql, { format })
     return {
@@ -229,11 +235,74 @@ const handle = async (dataDir: string, request: IncomingMessage, response: Serve
   }
 }
 
+/**
+ * The process's shared stand-in (`sharedChdbHttpServer`), at a data directory of this process's own. chdb binds
+ * one data directory per process while a connection to it is open, so a server at another directory cannot
+ * start beside it: `startChdbHttpServer` closes it first, and the next `sharedChdbHttpServer` opens the same
+ * directory again, its databases as they were left (reopening the sample's takes about a second; nothing is
+ * loaded again).
+ */
+let shared: { readonly dataDir: string; server: Promise<ChdbHttpServer> | undefined } | undefined
+const SHARED_PREFIX = 'oqlkit-shared-chdb-'
+
+const running = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The shared stand-in of this process, started on first use, never closed by its users: test files that run
+ * one after another in a vitest worker (`isolate: false`) share it, and so what it holds, such as the sample
+ * catalog loaded once (`sharedClickHouseSample`). A file reads what others loaded and writes only under names
+ * of its own. Its URL changes when a server at another data directory took the process's chdb in between.
+ */
+export const sharedChdbHttpServer = async (): Promise<Pick<ChdbHttpServer, 'url'>> => {
+  if (shared === undefined) {
+    // The directories of processes that have ended (vitest stops its workers with a signal, so none removes
+    // its own), and one of an ended process whose pid this one got: nothing of it may be read as this one's.
+    for (const name of readdirSync(tmpdir())) {
+      const pid = Number(name.slice(SHARED_PREFIX.length))
+      if (name.startsWith(SHARED_PREFIX) && Number.isInteger(pid) && (pid === process.pid || !running(pid)))
+        rmSync(join(tmpdir(), name), { recursive: true, force: true })
+    }
+    shared = { dataDir: join(tmpdir(), `${SHARED_PREFIX}${process.pid}`), server: undefined }
+  }
+  const slot = shared
+  slot.server ??= listen({ dataDir: slot.dataDir }, { holdsProcess: false }).catch((error: unknown) => {
+    slot.server = undefined
+    throw error
+  })
+  // Its users get the URL alone: closing it is this module's, when another directory needs the engine.
+  const { url } = await slot.server
+  return { url }
+}
+
+/** Closes the shared stand-in if it is open at a data directory other than `dataDir`. */
+const releaseSharedFor = async (dataDir: string): Promise<void> => {
+  const open = shared?.server
+  if (shared === undefined || open === undefined || resolve(shared.dataDir) === resolve(dataDir)) return
+  shared.server = undefined
+  await (await open.catch(() => undefined))?.close()
+}
+
+/** A stand-in of the caller's own at `dataDir`, which the caller closes. */
 export const startChdbHttpServer = async (options: {
   readonly dataDir: string
   /** The loopback port (default: any free one). */
   readonly port?: number
 }): Promise<ChdbHttpServer> => {
+  await releaseSharedFor(options.dataDir)
+  return listen(options, { holdsProcess: true })
+}
+
+const listen = async (
+  options: { readonly dataDir: string; readonly port?: number },
+  { holdsProcess }: { readonly holdsProcess: boolean },
+): Promise<ChdbHttpServer> => {
   // Held open for the server's lifetime, so the engine stays up between requests; chdb binds one data
   // directory per process, and every connection here is to this one.
   const anchor = new Session(options.dataDir)
@@ -254,6 +323,8 @@ export const startChdbHttpServer = async (options: {
     server.once('error', failed)
     server.listen(options.port ?? 0, '127.0.0.1', () => listening())
   })
+  // The shared server lives as long as its process and must not keep a process that is done from exiting.
+  if (!holdsProcess) server.unref()
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,

@@ -14,14 +14,14 @@ import {
   readClickHouseTarget,
   servedVersion,
 } from '@oqlkit/adapter-clickhouse'
-import { startChdbHttpServer } from '@oqlkit/adapter-clickhouse/test-support'
+import { sharedClickHouseSample, startChdbHttpServer } from '@oqlkit/adapter-clickhouse/test-support'
 import type { StorageAdapter, Tagger } from '@oqlkit/engine'
 
 export interface ClickHouseSample {
   /** The adapter `serve --clickhouse` builds (semantic search on when the version has vectors and a model). */
   readonly adapter: StorageAdapter
   readonly tagger: Tagger
-  /** Closes the adapter's client, stops the stand-in and removes its data. */
+  /** Closes the adapter's client; for a stand-in of its own, stops it and removes its data. */
   readonly close: () => Promise<void>
 }
 
@@ -29,15 +29,42 @@ export interface ClickHouseSample {
 export async function openClickHouseSample(catalogDir: string): Promise<ClickHouseSample> {
   const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-http-clickhouse-'))
   const server = await startChdbHttpServer({ dataDir: join(scratch, 'chdb') })
-  const target = readClickHouseTarget(`${server.url}/sample`)
-  const client = connectClickHouse(target)
-  const close = async () => {
-    await client.close()
+  const stop = async () => {
     await server.close()
     rmSync(scratch, { recursive: true, force: true })
   }
+  const target = readClickHouseTarget(`${server.url}/sample`)
+  const client = connectClickHouse(target)
   try {
     await loadCatalogIntoClickHouse({ catalogDir, client, catalog: target.catalog })
+  } catch (error) {
+    await stop()
+    throw error
+  } finally {
+    await client.close()
+  }
+  return openServed(`${server.url}/sample`, stop)
+}
+
+/**
+ * The bundled sample catalog as `serve --clickhouse` serves it from the process's shared stand-in, where it is
+ * loaded once for every test file of a vitest worker (`sharedClickHouseSample`); closing closes the adapter's
+ * client only.
+ */
+export async function openSharedClickHouseSample(): Promise<ClickHouseSample> {
+  const sample = await sharedClickHouseSample()
+  return openServed(`${sample.url}/${sample.catalog}`, async () => {})
+}
+
+/** The adapter, tagger and embedder `serve --clickhouse` builds over a loaded catalog; `stop` follows its close. */
+const openServed = async (url: string, stop: () => Promise<void>): Promise<ClickHouseSample> => {
+  const target = readClickHouseTarget(url)
+  const client = connectClickHouse(target)
+  const close = async () => {
+    await client.close()
+    await stop()
+  }
+  try {
     const version = await servedVersion(client, target.catalog)
     if (version === undefined) throw new Error('the sample catalog loaded into ClickHouse is not served')
     const models = await readClickHouseCatalogModels(client, version.database)

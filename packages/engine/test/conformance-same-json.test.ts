@@ -2,7 +2,7 @@
 // `toEqual` does: it must pass exactly the JSON values that are equal, and fail with `toEqual`'s report
 // on every other.
 import { describe, expect, it } from 'vitest'
-import { expectSameJson } from '../src/testing/conformance-suite.ts'
+import { expectSameJson } from '../src/testing/json-expectation.ts'
 
 const record = {
   id: 'https://openalex.org/W1',

@@ -6,14 +6,10 @@ import type { Filter, Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
 import type { EntityRecord, RowsResult, StorageAdapter } from '../adapter/storage-adapter.ts'
 import type { ViewParameters } from '../planner/plan-query.ts'
-import {
-  type ConformanceFixture,
-  type ConformanceSuite,
-  expectSameJson,
-  planOf,
-} from './conformance-suite.ts'
+import { type ConformanceFixture, type ConformanceSuite, planOf } from './conformance-suite.ts'
 import { describeFilterCases } from './filter-conformance-cases.ts'
 import { describeGroupCases } from './group-conformance-cases.ts'
+import { expectSameJson } from './json-expectation.ts'
 import { describeOtherEntityCases } from './other-entity-conformance-cases.ts'
 import { describePagingCases } from './paging-conformance-cases.ts'
 import { type ReferenceContext, referenceRows, shortIdOf } from './reference-evaluator.ts'

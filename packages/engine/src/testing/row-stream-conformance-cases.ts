@@ -4,15 +4,8 @@ import type { Oqo } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
 import type { QueryPlan } from '../plan/query-plan.ts'
 import { type RowBatch, streamRows } from '../shaping/row-stream.ts'
-import {
-  type ConformanceSuite,
-  expectSameJson,
-  ids,
-  labelOf,
-  leaf,
-  planOf,
-  sortOf,
-} from './conformance-suite.ts'
+import { type ConformanceSuite, ids, labelOf, leaf, planOf, sortOf } from './conformance-suite.ts'
+import { expectSameJson } from './json-expectation.ts'
 import { referenceOrder, referenceRows, shortIdOf } from './reference-evaluator.ts'
 
 export function describeRowStreamCases(suite: ConformanceSuite): void {

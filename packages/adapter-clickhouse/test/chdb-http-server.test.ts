@@ -1,7 +1,8 @@
 // The chdb stand-in for a ClickHouse server's HTTP interface, driven by the official client the adapter
 // uses: what the adapter's tests rely on it for (types that round-trip through query parameters, errors the
 // client recognises, per-request settings, concurrency) is checked here against the real engine it embeds.
-// chdb binds one data directory per process; vitest runs each test file in a process of its own.
+// chdb binds one data directory per process, and a vitest worker runs many files one after another: this
+// file's own server closes the worker's shared one first (see support/chdb-http-server.ts).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,22 +1,50 @@
 // The hand-written DuckDB side of the benchmarks: a fresh in-memory DuckDB with plain views over the catalog's
-// Parquet files, as someone writing the SQL by hand would set it up (no record store, no caches of ours).
-import { readFileSync } from 'node:fs'
+// Parquet files, as someone writing the SQL by hand would set it up (no serving database, no caches of ours).
+// Since format 5 the records are not in the Parquet files: a row states where its record is in the entity's
+// record store (`record_offset`, `record_bytes`), each record a zstd frame of its own compressed with the
+// store's dictionary. So the hand-written side selects those two columns and reads each record the plain way:
+// one positioned read per record and one decompression with the store's codec, nothing merged or cached.
+import { closeSync, openSync, read as readFd, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import type { DuckDBConnection } from '@duckdb/node-api'
 import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
+import { checkRecordCodecId, recordCodecOf } from '@oqlkit/catalog'
 
 interface ManifestFiles {
-  readonly entities: Record<string, { readonly files: string[]; readonly rowCount: number }>
+  readonly entities: Record<
+    string,
+    {
+      readonly files: string[]
+      readonly rowCount: number
+      readonly recordStore: { readonly file: string; readonly dictionary: string; readonly codec: string }
+    }
+  >
   readonly links: Record<string, { readonly files: string[] }>
   readonly externalIds: { readonly files: string[] }
   readonly extensions: Record<string, unknown>
 }
 
+/** A row that says where its record is: what a hand-written page selects instead of the record itself. */
+export type RecordLocationRow = Readonly<Record<string, unknown>> & {
+  readonly record_offset?: unknown
+  readonly record_bytes?: unknown
+}
+
 export interface HandSqlDatabase {
   readonly connection: DuckDBConnection
   readonly manifest: ManifestFiles
+  /** The rows of a statement, as JSON-safe objects. */
+  readonly rows: (sql: string, params?: (string | number)[]) => Promise<Record<string, unknown>[]>
+  /**
+   * The works' records (their JSON as UTF-8 bytes, as the adapter answers them) of the rows a statement selects
+   * with `record_offset` and `record_bytes`, in the rows' order.
+   */
+  readonly records: (sql: string, params?: (string | number)[]) => Promise<Uint8Array[]>
   readonly close: () => void
 }
+
+const readAt = promisify(readFd)
 
 export async function openHandSqlViews(catalogDir: string): Promise<HandSqlDatabase> {
   const manifest = JSON.parse(readFileSync(join(catalogDir, 'catalog.json'), 'utf8')) as ManifestFiles
@@ -39,10 +67,34 @@ export async function openHandSqlViews(catalogDir: string): Promise<HandSqlDatab
     if (files === undefined) throw new Error(`the catalog in ${catalogDir} has no files for ${view}`)
     await connection.run(`CREATE VIEW ${view} AS SELECT * FROM read_parquet(${fileList(files)})`)
   }
+  const store = manifest.entities.works?.recordStore
+  if (store === undefined) throw new Error(`the catalog in ${catalogDir} has no record store for works`)
+  const codec = recordCodecOf(
+    checkRecordCodecId(store.codec, store.file),
+    readFileSync(join(catalogDir, store.dictionary)),
+  )
+  const recordFile = openSync(join(catalogDir, store.file), 'r')
+  const rows = async (sql: string, params: (string | number)[] = []) =>
+    (await connection.runAndReadAll(sql, params)).getRowObjectsJson() as Record<string, unknown>[]
+  const readRecord = async (row: RecordLocationRow): Promise<Uint8Array> => {
+    const bytes = Number(row.record_bytes)
+    const offset = Number(row.record_offset)
+    if (!Number.isSafeInteger(bytes) || !Number.isSafeInteger(offset))
+      throw new Error(
+        `a hand-written page must select record_offset and record_bytes: ${JSON.stringify(row)}`,
+      )
+    const buffer = Buffer.allocUnsafe(bytes)
+    const { bytesRead } = await readAt(recordFile, buffer, 0, bytes, offset)
+    if (bytesRead !== bytes) throw new Error(`the works' record store ends before offset ${offset + bytes}`)
+    return codec.decode(buffer)
+  }
   return {
     connection,
     manifest,
+    rows,
+    records: async (sql, params = []) => Promise.all((await rows(sql, params)).map(readRecord)),
     close: () => {
+      closeSync(recordFile)
       connection.closeSync()
       instance.closeSync()
     },

@@ -5,8 +5,9 @@
 // OpenAlex's documentation scripts lay it out, with keys and indexes added).
 //
 // What each side returns differs in one way worth knowing: `app` and `duckdb` return whole records (the JSON
-// the API serves), `postgres` returns the flattened `works` rows, since that layout keeps no whole record;
-// rebuilding one would take a join per side table, so the baseline is spared that cost.
+// the API serves; the hand-written DuckDB pages select where each record is in the works' record store and
+// read it from there, `hand-sql-views.ts`), `postgres` returns the flattened `works` rows, since that layout
+// keeps no whole record; rebuilding one would take a join per side table, so the baseline is spared that cost.
 import type { DuckDBConnection } from '@duckdb/node-api'
 import type { H3 } from 'h3'
 import type { PostgresSql } from './postgres/postgres-snapshot-loader.ts'
@@ -40,6 +41,8 @@ const largestBucket = (body: string): number =>
 export interface QueryMixSources {
   readonly app: H3
   readonly duckdb: DuckDBConnection
+  /** The works' records of the rows a hand-written page selects (`record_offset`, `record_bytes`). */
+  readonly duckdbRecords: (sql: string, params?: Param[]) => Promise<Uint8Array[]>
   readonly postgres: PostgresSql | undefined
 }
 
@@ -68,11 +71,9 @@ interface MixValues {
 const CURSOR_DEPTH_PAGES = 100 // of 100 results: the page that starts at result 10,000
 const SEARCH_WORDS = ['learning', 'network'] as const
 const SAMPLE_SEED = 42
-// Each word in the title (any case) or as a key of the abstract's inverted index (the record's text holds
-// `"word":[`; matched as written, since ILIKE over 13 KB records took 23 s at 20k works).
-const HAND_SEARCH = [1, 2]
-  .map((n) => `(w.display_name ILIKE '%' || $${n} || '%' OR strpos(w.record, '"' || $${n} || '":[') > 0)`)
-  .join(' AND ')
+// Each word in the title (any case). The abstracts are only in the record store, which SQL cannot read, so the
+// hand-written search is a stand-in over titles: its count is not checked against the app's.
+const HAND_SEARCH = [1, 2].map((n) => `w.display_name ILIKE '%' || $${n} || '%'`).join(' AND ')
 // The API answers from the core corpus unless asked otherwise (xpac works left out, as OpenAlex does), so
 // every hand-written list, count and group-by says so too; over the alias `w` of the works table.
 const CORE_W = 'NOT coalesce(w.is_xpac, FALSE)'
@@ -80,11 +81,9 @@ export const NESTED_OQL =
   'works where (type is (article) or type is (review)) and (year >= (2015) and (open access is (true) or citation count > (20)))'
 
 export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShape[]> {
-  const { app, duckdb, postgres } = sources
+  const { app, duckdb, postgres, duckdbRecords: records } = sources
   const rows = async (sql: string, params: Param[] = []) =>
     (await duckdb.runAndReadAll(sql, params)).getRowObjectsJson()
-  const records = async (sql: string, params: Param[] = []) =>
-    (await rows(sql, params)).map((row) => JSON.parse(String(row.record)) as unknown)
   const pg = postgres
   const pgRows = (sql: string, params: Param[] = []) => pg!.unsafe(sql, params)
 
@@ -148,7 +147,7 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       `/works?filter=${filter}:${key}&sort=cited_by_count:desc`,
       {
         count: `SELECT count(*) AS n FROM ${duckView} l JOIN works w ON w.id = l.work_id WHERE l.key = $1 AND ${CORE_W}`,
-        page: `SELECT record FROM works w WHERE w.id IN (SELECT work_id FROM ${duckView} WHERE key = $1) AND ${CORE_W} ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 25`,
+        page: `SELECT w.record_offset, w.record_bytes FROM works w WHERE w.id IN (SELECT work_id FROM ${duckView} WHERE key = $1) AND ${CORE_W} ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 25`,
         params: [key],
       },
       {
@@ -166,7 +165,8 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       name: 'singleton by id',
       growth: 'constant',
       path: (round) => `/works/${at(values.workIds, round)}`,
-      duckdb: (round) => records('SELECT record FROM works WHERE id = $1', [at(values.workIds, round)]),
+      duckdb: (round) =>
+        records('SELECT record_offset, record_bytes FROM works WHERE id = $1', [at(values.workIds, round)]),
       ...(pg === undefined
         ? {}
         : {
@@ -180,7 +180,7 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       path: (round) => `/works/doi:${at(values.dois, round)}`,
       duckdb: (round) =>
         records(
-          "SELECT record FROM works WHERE id = (SELECT min(id) FROM external_ids WHERE entity = 'works' AND scheme = 'doi' AND value = $1)",
+          "SELECT record_offset, record_bytes FROM works WHERE id = (SELECT min(id) FROM external_ids WHERE entity = 'works' AND scheme = 'doi' AND value = $1)",
           [at(values.dois, round)],
         ),
       ...(pg === undefined
@@ -196,7 +196,7 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       '/works?filter=publication_year:2020,type:article,is_oa:true&sort=cited_by_count:desc',
       {
         count: `SELECT count(*) AS n FROM works w WHERE ${yearTypeOa} AND w.is_oa`,
-        page: `SELECT record FROM works w WHERE ${yearTypeOa} AND w.is_oa ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 25`,
+        page: `SELECT w.record_offset, w.record_bytes FROM works w WHERE ${yearTypeOa} AND w.is_oa ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 25`,
       },
       {
         count: `SELECT count(*) AS n FROM works w JOIN works_open_access o ON o.work_id = w.id WHERE ${yearTypeOa} AND o.is_oa`,
@@ -209,7 +209,7 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       '/works?filter=cited_by_count:>50,publication_year:2010-2015&sort=publication_date:desc',
       {
         count: `SELECT count(*) AS n FROM works w WHERE ${citedYears}`,
-        page: `SELECT record FROM works w WHERE ${citedYears} ORDER BY w.publication_date DESC NULLS LAST, w.id LIMIT 25`,
+        page: `SELECT w.record_offset, w.record_bytes FROM works w WHERE ${citedYears} ORDER BY w.publication_date DESC NULLS LAST, w.id LIMIT 25`,
       },
       {
         count: `SELECT count(*) AS n FROM works w WHERE ${citedYears}`,
@@ -275,9 +275,9 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       `/works?search=${SEARCH_WORDS.join('%20')}&sort=relevance_score:desc`,
       {
         // DuckDB has no full-text index without the `fts` extension (not reachable offline): the hand-written
-        // form scans titles and records for the abstracts' words, most-cited first.
+        // form scans titles for the words, most-cited first (a stand-in: the app also finds them in abstracts).
         count: `SELECT count(*) AS n FROM works w WHERE ${HAND_SEARCH} AND ${CORE_W}`,
-        page: `SELECT record FROM works w WHERE ${HAND_SEARCH} AND ${CORE_W} ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 25`,
+        page: `SELECT w.record_offset, w.record_bytes FROM works w WHERE ${HAND_SEARCH} AND ${CORE_W} ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 25`,
         params: [...SEARCH_WORDS],
       },
       {
@@ -285,6 +285,7 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
         page: `SELECT w.*, ts_rank(w.search_vector, plainto_tsquery('english', $1)) AS score FROM works w WHERE w.search_vector @@ plainto_tsquery('english', $1) AND ${CORE_W} ORDER BY score DESC, w.id LIMIT 25`,
         params: [SEARCH_WORDS.join(' ')],
       },
+      false,
     ),
     await cursorShape(app, rows, records, pg),
     // The sample's `meta.count` is the sample's size, so there is no total to check against.
@@ -294,7 +295,7 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       `/works?sample=25&seed=${SAMPLE_SEED}`,
       {
         count: `SELECT count(*) AS n FROM works w WHERE ${CORE_W}`,
-        page: `SELECT record FROM works w WHERE ${CORE_W} ORDER BY hash(w.id || '/' || ${SAMPLE_SEED}), w.id LIMIT 25`,
+        page: `SELECT w.record_offset, w.record_bytes FROM works w WHERE ${CORE_W} ORDER BY hash(w.id || '/' || ${SAMPLE_SEED}), w.id LIMIT 25`,
       },
       {
         count: `SELECT count(*) AS n FROM works w WHERE ${CORE_W}`,
@@ -308,7 +309,7 @@ export async function buildQueryMix(sources: QueryMixSources): Promise<QueryShap
       `/?oql=${encodeURIComponent(NESTED_OQL)}`,
       {
         count: `SELECT count(*) AS n FROM works w WHERE ${nested.replace('OA', 'w.is_oa')}`,
-        page: `SELECT record FROM works w WHERE ${nested.replace('OA', 'w.is_oa')} ORDER BY w.id LIMIT 25`,
+        page: `SELECT w.record_offset, w.record_bytes FROM works w WHERE ${nested.replace('OA', 'w.is_oa')} ORDER BY w.id LIMIT 25`,
       },
       {
         count: `SELECT count(*) AS n FROM works w JOIN works_open_access o ON o.work_id = w.id WHERE ${nested.replace('OA', 'o.is_oa')}`,
@@ -352,7 +353,7 @@ async function drawValues(rows: Rows): Promise<MixValues> {
 async function cursorShape(
   app: H3,
   rows: Rows,
-  records: (sql: string, params?: Param[]) => Promise<unknown[]>,
+  records: (sql: string, params?: Param[]) => Promise<Uint8Array[]>,
   pg: PostgresSql | undefined,
 ): Promise<QueryShape> {
   const base = '/works?filter=publication_year:>1990&sort=cited_by_count:desc&per_page=100'
@@ -384,7 +385,7 @@ async function cursorShape(
       Promise.all([
         rows(totalSql),
         records(
-          `SELECT record FROM works w WHERE w.publication_year > 1990 AND ${keyset} ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 100`,
+          `SELECT w.record_offset, w.record_bytes FROM works w WHERE w.publication_year > 1990 AND ${keyset} ORDER BY w.cited_by_count DESC NULLS LAST, w.id LIMIT 100`,
           [lastCount, lastId],
         ),
       ]),

@@ -129,7 +129,12 @@ async function benchSize(works: number): Promise<SizeResult> {
     const hand = await openHandSqlViews(cached.catalogDir)
     cleanUp.push(() => hand.close())
     log('drawing the query values (and walking the cursor to depth 10,000)')
-    const shapes = await buildQueryMix({ app, duckdb: hand.connection, postgres: database?.sql })
+    const shapes = await buildQueryMix({
+      app,
+      duckdb: hand.connection,
+      duckdbRecords: hand.records,
+      postgres: database?.sql,
+    })
 
     const shapeResults: ShapeResult[] = []
     if (args.parts.has('queries'))

@@ -19,7 +19,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { letterIdSql, pathIdSql } from '../src/build/catalog-sql.ts'
 import { recordExtractionSpecOf } from '../src/parse/record-extraction-spec.ts'
-import { linkColumnName, recordExtractorOf } from '../src/parse/record-extractor.ts'
+import { linkColumnName, PRESENT, recordExtractorOf } from '../src/parse/record-extractor.ts'
 import { externalIdSql } from './support/external-id-sql.ts'
 
 const snapshotDir = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))
@@ -144,13 +144,37 @@ describe('record extractor against DuckDB on the same records', () => {
       for (const [n, record] of records.entries()) {
         const derived = extract(record).derived as (string | null)[]
         for (const [index, column] of columns.entries())
-          if (!sameValue(derived[index], rows[n]![index]))
+          if (
+            column.kind === 'presence'
+              ? // Only presence is loaded (`IS NOT NULL`): the extractor writes a marker, never the value.
+                (derived[index] === null) !== (rows[n]![index] === null) ||
+                (derived[index] !== null && derived[index] !== PRESENT)
+              : !sameValue(derived[index], rows[n]![index])
+          )
             differences.push(
               `${info.entity} ${record.id} ${column.name}: ${derived[index]} vs ${rows[n]![index]}`,
             )
       }
     }
     expect(differences).toStrictEqual([])
+  })
+
+  it('tests a presence column for a value without writing the value into the row', () => {
+    const columns = derivedColumnsOf('works')
+    const hasAbstract = columns.findIndex((column) => column.name === 'has_abstract')
+    const hasDoi = columns.findIndex((column) => column.name === 'has_doi')
+    const extract = recordExtractorOf(recordExtractionSpecOf('works'))
+    const derivedOf = (record: Record<string, unknown>) => extract(record).derived as (string | null)[]
+    const abstract = { Deep: [0], learning: [1, 7], of: [2], graphs: [3] }
+    expect(derivedOf({ id: 'W1', abstract_inverted_index: abstract })[hasAbstract]).toBe(PRESENT)
+    // An empty index is a value (as `json_extract_string` gives '{}'); null and a missing key are not.
+    expect(derivedOf({ id: 'W1', abstract_inverted_index: {} })[hasAbstract]).toBe(PRESENT)
+    expect(derivedOf({ id: 'W1', abstract_inverted_index: null })[hasAbstract]).toBeNull()
+    expect(derivedOf({ id: 'W1' })[hasAbstract]).toBeNull()
+    // A transform still decides: a DOI that normalises to nothing is no DOI.
+    expect(derivedOf({ id: 'W1', doi: 'https://doi.org/10.1/x' })[hasDoi]).toBe(PRESENT)
+    expect(derivedOf({ id: 'W1', doi: 'https://doi.org/' })[hasDoi]).toBeNull()
+    expect(derivedOf({ id: 'W1', doi: null, ids: { doi: '10.2/y' } })[hasDoi]).toBe(PRESENT)
   })
 
   it('computes every record-path column as json_extract_string reads the path', async () => {

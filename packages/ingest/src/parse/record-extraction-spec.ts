@@ -30,6 +30,11 @@ export interface RecordExtractionSpec {
   readonly entity: CatalogEntity
   /** Per derived column (in `derivedColumnsOf` order), its sources: the first that yields a value wins. */
   readonly derived: readonly (readonly ValueSource[])[]
+  /**
+   * Per derived column, whether only its presence is kept (`kind: 'presence'`, loaded as `IS NOT NULL`): the
+   * extractor then tests for a value without writing it out (`has_abstract`'s value is a whole inverted index).
+   */
+  readonly presence: readonly boolean[]
   readonly pathColumns: readonly {
     readonly name: string
     readonly path: string
@@ -44,6 +49,7 @@ export function recordExtractionSpecOf(entity: CatalogEntity): RecordExtractionS
   return {
     entity,
     derived: derivedColumnsOf(entity).map((column) => column.sources),
+    presence: derivedColumnsOf(entity).map((column) => column.kind === 'presence'),
     pathColumns: recordPathColumnsOf(entity).map(({ name, path, form }) => ({ name, path, form })),
     externalIds: EXTERNAL_ID_SCHEMES.flatMap((spec) =>
       spec.sources

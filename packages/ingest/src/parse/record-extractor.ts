@@ -31,8 +31,26 @@ interface CompiledSource {
   readonly transform: ValueSource['transform']
 }
 
+/** What a presence column's row value is when a source yields a value (the load reads only `IS NOT NULL`). */
+export const PRESENT = 'true'
+
 function transformed(source: CompiledSource, record: unknown): string | null {
   const value = valueAtPath(record, source.steps)
+  return transformedValue(source, value)
+}
+
+/**
+ * Whether `source` yields a value, as `transformed(...) !== null` says, without writing an object or a list
+ * out as JSON text (only the text transforms below read the text, and they apply to strings and numbers).
+ */
+function yieldsValue(source: CompiledSource, record: unknown): boolean {
+  const value = valueAtPath(record, source.steps)
+  if (value === undefined || value === null) return false
+  if (source.transform === 'value' || source.transform === 'array-length') return true
+  return transformedValue(source, value) !== null
+}
+
+function transformedValue(source: CompiledSource, value: unknown): string | null {
   const { transform } = source
   if (transform === 'array-length') {
     if (value === undefined || value === null) return null
@@ -93,9 +111,10 @@ function linkKey(spec: LinkKeySpec, text: string): string | undefined {
 }
 
 export function recordExtractorOf(spec: RecordExtractionSpec): RecordExtractor {
-  const derived = spec.derived.map((sources) =>
-    sources.map((source) => ({ steps: parseJsonPath(source.path), transform: source.transform })),
-  )
+  const derived = spec.derived.map((sources, index) => ({
+    presence: spec.presence[index] === true,
+    sources: sources.map((source) => ({ steps: parseJsonPath(source.path), transform: source.transform })),
+  }))
   const pathColumns = spec.pathColumns.map((column) => {
     const steps = parseJsonPath(column.path)
     return { ...column, steps, collect: compileJsonPath(steps) }
@@ -112,10 +131,11 @@ export function recordExtractorOf(spec: RecordExtractionSpec): RecordExtractor {
   return (record) => {
     const row: ExtractedValues = {}
     const values: (string | null)[] = []
-    for (const sources of derived) {
+    for (const { presence, sources } of derived) {
       let value: string | null = null
       for (const source of sources) {
-        value = transformed(source, record)
+        if (presence) value = yieldsValue(source, record) ? PRESENT : null
+        else value = transformed(source, record)
         if (value !== null) break
       }
       values.push(value)

@@ -4,6 +4,7 @@
 // ships it, as an inverted index: each distinct token once, in order of first use, with its positions.
 import { ZipfSampler } from './distribution-samplers.ts'
 import { ZIPF_EXPONENTS } from './generation-plan.ts'
+import type { JsonByteWriter } from './json-byte-writer.ts'
 import { SAMPLE_PROFILE } from './sample-profile.ts'
 import type { SeededRandom } from './seeded-random.ts'
 import { capitalize } from './topic-pool.ts'
@@ -14,14 +15,20 @@ const STOPPED = 2
 const VARIANTS = 4
 const SENTENCE_MIN = 8
 const SENTENCE_SPREAD = 22
+const OPEN_BRACE = 0x7b
+const CLOSE_BRACE = 0x7d
+const OPEN_BRACKET = 0x5b
+const CLOSE_BRACKET = 0x5d
+const COMMA = 0x2c
+const COLON = 0x3a
 /** Titles do not start with the most frequent (function) words. */
 const TITLE_SKIPPED_RANKS = 40
 
 export class TextGenerator {
   readonly #words: readonly string[]
   readonly #zipf: ZipfSampler
-  /** JSON keys of every (word, variant) token, made on first use. */
-  readonly #keys: Array<string | undefined>
+  /** JSON keys of every (word, variant) token as UTF-8, made on first use. */
+  readonly #keys: Array<Uint8Array | undefined>
   /**
    * The token that stands for each (word, variant): `The` is both the word "The" and "the" capitalised, and
    * an inverted index must list each text once.
@@ -35,7 +42,6 @@ export class TextGenerator {
   #slotHead = new Int32Array(4096)
   #slotTail = new Int32Array(4096)
   #next = new Int32Array(4096)
-  #positions: string[] = []
 
   constructor(words: readonly string[] = SAMPLE_PROFILE.words) {
     this.#words = words
@@ -63,8 +69,8 @@ export class TextGenerator {
     return title
   }
 
-  /** The JSON text of an abstract_inverted_index for an abstract of `length` tokens. */
-  invertedIndex(random: SeededRandom, length: number): string {
+  /** Writes the JSON text of an abstract_inverted_index for an abstract of `length` tokens into `out`. */
+  invertedIndex(random: SeededRandom, length: number, out: JsonByteWriter): void {
     this.#reserve(length)
     const call = ++this.#call
     const stamp = this.#stamp
@@ -98,18 +104,23 @@ export class TextGenerator {
         tail[slot] = position
       }
     }
-    const text = this.#positions
-    let out = '{'
+    out.byte(OPEN_BRACE)
     for (let slot = 0; slot < slots; slot++) {
-      out += `${slot === 0 ? '' : ','}${this.#key(slotToken[slot]!)}:[${text[head[slot]!]!}`
-      for (let p = next[head[slot]!]!; p !== -1; p = next[p]!) out += `,${text[p]!}`
-      out += ']'
+      if (slot !== 0) out.byte(COMMA)
+      out.bytesOf(this.#key(slotToken[slot]!))
+      out.byte(COLON)
+      out.byte(OPEN_BRACKET)
+      out.natural(head[slot]!)
+      for (let p = next[head[slot]!]!; p !== -1; p = next[p]!) {
+        out.byte(COMMA)
+        out.natural(p)
+      }
+      out.byte(CLOSE_BRACKET)
     }
-    return `${out}}`
+    out.byte(CLOSE_BRACE)
   }
 
   #reserve(length: number): void {
-    while (this.#positions.length < length) this.#positions.push(String(this.#positions.length))
     if (this.#next.length >= length) return
     const size = Math.max(length, this.#next.length * 2)
     this.#slotToken = new Int32Array(size)
@@ -118,10 +129,10 @@ export class TextGenerator {
     this.#next = new Int32Array(size)
   }
 
-  #key(token: number): string {
+  #key(token: number): Uint8Array {
     let key = this.#keys[token]
     if (key === undefined) {
-      key = JSON.stringify(this.#text(token))
+      key = Buffer.from(JSON.stringify(this.#text(token)), 'utf8')
       this.#keys[token] = key
     }
     return key

@@ -12,6 +12,7 @@ import { AffinePermutation } from './distribution-samplers.ts'
 import { NO_TOPIC } from './entity-statistics.ts'
 import { worksPartitions } from './generation-plan.ts'
 import type { GenerationPools } from './generation-pools.ts'
+import { JsonByteWriter } from './json-byte-writer.ts'
 import { TextGenerator } from './text-generator.ts'
 import { Uint32SpoolReader } from './uint32-spool.ts'
 import { VocabularyCounter, type VocabularyTally } from './vocabulary-counter.ts'
@@ -69,11 +70,9 @@ export interface WorkTotals {
   readonly vocabulary: readonly VocabularyTally[]
 }
 
-/** UTF-8 needs at most 3 bytes per UTF-16 code unit. */
-const MAX_UTF8_PER_UNIT = 3
 /**
- * Room for a batch's text: 32 kB a work, twice the mean record (the space left must hold a record's worst
- * case, 3 bytes per UTF-16 unit); a batch that needs more gets a larger buffer.
+ * Room for a batch's text: 32 kB a work, twice the mean record; a batch that needs more gets a larger buffer
+ * (see JsonByteWriter).
  */
 export const BATCH_TEXT_BYTES = WORK_BATCH * 32 * 1024
 const sum = (arrays: readonly Float64Array[]): Float64Array => {
@@ -106,6 +105,8 @@ export class WorkBatchBuilder {
   readonly #vocabulary = new VocabularyCounter()
   // Scratch space reused from batch to batch; each batch gets an exact-size copy it can own.
   #linkWords = new Uint32Array(WORK_BATCH * 64)
+  /** Writes each batch's records into the buffer build() is given (or a larger one, when they outgrow it). */
+  readonly #text: JsonByteWriter
 
   constructor(works: number, seed: number, pools: GenerationPools, graph: SharedWorkGraph) {
     this.#works = works
@@ -137,6 +138,7 @@ export class WorkBatchBuilder {
       references: this.#references,
       partitions,
     })
+    this.#text = new JsonByteWriter(Buffer.alloc(0))
     this.#totals = {
       topicWorks: new Float64Array(pools.topics.topics.length),
       topicCited: new Float64Array(pools.topics.topics.length),
@@ -162,18 +164,15 @@ export class WorkBatchBuilder {
     const primaryTopic = new Uint16Array(count)
     const links = this.#links
     const totals = this.#totals
-    let text = into
-    let used = 0
+    const text = this.#text
+    text.reset(into)
     let words = 0
     for (let k = 0; k < count; k++) {
       const work = first + k
-      const built = this.#builder.build(work, links)
-      const worst = built.line.length * MAX_UTF8_PER_UNIT + 1
-      if (used + worst > text.length) text = grow(text, used, used + worst)
-      used += text.write(built.line, used)
-      text[used++] = NEWLINE
-      ends[k] = used
-      partitions[k] = this.#partitionIndex.get(built.partition)!
+      const partition = this.#builder.build(work, links, text)
+      text.byte(NEWLINE)
+      ends[k] = text.length
+      partitions[k] = this.#partitionIndex.get(partition)!
       isOa[k] = links.isOa ? 1 : 0
       primaryTopic[k] = links.primaryTopic === -1 ? NO_TOPIC : links.primaryTopic
 
@@ -212,7 +211,7 @@ export class WorkBatchBuilder {
       index,
       first,
       count,
-      bytes: text.subarray(0, used),
+      bytes: text.view(),
       ends,
       partitions,
       isOa,
@@ -231,13 +230,8 @@ export class WorkBatchBuilder {
 }
 
 /** A larger copy of `array` (at least `needed` long) with its first `keep` items. */
-function grow<T extends Buffer | Uint32Array>(array: T, keep: number, needed: number): T {
-  // Buffer.from(ArrayBuffer): a Buffer over a buffer of its own (not Node's shared pool), transferable.
-  const bigger = (
-    array instanceof Buffer
-      ? Buffer.from(new ArrayBuffer(Math.max(needed, array.length * 2)))
-      : new Uint32Array(Math.max(needed, array.length * 2))
-  ) as T
+function grow(array: Uint32Array<ArrayBuffer>, keep: number, needed: number): Uint32Array<ArrayBuffer> {
+  const bigger = new Uint32Array(Math.max(needed, array.length * 2))
   bigger.set(array.subarray(0, keep))
   return bigger
 }

@@ -1,8 +1,10 @@
 // Builds the JSON line of one generated work, in the key order of the 2026 API's work records (the newest
 // real records of the sample), with `grants` kept beside `awards` and `funders` as the records of late 2025
 // have them. Every draw comes from the work's own random stream, so a work is a function of (seed, index)
-// plus the citation graph. The line is assembled from pre-serialised fragments (sources, institutions,
-// topics, terms) because JSON.stringify of whole records would dominate the run time.
+// plus the citation graph. The line is written as UTF-8 straight into the batch's buffer (json-byte-writer.ts),
+// with the embedded objects the pools serialise once (sources, institutions, topics, terms) encoded once per
+// builder: JSON.stringify of whole records, or one string per record encoded afterwards, would dominate the
+// run time.
 import { vocabularyOf } from '@oqlkit/oqo-schema'
 import { vocabularyUrl } from '../sample/openalex-id-classifier.ts'
 import { AUTHOR_AFFILIATIONS, type AuthorPool } from './author-pool.ts'
@@ -11,10 +13,11 @@ import type { CitationNormalizer } from './citation-normalizer.ts'
 import { type AffinePermutation, WeightedPicker, type ZipfSampler } from './distribution-samplers.ts'
 import { forgeWorkDoi } from './external-id-forge.ts'
 import { COUNTS_FIRST_YEAR, GENERATED_ID_BASE, LAST_YEAR, type YearLayout } from './generation-plan.ts'
+import { JsonByteWriter } from './json-byte-writer.ts'
 import type { OrganizationPools } from './organization-pools.ts'
 import { SAMPLE_PROFILE, type Share } from './sample-profile.ts'
 import { RandomStream, SeededRandom } from './seeded-random.ts'
-import type { GeneratedTerm, TermPools } from './term-pools.ts'
+import type { TermPools } from './term-pools.ts'
 import type { TextGenerator } from './text-generator.ts'
 import type { TopicPool } from './topic-pool.ts'
 import type { Uint32SpoolReader } from './uint32-spool.ts'
@@ -49,6 +52,63 @@ const SDG_NAMES = new Map((vocabularyOf('sdgs') ?? []).map((entry) => [entry.cod
 const share = ([matching, of]: Share): number => (of === 0 ? 0 : matching / of)
 const round4 = (value: number): number => Math.round(value * 10_000) / 10_000
 const json = JSON.stringify
+const COMMA = 0x2c
+const QUOTE = 0x22
+const CLOSE_BRACE = 0x7d
+/** Room a scratch writer starts with (it grows when a work needs more). */
+const SCRATCH_BYTES = 64 << 10
+
+/** UTF-8 copies of pieces the pools serialise once per entry (embedded objects, names), by entry index. */
+class EncodedByIndex {
+  readonly #encoded: Array<Uint8Array | undefined>
+  readonly #text: (index: number) => string
+
+  constructor(size: number, text: (index: number) => string) {
+    // Filled up front: an array written first at a high index would hold its items in a dictionary.
+    this.#encoded = Array.from({ length: size }, () => undefined)
+    this.#text = text
+  }
+
+  get(index: number): Uint8Array {
+    return this.#encoded[index] ?? this.#encode(index)
+  }
+
+  #encode(index: number): Uint8Array {
+    const encoded = Buffer.from(this.#text(index), 'utf8')
+    this.#encoded[index] = encoded
+    return encoded
+  }
+}
+
+/** The scratch writers of one builder, for the pieces drawn before their place in the record comes. */
+class ScratchWriters {
+  readonly authorships: JsonByteWriter
+  readonly locations: JsonByteWriter
+  readonly topics: JsonByteWriter
+  readonly keywords: JsonByteWriter
+  readonly concepts: JsonByteWriter
+  readonly mesh: JsonByteWriter
+  readonly sdgs: JsonByteWriter
+  readonly grants: JsonByteWriter
+  readonly funders: JsonByteWriter
+  readonly referenced: JsonByteWriter
+  readonly abstract: JsonByteWriter
+
+  constructor() {
+    const make = () => new JsonByteWriter(Buffer.allocUnsafe(SCRATCH_BYTES))
+    this.authorships = make()
+    this.locations = make()
+    this.topics = make()
+    this.keywords = make()
+    this.concepts = make()
+    this.mesh = make()
+    this.sdgs = make()
+    this.grants = make()
+    this.funders = make()
+    this.referenced = make()
+    this.abstract = make()
+  }
+}
 
 /** What a work links to, for the entity and vocabulary counts (reused between works). */
 export class WorkLinks {
@@ -119,11 +179,6 @@ export interface WorkBuildContext {
   readonly partitions: ReadonlyArray<readonly [string, number]>
 }
 
-export interface BuiltWork {
-  readonly line: string
-  readonly partition: string
-}
-
 export class WorkRecordBuilder {
   readonly #c: WorkBuildContext
   readonly #random = new SeededRandom()
@@ -150,9 +205,36 @@ export class WorkRecordBuilder {
   readonly #titleLengths = WeightedPicker.fromHistogram(SAMPLE_PROFILE.titleWords)
   readonly #shares: Readonly<Record<keyof typeof SAMPLE_PROFILE.shares, number>>
   readonly #vocabularyIds = new Map<string, string>()
+  readonly #scratch = new ScratchWriters()
+  readonly #institutionJson: EncodedByIndex
+  readonly #institutionNameJson: EncodedByIndex
+  readonly #affiliation: EncodedByIndex
+  readonly #sourceJson: EncodedByIndex
+  readonly #funderJson: EncodedByIndex
+  readonly #topicHead: EncodedByIndex
+  readonly #topicTail: EncodedByIndex
+  readonly #keywordHead: EncodedByIndex
+  readonly #conceptHead: EncodedByIndex
 
   constructor(context: WorkBuildContext) {
     this.#c = context
+    const { institutions, sources, funders } = context.orgs
+    const { topics } = context.topics
+    const { keywords, concepts } = context.terms
+    this.#institutionJson = new EncodedByIndex(institutions.length, (k) => institutions[k]!.json)
+    this.#institutionNameJson = new EncodedByIndex(institutions.length, (k) => json(institutions[k]!.name))
+    // An authorship's affiliation with institution k.
+    this.#affiliation = new EncodedByIndex(
+      institutions.length,
+      (k) =>
+        `{"raw_affiliation_string":${json(institutions[k]!.name)},"institution_ids":[${json(institutions[k]!.id)}]}`,
+    )
+    this.#sourceJson = new EncodedByIndex(sources.length, (k) => sources[k]!.json)
+    this.#funderJson = new EncodedByIndex(funders.length, (k) => funders[k]!.json)
+    this.#topicHead = new EncodedByIndex(topics.length, (k) => topics[k]!.head)
+    this.#topicTail = new EncodedByIndex(topics.length, (k) => topics[k]!.tail)
+    this.#keywordHead = new EncodedByIndex(keywords.length, (k) => keywords[k]!.head)
+    this.#conceptHead = new EncodedByIndex(concepts.length, (k) => concepts[k]!.head)
     const types = vocabularyCodes('types')
     const statuses = vocabularyCodes('oa-statuses')
     const languages = vocabularyCodes('languages')
@@ -197,12 +279,17 @@ export class WorkRecordBuilder {
     return GENERATED_ID_BASE + this.#c.ids.apply(index)
   }
 
-  build(index: number, links: WorkLinks): BuiltWork {
+  /**
+   * Writes the JSON line of work `index` (without its newline) into `out` and returns its partition date.
+   * The pieces that come out of the draws in another order than the record's keys (authorships, topics,
+   * locations, …) go to scratch writers first and are copied into place at the end.
+   */
+  build(index: number, links: WorkLinks, out: JsonByteWriter): string {
     const c = this.#c
     const r = this.#random.at(c.seed, RandomStream.work, index)
+    const w = this.#scratch
     links.reset()
     const idNumber = this.idNumber(index)
-    const id = `${OPENALEX}W${idNumber}`
     const year = c.layout.yearOf(index)
     const cited = c.cited[index]!
     const vocab = (shortId: string) => links.vocabulary.push(this.#vocabularyId(shortId))
@@ -237,22 +324,31 @@ export class WorkRecordBuilder {
     const license = openAtPublisher && oaStatus !== 'bronze' ? this.#licenses.pick(r) : null
     if (license !== null) vocab(`licenses/${license}`)
     const landing = doi ?? `${PAGES}W${idNumber}`
-    const locations: string[] = []
-    let bestOa: string | null = null
+    // The locations, primary first, each after a comma but the first; the primary one and the best open
+    // one are ranges of the scratch writer.
+    const locations = w.locations
+    locations.reset()
+    let locationCount = 1
+    let bestOaStart = -1
+    let bestOaEnd = -1
     let repositoryOpen = false
-    const primary = this.#location(
+    this.#location(
+      locations,
       doi === null ? `oqlkit:W${idNumber}` : `doi:${doi.slice('https://doi.org/'.length)}`,
       openAtPublisher,
       landing,
       openAtPublisher ? `${PAGES}W${idNumber}.pdf` : null,
-      source?.json ?? null,
+      source ? this.#sourceJson.get(source.index) : null,
       license,
       source ? 'publishedVersion' : null,
       source?.name ?? null,
       source ? (RAW_TYPES[type] ?? type) : null,
     )
-    locations.push(primary)
-    if (openAtPublisher) bestOa = primary
+    const primaryEnd = locations.length
+    if (openAtPublisher) {
+      bestOaStart = 0
+      bestOaEnd = primaryEnd
+    }
     const extra = Math.max(this.#locationCounts.pick(r), oaStatus === 'green' ? 2 : 1) - 1
     for (let k = 0; k < extra; k++) {
       const repository = c.orgs.pickSource(REPOSITORY, r)
@@ -260,21 +356,27 @@ export class WorkRecordBuilder {
       const host = c.orgs.sources[repository]!
       // A green work is open only through its repository copies; other works' copies follow their status.
       const open = oaStatus === 'green' ? k === 0 || r.chance(0.5) : oaStatus !== 'closed' && r.chance(0.5)
-      const location = this.#location(
+      locations.byte(COMMA)
+      const start = locations.length
+      this.#location(
+        locations,
         `pmh:oai:oqlkit.example:W${idNumber}/${k + 1}`,
         open,
         `${PAGES}W${idNumber}/copy/${k + 1}`,
         open ? `${PAGES}W${idNumber}/copy/${k + 1}.pdf` : null,
-        host.json,
+        this.#sourceJson.get(repository),
         open && r.chance(0.5) ? 'cc-by' : null,
         r.chance(0.8) ? 'submittedVersion' : 'acceptedVersion',
         host.name,
         REPOSITORY_RAW_TYPE,
       )
-      locations.push(location)
+      locationCount++
       if (open) {
         repositoryOpen = true
-        bestOa ??= location
+        if (bestOaStart === -1) {
+          bestOaStart = start
+          bestOaEnd = locations.length
+        }
       }
     }
     const isOa = oaStatus !== 'closed'
@@ -297,10 +399,13 @@ export class WorkRecordBuilder {
     const authorCount = this.#authorsPerWork.pick(r)
     c.topicChooser.choose(index, this.#topicPair)
     const [topicCount, primaryTopic] = this.#topicPair
-    let authorships = ''
+    const authorships = w.authorships
+    authorships.reset()
     const correspondingAuthors: string[] = []
     const correspondingInstitutions: string[] = []
     const countries = new Set<string>()
+    const mine: number[] = []
+    const authorCountries: string[] = []
     for (let position = 0; position < authorCount; position++) {
       let pick = c.authors.pick(primaryTopic, r)
       for (let attempt = 1; attempt < 12 && links.authors.includes(pick); attempt++)
@@ -309,23 +414,15 @@ export class WorkRecordBuilder {
       links.authors.push(pick)
       const author = c.authors.author(pick)
       const wanted = Math.min(this.#institutionsPerAuthorship.pick(r), AUTHOR_AFFILIATIONS)
-      const mine: number[] = []
+      mine.length = 0
       for (const institution of author.institutions) {
         if (mine.length === wanted) break
         if (!mine.includes(institution)) mine.push(institution)
       }
       const corresponding = r.chance(this.#shares.correspondingAuthorship)
-      let institutions = ''
-      let raw = ''
-      let affiliations = ''
-      const authorCountries: string[] = []
+      authorCountries.length = 0
       for (const k of mine) {
         const institution = c.orgs.institutions[k]!
-        const sep = institutions === '' ? '' : ','
-        institutions += sep + institution.json
-        const name = json(institution.name)
-        raw += sep + name
-        affiliations += `${sep}{"raw_affiliation_string":${name},"institution_ids":[${json(institution.id)}]}`
         if (!authorCountries.includes(institution.countryCode)) authorCountries.push(institution.countryCode)
         if (!links.institutions.includes(k)) links.institutions.push(k)
         links.vocabulary.push(institution.typeVocabularyId)
@@ -337,16 +434,48 @@ export class WorkRecordBuilder {
       }
       if (corresponding) correspondingAuthors.push(author.id)
       const role = position === 0 ? 'first' : position === authorCount - 1 ? 'last' : 'middle'
-      authorships +=
-        `${authorships === '' ? '' : ','}{"author_position":"${role}","author":{"id":${json(author.id)},` +
-        `"display_name":${json(author.name)},"orcid":${author.orcid === null ? 'null' : json(author.orcid)}},` +
-        `"institutions":[${institutions}],"countries":${json(authorCountries)},"is_corresponding":${corresponding},` +
-        `"raw_author_name":${json(author.name)},"raw_affiliation_strings":[${raw}],"affiliations":[${affiliations}]}`
+      const name = json(author.name)
+      if (authorships.length > 0) authorships.byte(COMMA)
+      authorships.ascii('{"author_position":"')
+      authorships.ascii(role)
+      authorships.ascii('","author":{"id":')
+      authorships.quotedAscii(author.id)
+      authorships.ascii(',"display_name":')
+      authorships.text(name)
+      authorships.ascii(',"orcid":')
+      if (author.orcid === null) authorships.ascii('null')
+      else authorships.quotedAscii(author.orcid)
+      authorships.ascii('},"institutions":[')
+      mine.forEach((k, at) => {
+        if (at > 0) authorships.byte(COMMA)
+        authorships.bytesOf(this.#institutionJson.get(k))
+      })
+      authorships.ascii('],"countries":[')
+      authorCountries.forEach((country, at) => {
+        if (at > 0) authorships.byte(COMMA)
+        authorships.string(country)
+      })
+      authorships.ascii('],"is_corresponding":')
+      authorships.boolean(corresponding)
+      authorships.ascii(',"raw_author_name":')
+      authorships.text(name)
+      authorships.ascii(',"raw_affiliation_strings":[')
+      mine.forEach((k, at) => {
+        if (at > 0) authorships.byte(COMMA)
+        authorships.bytesOf(this.#institutionNameJson.get(k))
+      })
+      authorships.ascii('],"affiliations":[')
+      mine.forEach((k, at) => {
+        if (at > 0) authorships.byte(COMMA)
+        authorships.bytesOf(this.#affiliation.get(k))
+      })
+      authorships.ascii(']}')
     }
 
     // ---- topics, keywords, concepts, MeSH, SDGs ----
-    let topicsJson = ''
-    let primaryTopicJson = 'null'
+    const topics = w.topics
+    topics.reset()
+    let primaryTopicEnd = -1
     if (topicCount > 0) {
       links.topics.push(primaryTopic)
       links.primaryTopic = primaryTopic
@@ -361,69 +490,84 @@ export class WorkRecordBuilder {
       let score = round4(r.between(0.95, 1))
       links.topics.forEach((t, k) => {
         const topic = c.topics.topics[t]!
-        const entry = `${topic.head},"score":${score}${topic.tail}`
-        if (k === 0) primaryTopicJson = entry
-        topicsJson += (k === 0 ? '' : ',') + entry
+        if (k > 0) topics.byte(COMMA)
+        topics.bytesOf(this.#topicHead.get(t))
+        topics.ascii(',"score":')
+        topics.number(score)
+        topics.bytesOf(this.#topicTail.get(t))
+        if (k === 0) primaryTopicEnd = topics.length
         links.vocabulary.push(topic.subfield.id, topic.field.id, topic.domain.id)
         score = round4(r.between(0.04, score))
       })
     }
-    const keywordsJson = this.#terms(
+    this.#terms(
+      w.keywords,
       r,
       this.#keywordCounts.pick(r),
       links.keywords,
-      c.terms.keywords,
+      this.#keywordHead,
       c.terms.keywordPopularity,
     )
-    const conceptsJson = this.#terms(
+    this.#terms(
+      w.concepts,
       r,
       this.#conceptCounts.pick(r),
       links.concepts,
-      c.terms.concepts,
+      this.#conceptHead,
       c.terms.conceptPopularity,
     )
-    let mesh = ''
+    const mesh = w.mesh
+    mesh.reset()
     if (pubmed) {
       const count = this.#meshCounts.pick(r)
       for (let k = 0; k < count; k++) {
         const descriptor = SAMPLE_PROFILE.mesh[r.int(SAMPLE_PROFILE.mesh.length)]!
-        mesh +=
+        mesh.text(
           `${k === 0 ? '' : ','}{"descriptor_ui":${json(descriptor.ui)},"descriptor_name":${json(descriptor.name)},` +
-          `"qualifier_ui":null,"qualifier_name":null,"is_major_topic":${r.chance(MAJOR_MESH_SHARE)}}`
+            `"qualifier_ui":null,"qualifier_name":null,"is_major_topic":${r.chance(MAJOR_MESH_SHARE)}}`,
+        )
       }
     }
     const goals: string[] = []
-    let sdgsJson = ''
+    const sdgs = w.sdgs
+    sdgs.reset()
     for (let k = this.#sdgCounts.pick(r); k > 0; k--) {
       const goal = this.#sdgs.pick(r)
       if (goals.includes(goal)) continue
       goals.push(goal)
       vocab(`sdgs/${goal}`)
-      sdgsJson +=
-        `${sdgsJson === '' ? '' : ','}{"id":"https://metadata.un.org/sdg/${goal}",` +
-        `"display_name":${json(SDG_NAMES.get(goal))},"score":${round4(r.between(0.4, 0.95))}}`
+      sdgs.text(
+        `${sdgs.length === 0 ? '' : ','}{"id":"https://metadata.un.org/sdg/${goal}",` +
+          `"display_name":${json(SDG_NAMES.get(goal))},"score":${round4(r.between(0.4, 0.95))}}`,
+      )
     }
 
     // ---- funding ----
-    let grants = ''
-    let funders = ''
+    const grants = w.grants
+    const funders = w.funders
+    grants.reset()
+    funders.reset()
     for (let k = this.#funderCounts.pick(r); k > 0; k--) {
       const f = c.orgs.funderPicker.pick(r)
       if (links.funders.includes(f)) continue
       links.funders.push(f)
       const funder = c.orgs.funders[f]!
-      const sep = funders === '' ? '' : ','
-      funders += sep + funder.json
-      grants +=
+      const sep = funders.length === 0 ? '' : ','
+      funders.ascii(sep)
+      funders.bytesOf(this.#funderJson.get(f))
+      grants.text(
         `${sep}{"funder":${json(funder.id)},"funder_display_name":${json(funder.name)},` +
-        `"award_id":${r.chance(0.7) ? json(`OQL-${idNumber}-${links.funders.length}`) : 'null'}}`
+          `"award_id":${r.chance(0.7) ? json(`OQL-${idNumber}-${links.funders.length}`) : 'null'}}`,
+      )
     }
 
     // ---- citations, text ----
     const referenceCount = c.references.next()
-    let referenced = ''
+    const referenced = w.referenced
+    referenced.reset()
     for (let k = 0; k < referenceCount; k++) {
-      referenced += `${k === 0 ? '' : ','}"${OPENALEX}W${this.idNumber(c.references.next())}"`
+      if (k > 0) referenced.byte(COMMA)
+      this.#workId(referenced, c.references.next())
     }
     const related: number[] = []
     const relatedWanted = Math.min(this.#relatedCounts.pick(r), c.works - 1)
@@ -431,15 +575,10 @@ export class WorkRecordBuilder {
       const other = r.int(c.works)
       if (other !== index && !related.includes(other)) related.push(other)
     }
-    const abstract = r.chance(this.#shares.abstract)
-      ? c.text.invertedIndex(r, this.#abstractLengths.pick(r))
-      : 'null'
-    let countsByYear = ''
-    for (let y = LAST_YEAR; y >= Math.max(year, COUNTS_FIRST_YEAR); y--) {
-      const count = c.citationsByYear.get(index, y)
-      if (count > 0)
-        countsByYear += `${countsByYear === '' ? '' : ','}{"year":${y},"cited_by_count":${count}}`
-    }
+    const abstract = w.abstract
+    abstract.reset()
+    if (r.chance(this.#shares.abstract)) c.text.invertedIndex(r, this.#abstractLengths.pick(r), abstract)
+    else abstract.ascii('null')
 
     // ---- the rest ----
     const apc =
@@ -457,86 +596,219 @@ export class WorkRecordBuilder {
       : '{"volume":null,"issue":null,"first_page":null,"last_page":null}'
     const pdf = isOa && r.chance(CONTENT_PDF_SHARE)
     const grobid = pdf && r.chance(0.8)
-    const contentUrls = pdf
-      ? `{"pdf":"https://content.openalex.org/works/W${idNumber}.pdf"${grobid ? `,"grobid_xml":"https://content.openalex.org/works/W${idNumber}.grobid-xml"` : ''}}`
-      : 'null'
     const partition = this.#partition(r, publicationDate)
     const updated = `${partition}T${this.#clock(r)}`
     const created = `${publicationDate < '2016-06-24' ? '2016-06-24' : publicationDate > partition ? partition : publicationDate}T00:00:00`
-    const titleJson = title === null ? 'null' : json(title)
-    const doiJson = doi === null ? 'null' : json(doi)
-    const ids =
-      `{"openalex":${json(id)}${doi === null ? '' : `,"doi":${doiJson}`}` +
-      `${pubmed ? `,"pmid":"https://pubmed.ncbi.nlm.nih.gov/${900_000_000 + index}"` : ''}}`
 
-    const line =
-      `{"id":${json(id)},"doi":${doiJson},"title":${titleJson},"display_name":${titleJson},` +
-      `"publication_year":${year},"publication_date":"${publicationDate}","ids":${ids},` +
-      `"language":${language === null ? 'null' : json(language)},"primary_location":${primary},"type":${json(type)},` +
-      `"indexed_in":${json(indexedIn)},"open_access":{"is_oa":${isOa},"oa_status":${json(oaStatus)},` +
-      `"oa_url":${oaUrl === null ? 'null' : json(oaUrl)},"any_repository_has_fulltext":${repositoryOpen}},` +
-      `"authorships":[${authorships}],"institutions":[],"countries_distinct_count":${countries.size},` +
-      `"institutions_distinct_count":${links.institutions.length},` +
-      `"corresponding_author_ids":${json(correspondingAuthors)},` +
-      `"corresponding_institution_ids":${json([...new Set(correspondingInstitutions)])},` +
-      `"apc_list":${apc},"apc_paid":${apcPaid},"fwci":${fwci === null ? 'null' : fwci},` +
-      `"has_fulltext":${r.chance(this.#shares.hasFulltext)},"cited_by_count":${cited},` +
-      `"citation_normalized_percentile":${percentile === null ? 'null' : `{"value":${percentile.value},"is_in_top_1_percent":${percentile.top1},"is_in_top_10_percent":${percentile.top10}}`},` +
-      `"cited_by_percentile_year":{"min":${yearPercentile.min},"max":${yearPercentile.max}},"biblio":${biblio},` +
-      `"is_retracted":${r.chance(this.#shares.retracted)},"is_paratext":${type === 'paratext'},` +
-      `"is_xpac":${r.chance(XPAC_SHARE)},"primary_topic":${primaryTopicJson},"topics":[${topicsJson}],` +
-      `"keywords":[${keywordsJson}],"concepts":[${conceptsJson}],"mesh":[${mesh}],` +
-      `"locations_count":${locations.length},"locations":[${locations.join(',')}],"best_oa_location":${bestOa ?? 'null'},` +
-      `"sustainable_development_goals":[${sdgsJson}],"grants":[${grants}],"awards":[],"funders":[${funders}],` +
-      `"has_content":{"grobid_xml":${grobid},"pdf":${pdf}},"content_urls":${contentUrls},` +
-      `"referenced_works_count":${referenceCount},"referenced_works":[${referenced}],` +
-      `"related_works":[${related.map((other) => `"${OPENALEX}W${this.idNumber(other)}"`).join(',')}],` +
-      `"abstract_inverted_index":${abstract},"counts_by_year":[${countsByYear}],` +
-      `"updated_date":"${updated}","created_date":"${created}"}`
-    return { line, partition }
+    // ---- the record, in its keys' order (three draws come last, in this order: has_fulltext,
+    // is_retracted, is_xpac) ----
+    out.ascii('{"id":"https://openalex.org/W')
+    out.natural(idNumber)
+    out.ascii('","doi":')
+    if (doi === null) out.ascii('null')
+    else out.string(doi)
+    const titleJson = title === null ? 'null' : json(title)
+    out.ascii(',"title":')
+    out.text(titleJson)
+    out.ascii(',"display_name":')
+    out.text(titleJson)
+    out.ascii(',"publication_year":')
+    out.natural(year)
+    out.ascii(',"publication_date":"')
+    out.ascii(publicationDate)
+    out.ascii('","ids":{"openalex":"https://openalex.org/W')
+    out.natural(idNumber)
+    out.byte(QUOTE)
+    if (doi !== null) {
+      out.ascii(',"doi":')
+      out.string(doi)
+    }
+    if (pubmed) {
+      out.ascii(',"pmid":"https://pubmed.ncbi.nlm.nih.gov/')
+      out.natural(900_000_000 + index)
+      out.byte(QUOTE)
+    }
+    out.ascii('},"language":')
+    if (language === null) out.ascii('null')
+    else out.string(language)
+    out.ascii(',"primary_location":')
+    out.range(locations, 0, primaryEnd)
+    out.ascii(',"type":')
+    out.string(type)
+    out.ascii(',"indexed_in":')
+    out.text(json(indexedIn))
+    out.ascii(',"open_access":{"is_oa":')
+    out.boolean(isOa)
+    out.ascii(',"oa_status":')
+    out.string(oaStatus)
+    out.ascii(',"oa_url":')
+    if (oaUrl === null) out.ascii('null')
+    else out.string(oaUrl)
+    out.ascii(',"any_repository_has_fulltext":')
+    out.boolean(repositoryOpen)
+    out.ascii('},"authorships":[')
+    out.writer(authorships)
+    out.ascii('],"institutions":[],"countries_distinct_count":')
+    out.natural(countries.size)
+    out.ascii(',"institutions_distinct_count":')
+    out.natural(links.institutions.length)
+    out.ascii(',"corresponding_author_ids":')
+    out.text(json(correspondingAuthors))
+    out.ascii(',"corresponding_institution_ids":')
+    out.text(json([...new Set(correspondingInstitutions)]))
+    out.ascii(',"apc_list":')
+    out.ascii(apc)
+    out.ascii(',"apc_paid":')
+    out.ascii(apcPaid)
+    out.ascii(',"fwci":')
+    if (fwci === null) out.ascii('null')
+    else out.number(fwci)
+    out.ascii(',"has_fulltext":')
+    out.boolean(r.chance(this.#shares.hasFulltext))
+    out.ascii(',"cited_by_count":')
+    out.natural(cited)
+    out.ascii(',"citation_normalized_percentile":')
+    if (percentile === null) out.ascii('null')
+    else
+      out.ascii(
+        `{"value":${percentile.value},"is_in_top_1_percent":${percentile.top1},"is_in_top_10_percent":${percentile.top10}}`,
+      )
+    out.ascii(
+      `,"cited_by_percentile_year":{"min":${yearPercentile.min},"max":${yearPercentile.max}},"biblio":`,
+    )
+    out.ascii(biblio)
+    out.ascii(',"is_retracted":')
+    out.boolean(r.chance(this.#shares.retracted))
+    out.ascii(',"is_paratext":')
+    out.boolean(type === 'paratext')
+    out.ascii(',"is_xpac":')
+    out.boolean(r.chance(XPAC_SHARE))
+    out.ascii(',"primary_topic":')
+    if (primaryTopicEnd === -1) out.ascii('null')
+    else out.range(topics, 0, primaryTopicEnd)
+    out.ascii(',"topics":[')
+    out.writer(topics)
+    out.ascii('],"keywords":[')
+    out.writer(w.keywords)
+    out.ascii('],"concepts":[')
+    out.writer(w.concepts)
+    out.ascii('],"mesh":[')
+    out.writer(mesh)
+    out.ascii('],"locations_count":')
+    out.natural(locationCount)
+    out.ascii(',"locations":[')
+    out.writer(locations)
+    out.ascii('],"best_oa_location":')
+    if (bestOaStart === -1) out.ascii('null')
+    else out.range(locations, bestOaStart, bestOaEnd)
+    out.ascii(',"sustainable_development_goals":[')
+    out.writer(sdgs)
+    out.ascii('],"grants":[')
+    out.writer(grants)
+    out.ascii('],"awards":[],"funders":[')
+    out.writer(funders)
+    out.ascii('],"has_content":{"grobid_xml":')
+    out.boolean(grobid)
+    out.ascii(',"pdf":')
+    out.boolean(pdf)
+    out.ascii('},"content_urls":')
+    if (pdf) {
+      out.ascii('{"pdf":"https://content.openalex.org/works/W')
+      out.natural(idNumber)
+      out.ascii('.pdf"')
+      if (grobid) {
+        out.ascii(',"grobid_xml":"https://content.openalex.org/works/W')
+        out.natural(idNumber)
+        out.ascii('.grobid-xml"')
+      }
+      out.byte(CLOSE_BRACE)
+    } else out.ascii('null')
+    out.ascii(',"referenced_works_count":')
+    out.natural(referenceCount)
+    out.ascii(',"referenced_works":[')
+    out.writer(referenced)
+    out.ascii('],"related_works":[')
+    related.forEach((other, k) => {
+      if (k > 0) out.byte(COMMA)
+      this.#workId(out, other)
+    })
+    out.ascii('],"abstract_inverted_index":')
+    out.writer(abstract)
+    out.ascii(',"counts_by_year":[')
+    let firstCount = true
+    for (let y = LAST_YEAR; y >= Math.max(year, COUNTS_FIRST_YEAR); y--) {
+      const count = c.citationsByYear.get(index, y)
+      if (count === 0) continue
+      out.ascii(firstCount ? '{"year":' : ',{"year":')
+      firstCount = false
+      out.natural(y)
+      out.ascii(',"cited_by_count":')
+      out.natural(count)
+      out.byte(CLOSE_BRACE)
+    }
+    out.ascii('],"updated_date":"')
+    out.ascii(updated)
+    out.ascii('","created_date":"')
+    out.ascii(created)
+    out.ascii('"}')
+    return partition
   }
 
-  /** `count` distinct Zipf-popular terms with descending scores, as embedded objects. */
+  /** `"https://openalex.org/W<id number>"` of work `index`. */
+  #workId(out: JsonByteWriter, index: number): void {
+    out.ascii('"https://openalex.org/W')
+    out.natural(this.idNumber(index))
+    out.byte(QUOTE)
+  }
+
   /** The `count` terms a work embeds (beyond those `chosen` already), drawn by `popularity`, with scores. */
   #terms(
+    out: JsonByteWriter,
     r: SeededRandom,
     count: number,
     chosen: number[],
-    terms: readonly GeneratedTerm[],
+    heads: EncodedByIndex,
     popularity: ZipfSampler,
-  ): string {
+  ): void {
+    out.reset()
     const wanted = Math.min(count, popularity.size)
     for (let attempt = 0; chosen.length < wanted && attempt < wanted * 4; attempt++) {
       const term = popularity.sample(r)
       if (!chosen.includes(term)) chosen.push(term)
     }
-    let out = ''
     let score = r.between(0.5, 0.95)
     chosen.forEach((term, k) => {
-      out += `${k === 0 ? '' : ','}${terms[term]!.head}${round4(score)}}`
+      if (k > 0) out.byte(COMMA)
+      out.bytesOf(heads.get(term))
+      out.number(round4(score))
+      out.byte(CLOSE_BRACE)
       score = r.between(0.15, score)
     })
-    return out
   }
 
   #location(
+    out: JsonByteWriter,
     id: string,
     isOa: boolean,
     landing: string,
     pdf: string | null,
-    source: string | null,
+    source: Uint8Array | null,
     license: string | null,
     version: string | null,
     rawSourceName: string | null,
     rawType: string | null,
-  ): string {
-    return (
-      `{"id":${json(id)},"is_oa":${isOa},"landing_page_url":${json(landing)},"pdf_url":${pdf === null ? 'null' : json(pdf)},` +
-      `"source":${source ?? 'null'},"license":${license === null ? 'null' : json(license)},` +
-      `"license_id":${license === null ? 'null' : json(`${OPENALEX}licenses/${license}`)},` +
-      `"version":${version === null ? 'null' : json(version)},"is_accepted":${version !== null && version !== 'submittedVersion'},` +
-      `"is_published":${version === 'publishedVersion'},"raw_source_name":${rawSourceName === null ? 'null' : json(rawSourceName)},` +
-      `"raw_type":${rawType === null ? 'null' : json(rawType)}}`
+  ): void {
+    out.text(
+      `{"id":${json(id)},"is_oa":${isOa},"landing_page_url":${json(landing)},"pdf_url":${pdf === null ? 'null' : json(pdf)},"source":`,
+    )
+    if (source === null) out.ascii('null')
+    else out.bytesOf(source)
+    out.text(
+      `,"license":${license === null ? 'null' : json(license)},` +
+        `"license_id":${license === null ? 'null' : json(`${OPENALEX}licenses/${license}`)},` +
+        `"version":${version === null ? 'null' : json(version)},"is_accepted":${version !== null && version !== 'submittedVersion'},` +
+        `"is_published":${version === 'publishedVersion'},"raw_source_name":${rawSourceName === null ? 'null' : json(rawSourceName)},` +
+        `"raw_type":${rawType === null ? 'null' : json(rawType)}}`,
     )
   }
 

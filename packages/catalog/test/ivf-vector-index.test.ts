@@ -12,11 +12,11 @@ import { WorkVectorMatrix } from '../src/vectors/work-vector-matrix.ts'
 const DIMENSIONS = 24
 
 /** Unit vectors around `clusters` random centres (or uniform directions), and a draw of more of the same. */
-const vectorModel = (clusters: number, seed: number) => {
+const vectorModel = (clusters: number, seed: number, dimensions = DIMENSIONS) => {
   const random = new SeededGaussian(seed)
   const around = (centre: Float32Array | undefined, spread: number) => {
     const vector = Float32Array.from(
-      { length: DIMENSIONS },
+      { length: dimensions },
       (_, k) => (centre?.[k] ?? 0) + spread * random.next(),
     )
     const length = Math.hypot(...vector)
@@ -27,16 +27,16 @@ const vectorModel = (clusters: number, seed: number) => {
     clusters === 0 ? around(undefined, 1) : around(centres[Math.floor(random.uniform() * clusters)], 0.12)
 }
 
-const matrixOf = (rows: number, draw: () => Float32Array) => {
-  const values = new Int8Array(rows * DIMENSIONS)
+const matrixOf = (rows: number, draw: () => Float32Array, dimensions = DIMENSIONS) => {
+  const values = new Int8Array(rows * dimensions)
   const norms = new Float32Array(rows)
   for (let row = 0; row < rows; row++) {
     const quantized = quantizeVector(draw())
-    values.set(quantized.values, row * DIMENSIONS)
+    values.set(quantized.values, row * dimensions)
     norms[row] = quantized.norm
   }
   const ids = Array.from({ length: rows }, (_, row) => `W${String(100_000 + row)}`)
-  return new WorkVectorMatrix(ids, values, norms, DIMENSIONS)
+  return new WorkVectorMatrix(ids, values, norms, dimensions)
 }
 
 const clusteredDraw = vectorModel(40, 5)
@@ -135,6 +135,25 @@ describe('the list index of semantic search', () => {
     expect(result.index).toBeUndefined()
     expect(result.calibration.scanRows).toBeGreaterThan(random.rows / 2)
     expect(result).toMatchObject({ reason: expect.stringMatching(/too little structure/) })
+    // Near the bound (half the rows) the sample cannot tell: the pass over every row decides.
+    expect(result).toMatchObject({ decidedOn: 'all rows' })
+  })
+
+  it('judges from a sample before the pass over every row, as that pass would', async () => {
+    // Random directions in 128 dimensions: the sample shows that most rows would be scored.
+    const random = matrixOf(4000, vectorModel(0, 8, 128), 128)
+    const declined = await buildIvfIndex(int8MemoryRowSource(random.values, 128))
+    expect(declined).toMatchObject({ index: undefined, decidedOn: 'sample' })
+    expect(declined.calibration.sampleScanShare).toBeGreaterThan(0.6)
+    expect(declined.calibration.scanRows).toBeGreaterThan(random.rows * 0.6)
+    // Clustered rows, many more than the sample: it passes, and its estimate is near what all rows show.
+    const many = matrixOf(20_000, vectorModel(60, 7))
+    const built = await buildIvfIndex(int8MemoryRowSource(many.values, DIMENSIONS))
+    expect(built.index).toBeDefined()
+    const { calibration } = built
+    expect(calibration.sampleRows).toBeLessThan(many.rows / 2)
+    expect(calibration.recall).toBeGreaterThanOrEqual(0.97)
+    expect(Math.abs(calibration.sampleScanShare - calibration.scanRows / many.rows)).toBeLessThan(0.05)
   })
 
   it('refuses a matrix of another size than the one it indexes', async () => {

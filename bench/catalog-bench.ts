@@ -7,7 +7,11 @@
 //
 //   npm run bench:catalog -- --catalog /tmp/cat-1m [--rounds 15] [--warmup 2] [--contenders adapter,sql,http,app] [--only 'a|b']
 //   (a singleton shape cycles through 64 ids: --warmup 64 times them all warm)
-//                            [--http http://127.0.0.1:8080 [--load SECONDS] [--clients 2]] [--json out.json]
+//                            [--http http://127.0.0.1:8080 [--load SECONDS] [--clients 2] [--accept-encoding gzip]] [--json out.json]
+//   The http and app contenders ask for answers as they are (`Accept-Encoding: identity`), since the in-process
+//   app has no compression layer and a served answer compressed for loopback costs the server its compression
+//   and the client its decompression; `--accept-encoding gzip` measures a client that asks for it (fetch's own
+//   default is `gzip, deflate`).
 //                            [--adapter-load views|narrow|tables] [--clickhouse http://host:8123/<catalog>]
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -47,6 +51,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     load: { type: 'string' },
     clients: { type: 'string', default: '2' },
+    'accept-encoding': { type: 'string', default: 'identity' },
     'adapter-load': { type: 'string' },
     clickhouse: { type: 'string' },
   },
@@ -316,7 +321,10 @@ const local = enabled.has('app')
 await local?.ready()
 
 const httpGet = async (path: string, base = args.http): Promise<unknown> => {
-  const response = await fetch(new URL(path, base), { redirect: 'manual' })
+  const response = await fetch(new URL(path, base), {
+    redirect: 'manual',
+    headers: { 'accept-encoding': args['accept-encoding'] },
+  })
   if (response.status >= 400) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`)
   return response.arrayBuffer()
 }

@@ -231,6 +231,32 @@ describe('compression on the wire', () => {
     expect(Number(small.headers['content-length'])).toBe(small.bytes.byteLength)
   })
 
+  it('sends answers of stored records with their length, plain or compressed, with the headers of every layer', async () => {
+    const url = await listen(
+      createApp({
+        adapter: sample.adapter,
+        catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
+        compression: true,
+        cors: { origins: '*' },
+      }),
+    )
+    for (const path of ['/works/W2741809807', '/works?per_page=25']) {
+      const plain = await rawGet(`${url}${path}`)
+      const gzip = await rawGet(`${url}${path}`, 'gzip')
+      for (const answer of [plain, gzip]) {
+        // Written whole, not chunked: the length is known before the first byte.
+        expect(answer.headers['transfer-encoding']).toBeUndefined()
+        expect(Number(answer.headers['content-length'])).toBe(answer.bytes.byteLength)
+        expect(answer.headers['content-type']).toBe('application/json; charset=utf-8')
+        expect(answer.headers.vary).toBe('Accept-Encoding, Origin')
+      }
+      expect(gzip.headers['content-encoding']).toBe('gzip')
+      expect(withoutTiming(gunzipSync(gzip.bytes).toString('utf8'))).toBe(
+        withoutTiming(plain.bytes.toString('utf8')),
+      )
+    }
+  })
+
   it('cancels a streamed body through the serving layers when the client goes away mid-answer, compressed or not', async () => {
     for (const acceptEncoding of ['identity', 'gzip', 'br']) {
       let cancelled: () => void = () => {}

@@ -7,6 +7,7 @@ import {
 } from '@oqlkit/engine'
 import { HTTPError } from 'h3'
 import { collectionApiError } from '../collections/collection-api-error.ts'
+import { bytesResponse } from '../server/byte-responses.ts'
 import { ApiError, type ApiProblem, isApiError } from './api-error.ts'
 import { errorTitle } from './error-title.ts'
 
@@ -19,9 +20,12 @@ export const jsonResponse = (
   headers: Readonly<Record<string, string>> = {},
 ): Response => new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } })
 
-/** A 200 of JSON that is already written, as UTF-8 bytes (a stored record, an envelope around stored records). */
+/**
+ * A 200 of JSON that is already written, as UTF-8 bytes (a stored record, an envelope around stored records):
+ * written to the socket as it is, and compressed whole (`bytesResponse`).
+ */
 export const jsonBytesResponse = (json: Uint8Array): Response =>
-  new Response(json as Uint8Array<ArrayBuffer>, { headers: JSON_HEADERS })
+  bytesResponse(json, { headers: JSON_HEADERS })
 
 /** One problem as the body lists it: its stable code under `code`, like the body's own. */
 const problemBody = (problem: ApiProblem): Record<string, unknown> => ({

@@ -19,6 +19,7 @@ import {
 } from '@oqlkit/engine'
 import type { Middleware } from 'h3'
 import { errorBody, errorResponse, jsonResponse } from '../errors/error-response.ts'
+import { withEditedHeaders } from '../server/byte-responses.ts'
 import { clientAddressOf } from '../server/client-address.ts'
 import { responseOfNext } from '../server/next-response.ts'
 import { readCredential, unknownKeyError } from './credential-reader.ts'
@@ -57,15 +58,10 @@ const tooManyRequests = (
   )
 }
 
-const withHeaders = (response: Response, headers: Record<string, string>): Response => {
-  const merged = new Headers(response.headers)
-  for (const [name, value] of Object.entries(headers)) merged.set(name, value)
-  return new Response(response.body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: merged,
+const withHeaders = (response: Response, headers: Record<string, string>): Response =>
+  withEditedHeaders(response, (edited) => {
+    for (const [name, value] of Object.entries(headers)) edited.set(name, value)
   })
-}
 
 /**
  * The metering middleware, around every route: it reads the caller's key (refusing invalid ones with

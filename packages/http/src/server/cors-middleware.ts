@@ -1,5 +1,6 @@
 import type { Middleware } from 'h3'
 import { errorBody, jsonResponse } from '../errors/error-response.ts'
+import { withEditedHeaders } from './byte-responses.ts'
 import { CORS_EXPOSED_HEADERS, CORS_METHODS, CORS_REQUEST_HEADERS, type CorsOptions } from './cors-options.ts'
 import { responseOfNext } from './next-response.ts'
 
@@ -11,12 +12,6 @@ export const appendVary = (headers: Headers, name: string): void => {
   if (vary === null) headers.set('vary', name)
   else if (!vary.split(',').some((part) => part.trim().toLowerCase() === name.toLowerCase()))
     headers.set('vary', `${vary}, ${name}`)
-}
-
-const withHeaders = (response: Response, edit: (headers: Headers) => void): Response => {
-  const headers = new Headers(response.headers)
-  edit(headers)
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
 }
 
 /**
@@ -36,7 +31,7 @@ export const corsMiddleware = (options: CorsOptions, logError?: (error: unknown)
     const requestedMethod = event.req.headers.get('access-control-request-method')
     if (event.req.method === 'OPTIONS' && origin !== null && requestedMethod !== null) {
       if (!allowed(origin))
-        return withHeaders(
+        return withEditedHeaders(
           jsonResponse(
             errorBody(403, [
               {
@@ -58,7 +53,7 @@ export const corsMiddleware = (options: CorsOptions, logError?: (error: unknown)
       return new Response(null, { status: 204, headers })
     }
     const response = await responseOfNext(event, next, logError)
-    return withHeaders(response, (headers) => {
+    return withEditedHeaders(response, (headers) => {
       appendVary(headers, 'Origin')
       if (origin === null || !allowed(origin)) return
       headers.set('access-control-allow-origin', allowOriginOf(origin))

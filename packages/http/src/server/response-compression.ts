@@ -1,10 +1,12 @@
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
-import { constants, createBrotliCompress, createGzip } from 'node:zlib'
+import { promisify } from 'node:util'
+import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib'
 import type { Middleware } from 'h3'
 import Negotiator from 'negotiator'
 import { concatChunks } from './byte-chunks.ts'
+import { bytesOf, bytesResponse, withEditedHeaders } from './byte-responses.ts'
 import { appendVary } from './cors-middleware.ts'
 import { responseOfNext } from './next-response.ts'
 
@@ -18,6 +20,8 @@ export interface CompressionOptions {
 }
 
 const DEFAULT_THRESHOLD_BYTES = 1024
+const gzipAsync = promisify(gzip)
+const brotliCompressAsync = promisify(brotliCompress)
 const ZLIB_CHUNK_BYTES = 64 * 1024
 
 // What is worth compressing: JSON (and +json), JSON Lines, CSV, text. Parquet and images are compressed already.
@@ -51,6 +55,35 @@ export const compressionMiddleware = (
   logError?: (error: unknown) => void,
 ): Middleware => {
   const threshold = options.thresholdBytes ?? DEFAULT_THRESHOLD_BYTES
+  const brotliQuality = options.brotliQuality ?? 4
+  const gzipLevel = options.gzipLevel ?? 4
+  // A body held whole (`bytesResponse`) is compressed whole, in one call on libuv's thread pool, and sent as
+  // bytes: the stream path below cost a web stream, a Node stream and zlib's chunks for each answer.
+  const compressBytes = async (
+    acceptEncoding: string | null,
+    response: Response,
+    bytes: Uint8Array,
+  ): Promise<Response> => {
+    if (bytes.byteLength < threshold) return response
+    const encoding = negotiate(acceptEncoding)
+    if (encoding === undefined)
+      return withEditedHeaders(response, (headers) => appendVary(headers, 'Accept-Encoding'))
+    const headers = new Headers(response.headers)
+    appendVary(headers, 'Accept-Encoding')
+    headers.delete('content-length')
+    headers.set('content-encoding', encoding)
+    const compressed =
+      encoding === 'br'
+        ? await brotliCompressAsync(bytes, {
+            chunkSize: ZLIB_CHUNK_BYTES,
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: brotliQuality,
+              [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+            },
+          })
+        : await gzipAsync(bytes, { level: gzipLevel, chunkSize: ZLIB_CHUNK_BYTES })
+    return bytesResponse(compressed, { status: response.status, statusText: response.statusText, headers })
+  }
   return async (event, next) => {
     const response = await responseOfNext(event, next, logError)
     const type = response.headers.get('content-type') ?? ''
@@ -64,6 +97,8 @@ export const compressionMiddleware = (
       !COMPRESSIBLE.test(type)
     )
       return response
+    const bytes = bytesOf(response)
+    if (bytes !== undefined) return compressBytes(event.req.headers.get('accept-encoding'), response, bytes)
     const declared = response.headers.get('content-length')
     if (declared !== null && Number(declared) < threshold) return response
     const headers = new Headers(response.headers)
@@ -108,11 +143,11 @@ export const compressionMiddleware = (
         ? createBrotliCompress({
             chunkSize: ZLIB_CHUNK_BYTES,
             params: {
-              [constants.BROTLI_PARAM_QUALITY]: options.brotliQuality ?? 4,
+              [constants.BROTLI_PARAM_QUALITY]: brotliQuality,
               [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
             },
           })
-        : createGzip({ level: options.gzipLevel ?? 4, chunkSize: ZLIB_CHUNK_BYTES })
+        : createGzip({ level: gzipLevel, chunkSize: ZLIB_CHUNK_BYTES })
     // A client gone mid-body destroys the zlib stream; the pipeline then destroys its source, which cancels
     // the answer's stream (an export stops reading rows).
     pipeline(Readable.fromWeb(rest as NodeReadableStream<Uint8Array>), zip).catch(() => {})

@@ -2,7 +2,7 @@
 // latency of semantic search, on one catalog.
 //
 //   npm run bench:semantic -- --catalog DIR [--queries 200] [--seed 1] [--hold-out 0.2] [--dimensions 256 (at most)]
-//                             [--rebuild] [--latency-rounds 50]
+//                             [--max-training N (the build's default)] [--rebuild] [--latency-rounds 50]
 //
 // Quality. The catalog's vectors are (re)built with a held-out share of the works (default 20%) that the LSA
 // model never trains on (`--rebuild`, or when the catalog's vectors hold none out). For held-out works with
@@ -43,6 +43,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '1' },
     'hold-out': { type: 'string', default: '0.2' },
     dimensions: { type: 'string', default: '256' },
+    'max-training': { type: 'string' },
     rebuild: { type: 'boolean', default: false },
     'latency-rounds': { type: 'string', default: '50' },
     synthetic: { type: 'string' },
@@ -73,6 +74,7 @@ const seed = Number(args.seed)
 const holdOut = Number(args['hold-out'])
 const dimensions = Number(args.dimensions)
 const queryCount = Number(args.queries)
+const maxTraining = args['max-training'] === undefined ? undefined : Number(args['max-training'])
 
 const manifestOf = async () => {
   const read = await readCatalogManifest(catalogDir)
@@ -90,7 +92,13 @@ if (
   const started = performance.now()
   const built = await indexCatalogVectors({
     catalogDir,
-    vectors: { kind: 'lsa', seed, holdOutFraction: holdOut, dimensions },
+    vectors: {
+      kind: 'lsa',
+      seed,
+      holdOutFraction: holdOut,
+      dimensions,
+      ...(maxTraining === undefined ? {} : { maxTrainingDocuments: maxTraining }),
+    },
   })
   vectors = built.vectors
   console.log(

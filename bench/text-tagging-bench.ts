@@ -4,7 +4,8 @@
 // tags a text with every known label (same label set as the model) whose display name occurs in it as a
 // run of words (stemmed, so plurals match), longest names first, then the most used.
 //
-//   npm run bench:text-tagging -- --catalog DIR [--seed 1] [--holdout 0.2] [--latency-calls 500]
+//   npm run bench:text-tagging -- --catalog DIR [--seed 1] [--holdout 0.2] [--max-training N (ingest's default)]
+//                                 [--latency-calls 500]
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { TagKind } from '@oqlkit/engine'
@@ -17,6 +18,7 @@ const { values: args } = parseArgs({
     catalog: { type: 'string' },
     seed: { type: 'string', default: '1' },
     holdout: { type: 'string', default: '0.2' },
+    'max-training': { type: 'string' },
     'latency-calls': { type: 'string', default: '500' },
     'similarity-scale': { type: 'string' },
     'name-weight': { type: 'string' },
@@ -36,7 +38,11 @@ const KINDS: readonly TagKind[] = ['keywords', 'concepts']
 const TOP = 5
 
 const trainStarted = performance.now()
-const { model } = await trainTextTagModel({ catalogDir, include: (id) => !heldOut(id) })
+const { model } = await trainTextTagModel({
+  catalogDir,
+  include: (id) => !heldOut(id),
+  ...(args['max-training'] === undefined ? {} : { maxTrainingWorks: Number(args['max-training']) }),
+})
 const trainMs = performance.now() - trainStarted
 const modelBytes = model.serialize().length
 

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { loadCatalogTagger, readCatalogManifest, TEXT_TAGGER_MODEL_FILE, textTaggerOf } from '@oqlkit/catalog'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ingestSnapshot } from '../src/ingest-snapshot.ts'
+import { trainTextTagModel } from '../src/tagging/text-tagger-builder.ts'
 import { readSampleRecords, SAMPLE_SNAPSHOT_DIR } from './support/sample-snapshot-records.ts'
 import { copyOfSampleCatalog } from './support/shared-sample-catalog.ts'
 
@@ -57,6 +58,26 @@ describe('the text-tagging model built by ingest', () => {
     const own = new Set((work.concepts as { id: string }[]).map((concept) => concept.id))
     expect(concepts.slice(0, 5).filter((tag) => own.has(tag.id)).length).toBeGreaterThanOrEqual(2)
   })
+
+  it('trains on exactly maxTrainingWorks works when the catalog has more, the same ones for the same seed', async () => {
+    const bounded = { catalogDir: first.catalogDir, maxTrainingWorks: 200 }
+    const { model, catalogWorks } = await trainTextTagModel(bounded)
+    expect(catalogWorks).toBe(565)
+    expect(model.trainedWorks).toBe(200)
+    expect(
+      Buffer.from((await trainTextTagModel(bounded)).model.serialize()).equals(
+        Buffer.from(model.serialize()),
+      ),
+    ).toBe(true)
+    const other = await trainTextTagModel({ ...bounded, seed: 2 })
+    expect(other.model.trainedWorks).toBe(200)
+    expect(Buffer.from(other.model.serialize()).equals(Buffer.from(model.serialize()))).toBe(false)
+    // A bound above the catalog's size trains on every work: the model ingest wrote.
+    const all = await trainTextTagModel({ catalogDir: first.catalogDir, maxTrainingWorks: 565 })
+    expect(
+      Buffer.from(all.model.serialize()).equals(readFileSync(join(first.catalogDir, TEXT_TAGGER_MODEL_FILE))),
+    ).toBe(true)
+  }, 120_000)
 
   it('is left out when ingest is told so, and the catalog then has no tagger', async () => {
     const { mkdtempSync, rmSync } = await import('node:fs')

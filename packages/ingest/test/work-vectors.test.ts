@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { VectorIndexManifest } from '@oqlkit/catalog'
 import { isHeldOut } from '@oqlkit/catalog'
-import { textFromInvertedIndex } from '@oqlkit/text-models'
+import { readLsaModel, seededIdFraction, textFromInvertedIndex, textTerms } from '@oqlkit/text-models'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ingestSnapshot } from '../src/ingest-snapshot.ts'
 import { indexCatalogVectors } from '../src/vectors/catalog-vector-indexer.ts'
@@ -84,5 +84,46 @@ describe('work vectors of the built-in model', () => {
     expect(manifest.files.map((file) => file.path)).toEqual(
       expect.arrayContaining(built.files.map((file) => file.path)),
     )
+  }, 240_000)
+
+  it('train on at most maxTrainingDocuments works, the seeded lowest keys of those not held out, and embed every work with a term it knows', async () => {
+    const choice = { kind: 'lsa', seed: 3, holdOutFraction: 0.2, maxTrainingDocuments: 150 } as const
+    const built = (await indexCatalogVectors({ catalogDir, vectors: choice, threads: 1 })).vectors
+    const works = readSampleRecords('works')
+    const shortId = (work: Record<string, unknown>) => String(work.id).replace('https://openalex.org/', '')
+    const hasText = (work: Record<string, unknown>) =>
+      String(work.display_name ?? '').trim() !== '' ||
+      textFromInvertedIndex(work.abstract_inverted_index).trim() !== ''
+    // Every work with a term the model knows gets a vector (a model trained on 150 works knows fewer terms).
+    const { model } = await readLsaModel(
+      {
+        vocabulary: join(catalogDir, built.lsa!.vocabularyFile),
+        projection: join(catalogDir, built.lsa!.projectionFile),
+      },
+      built.dimensions,
+    )
+    const textOf = (work: Record<string, unknown>) =>
+      `${String(work.display_name ?? '')}\n\n${textFromInvertedIndex(work.abstract_inverted_index)}`
+    const known = works.filter(
+      (work) => hasText(work) && model.vectorizer.vectorizeTerms(textTerms(textOf(work))).termIds.length > 0,
+    )
+    expect(built.count).toBe(known.length)
+    expect(built.count).toBeGreaterThan(works.filter(hasText).length * 0.95)
+    // The 150 of lowest key among the works not held out; those without text are picked but not trained on.
+    const picked = works
+      .filter((work) => !isHeldOut(shortId(work), 3, 0.2))
+      .map((work) => ({ work, key: seededIdFraction(`train/${shortId(work)}`, 3) }))
+      .sort((a, b) => a.key - b.key)
+      .slice(0, 150)
+    expect(built.lsa?.trainingDocuments).toBe(picked.filter(({ work }) => hasText(work)).length)
+    expect(built.lsa?.trainingDocuments).toBeGreaterThan(100)
+    expect(built.dimensions).toBe(Math.floor(built.lsa!.trainingDocuments / 4))
+    // The same bound and seed: the same model, byte for byte.
+    const again = (await indexCatalogVectors({ catalogDir, vectors: choice, threads: 2 })).vectors
+    expect(again.embedder.modelId).toBe(built.embedder.modelId)
+    const all = (
+      await indexCatalogVectors({ catalogDir, vectors: { ...choice, maxTrainingDocuments: 10_000 } })
+    ).vectors
+    expect(all.embedder.modelId).not.toBe(built.embedder.modelId)
   }, 240_000)
 })

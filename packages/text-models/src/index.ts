@@ -30,6 +30,7 @@ export {
 } from './latent-semantics/randomized-svd.ts'
 export { SeededGaussian } from './latent-semantics/seeded-gaussian.ts'
 export { SparseRowMatrix } from './latent-semantics/sparse-row-matrix.ts'
+export { lowestKeyRows } from './text-model/bounded-sample.ts'
 export { textFromInvertedIndex } from './text-model/inverted-index-text.ts'
 export { createModelTagger } from './text-model/model-tagger.ts'
 export { seededIdFraction } from './text-model/seeded-id-fraction.ts'

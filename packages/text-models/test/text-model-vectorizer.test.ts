@@ -1,7 +1,9 @@
 // The shared text features: terms, the vocabulary cut, TF-IDF weights, serialisation, abstracts rebuilt from
-// their inverted index.
+// their inverted index, and the bounded seeded sample of works a model trains on.
 import { describe, expect, it } from 'vitest'
+import { lowestKeyRows } from '../src/text-model/bounded-sample.ts'
 import { textFromInvertedIndex } from '../src/text-model/inverted-index-text.ts'
+import { seededIdFraction } from '../src/text-model/seeded-id-fraction.ts'
 import { sparseDot } from '../src/text-model/sparse-term-vector.ts'
 import { TermVectorizer, TermVectorizerFormatError } from '../src/text-model/term-vectorizer.ts'
 import { TermVocabularyBuilder } from '../src/text-model/term-vocabulary-builder.ts'
@@ -125,5 +127,34 @@ describe('textFromInvertedIndex', () => {
     expect(textFromInvertedIndex([1, 2])).toBe('')
     expect(textFromInvertedIndex('text')).toBe('')
     expect(textFromInvertedIndex({ ok: [0], bad: [-1, 1.5, 1e9], odd: 'x' })).toBe('ok')
+  })
+})
+
+describe('lowestKeyRows: the bounded sample a model trains on', () => {
+  it('picks the rows of the lowest keys, ascending by row, ties to the lower row', () => {
+    const keys = [0.9, 0.1, 0.5, 0.1, 0.3, 0.7]
+    expect([...lowestKeyRows(keys, 3)]).toEqual([1, 3, 4])
+    expect([...lowestKeyRows(keys, 1)]).toEqual([1])
+    expect([...lowestKeyRows(keys, 0)]).toEqual([])
+  })
+
+  it('never picks a row whose key is not a finite number, and takes every other when they are few', () => {
+    const keys = [0.4, Number.NaN, 0.2, Number.POSITIVE_INFINITY, 0.6]
+    expect([...lowestKeyRows(keys, 10)]).toEqual([0, 2, 4])
+    expect([...lowestKeyRows(keys, 2)]).toEqual([0, 2])
+  })
+
+  it('picks the same rows whatever else is added past them in key order, and exactly as many as asked', () => {
+    const keys = Array.from({ length: 10_000 }, (_, row) => seededIdFraction(`W${row}`, 1))
+    const picked = lowestKeyRows(keys, 500)
+    expect(picked).toHaveLength(500)
+    const more = lowestKeyRows([...keys, ...Array.from({ length: 1000 }, () => 0.999_999_9)], 500)
+    expect([...more]).toEqual([...picked])
+    const threshold = Math.max(...[...picked].map((row) => keys[row]!))
+    expect(keys.filter((key) => key <= threshold)).toHaveLength(500)
+  })
+
+  it('refuses a negative size', () => {
+    expect(() => lowestKeyRows([0.5], -1)).toThrow(RangeError)
   })
 })

@@ -8,14 +8,26 @@ import { entityFilePath } from '@oqlkit/catalog'
 import { readTrainingLabels, type TrainingWork, textFromInvertedIndex } from '@oqlkit/text-models'
 import { connectionSession } from '../texts/build-session.ts'
 import { RecordTextsFiles } from '../texts/record-texts-file.ts'
+import { pickTrainingSample } from '../texts/training-sample.ts'
 
-const TRAINING_WORKS_SQL = `SELECT id,
+/** With `sample`, only the rows that table names (`../texts/training-sample.ts`) are read and parsed. */
+const trainingWorksSql = (sample?: string) => `SELECT id,
   coalesce(json_extract_string(texts, '$.title'), json_extract_string(texts, '$.display_name'), '') AS title,
   json_extract(texts, '$.abstract_inverted_index')::VARCHAR AS abstract,
   json_extract(texts, '$.keywords')::VARCHAR AS keywords,
   json_extract(texts, '$.concepts')::VARCHAR AS concepts,
   json_extract(texts, '$.topics')::VARCHAR AS topics
-FROM read_parquet($1) ORDER BY id_num, id`
+FROM read_parquet($1, file_row_number = true)${
+  sample === undefined ? '' : ` WHERE file_row_number IN (SELECT "row" FROM ${sample})`
+} ORDER BY id_num, id`
+
+const SAMPLE_TABLE = 'tagger_training_rows'
+
+/** Which works are read: the `max` of lowest key (`keyOf` of the id; `NaN` never), as `pickTrainingSample` picks. */
+export interface TrainingWorksSample {
+  readonly keyOf: (id: string) => number
+  readonly max: number
+}
 
 /** The prefix of the work folder inside the catalog when the works' texts must be written first. */
 const TEXTS_WORK_PREFIX = '.tagger-texts-'
@@ -45,12 +57,17 @@ export async function countCatalogWorks(catalogDir: string): Promise<number> {
 }
 
 /**
- * Every work of a catalog folder, as a training example, in id order. From `worksTexts`, the works' texts
- * file, when an ingest has written it already; else it is written first, into a work folder of the catalog.
+ * Every work of a catalog folder, as a training example, in id order; with `sample`, only the works it picks
+ * (their ids read first, so the others' texts are never read). From `worksTexts`, the works' texts file, when
+ * an ingest has written it already; else it is written first, into a work folder of the catalog.
  */
 export async function* readCatalogTrainingWorks(
   catalogDir: string,
-  options: { readonly threads?: number; readonly worksTexts?: string } = {},
+  options: {
+    readonly threads?: number
+    readonly worksTexts?: string
+    readonly sample?: TrainingWorksSample
+  } = {},
 ): AsyncGenerator<TrainingWork> {
   const instance = await createDuckDbInstance(':memory:', { threads: options.threads ?? 1 })
   const connection = await instance.connect()
@@ -62,7 +79,18 @@ export async function* readCatalogTrainingWorks(
       (await (
         await RecordTextsFiles.ofCatalog(connectionSession(connection), catalogDir, workDir!)
       ).of('works'))
-    const result = await connection.stream(TRAINING_WORKS_SQL, [worksTexts])
+    const session = connectionSession(connection)
+    const sample =
+      options.sample === undefined
+        ? undefined
+        : await pickTrainingSample(
+            session,
+            worksTexts,
+            SAMPLE_TABLE,
+            options.sample.keyOf,
+            options.sample.max,
+          )
+    const result = await connection.stream(trainingWorksSql(sample?.table), [worksTexts])
     for await (const rows of result.yieldRows()) {
       for (const [id, title, abstract, keywords, concepts, topics] of rows) {
         yield {

@@ -1,6 +1,7 @@
 // `buildTextTagger`: trains the tag model from a catalog folder's works and writes it under `text-tagger/`.
-// Ingest runs it on the build folder before the swap. Past `maxTrainingWorks` a seeded share of the works is
-// used (the same seed picks the same works), which bounds time and memory on very large catalogs.
+// Ingest runs it on the build folder before the swap. Past `maxTrainingWorks`, the works of lowest seeded key
+// are used (the same seed picks the same works; only their texts are read), which bounds time and memory at
+// any catalog size.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import {
@@ -14,8 +15,8 @@ import { seededIdFraction, TextTagModelTrainer } from '@oqlkit/text-models'
 import { countCatalogWorks, readCatalogTrainingWorks } from './catalog-training-works.ts'
 
 export const DEFAULT_TEXT_TAGGER_SEED = 1
-/** About 1.5 GB of working memory and a few minutes of one core at most. */
-export const DEFAULT_MAX_TRAINING_WORKS = 1_000_000
+/** Reading and parsing a work's texts is most of the cost: bounded, training takes the same at 100k as at 10M. */
+export const DEFAULT_MAX_TRAINING_WORKS = 50_000
 
 export interface BuildTextTaggerOptions {
   /** The catalog folder whose works are read. */
@@ -44,19 +45,20 @@ export async function trainTextTagModel(
 ): Promise<{ model: TextTagModel; catalogWorks: number }> {
   const seed = options.seed ?? DEFAULT_TEXT_TAGGER_SEED
   const catalogWorks = await countCatalogWorks(options.catalogDir)
-  const share = Math.min(
-    1,
-    (options.maxTrainingWorks ?? DEFAULT_MAX_TRAINING_WORKS) / Math.max(1, catalogWorks),
-  )
+  const { include } = options
+  const max = options.maxTrainingWorks ?? DEFAULT_MAX_TRAINING_WORKS
   const trainer = new TextTagModelTrainer()
   let read = 0
   for await (const work of readCatalogTrainingWorks(options.catalogDir, {
     ...(options.worksTexts === undefined ? {} : { worksTexts: options.worksTexts }),
+    sample: {
+      keyOf: (id) => (include === undefined || include(id) ? seededIdFraction(id, seed) : Number.NaN),
+      max,
+    },
   })) {
     read++
-    if (options.onProgress !== undefined && read % 10_000 === 0) options.onProgress(read, catalogWorks)
-    if (share < 1 && seededIdFraction(work.id, seed) >= share) continue
-    if (options.include !== undefined && !options.include(work.id)) continue
+    if (options.onProgress !== undefined && read % 10_000 === 0)
+      options.onProgress(read, Math.min(max, catalogWorks))
     trainer.addWork(work)
   }
   const model = trainer.build({

@@ -32,12 +32,14 @@ import type { Embedder } from '@oqlkit/engine'
 import {
   DEFAULT_LSA_DIMENSIONS,
   lsaEmbedder,
+  seededIdFraction,
   textTerms,
   trainLsaModel,
   writeLsaModel,
 } from '@oqlkit/text-models'
 import type { BuildSession } from '../texts/build-session.ts'
 import { RecordTextsFiles } from '../texts/record-texts-file.ts'
+import { pickTrainingSample } from '../texts/training-sample.ts'
 import { readWorkTexts } from './work-text-reader.ts'
 
 /** What the build needs of a database (`../sql/build-session.ts`): ingest passes its staging database. */
@@ -56,7 +58,10 @@ export interface LsaVectorsChoice {
   readonly seed?: number
   /** Share of works never trained on, for measuring the model on unseen text (default 0). */
   readonly holdOutFraction?: number
-  /** The most works trained on (default 100,000); a larger catalog trains on a seeded sample of its works. */
+  /**
+   * The most works trained on (default 25,000); a larger catalog trains on those of lowest seeded key
+   * (`../texts/training-sample.ts`), and still embeds every work.
+   */
   readonly maxTrainingDocuments?: number
 }
 
@@ -107,7 +112,14 @@ export interface BuildWorkVectorsOptions {
 
 export type VectorBuildStep = 'training' | 'embedding' | 'indexing'
 
-const DEFAULT_MAX_TRAINING_DOCUMENTS = 100_000
+/**
+ * Training costs about 1.5 ms of CPU a work at 100k (randomised SVD: its products and Gram–Schmidt run over
+ * the training rows) and quality hardly moves past a few ten thousand works (BENCHMARKS.md, "Semantic search").
+ */
+const DEFAULT_MAX_TRAINING_DOCUMENTS = 25_000
+const TRAINING_TABLE = 'vector_training_rows'
+/** A work's place in the order training works are picked in: a seeded hash of its id, in [0, 1). */
+const trainingKey = (id: string, seed: number): number => seededIdFraction(`train/${id}`, seed)
 const DEFAULT_LIST_INDEX_MIN_ROWS = 50_000
 const MIN_LSA_DIMENSIONS = 8
 const BUILD_TABLE = 'vector_build'
@@ -149,19 +161,25 @@ async function buildVectorsFrom(
     const seed = choice.seed ?? 1
     const holdOut = choice.holdOutFraction ?? 0
     const maxTraining = choice.maxTrainingDocuments ?? DEFAULT_MAX_TRAINING_DOCUMENTS
-    const eligible = total * (1 - holdOut)
-    // A seeded share of the eligible works, about `maxTraining` of them: the same works on every run.
-    const trainShare = eligible <= maxTraining ? 1 : maxTraining / eligible
+    // The works trained on, picked by id before any text is read: the `maxTraining` of lowest seeded key
+    // among those not held out, the same works on every run.
+    const sample = await pickTrainingSample(
+      session,
+      worksTexts,
+      TRAINING_TABLE,
+      (id) => (isHeldOut(id, seed, holdOut) ? Number.NaN : trainingKey(id, seed)),
+      maxTraining,
+    )
     const documents: string[][] = []
-    let read = 0
-    for await (const batch of readWorkTexts(session, worksTexts, batchSize)) {
-      for (const work of batch) {
-        if (work.text === '' || isHeldOut(work.id, seed, holdOut)) continue
-        if (trainShare < 1 && !isHeldOut(`train/${work.id}`, seed, trainShare)) continue
-        documents.push(textTerms(work.text))
+    try {
+      let read = 0
+      for await (const batch of readWorkTexts(session, worksTexts, batchSize, sample)) {
+        for (const work of batch) if (work.text !== '') documents.push(textTerms(work.text))
+        read = Math.min(total, read + batchSize)
+        options.onProgress?.(read, 2 * total, 'training')
       }
-      read += batch.length
-      options.onProgress?.(read, 2 * total, 'training')
+    } finally {
+      await session.run(`DROP TABLE IF EXISTS ${TRAINING_TABLE}`)
     }
     const dimensions = Math.min(
       choice.dimensions ?? DEFAULT_LSA_DIMENSIONS,

@@ -207,7 +207,7 @@ export {
   TRUE_SQL,
   toStatement,
 } from './sql/sql-fragment.ts'
-export { constantLiteral, quoteIdentifier, sqlInteger } from './sql/sql-text.ts'
+export { constantLiteral, quoteIdentifier, quoteJsonMember, sqlInteger } from './sql/sql-text.ts'
 export { loadCatalogTagger } from './tagging/catalog-text-tagger.ts'
 export {
   TEXT_TAGGER_FORMAT,

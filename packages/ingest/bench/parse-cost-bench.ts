@@ -6,14 +6,24 @@
 // Compare those ceilings with the DuckDB floor (`bench/ingest-floor.ts`) on the same files. Every record codec is
 // timed, compressing and decompressing, with the size of what it writes; the sums count the codec and
 // dictionary new record stores are written with (zstd, trained by the zstd command where it is installed).
+// Beside the worker's steps, the native path's (record-extraction-sql.ts): the lines framed with their
+// number for DuckDB, and DuckDB's typed read of them with every staged value computed (one DuckDB thread).
 //
 //   npm run bench:parse-cost -- [--snapshot DIR] [--works 5000] [--rounds 5]
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { gunzipSync } from 'node:zlib'
-import { buildRecordDictionary, RECORD_CODEC_ID, RECORD_CODEC_IDS, recordCodecOf } from '@oqlkit/catalog'
+import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
+import {
+  buildRecordDictionary,
+  constantLiteral,
+  quoteIdentifier,
+  RECORD_CODEC_ID,
+  RECORD_CODEC_IDS,
+  recordCodecOf,
+} from '@oqlkit/catalog'
 import {
   DICTIONARY_EXAMPLES,
   planSnapshot,
@@ -21,6 +31,7 @@ import {
   recordExtractionSpecOf,
   recordExtractorOf,
 } from '@oqlkit/ingest'
+import { typedExtractionSql } from '../src/parse/record-extraction-sql.ts'
 
 const { values } = parseArgs({
   options: {
@@ -67,7 +78,24 @@ const chosen = await recordCodingFor(
   RECORD_CODEC_ID,
   { workDir: join(workDir, 'dictionary') },
 )
-rmSync(workDir, { recursive: true, force: true })
+
+// The native path: each line framed with its number (no parse), then read by DuckDB with the paths' schema.
+const framedFile = join(workDir, 'framed.jsonl')
+const frame = (): void =>
+  writeFileSync(framedFile, lines.map((line, n) => `{"__n":${n},${line.slice(1)}\n`).join(''))
+frame()
+const duckdb = await createDuckDbInstance(':memory:', { threads: 1 })
+const connection = await duckdb.connect()
+const typed = typedExtractionSql(recordExtractionSpecOf('works'))
+const readColumns = [['__n', 'BIGINT'] as const, ...typed.readColumns]
+  .map(([name, type]) => `${constantLiteral(name)}: ${constantLiteral(type)}`)
+  .join(', ')
+const nativeSql = `CREATE OR REPLACE TABLE staged AS SELECT __n, ${typed.columns
+  .map(({ name, sql }) => `${sql} AS ${quoteIdentifier(name)}`)
+  .join(
+    ', ',
+  )} FROM read_json(${constantLiteral(framedFile)}, format = 'newline_delimited', columns = {${readColumns}}, maximum_object_size = 268435456)`
+
 const codecs = [
   ...RECORD_CODEC_IDS.map((id) => ({
     name: `${id}, raw`,
@@ -83,9 +111,18 @@ const codecs = [
   },
 ].map((variant) => ({ ...variant, encoded: lines.map((line) => variant.codec.encode(line)) }))
 
-/** `counted`: in the sums (a codec other than the one new stores use is shown beside them). */
-const steps: { name: string; unavoidable: boolean; counted: boolean; run: () => unknown }[] = [
-  { name: 'gunzip and split lines', unavoidable: true, counted: true, run: split },
+/**
+ * `counted`: in the sums of the worker's path (a codec other than the one new stores use is shown beside
+ * them); `native`: in the sum of the native path.
+ */
+const steps: {
+  name: string
+  unavoidable: boolean
+  counted: boolean
+  native?: boolean
+  run: () => unknown
+}[] = [
+  { name: 'gunzip and split lines', unavoidable: true, counted: true, native: true, run: split },
   { name: 'JSON.parse', unavoidable: true, counted: true, run: () => lines.map((line) => JSON.parse(line)) },
   {
     name: 'extract derived values',
@@ -99,11 +136,20 @@ const steps: { name: string; unavoidable: boolean; counted: boolean; run: () => 
     counted: true,
     run: () => extracted.map((row, seq) => JSON.stringify({ seq, id: 'W1', record_offset: seq, ...row })),
   },
+  { name: 'native: frame lines for DuckDB', unavoidable: false, counted: false, native: true, run: frame },
+  {
+    name: 'native: DuckDB typed read + values',
+    unavoidable: false,
+    counted: false,
+    native: true,
+    run: () => connection.run(nativeSql),
+  },
   ...codecs.flatMap(({ name, codec, encoded, counted }) => [
     {
       name: `compress (${name})`,
       unavoidable: true,
       counted,
+      native: counted,
       run: () => lines.map((line) => codec.encode(line)),
     },
     {
@@ -120,7 +166,7 @@ const perWork = new Map<string, number[]>()
 for (let round = 0; round < rounds; round++)
   for (const step of steps) {
     const started = performance.now()
-    step.run()
+    await step.run()
     const micros = ((performance.now() - started) * 1000) / lines.length
     perWork.set(step.name, [...(perWork.get(step.name) ?? []), micros])
   }
@@ -133,11 +179,20 @@ console.log(
 )
 let all = 0
 let unavoidable = 0
+let native = 0
 for (const step of steps) {
   const micros = median(perWork.get(step.name)!)
+  if (step.native === true) native += micros
   if (step.counted) all += micros
   if (step.counted && step.unavoidable) unavoidable += micros
-  const note = !step.counted ? '  (not in the sums)' : step.unavoidable ? '  (every ingest)' : ''
+  const note =
+    step.native === true && !step.counted
+      ? '  (native path only)'
+      : !step.counted
+        ? '  (not in the sums)'
+        : step.unavoidable
+          ? '  (every ingest)'
+          : ''
   console.log(`  ${step.name.padEnd(36)} ${micros.toFixed(1).padStart(7)} µs a work${note}`)
 }
 for (const { name, encoded } of codecs) {
@@ -149,5 +204,11 @@ console.log(
   `  ${'all steps'.padEnd(36)} ${all.toFixed(1).padStart(7)} µs a work: at most ${ceiling(all)} works/s on ${cores} cores`,
 )
 console.log(
+  `  ${'native path'.padEnd(36)} ${native.toFixed(1).padStart(7)} µs a work: at most ${ceiling(native)} works/s on ${cores} cores (DuckDB on one thread)`,
+)
+console.log(
   `  ${'every ingest'.padEnd(36)} ${unavoidable.toFixed(1).padStart(7)} µs a work: at most ${ceiling(unavoidable)} works/s on ${cores} cores`,
 )
+connection.closeSync()
+duckdb.closeSync()
+rmSync(workDir, { recursive: true, force: true })

@@ -12,8 +12,7 @@ import {
   shortOpenAlexId,
 } from '@oqlkit/catalog'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { shortIdSql } from '../src/build/catalog-sql.ts'
-import { externalIdSql } from './support/external-id-sql.ts'
+import { externalIdSql, shortIdSql } from '../src/build/catalog-sql.ts'
 
 let instance: DuckDBInstance
 let evaluate: (sql: string, value: string) => Promise<string | null>

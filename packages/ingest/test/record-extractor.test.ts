@@ -17,10 +17,9 @@ import {
   type ValueSource,
 } from '@oqlkit/catalog'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { letterIdSql, pathIdSql } from '../src/build/catalog-sql.ts'
+import { externalIdSql, letterIdSql, pathIdSql } from '../src/build/catalog-sql.ts'
 import { recordExtractionSpecOf } from '../src/parse/record-extraction-spec.ts'
 import { linkColumnName, PRESENT, recordExtractorOf } from '../src/parse/record-extractor.ts'
-import { externalIdSql } from './support/external-id-sql.ts'
 
 const snapshotDir = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))
 

@@ -21,6 +21,17 @@ export const quoteIdentifier = (name: string): string => {
   return `"${name}"`
 }
 
+const JSON_MEMBER = /^[A-Za-z0-9_]+$/
+
+/**
+ * `"key"`, for a member of a record's JSON object as a STRUCT field or a `read_json` column: a registry path
+ * segment, which may start with a digit (`2yr_mean_citedness`).
+ */
+export const quoteJsonMember = (key: string): string => {
+  if (!JSON_MEMBER.test(key)) throw new SqlIdentifierError(key)
+  return `"${key}"`
+}
+
 /** A JSON path as an SQL string literal (`'$.open_access.is_oa'`). */
 export const jsonPathLiteral = (path: string): string => {
   if (!JSON_PATH.test(path)) throw new SqlIdentifierError(path)

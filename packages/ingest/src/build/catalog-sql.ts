@@ -6,12 +6,15 @@
 import { recordPathColumnsOf } from '@oqlkit/adapter-duckdb'
 import type { CatalogEntity, CatalogEntityInfo } from '@oqlkit/catalog'
 import {
+  BARE_ISSN_PATTERN,
   type CatalogColumn,
   constantLiteral,
   type DerivedColumn,
   derivedColumnsOf,
   ENTITY_ID_COLUMNS,
   ENTITY_TAIL_COLUMNS,
+  EXTERNAL_ID_SCHEMES,
+  type ExternalIdScheme,
   LETTER_ID_PATTERN,
   LINK_TABLES,
   type LinkTableSpec,
@@ -55,6 +58,17 @@ export function letterIdSql(expr: string, letter: string | null = null): string 
 
 export function pathIdSql(expr: string): string {
   return `nullif(url_decode(regexp_extract(trim(${expr}), ${constantLiteral(PATH_ID_TAIL_PATTERN)}, 1)), '')`
+}
+
+/** `expr` normalised as `normalizeExternalId(scheme, …)` does, NULL where it gives none. */
+export function externalIdSql(scheme: ExternalIdScheme, expr: string): string {
+  const spec = EXTERNAL_ID_SCHEMES.find((candidate) => candidate.scheme === scheme)!
+  const stripped = `lower(regexp_replace(regexp_replace(trim(${expr}), ${constantLiteral(spec.prefixPattern)}, '', 'i'), '/+$', ''))`
+  const value =
+    scheme === 'issn'
+      ? `CASE WHEN regexp_matches(${stripped}, ${constantLiteral(BARE_ISSN_PATTERN)}) THEN ${stripped}[1:4] || '-' || ${stripped}[5:8] ELSE ${stripped} END`
+      : stripped
+  return `nullif(${value}, '')`
 }
 
 export function shortIdSql(info: CatalogEntityInfo, expr: string): string {

@@ -126,7 +126,9 @@ async function resume(
 describe('an ingest killed while parsing', () => {
   it('leaves its build folder, and the next run parses only the parts it had not staged', async () => {
     const outDir = join(root, 'killed')
-    const staged = await ingestKilledAfter(outDir, 2)
+    // Killed as the first staging commits: parts that finish while a load runs are staged together after
+    // it, so a kill at a later one could come when every part was staged (and nothing is left to resume).
+    const staged = await ingestKilledAfter(outDir, 1)
     expect(existsSync(outDir)).toBe(false)
     expect(leftoversOf(outDir).some((name) => name.includes('.ingest-') && !name.endsWith('lock'))).toBe(true)
 

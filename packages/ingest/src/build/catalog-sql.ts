@@ -462,9 +462,14 @@ export function latestPartitionSql(info: CatalogEntityInfo): string {
 
 /**
  * Frees the entity's rows once its files are written (for works, once the link tables are too): the view
- * and the staging tables under it, or the sorted table.
+ * and the staging tables under it, or the sorted table; then a checkpoint, unless told not to (inside a
+ * transaction, or when the rows were too few for their disk to matter), gives their disk back for reuse.
  */
-export function dropEntityRowsSql(info: CatalogEntityInfo, rows: EntityRows): string[] {
+export function dropEntityRowsSql(
+  info: CatalogEntityInfo,
+  rows: EntityRows,
+  { checkpoint }: { readonly checkpoint: boolean } = { checkpoint: true },
+): string[] {
   const drops =
     rows === 'view'
       ? [
@@ -477,7 +482,7 @@ export function dropEntityRowsSql(info: CatalogEntityInfo, rows: EntityRows): st
     ...drops,
     `DROP VIEW IF EXISTS ${previousRowsView(info)}`,
     `DROP TABLE IF EXISTS ${keptPreviousTable(info)}`,
-    'CHECKPOINT',
+    ...(checkpoint ? ['CHECKPOINT'] : []),
   ]
 }
 

@@ -27,7 +27,6 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { listValue } from '@duckdb/node-api'
 import { createDuckDbAdapter, createDuckDbInstance, readCatalogWorkVectors } from '@oqlkit/adapter-duckdb'
 import { isHeldOut, readCatalogManifest, vectorIndexOf } from '@oqlkit/catalog'
 import { planQuery, type StorageAdapter, unitVector } from '@oqlkit/engine'
@@ -154,21 +153,9 @@ probes.sort(
     (a.id < b.id ? -1 : 1),
 )
 probes.length = Math.min(probes.length, queryCount)
-const ids = new Set(probes.map((probe) => probe.id))
 const allIds = new Set(
   (await source.rows('SELECT id FROM read_parquet($1)', [worksFile])).map((row) => shortId(String(row.id))),
 )
-const relatedRows = await source.rows(
-  `SELECT id, CAST(json_extract(record, '$.related_works') AS VARCHAR[]) AS related FROM read_parquet($1) WHERE list_contains($2::VARCHAR[], id)`,
-  [worksFile, listValue([...ids]) as never],
-)
-for (const row of relatedRows) {
-  const probe = probes.find((candidate) => candidate.id === shortId(String(row.id)))
-  if (probe === undefined) continue
-  probe.related = ((row.related as string[] | null) ?? [])
-    .map((id) => shortId(String(id).replace(/^"|"$/g, '')))
-    .filter((id) => allIds.has(id) && id !== probe.id)
-}
 connection.closeSync()
 instance.closeSync()
 rmSync(textsDir, { recursive: true, force: true })
@@ -190,6 +177,19 @@ const informativeWords = (text: string): string[] => {
 }
 
 const adapter: StorageAdapter = await createDuckDbAdapter({ catalogDir })
+// Each probe's related works, read from the record store through the adapter (the works file keeps no
+// records since catalog format 6).
+for (const probe of probes) {
+  const planned = planQuery(
+    { get_rows: 'works', filter_rows: [{ column_id: 'ids.openalex', value: probe.id, operator: 'is' }] },
+    { perPage: 1, select: ['id', 'related_works'] },
+  )
+  if (!planned.ok) throw new Error(JSON.stringify(planned.errors))
+  const [row] = (await adapter.queryRows(planned.plan)).rows
+  probe.related = ((row?.related_works as string[] | null | undefined) ?? [])
+    .map((id) => shortId(String(id)))
+    .filter((id) => allIds.has(id) && id !== probe.id)
+}
 const run = async (oqo: Oqo, perPage = 10): Promise<{ ids: string[]; ms: number }> => {
   const planned = planQuery(oqo, { perPage, select: ['id'] })
   if (!planned.ok) throw new Error(JSON.stringify(planned.errors))

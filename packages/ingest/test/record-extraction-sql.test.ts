@@ -5,10 +5,9 @@
 // doubles. Each staged column must be the same value, whichever side computed it; a record of another shape
 // (a string where the paths walk into a list) must fail the typed read, so that its part goes the
 // JavaScript way.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { gunzipSync } from 'node:zlib'
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
 import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 import { CATALOG_ENTITIES, type CatalogEntity, constantLiteral, quoteIdentifier } from '@oqlkit/catalog'
@@ -17,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { recordExtractionSpecOf } from '../src/parse/record-extraction-spec.ts'
 import { typedExtractionSql } from '../src/parse/record-extraction-sql.ts'
 import { recordExtractorOf } from '../src/parse/record-extractor.ts'
-import { sampleSnapshotLines } from './support/sample-snapshot-lines.ts'
+import { partFileLines, sampleSnapshotLines } from './support/sample-snapshot-lines.ts'
 
 /** Works the sample lacks, of the schema's shape: ids in odd forms and cases, nulls, doubles, duplicates. */
 const EDGE_WORKS: readonly Record<string, unknown>[] = [
@@ -93,16 +92,7 @@ beforeAll(async () => {
   }
   // Generated works fill paths the sample leaves empty (awards, funders, many authorships).
   const generated = await generateSnapshot({ works: 400, outDir: join(scratch, 'snapshot'), seed: 3 })
-  const worksDir = join(generated.outDir, 'data', 'works')
-  const generatedLines = readdirSync(worksDir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.gz'))
-    .sort()
-    .flatMap((name) =>
-      gunzipSync(readFileSync(join(worksDir, name)))
-        .toString('utf8')
-        .split('\n')
-        .filter((line) => line !== ''),
-    )
+  const generatedLines = partFileLines(join(generated.outDir, 'data', 'works'))
   lines.set('works', [
     ...(lines.get('works') ?? []),
     ...generatedLines,

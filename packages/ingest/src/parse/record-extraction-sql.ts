@@ -8,9 +8,10 @@
 // fails the typed read (DuckDB's error names no reliable line): such a part would be staged by the
 // JavaScript extractor, which reads any shape. The differential test holds the two value for value.
 //
-// Not yet what ingest runs: `npm run bench:parse-cost` times it beside the parse workers' steps, and on a
-// loaded machine it was no clear win (DuckDB's typed read + values 0.61-1.03 of JSON.parse + extract + the
-// staged row's JSON, per work on one thread); the native path waits on that figure from a quiet machine.
+// Not what ingest runs: `npm run bench:parse-cost` times it beside the parse workers' steps, and it costs
+// more, not less (DuckDB's typed read + values 1.02× `JSON.parse` + extract + the staged row's JSON per work
+// on one thread, 1.45× with the lines framed for it; load ~3, BENCHMARKS.md). Kept as the measured
+// alternative and for its differential test; remove it if a later measurement agrees.
 import {
   constantLiteral,
   derivedColumnsOf,

@@ -170,9 +170,7 @@ export async function buildCatalog(
     previous: boolean,
   ): Promise<EntityRows> => {
     const stagedParts = options.stagedParts.get(info.entity) ?? []
-    // The staged JSON is larger than what a sort holds: when it fits, nothing needs measuring (unless an
-    // update keeps rows from the catalog's file too).
-    if (!previous && stagedBytesOf(options, info.entity) <= budget) return 'view'
+    if (fitsOneSort(info.entity, previous)) return 'view'
     const [size] = await db.rows(keptRowsSizeSql(info))
     const rows = Number(size?.rows ?? 0)
     const bytes = Number(size?.bytes ?? 0)
@@ -260,6 +258,10 @@ export async function buildCatalog(
   let worksRows: EntityRows = 'view'
   const counts = {} as Record<CatalogEntity, EntityVerdictCounts>
   const budget = options.sortBatchBytes ?? (await db.memoryLimitBytes()) / SORT_MEMORY_SHARE
+  // The staged JSON is larger than what a sort holds: when it fits, the rows are sorted by the statement
+  // that writes the file, with nothing measured (unless an update keeps rows from the catalog's file too).
+  const fitsOneSort = (entity: CatalogEntity, previous: boolean): boolean =>
+    !previous && stagedBytesOf(options, entity) <= budget
   for (const info of CATALOG_ENTITIES) {
     const previous = options.previous?.entities.get(info.entity)
     // An entity that fits one sort (most of a small snapshot's 46, many of them empty) runs its statements
@@ -267,7 +269,7 @@ export async function buildCatalog(
     // file for each statement was nearly half of a small ingest's entity steps (a 3-record core ingest,
     // ~650 statements for 46 entities, 40 of them empty: 3.05-3.36 s → 1.68-1.91 s, the whole ingest
     // 4.7-5.6 s → 3.8-4.5 s, four pairs at load 5-6).
-    const small = previous === undefined && stagedBytesOf(options, info.entity) <= budget
+    const small = fitsOneSort(info.entity, previous !== undefined)
     if (small) await db.run('BEGIN TRANSACTION')
     try {
       counts[info.entity] = await buildEntity(info, previous, small)

@@ -28,6 +28,7 @@ import {
   type RecordCodecId,
   readCatalogManifest,
   SERVING_DATABASE_FILE,
+  vectorIndexOf,
   withSearchIndex,
   withTextTagger,
   withVectorIndex,
@@ -44,6 +45,7 @@ import {
 import { type StageCursor, stageIdFiles, stagePreviousIds } from './build/id-list-stager.ts'
 import { previousCatalogFiles, readPreviousCatalog } from './build/previous-catalog-reader.ts'
 import { defaultStagingMemoryLimit, StagingDatabase } from './build/staging-database.ts'
+import { stageUnchangedWorks } from './build/unchanged-works.ts'
 import { IngestError } from './ingest-error.ts'
 import type { EntityIngestCounts, IngestProgressListener, IngestSummary } from './ingest-progress.ts'
 import {
@@ -57,7 +59,7 @@ import { stageRecords } from './parse/snapshot-record-stager.ts'
 import { planSnapshot } from './plan/snapshot-planner.ts'
 import { ProgressReporter } from './progress-reporter.ts'
 import { buildSearchIndex } from './search/search-index-builder.ts'
-import { buildTextTagger, DEFAULT_TEXT_TAGGER_SEED } from './tagging/text-tagger-builder.ts'
+import { buildTextTagger, DEFAULT_TEXT_TAGGER_SEED, keepTextTagger } from './tagging/text-tagger-builder.ts'
 import { RecordTextsFiles } from './texts/record-texts-file.ts'
 import { buildWorkVectors, type VectorsChoice } from './vectors/work-vector-builder.ts'
 
@@ -104,6 +106,12 @@ export interface IngestOptions {
    * and abstracts); `false` for none. With an embeddings server, its client computes them.
    */
   readonly vectors?: VectorsChoice | false
+  /**
+   * An update keeps the catalog's trained models (LSA, the tag model) and the vectors of the works it keeps
+   * as they were, until the works changed since training pass a share of the catalog
+   * (`texts/model-reuse-policy.ts`). `true` trains them again now, and embeds every work.
+   */
+  readonly retrainModels?: boolean
   /**
    * Resume a stopped run of the same ingest (default true): when a build folder a killed run left beside the
    * catalog was staging the same files for the same catalog, the parts it had parsed are not read again.
@@ -214,6 +222,12 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
             texts,
             onEntity: (entity, done, total) => progress.building(`search/${entity}`, done, total),
           })
+    // What an update's models and vectors start from: the works it kept as they were.
+    const unchanged =
+      previous === undefined || (options.vectors === false && options.textTagger === false)
+        ? undefined
+        : await stageUnchangedWorks(db, build.path, built.entities.works, previous)
+    const previousVectors = previous === undefined ? undefined : vectorIndexOf(previous.manifest)
     const vectors =
       options.vectors === false
         ? undefined
@@ -222,10 +236,30 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
             catalogDir: build.path,
             texts,
             vectors: options.vectors ?? { kind: 'lsa' },
+            ...(previousVectors === undefined || unchanged === undefined
+              ? {}
+              : {
+                  update: {
+                    catalogDir: previous!.outDir,
+                    vectors: previousVectors,
+                    unchanged,
+                    retrain: options.retrainModels === true,
+                  },
+                }),
             onProgress: (done, total, step) => progress.building(`vectors (${step})`, done, total),
           })
+    // An update keeps the catalog's tag model while few enough works have changed since it was trained.
+    const keptTagger =
+      options.textTagger === false || previous === undefined || unchanged === undefined
+        ? undefined
+        : await keepTextTagger(previous, build.path, {
+            seed: options.textTaggerSeed ?? DEFAULT_TEXT_TAGGER_SEED,
+            unchanged,
+            retrain: options.retrainModels === true,
+          })
     // The tagger reads the works' texts without DuckDB's staging session: their file is written first.
-    const worksTexts = options.textTagger === false ? undefined : await texts.of('works')
+    const worksTexts =
+      options.textTagger === false || keptTagger !== undefined ? undefined : await texts.of('works')
     db.close()
     db = undefined
     await rm(stagingDir, { recursive: true, force: true })
@@ -250,7 +284,8 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     }
     const catalog = catalogManifestOf(built, ingest, previous?.manifest.ingests ?? [])
     const indexed = searchIndex === undefined ? catalog : withSearchIndex(catalog, searchIndex)
-    const tagged = textTagger === undefined ? indexed : withTextTagger(indexed, textTagger.manifest)
+    const taggerManifest = keptTagger ?? textTagger?.manifest
+    const tagged = taggerManifest === undefined ? indexed : withTextTagger(indexed, taggerManifest)
     const described = vectors === undefined ? tagged : withVectorIndex(tagged, vectors)
     const serving = await buildServingDatabase(build.path, described, {
       // The same bound as the build's: DuckDB's own default is 80% of the machine.

@@ -21,6 +21,11 @@ export interface TextTaggerManifest {
   readonly vocabularySize: number
   /** Labels per kind the model knows. */
   readonly labels: Readonly<Record<string, number>>
+  /**
+   * Works added, revised or removed by the updates that kept this model (absent: none since it was trained).
+   * An update past a share of the catalog trains it again (ingest's `model-reuse-policy.ts`).
+   */
+  readonly worksChangedSince?: number
 }
 
 /** The catalog manifest with the model recorded: the extension set and its file listed in `files`. */

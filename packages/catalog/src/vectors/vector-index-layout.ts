@@ -44,6 +44,11 @@ export interface LsaModelRecord {
   readonly trainingDocuments: number
   /** The share of works kept out of training (chosen by `isHeldOut`), for measuring the model on unseen text. */
   readonly holdOutFraction: number
+  /**
+   * Works added, revised or removed by the updates that kept this model (absent: none since it was trained).
+   * An update past a share of the catalog trains it again (ingest's `model-reuse-policy.ts`).
+   */
+  readonly worksChangedSince?: number
 }
 
 /**

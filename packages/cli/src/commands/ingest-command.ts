@@ -51,6 +51,7 @@ const OPTIONS = {
   'no-vectors': { type: 'boolean' },
   replace: { type: 'boolean' },
   'no-resume': { type: 'boolean' },
+  'retrain-models': { type: 'boolean' },
   'embeddings-url': { type: 'string', value: 'the URL of an OpenAI-compatible embeddings server' },
   'embeddings-model': { type: 'string', value: 'the name of the server’s model' },
   'memory-limit': { type: 'string', value: 'a size such as 8GB' },
@@ -83,7 +84,7 @@ export const formatIngestSummary = (summary: IngestSummary): string => {
 
 export const ingestCommand: CliCommand = {
   name: 'ingest',
-  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>] [--replace] [--no-resume] [--no-search-index] [--no-text-tagger] [--no-vectors | --embeddings-url URL --embeddings-model M] [--memory-limit 8GB]   (default --out ${DEFAULT_CATALOG_DIR}, updated when it holds a catalog, built from the snapshot alone with --replace; a run that was killed or failed for want of memory or disk leaves what it parsed, and the same command resumes from it unless --no-resume; DuckDB gets 30% of memory, at most 2 GiB, unless --memory-limit says; vectors by the built-in LSA model unless an embeddings server is given)`,
+  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>] [--replace] [--no-resume] [--retrain-models] [--no-search-index] [--no-text-tagger] [--no-vectors | --embeddings-url URL --embeddings-model M] [--memory-limit 8GB]   (default --out ${DEFAULT_CATALOG_DIR}, updated when it holds a catalog, built from the snapshot alone with --replace; a run that was killed or failed for want of memory or disk leaves what it parsed, and the same command resumes from it unless --no-resume; an update keeps the trained models and the vectors of unchanged works until a fifth of the works have changed since training, or --retrain-models; DuckDB gets 30% of memory, at most 2 GiB, unless --memory-limit says; vectors by the built-in LSA model unless an embeddings server is given)`,
   run(args, context) {
     return withUsageProblems(this, async () => {
       const { values, positionals } = parseCommandLine(args, OPTIONS, { names: ['snapshot folder'] })
@@ -106,6 +107,7 @@ export const ingestCommand: CliCommand = {
         noTextTagger: values['no-text-tagger'] === true,
         replace: values.replace === true,
         noResume: values['no-resume'] === true,
+        retrainModels: values['retrain-models'] === true,
         embeddingsUrl,
         embeddingsModel,
         memoryLimit,
@@ -123,6 +125,7 @@ const ingest = async ({
   noTextTagger,
   replace,
   noResume,
+  retrainModels,
   embeddingsUrl,
   embeddingsModel,
   memoryLimit,
@@ -135,6 +138,7 @@ const ingest = async ({
   noTextTagger: boolean
   replace: boolean
   noResume: boolean
+  retrainModels: boolean
   embeddingsUrl: string | undefined
   embeddingsModel: string | undefined
   memoryLimit: string | undefined
@@ -160,6 +164,7 @@ const ingest = async ({
         ...(noTextTagger ? { textTagger: false } : {}),
         ...(replace ? { mode: 'replace' as const } : {}),
         ...(noResume ? { resume: false } : {}),
+        ...(retrainModels ? { retrainModels: true } : {}),
         ...(memoryLimit === undefined ? {} : { memoryLimit }),
         onProgress: (event) => update(...describeProgress(event)),
       }),

@@ -2,16 +2,21 @@
 // Ingest runs it on the build folder before the swap. Past `maxTrainingWorks`, the works of lowest seeded key
 // are used (the same seed picks the same works; only their texts are read), which bounds time and memory at
 // any catalog size.
-import { mkdir, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import {
+  type CatalogManifest,
+  isCatalogRelativePath,
   TEXT_TAGGER_FORMAT,
   TEXT_TAGGER_FORMAT_VERSION,
   TEXT_TAGGER_MODEL_FILE,
   type TextTaggerManifest,
+  textTaggerOf,
 } from '@oqlkit/catalog'
 import type { TagModelSettings, TermVocabularyOptions, TextTagModel } from '@oqlkit/text-models'
 import { seededIdFraction, TextTagModelTrainer } from '@oqlkit/text-models'
+import type { UnchangedWorks } from '../build/unchanged-works.ts'
+import { modelReuse } from '../texts/model-reuse-policy.ts'
 import { countCatalogWorks, readCatalogTrainingWorks } from './catalog-training-works.ts'
 
 export const DEFAULT_TEXT_TAGGER_SEED = 1
@@ -90,4 +95,25 @@ export async function buildTextTagger(options: BuildTextTaggerOptions): Promise<
       labels,
     },
   }
+}
+
+/**
+ * An update's tag model: the updated catalog's, copied into the build folder, when it was trained with the
+ * same seed and few enough works have changed since (`modelReuse`); undefined when it must be trained again.
+ */
+export async function keepTextTagger(
+  previous: { readonly outDir: string; readonly manifest: CatalogManifest },
+  buildDir: string,
+  options: { readonly seed: number; readonly unchanged: UnchangedWorks; readonly retrain: boolean },
+): Promise<TextTaggerManifest | undefined> {
+  const tagger = textTaggerOf(previous.manifest)
+  if (tagger === undefined || tagger.seed !== options.seed || !isCatalogRelativePath(tagger.file))
+    return undefined
+  const { changed, works } = options.unchanged
+  const reuse = modelReuse(tagger.worksChangedSince, changed, works, options.retrain)
+  if (reuse === undefined) return undefined
+  const path = join(buildDir, ...TEXT_TAGGER_MODEL_FILE.split('/'))
+  await mkdir(dirname(path), { recursive: true })
+  await copyFile(join(previous.outDir, ...tagger.file.split('/')), path)
+  return { ...tagger, file: TEXT_TAGGER_MODEL_FILE, worksChangedSince: reuse.worksChangedSince }
 }

@@ -6,7 +6,7 @@
 // large enough to need it, the list index of semantic search is built from the matrix just written
 // (`ivf-index-builder.ts`: two reads of the file), so it lands in the catalog with the vectors it indexes. The
 // same catalog and seeds give byte-identical files.
-import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises'
+import { copyFile, type FileHandle, mkdir, open, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CatalogFile } from '@oqlkit/catalog'
 import {
@@ -16,6 +16,7 @@ import {
   int8FileRowSource,
   isHeldOut,
   type LsaModelRecord,
+  loadCatalogEmbedder,
   quantizeVector,
   VECTOR_INDEX_FORMAT,
   VECTOR_INDEX_FORMAT_VERSION,
@@ -37,10 +38,12 @@ import {
   trainLsaModel,
   writeLsaModel,
 } from '@oqlkit/text-models'
+import type { UnchangedWorks } from '../build/unchanged-works.ts'
 import type { BuildSession } from '../texts/build-session.ts'
+import { modelReuse } from '../texts/model-reuse-policy.ts'
 import { RecordTextsFiles } from '../texts/record-texts-file.ts'
 import { pickTrainingSample } from '../texts/training-sample.ts'
-import { readWorkTexts } from './work-text-reader.ts'
+import { readWorkTexts, type WorkText } from './work-text-reader.ts'
 
 /** What the build needs of a database (`../sql/build-session.ts`): ingest passes its staging database. */
 export type VectorBuildSession = BuildSession
@@ -104,6 +107,12 @@ export interface BuildWorkVectorsOptions {
   /** The list index of semantic search (default: built for 50,000 vectors or more); `false`: none. */
   readonly listIndex?: ListIndexChoice | false
   /**
+   * The catalog an ingest updates: the works it kept as they were keep their vectors, and its model embeds
+   * the others, unless the model must be trained again (`../texts/model-reuse-policy.ts`) or another one is
+   * asked for. Default: every work embedded by a model trained here.
+   */
+  readonly update?: VectorsUpdate
+  /**
    * Works embedded so far, of all; the training pass counts as the first half when there is one. The list
    * index reports its own steps: vectors assigned to lists, of all.
    */
@@ -111,6 +120,24 @@ export interface BuildWorkVectorsOptions {
 }
 
 export type VectorBuildStep = 'training' | 'embedding' | 'indexing'
+
+/** What an update's vectors start from. */
+export interface VectorsUpdate {
+  /** The folder of the catalog being updated, and its vectors. */
+  readonly catalogDir: string
+  readonly vectors: VectorIndexManifest
+  /** The works the update kept as they were (`stageUnchangedWorks`). */
+  readonly unchanged: UnchangedWorks
+  /** Train the built-in model again (and embed every work) whatever the share of works changed. */
+  readonly retrain?: boolean
+}
+
+/** The model that embeds the works, as the manifest records it. */
+interface VectorsModel {
+  readonly embedder: Embedder
+  readonly made: VectorEmbedderRecord
+  readonly lsa?: LsaModelRecord
+}
 
 /**
  * Training costs about 1.5 ms of CPU a work at 100k (randomised SVD: its products and Gram–Schmidt run over
@@ -123,6 +150,8 @@ const trainingKey = (id: string, seed: number): number => seededIdFraction(`trai
 const DEFAULT_LIST_INDEX_MIN_ROWS = 50_000
 const MIN_LSA_DIMENSIONS = 8
 const BUILD_TABLE = 'vector_build'
+/** The vectors an update keeps: `id`, `norm` and `row` in the updated catalog's matrix. */
+const KEPT_TABLE = 'vector_kept'
 /** Where the works' texts are written when no texts files are given (inside `outDir`; removed after). */
 const TEXTS_WORK_DIR = '.vectors-texts'
 
@@ -153,82 +182,53 @@ async function buildVectorsFrom(
   const record = async (path: string, rows: number) =>
     files.push({ path, bytes: (await stat(output(path))).size, rows })
 
-  let embedder: Embedder
-  let made: VectorEmbedderRecord
-  let lsa: LsaModelRecord | undefined
-  if (options.vectors.kind === 'lsa') {
-    const choice = options.vectors
-    const seed = choice.seed ?? 1
-    const holdOut = choice.holdOutFraction ?? 0
-    const maxTraining = choice.maxTrainingDocuments ?? DEFAULT_MAX_TRAINING_DOCUMENTS
-    // The works trained on, picked by id before any text is read: the `maxTraining` of lowest seeded key
-    // among those not held out, the same works on every run.
-    const sample = await pickTrainingSample(
-      session,
-      worksTexts,
-      TRAINING_TABLE,
-      (id) => (isHeldOut(id, seed, holdOut) ? Number.NaN : trainingKey(id, seed)),
-      maxTraining,
+  const kept = options.update === undefined ? undefined : await keptModel(options.update, options.vectors)
+  const model =
+    kept === undefined
+      ? await trainedModel(options, worksTexts, total, output, record)
+      : await copiedModel(
+          kept,
+          output,
+          record,
+          options.vectors.kind === 'lsa' ? undefined : options.vectors.embedder,
+        )
+  const { embedder, made, lsa } = model
+  if (kept !== undefined)
+    await session.run(
+      `CREATE OR REPLACE TEMP TABLE ${KEPT_TABLE} AS
+       SELECT v.id, v.norm, v.file_row_number AS "row"
+       FROM read_parquet($1, file_row_number = true) v SEMI JOIN ${kept.unchangedTable} u ON u.id = v.id`,
+      [join(kept.catalogDir, ...kept.vectors.file.split('/'))],
     )
-    const documents: string[][] = []
-    try {
-      let read = 0
-      for await (const batch of readWorkTexts(session, worksTexts, batchSize, sample)) {
-        for (const work of batch) if (work.text !== '') documents.push(textTerms(work.text))
-        read = Math.min(total, read + batchSize)
-        options.onProgress?.(read, 2 * total, 'training')
-      }
-    } finally {
-      await session.run(`DROP TABLE IF EXISTS ${TRAINING_TABLE}`)
-    }
-    const dimensions = Math.min(
-      choice.dimensions ?? DEFAULT_LSA_DIMENSIONS,
-      Math.max(MIN_LSA_DIMENSIONS, Math.floor(documents.length / 4)),
-    )
-    const model = trainLsaModel(documents, { dimensions, seed })
-    const paths = {
-      vocabulary: `${VECTORS_DIR}/lsa-vocabulary.bin`,
-      projection: `${VECTORS_DIR}/lsa-projection.f32`,
-    }
-    const written = await writeLsaModel(model, {
-      vocabulary: output(paths.vocabulary),
-      projection: output(paths.projection),
-    })
-    await record(paths.vocabulary, model.vectorizer.size)
-    await record(paths.projection, model.vectorizer.size)
-    embedder = lsaEmbedder(model, written.modelId)
-    made = { modelId: written.modelId, dimensions, kind: 'lsa' }
-    lsa = {
-      vocabularyFile: paths.vocabulary,
-      projectionFile: paths.projection,
-      seed,
-      terms: model.vectorizer.size,
-      trainingDocuments: documents.length,
-      holdOutFraction: holdOut,
-    }
-  } else {
-    embedder = options.vectors.embedder
-    made = {
-      modelId: embedder.modelId,
-      dimensions: embedder.dimensions,
-      kind: 'openai-compatible',
-      model: options.vectors.model,
-    }
-  }
-
-  const offset = lsa === undefined ? 0 : total
-  const span = lsa === undefined ? total : 2 * total
+  const offset = kept !== undefined || lsa === undefined ? 0 : total
+  const span = kept !== undefined || lsa === undefined ? total : 2 * total
   await session.run(`CREATE OR REPLACE TEMP TABLE ${BUILD_TABLE} (id VARCHAR, norm FLOAT)`)
   let rows = 0
   try {
     const appender = await session.appender(BUILD_TABLE)
     const matrix = await open(output(WORK_VECTOR_MATRIX_FILE), 'w')
+    const keptMatrix =
+      kept === undefined
+        ? undefined
+        : await open(join(kept.catalogDir, ...kept.vectors.matrixFile.split('/')), 'r').catch(
+            async (error: unknown) => {
+              await matrix.close()
+              throw error
+            },
+          )
     try {
       let done = 0
       let previousId: string | undefined
-      for await (const batch of readWorkTexts(session, worksTexts, batchSize)) {
+      for await (const batch of readWorkTexts(
+        session,
+        worksTexts,
+        batchSize,
+        undefined,
+        kept === undefined ? undefined : KEPT_TABLE,
+      )) {
         const bytes: Int8Array[] = []
-        const works = batch.filter((work) => work.text !== '')
+        const works = batch.filter((work) => work.kept === undefined && work.text !== '')
+        const embedded = new Map<string, { readonly values: Int8Array; readonly norm: number }>()
         const vectors = await embedder.embed(works.map((work) => work.text))
         works.forEach((work, index) => {
           const vector = vectors[index]
@@ -236,19 +236,27 @@ async function buildVectorsFrom(
             throw new Error(
               `The embedder returned ${vector === undefined ? 'no vector' : `a vector of ${vector.length} numbers`} for work ${work.id}; ${embedder.dimensions} were expected`,
             )
-          const quantized = quantizeVector(vector)
-          if (quantized.norm === 0) return
+          embedded.set(work.id, quantizeVector(vector))
+        })
+        const keptRows =
+          keptMatrix === undefined ? undefined : await readKeptRows(keptMatrix, batch, made.dimensions)
+        for (const work of batch) {
+          const vector =
+            work.kept === undefined
+              ? embedded.get(work.id)
+              : { values: keptRows!(work.kept.row), norm: work.kept.norm }
+          if (vector === undefined || vector.norm === 0) continue
           // The matrix's rows follow the ids' order with nothing to sort them by later: the works come in
           // id order, and this checks it.
           if (previousId !== undefined && !(previousId < work.id))
             throw new Error(`The works came out of id order at ${work.id}; the vector matrix needs id order`)
           previousId = work.id
           appender.appendVarchar(work.id)
-          appender.appendFloat(quantized.norm)
+          appender.appendFloat(vector.norm)
           appender.endRow()
-          bytes.push(quantized.values)
+          bytes.push(vector.values)
           rows++
-        })
+        }
         const block = new Uint8Array(bytes.reduce((sum, values) => sum + values.length, 0))
         let at = 0
         for (const values of bytes) {
@@ -263,6 +271,7 @@ async function buildVectorsFrom(
     } finally {
       appender.closeSync()
       await matrix.close()
+      await keptMatrix?.close()
     }
     await session.run(
       `COPY (SELECT id, norm FROM ${BUILD_TABLE} ORDER BY id) TO $1 (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 16384)`,
@@ -270,6 +279,7 @@ async function buildVectorsFrom(
     )
   } finally {
     await session.run(`DROP TABLE IF EXISTS ${BUILD_TABLE}`)
+    await session.run(`DROP TABLE IF EXISTS ${KEPT_TABLE}`)
   }
   await record(WORK_VECTORS_FILE, rows)
   await record(WORK_VECTOR_MATRIX_FILE, rows)
@@ -293,6 +303,184 @@ async function buildVectorsFrom(
     ...(listIndex === undefined ? {} : { listIndex }),
     files,
   }
+}
+
+type RecordFile = (path: string, rows: number) => Promise<unknown>
+
+/** The built-in model trained on the catalog's works, or the embeddings server's model: written, recorded. */
+async function trainedModel(
+  options: BuildWorkVectorsOptions,
+  worksTexts: string,
+  total: number,
+  output: (path: string) => string,
+  record: RecordFile,
+): Promise<VectorsModel> {
+  const { session } = options
+  const batchSize = options.batchSize ?? 32_768
+  if (options.vectors.kind !== 'lsa') {
+    const { embedder } = options.vectors
+    return {
+      embedder,
+      made: {
+        modelId: embedder.modelId,
+        dimensions: embedder.dimensions,
+        kind: 'openai-compatible',
+        model: options.vectors.model,
+      },
+    }
+  }
+  const choice = options.vectors
+  const seed = choice.seed ?? 1
+  const holdOut = choice.holdOutFraction ?? 0
+  const maxTraining = choice.maxTrainingDocuments ?? DEFAULT_MAX_TRAINING_DOCUMENTS
+  // The works trained on, picked by id before any text is read: the `maxTraining` of lowest seeded key
+  // among those not held out, the same works on every run.
+  const sample = await pickTrainingSample(
+    session,
+    worksTexts,
+    TRAINING_TABLE,
+    (id) => (isHeldOut(id, seed, holdOut) ? Number.NaN : trainingKey(id, seed)),
+    maxTraining,
+  )
+  const documents: string[][] = []
+  try {
+    let read = 0
+    for await (const batch of readWorkTexts(session, worksTexts, batchSize, sample)) {
+      for (const work of batch) if (work.text !== '') documents.push(textTerms(work.text))
+      read = Math.min(total, read + batchSize)
+      options.onProgress?.(read, 2 * total, 'training')
+    }
+  } finally {
+    await session.run(`DROP TABLE IF EXISTS ${TRAINING_TABLE}`)
+  }
+  const dimensions = Math.min(
+    choice.dimensions ?? DEFAULT_LSA_DIMENSIONS,
+    Math.max(MIN_LSA_DIMENSIONS, Math.floor(documents.length / 4)),
+  )
+  const model = trainLsaModel(documents, { dimensions, seed })
+  const paths = LSA_MODEL_FILES
+  const written = await writeLsaModel(model, {
+    vocabulary: output(paths.vocabulary),
+    projection: output(paths.projection),
+  })
+  await record(paths.vocabulary, model.vectorizer.size)
+  await record(paths.projection, model.vectorizer.size)
+  return {
+    embedder: lsaEmbedder(model, written.modelId),
+    made: { modelId: written.modelId, dimensions, kind: 'lsa' },
+    lsa: {
+      vocabularyFile: paths.vocabulary,
+      projectionFile: paths.projection,
+      seed,
+      terms: model.vectorizer.size,
+      trainingDocuments: documents.length,
+      holdOutFraction: holdOut,
+    },
+  }
+}
+
+const LSA_MODEL_FILES = {
+  vocabulary: `${VECTORS_DIR}/lsa-vocabulary.bin`,
+  projection: `${VECTORS_DIR}/lsa-projection.f32`,
+} as const
+
+/** The updated catalog's vectors and what its model keeps recording, when the update keeps them. */
+interface KeptVectors {
+  readonly catalogDir: string
+  readonly vectors: VectorIndexManifest
+  /** The table of the works whose vectors are kept (`UnchangedWorks`). */
+  readonly unchangedTable: string
+  readonly worksChangedSince: number
+}
+
+/**
+ * Whether an update keeps the catalog's vectors: the same kind of model with the same settings (for LSA, the
+ * seed, held-out share and any dimensions asked for; for a server, the same model id and dimensions), and for
+ * LSA, few enough works changed since it was trained (`modelReuse`).
+ */
+async function keptModel(update: VectorsUpdate, choice: VectorsChoice): Promise<KeptVectors | undefined> {
+  const previous = update.vectors
+  const { changed, works } = update.unchanged
+  if (choice.kind === 'lsa') {
+    const lsa = previous.lsa
+    if (previous.embedder.kind !== 'lsa' || lsa === undefined) return undefined
+    if (lsa.seed !== (choice.seed ?? 1) || lsa.holdOutFraction !== (choice.holdOutFraction ?? 0))
+      return undefined
+    if (choice.dimensions !== undefined && choice.dimensions !== previous.dimensions) return undefined
+    const reuse = modelReuse(lsa.worksChangedSince, changed, works, update.retrain === true)
+    return reuse === undefined ? undefined : keptFrom(update, reuse.worksChangedSince)
+  }
+  const { embedder, model } = choice
+  const same =
+    previous.embedder.kind === 'openai-compatible' &&
+    previous.embedder.modelId === embedder.modelId &&
+    previous.embedder.model === model &&
+    previous.dimensions === embedder.dimensions
+  // A served model is not trained here, but `retrain` still re-embeds every work (the server's model may
+  // have changed under the same name).
+  return same && update.retrain !== true ? keptFrom(update, 0) : undefined
+}
+
+const keptFrom = (update: VectorsUpdate, worksChangedSince: number): KeptVectors => ({
+  catalogDir: update.catalogDir,
+  vectors: update.vectors,
+  unchangedTable: update.unchanged.table,
+  worksChangedSince,
+})
+
+/** The updated catalog's model, copied into the new catalog (LSA) or brought by the caller (a server's). */
+async function copiedModel(
+  kept: KeptVectors,
+  output: (path: string) => string,
+  record: RecordFile,
+  served: Embedder | undefined,
+): Promise<VectorsModel> {
+  const { vectors, catalogDir } = kept
+  if (vectors.lsa === undefined) return { embedder: served!, made: vectors.embedder }
+  const embedder = await loadCatalogEmbedder(catalogDir, vectors)
+  if (embedder === undefined) throw new Error('The LSA model of the catalog being updated could not be read')
+  const paths = LSA_MODEL_FILES
+  await copyFile(join(catalogDir, ...vectors.lsa.vocabularyFile.split('/')), output(paths.vocabulary))
+  await copyFile(join(catalogDir, ...vectors.lsa.projectionFile.split('/')), output(paths.projection))
+  await record(paths.vocabulary, vectors.lsa.terms)
+  await record(paths.projection, vectors.lsa.terms)
+  return {
+    embedder,
+    made: vectors.embedder,
+    lsa: {
+      ...vectors.lsa,
+      vocabularyFile: paths.vocabulary,
+      projectionFile: paths.projection,
+      worksChangedSince: kept.worksChangedSince,
+    },
+  }
+}
+
+/**
+ * The kept vectors of a batch, read from the updated catalog's matrix in one read: they lie in the matrix in
+ * the batch's order (both are in id order), so the read spans the batch's first to last kept row.
+ */
+async function readKeptRows(
+  matrix: FileHandle,
+  batch: readonly WorkText[],
+  dimensions: number,
+): Promise<(row: number) => Int8Array> {
+  let first = Number.POSITIVE_INFINITY
+  let last = -1
+  for (const work of batch)
+    if (work.kept !== undefined) {
+      first = Math.min(first, work.kept.row)
+      last = Math.max(last, work.kept.row)
+    }
+  if (last < 0) return () => new Int8Array(0)
+  const length = (last - first + 1) * dimensions
+  const block = new Int8Array(length)
+  for (let done = 0; done < length; ) {
+    const { bytesRead } = await matrix.read(block, done, length - done, first * dimensions + done)
+    if (bytesRead === 0) throw new Error(`The kept vector matrix ended at row ${first + done / dimensions}`)
+    done += bytesRead
+  }
+  return (row) => block.subarray((row - first) * dimensions, (row - first + 1) * dimensions)
 }
 
 /** Builds and writes the list index of the matrix at `WORK_VECTOR_MATRIX_FILE`; undefined when none pays. */

@@ -1,0 +1,213 @@
+// An update keeps what was trained and embedded: the LSA model and the tag model are copied from the catalog
+// it updates, the works it kept as they were keep their vectors, and only the revised and new works are
+// embedded, by the kept model. The vectors it writes are those of embedding every work with that model. Past
+// a share of the catalog changed (or asked to), the models are trained again. The sample's works alone are
+// the snapshot (1,130 works, 548 with a title or an abstract); the update revises 20, adds 3 and merges 2
+// away.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
+import {
+  type CatalogManifest,
+  loadCatalogEmbedder,
+  textTaggerOf,
+  type VectorIndexManifest,
+  vectorIndexOf,
+} from '@oqlkit/catalog'
+import type { Embedder } from '@oqlkit/engine'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ingestSnapshot } from '../src/ingest-snapshot.ts'
+import { connectionSession } from '../src/texts/build-session.ts'
+import { MODEL_RETRAIN_SHARE, modelReuse } from '../src/texts/model-reuse-policy.ts'
+import { buildWorkVectors } from '../src/vectors/work-vector-builder.ts'
+import { readSampleRecords } from './support/sample-snapshot-records.ts'
+import { type FixtureRecord, partsOf, writeLegacySnapshot } from './support/snapshot-fixtures.ts'
+
+const UPDATE_DATE = '2026-06-01'
+const REVISED = 20
+const ADDED = 3
+const MERGED = 2
+
+const works = readSampleRecords('works') as unknown as FixtureRecord[]
+const shortId = (work: FixtureRecord) => work.id.replace('https://openalex.org/', '')
+
+/** 20 works retitled, 3 new ones, and 2 more merged into the first. */
+function writeUpdate(dir: string): void {
+  const revised = works.slice(0, REVISED).map((work) => ({
+    ...work,
+    title: `${String(work.title)} revised`,
+    display_name: `Genome sequencing of ${String(work.display_name)}`,
+    updated_date: `${UPDATE_DATE}T08:00:00.000000`,
+  }))
+  const added = works.slice(REVISED, REVISED + ADDED).map((work, at) => {
+    const id = `https://openalex.org/W900000000${at + 1}`
+    return { ...work, id, ids: { openalex: id }, doi: null, updated_date: `${UPDATE_DATE}T09:00:00.000000` }
+  })
+  const [into, ...merged] = [0, 40, 41].map((at) => shortId(works[at]!))
+  writeLegacySnapshot(dir, partsOf('works', [...revised, ...added]), {
+    works: {
+      [`${UPDATE_DATE}.csv`]: `merge_date,id,merge_into_id\n${merged.map((id) => `${UPDATE_DATE},${id},${into}`).join('\n')}\n`,
+    },
+  })
+}
+
+const manifestOf = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, 'catalog.json'), 'utf8')) as CatalogManifest
+const vectorsOf = (dir: string): VectorIndexManifest => vectorIndexOf(manifestOf(dir))!
+
+/** The vectors of every work of the catalog embedded again by `embedder`, written to `outDir`. */
+async function embedEveryWork(catalogDir: string, outDir: string, embedder: Embedder, model: string) {
+  const instance = await createDuckDbInstance()
+  const connection = await instance.connect()
+  try {
+    return await buildWorkVectors({
+      session: connectionSession(connection),
+      catalogDir,
+      outDir,
+      vectors: { kind: 'openai-compatible', embedder, model },
+      listIndex: false,
+    })
+  } finally {
+    connection.closeSync()
+    instance.closeSync()
+  }
+}
+
+let root: string
+let catalog: string
+let before: CatalogManifest
+let after: CatalogManifest
+let taggerBefore: Buffer
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'oqlkit-update-models-'))
+  catalog = join(root, 'catalog')
+  writeLegacySnapshot(join(root, 'base'), partsOf('works', works))
+  writeUpdate(join(root, 'update'))
+  await ingestSnapshot({
+    snapshotDir: join(root, 'base'),
+    outDir: catalog,
+    mode: 'replace',
+    searchIndex: false,
+  })
+  before = manifestOf(catalog)
+  taggerBefore = readFileSync(join(catalog, textTaggerOf(before)!.file))
+  await ingestSnapshot({ snapshotDir: join(root, 'update'), outDir: catalog, searchIndex: false })
+  after = manifestOf(catalog)
+}, 240_000)
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+// Revised and new works in the new catalog, revised and merged ones out of the old.
+const CHANGED = REVISED + ADDED + REVISED + MERGED
+
+describe('an update of a catalog with vectors and a tag model', () => {
+  it('keeps the LSA model and records the works changed since it was trained', () => {
+    const was = vectorIndexOf(before)!
+    const is = vectorIndexOf(after)!
+    expect(is.embedder.modelId).toBe(was.embedder.modelId)
+    expect(is.lsa).toEqual({ ...was.lsa, worksChangedSince: CHANGED })
+    for (const file of [was.lsa!.vocabularyFile, was.lsa!.projectionFile])
+      expect(readFileSync(join(catalog, file)).length).toBe(before.files.find((f) => f.path === file)!.bytes)
+  })
+
+  it('keeps the tag model, byte for byte', () => {
+    const tagger = textTaggerOf(after)!
+    expect(tagger).toEqual({ ...textTaggerOf(before), worksChangedSince: CHANGED })
+    expect(readFileSync(join(catalog, tagger.file)).equals(taggerBefore)).toBe(true)
+  })
+
+  it('writes the vectors that embedding every work with the kept model gives, byte for byte', async () => {
+    const vectors = vectorsOf(catalog)
+    const embedder = (await loadCatalogEmbedder(catalog, vectors))!
+    const fresh = await embedEveryWork(catalog, join(root, 'fresh'), embedder, 'the kept LSA model')
+    expect(fresh.count).toBe(vectors.count)
+    const matrix = readFileSync(join(catalog, vectors.matrixFile))
+    expect(matrix.equals(readFileSync(join(root, 'fresh', fresh.matrixFile)))).toBe(true)
+    // The revised works' rows moved: their text changed, so their vectors did.
+    const instance = await createDuckDbInstance()
+    const connection = await instance.connect()
+    try {
+      const differing = await connection.runAndReadAll(
+        `SELECT count(*) AS n FROM (SELECT id, norm FROM read_parquet($1) EXCEPT ALL SELECT id, norm FROM read_parquet($2))`,
+        [join(catalog, vectors.file), join(root, 'fresh', fresh.file)],
+      )
+      expect(Number(differing.getRowObjectsJson()[0]!.n)).toBe(0)
+    } finally {
+      connection.closeSync()
+      instance.closeSync()
+    }
+  }, 120_000)
+
+  it('trains both models again when asked', async () => {
+    writeLegacySnapshot(join(root, 'again'), partsOf('works', [{ ...works[5]!, updated_date: '2027-01-01' }]))
+    await ingestSnapshot({
+      snapshotDir: join(root, 'again'),
+      outDir: catalog,
+      searchIndex: false,
+      retrainModels: true,
+    })
+    const manifest = manifestOf(catalog)
+    expect(vectorIndexOf(manifest)!.lsa!.worksChangedSince).toBeUndefined()
+    expect(vectorIndexOf(manifest)!.lsa!.trainingDocuments).toBeGreaterThan(500)
+    expect(textTaggerOf(manifest)!.worksChangedSince).toBeUndefined()
+  }, 120_000)
+})
+
+/**
+ * A stand-in for an embeddings server (the real client needs a server this machine cannot run): a vector from
+ * the text's character codes, deterministic, and a count of the texts it was sent.
+ */
+function standInEmbedder(): Embedder & { sent: string[] } {
+  const sent: string[] = []
+  return {
+    modelId: 'openai:stand-in',
+    dimensions: 8,
+    sent,
+    embed: async (texts) => {
+      sent.push(...texts)
+      return texts.map((text) => {
+        const vector = new Float32Array(8)
+        for (let at = 0; at < text.length; at++) vector[at % 8]! += (text.charCodeAt(at) % 13) - 6
+        return vector
+      })
+    },
+  }
+}
+
+describe('an update of a catalog whose vectors came from an embeddings server (a stand-in server)', () => {
+  it('sends the server only the revised and new works, and writes what embedding every work gives', async () => {
+    const dir = join(root, 'served')
+    const embedder = standInEmbedder()
+    const vectors = { kind: 'openai-compatible', embedder, model: 'stand-in' } as const
+    const options = { outDir: dir, searchIndex: false, textTagger: false, vectors } as const
+    await ingestSnapshot({ ...options, snapshotDir: join(root, 'base'), mode: 'replace' })
+    const first = embedder.sent.length
+    expect(first).toBe(vectorsOf(dir).count)
+    embedder.sent.length = 0
+    await ingestSnapshot({ ...options, snapshotDir: join(root, 'update') })
+    const withText = works
+      .slice(REVISED, REVISED + ADDED)
+      .filter((work) => String(work.display_name ?? '').trim() !== '' || work.abstract_inverted_index != null)
+    expect(embedder.sent.length).toBe(REVISED + withText.length)
+    expect(embedder.sent.filter((text) => text.startsWith('Genome sequencing of'))).toHaveLength(REVISED)
+
+    const fresh = await embedEveryWork(dir, join(root, 'served-fresh'), standInEmbedder(), 'stand-in')
+    const is = vectorsOf(dir)
+    expect(is.count).toBe(fresh.count)
+    expect(
+      readFileSync(join(dir, is.matrixFile)).equals(
+        readFileSync(join(root, 'served-fresh', fresh.matrixFile)),
+      ),
+    ).toBe(true)
+  }, 120_000)
+})
+
+describe('modelReuse', () => {
+  it('keeps a model until the works changed since training pass the share, counting across updates', () => {
+    expect(modelReuse(undefined, 45, 1000, false)).toEqual({ worksChangedSince: 45 })
+    expect(modelReuse(150, 50, 1000, false)).toEqual({ worksChangedSince: 200 })
+    expect(modelReuse(150, 51, 1000, false)).toBeUndefined()
+    expect(MODEL_RETRAIN_SHARE * 1000).toBe(200)
+    expect(modelReuse(undefined, 1, 1000, true)).toBeUndefined()
+  })
+})

@@ -76,5 +76,10 @@ export interface IngestSummary {
   readonly durationMs: number
   /** Part files a stopped run of the same ingest had parsed, which this run resumed from instead of reading. */
   readonly partsResumed: number
+  /**
+   * The trained models an update kept from the catalog rather than training again, each with the works
+   * changed since it was trained (`texts/model-reuse-policy.ts`); empty when every model was trained here.
+   */
+  readonly modelsKept: { readonly lsa?: number; readonly textTagger?: number }
   readonly warnings: readonly string[]
 }

@@ -329,6 +329,10 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       catalogBytes: await folderBytes(build.outDir),
       durationMs: Math.round(performance.now() - started),
       partsResumed: staged.partsResumed,
+      modelsKept: {
+        ...(vectors?.lsa?.worksChangedSince === undefined ? {} : { lsa: vectors.lsa.worksChangedSince }),
+        ...(keptTagger?.worksChangedSince === undefined ? {} : { textTagger: keptTagger.worksChangedSince }),
+      },
       warnings: [
         ...plan.warnings,
         ...build.removedLeftovers.map(

@@ -4,7 +4,7 @@
 // a share of the catalog changed (or asked to), the models are trained again. The sample's works alone are
 // the snapshot (1,130 works, 548 with a title or an abstract); the update revises 20, adds 3 and merges 2
 // away.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
@@ -17,8 +17,10 @@ import {
 } from '@oqlkit/catalog'
 import type { Embedder } from '@oqlkit/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { stageUnchangedWorks } from '../src/build/unchanged-works.ts'
+import type { IngestSummary } from '../src/ingest-progress.ts'
 import { ingestSnapshot } from '../src/ingest-snapshot.ts'
-import { connectionSession } from '../src/texts/build-session.ts'
+import { type BuildSession, connectionSession } from '../src/texts/build-session.ts'
 import { MODEL_RETRAIN_SHARE, modelReuse } from '../src/texts/model-reuse-policy.ts'
 import { buildWorkVectors } from '../src/vectors/work-vector-builder.ts'
 import { readSampleRecords } from './support/sample-snapshot-records.ts'
@@ -56,29 +58,36 @@ const manifestOf = (dir: string) =>
   JSON.parse(readFileSync(join(dir, 'catalog.json'), 'utf8')) as CatalogManifest
 const vectorsOf = (dir: string): VectorIndexManifest => vectorIndexOf(manifestOf(dir))!
 
-/** The vectors of every work of the catalog embedded again by `embedder`, written to `outDir`. */
-async function embedEveryWork(catalogDir: string, outDir: string, embedder: Embedder, model: string) {
+/** `use` with a build session over a DuckDB of its own. */
+async function withSession<T>(use: (session: BuildSession) => Promise<T>): Promise<T> {
   const instance = await createDuckDbInstance()
   const connection = await instance.connect()
   try {
-    return await buildWorkVectors({
-      session: connectionSession(connection),
-      catalogDir,
-      outDir,
-      vectors: { kind: 'openai-compatible', embedder, model },
-      listIndex: false,
-    })
+    return await use(connectionSession(connection))
   } finally {
     connection.closeSync()
     instance.closeSync()
   }
 }
 
+/** The vectors of every work of the catalog embedded again by `embedder`, written to `outDir`. */
+const embedEveryWork = (catalogDir: string, outDir: string, embedder: Embedder, model: string) =>
+  withSession((session) =>
+    buildWorkVectors({
+      session,
+      catalogDir,
+      outDir,
+      vectors: { kind: 'openai-compatible', embedder, model },
+      listIndex: false,
+    }),
+  )
+
 let root: string
 let catalog: string
 let before: CatalogManifest
 let after: CatalogManifest
 let taggerBefore: Buffer
+let updateSummary: IngestSummary
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'oqlkit-update-models-'))
   catalog = join(root, 'catalog')
@@ -91,8 +100,14 @@ beforeAll(async () => {
     searchIndex: false,
   })
   before = manifestOf(catalog)
+  // The catalog as it was, for the builder-level test of kept served vectors below.
+  cpSync(catalog, join(root, 'before'), { recursive: true })
   taggerBefore = readFileSync(join(catalog, textTaggerOf(before)!.file))
-  await ingestSnapshot({ snapshotDir: join(root, 'update'), outDir: catalog, searchIndex: false })
+  updateSummary = await ingestSnapshot({
+    snapshotDir: join(root, 'update'),
+    outDir: catalog,
+    searchIndex: false,
+  })
   after = manifestOf(catalog)
 }, 240_000)
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -100,12 +115,76 @@ afterAll(() => rmSync(root, { recursive: true, force: true }))
 // Revised and new works in the new catalog, revised and merged ones out of the old.
 const CHANGED = REVISED + ADDED + REVISED + MERGED
 
+/**
+ * A stand-in for an embeddings server (the real client needs a server this machine cannot run): a vector from
+ * the text's character codes, deterministic, and a count of the texts it was sent.
+ */
+function standInEmbedder(): Embedder & { sent: string[] } {
+  const sent: string[] = []
+  return {
+    modelId: 'openai:stand-in',
+    dimensions: 8,
+    sent,
+    embed: async (texts) => {
+      sent.push(...texts)
+      return texts.map((text) => {
+        const vector = new Float32Array(8)
+        for (let at = 0; at < text.length; at++) vector[at % 8]! += (text.charCodeAt(at) % 13) - 6
+        return vector
+      })
+    },
+  }
+}
+
+describe('vectors kept from an embeddings server (a stand-in server, the builder alone)', () => {
+  it('sends the server only the revised and new works, and writes what embedding every work gives', async () => {
+    const vectors = { kind: 'openai-compatible', embedder: standInEmbedder(), model: 'stand-in' } as const
+    const beforeDir = join(root, 'before')
+    // The catalog before the update, its vectors made by the server…
+    const previous = await withSession((session) =>
+      buildWorkVectors({ session, catalogDir: beforeDir, vectors, listIndex: false }),
+    )
+    expect(vectors.embedder.sent.length).toBe(previous.count)
+    // …then the updated catalog's, starting from them.
+    const embedder = standInEmbedder()
+    const updated = await withSession(async (session) =>
+      buildWorkVectors({
+        session,
+        catalogDir: catalog,
+        outDir: join(root, 'served'),
+        vectors: { ...vectors, embedder },
+        listIndex: false,
+        update: {
+          catalogDir: beforeDir,
+          vectors: previous,
+          unchanged: await stageUnchangedWorks(session, catalog, after.entities.works, {
+            manifest: before,
+            records: new Map(),
+            outDir: beforeDir,
+          }),
+        },
+      }),
+    )
+    const withText = works
+      .slice(REVISED, REVISED + ADDED)
+      .filter((work) => String(work.display_name ?? '').trim() !== '' || work.abstract_inverted_index != null)
+    expect(embedder.sent.length).toBe(REVISED + withText.length)
+    expect(embedder.sent.filter((text) => text.startsWith('Genome sequencing of'))).toHaveLength(REVISED)
+
+    const fresh = await embedEveryWork(catalog, join(root, 'served-fresh'), standInEmbedder(), 'stand-in')
+    expect(updated.count).toBe(fresh.count)
+    const matrix = readFileSync(join(root, 'served', updated.matrixFile))
+    expect(matrix.equals(readFileSync(join(root, 'served-fresh', fresh.matrixFile)))).toBe(true)
+  }, 120_000)
+})
+
 describe('an update of a catalog with vectors and a tag model', () => {
   it('keeps the LSA model and records the works changed since it was trained', () => {
     const was = vectorIndexOf(before)!
     const is = vectorIndexOf(after)!
     expect(is.embedder.modelId).toBe(was.embedder.modelId)
     expect(is.lsa).toEqual({ ...was.lsa, worksChangedSince: CHANGED })
+    expect(updateSummary.modelsKept).toEqual({ lsa: CHANGED, textTagger: CHANGED })
     for (const file of [was.lsa!.vocabularyFile, was.lsa!.projectionFile])
       expect(readFileSync(join(catalog, file)).length).toBe(before.files.find((f) => f.path === file)!.bytes)
   })
@@ -140,65 +219,17 @@ describe('an update of a catalog with vectors and a tag model', () => {
 
   it('trains both models again when asked', async () => {
     writeLegacySnapshot(join(root, 'again'), partsOf('works', [{ ...works[5]!, updated_date: '2027-01-01' }]))
-    await ingestSnapshot({
+    const summary = await ingestSnapshot({
       snapshotDir: join(root, 'again'),
       outDir: catalog,
       searchIndex: false,
       retrainModels: true,
     })
+    expect(summary.modelsKept).toEqual({})
     const manifest = manifestOf(catalog)
     expect(vectorIndexOf(manifest)!.lsa!.worksChangedSince).toBeUndefined()
     expect(vectorIndexOf(manifest)!.lsa!.trainingDocuments).toBeGreaterThan(500)
     expect(textTaggerOf(manifest)!.worksChangedSince).toBeUndefined()
-  }, 120_000)
-})
-
-/**
- * A stand-in for an embeddings server (the real client needs a server this machine cannot run): a vector from
- * the text's character codes, deterministic, and a count of the texts it was sent.
- */
-function standInEmbedder(): Embedder & { sent: string[] } {
-  const sent: string[] = []
-  return {
-    modelId: 'openai:stand-in',
-    dimensions: 8,
-    sent,
-    embed: async (texts) => {
-      sent.push(...texts)
-      return texts.map((text) => {
-        const vector = new Float32Array(8)
-        for (let at = 0; at < text.length; at++) vector[at % 8]! += (text.charCodeAt(at) % 13) - 6
-        return vector
-      })
-    },
-  }
-}
-
-describe('an update of a catalog whose vectors came from an embeddings server (a stand-in server)', () => {
-  it('sends the server only the revised and new works, and writes what embedding every work gives', async () => {
-    const dir = join(root, 'served')
-    const embedder = standInEmbedder()
-    const vectors = { kind: 'openai-compatible', embedder, model: 'stand-in' } as const
-    const options = { outDir: dir, searchIndex: false, textTagger: false, vectors } as const
-    await ingestSnapshot({ ...options, snapshotDir: join(root, 'base'), mode: 'replace' })
-    const first = embedder.sent.length
-    expect(first).toBe(vectorsOf(dir).count)
-    embedder.sent.length = 0
-    await ingestSnapshot({ ...options, snapshotDir: join(root, 'update') })
-    const withText = works
-      .slice(REVISED, REVISED + ADDED)
-      .filter((work) => String(work.display_name ?? '').trim() !== '' || work.abstract_inverted_index != null)
-    expect(embedder.sent.length).toBe(REVISED + withText.length)
-    expect(embedder.sent.filter((text) => text.startsWith('Genome sequencing of'))).toHaveLength(REVISED)
-
-    const fresh = await embedEveryWork(dir, join(root, 'served-fresh'), standInEmbedder(), 'stand-in')
-    const is = vectorsOf(dir)
-    expect(is.count).toBe(fresh.count)
-    expect(
-      readFileSync(join(dir, is.matrixFile)).equals(
-        readFileSync(join(root, 'served-fresh', fresh.matrixFile)),
-      ),
-    ).toBe(true)
   }, 120_000)
 })
 

@@ -69,6 +69,16 @@ export const formatIngestSummary = (summary: IngestSummary): string => {
       : [
           `resumed: ${summary.partsResumed} part files were parsed by an earlier run that stopped, and not read again`,
         ]),
+    ...Object.entries({
+      'LSA model': summary.modelsKept.lsa,
+      'tag model': summary.modelsKept.textTagger,
+    }).flatMap(([model, changed]) =>
+      changed === undefined
+        ? []
+        : [
+            `kept the ${model}: ${changed.toLocaleString('en-US')} works changed since it was trained (--retrain-models trains it again)`,
+          ],
+    ),
     '',
     `${'entity'.padEnd(18)} ${'read'.padStart(9)} ${'kept'.padStart(9)} ${'replaced'.padStart(9)} ${'deleted'.padStart(8)} ${'merged'.padStart(7)}`,
     ...Object.entries(summary.entities)

@@ -4,6 +4,8 @@ import { TimedJsonReporter } from './scripts/timed-json-reporter.ts'
 // OQLKIT_TEST_REPORT names a JSON report to write beside the usual output, each file with its whole time;
 // .ci/run sets it and prints the slowest files from it (scripts/slowest-test-files.ts).
 const report = process.env.OQLKIT_TEST_REPORT
+// Beside it, each file's CPU seconds (scripts/test-cpu-recorder.ts), unless OQLKIT_TEST_CPU names another file.
+const cpuRecord = process.env.OQLKIT_TEST_CPU ?? (report === undefined ? undefined : `${report}.cpu.jsonl`)
 
 // Tests import sibling packages by name and resolve them to their TypeScript source through the
 // `@oqlkit/source` export condition, so no build step stands between an edit and a test run.
@@ -18,6 +20,9 @@ export default defineConfig({
       'bench/**/*.test.ts',
     ],
     ...(report ? { reporters: ['default', new TimedJsonReporter({ outputFile: report })] } : {}),
+    ...(cpuRecord === undefined
+      ? {}
+      : { setupFiles: ['scripts/test-cpu-recorder.ts'], env: { OQLKIT_TEST_CPU: cpuRecord } }),
     restoreMocks: true,
     // One module graph per worker, not one per file: importing the packages (arktype's scopes, DuckDB's
     // binding, h3, the registries) took 2-3 s a file, 61 of 134 s for oql's and engine's tests; without

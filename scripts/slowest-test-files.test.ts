@@ -5,7 +5,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { fileTimes, minutesAndSeconds, summaryLines } from './slowest-test-files.ts'
+import {
+  cpuLines,
+  fileTimes,
+  minutesAndSeconds,
+  parseCpuRecords,
+  summaryLines,
+} from './slowest-test-files.ts'
 
 const REPO = resolve(import.meta.dirname, '..')
 const FIXTURE = join(import.meta.dirname, 'fixtures/vitest-report.json')
@@ -75,6 +81,51 @@ describe('summaryLines', () => {
       'No vitest report: the run stopped before the tests finished.',
       '.ci/run took 15m00s.',
       '!!! .ci/run took 15m00s: over the 10-minute budget',
+    ])
+  })
+})
+
+describe('cpuLines', () => {
+  const records = parseCpuRecords(
+    [
+      '{"file":"/repo/packages/a.test.ts","ownSeconds":12.5,"childSeconds":0}',
+      '{"file":"/repo/packages/b.test.ts","ownSeconds":3,"childSeconds":40.25}',
+      '{"file":"/repo/packages/c.test.ts","own',
+      '{"file":"/repo/packages/d.test.ts","ownSeconds":1,"childSeconds":0.01}',
+      '',
+    ].join('\n'),
+  )
+
+  it('reads one record a line and skips a line cut short', () => {
+    expect(records.map((record) => record.file)).toEqual([
+      '/repo/packages/a.test.ts',
+      '/repo/packages/b.test.ts',
+      '/repo/packages/d.test.ts',
+    ])
+  })
+
+  it("lists the costliest files by their own and their children's CPU, with the total", () => {
+    expect(cpuLines(records, '/repo', 2)).toEqual([
+      "CPU: 57s in the test files (their workers' and child processes'); the 2 costliest:",
+      '  43.3 s  packages/b.test.ts (40.3 s in child processes)',
+      '  12.5 s  packages/a.test.ts',
+    ])
+    expect(cpuLines([], '/repo', 10)).toEqual([])
+  })
+
+  it('come before the run time in the summary', () => {
+    const lines = summaryLines({
+      report,
+      root: '/repo',
+      budgetSeconds: 600,
+      count: 1,
+      cpu: records,
+      runSeconds: 60,
+    })
+    expect(lines.slice(-3)).toEqual([
+      "CPU: 57s in the test files (their workers' and child processes'); the 1 costliest:",
+      '  43.3 s  packages/b.test.ts (40.3 s in child processes)',
+      '.ci/run took 1m00s.',
     ])
   })
 })

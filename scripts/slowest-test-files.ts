@@ -1,4 +1,5 @@
-// Prints the slowest files of a vitest JSON report, and how long the whole run took against its budget:
+// Prints the slowest files of a vitest JSON report, the files that cost the most CPU (when the run recorded it,
+// scripts/test-cpu-recorder.ts), and how long the whole run took against its budget:
 //   node --import tsx scripts/slowest-test-files.ts <report.json> [--run-seconds N] [--budget-seconds 600] [--count 10]
 // .ci/run calls it at its end, so that a suite drifting past its ten minutes is seen in every CI log; over
 // the budget it prints a loud line, not a failure (a loaded machine must not block a landing).
@@ -59,6 +60,47 @@ export function minutesAndSeconds(seconds: number): string {
   return minutes === 0 ? `${whole}s` : `${minutes}m${String(whole % 60).padStart(2, '0')}s`
 }
 
+/** A test file's CPU seconds as scripts/test-cpu-recorder.ts records them (one JSON line per file). */
+export interface FileCpu {
+  readonly file: string
+  readonly ownSeconds: number
+  readonly childSeconds: number
+}
+
+/** The records of a CPU record file's text; a line that is not one (a run killed mid-write) is skipped. */
+export function parseCpuRecords(text: string): FileCpu[] {
+  return text.split('\n').flatMap((line) => {
+    try {
+      const value = JSON.parse(line) as Partial<FileCpu>
+      return typeof value.file === 'string' &&
+        typeof value.ownSeconds === 'number' &&
+        typeof value.childSeconds === 'number'
+        ? [{ file: value.file, ownSeconds: value.ownSeconds, childSeconds: value.childSeconds }]
+        : []
+    } catch {
+      return []
+    }
+  })
+}
+
+/** The CPU the files took in all, and the `count` that took most, the costliest first. */
+export function cpuLines(records: readonly FileCpu[], root: string, count: number): string[] {
+  if (records.length === 0) return []
+  const cost = (record: FileCpu) => record.ownSeconds + record.childSeconds
+  const total = records.reduce((sum, record) => sum + cost(record), 0)
+  const costliest = [...records]
+    .sort((a, b) => cost(b) - cost(a) || a.file.localeCompare(b.file))
+    .slice(0, count)
+  const width = Math.max(...costliest.map((record) => cost(record).toFixed(1).length))
+  return [
+    `CPU: ${minutesAndSeconds(total)} in the test files (their workers' and child processes'); the ${costliest.length} costliest:`,
+    ...costliest.map(
+      (record) =>
+        `  ${cost(record).toFixed(1).padStart(width)} s  ${record.file.startsWith(`${root}/`) ? relative(root, record.file) : record.file}${record.childSeconds >= 0.05 ? ` (${record.childSeconds.toFixed(1)} s in child processes)` : ''}`,
+    ),
+  ]
+}
+
 export interface RunSummary {
   /** The parsed report, or undefined when the run stopped before vitest wrote one. */
   readonly report: unknown
@@ -67,10 +109,12 @@ export interface RunSummary {
   readonly runSeconds?: number
   readonly budgetSeconds: number
   readonly count: number
+  /** Each file's CPU, when the run recorded it. */
+  readonly cpu?: readonly FileCpu[]
 }
 
 /** The lines printed at the end of a run. */
-export function summaryLines({ report, root, runSeconds, budgetSeconds, count }: RunSummary): string[] {
+export function summaryLines({ report, root, runSeconds, budgetSeconds, count, cpu }: RunSummary): string[] {
   const lines: string[] = []
   if (report === undefined) lines.push('No vitest report: the run stopped before the tests finished.')
   else {
@@ -87,6 +131,7 @@ export function summaryLines({ report, root, runSeconds, budgetSeconds, count }:
         `  ${time.seconds.toFixed(1).padStart(width)} s  ${time.file} (${time.tests} test${time.tests === 1 ? '' : 's'}${time.status === 'passed' ? '' : `, ${time.status}`})`,
       )
   }
+  lines.push(...cpuLines(cpu ?? [], root, count))
   if (runSeconds !== undefined) {
     lines.push(`.ci/run took ${minutesAndSeconds(runSeconds)}.`)
     const budget = budgetSeconds % 60 === 0 ? `${budgetSeconds / 60}-minute` : `${budgetSeconds}-second`
@@ -111,7 +156,10 @@ function main(args: readonly string[]): void {
       'usage: slowest-test-files.ts <report.json> [--run-seconds N] [--budget-seconds 600] [--count 10]',
     )
   const runSeconds = numberOption(args, '--run-seconds')
+  // Where vitest.config.ts has scripts/test-cpu-recorder.ts write each file's CPU.
+  const cpuPath = `${path}.cpu.jsonl`
   const lines = summaryLines({
+    cpu: existsSync(cpuPath) ? parseCpuRecords(readFileSync(cpuPath, 'utf8')) : [],
     report: existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as unknown) : undefined,
     root: process.cwd(),
     ...(runSeconds === undefined ? {} : { runSeconds }),

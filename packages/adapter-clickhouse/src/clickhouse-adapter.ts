@@ -22,7 +22,7 @@ import {
   UnsupportedPlanError,
 } from '@oqlkit/engine'
 import { entityPath } from '@oqlkit/oqo-schema'
-import { ClickHouseDriver } from './clickhouse-driver.ts'
+import { ClickHouseDriver, tableHasColumn } from './clickhouse-driver.ts'
 import {
   compileAutocomplete,
   compileGroups,
@@ -32,6 +32,7 @@ import {
   compileSums,
   entityOf,
 } from './clickhouse-plan-compiler.ts'
+import { linkTableName, WORK_IS_XPAC_COLUMN } from './clickhouse-schema.ts'
 import { SearchIndexCache, type SearchSources } from './clickhouse-search-relations.ts'
 import {
   ClickHouseSemanticSearch,
@@ -88,6 +89,22 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
       found.set(node, nearest === undefined ? [] : await driver.rows<SemanticMatch>(nearest, signal))
     }
     return { index, semantic: (node, context) => semanticMatchesRelation(context, found.get(node) ?? []) }
+  }
+
+  /**
+   * Whether a version's link tables carry their works' corpus (`work_is_xpac`): loads since they do; an older
+   * version's group-bys of a link join the works, as they did. Asked once per version.
+   */
+  const corpusOfLinks = new Map<string, Promise<boolean>>()
+  const linksCarryCorpus = (database: string): Promise<boolean> => {
+    let known = corpusOfLinks.get(database)
+    if (known === undefined) {
+      known = tableHasColumn(client, database, linkTableName('works-authors'), WORK_IS_XPAC_COLUMN)
+      if (corpusOfLinks.size >= 4) corpusOfLinks.delete(corpusOfLinks.keys().next().value!)
+      corpusOfLinks.set(database, known)
+      known.catch(() => corpusOfLinks.delete(database))
+    }
+    return known
   }
 
   /** The version served now, and what the plan's searches read in it. */
@@ -158,7 +175,7 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     if (plan.page.kind === 'cursor' && plan.page.after !== null)
       throw new UnsupportedPlanError('group_cursor', 'Group buckets are paged by number, not by cursor')
     const { database, sources } = await servedSources(entity, plan, signal)
-    const compiled = compileGroups(database, sources, entity, plan)
+    const compiled = compileGroups(database, sources, entity, plan, await linksCarryCorpus(database))
     const [page, [groups], [counted]] = await Promise.all([
       driver.rows<Record<string, unknown>>(compiled.page, signal),
       driver.rows<{ n: number | string }>(compiled.groupsCount, signal),

@@ -68,6 +68,21 @@ export const selectRows = <T>(
     return (await result.json()) as T[]
   })
 
+/** Whether `database`'s `table` has `column` (a version loaded before a column was added lacks it). */
+export const tableHasColumn = async (
+  client: ClickHouseClient,
+  database: string,
+  table: string,
+  column: string,
+): Promise<boolean> => {
+  const [row] = await selectRows<{ n: string | number }>(
+    client,
+    'SELECT count() AS n FROM system.columns WHERE database = {database:String} AND table = {table:String} AND name = {column:String}',
+    { params: { database, table, column } },
+  )
+  return Number(row?.n ?? 0) > 0
+}
+
 /** Whether `database` holds `table` (a version loaded before a table was added lacks it). */
 export const tableExists = async (
   client: ClickHouseClient,

@@ -39,7 +39,7 @@ import {
   QueryParams,
   tableOf,
 } from './clickhouse-filter-compiler.ts'
-import { entityTableName, recordsTableName } from './clickhouse-schema.ts'
+import { entityTableName, recordsTableName, WORK_IS_XPAC_COLUMN } from './clickhouse-schema.ts'
 import {
   type SearchSources,
   type StatementSearches,
@@ -222,11 +222,26 @@ export const compileGroups = (
   sources: SearchSources,
   entity: CatalogEntity,
   plan: QueryPlan,
+  /** Whether the version's link tables carry their works' `is_xpac` (`clickhouse-schema.ts`). */
+  linksCarryCorpus = false,
 ): CompiledGroups => {
   const params = new QueryParams()
   const filtered = filterOf(contextOf(database, params), entity, plan, sources)
   const { context, where } = filtered
   const table = `${tableOf(context, entityTableName(entity))} AS e`
+  const counted = linksCarryCorpus ? linkCountsOf(context, entity, plan) : undefined
+  if (counted !== undefined) {
+    const order = bucketOrder(plan, ['__g0'])
+    return {
+      page: statement(
+        `${counted} ORDER BY ${order} LIMIT ${params.add(plan.page.perPage, 'UInt64')} OFFSET ${params.add(pageOffset(plan.page), 'UInt64')}`,
+        params,
+      ),
+      groupsCount: statement(`SELECT count() AS n FROM (${counted})`, params),
+      count: statement(`SELECT count() AS n FROM ${table} WHERE ${where}`, params),
+      keyFormats: [groupedValuesOf(MAP.columnSourceOf, entity, plan.groupBy[0]!).format],
+    }
+  }
   const columns: string[] = []
   const joins: string[] = []
   const known: string[] = []
@@ -269,6 +284,28 @@ export const compileGroups = (
     count: statement(`${filtered.with}SELECT count() AS n FROM ${table} WHERE ${where}`, params),
     keyFormats,
   }
+}
+
+/**
+ * The buckets of a group-by of one link's keys over a whole corpus (no other filter, no unknown bucket),
+ * counted from the link table alone: each link row is one work's key, and its work's corpus is beside it
+ * (`work_is_xpac`), so the counts come from the table's projection of counts by corpus and key rather than
+ * from a join of every work to its link rows. The same buckets as the join: a work with no link row gives no
+ * key, and the unknown bucket is not asked for. Undefined for any other plan.
+ */
+const linkCountsOf = (context: FilterContext, entity: CatalogEntity, plan: QueryPlan): string | undefined => {
+  const [dimension] = plan.groupBy
+  if (entity !== 'works' || plan.groupBy.length !== 1 || dimension === undefined) return undefined
+  if (plan.filter !== null || dimension.includeUnknown) return undefined
+  const grouped = groupedValuesOf(MAP.columnSourceOf, entity, dimension)
+  if (grouped.kind !== 'link') return undefined
+  const corpus =
+    plan.corpus === 'core'
+      ? ` WHERE NOT ${WORK_IS_XPAC_COLUMN}`
+      : plan.corpus === 'expansion'
+        ? ` WHERE ${WORK_IS_XPAC_COLUMN}`
+        : ''
+  return `SELECT key AS __g0, count() AS __n FROM ${tableOf(context, grouped.source.view)}${corpus} GROUP BY __g0`
 }
 
 /** The totals of a plan's sums (`__sum0…`) over its rows. */

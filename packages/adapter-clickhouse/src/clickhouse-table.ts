@@ -13,7 +13,22 @@ export interface ClickHouseColumn {
 
 /** Where a table's rows come from in the catalog folder. */
 export type TableSource =
-  | { readonly kind: 'parquet'; readonly files: readonly string[]; readonly rows: number }
+  | {
+      readonly kind: 'parquet'
+      readonly files: readonly string[]
+      readonly rows: number
+      /**
+       * A link table of works: its files hold `(key, work_id)`, and the table each row's work's `is_xpac` beside
+       * them (`work_is_xpac`), filled from a scratch table of the files' rows joined to the loaded works.
+       */
+      readonly withWorkCorpus?: boolean
+      /**
+       * An entity table whose columns' values the loader counts once the rows are in (`catalog-loader.ts`): a
+       * text column of few values becomes LowCardinality, and, for works, a column of few values gets a
+       * projection of its counts by corpus.
+       */
+      readonly measureColumns?: boolean
+    }
   | { readonly kind: 'records'; readonly entity: CatalogEntity; readonly rows: number }
   /** The works' vectors: ids and norms from `idsFile` (Parquet), int8 rows of `dimensions` bytes from `matrixFile`. */
   | {
@@ -35,6 +50,8 @@ export interface ClickHouseTable {
    * (written by this package, never from input): the id of the work or entity a row belongs to.
    */
   readonly shardBy: string
+  /** Projections of the table, each `name (SELECT …)`: kept by ClickHouse beside every part. */
+  readonly projections?: readonly string[]
   /** MergeTree settings of the table, where the defaults do not suit it. */
   readonly settings?: string
   /** On a cluster, whole on every node (one replicated table, no Distributed one) rather than sharded. */

@@ -48,10 +48,25 @@ describe('the ClickHouse tables of a catalog', () => {
     const entities = Object.keys(manifest.entities).length
     expect(catalogTables).toHaveLength(2 * entities + Object.keys(manifest.links).length + 5)
     const works = tables.find((table) => table.name === 'works')!
+    // The loader fits the entity tables' column types to their values once they are loaded.
     expect(works.source).toEqual({
       kind: 'parquet',
       files: manifest.entities.works.files,
       rows: manifest.entities.works.rowCount,
+      measureColumns: true,
+    })
+    // A link table: the file's (key, work_id), then its work's corpus, filled by the loader from the works.
+    const authors = tables.find((table) => table.name === 'link_works_authors')!
+    expect(authors.columns.map((column) => `${column.name} ${column.type}`)).toEqual([
+      'key String',
+      'work_id String',
+      'work_is_xpac Bool',
+    ])
+    expect(authors.source).toEqual({
+      kind: 'parquet',
+      files: manifest.links['works-authors']!.files,
+      rows: manifest.links['works-authors']!.rowCount,
+      withWorkCorpus: true,
     })
     // Every column of the Parquet file, sort keys not nullable, the rest as the catalog types them.
     expect(works.columns.map((column) => column.name)).toEqual(

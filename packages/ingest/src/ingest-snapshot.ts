@@ -221,6 +221,10 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
             catalogDir: build.path,
             texts,
             onEntity: (entity, done, total) => progress.building(`search/${entity}`, done, total),
+            // Each step once the entity's texts are written (writing them reports `texts of …` meanwhile):
+            // at 1M works the works' index takes tens of minutes, which a stale label would hide.
+            onProgress: ({ entity, step, done, total }) =>
+              progress.building(`search/${entity} (${step})`, done, total),
           })
     // What an update's models and vectors start from: the works it kept as they were.
     const unchanged =

@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs'
 import { join } from 'node:path'
 import type { ClickHouseClient } from '@clickhouse/client'
 import {
+  CATALOG_ENTITIES,
   type CatalogEntity,
   type RecordLocation,
   RecordStoreReader,
@@ -22,6 +23,11 @@ import {
   publishVersion,
 } from './catalog-versions.ts'
 import {
+  AUTOCOMPLETE_MIN_ROWS,
+  autocompleteRowsSelect,
+  autocompleteTable,
+} from './clickhouse-autocomplete-index.ts'
+import {
   insertInto,
   rowBinaryInsert,
   runCommand,
@@ -35,6 +41,8 @@ import {
   createTableStatements,
   type DdlTarget,
   entityTableName,
+  LINK_SORT_COLUMNS,
+  linkSortColumn,
   WORK_IS_XPAC_COLUMN,
 } from './clickhouse-schema.ts'
 import type { ClickHouseTable } from './clickhouse-table.ts'
@@ -60,6 +68,8 @@ export interface LoadOptions {
   readonly onProgress?: (progress: LoadProgress) => void
   /** How many published versions to keep, the new one included (default 2: the one served before stays). */
   readonly keepVersions?: number
+  /** Rows an entity needs for a type-ahead index (default `AUTOCOMPLETE_MIN_ROWS`). */
+  readonly autocompleteMinRows?: number
 }
 
 export interface LoadSummary {
@@ -122,8 +132,10 @@ export const loadCatalogIntoClickHouse = async (options: LoadOptions): Promise<L
       if (table.source.kind === 'parquet') {
         if (table.source.withWorkCorpus === true) await loadLinks(options, target, table)
         else await loadParquet(options, database, table)
-        if (table.source.measureColumns === true && table.source.rows > 0)
+        if (table.source.measureColumns === true && table.source.rows > 0) {
           await fitColumnsToValues(client, target, table)
+          await buildAutocompleteIndex(options, target, table)
+        }
       }
       // An INSERT without rows is an error to ClickHouse (NO_DATA_TO_INSERT): an empty entity sends none.
       else if (table.source.rows === 0) {
@@ -131,7 +143,8 @@ export const loadCatalogIntoClickHouse = async (options: LoadOptions): Promise<L
         await loadRecords(client, records, database, table, table.source.entity, report)
       else if (table.source.kind === 'vectors')
         await loadWorkVectors(client, options.catalogDir, database, table.source, report)
-      else await loadCatalogFiles(client, options.catalogDir, database, table.source.files)
+      else if (table.source.kind === 'files')
+        await loadCatalogFiles(client, options.catalogDir, database, table.source.files)
       report(table.source.rows)
     }
     // Every table's rows checked against the manifest in one query once all are loaded: a count per table
@@ -226,26 +239,40 @@ const loadParquet = async (
 
 /**
  * A link table's files into a scratch table of their columns, then its rows copied into the link table beside
- * their work's `is_xpac` (the works are loaded first), the scratch table dropped. On a cluster each shard
+ * their work's `is_xpac` and sort keys (the works are loaded first), the scratch table dropped. On a cluster each shard
  * copies its own rows: a work and its link rows share a shard.
  */
 const loadLinks = async (options: LoadOptions, target: DdlTarget, table: ClickHouseTable) => {
   const { client } = options
   const { database } = target
+  const copied = new Map(LINK_SORT_COLUMNS.map((name) => [linkSortColumn(name), name]))
   const scratch: ClickHouseTable = {
     ...table,
     name: `${table.name}__staged`,
-    columns: table.columns.filter((column) => column.name !== WORK_IS_XPAC_COLUMN),
+    columns: table.columns.filter(
+      (column) => column.name !== WORK_IS_XPAC_COLUMN && !copied.has(column.name),
+    ),
     projections: [],
   }
   const onCluster = target.cluster === undefined ? '' : ` ON CLUSTER ${quoteIdentifier(target.cluster)}`
   for (const statement of createTableStatements(scratch, target)) await runCommand(client, statement)
   try {
     await loadParquet(options, database, table, scratch.name)
-    const names = scratch.columns.map((column) => `l.${quoteIdentifier(column.name)}`).join(', ')
+    // Each column of the link table from the file's row, or its work's.
+    const fromWork = table.columns.flatMap((column) => {
+      const name = copied.get(column.name)
+      return name === undefined ? [] : [quoteIdentifier(name)]
+    })
+    const values = table.columns.map((column) => {
+      const name = copied.get(column.name)
+      if (name !== undefined) return `w.${quoteIdentifier(name)}`
+      return column.name === WORK_IS_XPAC_COLUMN
+        ? 'coalesce(w.is_xpac, false)'
+        : `l.${quoteIdentifier(column.name)}`
+    })
     await runCommand(
       client,
-      `INSERT INTO ${qualified(database, table.name)} SELECT ${names}, coalesce(w.is_xpac, false) FROM ${qualified(database, scratch.name)} AS l LEFT JOIN (SELECT id, is_xpac FROM ${qualified(database, entityTableName('works'))}) AS w ON w.id = l.work_id`,
+      `INSERT INTO ${qualified(database, table.name)} SELECT ${values.join(', ')} FROM ${qualified(database, scratch.name)} AS l LEFT JOIN (SELECT ${['id', 'is_xpac', ...fromWork].join(', ')} FROM ${qualified(database, entityTableName('works'))}) AS w ON w.id = l.work_id`,
       {
         settings: {
           join_use_nulls: 1,
@@ -262,6 +289,26 @@ const loadLinks = async (options: LoadOptions, target: DdlTarget, table: ClickHo
   }
 }
 
+/**
+ * An entity's type-ahead index (`clickhouse-autocomplete-index.ts`) from its loaded table, when it has enough
+ * rows and the columns autocomplete reads. On a cluster each shard indexes its own rows.
+ */
+const buildAutocompleteIndex = async (options: LoadOptions, target: DdlTarget, table: ClickHouseTable) => {
+  const entity = CATALOG_ENTITIES.find((info) => entityTableName(info.entity) === table.name)?.entity
+  if (entity === undefined || table.source.rows < (options.autocompleteMinRows ?? AUTOCOMPLETE_MIN_ROWS))
+    return
+  const popularity = entity === 'works' ? 'cited_by_count' : 'works_count'
+  const names = new Set(table.columns.map((column) => column.name))
+  if (!names.has('display_name') || !names.has(popularity)) return
+  const index = autocompleteTable(entity, table.source.rows)
+  for (const statement of createTableStatements(index, target)) await runCommand(options.client, statement)
+  await runCommand(
+    options.client,
+    `INSERT INTO ${qualified(target.database, index.name)} ${autocompleteRowsSelect(entity, qualified(target.database, table.name))}`,
+    { settings: { distributed_product_mode: 'local', parallel_distributed_insert_select: '2' } },
+  )
+}
+
 /** At most this many values make a text column LowCardinality (ClickHouse's advice: under 10,000). */
 const LOW_CARDINALITY_VALUES = 10_000
 /**
@@ -271,6 +318,29 @@ const LOW_CARDINALITY_VALUES = 10_000
  * work's kind get one (type, language, OA status, domain, field), not every column of few values.
  */
 const COUNTED_VALUES = 32
+
+/** The projection of the works' narrow columns in year order. */
+const WORKS_BY_YEAR_PROJECTION = 'narrow_by_year'
+
+/**
+ * The columns it holds: a list's statement reads it only when every column it names is among them, so these
+ * are the id, corpus and sort keys, and the filters of a work's kind that lists combine with a year.
+ */
+const WORKS_BY_YEAR_COLUMNS = [
+  'id',
+  'is_xpac',
+  'publication_year',
+  'publication_date',
+  'cited_by_count',
+  'fwci',
+  'type',
+  'language',
+  'is_oa',
+  'oa_status',
+  'is_retracted',
+  'has_doi',
+  'has_abstract',
+]
 
 /**
  * An entity table's column types and projections fitted to the values loaded, which the catalog's types do
@@ -309,6 +379,19 @@ const fitColumnsToValues = async (client: ClickHouseClient, target: DdlTarget, t
       projections.push(projection)
     }
   })
+  // The works' narrow columns again, in year order: a list filtered by year (and kind) reads that year's range
+  // of them rather than every work's (`publication_year:2020,type:article,is_oa:true` by citations, page and
+  // count: 55 ms of the engine's time over the table at 1M works, 21 ms from the projection).
+  const narrow = hasCorpus
+    ? WORKS_BY_YEAR_COLUMNS.filter((name) => table.columns.some((column) => column.name === name))
+    : []
+  if (narrow.includes('publication_year')) {
+    const projection = quoteIdentifier(WORKS_BY_YEAR_PROJECTION)
+    changes.push(
+      `ADD PROJECTION ${projection} (SELECT ${narrow.map(quoteIdentifier).join(', ')} ORDER BY \`publication_year\`)`,
+    )
+    projections.push(projection)
+  }
   if (changes.length === 0) return
   // On a cluster the ALTER goes to each node's local table (a Distributed table has no parts to change).
   const altered =

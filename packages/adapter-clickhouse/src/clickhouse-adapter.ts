@@ -5,7 +5,7 @@
 // table's narrow columns, then its records are read from the records table by id, as RowBinary bytes passed
 // on as they are.
 import type { ClickHouseClient } from '@clickhouse/client'
-import { type CatalogEntity, catalogEntityInfo, selectRecordFields } from '@oqlkit/catalog'
+import { CATALOG_ENTITIES, type CatalogEntity, catalogEntityInfo, selectRecordFields } from '@oqlkit/catalog'
 import {
   type AutocompleteRequest,
   type Embedder,
@@ -22,7 +22,8 @@ import {
   UnsupportedPlanError,
 } from '@oqlkit/engine'
 import { entityPath } from '@oqlkit/oqo-schema'
-import { ClickHouseDriver, tableHasColumn } from './clickhouse-driver.ts'
+import { autocompleteTableName } from './clickhouse-autocomplete-index.ts'
+import { ClickHouseDriver, selectRows } from './clickhouse-driver.ts'
 import {
   compileAutocomplete,
   compileGroups,
@@ -31,8 +32,9 @@ import {
   compileRows,
   compileSums,
   entityOf,
+  type VersionLayout,
 } from './clickhouse-plan-compiler.ts'
-import { linkTableName, WORK_IS_XPAC_COLUMN } from './clickhouse-schema.ts'
+import { LINK_SORT_COLUMNS, linkSortColumn, linkTableName, WORK_IS_XPAC_COLUMN } from './clickhouse-schema.ts'
 import { SearchIndexCache, type SearchSources } from './clickhouse-search-relations.ts'
 import {
   ClickHouseSemanticSearch,
@@ -56,6 +58,29 @@ export interface ClickHouseAdapterOptions {
 }
 
 type PageRow = { __id: string; __score?: number | null; [key: string]: unknown }
+
+/**
+ * What a version holds beyond the catalog's files, from the columns of one link table (every link table has
+ * the same) and the names of the type-ahead indexes.
+ */
+const versionLayoutOf = async (client: ClickHouseClient, database: string): Promise<VersionLayout> => {
+  const rows = await selectRows<{ table: string; name: string }>(
+    client,
+    "SELECT table, name FROM system.columns WHERE database = {database:String} AND (table = {links:String} OR endsWith(table, '__autocomplete'))",
+    { params: { database, links: linkTableName('works-authors') } },
+  )
+  const columns = new Set(rows.flatMap((row) => (row.table.endsWith('__autocomplete') ? [] : [row.name])))
+  const indexes = new Set(rows.map((row) => row.table))
+  return {
+    linksCarryCorpus: columns.has(WORK_IS_XPAC_COLUMN),
+    linkSortColumns: new Set(LINK_SORT_COLUMNS.filter((name) => columns.has(linkSortColumn(name)))),
+    autocompleteIndexes: new Set(
+      CATALOG_ENTITIES.flatMap((info) =>
+        indexes.has(autocompleteTableName(info.entity)) ? [info.entity] : [],
+      ),
+    ),
+  }
+}
 
 export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): StorageAdapter => {
   const { client } = options
@@ -92,17 +117,17 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
   }
 
   /**
-   * Whether a version's link tables carry their works' corpus (`work_is_xpac`): loads since they do; an older
-   * version's group-bys of a link join the works, as they did. Asked once per version.
+   * What a version's link tables carry beside `(key, work_id)` (`VersionLayout`): loads since they did; an older
+   * version's link filters and group-bys read the works, as they did. Asked once per version.
    */
-  const corpusOfLinks = new Map<string, Promise<boolean>>()
-  const linksCarryCorpus = (database: string): Promise<boolean> => {
-    let known = corpusOfLinks.get(database)
+  const layouts = new Map<string, Promise<VersionLayout>>()
+  const layoutOf = (database: string): Promise<VersionLayout> => {
+    let known = layouts.get(database)
     if (known === undefined) {
-      known = tableHasColumn(client, database, linkTableName('works-authors'), WORK_IS_XPAC_COLUMN)
-      if (corpusOfLinks.size >= 4) corpusOfLinks.delete(corpusOfLinks.keys().next().value!)
-      corpusOfLinks.set(database, known)
-      known.catch(() => corpusOfLinks.delete(database))
+      known = versionLayoutOf(client, database)
+      if (layouts.size >= 4) layouts.delete(layouts.keys().next().value!)
+      layouts.set(database, known)
+      known.catch(() => layouts.delete(database))
     }
     return known
   }
@@ -135,14 +160,21 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     const signal = queryOptions?.signal
     const entity = entityOf(plan)
     const { database, sources } = await servedSources(entity, plan, signal)
-    const compiled = compileRows(database, sources, entity, plan)
+    const compiled = compileRows(database, sources, entity, plan, await layoutOf(database))
     const { perPage, scored } = compiled
     // The count and the page run at once, and Promise.all handles both: a count started on its own and awaited
     // after the page had no handler when the page failed first (a deadline), and its rejection ended the server.
-    const [[total], page] = await Promise.all([
-      driver.rows<{ n: number | string }>(compiled.count, signal),
-      driver.rows<PageRow>(compiled.page, signal),
-    ])
+    // A page that carries the count asks it apart only when it has no row to carry it (past the last one).
+    const [[total], page] = compiled.countInPage
+      ? await driver.rows<PageRow>(compiled.page, signal).then(async (rows) => {
+          const first = rows[0]
+          if (first !== undefined) return [[{ n: first.__n as number | string }], rows] as const
+          return [await driver.rows<{ n: number | string }>(compiled.count, signal), rows] as const
+        })
+      : await Promise.all([
+          driver.rows<{ n: number | string }>(compiled.count, signal),
+          driver.rows<PageRow>(compiled.page, signal),
+        ])
     const shown = page.slice(0, perPage)
     const bytes = await recordsOf(
       database,
@@ -175,7 +207,13 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     if (plan.page.kind === 'cursor' && plan.page.after !== null)
       throw new UnsupportedPlanError('group_cursor', 'Group buckets are paged by number, not by cursor')
     const { database, sources } = await servedSources(entity, plan, signal)
-    const compiled = compileGroups(database, sources, entity, plan, await linksCarryCorpus(database))
+    const compiled = compileGroups(
+      database,
+      sources,
+      entity,
+      plan,
+      (await layoutOf(database)).linksCarryCorpus,
+    )
     const [page, [groups], [counted]] = await Promise.all([
       driver.rows<Record<string, unknown>>(compiled.page, signal),
       driver.rows<{ n: number | string }>(compiled.groupsCount, signal),
@@ -196,7 +234,7 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     return Array.from({ length: sumCount }, (_, index) => Number(row?.[`__sum${index}`] ?? 0))
   }
 
-  /** Type-ahead by a scan of the names (`compileAutocomplete`), records as stored. */
+  /** Type-ahead from the entity's index or by a scan of the names (`compileAutocomplete`), records as stored. */
   const autocomplete = async (request: AutocompleteRequest, queryOptions?: QueryOptions) => {
     const info = catalogEntityInfo(entityPath(request.entity))
     const text = normalizeAutocompleteText(request.text)
@@ -204,7 +242,7 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     const entity = info.entity
     const database = await versions.database()
     const page = await driver.rows<{ __id: string }>(
-      compileAutocomplete(database, entity, request, text),
+      compileAutocomplete(database, entity, request, text, await layoutOf(database)),
       queryOptions?.signal,
     )
     const decoder = new TextDecoder()

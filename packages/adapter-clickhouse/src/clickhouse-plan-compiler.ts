@@ -4,16 +4,21 @@
 // records of a page by id. Nothing here runs a statement: the adapter (`clickhouse-adapter.ts`) runs them
 // through the driver. Every value is a query parameter.
 import {
+  boundList,
   bucketOrder,
   type CatalogEntity,
   type ColumnSource,
   type CompiledSortKey,
   catalogEntityInfo,
+  codecInputs,
+  comparisonOperatorOf,
   compileSortKey,
   createColumnMap,
+  filterSourceOf,
   type GroupKeyFormat,
   groupedValuesOf,
   keysetAfter,
+  type LinkSource,
   pageOffset,
   raw,
   type SortKeyDialect,
@@ -30,6 +35,12 @@ import {
   UnsupportedPlanError,
 } from '@oqlkit/engine'
 import { entityPath } from '@oqlkit/oqo-schema'
+import {
+  autocompletePopularitySql,
+  autocompleteTableName,
+  fitsAutocompleteIndex,
+  normalizedNameSql,
+} from './clickhouse-autocomplete-index.ts'
 import { CLICKHOUSE_COLUMN_DIALECT } from './clickhouse-column-dialect.ts'
 import type { ClickHouseStatement } from './clickhouse-driver.ts'
 import {
@@ -39,7 +50,13 @@ import {
   QueryParams,
   tableOf,
 } from './clickhouse-filter-compiler.ts'
-import { entityTableName, recordsTableName, WORK_IS_XPAC_COLUMN } from './clickhouse-schema.ts'
+import { quoteIdentifier } from './clickhouse-identifiers.ts'
+import {
+  entityTableName,
+  linkSortColumn,
+  recordsTableName,
+  WORK_IS_XPAC_COLUMN,
+} from './clickhouse-schema.ts'
 import {
   type SearchSources,
   type StatementSearches,
@@ -164,6 +181,95 @@ export interface CompiledRows {
   readonly sortKeyCount: number
   /** Whether rows carry a relevance (the query searched). */
   readonly scored: boolean
+  /**
+   * Whether each page row carries the count (`__n`), so that `count` runs only when the page has no rows
+   * (past the last one): each statement costs a server round trip and its planning.
+   */
+  readonly countInPage: boolean
+}
+
+/** What a served version's tables hold beyond the catalog's files (`clickhouse-schema.ts`). */
+export interface VersionLayout {
+  /** Whether the link tables carry their works' `is_xpac` (`work_is_xpac`). */
+  readonly linksCarryCorpus: boolean
+  /** The works' columns the link tables copy beside each row (`LINK_SORT_COLUMNS`, `work_<name>`). */
+  readonly linkSortColumns: ReadonlySet<string>
+  /** The entities with a type-ahead index (`clickhouse-autocomplete-index.ts`). */
+  readonly autocompleteIndexes: ReadonlySet<CatalogEntity>
+}
+
+/** A version of the first layout: link tables of `(key, work_id)` alone, no type-ahead index. */
+export const PLAIN_LAYOUT: VersionLayout = {
+  linksCarryCorpus: false,
+  linkSortColumns: new Set(),
+  autocompleteIndexes: new Set(),
+}
+
+/** The link leaf a works filter is (`authorships.author.id:A1|A2`), with its keys as the codec reads them. */
+const loneLinkLeaf = (
+  entity: CatalogEntity,
+  plan: QueryPlan,
+): { readonly source: LinkSource; readonly keys: readonly (string | number | boolean)[] } | undefined => {
+  const { filter } = plan
+  if (entity !== 'works' || filter === null) return undefined
+  if (filter.kind !== 'in-list' && (filter.kind !== 'comparison' || comparisonOperatorOf(filter) !== '='))
+    return undefined
+  const source = filterSourceOf(MAP, entity, filter.column)
+  if (source.kind !== 'link') return undefined
+  const keys = codecInputs(source.codec, filter.kind === 'in-list' ? filter.values : [filter.value])
+  return keys.length === 0 ? undefined : { source, keys }
+}
+
+/** The corpus condition over a link table's rows (`__l`), by its copy of each work's `is_xpac`. */
+const linkCorpus = (corpus: QueryPlan['corpus']): string =>
+  corpus === 'all'
+    ? 'true'
+    : corpus === 'core'
+      ? `NOT __l.${WORK_IS_XPAC_COLUMN}`
+      : `__l.${WORK_IS_XPAC_COLUMN}`
+
+/**
+ * The count and page of a filter that is one link leaf, sorted by keys the link table copies (the work's id,
+ * `LINK_SORT_COLUMNS`), from the link table's range of the leaf's keys alone: the same rows, count and order as
+ * the works' table read by id (whose keys are the same values), with none of its reads. Several keys may link
+ * a work more than once: its rows, alike but for the key, become one. Undefined for any other plan.
+ */
+const linkRowsOf = (
+  context: FilterContext,
+  entity: CatalogEntity,
+  plan: QueryPlan,
+  layout: VersionLayout,
+  keys: readonly CompiledSortKey[],
+): { readonly rows: string; readonly count: string; readonly keys: CompiledSortKey[] } | undefined => {
+  if (!layout.linksCarryCorpus) return undefined
+  const linked = loneLinkLeaf(entity, plan)
+  if (linked === undefined) return undefined
+  // A works column's sort key is its quoted name (the column map's scalar), the id key `e.id`.
+  const exprs = new Map<string, string>([['e.`id`', '__l.`work_id`']])
+  for (const name of layout.linkSortColumns)
+    exprs.set(quoteIdentifier(name), `__l.${quoteIdentifier(linkSortColumn(name))}`)
+  const linkKeys: CompiledSortKey[] = []
+  for (const key of keys) {
+    const expr = exprs.get(key.expr)
+    if (expr === undefined) return undefined
+    linkKeys.push({ ...key, expr })
+  }
+  const table = tableOf(context, linked.source.view)
+  const where = `__l.key IN (${boundList(clickHouseSqlDialect(context), linked.source.codec, linked.keys).sql}) AND ${linkCorpus(plan.corpus)}`
+  if (linked.keys.length === 1)
+    return {
+      rows: `${table} AS __l WHERE ${where}`,
+      count: `SELECT count() FROM ${table} AS __l WHERE ${where}`,
+      keys: linkKeys,
+    }
+  const columns = ['work_id', ...[...layout.linkSortColumns].map(linkSortColumn)]
+    .map((name) => `__l.${quoteIdentifier(name)} AS ${quoteIdentifier(name)}`)
+    .join(', ')
+  return {
+    rows: `(SELECT DISTINCT ${columns} FROM ${table} AS __l WHERE ${where}) AS __l WHERE true`,
+    count: `SELECT uniqExact(__l.work_id) FROM ${table} AS __l WHERE ${where}`,
+    keys: linkKeys,
+  }
 }
 
 export const compileRows = (
@@ -171,6 +277,7 @@ export const compileRows = (
   sources: SearchSources,
   entity: CatalogEntity,
   plan: QueryPlan,
+  layout: VersionLayout = PLAIN_LAYOUT,
 ): CompiledRows => {
   const params = new QueryParams()
   const context = contextOf(database, params)
@@ -189,11 +296,18 @@ export const compileRows = (
       `${filtered.with}SELECT e.\`id\` AS __id, ${filtered.score ?? 'NULL'} AS __score FROM ${table}${filtered.scoreJoins} WHERE ${filtered.where} ORDER BY cityHash64(concat(e.\`id\`, '/', ${pageParams.add(seed, 'String')})), e.\`id\` LIMIT ${pageParams.add(limit, 'UInt64')} OFFSET ${pageParams.add(offset, 'UInt64')}`,
       pageParams,
     )
-    return { count, page, perPage, sortKeyCount: 0, scored }
+    return { count, page, perPage, sortKeyCount: 0, scored, countInPage: false }
   }
   const joins: string[] = []
   const dialect = sortKeyDialect(filtered.context, joins)
-  const keys = plan.sort.map((key, index) => compileSortKey(dialect, entity, key, index, filtered.score))
+  const compiledKeys = plan.sort.map((key, index) =>
+    compileSortKey(dialect, entity, key, index, filtered.score),
+  )
+  // Without searches (their relations are the statement's WITH clause) the count is the page's scalar
+  // subquery, which ClickHouse runs once, before the page: one statement where there were two.
+  const countInPage = filtered.with === ''
+  const link = countInPage ? linkRowsOf(filtered.context, entity, plan, layout, compiledKeys) : undefined
+  const keys = link?.keys ?? compiledKeys
   const after =
     plan.page.kind === 'cursor' && plan.page.after !== null
       ? keysetAfter(dialect, keys, plan.page.after, (key, value) => raw(keyValue(pageParams, key, value))).sql
@@ -201,11 +315,17 @@ export const compileRows = (
   const offset = pageOffset(plan.page)
   const outputs = keys.map((key, index) => `${sortKeyOutput(dialect, key)} AS __k${index}`).join(', ')
   const order = sortKeysOrder(keys)
+  const inPage = countInPage
+    ? `, (${link?.count ?? `SELECT count() FROM ${table} WHERE ${filtered.where}`}) AS __n`
+    : ''
+  const rows =
+    link === undefined ? `${table}${filtered.scoreJoins}${joins.join('')} WHERE ${filtered.where}` : link.rows
+  const id = link === undefined ? 'e.`id`' : '__l.`work_id`'
   const page = statement(
-    `${filtered.with}SELECT e.\`id\` AS __id, ${filtered.score ?? 'NULL'} AS __score${outputs === '' ? '' : `, ${outputs}`} FROM ${table}${filtered.scoreJoins}${joins.join('')} WHERE ${filtered.where}${after === null ? '' : ` AND ${after}`} ORDER BY ${order === '' ? 'e.`id`' : order} LIMIT ${pageParams.add(perPage + 1, 'UInt64')} OFFSET ${pageParams.add(offset, 'UInt64')}`,
+    `${filtered.with}SELECT ${id} AS __id, ${filtered.score ?? 'NULL'} AS __score${outputs === '' ? '' : `, ${outputs}`}${inPage} FROM ${rows}${after === null ? '' : ` AND ${after}`} ORDER BY ${order === '' ? id : order} LIMIT ${pageParams.add(perPage + 1, 'UInt64')} OFFSET ${pageParams.add(offset, 'UInt64')}`,
     pageParams,
   )
-  return { count, page, perPage, sortKeyCount: keys.length, scored }
+  return { count, page, perPage, sortKeyCount: keys.length, scored, countInPage }
 }
 
 /** A compiled plan with `groupBy`: a page of buckets (`__g0…`, `__n`), the number of buckets, the row count. */
@@ -337,26 +457,37 @@ export const compileSums = (
 }
 
 /**
- * Type-ahead by a scan of the names, as DuckDB's adapter answers without its index: names normalised as
- * `normalizeAutocompleteText` writes the text (lower case, accents dropped, each run of other characters
- * one space), a word of which starts with the text (`text`, normalised so); the same name first, then names
- * starting with it, then the rest, each by citations (works) or works, then id. Rows: `__id`.
+ * Type-ahead, as DuckDB's adapter answers it: the names normalised as `normalizeAutocompleteText` writes the
+ * text (lower case, accents dropped, each run of other characters one space), a word of which starts with the
+ * text (`text`, normalised so); the same name first, then names starting with it, then the rest, each by
+ * citations (works) or works, then id. From the entity's index when the version has one, the request no filter
+ * and the text fits its prefixes (`clickhouse-autocomplete-index.ts`); otherwise by a scan of the names.
+ * Rows: `__id`.
  */
 export const compileAutocomplete = (
   database: string,
   entity: CatalogEntity,
   request: AutocompleteRequest,
   text: string,
+  layout: VersionLayout = PLAIN_LAYOUT,
 ): ClickHouseStatement => {
   const params = new QueryParams()
   const context = contextOf(database, params)
-  const filter = compileClickHouseFilter(context, entity, request.filter)
   const typed = params.add(text, 'String')
-  const popularity = entity === 'works' ? '`cited_by_count`' : '`works_count`'
-  const name =
-    "trimBoth(replaceRegexpAll(replaceRegexpAll(lowerUTF8(normalizeUTF8NFD(coalesce(e.`display_name`, ''))), '\\\\pM+', ''), '[^\\\\pL\\\\pN]+', ' '))"
+  if (request.filter === null && layout.autocompleteIndexes.has(entity) && fitsAutocompleteIndex(text)) {
+    // A name can start several word starts of the range: its best tier counts. Its first word starting the
+    // text is the name's start (2), and the name itself when nothing follows (3); any other word, 1.
+    const tier = `max(multiIf(word = 1 AND rest = lengthUTF8(${typed}), 3, word = 1, 2, 1))`
+    return statement(
+      `SELECT id AS __id FROM ${tableOf(context, autocompleteTableName(entity))} WHERE startsWith(prefix, ${typed}) GROUP BY id ORDER BY ${tier} DESC, any(popularity) DESC, id LIMIT ${params.add(request.limit, 'UInt64')}`,
+      params,
+    )
+  }
+  const filter = compileClickHouseFilter(context, entity, request.filter)
+  const popularity = autocompletePopularitySql(entity, 'e')
+  const name = normalizedNameSql('e.`display_name`')
   return statement(
-    `SELECT e.\`id\` AS __id, ${name} AS __name FROM ${tableOf(context, entityTableName(entity))} AS e WHERE ${filter} AND position(concat(' ', __name), concat(' ', ${typed})) > 0 ORDER BY multiIf(__name = ${typed}, 3, startsWith(__name, ${typed}), 2, 1) DESC, coalesce(${popularity}, 0) DESC, e.\`id\` LIMIT ${params.add(request.limit, 'UInt64')}`,
+    `SELECT e.\`id\` AS __id, ${name} AS __name FROM ${tableOf(context, entityTableName(entity))} AS e WHERE ${filter} AND position(concat(' ', __name), concat(' ', ${typed})) > 0 ORDER BY multiIf(__name = ${typed}, 3, startsWith(__name, ${typed}), 2, 1) DESC, ${popularity} DESC, e.\`id\` LIMIT ${params.add(request.limit, 'UInt64')}`,
     params,
   )
 }

@@ -78,16 +78,31 @@ export const WORK_IS_XPAC_COLUMN = 'work_is_xpac'
 export const LINK_COUNTS_PROJECTION = 'key_counts'
 
 /**
- * A link table: `(key, work_id)` in key order, so a link filter reads a key's range, and beside each row its
- * work's `is_xpac`, so that a group-by of the link's keys over a corpus counts the link table alone, from a
- * projection of its counts by corpus and key: joining a million works to two million link rows took 0.5-1 s
- * a statement at 1M works, where DuckDB's adapter counts its own copy of the links in 18 ms (BENCHMARKS.md).
+ * The works' sort keys each link table copies beside its rows (`work_<name>`, typed as the works' own column),
+ * so a filter of one link's keys (the works of an author, by citations) is counted and paged from the link
+ * table's range of those keys alone: reading the matched works back by id cost 70-120 ms a list at 1M works.
  */
-const linkTable = (relation: string, table: CatalogTableLike): ClickHouseTable => {
+export const LINK_SORT_COLUMNS: readonly string[] = ['cited_by_count', 'publication_date', 'publication_year']
+
+/** The link table's copy of the works' column `name`. */
+export const linkSortColumn = (name: string): string => `work_${name}`
+
+/**
+ * A link table: `(key, work_id)` in key order, so a link filter reads a key's range, and beside each row its
+ * work's `is_xpac` and sort keys (`LINK_SORT_COLUMNS`, those the works have). So a group-by of the link's keys
+ * over a corpus counts the link table alone, from a projection of its counts by corpus and key: joining a
+ * million works to two million link rows took 0.5-1 s a statement at 1M works, where DuckDB's adapter counts
+ * its own copy of the links in 18 ms (BENCHMARKS.md); and a list of one link's works reads no works.
+ */
+const linkTable = (relation: string, table: CatalogTableLike, works: CatalogTableLike): ClickHouseTable => {
   const base = fromCatalogTable(linkTableName(relation), table, 'work_id')
+  const copied = LINK_SORT_COLUMNS.flatMap((name) => {
+    const column = works.columns.find((candidate) => candidate.name === name)
+    return column === undefined ? [] : [{ name: linkSortColumn(name), type: CLICKHOUSE_TYPES[column.type] }]
+  })
   return {
     ...base,
-    columns: [...base.columns, { name: WORK_IS_XPAC_COLUMN, type: 'Bool' }],
+    columns: [...base.columns, { name: WORK_IS_XPAC_COLUMN, type: 'Bool' }, ...copied],
     projections: [
       `${LINK_COUNTS_PROJECTION} (SELECT ${WORK_IS_XPAC_COLUMN}, key, count() GROUP BY ${WORK_IS_XPAC_COLUMN}, key)`,
     ],
@@ -122,13 +137,16 @@ export const clickHouseTablesOf = (manifest: CatalogManifest): readonly ClickHou
       shardBy: quoteIdentifier('id'),
       // A page reads 25 records by id, anywhere in the table. With the default granules (8,192 rows, up to
       // 10 MB) each record read decompressed a whole granule: 114-152 ms for 25 works at 100k. Granules of
-      // 16 records in blocks of at most 64 KB read the same in 24 ms, for 33% more disk (BENCHMARKS.md).
+      // 16 records in blocks of at most 64 KB read the same in 24 ms, for 33% more disk (BENCHMARKS.md); of 4
+      // (a work's record is some 15 KB, so a granule is about one block), 5.0 ms of the engine's time for 25
+      // works against 7.4 with 16, for 1% more disk (200k works' records, one part each).
       settings:
-        'index_granularity = 16, index_granularity_bytes = 0, min_compress_block_size = 4096, max_compress_block_size = 65536',
+        'index_granularity = 4, index_granularity_bytes = 0, min_compress_block_size = 4096, max_compress_block_size = 65536',
       source: { kind: 'records', entity, rows: table.rowCount },
     })
   }
-  for (const [relation, table] of Object.entries(manifest.links)) tables.push(linkTable(relation, table))
+  for (const [relation, table] of Object.entries(manifest.links))
+    tables.push(linkTable(relation, table, manifest.entities.works))
   tables.push(fromCatalogTable('external_ids', manifest.externalIds, 'id'))
   tables.push(fromCatalogTable('merged_ids', manifest.mergedIds, 'old_id'))
   tables.push(fromCatalogTable('deleted_ids', manifest.deletedIds, 'id'))

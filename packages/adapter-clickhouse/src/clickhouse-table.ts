@@ -18,8 +18,9 @@ export type TableSource =
       readonly files: readonly string[]
       readonly rows: number
       /**
-       * A link table of works: its files hold `(key, work_id)`, and the table each row's work's `is_xpac` beside
-       * them (`work_is_xpac`), filled from a scratch table of the files' rows joined to the loaded works.
+       * A link table of works: its files hold `(key, work_id)`, and the table each row's work's `is_xpac`
+       * (`work_is_xpac`) and sort keys (`work_<column>`) beside them, filled from a scratch table of the files'
+       * rows joined to the loaded works.
        */
       readonly withWorkCorpus?: boolean
       /**
@@ -38,6 +39,11 @@ export type TableSource =
       readonly dimensions: number
       readonly rows: number
     }
+  /**
+   * An entity's type-ahead index (`clickhouse-autocomplete-index.ts`), filled from its loaded table: one row per
+   * word of each name, so its count is not the entity's (`rows`) and is checked by none.
+   */
+  | { readonly kind: 'autocomplete'; readonly entity: CatalogEntity; readonly rows: number }
   /** Files of the catalog folder, each a row `(path, content)`. */
   | { readonly kind: 'files'; readonly files: readonly string[]; readonly rows: number }
 

@@ -55,12 +55,16 @@ describe('the ClickHouse tables of a catalog', () => {
       rows: manifest.entities.works.rowCount,
       measureColumns: true,
     })
-    // A link table: the file's (key, work_id), then its work's corpus, filled by the loader from the works.
+    // A link table: the file's (key, work_id), then its work's corpus and sort keys (typed as the works' own
+    // columns), filled by the loader from the works.
     const authors = tables.find((table) => table.name === 'link_works_authors')!
     expect(authors.columns.map((column) => `${column.name} ${column.type}`)).toEqual([
       'key String',
       'work_id String',
       'work_is_xpac Bool',
+      'work_cited_by_count Nullable(Int64)',
+      'work_publication_date Nullable(Date32)',
+      'work_publication_year Nullable(Int32)',
     ])
     expect(authors.source).toEqual({
       kind: 'parquet',

@@ -29,6 +29,7 @@ import {
   searchEntityDir,
   searchFilePath,
   searchIndexManifest,
+  sqlInteger,
   storedFieldsOf,
 } from '@oqlkit/catalog'
 import { porterStem } from '@oqlkit/text-models'
@@ -95,7 +96,8 @@ export interface BuildSearchIndexOptions {
   /** The entities to index; every entity of the catalog when absent. */
   readonly entities?: readonly CatalogEntity[]
   /**
-   * Documents per segment (default: as many as make about 256 MB of the entity file, at least 10,000).
+   * Documents per segment (default: as many as make a 32nd of the session's `memory_limit` in bytes of the
+   * entity's texts file, at least 1,000).
    * Smaller segments hold less in memory while they are built; fewer segments are faster to search.
    */
   readonly segmentDocs?: number
@@ -107,9 +109,15 @@ export interface BuildSearchIndexOptions {
   readonly onProgress?: (progress: SearchBuildProgress) => void
 }
 
-/** A segment holds about this much of the texts file: ~100k generated works. */
-const SEGMENT_TARGET_BYTES = 256 * 1024 * 1024
-const MIN_SEGMENT_DOCS = 10_000
+/**
+ * A segment holds about this share of the session's `memory_limit` in bytes of the texts file (zstd
+ * Parquet, about 1.3 kB per generated work): tokenizing a segment and aggregating its postings (the positions
+ * as lists, which DuckDB cannot spill) take 20-30 times its compressed texts. At 100k works in one segment of
+ * 133 MB, a 768 MB limit ran out of memory and a 2 GB one reached 2.3 GB of RSS. A 2 GB limit makes
+ * segments of about 43k generated works, 768 MB of 17k.
+ */
+const SEGMENT_SHARE_OF_MEMORY = 1 / 32
+const MIN_SEGMENT_DOCS = 1000
 
 interface SegmentBounds {
   readonly segment: number
@@ -140,6 +148,7 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
 
   const texts =
     options.texts ?? (await RecordTextsFiles.ofCatalog(session, catalogDir, join(workDir, 'texts')))
+  const memoryLimit = await memoryLimitOf(session)
   const sizes = new Map<CatalogEntity, number>()
   for (const entity of entities) sizes.set(entity, await rowCount(session, input(entityFilePath(entity))))
   // Work in units of documents: each counts once when its segment is tokenized, once as its postings are
@@ -148,6 +157,7 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
   let done = 0
 
   const indexed: Partial<Record<CatalogEntity, SearchEntityIndex>> = {}
+  const threads = await fewerThreadsFor(session, memoryLimit)
   try {
     for (const [position, entity] of entities.entries()) {
       options.onEntity?.(entity, position, entities.length)
@@ -167,7 +177,8 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
       const idPrefix = await idPrefixOf(session, source)
       await run(createDocsSql(idPrefix !== null), [source])
       await run(CREATE_STEMS_SQL)
-      const segmentDocs = options.segmentDocs ?? (await defaultSegmentDocs(source, sizes.get(entity) ?? 0))
+      const segmentDocs =
+        options.segmentDocs ?? (await defaultSegmentDocs(source, sizes.get(entity) ?? 0, memoryLimit))
       const segments = await segmentBounds(session, segmentDocs)
       const work = (name: string) => join(workDir, `${entity}-${name}`)
       const exactParts: string[] = []
@@ -264,6 +275,7 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
     }
   } finally {
     for (const sql of dropWorkTablesSql()) await session.run(sql).catch(() => undefined)
+    if (threads.changed) await session.run(`SET threads = ${sqlInteger(threads.was)}`)
     await rm(workDir, { recursive: true, force: true })
   }
 
@@ -289,10 +301,55 @@ async function idPrefixOf(session: SearchBuildSession, file: string): Promise<st
   return numbered && typeof row?.prefix === 'string' ? row.prefix : null
 }
 
-async function defaultSegmentDocs(file: string, docs: number): Promise<number> {
+async function defaultSegmentDocs(file: string, docs: number, memoryLimit: number): Promise<number> {
   if (docs === 0) return MIN_SEGMENT_DOCS
   const bytesPerDoc = Math.max(1, (await stat(file)).size / docs)
-  return Math.max(MIN_SEGMENT_DOCS, Math.floor(SEGMENT_TARGET_BYTES / bytesPerDoc))
+  return Math.max(MIN_SEGMENT_DOCS, Math.floor((memoryLimit * SEGMENT_SHARE_OF_MEMORY) / bytesPerDoc))
+}
+
+/**
+ * Memory each DuckDB thread needs beyond what it can spill: tokenizing a segment's texts holds about 100-150
+ * MB per thread of vectors of token lists (5,000 generated works under a 244 MiB limit: out of memory on two
+ * threads, done on one; on two threads from 320 MB).
+ */
+const MEMORY_PER_THREAD = 256 * 2 ** 20
+
+/**
+ * Lowers the session's `threads` to what its `memory_limit` gives room for, if it must; returns the setting to
+ * restore.
+ */
+async function fewerThreadsFor(
+  session: SearchBuildSession,
+  memoryLimit: number,
+): Promise<{ readonly changed: boolean; readonly was: number }> {
+  const [row] = await session.rows("SELECT current_setting('threads') AS threads")
+  const was = Number(row?.threads)
+  const fits = Math.max(1, Math.floor(memoryLimit / MEMORY_PER_THREAD))
+  if (!(was > fits)) return { changed: false, was }
+  await session.run(`SET threads = ${sqlInteger(fits)}`)
+  return { changed: true, was }
+}
+
+const MEMORY_UNITS: Readonly<Record<string, number>> = {
+  bytes: 1,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+}
+
+/** The session's `memory_limit` in bytes; DuckDB shows it rounded, as `732.4 MiB`. */
+async function memoryLimitOf(session: SearchBuildSession): Promise<number> {
+  const [row] = await session.rows("SELECT current_setting('memory_limit') AS limit")
+  const shown = String(row?.limit)
+  const match = /^([0-9.]+)\s*([a-z]+)$/i.exec(shown.trim())
+  const unit = match === null ? undefined : MEMORY_UNITS[match[2]!.toLowerCase()]
+  if (match === null || unit === undefined) throw new Error(`Unexpected DuckDB memory_limit: ${shown}`)
+  return Number(match[1]) * unit
 }
 
 /** A bucket's share of the second count of an entity's documents (two modes). */

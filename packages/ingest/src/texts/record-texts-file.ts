@@ -5,10 +5,10 @@
 // every entity file: 130 of `works.parquet`'s 170 MB at 100k works, carried through every sort of the
 // ingest): the record store is the only place a record's text is.
 import { closeSync, openSync, readFileSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
-import type { DuckDBAppender } from '@duckdb/node-api'
+import { type DuckDBAppender, listValue } from '@duckdb/node-api'
 import type { CatalogEntity } from '@oqlkit/catalog'
 import {
   type CatalogRecordStore,
@@ -122,15 +122,39 @@ function workerTextsSource(pool: RecordTextsWorkerPool): TextsSource {
   }
 }
 
-/** Writes the texts file of one entity; returns its number of rows. */
+/**
+ * Texts appended to the work table before it is written out as a part of the file: the table (and the
+ * writer reading it) holds at most about this much, whatever the entity's size. Appended whole, 100k
+ * generated works' texts took the pass to 2.2 GB of RSS under a 768 MB `memory_limit` (3.1 GB under 2 GB).
+ */
+const PART_TEXT_CHARS = 64 * 1024 * 1024
+
+/**
+ * Rows per row group of the texts file and its parts. A row group is what DuckDB's Parquet writer holds per
+ * thread while it compresses it: 16,384 rows of works' texts (about 80 MB) took a copy 550 MB over its
+ * `memory_limit`, 2,048 rows 70 MB. Readers find rows by `file_row_number` or by id range, not row group.
+ */
+const TEXTS_ROW_GROUP = 2048
+
+// Parts are read back once, by the final copy: fast compression beats small files.
+const PART_PARQUET = `FORMAT parquet, COMPRESSION lz4_raw, ROW_GROUP_SIZE ${TEXTS_ROW_GROUP}`
+const TEXTS_PARQUET = `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${TEXTS_ROW_GROUP}`
+
+/**
+ * Writes the texts file of one entity; returns its number of rows. Records are appended to a work table in
+ * id order and written out every `PART_TEXT_CHARS` into a part file; the parts are then copied, in order, into
+ * the one texts file (an entity whose texts fit one part is written straight to it).
+ */
 export async function writeRecordTextsFile(options: RecordTextsFileOptions): Promise<number> {
   const { session, catalogDir, store } = options
   const codec = checkRecordCodecId(store.codec, store.file)
   const inCatalog = (relative: string) => join(catalogDir, ...relative.split('/'))
   const entityFile = inCatalog(entityFilePath(options.entity))
-  await session.run(
-    `CREATE OR REPLACE TEMP TABLE ${TEXTS_TABLE} (id VARCHAR, id_num BIGINT, display_name VARCHAR, texts VARCHAR)`,
-  )
+  const createTable = () =>
+    session.run(
+      `CREATE OR REPLACE TEMP TABLE ${TEXTS_TABLE} (id VARCHAR, id_num BIGINT, display_name VARCHAR, texts VARCHAR)`,
+    )
+  await createTable()
   const storePath = inCatalog(store.file)
   const dictionary = readFileSync(inCatalog(store.dictionary))
   const [counted] = await session.rows('SELECT count(*) AS rows FROM read_parquet($1)', [entityFile])
@@ -144,11 +168,29 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
           new RecordTextsWorkerPool(workerCount, { entity: options.entity, storePath, codec, dictionary }),
         )
       : mainThreadTextsSource(storePath, codec, dictionary, options.entity)
+  // Every copy keeps the rows in the order they were appended (id order), whatever the session's setting:
+  // the builders' id-range reads and the tagger's fixed training order need it.
+  const [setting] = await session.rows("SELECT current_setting('preserve_insertion_order') AS keep")
+  await session.run('SET preserve_insertion_order = true')
+  const parts: string[] = []
   let appender: DuckDBAppender | undefined
   try {
-    const into = await session.appender(TEXTS_TABLE)
+    let into = await session.appender(TEXTS_TABLE)
     appender = into
-    const append = (rows: readonly Record<string, unknown>[], texts: readonly string[]) => {
+    let partChars = 0
+    // Writes the rows appended so far to the next part file and starts an empty table.
+    const writePart = async () => {
+      into.closeSync()
+      appender = undefined
+      const part = `${options.outPath}.part-${String(parts.length).padStart(5, '0')}`
+      await session.run(`COPY (SELECT * FROM ${TEXTS_TABLE}) TO $1 (${PART_PARQUET})`, [part])
+      parts.push(part)
+      await createTable()
+      into = await session.appender(TEXTS_TABLE)
+      appender = into
+      partChars = 0
+    }
+    const append = async (rows: readonly Record<string, unknown>[], texts: readonly string[]) => {
       for (const [at, row] of rows.entries()) {
         into.appendVarchar(String(row.id))
         if (row.id_num === null || row.id_num === undefined) into.appendNull()
@@ -157,7 +199,9 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
         else into.appendNull()
         into.appendVarchar(texts[at]!)
         into.endRow()
+        partChars += texts[at]!.length
       }
+      if (partChars >= PART_TEXT_CHARS) await writePart()
     }
     // Asked of the source and not yet appended, oldest first: appended in id order as they come back.
     const inFlight: { rows: Record<string, unknown>[]; texts: Promise<string[]> }[] = []
@@ -172,30 +216,29 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
         inFlight.push({ rows: batch, texts })
         while (inFlight.length > source.ahead) {
           const oldest = inFlight.shift()!
-          append(oldest.rows, await oldest.texts)
+          await append(oldest.rows, await oldest.texts)
         }
       }
       if (rows.length < batchRows) break
     }
-    for (const batch of inFlight) append(batch.rows, await batch.texts)
-    appender.closeSync()
+    for (const batch of inFlight) await append(batch.rows, await batch.texts)
+    into.closeSync()
     appender = undefined
-    // The rows were appended in id order; the copy keeps it (whatever the session's setting), which is
-    // what the builders' id-range reads and the tagger's fixed training order need.
-    const [setting] = await session.rows("SELECT current_setting('preserve_insertion_order') AS keep")
-    await session.run('SET preserve_insertion_order = true')
-    try {
-      return await session.run(
-        `COPY (SELECT * FROM ${TEXTS_TABLE}) TO $1 (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 16384)`,
-        [options.outPath],
-      )
-    } finally {
-      await session.run(`SET preserve_insertion_order = ${setting?.keep === false ? 'false' : 'true'}`)
-    }
+    if (parts.length === 0)
+      return await session.run(`COPY (SELECT * FROM ${TEXTS_TABLE}) TO $1 (${TEXTS_PARQUET})`, [
+        options.outPath,
+      ])
+    if (partChars > 0) await writePart()
+    return await session.run(`COPY (SELECT * FROM read_parquet($1)) TO $2 (${TEXTS_PARQUET})`, [
+      listValue(parts),
+      options.outPath,
+    ])
   } finally {
     appender?.closeSync()
     await source.close()
     await session.run(`DROP TABLE IF EXISTS ${TEXTS_TABLE}`)
+    await session.run(`SET preserve_insertion_order = ${setting?.keep === false ? 'false' : 'true'}`)
+    for (const part of parts) await rm(part, { force: true })
   }
 }
 

@@ -1,7 +1,7 @@
 // The models of a loaded catalog version, read back from its `catalog_files` table: what its vectors are
 // (catalog.json's vectors entry), the LSA model that embeds semantic queries into their space, and the text
 // tagger. Built from the same bytes, with the same checks, as a server of the catalog folder builds them
-// (`loadCatalogEmbedder`, `loadCatalogTagger` of @oqlkit/adapter-duckdb), so both answer alike.
+// (`loadCatalogEmbedder`, `loadCatalogTagger` of @oqlkit/catalog), so both answer alike.
 import type { ClickHouseClient } from '@clickhouse/client'
 import { type CatalogManifest, textTaggerOf, type VectorIndexManifest, vectorIndexOf } from '@oqlkit/catalog'
 import type { Embedder, Tagger } from '@oqlkit/engine'

@@ -1,4 +1,4 @@
-// The column map's SQL in ClickHouse's words (`ColumnDialect` of @oqlkit/adapter-duckdb, where the map itself
+// The column map's SQL in ClickHouse's words (`ColumnDialect` of @oqlkit/catalog, where the map itself
 // lives): the same columns of the same catalog, typed, normalised and filtered by ClickHouse functions. Every
 // argument is SQL the map wrote or a constant of oqlkit; request values travel as query parameters.
 import { type ColumnDialect, LETTER_ID_PATTERN } from '@oqlkit/catalog'

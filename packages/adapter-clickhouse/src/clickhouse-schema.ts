@@ -1,5 +1,5 @@
 // The tables an oqlkit catalog becomes in ClickHouse, and the DDL that makes them, on one server or on a
-// cluster. The layout mirrors the catalog's files (`@oqlkit/adapter-duckdb`'s catalog README), so the same
+// cluster. The layout mirrors the catalog's files (`@oqlkit/catalog`'s layout README), so the same
 // column names serve both adapters:
 //
 //   <entity>              the rows of entities/<entity>.parquet: id, derived and record-path columns

@@ -1,7 +1,7 @@
 // A full-text search over the catalog's search index in ClickHouse (`clickhouse-search-tables.ts`): an index
 // query, planned into index terms by the DuckDB adapter's planner (one tokenizer, stemmer and set of rules
 // for both engines), written as ClickHouse SQL returning `(id, score)`, one row per matching record, scored
-// as `@oqlkit/adapter-duckdb`'s `compileSearch` scores (its search README): the BM25 the index stores per
+// as `@oqlkit/adapter-duckdb`'s `compileSearch` scores (the catalog's search README): the BM25 the index stores per
 // posting, weighted per stored field of the search field; a phrase or proximity group as one term whose
 // idf is the sum of its words'; a wildcard's expansions as one term; `and` adds its operands' scores, `or`
 // those that match, `not` gives 0. Several queries of one entity, field and mode (the searches of an OR of

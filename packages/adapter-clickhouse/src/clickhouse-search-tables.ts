@@ -1,4 +1,4 @@
-// The full-text search index of a catalog (`@oqlkit/adapter-duckdb`'s `search/` folder: its README) as
+// The full-text search index of a catalog (`@oqlkit/catalog`'s `search/` layout: its README) as
 // ClickHouse tables, one per kind of index file and entity, so a server without the folder searches as the
 // DuckDB adapter does, with the same stored BM25 scores:
 //

@@ -45,7 +45,7 @@ import type { TopicPool } from './topic-pool.ts'
 import { VocabularyCounter } from './vocabulary-counter.ts'
 import { mergeWorkTotals, WORK_BATCH } from './work-batch-builder.ts'
 import { WorkBatchPool } from './work-batch-pool.ts'
-import { WorkTopicChooser } from './work-record-builder.ts'
+import { WorkTopicChooser } from './work-build-context.ts'
 
 /** The record of an organisation, by its index in its pool, from its works' statistics. */
 type OrganisationRecord = (index: number, stats: EntityStatistics) => string

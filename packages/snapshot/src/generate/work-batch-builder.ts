@@ -16,7 +16,8 @@ import { JsonByteWriter } from './json-byte-writer.ts'
 import { TextGenerator } from './text-generator.ts'
 import { Uint32SpoolReader } from './uint32-spool.ts'
 import { VocabularyCounter, type VocabularyTally } from './vocabulary-counter.ts'
-import { WorkLinks, WorkRecordBuilder, WorkTopicChooser } from './work-record-builder.ts'
+import { WorkLinks, WorkTopicChooser } from './work-build-context.ts'
+import { WorkRecordBuilder } from './work-record-builder.ts'
 
 /**
  * Works per batch: about 8 MB of JSON (16 kB a work), small enough that a few batches in flight per thread

@@ -7,22 +7,16 @@
 // run time.
 import { vocabularyOf } from '@oqlkit/oqo-schema'
 import { vocabularyUrl } from '../sample/openalex-id-classifier.ts'
-import { AUTHOR_AFFILIATIONS, type AuthorPool } from './author-pool.ts'
-import type { CitationYearCounts } from './citation-graph-builder.ts'
-import type { CitationNormalizer } from './citation-normalizer.ts'
-import { type AffinePermutation, WeightedPicker, type ZipfSampler } from './distribution-samplers.ts'
+import { AUTHOR_AFFILIATIONS } from './author-pool.ts'
+import { WeightedPicker } from './distribution-samplers.ts'
 import { forgeWorkDoi } from './external-id-forge.ts'
-import { COUNTS_FIRST_YEAR, GENERATED_ID_BASE, LAST_YEAR, type YearLayout } from './generation-plan.ts'
-import { JsonByteWriter } from './json-byte-writer.ts'
-import type { OrganizationPools } from './organization-pools.ts'
+import { COUNTS_FIRST_YEAR, GENERATED_ID_BASE, LAST_YEAR } from './generation-plan.ts'
+import type { JsonByteWriter } from './json-byte-writer.ts'
 import { SAMPLE_PROFILE, type Share } from './sample-profile.ts'
 import { RandomStream, SeededRandom } from './seeded-random.ts'
-import type { TermPools } from './term-pools.ts'
-import type { TextGenerator } from './text-generator.ts'
-import type { TopicPool } from './topic-pool.ts'
-import type { Uint32SpoolReader } from './uint32-spool.ts'
+import type { WorkBuildContext, WorkLinks } from './work-build-context.ts'
+import { clockTime, EncodedByIndex, ScratchWriters, writeLocation, writeTerms } from './work-json-pieces.ts'
 
-const OPENALEX = 'https://openalex.org/'
 const PAGES = 'https://oqlkit.example/works/'
 
 /** Modelling choices the sample cannot measure (it has no xpac work, too few retractions, ...). */
@@ -55,129 +49,6 @@ const json = JSON.stringify
 const COMMA = 0x2c
 const QUOTE = 0x22
 const CLOSE_BRACE = 0x7d
-/** Room a scratch writer starts with (it grows when a work needs more). */
-const SCRATCH_BYTES = 64 << 10
-
-/** UTF-8 copies of pieces the pools serialise once per entry (embedded objects, names), by entry index. */
-class EncodedByIndex {
-  readonly #encoded: Array<Uint8Array | undefined>
-  readonly #text: (index: number) => string
-
-  constructor(size: number, text: (index: number) => string) {
-    // Filled up front: an array written first at a high index would hold its items in a dictionary.
-    this.#encoded = Array.from({ length: size }, () => undefined)
-    this.#text = text
-  }
-
-  get(index: number): Uint8Array {
-    return this.#encoded[index] ?? this.#encode(index)
-  }
-
-  #encode(index: number): Uint8Array {
-    const encoded = Buffer.from(this.#text(index), 'utf8')
-    this.#encoded[index] = encoded
-    return encoded
-  }
-}
-
-/** The scratch writers of one builder, for the pieces drawn before their place in the record comes. */
-class ScratchWriters {
-  readonly authorships: JsonByteWriter
-  readonly locations: JsonByteWriter
-  readonly topics: JsonByteWriter
-  readonly keywords: JsonByteWriter
-  readonly concepts: JsonByteWriter
-  readonly mesh: JsonByteWriter
-  readonly sdgs: JsonByteWriter
-  readonly grants: JsonByteWriter
-  readonly funders: JsonByteWriter
-  readonly referenced: JsonByteWriter
-  readonly abstract: JsonByteWriter
-
-  constructor() {
-    const make = () => new JsonByteWriter(Buffer.allocUnsafe(SCRATCH_BYTES))
-    this.authorships = make()
-    this.locations = make()
-    this.topics = make()
-    this.keywords = make()
-    this.concepts = make()
-    this.mesh = make()
-    this.sdgs = make()
-    this.grants = make()
-    this.funders = make()
-    this.referenced = make()
-    this.abstract = make()
-  }
-}
-
-/** What a work links to, for the entity and vocabulary counts (reused between works). */
-export class WorkLinks {
-  authors: number[] = []
-  institutions: number[] = []
-  source = -1
-  publisher = -1
-  funders: number[] = []
-  topics: number[] = []
-  keywords: number[] = []
-  concepts: number[] = []
-  /** Full ids of the vocabulary values the work links to (may repeat). */
-  vocabulary: string[] = []
-  primaryTopic = -1
-  isOa = false
-
-  reset(): void {
-    this.authors.length = 0
-    this.institutions.length = 0
-    this.source = -1
-    this.publisher = -1
-    this.funders.length = 0
-    this.topics.length = 0
-    this.keywords.length = 0
-    this.concepts.length = 0
-    this.vocabulary.length = 0
-    this.primaryTopic = -1
-    this.isOa = false
-  }
-}
-
-/** The topics a work has: how many, and its primary one (drawn on a stream of their own, see pass 1). */
-export class WorkTopicChooser {
-  readonly #seed: number
-  readonly #topics: TopicPool
-  readonly #random = new SeededRandom()
-  readonly #counts = WeightedPicker.fromHistogram(SAMPLE_PROFILE.topicsPerWork)
-
-  constructor(seed: number, topics: TopicPool) {
-    this.#seed = seed
-    this.#topics = topics
-  }
-
-  /** Writes the topic count then the primary topic into `into`. */
-  choose(work: number, into: [number, number]): void {
-    const random = this.#random.at(this.#seed, RandomStream.workTopic, work)
-    into[0] = this.#counts.pick(random)
-    into[1] = this.#topics.popularity.sample(random)
-  }
-}
-
-export interface WorkBuildContext {
-  readonly seed: number
-  readonly works: number
-  readonly layout: YearLayout
-  readonly ids: AffinePermutation
-  readonly topics: TopicPool
-  readonly topicChooser: WorkTopicChooser
-  readonly orgs: OrganizationPools
-  readonly authors: AuthorPool
-  readonly terms: TermPools
-  readonly text: TextGenerator
-  readonly cited: Uint32Array
-  readonly citationsByYear: CitationYearCounts
-  readonly normalizer: CitationNormalizer
-  readonly references: Uint32SpoolReader
-  /** Partition dates works may go to, with weights. */
-  readonly partitions: ReadonlyArray<readonly [string, number]>
-}
 
 export class WorkRecordBuilder {
   readonly #c: WorkBuildContext
@@ -332,7 +203,7 @@ export class WorkRecordBuilder {
     let bestOaStart = -1
     let bestOaEnd = -1
     let repositoryOpen = false
-    this.#location(
+    writeLocation(
       locations,
       doi === null ? `oqlkit:W${idNumber}` : `doi:${doi.slice('https://doi.org/'.length)}`,
       openAtPublisher,
@@ -358,7 +229,7 @@ export class WorkRecordBuilder {
       const open = oaStatus === 'green' ? k === 0 || r.chance(0.5) : oaStatus !== 'closed' && r.chance(0.5)
       locations.byte(COMMA)
       const start = locations.length
-      this.#location(
+      writeLocation(
         locations,
         `pmh:oai:oqlkit.example:W${idNumber}/${k + 1}`,
         open,
@@ -500,7 +371,7 @@ export class WorkRecordBuilder {
         score = round4(r.between(0.04, score))
       })
     }
-    this.#terms(
+    writeTerms(
       w.keywords,
       r,
       this.#keywordCounts.pick(r),
@@ -508,7 +379,7 @@ export class WorkRecordBuilder {
       this.#keywordHead,
       c.terms.keywordPopularity,
     )
-    this.#terms(
+    writeTerms(
       w.concepts,
       r,
       this.#conceptCounts.pick(r),
@@ -597,7 +468,7 @@ export class WorkRecordBuilder {
     const pdf = isOa && r.chance(CONTENT_PDF_SHARE)
     const grobid = pdf && r.chance(0.8)
     const partition = this.#partition(r, publicationDate)
-    const updated = `${partition}T${this.#clock(r)}`
+    const updated = `${partition}T${clockTime(r)}`
     const created = `${publicationDate < '2016-06-24' ? '2016-06-24' : publicationDate > partition ? partition : publicationDate}T00:00:00`
 
     // ---- the record, in its keys' order (three draws come last, in this order: has_fulltext,
@@ -761,57 +632,6 @@ export class WorkRecordBuilder {
     out.byte(QUOTE)
   }
 
-  /** The `count` terms a work embeds (beyond those `chosen` already), drawn by `popularity`, with scores. */
-  #terms(
-    out: JsonByteWriter,
-    r: SeededRandom,
-    count: number,
-    chosen: number[],
-    heads: EncodedByIndex,
-    popularity: ZipfSampler,
-  ): void {
-    out.reset()
-    const wanted = Math.min(count, popularity.size)
-    for (let attempt = 0; chosen.length < wanted && attempt < wanted * 4; attempt++) {
-      const term = popularity.sample(r)
-      if (!chosen.includes(term)) chosen.push(term)
-    }
-    let score = r.between(0.5, 0.95)
-    chosen.forEach((term, k) => {
-      if (k > 0) out.byte(COMMA)
-      out.bytesOf(heads.get(term))
-      out.number(round4(score))
-      out.byte(CLOSE_BRACE)
-      score = r.between(0.15, score)
-    })
-  }
-
-  #location(
-    out: JsonByteWriter,
-    id: string,
-    isOa: boolean,
-    landing: string,
-    pdf: string | null,
-    source: Uint8Array | null,
-    license: string | null,
-    version: string | null,
-    rawSourceName: string | null,
-    rawType: string | null,
-  ): void {
-    out.text(
-      `{"id":${json(id)},"is_oa":${isOa},"landing_page_url":${json(landing)},"pdf_url":${pdf === null ? 'null' : json(pdf)},"source":`,
-    )
-    if (source === null) out.ascii('null')
-    else out.bytesOf(source)
-    out.text(
-      `,"license":${license === null ? 'null' : json(license)},` +
-        `"license_id":${license === null ? 'null' : json(`${OPENALEX}licenses/${license}`)},` +
-        `"version":${version === null ? 'null' : json(version)},"is_accepted":${version !== null && version !== 'submittedVersion'},` +
-        `"is_published":${version === 'publishedVersion'},"raw_source_name":${rawSourceName === null ? 'null' : json(rawSourceName)},` +
-        `"raw_type":${rawType === null ? 'null' : json(rawType)}}`,
-    )
-  }
-
   #publicationDate(r: SeededRandom, year: number): string {
     if (r.chance(this.#shares.yearOnlyDate)) return `${year}-01-01`
     const days = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 366 : 365
@@ -831,11 +651,6 @@ export class WorkRecordBuilder {
       if (target < 0) return date
     }
     return partitions[partitions.length - 1]![0]
-  }
-
-  #clock(r: SeededRandom): string {
-    const pad = (value: number, width: number) => String(value).padStart(width, '0')
-    return `${pad(r.int(24), 2)}:${pad(r.int(60), 2)}:${pad(r.int(60), 2)}.${pad(r.int(1_000_000), 6)}`
   }
 
   #vocabularyId(shortId: string): string {

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api'
 import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 import { constantLiteral, sqlInteger } from '@oqlkit/catalog'
-import { driverValuesOf } from '../texts/build-session.ts'
+import { driverValuesOf, memoryLimitBytesOf } from '../texts/build-session.ts'
 
 export interface StagingOptions {
   /** DuckDB `threads`; DuckDB's default (all cores) when absent. */
@@ -48,18 +48,6 @@ export const STAGING_FILE = 'staging.duckdb'
  * 8,192 rows 9.7-12.8 s and 1.17-1.24 GB (2,048: 13-14 s, 1.8-2.5 GB; 16,384: 14.9 s, 1.6 GB).
  */
 export const STAGING_ROW_GROUP_ROWS = 8192
-
-const UNITS: Readonly<Record<string, number>> = {
-  bytes: 1,
-  kib: 2 ** 10,
-  mib: 2 ** 20,
-  gib: 2 ** 30,
-  tib: 2 ** 40,
-  kb: 1e3,
-  mb: 1e6,
-  gb: 1e9,
-  tb: 1e12,
-}
 
 export class StagingDatabase {
   readonly #instance: DuckDBInstance
@@ -133,14 +121,10 @@ export class StagingDatabase {
     return result
   }
 
-  /** DuckDB's memory limit in bytes (`current_setting` answers text such as `7.4 GiB`). */
+  /** DuckDB's memory limit in bytes. */
   async memoryLimitBytes(): Promise<number> {
-    const [row] = await this.rows("SELECT current_setting('memory_limit') AS setting")
-    const match = /^([\d.]+)\s*([a-z]+)$/i.exec(String(row?.setting ?? '').trim())
-    const bytes =
-      match === null ? Number.NaN : Number(match[1]) * (UNITS[match[2]!.toLowerCase()] ?? Number.NaN)
     // An unreadable setting: assume 1 GB, which only makes sort ranges smaller than they need be.
-    return Number.isFinite(bytes) && bytes > 0 ? bytes : 2 ** 30
+    return (await memoryLimitBytesOf(this)) ?? 2 ** 30
   }
 
   async appender(table: string): Promise<DuckDBAppender> {

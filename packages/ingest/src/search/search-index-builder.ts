@@ -33,7 +33,7 @@ import {
   storedFieldsOf,
 } from '@oqlkit/catalog'
 import { porterStem } from '@oqlkit/text-models'
-import { type BuildSession, connectionSession } from '../texts/build-session.ts'
+import { type BuildSession, connectionSession, memoryLimitBytesOf } from '../texts/build-session.ts'
 import { RecordTextsFiles } from '../texts/record-texts-file.ts'
 import {
   BUCKET_BOUNDS_SQL,
@@ -330,26 +330,11 @@ async function fewerThreadsFor(
   return { changed: true, was }
 }
 
-const MEMORY_UNITS: Readonly<Record<string, number>> = {
-  bytes: 1,
-  kib: 2 ** 10,
-  mib: 2 ** 20,
-  gib: 2 ** 30,
-  tib: 2 ** 40,
-  kb: 1e3,
-  mb: 1e6,
-  gb: 1e9,
-  tb: 1e12,
-}
-
 /** The session's `memory_limit` in bytes; DuckDB shows it rounded, as `732.4 MiB`. */
 async function memoryLimitOf(session: SearchBuildSession): Promise<number> {
-  const [row] = await session.rows("SELECT current_setting('memory_limit') AS limit")
-  const shown = String(row?.limit)
-  const match = /^([0-9.]+)\s*([a-z]+)$/i.exec(shown.trim())
-  const unit = match === null ? undefined : MEMORY_UNITS[match[2]!.toLowerCase()]
-  if (match === null || unit === undefined) throw new Error(`Unexpected DuckDB memory_limit: ${shown}`)
-  return Number(match[1]) * unit
+  const bytes = await memoryLimitBytesOf(session)
+  if (bytes === undefined) throw new Error('Unexpected DuckDB memory_limit: not a size')
+  return bytes
 }
 
 /** A bucket's share of the second count of an entity's documents (two modes). */

@@ -26,3 +26,27 @@ export const connectionSession = (connection: DuckDBConnection): BuildSession =>
     (await connection.runAndReadAll(sql, driverValuesOf(params))).getRowObjectsJson(),
   appender: (table) => connection.createAppender(table),
 })
+
+const MEMORY_UNITS: Readonly<Record<string, number>> = {
+  bytes: 1,
+  kib: 2 ** 10,
+  mib: 2 ** 20,
+  gib: 2 ** 30,
+  tib: 2 ** 40,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+}
+
+/**
+ * A session's DuckDB `memory_limit` in bytes (`current_setting` answers rounded text such as `732.4 MiB`), or
+ * undefined when the text is not a size.
+ */
+export async function memoryLimitBytesOf(session: Pick<BuildSession, 'rows'>): Promise<number | undefined> {
+  const [row] = await session.rows("SELECT current_setting('memory_limit') AS setting")
+  const match = /^([\d.]+)\s*([a-z]+)$/i.exec(String(row?.setting ?? '').trim())
+  const bytes =
+    match === null ? Number.NaN : Number(match[1]) * (MEMORY_UNITS[match[2]!.toLowerCase()] ?? Number.NaN)
+  return Number.isFinite(bytes) && bytes > 0 ? bytes : undefined
+}

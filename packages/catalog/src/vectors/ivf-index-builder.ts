@@ -101,6 +101,30 @@ const CALIBRATION_NEIGHBOURS = 10
  */
 const SAMPLE_DECLINE_MARGIN = 1.2
 
+/**
+ * Offers `cluster` at `score` to the best `TOP_CLUSTERS_SEARCHED` kept in `scores` and `clusters`, best first
+ * (`picked` kept so far), and returns how many are kept now: insertion into a few slots, no allocation per row.
+ * A later cluster of equal score stays behind an earlier one.
+ */
+function offerTopCluster(
+  scores: Float64Array,
+  clusters: Int32Array,
+  picked: number,
+  score: number,
+  cluster: number,
+): number {
+  if (picked === TOP_CLUSTERS_SEARCHED && !(score > scores[picked - 1]!)) return picked
+  const kept = picked < TOP_CLUSTERS_SEARCHED ? picked + 1 : picked
+  let slot = kept - 1
+  for (; slot > 0 && score > scores[slot - 1]!; slot--) {
+    scores[slot] = scores[slot - 1]!
+    clusters[slot] = clusters[slot - 1]!
+  }
+  scores[slot] = score
+  clusters[slot] = cluster
+  return kept
+}
+
 export async function buildIvfIndex(
   source: Int8RowSource,
   options: IvfBuildOptions = {},
@@ -187,19 +211,12 @@ export async function buildIvfIndex(
   let row = 0
   for await (const block of source.blocks()) {
     for (let at = 0; at < block.length; at += d, row++) {
-      // The nearest top clusters, best first (insertion into a few slots: no allocation per row).
+      // The nearest top clusters, best first.
       let picked = 0
       for (let cluster = 0; cluster < topCount; cluster++) {
         const centroid = topViews[cluster]!
         const score = int8RowIntDot(block, at, centroid.values, d) / centroid.scale
-        if (picked === TOP_CLUSTERS_SEARCHED && !(score > pickedScores[picked - 1]!)) continue
-        let slot = picked < TOP_CLUSTERS_SEARCHED ? picked++ : picked - 1
-        for (; slot > 0 && score > pickedScores[slot - 1]!; slot--) {
-          pickedScores[slot] = pickedScores[slot - 1]!
-          pickedClusters[slot] = pickedClusters[slot - 1]!
-        }
-        pickedScores[slot] = score
-        pickedClusters[slot] = cluster
+        picked = offerTopCluster(pickedScores, pickedClusters, picked, score, cluster)
       }
       let leaf = leafStarts[pickedClusters[0]!]!
       let leafScore = Number.NEGATIVE_INFINITY
@@ -301,17 +318,14 @@ function sampleScanShare(
   for (let point = 0; point < sample.count; point++) {
     const vector = sample.points.subarray(point * d, (point + 1) * d)
     let picked = 0
-    for (let cluster = 0; cluster < topCount; cluster++) {
-      const score = floatDot(vector, topViews[cluster]!, d)
-      if (picked === TOP_CLUSTERS_SEARCHED && !(score > pickedScores[picked - 1]!)) continue
-      let slot = picked < TOP_CLUSTERS_SEARCHED ? picked++ : picked - 1
-      for (; slot > 0 && score > pickedScores[slot - 1]!; slot--) {
-        pickedScores[slot] = pickedScores[slot - 1]!
-        pickedClusters[slot] = pickedClusters[slot - 1]!
-      }
-      pickedScores[slot] = score
-      pickedClusters[slot] = cluster
-    }
+    for (let cluster = 0; cluster < topCount; cluster++)
+      picked = offerTopCluster(
+        pickedScores,
+        pickedClusters,
+        picked,
+        floatDot(vector, topViews[cluster]!, d),
+        cluster,
+      )
     let leaf = leafStarts[pickedClusters[0]!]!
     let leafScore = Number.NEGATIVE_INFINITY
     for (let pick = 0; pick < picked; pick++) {

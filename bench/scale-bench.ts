@@ -13,7 +13,7 @@
 //
 //   npm run bench:scale -- --works 1000000 [--dir /tmp/scale-1m] [--seed 1] [--rounds 15] [--keep-snapshot]
 //                          [--results bench/results] [--memory-limit 2GB]
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import { createServer } from 'node:net'
@@ -21,6 +21,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { percentile } from './bench-stats.ts'
 
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(REPO, 'packages/cli/bin/oqlkit.js')
@@ -175,11 +176,6 @@ interface QueryResult {
   readonly p95Ms: number
 }
 
-const percentile = (values: readonly number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
-}
-
 const loadBefore = loadavg()
 const startedAt = new Date().toISOString()
 const steps: StepResult[] = []
@@ -297,16 +293,8 @@ try {
 }
 
 function gitCommit(): string {
-  try {
-    const head = readFileSync(join(REPO, '.git/HEAD'), 'utf8').trim()
-    return head.startsWith('ref: ')
-      ? readFileSync(join(REPO, '.git', head.slice(5)), 'utf8')
-          .trim()
-          .slice(0, 7)
-      : head.slice(0, 7)
-  } catch {
-    return 'unknown'
-  }
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO, encoding: 'utf8' })
+  return head.status === 0 ? head.stdout.trim() : 'unknown'
 }
 
 function markdownSection(result: {

@@ -182,7 +182,7 @@ async function buildVectorsFrom(
   const record = async (path: string, rows: number) =>
     files.push({ path, bytes: (await stat(output(path))).size, rows })
 
-  const kept = options.update === undefined ? undefined : await keptModel(options.update, options.vectors)
+  const kept = options.update === undefined ? undefined : keptModel(options.update, options.vectors)
   const model =
     kept === undefined
       ? await trainedModel(options, worksTexts, total, output, record)
@@ -398,7 +398,7 @@ interface KeptVectors {
  * seed, held-out share and any dimensions asked for; for a server, the same model id and dimensions), and for
  * LSA, few enough works changed since it was trained (`modelReuse`).
  */
-async function keptModel(update: VectorsUpdate, choice: VectorsChoice): Promise<KeptVectors | undefined> {
+function keptModel(update: VectorsUpdate, choice: VectorsChoice): KeptVectors | undefined {
   const previous = update.vectors
   const { changed, works } = update.unchanged
   if (choice.kind === 'lsa') {

@@ -250,6 +250,13 @@ const PARSE_CODE_MEANS: Readonly<Record<string, string>> = {
   OQL_BAD_COLLECTION_REF: 'invalid_value',
 }
 
+// Words a value must be quoted to be (§3.2): they read as connectives, operators, directives or null.
+const OQL_KEYWORDS = new Set(['and', 'or', 'not', 'is', 'has', 'where', 'group', 'sample', 'unknown', 'null'])
+
+/** A value as a user would write it: bare when it is one plain word, else quoted (`IS`, Iceland's code, is quoted). */
+const oqlValueText = (text: string): string =>
+  /^[A-Za-z0-9_.:-]+$/.test(text) && !OQL_KEYWORDS.has(text.toLowerCase()) ? text : `"${text}"`
+
 const oqlOf = (entity: EntityType, column: Column, operator: Operator, kind: ValueKindCase, text: string) => {
   const word = oqlWordOf(entity, column, operator)
   if (word === undefined) return undefined
@@ -260,7 +267,7 @@ const oqlOf = (entity: EntityType, column: Column, operator: Operator, kind: Val
   // OQL dates are YYYY-MM-DD only (§3.6, OQL_BAD_DATE) where OQO validation also takes a year (§8.2):
   // the reference's two layers differ there, and so do ours.
   if (kind === 'integer' && (column.kind === 'date' || column.kind === 'datetime')) return undefined
-  const value = kind === 'null' ? 'unknown' : `"${text}"`.replace(/^"([A-Za-z0-9_.:-]+)"$/, '$1')
+  const value = kind === 'null' ? 'unknown' : oqlValueText(text)
   return `${entity} where ${word} ${OQL_OPERATORS[operator]} (${value})`
 }
 

@@ -49,6 +49,7 @@ export {
   oqoValidator,
 } from './oqo-validators.ts'
 export { decodePercentEscapes } from './percent-decoding.ts'
+export type { QueryView, SortDirection, SortTerm } from './query-view.ts'
 export { type EmbeddedView, type ReadOqoResult, readOqo } from './read-oqo.ts'
 export {
   type Column,

@@ -1,22 +1,8 @@
-import type { EntityType } from '@oqlkit/oqo-schema'
+import type { EntityType, SortDirection } from '@oqlkit/oqo-schema'
 import type { ColumnRef, FilterNode } from './filter-node.ts'
 
-/** Which way a sort orders. */
-export type SortDirection = 'asc' | 'desc'
-
-/**
- * One term of a requested sort, as a reader of the request read it (oql's `readSortParameter` reads the
- * URL's `cited_by_count:desc`): the field and its direction, `null` when what was written is no direction.
- * Which fields may sort which entity is the planner's knowledge; the syntax is the reader's.
- */
-export interface SortTerm {
-  readonly field: string
-  readonly direction: SortDirection | null
-  /** The term as written (`cited_by_count:up`), for messages about it; the field when not given. */
-  readonly text?: string
-  /** What was written where the direction goes (`up`), for messages about it. */
-  readonly writtenDirection?: string
-}
+// The typed view's sort terms are the language's (oqo-schema), read by oql and planned here.
+export type { SortDirection, SortTerm } from '@oqlkit/oqo-schema'
 
 /**
  * One sort key. `relevance_score` sorts by search relevance and needs a search in the filter; `id` is

@@ -5,6 +5,7 @@ import {
   type Oqo,
   type PropertiesRegistry,
   propertiesRegistry,
+  type QueryView,
   resolveEntityType,
 } from '@oqlkit/oqo-schema'
 import { searchNodesOf } from '../plan/filter-leaves.ts'
@@ -66,18 +67,11 @@ export const SUM_PARAMETERS = {
 
 export type SumParameter = keyof typeof SUM_PARAMETERS
 
-/** The view of a query: how its rows are ordered, paged and shaped (sibling parameters, not OQO). */
-export interface ViewParameters {
-  /**
-   * The sort terms in the order asked (oql's `readSortParameter` reads them from a `sort` parameter); given
-   * even when empty (`sort=,`) if the request wrote a sort, which a sample refuses.
-   */
-  readonly sort?: readonly SortTerm[]
-  readonly select?: readonly string[]
-  readonly page?: number
-  readonly perPage?: number
-  /** `*` for the first page of cursor paging, then a cursor this server issued. */
-  readonly cursor?: string
+/**
+ * The view of a query as the planner takes it: the typed view oql reads from a request (sort terms, select,
+ * paging), and what the list routes add beside it.
+ */
+export interface ViewParameters extends QueryView {
   /** Group-by columns whose rows without a value form an unknown bucket (`group_by=x:include_unknown`). */
   readonly includeUnknown?: readonly string[]
   /** Totals to add to `meta`, by the parameter that asks for them. */

@@ -1,12 +1,12 @@
 import type { ViewParameters } from '@oqlkit/engine'
-import { type RequestView, readSortParameter, type UrlView } from '@oqlkit/oql'
-import type { EmbeddedView } from '@oqlkit/oqo-schema'
+import { readSortParameter, type UrlView } from '@oqlkit/oql'
+import type { EmbeddedView, QueryView } from '@oqlkit/oqo-schema'
 
 /**
  * View parameters given beside a query (body keys or query-string parameters), already read by oql's view
  * reader, with the sort as written (for `meta.x_query.url`).
  */
-export interface ViewSiblings extends RequestView {
+export interface ViewSiblings extends QueryView {
   /** The `sort` as the request wrote it (trimmed); set with `sort`. */
   readonly sortText?: string
 }

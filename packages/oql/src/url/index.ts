@@ -9,7 +9,7 @@ export {
   type UrlNotRepresentable,
   type UrlNotRepresentableReason,
 } from './oqo-to-url.ts'
-export { readSortParameter, type SortDirection, type SortTerm } from './sort-parameter-reader.ts'
+export { readSortParameter } from './sort-parameter-reader.ts'
 export { isCanonicalFixpoint, sortedAgain } from './sorted-canonical.ts'
 export {
   URL_DIAGNOSTIC_CODES,
@@ -22,7 +22,6 @@ export { listQueryToOqo, type UrlToOqoOptions, type UrlToOqoResult, urlToOqo } f
 export type { UrlView } from './url-view.ts'
 export {
   isViewParameterName,
-  type RequestView,
   readSelectText,
   readViewParameter,
   VIEW_PARAMETER_NAMES,

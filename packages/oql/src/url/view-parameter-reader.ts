@@ -1,17 +1,5 @@
-import { readSortParameter, type SortTerm } from './sort-parameter-reader.ts'
-
-/**
- * The view of a request, typed: how its rows are ordered (sort terms), shaped (select) and paged. What a
- * route's reader hands to the planner beside the OQO, read once from the request's text or body.
- */
-export interface RequestView {
-  readonly sort?: readonly SortTerm[]
-  readonly select?: readonly string[]
-  readonly page?: number
-  readonly perPage?: number
-  /** `*` for the first page of cursor paging, then a cursor the server issued. */
-  readonly cursor?: string
-}
+import type { QueryView } from '@oqlkit/oqo-schema'
+import { readSortParameter } from './sort-parameter-reader.ts'
 
 /** The view parameters written as text (a query string's), by their URL names. */
 export type ViewParameterName = 'sort' | 'select' | 'page' | 'per_page' | 'cursor'
@@ -40,7 +28,7 @@ export interface ViewProblem {
 
 /** One view parameter read: the part of the view it gives (none for an empty sort or select), or its problem. */
 export type ViewParameterReading =
-  | { readonly ok: true; readonly view: RequestView }
+  | { readonly ok: true; readonly view: QueryView }
   | { readonly ok: false; readonly problem: ViewProblem }
 
 const WHOLE_NUMBER = /^\s*\d+\s*$/

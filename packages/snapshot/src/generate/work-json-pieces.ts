@@ -36,6 +36,14 @@ export class EncodedByIndex {
   }
 }
 
+/** The pieces of `indices`, comma-separated (the items of a JSON array, without its brackets). */
+export function writeJoined(out: JsonByteWriter, indices: readonly number[], pieces: EncodedByIndex): void {
+  for (let at = 0; at < indices.length; at++) {
+    if (at > 0) out.byte(COMMA)
+    out.bytesOf(pieces.get(indices[at]!))
+  }
+}
+
 /** The scratch writers of one builder, for the pieces drawn before their place in the record comes. */
 export class ScratchWriters {
   readonly authorships: JsonByteWriter

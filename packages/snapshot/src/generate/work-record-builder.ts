@@ -15,7 +15,14 @@ import type { JsonByteWriter } from './json-byte-writer.ts'
 import { SAMPLE_PROFILE, type Share } from './sample-profile.ts'
 import { RandomStream, SeededRandom } from './seeded-random.ts'
 import type { WorkBuildContext, WorkLinks } from './work-build-context.ts'
-import { clockTime, EncodedByIndex, ScratchWriters, writeLocation, writeTerms } from './work-json-pieces.ts'
+import {
+  clockTime,
+  EncodedByIndex,
+  ScratchWriters,
+  writeJoined,
+  writeLocation,
+  writeTerms,
+} from './work-json-pieces.ts'
 
 const PAGES = 'https://oqlkit.example/works/'
 
@@ -317,10 +324,7 @@ export class WorkRecordBuilder {
       if (author.orcid === null) authorships.ascii('null')
       else authorships.quotedAscii(author.orcid)
       authorships.ascii('},"institutions":[')
-      mine.forEach((k, at) => {
-        if (at > 0) authorships.byte(COMMA)
-        authorships.bytesOf(this.#institutionJson.get(k))
-      })
+      writeJoined(authorships, mine, this.#institutionJson)
       authorships.ascii('],"countries":[')
       authorCountries.forEach((country, at) => {
         if (at > 0) authorships.byte(COMMA)
@@ -331,15 +335,9 @@ export class WorkRecordBuilder {
       authorships.ascii(',"raw_author_name":')
       authorships.text(name)
       authorships.ascii(',"raw_affiliation_strings":[')
-      mine.forEach((k, at) => {
-        if (at > 0) authorships.byte(COMMA)
-        authorships.bytesOf(this.#institutionNameJson.get(k))
-      })
+      writeJoined(authorships, mine, this.#institutionNameJson)
       authorships.ascii('],"affiliations":[')
-      mine.forEach((k, at) => {
-        if (at > 0) authorships.byte(COMMA)
-        authorships.bytesOf(this.#affiliation.get(k))
-      })
+      writeJoined(authorships, mine, this.#affiliation)
       authorships.ascii(']}')
     }
 

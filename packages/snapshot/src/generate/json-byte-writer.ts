@@ -64,8 +64,8 @@ export class JsonByteWriter {
     this.length = at
   }
 
-  /** A string as its JSON literal (what JSON.stringify gives), as UTF-8. */
-  string(value: string): void {
+  /** A string, or null, as its JSON literal (what JSON.stringify gives), as UTF-8. */
+  string(value: string | null): void {
     this.text(JSON.stringify(value))
   }
 
@@ -128,9 +128,10 @@ export class JsonByteWriter {
     bytes[--at] = ZERO + rest
   }
 
-  /** Any number, as a template literal writes it (String(value)). */
-  number(value: number): void {
-    if (Number.isSafeInteger(value) && value >= 0) this.natural(value)
+  /** Any number, as a template literal writes it (String(value)); null as `null`. */
+  number(value: number | null): void {
+    if (value === null) this.ascii('null')
+    else if (Number.isSafeInteger(value) && value >= 0) this.natural(value)
     else this.ascii(String(value))
   }
 

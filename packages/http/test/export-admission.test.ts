@@ -76,7 +76,13 @@ describe('exports beside searches', () => {
     await slowReader(`${base}${EXPORT}`)
 
     const startedAt = performance.now()
-    const waited = await fetch(`${base}${EXPORT}`, { signal: AbortSignal.timeout(15_000) })
+    const waited = await fetch(`${base}${EXPORT}`, { signal: AbortSignal.timeout(15_000) }).catch(
+      (error: unknown) => {
+        // Once in CI (load unknown) no answer came in 15 s; say where the request stood if it happens again.
+        const where = { exports: limits.exportAdmission.load, queries: limits.admission.load }
+        throw new Error(`no answer in 15 s; admission queues: ${JSON.stringify(where)}`, { cause: error })
+      },
+    )
     const elapsed = performance.now() - startedAt
     expect(waited.status).toBe(503)
     expect(waited.headers.get('retry-after')).toBe('2')

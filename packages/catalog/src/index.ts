@@ -246,5 +246,10 @@ export {
 } from './vectors/vector-index-layout.ts'
 export { hasUnreadableVectors, vectorIndexOf, withVectorIndex } from './vectors/vector-index-manifest.ts'
 export { quantizeVector } from './vectors/vector-quantizer.ts'
-export { type VectorCandidates, type VectorMatch, WorkVectorMatrix } from './vectors/work-vector-matrix.ts'
+export {
+  allocateMatrixValues,
+  type VectorCandidates,
+  type VectorMatch,
+  WorkVectorMatrix,
+} from './vectors/work-vector-matrix.ts'
 export { WorkVectorSearcher } from './vectors/work-vector-searcher.ts'

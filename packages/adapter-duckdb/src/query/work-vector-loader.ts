@@ -4,10 +4,11 @@
 // `checkWorkVectorFiles` is what it checks at open, cheaply (the files' sizes), so that a broken catalog still
 // fails then. A catalog from before the list index has no `listIndex` entry and is searched exactly.
 import { statSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { open, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { IvfVectorIndex, VectorIndexManifest } from '@oqlkit/catalog'
 import {
+  allocateMatrixValues,
   constantLiteral,
   decodeIvfIndex,
   isCatalogRelativePath,
@@ -59,14 +60,31 @@ export async function loadWorkVectorMatrix(
   vectors: VectorIndexManifest,
 ): Promise<WorkVectorMatrix> {
   checkWorkVectorFiles(catalogDir, vectors)
-  const [rows, bytes] = await Promise.all([
+  const dimensions = Number(vectors.dimensions)
+  // Read where the scans read them (the vector kernel's memory), so no second copy of the matrix is made.
+  const values = allocateMatrixValues(Number(vectors.count), dimensions)
+  const [rows] = await Promise.all([
     db.all(`SELECT id, norm FROM read_parquet(${constantLiteral(vectorFilePath(catalogDir, vectors.file))})`),
-    readFile(vectorFilePath(catalogDir, vectors.matrixFile)),
+    readWhole(vectorFilePath(catalogDir, vectors.matrixFile), values),
   ])
   const ids = rows.map((row) => String(row.id))
   const norms = Float32Array.from(rows, (row) => Number(row.norm))
-  const values = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length)
-  return new WorkVectorMatrix(ids, values, norms, Number(vectors.dimensions))
+  return new WorkVectorMatrix(ids, values, norms, dimensions)
+}
+
+/** Fills `into` with the file's bytes (its size was checked against it). */
+async function readWhole(path: string, into: Int8Array): Promise<void> {
+  const file = await open(path, 'r')
+  try {
+    const bytes = new Uint8Array(into.buffer, into.byteOffset, into.length)
+    for (let done = 0; done < bytes.length; ) {
+      const { bytesRead } = await file.read(bytes, done, bytes.length - done, done)
+      if (bytesRead === 0) throw new Error(`the vector matrix ${path} ended at byte ${done}`)
+      done += bytesRead
+    }
+  } finally {
+    await file.close()
+  }
 }
 
 /** The matrix and, when the catalog has one, its list index: what a semantic search reads. */

@@ -91,6 +91,13 @@ export class NearestRows {
     return this.#size
   }
 
+  /** The score a row must beat to be kept: the weakest kept score once `limit` rows are kept, -∞ before. */
+  get bar(): number {
+    return this.limit > 0 && this.#size === this.limit
+      ? this.#scores[this.#weakest]!
+      : Number.NEGATIVE_INFINITY
+  }
+
   offer(row: number, score: number): void {
     if (this.#size < this.limit) {
       this.#rows[this.#size] = row

@@ -4,6 +4,7 @@
 // arrays, and casting a million int8 vectors to float on every query cost about 2 s at 1M works, where this
 // loop reads the int8 bytes as they are (see BENCHMARKS.md, "Semantic search"). A catalog with a list index
 // (`ivf-vector-index.ts`) scores only the rows of the lists nearest the query, with the same kernel.
+import { Int8RowKernel, KERNEL_BLOCK_ROWS, kernelOf } from './int8-dot-kernel.ts'
 import { int8RowDot, NearestRows } from './nearest-rows.ts'
 
 export interface VectorMatch {
@@ -16,12 +17,21 @@ export class VectorMatrixError extends Error {
   override readonly name = 'VectorMatrixError'
 }
 
+/**
+ * Room for a matrix's rows where its scans read them (the kernel's memory), so a loader reads the file there
+ * and the matrix keeps no second copy; a plain array when the kernel cannot take them.
+ */
+export const allocateMatrixValues = (rows: number, dimensions: number): Int8Array =>
+  Int8RowKernel.create(rows, dimensions)?.values ?? new Int8Array(rows * dimensions)
+
 export class WorkVectorMatrix {
   readonly ids: readonly string[]
   /** Row-major, `dimensions` components a row. */
   readonly values: Int8Array
   readonly norms: Float32Array
   readonly dimensions: number
+  /** Scores every row in WebAssembly when the width allows (a multiple of 16) and the memory could be had. */
+  readonly #kernel: Int8RowKernel | undefined
 
   constructor(ids: readonly string[], values: Int8Array, norms: Float32Array, dimensions: number) {
     if (values.length !== ids.length * dimensions || norms.length !== ids.length)
@@ -32,7 +42,10 @@ export class WorkVectorMatrix {
       if (!(ids[row - 1]! < ids[row]!))
         throw new VectorMatrixError(`The vectors' ids are not in ascending order at ${ids[row]}`)
     this.ids = ids
-    this.values = values
+    this.#kernel = kernelOf(values) ?? Int8RowKernel.create(ids.length, dimensions)
+    if (this.#kernel !== undefined && this.#kernel.values !== values) this.#kernel.values.set(values)
+    // The kernel's copy is the one kept: a loader that read the rows into `allocateMatrixValues` made none.
+    this.values = this.#kernel?.values ?? values
     this.norms = norms
     this.dimensions = dimensions
   }
@@ -89,20 +102,58 @@ export class WorkVectorMatrix {
     const values = this.values
     const norms = this.norms
     const best = new NearestRows(limit)
+    if (best.limit === 0) return []
     const listed = keep instanceof Uint8Array ? undefined : keep?.rows
-    if (listed !== undefined) {
-      for (let index = 0; index < listed.length; index++) {
-        const row = listed[index]!
+    const mask = keep instanceof Uint8Array ? keep : keep?.mask
+    const rows = listed ?? (this.#kernel === undefined ? undefined : this.#closeRows(query, best.limit, mask))
+    if (rows !== undefined) {
+      for (let index = 0; index < rows.length; index++) {
+        const row = rows[index]!
         best.offer(row, int8RowDot(values, row * d, query, d) / norms[row]!)
       }
       return this.matchesOf(best)
     }
-    const mask = keep instanceof Uint8Array ? keep : keep?.mask
     for (let row = 0, at = 0; row < this.rows; row++, at += d) {
       if (mask !== undefined && mask[row] !== 1) continue
       best.offer(row, int8RowDot(values, at, query, d) / norms[row]!)
     }
     return this.matchesOf(best)
+  }
+
+  /**
+   * The rows (of `mask`, when given) that may be among the `limit` nearest, ascending: every row scored by the
+   * kernel, and those kept whose score is within twice its error of the best `limit` so far. Every row of
+   * the true `limit` nearest is kept, so scoring the kept rows with the float product finds what a float
+   * pass over every row finds, at the cost of the few rows that close.
+   */
+  #closeRows(query: Float32Array, limit: number, mask: Uint8Array | undefined): Int32Array {
+    const kernel = this.#kernel!
+    const norms = this.norms
+    const scale = kernel.setQuery(query)
+    // The bound over a row's norm is the same for every row; a hair more covers the float32 norms and the
+    // rounding of the divisions.
+    const margin = scale === 0 ? Number.POSITIVE_INFINITY : 2 * kernel.errorBound(1) * 1.001 + 1e-9
+    const rough = new NearestRows(limit)
+    let kept = new Int32Array(Math.max(64, 4 * limit))
+    let count = 0
+    for (let from = 0; from < this.rows; from += KERNEL_BLOCK_ROWS) {
+      const scores = kernel.score(from, Math.min(KERNEL_BLOCK_ROWS, this.rows - from))
+      for (let index = 0; index < scores.length; index++) {
+        const row = from + index
+        if (mask !== undefined && mask[row] !== 1) continue
+        const score = scale === 0 ? 0 : scores[index]! / scale / norms[row]!
+        // The bar only rises: a row below it by more than the margin now is below the final one too.
+        if (!(score >= rough.bar - margin)) continue
+        rough.offer(row, score)
+        if (count === kept.length) {
+          const larger = new Int32Array(kept.length * 2)
+          larger.set(kept)
+          kept = larger
+        }
+        kept[count++] = row
+      }
+    }
+    return kept.subarray(0, count)
   }
 
   /** Throws unless `query` has this matrix's width. */

@@ -5,17 +5,13 @@
 // float product give or take `errorBound()`, and callers that must match the float product exactly score the
 // few rows that close again with it.
 import { INT8_DOT_KERNEL_BASE64 } from './int8-dot-kernel.generated.ts'
+import { type IntegerQuery, int8RowIntDot, integerQuery } from './nearest-rows.ts'
 
 /** Rows scored per call: their scores (64 KiB) stay in the cache while the caller reads them. */
 export const KERNEL_BLOCK_ROWS = 16_384
 /** The kernel reads 16 components a step; other widths are scored in JavaScript. */
 const LANES = 16
 const PAGE_BYTES = 65_536
-/** The most a 16-bit query component may be. */
-const MAX_QUERY_UNIT = 32_767
-const MAX_SUM = 2 ** 31 - 1
-/** The largest magnitude of an int8 component (-128), which bounds a row's sum. */
-const INT8_MAGNITUDE = 128
 
 type DotRows = (rows: number, count: number, width: number, query: number, scores: number) => void
 
@@ -39,7 +35,7 @@ const kernelsByValues = new WeakMap<Int8Array, Int8RowKernel>()
 /** The kernel that owns `values` (made by `Int8RowKernel.create`), if one does. */
 export const kernelOf = (values: Int8Array): Int8RowKernel | undefined => kernelsByValues.get(values)
 
-export class Int8RowKernel {
+export class Int8RowKernel implements Int8BlockScorer {
   /** The rows, `rows × width` components, in the kernel's memory: write them here before scoring. */
   readonly values: Int8Array
   readonly rows: number
@@ -92,19 +88,23 @@ export class Int8RowKernel {
   }
 
   /**
-   * Sets the query the next scores are against: `query` rounded to integers at the largest scale that keeps
-   * every component within 16 bits and every row's sum within 31. Returns the scale (0 for a zero query):
-   * a score divided by it is the float product within `errorBound`.
+   * Sets the query the next scores are against: `query` rounded by `integerQuery` (16 bits a component, no
+   * row's sum past 31). Returns the scale (0 for a zero query): a score divided by it is the float product
+   * within `errorBound`.
    */
   setQuery(query: Float32Array): number {
     if (query.length !== this.width)
       throw new RangeError(`A query of ${query.length} numbers for rows of ${this.width}`)
-    let largest = 0
-    for (let k = 0; k < query.length; k++) largest = Math.max(largest, Math.abs(query[k]!))
-    const unit = Math.min(MAX_QUERY_UNIT, Math.floor(MAX_SUM / (INT8_MAGNITUDE * this.width)))
-    this.#scale = largest === 0 || !Number.isFinite(largest) ? 0 : unit / largest
-    for (let k = 0; k < query.length; k++) this.#query[k] = Math.round(query[k]! * this.#scale)
+    this.setIntegerQuery(integerQuery(query))
     return this.#scale
+  }
+
+  /** Sets an integer query made by `integerQuery`; scores are then exactly `int8RowIntDot`'s. */
+  setIntegerQuery(query: IntegerQuery): void {
+    if (query.values.length !== this.width)
+      throw new RangeError(`A query of ${query.values.length} numbers for rows of ${this.width}`)
+    this.#query.set(query.values)
+    this.#scale = query.scale
   }
 
   /**
@@ -128,3 +128,40 @@ export class Int8RowKernel {
     return this.#scores.subarray(0, count)
   }
 }
+
+/** Int8 rows scored against integer queries, a block at a time: what the index builder's passes need. */
+export interface Int8BlockScorer {
+  /** Room for the rows scored: write them here, then score any range of them. */
+  readonly values: Int8Array
+  setIntegerQuery(query: IntegerQuery): void
+  /** `int8RowIntDot` of rows `[from, from + count)` with the query, `count` at most `KERNEL_BLOCK_ROWS`. */
+  score(from: number, count: number): Int32Array
+}
+
+/** The same scores in JavaScript, for widths the kernel cannot read. */
+class JavaScriptBlockScorer implements Int8BlockScorer {
+  readonly values: Int8Array
+  readonly #width: number
+  readonly #scores = new Int32Array(KERNEL_BLOCK_ROWS)
+  #query: Int32Array = new Int32Array(0)
+
+  constructor(rows: number, width: number) {
+    this.values = new Int8Array(rows * width)
+    this.#width = width
+  }
+
+  setIntegerQuery(query: IntegerQuery): void {
+    this.#query = query.values
+  }
+
+  score(from: number, count: number): Int32Array {
+    const d = this.#width
+    for (let index = 0; index < count; index++)
+      this.#scores[index] = int8RowIntDot(this.values, (from + index) * d, this.#query, d)
+    return this.#scores.subarray(0, count)
+  }
+}
+
+/** Room for `rows` rows of `width`, scored in WebAssembly when it can be, else in JavaScript. */
+export const int8BlockScorer = (rows: number, width: number): Int8BlockScorer =>
+  Int8RowKernel.create(rows, width) ?? new JavaScriptBlockScorer(rows, width)

@@ -21,8 +21,9 @@
 // Deterministic: the sample and the seeds of k-means come from `seed`, the arithmetic runs in one order, so
 // the same vectors and seed give the same index, byte for byte.
 import { SeededGaussian } from '@oqlkit/text-models'
+import { assignEveryRow, offerTopCluster, squares, TOP_CLUSTERS_SEARCHED } from './ivf-row-pass.ts'
 import { floatDot, IvfVectorIndex } from './ivf-vector-index.ts'
-import { int8RowIntDot, integerQuery, NearestRows } from './nearest-rows.ts'
+import { integerQuery, NearestRows } from './nearest-rows.ts'
 
 /** The int8 rows of a matrix, read in order. */
 export interface Int8RowSource {
@@ -82,14 +83,6 @@ const DEFAULT_ITERATIONS = 10
 const SAMPLE_ROWS_PER_LIST = 40
 /** Sample floats at most (128 MB): 131,072 rows of 256 dimensions. */
 const MAX_SAMPLE_FLOATS = 2 ** 25
-/**
- * Top clusters whose leaves a row may join: its nearest leaf among theirs. A row near the border of its top
- * cluster is often nearest a leaf of the next one, which a query near it ranks early; with one top cluster
- * searched such rows land in lists the query reaches late. Measured on clustered vectors (100k of 256
- * dimensions; rows a search must score for 97% recall): 1 top cluster 6,039, 2 2,378, 3 1,807, 4 1,586, every
- * leaf 1,531; assignment costs √lists cosines a top cluster.
- */
-const TOP_CLUSTERS_SEARCHED = 4
 /** Neighbours per calibration query: the recall@10 the target is about. */
 const CALIBRATION_NEIGHBOURS = 10
 /**
@@ -100,30 +93,6 @@ const CALIBRATION_NEIGHBOURS = 10
  * 0.385 vs 0.366 (20k). Within 0.04 each time: past 0.6 of the rows on the sample, no index is built.
  */
 const SAMPLE_DECLINE_MARGIN = 1.2
-
-/**
- * Offers `cluster` at `score` to the best `TOP_CLUSTERS_SEARCHED` kept in `scores` and `clusters`, best first
- * (`picked` kept so far), and returns how many are kept now: insertion into a few slots, no allocation per row.
- * A later cluster of equal score stays behind an earlier one.
- */
-function offerTopCluster(
-  scores: Float64Array,
-  clusters: Int32Array,
-  picked: number,
-  score: number,
-  cluster: number,
-): number {
-  if (picked === TOP_CLUSTERS_SEARCHED && !(score > scores[picked - 1]!)) return picked
-  const kept = picked < TOP_CLUSTERS_SEARCHED ? picked + 1 : picked
-  let slot = kept - 1
-  for (; slot > 0 && score > scores[slot - 1]!; slot--) {
-    scores[slot] = scores[slot - 1]!
-    clusters[slot] = clusters[slot - 1]!
-  }
-  scores[slot] = score
-  clusters[slot] = cluster
-  return kept
-}
 
 export async function buildIvfIndex(
   source: Int8RowSource,
@@ -198,53 +167,16 @@ export async function buildIvfIndex(
 
   // 3. Every row to its list; the calibration queries' exact neighbours on the way.
   const queries = queryPoints.map((point) => sample.points.subarray(point * d, (point + 1) * d))
-  const integerQueries = queries.map((query) => integerQuery(query))
-  const queryRows = queryPoints.map((point) => sample.rows[point]!)
-  const neighbours = queries.map(() => new NearestRows(CALIBRATION_NEIGHBOURS))
   // Each centroid has its own integer scale: a row's scores are compared once divided by it.
-  const topViews = viewsOf(top.centroids, topCount, d).map((centroid) => integerQuery(centroid))
-  const leafViews = viewsOf(centroids, lists, d).map((centroid) => integerQuery(centroid))
-  const pickedScores = new Float64Array(TOP_CLUSTERS_SEARCHED)
-  const pickedClusters = new Int32Array(TOP_CLUSTERS_SEARCHED)
-  const listOf = new Uint32Array(total)
-  const sizes = new Uint32Array(lists)
-  let row = 0
-  for await (const block of source.blocks()) {
-    for (let at = 0; at < block.length; at += d, row++) {
-      // The nearest top clusters, best first.
-      let picked = 0
-      for (let cluster = 0; cluster < topCount; cluster++) {
-        const centroid = topViews[cluster]!
-        const score = int8RowIntDot(block, at, centroid.values, d) / centroid.scale
-        picked = offerTopCluster(pickedScores, pickedClusters, picked, score, cluster)
-      }
-      let leaf = leafStarts[pickedClusters[0]!]!
-      let leafScore = Number.NEGATIVE_INFINITY
-      for (let pick = 0; pick < picked; pick++) {
-        const cluster = pickedClusters[pick]!
-        for (let candidate = leafStarts[cluster]!; candidate < leafStarts[cluster + 1]!; candidate++) {
-          const centroid = leafViews[candidate]!
-          const score = int8RowIntDot(block, at, centroid.values, d) / centroid.scale
-          if (score > leafScore || (score === leafScore && candidate < leaf)) {
-            leaf = candidate
-            leafScore = score
-          }
-        }
-      }
-      listOf[row] = leaf
-      sizes[leaf]!++
-      // The norm as the matrix stores it (float32), so the calibration ranks rows as the search does.
-      const norm = Math.fround(Math.sqrt(squares(block, at, d)))
-      if (norm === 0) continue
-      for (let query = 0; query < queries.length; query++) {
-        if (queryRows[query] === row) continue
-        const { values, scale } = integerQueries[query]!
-        neighbours[query]!.offer(row, int8RowIntDot(block, at, values, d) / scale / norm)
-      }
-    }
-    options.onProgress?.(row, total)
-  }
-  if (row !== total) throw new RangeError(`The vector source gave ${row} rows where it said ${total}`)
+  const { listOf, sizes, neighbours } = await assignEveryRow(source, {
+    tops: viewsOf(top.centroids, topCount, d).map((centroid) => integerQuery(centroid)),
+    leaves: viewsOf(centroids, lists, d).map((centroid) => integerQuery(centroid)),
+    leafStarts,
+    queries: queries.map((query) => integerQuery(query)),
+    queryRows: queryPoints.map((point) => sample.rows[point]!),
+    neighboursPerQuery: CALIBRATION_NEIGHBOURS,
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+  })
 
   const offsets = new Uint32Array(lists + 1)
   for (let list = 0; list < lists; list++) offsets[list + 1] = offsets[list]! + sizes[list]!
@@ -322,6 +254,7 @@ function sampleScanShare(
       picked = offerTopCluster(
         pickedScores,
         pickedClusters,
+        0,
         picked,
         floatDot(vector, topViews[cluster]!, d),
         cluster,
@@ -528,12 +461,6 @@ export function sphericalKMeans(
 
 const viewsOf = (values: Float32Array, count: number, d: number): Float32Array[] =>
   Array.from({ length: count }, (_, index) => values.subarray(index * d, (index + 1) * d))
-
-const squares = (values: Int8Array, at: number, d: number): number => {
-  let sum = 0
-  for (let k = 0; k < d; k++) sum += values[at + k]! * values[at + k]!
-  return sum
-}
 
 /**
  * A stable number in [0, 1) per (row, seed): which rows are sampled. An integer hash (xor-shift and multiply

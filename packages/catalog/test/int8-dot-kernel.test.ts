@@ -47,6 +47,17 @@ describe('Int8RowKernel', () => {
     )
   })
 
+  it('scores rows given by number, in any order and repeated, as it scores them in place', () => {
+    const kernel = Int8RowKernel.create(50, 32)!
+    for (let at = 0; at < kernel.values.length; at++) kernel.values[at] = ((at * 131) % 255) - 127
+    kernel.setQuery(Float32Array.from({ length: 32 }, (_, k) => Math.cos(k)))
+    const inPlace = [...kernel.score(0, 50)]
+    const rows = Int32Array.from([49, 0, 7, 7, 23, 1])
+    expect([...kernel.scoreRows(rows, 1, 4)]).toEqual([0, 7, 7, 23].map((row) => inPlace[row]))
+    expect(() => kernel.scoreRows(Int32Array.from([50]), 0, 1)).toThrow(RangeError)
+    expect(() => kernel.scoreRows(rows, 4, 3)).toThrow(RangeError)
+  })
+
   it('is within its error bound of the float product', () => {
     const width = 256
     const rows = 2_000

@@ -106,6 +106,31 @@ describe('WorkVectorMatrix', () => {
     )
   })
 
+  it('finds among any rows, in any order, what a float pass over those rows finds', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 300 }),
+        fc.constantFrom(7, 16, 256),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 1, max: 1_000 }),
+        (rows, dimensions, limit, seed) => {
+          const matrix = seed % 2 === 0 ? nearTies(rows, dimensions, seed) : matrixOf(rows, dimensions)
+          const noise = new SeededGaussian(seed + 2)
+          const query = Float32Array.from({ length: dimensions }, () => noise.next())
+          // A shuffled subset, as a list index gathers rows list by list.
+          const among = Int32Array.from(
+            Array.from({ length: rows }, (_, row) => row)
+              .filter((row) => (row * 7 + seed) % 4 !== 0)
+              .sort((a, b) => ((a * 2_654_435_761) % 1_000) - ((b * 2_654_435_761) % 1_000)),
+          )
+          const keep = Uint8Array.from({ length: rows }, (_, row) => ((row * 7 + seed) % 4 !== 0 ? 1 : 0))
+          expect(matrix.nearestAmong(query, limit, among)).toEqual(floatPass(matrix, query, limit, keep))
+        },
+      ),
+      { numRuns: 100 },
+    )
+  })
+
   it('finds the float pass’s nearest where the integer query ranks two rows the other way', () => {
     // The largest component sets the query's integer unit u (1/32767 here): 0.49u rounds to 0 and 0.51u to 1,
     // so A (+1 at two 0.49u components) is nearer than B (+1 at 0.51u and -0.49u) in floats, and farther in

@@ -14,6 +14,14 @@ const LANES = 16
 const PAGE_BYTES = 65_536
 
 type DotRows = (rows: number, count: number, width: number, query: number, scores: number) => void
+type DotRowsAt = (
+  rows: number,
+  numbers: number,
+  count: number,
+  width: number,
+  query: number,
+  scores: number,
+) => void
 
 /** The part of the WebAssembly JavaScript API used here, which @types/node 20 does not declare. */
 interface WebAssemblyApi {
@@ -41,11 +49,14 @@ export class Int8RowKernel implements Int8BlockScorer {
   readonly rows: number
   readonly width: number
   readonly #dotRows: DotRows
+  readonly #dotRowsAt: DotRowsAt
   readonly #query: Int16Array
   readonly #scores: Int32Array
   readonly #queryAt: number
   readonly #scoresAt: number
   readonly #valuesAt: number
+  /** The row numbers `scoreRows` scores, after the rows (room for a block). */
+  readonly #numbers: Int32Array
   #scale = 0
 
   /**
@@ -57,11 +68,14 @@ export class Int8RowKernel implements Int8BlockScorer {
     const queryBytes = width * 2
     const scoresAt = queryBytes
     const valuesAt = scoresAt + KERNEL_BLOCK_ROWS * 4
-    const pages = Math.max(1, Math.ceil((valuesAt + rows * width) / PAGE_BYTES))
+    // Row numbers are 4-byte aligned after the rows: widths are multiples of 16.
+    const numbers = KERNEL_BLOCK_ROWS * 4
+    const pages = Math.max(1, Math.ceil((valuesAt + rows * width + numbers) / PAGE_BYTES))
     try {
       const memory = new wasm.Memory({ initial: pages, maximum: pages })
       const instance = new wasm.Instance(kernelModule(), { kernel: { memory } })
-      return new Int8RowKernel(memory, instance.exports.dotRows as DotRows, rows, width, valuesAt)
+      const { dotRows, dotRowsAt } = instance.exports as { dotRows: DotRows; dotRowsAt: DotRowsAt }
+      return new Int8RowKernel(memory, dotRows, dotRowsAt, rows, width, valuesAt)
     } catch (error) {
       if (error instanceof RangeError) return undefined
       throw error
@@ -71,6 +85,7 @@ export class Int8RowKernel implements Int8BlockScorer {
   private constructor(
     memory: { readonly buffer: ArrayBuffer },
     dotRows: DotRows,
+    dotRowsAt: DotRowsAt,
     rows: number,
     width: number,
     valuesAt: number,
@@ -78,9 +93,11 @@ export class Int8RowKernel implements Int8BlockScorer {
     this.rows = rows
     this.width = width
     this.#dotRows = dotRows
+    this.#dotRowsAt = dotRowsAt
     this.#queryAt = 0
     this.#scoresAt = width * 2
     this.#valuesAt = valuesAt
+    this.#numbers = new Int32Array(memory.buffer, valuesAt + rows * width, KERNEL_BLOCK_ROWS)
     this.#query = new Int16Array(memory.buffer, this.#queryAt, width)
     this.#scores = new Int32Array(memory.buffer, this.#scoresAt, KERNEL_BLOCK_ROWS)
     this.values = new Int8Array(memory.buffer, valuesAt, rows * width)
@@ -125,6 +142,32 @@ export class Int8RowKernel implements Int8BlockScorer {
         `Rows ${from} to ${from + count} of ${this.rows}, ${KERNEL_BLOCK_ROWS} at most at once`,
       )
     this.#dotRows(this.#valuesAt + from * this.width, count, this.width, this.#queryAt, this.#scoresAt)
+    return this.#scores.subarray(0, count)
+  }
+
+  /**
+   * The integer products of the rows `rows[from..from + count)` (any rows, in any order; `count` at most
+   * `KERNEL_BLOCK_ROWS`) with the query, each read where it lies. A view, valid until the next call.
+   */
+  scoreRows(rows: Int32Array, from: number, count: number): Int32Array {
+    if (count < 0 || count > KERNEL_BLOCK_ROWS || from < 0 || from + count > rows.length)
+      throw new RangeError(
+        `Rows ${from} to ${from + count} of a list of ${rows.length}, ${KERNEL_BLOCK_ROWS} at most at once`,
+      )
+    for (let index = from; index < from + count; index++) {
+      const row = rows[index]!
+      // The kernel reads where it is told: a row number past the rows would read other memory.
+      if (!(row >= 0 && row < this.rows)) throw new RangeError(`Row ${row} of ${this.rows}`)
+    }
+    this.#numbers.set(rows.subarray(from, from + count))
+    this.#dotRowsAt(
+      this.#valuesAt,
+      this.#numbers.byteOffset,
+      count,
+      this.width,
+      this.#queryAt,
+      this.#scoresAt,
+    )
     return this.#scores.subarray(0, count)
   }
 }

@@ -5,7 +5,6 @@
 // returns are thus the exact nearest among the rows it scored: an answer can only miss a work, never rank one
 // wrongly. `scanRows` is set at build time, the fewest rows that found 97% of the ten nearest neighbours of
 // sample works (the recall is measured there and recorded in catalog.json).
-import { int8RowDot, NearestRows } from './nearest-rows.ts'
 import type { VectorCandidates, VectorMatch, WorkVectorMatrix } from './work-vector-matrix.ts'
 
 export class VectorIndexError extends Error {
@@ -108,28 +107,31 @@ export class IvfVectorIndex {
       )
     const kept = candidates?.count ?? matrix.rows
     if (answersExactly(kept, this.scanRows, matrix.rows)) return matrix.nearest(query, limit, candidates)
-    const d = this.dimensions
-    const { values, norms } = matrix
     const mask = candidates?.mask
     const rows = this.rows
     const offsets = this.offsets
     const target = Math.max(this.scanRows, limit)
-    const best = new NearestRows(limit)
-    // Lists are taken nearest first from a heap: a search reads a few of them (about 10 of 1,000 at 1M
-    // works), so sorting all of them (3,000 at 10M) would cost more than choosing them.
+    // The rows of the nearest lists, then scored together (by the matrix's kernel when it has one). Lists are
+    // taken nearest first from a heap: a search reads a few of them (about 10 of 1,000 at 1M works), so
+    // sorting all of them (3,000 at 10M) would cost more than choosing them.
     const nearestLists = new ListHeap(this.#listScores(query))
+    let reached = new Int32Array(Math.min(rows.length, target + 1024))
     let scored = 0
     for (let list = nearestLists.next(); list >= 0; list = nearestLists.next()) {
       const end = offsets[list + 1]!
       for (let at = offsets[list]!; at < end; at++) {
         const row = rows[at]!
         if (mask !== undefined && mask[row] !== 1) continue
-        best.offer(row, int8RowDot(values, row * d, query, d) / norms[row]!)
-        scored++
+        if (scored === reached.length) {
+          const larger = new Int32Array(Math.min(rows.length, reached.length * 2))
+          larger.set(reached)
+          reached = larger
+        }
+        reached[scored++] = row
       }
       if (scored >= target) break
     }
-    return matrix.matchesOf(best)
+    return matrix.nearestAmong(query, limit, reached.subarray(0, scored))
   }
 }
 

@@ -14,6 +14,7 @@ import {
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative, sep } from 'node:path'
+import { DuckDBInstance } from '@duckdb/node-api'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { readCatalogManifest, SEARCH_INDEX_FORMAT_VERSION, searchIndexOf } from '@oqlkit/catalog'
 import { planQuery } from '@oqlkit/engine'
@@ -90,6 +91,31 @@ describe('indexCatalogSearch', () => {
     const last = progress.at(-1)
     expect(last?.done).toBeCloseTo(last?.total ?? -1, 6)
     expect(await countMatches('climate')).toBe(titlesWith('climate'))
+    // Each dictionary, counted bucket by bucket and joined, is in (term, field) order and says what the
+    // postings of all the buckets say.
+    const index = result.index.entities.works!
+    for (const mode of ['exact', 'stemmed'] as const) {
+      const files = index.files[mode]
+      const db = await (await DuckDBInstance.create(':memory:')).connect()
+      try {
+        const path = (file: string) => `'${join(catalogDir, ...file.split('/'))}'`
+        const read = async (sql: string) => (await db.runAndReadAll(sql)).getRowObjectsJson()
+        const [order] =
+          await read(`SELECT count(*) FILTER (WHERE NOT (lag_term < term OR (lag_term = term AND lag_field < field))) AS disorder
+          FROM (SELECT term, field, lag(term) OVER () AS lag_term, lag(field) OVER () AS lag_field FROM read_parquet(${path(files.terms)}))
+          WHERE lag_term IS NOT NULL`)
+        expect(order?.disorder, mode).toBe('0')
+        const [differ] = await read(`SELECT count(*) AS rows FROM (
+          (SELECT term, field, df, cf FROM read_parquet(${path(files.terms)})
+           EXCEPT ALL SELECT term, field, count(*), sum(tf) FROM read_parquet([${files.postings.map(path).join(', ')}]) GROUP BY ALL)
+          UNION ALL
+          (SELECT term, field, count(*), sum(tf) FROM read_parquet([${files.postings.map(path).join(', ')}]) GROUP BY ALL
+           EXCEPT ALL SELECT term, field, df, cf FROM read_parquet(${path(files.terms)})))`)
+        expect(differ?.rows, mode).toBe('0')
+      } finally {
+        db.closeSync()
+      }
+    }
   })
 
   it('indexes a catalog that has no index', async () => {

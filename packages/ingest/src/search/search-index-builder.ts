@@ -33,12 +33,18 @@ import {
   storedFieldsOf,
 } from '@oqlkit/catalog'
 import { porterStem } from '@oqlkit/text-models'
-import { type BuildSession, connectionSession, memoryLimitBytesOf } from '../texts/build-session.ts'
+import {
+  type BuildSession,
+  connectionSession,
+  inInsertionOrder,
+  memoryLimitBytesOf,
+} from '../texts/build-session.ts'
 import { RecordTextsFiles } from '../texts/record-texts-file.ts'
 import {
   BUCKET_BOUNDS_SQL,
   BUCKET_ROWS,
   COPY_BUCKET_PARTS_SQL,
+  COPY_BUCKET_TERMS_SQL,
   COPY_DOC_STATS_SQL,
   COPY_DOCS_SQL,
   COPY_EMPTY_DOC_STATS_SQL,
@@ -238,7 +244,13 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
         // The first bucket starts at the smallest string, so every term falls in one.
         bounds[mode] = ['', ...lows.slice(1)]
         report(`${mode} terms`)
-        terms[mode] = await write(path('terms', mode), COPY_TERMS_SQL, [listOf(postings[mode].map(output))])
+        const termParts = postings[mode].map((_, bucket) => work(`${mode}-terms-${bucket}.parquet`))
+        for (const [bucket, file] of postings[mode].entries())
+          await run(COPY_BUCKET_TERMS_SQL, [output(file), termParts[bucket]!])
+        terms[mode] = await inInsertionOrder(session, () =>
+          write(path('terms', mode), COPY_TERMS_SQL, [listOf(termParts)]),
+        )
+        for (const part of termParts) await rm(part, { force: true })
         const rows = await session.rows(FREQUENT_TERMS_SQL, [
           output(path('terms', mode)),
           FREQUENT_TERMS,

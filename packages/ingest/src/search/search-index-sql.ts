@@ -207,7 +207,18 @@ export const copyEmptyBucketSql = (numbered: boolean): string =>
 ) TO $1 (${PARQUET})`
 
 /** `$1`: the buckets' index files (a list), `$2`: the output path. The term dictionary, with document and collection frequencies. */
-export const COPY_TERMS_SQL = `COPY (SELECT term, field, CAST(count(*) AS UINTEGER) AS df, CAST(sum(tf) AS UBIGINT) AS cf FROM read_parquet($1) GROUP BY term, field ORDER BY term, field) TO $2 (${PARQUET}, ROW_GROUP_SIZE ${sqlInteger(TERMS_ROW_GROUP)})`
+/**
+ * `$1`: one bucket's postings file, `$2`: a work file. The bucket's terms with their document and collection
+ * frequencies, in order: a bucket holds every posting of its terms, so its terms are counted from it alone, an
+ * aggregate the size of one bucket rather than of the whole index (at 1M works, one over every bucket held 5 GB).
+ */
+export const COPY_BUCKET_TERMS_SQL = `COPY (SELECT term, field, CAST(count(*) AS UINTEGER) AS df, CAST(sum(tf) AS UBIGINT) AS cf FROM read_parquet($1) GROUP BY term, field ORDER BY term, field) TO $2 (${WORK_PARQUET})`
+
+/**
+ * `$1`: the buckets' term files in bucket order (a list), `$2`: the output path. The buckets' terms follow each
+ * other, so the files read in order are the dictionary in order (the session preserves insertion order).
+ */
+export const COPY_TERMS_SQL = `COPY (SELECT term, field, df, cf FROM read_parquet($1)) TO $2 (${PARQUET}, ROW_GROUP_SIZE ${sqlInteger(TERMS_ROW_GROUP)})`
 
 /** `$1`: the output path. */
 export const COPY_DOCS_SQL = `COPY (SELECT doc, id FROM search_build_docs ORDER BY doc) TO $1 (${PARQUET})`

@@ -50,3 +50,18 @@ export async function memoryLimitBytesOf(session: Pick<BuildSession, 'rows'>): P
     match === null ? Number.NaN : Number(match[1]) * (MEMORY_UNITS[match[2]!.toLowerCase()] ?? Number.NaN)
   return Number.isFinite(bytes) && bytes > 0 ? bytes : undefined
 }
+
+/**
+ * Runs `work` with DuckDB keeping rows in the order they were appended or read (a list of files read in its
+ * order), whatever the session's setting, and puts the setting back after. A session may turn it off to save
+ * memory where order does not matter; a copy whose order is its meaning needs it on.
+ */
+export async function inInsertionOrder<T>(session: BuildSession, work: () => Promise<T>): Promise<T> {
+  const [setting] = await session.rows("SELECT current_setting('preserve_insertion_order') AS keep")
+  await session.run('SET preserve_insertion_order = true')
+  try {
+    return await work()
+  } finally {
+    await session.run(`SET preserve_insertion_order = ${setting?.keep === false ? 'false' : 'true'}`)
+  }
+}

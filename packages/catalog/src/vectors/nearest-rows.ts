@@ -23,24 +23,21 @@ export function int8RowDot(values: Int8Array, at: number, query: Float32Array, d
   return a + b + c + e
 }
 
-/** A query rounded to integers, and the scale it was rounded at (0 for a zero query). */
-export interface IntegerQuery {
-  readonly values: Int32Array
-  readonly scale: number
-}
-
 /**
  * A float vector as integers for `int8RowIntDot` and the WebAssembly kernel (`int8-dot-kernel.ts`): scaled so
  * that each fits 16 bits (the kernel's lanes) and no sum of a row's products can pass 2^31 (128 · |q| · d),
  * which leaves the products' relative error under 1e-4 up to 512 dimensions.
  */
-export function integerQuery(query: Float32Array): IntegerQuery {
+export function integerQuery(query: Float32Array): { readonly values: Int32Array; readonly scale: number } {
   let largest = 0
   for (let k = 0; k < query.length; k++) largest = Math.max(largest, Math.abs(query[k]!))
   const bound = Math.min(2 ** 15 - 1, Math.floor((2 ** 31 - 1) / (128 * Math.max(1, query.length))))
   const scale = largest === 0 || !Number.isFinite(largest) ? 0 : bound / largest
   return { values: Int32Array.from(query, (value) => Math.round(value * scale)), scale }
 }
+
+/** A query rounded to integers, and the scale it was rounded at (0 for a zero query). */
+export type IntegerQuery = ReturnType<typeof integerQuery>
 
 /**
  * `values[at..at+d) · query` in 32-bit integers (divide by the query's scale for the float product): about a

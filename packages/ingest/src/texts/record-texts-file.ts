@@ -21,7 +21,7 @@ import {
   readCatalogManifest,
   recordCodecOf,
 } from '@oqlkit/catalog'
-import type { BuildSession } from './build-session.ts'
+import { type BuildSession, inInsertionOrder } from './build-session.ts'
 
 export { TEXT_KEYS } from '@oqlkit/catalog'
 
@@ -170,76 +170,75 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
       : mainThreadTextsSource(storePath, codec, dictionary, options.entity)
   // Every copy keeps the rows in the order they were appended (id order), whatever the session's setting:
   // the builders' id-range reads and the tagger's fixed training order need it.
-  const [setting] = await session.rows("SELECT current_setting('preserve_insertion_order') AS keep")
-  await session.run('SET preserve_insertion_order = true')
-  const parts: string[] = []
-  let appender: DuckDBAppender | undefined
-  try {
-    let into = await session.appender(TEXTS_TABLE)
-    appender = into
-    let partChars = 0
-    // Writes the rows appended so far to the next part file and starts an empty table.
-    const writePart = async () => {
+  return await inInsertionOrder(session, async () => {
+    const parts: string[] = []
+    let appender: DuckDBAppender | undefined
+    try {
+      let into = await session.appender(TEXTS_TABLE)
+      appender = into
+      let partChars = 0
+      // Writes the rows appended so far to the next part file and starts an empty table.
+      const writePart = async () => {
+        into.closeSync()
+        appender = undefined
+        const part = `${options.outPath}.part-${String(parts.length).padStart(5, '0')}`
+        await session.run(`COPY (SELECT * FROM ${TEXTS_TABLE}) TO $1 (${PART_PARQUET})`, [part])
+        parts.push(part)
+        await createTable()
+        into = await session.appender(TEXTS_TABLE)
+        appender = into
+        partChars = 0
+      }
+      const append = async (rows: readonly Record<string, unknown>[], texts: readonly string[]) => {
+        for (const [at, row] of rows.entries()) {
+          into.appendVarchar(String(row.id))
+          if (row.id_num === null || row.id_num === undefined) into.appendNull()
+          else into.appendBigInt(BigInt(row.id_num as string | number))
+          if (typeof row.display_name === 'string') into.appendVarchar(row.display_name)
+          else into.appendNull()
+          into.appendVarchar(texts[at]!)
+          into.endRow()
+          partChars += texts[at]!.length
+        }
+        if (partChars >= PART_TEXT_CHARS) await writePart()
+      }
+      // Asked of the source and not yet appended, oldest first: appended in id order as they come back.
+      const inFlight: { rows: Record<string, unknown>[]; texts: Promise<string[]> }[] = []
+      const batchRows = options.threads?.batchRows ?? BATCH_ROWS
+      for (let from = 0; ; from += batchRows) {
+        const rows = await session.rows(LOCATIONS_SQL, [entityFile, from, from + batchRows])
+        for (let at = 0; at < rows.length; at += WORKER_BATCH_ROWS) {
+          const batch = rows.slice(at, at + WORKER_BATCH_ROWS)
+          const texts = source.textsOf(locationsOf(batch))
+          // Awaited in turn below; a failure while an older batch is awaited must not go unhandled meanwhile.
+          texts.catch(() => {})
+          inFlight.push({ rows: batch, texts })
+          while (inFlight.length > source.ahead) {
+            const oldest = inFlight.shift()!
+            await append(oldest.rows, await oldest.texts)
+          }
+        }
+        if (rows.length < batchRows) break
+      }
+      for (const batch of inFlight) await append(batch.rows, await batch.texts)
       into.closeSync()
       appender = undefined
-      const part = `${options.outPath}.part-${String(parts.length).padStart(5, '0')}`
-      await session.run(`COPY (SELECT * FROM ${TEXTS_TABLE}) TO $1 (${PART_PARQUET})`, [part])
-      parts.push(part)
-      await createTable()
-      into = await session.appender(TEXTS_TABLE)
-      appender = into
-      partChars = 0
-    }
-    const append = async (rows: readonly Record<string, unknown>[], texts: readonly string[]) => {
-      for (const [at, row] of rows.entries()) {
-        into.appendVarchar(String(row.id))
-        if (row.id_num === null || row.id_num === undefined) into.appendNull()
-        else into.appendBigInt(BigInt(row.id_num as string | number))
-        if (typeof row.display_name === 'string') into.appendVarchar(row.display_name)
-        else into.appendNull()
-        into.appendVarchar(texts[at]!)
-        into.endRow()
-        partChars += texts[at]!.length
-      }
-      if (partChars >= PART_TEXT_CHARS) await writePart()
-    }
-    // Asked of the source and not yet appended, oldest first: appended in id order as they come back.
-    const inFlight: { rows: Record<string, unknown>[]; texts: Promise<string[]> }[] = []
-    const batchRows = options.threads?.batchRows ?? BATCH_ROWS
-    for (let from = 0; ; from += batchRows) {
-      const rows = await session.rows(LOCATIONS_SQL, [entityFile, from, from + batchRows])
-      for (let at = 0; at < rows.length; at += WORKER_BATCH_ROWS) {
-        const batch = rows.slice(at, at + WORKER_BATCH_ROWS)
-        const texts = source.textsOf(locationsOf(batch))
-        // Awaited in turn below; a failure while an older batch is awaited must not go unhandled meanwhile.
-        texts.catch(() => {})
-        inFlight.push({ rows: batch, texts })
-        while (inFlight.length > source.ahead) {
-          const oldest = inFlight.shift()!
-          await append(oldest.rows, await oldest.texts)
-        }
-      }
-      if (rows.length < batchRows) break
-    }
-    for (const batch of inFlight) await append(batch.rows, await batch.texts)
-    into.closeSync()
-    appender = undefined
-    if (parts.length === 0)
-      return await session.run(`COPY (SELECT * FROM ${TEXTS_TABLE}) TO $1 (${TEXTS_PARQUET})`, [
+      if (parts.length === 0)
+        return await session.run(`COPY (SELECT * FROM ${TEXTS_TABLE}) TO $1 (${TEXTS_PARQUET})`, [
+          options.outPath,
+        ])
+      if (partChars > 0) await writePart()
+      return await session.run(`COPY (SELECT * FROM read_parquet($1)) TO $2 (${TEXTS_PARQUET})`, [
+        listValue(parts),
         options.outPath,
       ])
-    if (partChars > 0) await writePart()
-    return await session.run(`COPY (SELECT * FROM read_parquet($1)) TO $2 (${TEXTS_PARQUET})`, [
-      listValue(parts),
-      options.outPath,
-    ])
-  } finally {
-    appender?.closeSync()
-    await source.close()
-    await session.run(`DROP TABLE IF EXISTS ${TEXTS_TABLE}`)
-    await session.run(`SET preserve_insertion_order = ${setting?.keep === false ? 'false' : 'true'}`)
-    for (const part of parts) await rm(part, { force: true })
-  }
+    } finally {
+      appender?.closeSync()
+      await source.close()
+      await session.run(`DROP TABLE IF EXISTS ${TEXTS_TABLE}`)
+      for (const part of parts) await rm(part, { force: true })
+    }
+  })
 }
 
 export interface RecordTextsFilesOptions {

@@ -13,6 +13,7 @@ import type { H3Event } from 'h3'
 import type { PlanResolver } from '../collections/collection-filter-hook.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { planProblemsOf } from '../errors/plan-problems.ts'
+import { deadlineSignal } from '../limits/deadline-signal.ts'
 import type { RequestLimits } from '../limits/request-limits.ts'
 import { meteredRequestOf } from '../metering/metered-request.ts'
 import { entityOfPath } from '../request/entity-paths.ts'
@@ -142,10 +143,13 @@ const runExport = async (
       // deadline; the others under the export's own slot.
       queryRows: (batch, own) => {
         const first = batches++ === 0
-        const timeout = AbortSignal.timeout(limits.queryTimeoutMs)
-        const batchSignal = AbortSignal.any([first ? untilAnswered : (own?.signal ?? signal), timeout])
+        const deadline = deadlineSignal(limits.queryTimeoutMs)
+        const batchSignal = AbortSignal.any([
+          first ? untilAnswered : (own?.signal ?? signal),
+          deadline.signal,
+        ])
         const read = () => readExportBatch(options.adapter, batch, { signal: batchSignal, sendsStoredBytes })
-        return first ? limits.runPlan(batch, read, untilAnswered) : read()
+        return (first ? limits.runPlan(batch, read, untilAnswered) : read()).finally(deadline.clear)
       },
     },
     plan,
@@ -167,9 +171,10 @@ const runExport = async (
     if (event.req.method === 'HEAD') return new Response(null, { status: 200, headers })
     // The query runs: now the export waits for a slot of its own, for one query timeout at most (counted from
     // here: on a busy server the first batch may have used the request's own), or until a shutdown.
-    const held = await limits.exportAdmission.acquire(
-      AbortSignal.any([signal, AbortSignal.timeout(limits.queryTimeoutMs), shutdownOf(request)]),
-    )
+    const waitDeadline = deadlineSignal(limits.queryTimeoutMs)
+    const held = await limits.exportAdmission
+      .acquire(AbortSignal.any([signal, waitDeadline.signal, shutdownOf(request)]))
+      .finally(waitDeadline.clear)
     release = held
     const metered = meteredRequestOf(event)
     const costUsd = exportCostUsd(plan, rows)

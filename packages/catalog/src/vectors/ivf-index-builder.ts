@@ -21,17 +21,18 @@
 // Deterministic: the sample and the seeds of k-means come from `seed`, the arithmetic runs in one order, so
 // the same vectors and seed give the same index, byte for byte.
 import { SeededGaussian } from '@oqlkit/text-models'
-import { assignEveryRow, offerTopCluster, squares, TOP_CLUSTERS_SEARCHED } from './ivf-row-pass.ts'
+import {
+  assignEveryRow,
+  type Int8RowSource,
+  offerTopCluster,
+  squares,
+  TOP_CLUSTERS_SEARCHED,
+} from './ivf-row-pass.ts'
+
+export type { Int8RowSource } from './ivf-row-pass.ts'
+
 import { floatDot, IvfVectorIndex } from './ivf-vector-index.ts'
 import { integerQuery, NearestRows } from './nearest-rows.ts'
-
-/** The int8 rows of a matrix, read in order. */
-export interface Int8RowSource {
-  readonly rows: number
-  readonly dimensions: number
-  /** Every row once, in order, in blocks of whole rows. Called once per read (twice a build). */
-  blocks(): AsyncIterable<Int8Array>
-}
 
 export interface IvfBuildOptions {
   /** Seed of the sample and of k-means (default 1). */

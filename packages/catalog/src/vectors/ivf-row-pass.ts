@@ -6,8 +6,15 @@
 // its cluster. The integer products are `int8RowIntDot`'s, so the lists and neighbours are those a row-by-row
 // pass gives.
 import { int8BlockScorer, KERNEL_BLOCK_ROWS } from './int8-dot-kernel.ts'
-import type { Int8RowSource } from './ivf-index-builder.ts'
 import { type IntegerQuery, NearestRows } from './nearest-rows.ts'
+
+/** The int8 rows of a matrix, read in order. */
+export interface Int8RowSource {
+  readonly rows: number
+  readonly dimensions: number
+  /** Every row once, in order, in blocks of whole rows. Called once per read (twice a build). */
+  blocks(): AsyncIterable<Int8Array>
+}
 
 /**
  * Top clusters whose leaves a row may join: its nearest leaf among theirs. A row near the border of its top

@@ -44,7 +44,8 @@ export const INT8_DOT_KERNEL_BASE64 =
 /**
  * Every committed artifact that is generated from code: the OQO JSON Schema (from the arktype
  * validators), the TypeScript types generated from that schema, the properties registry as
- * `/properties` serves it, the diagnostics code registry and the OpenAPI description of the server.
+ * `/properties` serves it, the diagnostics code registry, the OpenAPI description of the server and the vector
+ * kernel's WebAssembly.
  */
 export const buildArtifacts = async (): Promise<Artifact[]> => {
   const schema = buildOqoJsonSchema()

@@ -88,6 +88,8 @@ describe('indexCatalogSearch', () => {
     expect(result.bytes).toBeGreaterThan(0)
     await expectManifestMatchesDisk()
     expect(progress.some((event) => event.entity === 'works' && event.step.startsWith('segment'))).toBe(true)
+    // The copy into the buckets says so, rather than leaving the step before it on screen.
+    expect(progress.some((event) => /^stemmed postings into \d+ buckets$/.test(event.step))).toBe(true)
     const last = progress.at(-1)
     expect(last?.done).toBeCloseTo(last?.total ?? -1, 6)
     expect(await countMatches('climate')).toBe(titlesWith('climate'))

@@ -223,7 +223,11 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
         const stemmed = mode === 'stemmed'
         const lows = exactParts.length === 0 ? [] : await bucketLows(session, stemmed, bucketRows)
         const partsDir = work(`${mode}-buckets`)
-        if (lows.length > 0) await run(COPY_BUCKET_PARTS_SQL, [listOf(exactParts), partsDir])
+        if (lows.length > 0) {
+          // One copy into every bucket's folder: the longest step of a large index, and its peak of memory.
+          report(`${mode} postings into ${lows.length} buckets`)
+          await run(COPY_BUCKET_PARTS_SQL, [listOf(exactParts), partsDir])
+        }
         for (const [bucket] of lows.entries()) {
           report(`${mode} postings ${bucket + 1}/${lows.length}`)
           const inputs = await filesIn(join(partsDir, `bucket=${bucket}`))

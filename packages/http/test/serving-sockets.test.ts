@@ -1,6 +1,7 @@
 // The serving layers where the socket matters, with real listening servers (`startServer`, as
 // `oqlkit serve` runs them): the address a server listens on, the client address behind trusted and
 // untrusted proxies (anonymous budgets and the access log), and compression on the wire.
+import { randomBytes } from 'node:crypto'
 import { request } from 'node:http'
 import { createConnection } from 'node:net'
 import { networkInterfaces } from 'node:os'
@@ -263,7 +264,8 @@ describe('compression on the wire', () => {
       const cancel = new Promise<void>((done) => {
         cancelled = done
       })
-      // An endless JSON Lines stream, as a long export is: only a client that leaves ends it.
+      // An endless JSON Lines stream, as a long export is: only a client that leaves ends it. Its text is random
+      // so that 64 KB of compressed body is a few hundred rows (repeated text took ~6 s a coding to compress).
       const app = new H3()
       // Every serving layer in front, as on the server: each passes the body through, cancel included.
       useServingLayers(app, { cors: { origins: '*' }, compression: true, accessLog: () => {} })
@@ -273,7 +275,9 @@ describe('compression on the wire', () => {
           new ReadableStream<Uint8Array>({
             pull: (controller) => {
               controller.enqueue(
-                new TextEncoder().encode(`${JSON.stringify({ row: row++, text: 'x'.repeat(200) })}\n`),
+                new TextEncoder().encode(
+                  `${JSON.stringify({ row: row++, text: randomBytes(150).toString('base64') })}\n`,
+                ),
               )
             },
             cancel: () => cancelled(),

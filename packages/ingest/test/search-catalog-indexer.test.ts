@@ -1,6 +1,7 @@
 // `indexCatalogSearch`: the index built into an existing catalog, in place. The catalog's manifest and its
 // `search/` folder must agree afterwards (every listed file there, nothing else), whether the catalog had an
 // index before or none, and a catalog it cannot index is left as it was.
+import { createHash } from 'node:crypto'
 import {
   existsSync,
   mkdirSync,
@@ -134,15 +135,40 @@ describe('indexCatalogSearch', () => {
   })
 
   it('builds under a small memory limit, spilling, the same files as under the default one', async () => {
-    const contents = (): Map<string, Buffer> =>
+    // Each file's digest: vitest compares Buffers element by element, 20 s for the sample's index files.
+    const contents = (): Map<string, string> =>
       new Map(
-        filesUnder(join(catalogDir, 'search')).map((path) => [path, readFileSync(join(catalogDir, path))]),
+        filesUnder(join(catalogDir, 'search')).map((path) => [
+          path,
+          createHash('sha256')
+            .update(readFileSync(join(catalogDir, path)))
+            .digest('hex'),
+        ]),
       )
-    await indexCatalogSearch({ catalogDir })
+    // The works: the most text of the sample, several segments under the small limit (the other entities take
+    // the same path with less to do, and each index build of them all took ~20 s in the suite).
+    const segmentsOf = async (
+      bounds: { memoryLimit?: string; segmentDocs?: number } = {},
+    ): Promise<number> => {
+      let segments = 0
+      await indexCatalogSearch({
+        catalogDir,
+        entities: ['works'],
+        ...bounds,
+        onProgress: ({ step }) => {
+          const total = /^segment \d+\/(\d+)$/.exec(step)?.[1]
+          if (total !== undefined) segments = Number(total)
+        },
+      })
+      return segments
+    }
+    const segmentsUnbounded = await segmentsOf()
     const unbounded = contents()
     // Segments, threads and the texts file's parts are sized from the limit; none of them changes a file. (The
     // sample is too small to run out of memory under the old sizes: 100k generated works did, under 768 MB.)
-    await indexCatalogSearch({ catalogDir, memoryLimit: '96MB' })
+    // Its works fit one segment even under 96 MB, so the segments are asked for, four of them.
+    const small = await segmentsOf({ memoryLimit: '96MB', segmentDocs: Math.ceil(works.length / 4) })
+    expect([segmentsUnbounded, small]).toStrictEqual([1, 4])
     await expectManifestMatchesDisk()
     expect(contents()).toStrictEqual(unbounded)
   })

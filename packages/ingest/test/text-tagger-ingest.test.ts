@@ -88,6 +88,7 @@ describe('the text-tagging model built by ingest', () => {
         snapshotDir: SAMPLE_SNAPSHOT_DIR,
         outDir: join(root, 'c'),
         searchIndex: false,
+        vectors: false,
         textTagger: false,
       })
       expect(await loadCatalogTagger(join(root, 'c'))).toBeUndefined()

@@ -251,7 +251,7 @@ describe('generateSnapshot: determinism', () => {
   // short), enough for three threads to finish them out of order.
   const WORKS = 1_100
 
-  it('writes the same bytes for the same seed with 0, 1, 2 or 3 worker threads, also when parts split inside a batch', async () => {
+  it('writes the same bytes for the same seed with 0, 1 or 3 worker threads, also when parts split inside a batch', async () => {
     // The run the other checks read built every record on the calling thread (the default for so few works).
     expect(summary.workers).toBe(0)
     // 150 records per part: the works' part boundaries fall inside the generator's batches.
@@ -266,7 +266,9 @@ describe('generateSnapshot: determinism', () => {
     const inline = await run(0)
     expect(inline.workers).toBe(0)
     expect(inline.entities.find((entity) => entity.entity === 'works')!.parts).toBeGreaterThan(8)
-    for (const workers of [1, 2, 3]) {
+    // One worker (the batches in order off the main thread) and three (more than the cores, finishing out of
+    // order); two added nothing to what these cover, at ~4 s.
+    for (const workers of [1, 3]) {
       const threaded = await run(workers)
       expect(threaded.workers).toBe(workers)
       expectSameFiles(threaded.outDir, inline.outDir)

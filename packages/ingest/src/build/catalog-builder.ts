@@ -285,9 +285,13 @@ export async function buildCatalog(
     previous: readonly string[] | undefined,
     small: boolean,
   ): Promise<EntityVerdictCounts> {
+    // An entity with nothing staged and no catalog rows to keep (most of a small snapshot's) writes its empty
+    // file with the schema the view gives, and skips the statements that would count, record and look up no
+    // rows: each costs a round trip into DuckDB (~5 ms), about a tenth of a small ingest.
+    const empty = previous === undefined && stagedRecordsOf(options, info.entity) === 0
     await run(`${info.entity}: picking the newest version of each id`, pickWinnersSql(info))
     await run(`${info.entity}: applying merges and deletions`, judgeWinnersSql(info), [info.entity])
-    const verdict = (await db.rows(verdictCountsSql(info)))[0] ?? {}
+    const verdict = empty ? {} : ((await db.rows(verdictCountsSql(info)))[0] ?? {})
     if (previous !== undefined) {
       await db.run(setPreviousFilesSql(info), [listValue([...previous])])
       await run(`${info.entity}: finding the rows kept as they are`, keepPreviousRowsSql(info))
@@ -295,8 +299,10 @@ export async function buildCatalog(
     for (const sql of keptRowsViewSql(info, previous !== undefined)) await db.run(sql)
     const rows = await sortById(info, `${info.entity}: sorting the table`, budget, previous !== undefined)
     if (info.entity === 'works') worksRows = rows
-    await run(`${info.entity}: recording live ids`, recordLiveIdsSql(info), [info.entity])
-    await run(`${info.entity}: collecting external ids`, insertExternalIdsSql(info), [info.entity])
+    if (!empty) {
+      await run(`${info.entity}: recording live ids`, recordLiveIdsSql(info), [info.entity])
+      await run(`${info.entity}: collecting external ids`, insertExternalIdsSql(info), [info.entity])
+    }
     if (previous !== undefined)
       await run(`${info.entity}: keeping external ids`, insertPreviousExternalIdsSql(info), [
         info.entity,
@@ -311,7 +317,7 @@ export async function buildCatalog(
     // limit, 1.34 GB on one thread, and no slower); smaller row groups made it worse (5.5 GB).
     const copy = () => write(path, copyEntitySql(info, rows))
     const written = rows === 'sorted-table' ? await db.withThreads(1, copy) : await copy()
-    const latest = (await db.rows(latestPartitionSql(info)))[0]?.latest
+    const latest = empty ? null : (await db.rows(latestPartitionSql(info)))[0]?.latest
     // The works' rows stay for the link tables.
     if (info.entity !== 'works')
       for (const sql of dropEntityRowsSql(info, rows, { checkpoint: !small })) await db.run(sql)
@@ -375,6 +381,11 @@ export async function buildCatalog(
   const mergedIds = await idTable(MERGED_IDS_FILE, COPY_MERGED_SQL, ['entity', 'old_id'], MERGED_ID_COLUMNS)
   const deletedIds = await idTable(DELETED_IDS_FILE, COPY_DELETED_SQL, ['entity', 'id'], DELETED_ID_COLUMNS)
   return { entities, counts, links, externalIds, mergedIds, deletedIds, files }
+}
+
+/** The records staged for the entity. */
+function stagedRecordsOf(options: BuildOptions, entity: CatalogEntity): number {
+  return (options.stagedParts.get(entity) ?? []).reduce((total, part) => total + part.records, 0)
 }
 
 /** The bytes of JSON lines staged for the entity (an upper bound of what a sort of its rows holds). */

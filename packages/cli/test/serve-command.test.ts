@@ -6,6 +6,7 @@ import { runCli } from '@oqlkit/cli'
 import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, describe, expect, it } from 'vitest'
 import { storageConcurrency } from '../src/commands/serve-command.ts'
+import { SAMPLE_SNAPSHOT_DIR } from '../src/commands/served-catalog-opener.ts'
 import { builtCli } from './support/built-cli.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-'))
@@ -102,20 +103,34 @@ describe('oqlkit serve', () => {
     }
   }, 90_000)
 
-  it('rebuilds a sample catalog an older oqlkit wrote, and serves it', async () => {
-    const manifestFile = join(catalogDir, 'catalog.json')
-    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { formatVersion: number }
-    writeFileSync(manifestFile, JSON.stringify({ ...manifest, formatVersion: 1 }))
-    // Serving starts only after a whole ingest of the sample (index, vectors, tagger): 28 s at load 3, past
-    // 60 s while the rest of the suite ran at load 8-11.
-    const started = await startServe(catalogDir, [], 150_000)
-    try {
-      expect(started.body.catalog.entities.works).toBe(565)
-      expect(started.server.output).toContain('building it from the bundled sample')
-    } finally {
-      await started.stop()
-    }
-  }, 180_000)
+  it('takes a sample catalog an older oqlkit wrote for one to rebuild from the bundled sample', async () => {
+    // What the rebuild runs is the first start's build, tested whole above; here, that an older sample
+    // catalog is recognised and the rebuild begins (a whole second build of the sample took ~30 s of the suite).
+    const older = join(scratch, 'older-sample')
+    mkdirSync(older)
+    writeFileSync(
+      join(older, 'catalog.json'),
+      JSON.stringify({ formatVersion: 1, ingests: [{ snapshotDir: SAMPLE_SNAPSHOT_DIR }] }),
+    )
+    const child = spawn(process.execPath, [await builtCli(), 'serve', '--catalog', older, '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const exited = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_, signal) => done(signal)))
+    let output = ''
+    const building = new Promise<void>((done) => {
+      const read = (chunk: Buffer) => {
+        output += chunk.toString()
+        if (output.includes('building it from the bundled sample')) done()
+      }
+      child.stdout.on('data', read)
+      child.stderr.on('data', read)
+    })
+    const outcome = await Promise.race([building.then(() => 'building'), exited.then(() => 'exited')])
+    child.kill('SIGKILL')
+    await exited
+    expect(outcome, output).toBe('building')
+    expect(output).toContain(`No catalog this oqlkit can read in ${older}`)
+  }, 60_000)
 
   it('refuses an embeddings server whose model did not make the catalog’s vectors, or that is not there', async () => {
     const server = await startStandInServer(8)

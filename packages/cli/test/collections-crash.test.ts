@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ServerProcess, startServerProcess } from './support/server-process.ts'
 
 // The embedded collection store under SIGKILL: a server takes a stream of collection writes from four
@@ -11,9 +12,12 @@ import { type ServerProcess, startServerProcess } from './support/server-process
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-collections-crash-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-const catalogDir = join(scratch, 'catalog')
-// An empty folder: the first start builds the bundled sample in it (a --catalog folder must exist).
-mkdirSync(catalogDir)
+// The run's shared sample catalog, read only: the collections and state live in folders of this test's own.
+// (An empty folder made the first start build the whole sample, ~40 s of the test's 50.)
+let catalogDir: string
+beforeAll(async () => {
+  catalogDir = await sharedSampleCatalog()
+})
 const stateDir = join(scratch, 'state')
 const collectionsDir = join(scratch, 'collections')
 const keysFile = join(scratch, 'keys.json')

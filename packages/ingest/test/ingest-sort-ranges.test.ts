@@ -27,12 +27,12 @@ const rangedSteps: string[] = []
 
 beforeAll(async () => {
   whole = await sharedSampleCatalog()
-  // 20 KB: a work of the sample is a few KB, so the works are sorted a handful at a time.
+  // 200 KB: a work of the sample is a few KB, so the works are sorted some dozens at a time.
   await ingestSnapshot({
     snapshotDir: SAMPLE,
     outDir: ranged,
     ...CORE,
-    sortBatchBytes: 20_000,
+    sortBatchBytes: 200_000,
     onProgress: (event) => {
       if (event.step !== null && rangedSteps.at(-1) !== event.step) rangedSteps.push(event.step)
     },

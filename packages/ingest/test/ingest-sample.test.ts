@@ -12,7 +12,7 @@ import {
   truncateSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import { gunzipSync } from 'node:zlib'
@@ -30,10 +30,10 @@ import {
 } from '@oqlkit/catalog'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IngestProgress, IngestSummary } from '../src/ingest-progress.ts'
-import { ingestSnapshot } from '../src/ingest-snapshot.ts'
 import { connectionSession } from '../src/texts/build-session.ts'
 import { RecordTextsFiles, TEXT_KEYS } from '../src/texts/record-texts-file.ts'
 import { CatalogInspector } from './support/catalog-inspector.ts'
+import { sharedSampleIngest } from './support/shared-sample-catalog.ts'
 import { zstdCommandForTests } from './support/zstd-command-gate.ts'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
@@ -75,7 +75,6 @@ const asList = (value: Json | undefined): Json[] => (Array.isArray(value) ? valu
 const asText = (value: Json | undefined): string | null => (typeof value === 'string' ? value : null)
 
 const hasZstd = zstdCommandForTests()
-let outRoot: string
 let catalogDir: string
 let summary: IngestSummary
 let events: IngestProgress[]
@@ -83,21 +82,18 @@ let sample: SampleLine[]
 let catalog: CatalogInspector
 
 beforeAll(async () => {
-  outRoot = mkdtempSync(join(tmpdir(), 'oqlkit-ingest-sample-'))
-  catalogDir = join(outRoot, 'catalog')
-  events = []
-  summary = await ingestSnapshot({
-    snapshotDir,
-    outDir: catalogDir,
-    onProgress: (event) => events.push(event),
-  })
+  // The run's shared sample catalog is this very ingest (the whole sample into a new folder); its summary and
+  // progress events are kept beside it. Read only: a test that changes a catalog takes a copy.
+  const shared = await sharedSampleIngest()
+  catalogDir = shared.catalogDir
+  events = [...shared.events]
+  summary = shared.summary
   sample = readSample()
   catalog = await CatalogInspector.open(catalogDir)
 })
 
 afterAll(() => {
   catalog?.close()
-  rmSync(outRoot, { recursive: true, force: true })
 })
 
 describe('ingest of the committed sample snapshot (legacy layout)', () => {
@@ -360,7 +356,8 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
     expect(Object.keys(manifest.extensions).sort()).toStrictEqual(['search', 'textTagger', 'vectors'])
     expect(manifest.files.map((file) => file.path)).toContain('vectors/works.parquet')
     expect(existsSync(join(catalogDir, '.staging'))).toBe(false)
-    expect(readdirSync(outRoot)).toStrictEqual(['catalog'])
+    // Nothing of the build is left beside the catalog either (its build folder and lock are `.<name>.*`).
+    expect(readdirSync(dirname(catalogDir)).filter((name) => name.startsWith('.'))).toStrictEqual([])
   })
 
   it('writes zstd Parquet sorted by id', async () => {

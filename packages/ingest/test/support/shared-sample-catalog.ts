@@ -3,10 +3,21 @@
 // wait for it. A file that changes a catalog (writes an index, swaps a folder) takes a copy of its own.
 // Ingesting the sample costs 10-20 s on this 2-core machine; twenty files ingesting it again was most of
 // the suite's time.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { IngestProgress, IngestSummary } from '../../src/ingest-progress.ts'
 import { ingestSnapshot } from '../../src/ingest-snapshot.ts'
 
 const SAMPLE_SNAPSHOT_DIR = fileURLToPath(new URL('../../../../data/sample-snapshot/', import.meta.url))
@@ -34,6 +45,26 @@ const removeLeftovers = (): void => {
   }
 }
 
+/** What the ingest that built the shared catalog said: its summary and every progress event, in order. */
+export interface SampleIngestRecord {
+  readonly summary: IngestSummary
+  readonly events: readonly IngestProgress[]
+}
+
+const ingestRecordOf = (root: string): string => join(root, 'ingest.json')
+
+/**
+ * The shared catalog with what its ingest said, for the file that tests that ingest: the build is the same
+ * one, so it is not run twice. (`summary.catalogDir` names the folder it was built in, before it was moved.)
+ */
+export async function sharedSampleIngest(): Promise<SampleIngestRecord & { readonly catalogDir: string }> {
+  const catalogDir = await sharedSampleCatalog()
+  const record = JSON.parse(
+    readFileSync(ingestRecordOf(join(catalogDir, '..')), 'utf8'),
+  ) as SampleIngestRecord
+  return { ...record, catalogDir }
+}
+
 /** The folder of this run's sample catalog, built on first use. Read it; never change it. */
 export async function sharedSampleCatalog(): Promise<string> {
   const root = join(tmpdir(), `${PREFIX}${process.ppid}`)
@@ -52,7 +83,14 @@ export async function sharedSampleCatalog(): Promise<string> {
     removeLeftovers()
     const staging = join(root, `staging-${process.pid}`)
     try {
-      await ingestSnapshot({ snapshotDir: SAMPLE_SNAPSHOT_DIR, outDir: staging, mode: 'replace' })
+      const events: IngestProgress[] = []
+      const summary = await ingestSnapshot({
+        snapshotDir: SAMPLE_SNAPSHOT_DIR,
+        outDir: staging,
+        mode: 'replace',
+        onProgress: (event) => events.push(event),
+      })
+      writeFileSync(ingestRecordOf(root), JSON.stringify({ summary, events } satisfies SampleIngestRecord))
       renameSync(staging, catalogDir)
     } finally {
       // Released either way: after a failed build, a waiting file tries itself.

@@ -28,11 +28,10 @@ import {
   squares,
   TOP_CLUSTERS_SEARCHED,
 } from './ivf-row-pass.ts'
-
-export type { Int8RowSource } from './ivf-row-pass.ts'
-
 import { floatDot, IvfVectorIndex } from './ivf-vector-index.ts'
 import { integerQuery, NearestRows } from './nearest-rows.ts'
+
+export type { Int8RowSource } from './ivf-row-pass.ts'
 
 export interface IvfBuildOptions {
   /** Seed of the sample and of k-means (default 1). */

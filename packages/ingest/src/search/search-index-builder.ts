@@ -224,7 +224,8 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
         const lows = exactParts.length === 0 ? [] : await bucketLows(session, stemmed, bucketRows)
         const partsDir = work(`${mode}-buckets`)
         if (lows.length > 0) {
-          // One copy into every bucket's folder: the longest step of a large index, and its peak of memory.
+          // One copy into every bucket's folder (at 1M works 61 s and 0.8 GB of RSS for the exact postings;
+          // the index's peak is scoring the stemmed buckets, 2.5 GB: BENCHMARKS.md, bh).
           report(`${mode} postings into ${lows.length} buckets`)
           await run(COPY_BUCKET_PARTS_SQL, [listOf(exactParts), partsDir])
         }

@@ -80,6 +80,11 @@ export async function sharedSampleCatalog(): Promise<string> {
       await pause(250)
       continue
     }
+    // Another file may have finished between the check above and taking the lock: its catalog stands.
+    if (existsSync(join(catalogDir, 'catalog.json'))) {
+      rmSync(lock, { recursive: true, force: true })
+      return catalogDir
+    }
     removeLeftovers()
     const staging = join(root, `staging-${process.pid}`)
     try {

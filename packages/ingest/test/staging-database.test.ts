@@ -12,6 +12,7 @@ import {
   STAGING_ROW_GROUP_ROWS,
   StagingDatabase,
 } from '../src/build/staging-database.ts'
+import { withSettings } from '../src/texts/build-session.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-staging-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -84,19 +85,30 @@ describe('StagingDatabase memory', () => {
   })
 })
 
-describe('StagingDatabase threads', () => {
-  it('runs work on fewer threads and gives back the count it was opened with, also after a failure', async () => {
-    // Three, not DuckDB's default of one per core: a RESET would not give this back on any machine here.
-    const db = await StagingDatabase.open(join(scratch, 'threads'), { threads: 3 })
-    const threads = async () => Number((await db.rows("SELECT current_setting('threads') AS t"))[0]!.t)
+describe('withSettings on the staging database', () => {
+  it('runs work under the settings and gives back what the session had, also after a failure', async () => {
+    // Three threads, not DuckDB's default of one per core: a RESET would not give this back on any machine here.
+    const db = await StagingDatabase.open(join(scratch, 'settings'), { threads: 3 })
+    const current = async () => {
+      const [row] = await db.rows(
+        "SELECT current_setting('threads') AS threads, current_setting('partitioned_write_flush_threshold') AS flush, current_setting('preserve_insertion_order') AS ordered",
+      )
+      return { threads: Number(row!.threads), flush: Number(row!.flush), ordered: row!.ordered }
+    }
     try {
-      expect(await db.withThreads(1, threads)).toBe(1)
-      expect(await threads()).toBe(3)
-      const failed = await db
-        .withThreads(1, () => db.run('SELECT * FROM no_such_table'))
-        .catch((error: unknown) => error)
-      expect(failed).toBeInstanceOf(Error)
-      expect(await threads()).toBe(3)
+      const before = await current()
+      expect(before.threads).toBe(3)
+      const tuned = { threads: 1, partitioned_write_flush_threshold: 300, preserve_insertion_order: false }
+      expect(await withSettings(db, tuned, current)).toEqual({ threads: 1, flush: 300, ordered: false })
+      expect(await current()).toEqual(before)
+      const failed = await withSettings(db, tuned, () => db.run('SELECT * FROM no_such_table')).catch(
+        (error: unknown) => error,
+      )
+      expect(String(failed)).toMatch(/no_such_table/)
+      expect(await current()).toEqual(before)
+      await expect(withSettings(db, { 'threads = 1; DROP TABLE x': 1 }, current)).rejects.toThrow(
+        /Not a DuckDB setting name/,
+      )
     } finally {
       db.close()
     }

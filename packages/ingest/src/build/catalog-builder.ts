@@ -29,6 +29,7 @@ import {
   MERGED_ID_COLUMNS,
   MERGED_IDS_FILE,
 } from '@oqlkit/catalog'
+import { withSettings } from '../texts/build-session.ts'
 import {
   COPY_DELETED_SQL,
   COPY_EXTERNAL_IDS_SQL,
@@ -185,40 +186,41 @@ export async function buildCatalog(
       // Each range's folder buffers rows until this many before writing them: a share of the budget each.
       const rowBytes = bytes / Math.max(1, rows)
       const flushRows = Math.max(64, Math.floor(budget / (bounds.length + 1) / Math.max(1, rowBytes)))
-      await db.run(`SET partitioned_write_flush_threshold = ${flushRows}`)
       // The rows of a range are sorted afterwards, so the split need not keep their order; keeping it made
-      // DuckDB buffer every range at once and spill 27 GB to its temp folder at 1M works.
-      await db.run('SET preserve_insertion_order = false')
-      try {
-        // A slice of staged rows at a time, each at most half the memory limit of JSON (a sort's budget is
-        // a sixth), which the partitioned write holds before it writes (see splitRowsIntoRangesSql).
-        const sliceBytes = budget * SLICE_BUDGETS
-        const slices = stagedParts.flatMap((part) => {
-          const pieces = Math.max(1, Math.ceil(part.bytes / sliceBytes))
-          const perPiece = Math.max(1, Math.ceil(part.records / pieces))
-          const list: (readonly [bigint, bigint])[] = []
-          for (let from = 0; from < part.records; from += perPiece)
-            list.push([
-              part.firstSeq + BigInt(from),
-              part.firstSeq + BigInt(Math.min(part.records, from + perPiece) - 1),
-            ])
-          return list
-        })
-        for (const [slice, [first, last]] of slices.entries()) {
-          onStep(
-            `${path} (splitting slice ${slice + 1} of ${slices.length} into id ranges)`,
-            done,
-            BUILD_STEP_COUNT,
-          )
-          await run(
-            `${label} (splitting into ${bounds.length + 1} ranges)`,
-            splitRowsIntoRangesSql(info, slice),
-            [listValue(bounds), rangesDir, first, last],
-          )
-        }
-      } finally {
-        await db.run('RESET preserve_insertion_order')
-      }
+      // DuckDB buffer every range at once and spill 27 GB to its temp folder at 1M works. Both settings hold
+      // for the split alone (`withSettings`).
+      await withSettings(
+        db,
+        { partitioned_write_flush_threshold: flushRows, preserve_insertion_order: false },
+        async () => {
+          // A slice of staged rows at a time, each at most half the memory limit of JSON (a sort's budget is
+          // a sixth), which the partitioned write holds before it writes (see splitRowsIntoRangesSql).
+          const sliceBytes = budget * SLICE_BUDGETS
+          const slices = stagedParts.flatMap((part) => {
+            const pieces = Math.max(1, Math.ceil(part.bytes / sliceBytes))
+            const perPiece = Math.max(1, Math.ceil(part.records / pieces))
+            const list: (readonly [bigint, bigint])[] = []
+            for (let from = 0; from < part.records; from += perPiece)
+              list.push([
+                part.firstSeq + BigInt(from),
+                part.firstSeq + BigInt(Math.min(part.records, from + perPiece) - 1),
+              ])
+            return list
+          })
+          for (const [slice, [first, last]] of slices.entries()) {
+            onStep(
+              `${path} (splitting slice ${slice + 1} of ${slices.length} into id ranges)`,
+              done,
+              BUILD_STEP_COUNT,
+            )
+            await run(
+              `${label} (splitting into ${bounds.length + 1} ranges)`,
+              splitRowsIntoRangesSql(info, slice),
+              [listValue(bounds), rangesDir, first, last],
+            )
+          }
+        },
+      )
       for (const sql of dropViewAndStagingSql(info)) await db.run(sql)
       for (let index = 0; index <= bounds.length; index++) {
         const folder = join(rangesDir, rangeFolderName(index))
@@ -316,7 +318,7 @@ export async function buildCatalog(
     // write held batches of both outside its memory limit (3.75 GB of RSS at 100k works under a 3 GB
     // limit, 1.34 GB on one thread, and no slower); smaller row groups made it worse (5.5 GB).
     const copy = () => write(path, copyEntitySql(info, rows))
-    const written = rows === 'sorted-table' ? await db.withThreads(1, copy) : await copy()
+    const written = rows === 'sorted-table' ? await withSettings(db, { threads: 1 }, copy) : await copy()
     const latest = empty ? null : (await db.rows(latestPartitionSql(info)))[0]?.latest
     // The works' rows stay for the link tables.
     if (info.entity !== 'works')

@@ -101,26 +101,6 @@ export class StagingDatabase {
     return reader.getRowObjects()
   }
 
-  /**
-   * Runs `work` with DuckDB limited to `threads`, then gives back the thread count it had (the instance's
-   * setting, whether `--threads` chose it or DuckDB did), also when `work` fails.
-   */
-  async withThreads<T>(threads: number, work: () => Promise<T>): Promise<T> {
-    const [row] = await this.rows("SELECT current_setting('threads') AS threads")
-    const before = Number(row!.threads)
-    await this.run(`SET threads = ${sqlInteger(threads)}`)
-    let result: T
-    try {
-      result = await work()
-    } catch (error) {
-      // The work's error is the one to report; a failed restore after it would only hide it.
-      await this.run(`SET threads = ${sqlInteger(before)}`).catch(() => {})
-      throw error
-    }
-    await this.run(`SET threads = ${sqlInteger(before)}`)
-    return result
-  }
-
   /** DuckDB's memory limit in bytes. */
   async memoryLimitBytes(): Promise<number> {
     // An unreadable setting: assume 1 GB, which only makes sort ranges smaller than they need be.

@@ -36,8 +36,8 @@ import { porterStem } from '@oqlkit/text-models'
 import {
   type BuildSession,
   connectionSession,
-  inInsertionOrder,
   memoryLimitBytesOf,
+  withSettings,
 } from '../texts/build-session.ts'
 import { RecordTextsFiles } from '../texts/record-texts-file.ts'
 import {
@@ -252,7 +252,7 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
         const termParts = postings[mode].map((_, bucket) => work(`${mode}-terms-${bucket}.parquet`))
         for (const [bucket, file] of postings[mode].entries())
           await run(COPY_BUCKET_TERMS_SQL, [output(file), termParts[bucket]!])
-        terms[mode] = await inInsertionOrder(session, () =>
+        terms[mode] = await withSettings(session, { preserve_insertion_order: true }, () =>
           write(path('terms', mode), COPY_TERMS_SQL, [listOf(termParts)]),
         )
         for (const part of termParts) await rm(part, { force: true })

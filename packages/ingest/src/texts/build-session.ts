@@ -51,17 +51,52 @@ export async function memoryLimitBytesOf(session: Pick<BuildSession, 'rows'>): P
   return Number.isFinite(bytes) && bytes > 0 ? bytes : undefined
 }
 
+/** A value of a DuckDB setting that `withSettings` sets: a number, a flag or a word. */
+export type SettingValue = number | boolean | string
+
+/** Setting names are written into the statement (SET takes no parameter): only DuckDB's own spelling passes. */
+const SETTING_NAME = /^[a-z][a-z0-9_]*$/
+
 /**
- * Runs `work` with DuckDB keeping rows in the order they were appended or read (a list of files read in its
- * order), whatever the session's setting, and puts the setting back after. A session may turn it off to save
- * memory where order does not matter; a copy whose order is its meaning needs it on.
+ * Runs `work` with DuckDB's `settings` set, then puts each back to the value it had, also when `work` fails.
+ * A build tunes its session for one step (fewer threads, no insertion order, a partitioned write's flush size);
+ * a setting left behind changes every later step of the same session: the works' range split left its flush
+ * threshold of a few hundred rows to the search index's bucket copy, which then wrote 130,000 small files at
+ * 1M works and grew to 5 GB reading them back.
  */
-export async function inInsertionOrder<T>(session: BuildSession, work: () => Promise<T>): Promise<T> {
-  const [setting] = await session.rows("SELECT current_setting('preserve_insertion_order') AS keep")
-  await session.run('SET preserve_insertion_order = true')
-  try {
-    return await work()
-  } finally {
-    await session.run(`SET preserve_insertion_order = ${setting?.keep === false ? 'false' : 'true'}`)
+export async function withSettings<T>(
+  session: Pick<BuildSession, 'run' | 'rows'>,
+  settings: Readonly<Record<string, SettingValue>>,
+  work: () => Promise<T>,
+): Promise<T> {
+  const names = Object.keys(settings)
+  for (const name of names)
+    if (!SETTING_NAME.test(name)) throw new Error(`Not a DuckDB setting name: ${name}`)
+  const before: [string, unknown][] = []
+  for (const name of names) {
+    const [row] = await session.rows(`SELECT current_setting('${name}') AS value`)
+    before.push([name, row?.value])
   }
+  const restore = async () => {
+    for (const [name, value] of before) await session.run(`SET ${name} = ${settingLiteral(value)}`)
+  }
+  let result: T
+  try {
+    for (const name of names) await session.run(`SET ${name} = ${settingLiteral(settings[name]!)}`)
+    result = await work()
+  } catch (error) {
+    // The work's error is the one to report; a failed restore after it would only hide it.
+    await restore().catch(() => {})
+    throw error
+  }
+  await restore()
+  return result
+}
+
+/** A setting's value as SQL: numbers and flags as they are, anything else (`current_setting` text) quoted. */
+function settingLiteral(value: unknown): string {
+  if (typeof value === 'boolean') return value ? 'true' : 'false'
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value)
+  const text = String(value)
+  return /^-?\d+(\.\d+)?$/.test(text) ? text : `'${text.replaceAll("'", "''")}'`
 }

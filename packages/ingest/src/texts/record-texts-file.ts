@@ -21,7 +21,7 @@ import {
   readCatalogManifest,
   recordCodecOf,
 } from '@oqlkit/catalog'
-import { type BuildSession, inInsertionOrder } from './build-session.ts'
+import { type BuildSession, withSettings } from './build-session.ts'
 
 export { TEXT_KEYS } from '@oqlkit/catalog'
 
@@ -170,7 +170,7 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
       : mainThreadTextsSource(storePath, codec, dictionary, options.entity)
   // Every copy keeps the rows in the order they were appended (id order), whatever the session's setting:
   // the builders' id-range reads and the tagger's fixed training order need it.
-  return await inInsertionOrder(session, async () => {
+  return await withSettings(session, { preserve_insertion_order: true }, async () => {
     const parts: string[] = []
     let appender: DuckDBAppender | undefined
     try {

@@ -29,6 +29,8 @@ export interface IngestBenchResult {
   readonly works: number
   /** The snapshot's gzipped files, all entities. */
   readonly snapshotBytes: number
+  /** The same JSON at gzip's default level 6 (issue 39's yardstick of a catalog's size); absent if not measured. */
+  readonly snapshotGzip6Bytes?: number
   readonly rounds: number
   readonly contenders: readonly ContenderRuns[]
 }
@@ -81,35 +83,43 @@ export function renderContenderTable(summaries: readonly ContenderSummary[]): st
   ].join('\n')
 }
 
-/** The issue's targets against what was measured; the catalog size is the fullest ingest's. */
-export function renderTargetTable(summaries: readonly ContenderSummary[]): string {
+/**
+ * Issue 39's targets against what was measured: the core ingest at the floor's works/s or better, the full ingest
+ * at a quarter of it, the Parquet layout at 1.5×, every ingest within 4 GB, and the core catalog within 1.3× the
+ * snapshot's JSON at gzip level 6 (when that was measured).
+ */
+export function renderTargetTable(
+  summaries: readonly ContenderSummary[],
+  snapshotGzip6Bytes?: number,
+): string {
   const find = (name: ContenderName) => summaries.find((s) => s.name === name)
   const ingests = summaries.filter((s) => s.name !== 'floor')
-  const catalog = find('full') ?? find('core')
   const rows: [string, string, boolean | undefined][] = []
   const core = find('core')
   const full = find('full')
   const parquet = find('parquet')
   if (core !== undefined)
-    rows.push(['core ingest ≥ 2× the floor’s works/s', times(core.speedOverFloor), core.speedOverFloor >= 2])
+    rows.push(['core ingest ≥ 1× the floor’s works/s', times(core.speedOverFloor), core.speedOverFloor >= 1])
   if (full !== undefined)
-    rows.push(['full ingest ≥ 1× the floor’s works/s', times(full.speedOverFloor), full.speedOverFloor >= 1])
+    rows.push([
+      'full ingest ≥ 0.25× the floor’s works/s',
+      times(full.speedOverFloor),
+      full.speedOverFloor >= 0.25,
+    ])
   if (parquet !== undefined)
     rows.push([
-      'core ingest from the Parquet layout ≥ 5× the floor’s works/s',
+      'core ingest from the Parquet layout ≥ 1.5× the floor’s works/s',
       times(parquet.speedOverFloor),
-      parquet.speedOverFloor >= 5,
+      parquet.speedOverFloor >= 1.5,
     ])
   if (ingests.length > 0) {
     const peak = Math.max(...ingests.map((s) => s.peakRssBytes))
     rows.push(['peak RSS of ingest ≤ 4 GB', formatBytes(peak), peak <= 4 * 2 ** 30])
   }
-  if (catalog !== undefined)
-    rows.push([
-      `catalog (${catalog.name}) ≤ 1.2× the gzipped snapshot`,
-      times(catalog.outputRatio),
-      catalog.outputRatio <= 1.2,
-    ])
+  if (core !== undefined && snapshotGzip6Bytes !== undefined) {
+    const ratio = core.outputBytes / snapshotGzip6Bytes
+    rows.push(['core catalog ≤ 1.3× the snapshot’s JSON at gzip level 6', times(ratio), ratio <= 1.3])
+  }
   return [
     '| target | measured | met |',
     '|---|---|---|',
@@ -124,11 +134,11 @@ export function renderIngestSection(result: IngestBenchResult): string {
     '',
     `\`${result.command}\``,
     '',
-    `Snapshot ${result.snapshotDir}: ${result.works.toLocaleString('en-US')} works, ${formatBytes(result.snapshotBytes)} gzipped. ${result.machine}. ${result.rounds} round${result.rounds === 1 ? '' : 's'}, the contenders interleaved (the first of each round in rotation); each a whole child process, wall time and peak RSS by GNU time. Load average (1 / 5 / 15 min) ${load(result.loadBefore)} before, ${load(result.loadAfter)} after.`,
+    `Snapshot ${result.snapshotDir}: ${result.works.toLocaleString('en-US')} works, ${formatBytes(result.snapshotBytes)} gzipped${result.snapshotGzip6Bytes === undefined ? '' : ` (${formatBytes(result.snapshotGzip6Bytes)} at gzip level 6)`}. ${result.machine}. ${result.rounds} round${result.rounds === 1 ? '' : 's'}, the contenders interleaved (the first of each round in rotation); each a whole child process, wall time and peak RSS by GNU time. Load average (1 / 5 / 15 min) ${load(result.loadBefore)} before, ${load(result.loadAfter)} after.`,
     '',
     renderContenderTable(summaries),
     '',
-    renderTargetTable(summaries),
+    renderTargetTable(summaries, result.snapshotGzip6Bytes),
     '',
   ].join('\n')
 }

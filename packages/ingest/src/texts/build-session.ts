@@ -61,8 +61,8 @@ const SETTING_NAME = /^[a-z][a-z0-9_]*$/
  * Runs `work` with DuckDB's `settings` set, then puts each back to the value it had, also when `work` fails.
  * A build tunes its session for one step (fewer threads, no insertion order, a partitioned write's flush size);
  * a setting left behind changes every later step of the same session: the works' range split left its flush
- * threshold of a few hundred rows to the search index's bucket copy, which then wrote 130,000 small files at
- * 1M works and grew to 5 GB reading them back.
+ * threshold of a few hundred rows to the search index's bucket copy, which then wrote 130,655 small files at
+ * 1M works, and the ingest grew past 8 GB reading them back (BENCHMARKS.md, bi).
  */
 export async function withSettings<T>(
   session: Pick<BuildSession, 'run' | 'rows'>,

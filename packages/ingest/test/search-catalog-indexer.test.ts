@@ -20,7 +20,7 @@ import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { readCatalogManifest, SEARCH_INDEX_FORMAT_VERSION, searchIndexOf } from '@oqlkit/catalog'
 import { planQuery } from '@oqlkit/engine'
 import type { SearchBuildProgress } from '@oqlkit/ingest'
-import { CatalogIndexError, indexCatalogSearch } from '@oqlkit/ingest'
+import { buildSearchIndex, CatalogIndexError, indexCatalogSearch, StagingDatabase } from '@oqlkit/ingest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readSampleRecords } from './support/sample-snapshot-records.ts'
 import { copyOfSampleCatalog } from './support/shared-sample-catalog.ts'
@@ -192,6 +192,37 @@ describe('indexCatalogSearch', () => {
       expect(existsSync(join(catalogDir, 'search', 'works'))).toBe(true)
     } finally {
       rmSync(root, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('buildSearchIndex on a session it is given', () => {
+  it('leaves the session’s settings as they were, threads lowered for its memory limit included', async () => {
+    // An ingest builds the index on its staging session and goes on using it (vectors, the tagger): what the
+    // index changes for itself must not outlive it. 300 MB fits one thread of the three the session has.
+    const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-index-session-'))
+    const session = await StagingDatabase.open(join(scratch, 'staging'), { threads: 3, memoryLimit: '300MB' })
+    const settings = async () =>
+      (
+        await session.rows(
+          "SELECT current_setting('threads') AS threads, current_setting('preserve_insertion_order') AS ordered, current_setting('partitioned_write_flush_threshold') AS flush",
+        )
+      )[0]
+    try {
+      const before = await settings()
+      expect(Number(before!.threads)).toBe(3)
+      const index = await buildSearchIndex({
+        connection: session,
+        catalogDir,
+        outDir: join(scratch, 'out'),
+        workDir: join(scratch, 'work'),
+        entities: ['sources'],
+      })
+      expect(index.entities.sources?.docs).toBeGreaterThan(0)
+      expect(await settings()).toStrictEqual(before)
+    } finally {
+      session.close()
+      rmSync(scratch, { recursive: true, force: true })
     }
   })
 })

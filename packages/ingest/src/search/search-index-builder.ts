@@ -29,7 +29,6 @@ import {
   searchEntityDir,
   searchFilePath,
   searchIndexManifest,
-  sqlInteger,
   storedFieldsOf,
 } from '@oqlkit/catalog'
 import { porterStem } from '@oqlkit/text-models'
@@ -37,6 +36,7 @@ import {
   type BuildSession,
   connectionSession,
   memoryLimitBytesOf,
+  type SettingValue,
   withSettings,
 } from '../texts/build-session.ts'
 import { RecordTextsFiles } from '../texts/record-texts-file.ts'
@@ -163,136 +163,137 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
   let done = 0
 
   const indexed: Partial<Record<CatalogEntity, SearchEntityIndex>> = {}
-  const threads = await fewerThreadsFor(session, memoryLimit)
   try {
-    for (const [position, entity] of entities.entries()) {
-      options.onEntity?.(entity, position, entities.length)
-      const report = (step: string) => options.onProgress?.({ entity, step, done, total })
-      await mkdir(output(searchEntityDir(entity)), { recursive: true })
-      await mkdir(workDir, { recursive: true })
-      const fields = storedFieldsOf(entity)
-      const source = await texts.of(entity)
-      const path = (kind: SearchIndexFileKind, mode?: SearchMode, bucket?: number) =>
-        searchFilePath(entity, kind, mode, bucket)
-      // A rebuild in place starts from empty folders: no bucket of an earlier build is left to be read.
-      for (const mode of SEARCH_MODES) {
-        await rm(output(dirname(path('postings', mode))), { recursive: true, force: true })
-        await mkdir(output(dirname(path('postings', mode))), { recursive: true })
-      }
-
-      const idPrefix = await idPrefixOf(session, source)
-      await run(createDocsSql(idPrefix !== null), [source])
-      await run(CREATE_STEMS_SQL)
-      const segmentDocs =
-        options.segmentDocs ?? (await defaultSegmentDocs(source, sizes.get(entity) ?? 0, memoryLimit))
-      const segments = await segmentBounds(session, segmentDocs)
-      const work = (name: string) => join(workDir, `${entity}-${name}`)
-      const exactParts: string[] = []
-      const docStatsParts: string[] = []
-      for (const segment of segments) {
-        report(`segment ${segment.segment + 1}/${segments.length}`)
-        const part = (name: string) => work(`${String(segment.segment).padStart(5, '0')}-${name}.parquet`)
-        await run(createTextsSql(fields), [source, segment.firstId, segment.lastId])
-        await run(COPY_SEGMENT_DOC_STATS_SQL, [part('doc-stats')])
-        await run(COPY_SEGMENT_EXACT_SQL, [part('exact')])
-        await run('DROP TABLE IF EXISTS search_build_texts')
-        await stemNewTerms(session, part('exact'))
-        docStatsParts.push(part('doc-stats'))
-        exactParts.push(part('exact'))
-        done += segment.docs
-      }
-
-      report('docs')
-      const docs = await write(path('docs'), COPY_DOCS_SQL)
-      await run('DROP TABLE IF EXISTS search_build_docs')
-      if (docStatsParts.length > 0) {
-        await write(path('docStats'), COPY_DOC_STATS_SQL, [listOf(docStatsParts)])
-      } else {
-        await write(path('docStats'), COPY_EMPTY_DOC_STATS_SQL)
-      }
-      await write(path('fieldStats'), copyFieldStatsSql(fields), [output(path('docStats'))])
-      const stats = await fieldStats(session, fields, output(path('docStats')))
-      const statistics = stats.flatMap((field) => [field.docs, field.avgLength])
-
-      const postings = { exact: [] as string[], stemmed: [] as string[] }
-      const bounds = { exact: [] as string[], stemmed: [] as string[] }
-      const terms = { exact: 0, stemmed: 0 }
-      const frequent: Record<SearchMode, Record<string, number>> = { exact: {}, stemmed: {} }
-      if (exactParts.length > 0) await run(CREATE_TERM_ROWS_SQL, [listOf(exactParts)])
-      for (const mode of SEARCH_MODES) {
-        const stemmed = mode === 'stemmed'
-        const lows = exactParts.length === 0 ? [] : await bucketLows(session, stemmed, bucketRows)
-        const partsDir = work(`${mode}-buckets`)
-        if (lows.length > 0) {
-          // One copy into every bucket's folder (at 1M works 61 s and 0.8 GB of RSS for the exact postings;
-          // the index's peak is scoring the stemmed buckets, 2.5 GB: BENCHMARKS.md, bh).
-          report(`${mode} postings into ${lows.length} buckets`)
-          await run(COPY_BUCKET_PARTS_SQL, [listOf(exactParts), partsDir])
+    // Fewer DuckDB threads while the index is built, if its memory limit asks for it (then as it was).
+    await withSettings(session, await threadsSettingFor(session, memoryLimit), async () => {
+      for (const [position, entity] of entities.entries()) {
+        options.onEntity?.(entity, position, entities.length)
+        const report = (step: string) => options.onProgress?.({ entity, step, done, total })
+        await mkdir(output(searchEntityDir(entity)), { recursive: true })
+        await mkdir(workDir, { recursive: true })
+        const fields = storedFieldsOf(entity)
+        const source = await texts.of(entity)
+        const path = (kind: SearchIndexFileKind, mode?: SearchMode, bucket?: number) =>
+          searchFilePath(entity, kind, mode, bucket)
+        // A rebuild in place starts from empty folders: no bucket of an earlier build is left to be read.
+        for (const mode of SEARCH_MODES) {
+          await rm(output(dirname(path('postings', mode))), { recursive: true, force: true })
+          await mkdir(output(dirname(path('postings', mode))), { recursive: true })
         }
-        for (const [bucket] of lows.entries()) {
-          report(`${mode} postings ${bucket + 1}/${lows.length}`)
-          const inputs = await filesIn(join(partsDir, `bucket=${bucket}`))
-          postings[mode].push(path('postings', mode, bucket))
-          await write(path('postings', mode, bucket), copyBucketSql(stemmed, fields), [
-            listOf(inputs),
-            ...statistics,
+
+        const idPrefix = await idPrefixOf(session, source)
+        await run(createDocsSql(idPrefix !== null), [source])
+        await run(CREATE_STEMS_SQL)
+        const segmentDocs =
+          options.segmentDocs ?? (await defaultSegmentDocs(source, sizes.get(entity) ?? 0, memoryLimit))
+        const segments = await segmentBounds(session, segmentDocs)
+        const work = (name: string) => join(workDir, `${entity}-${name}`)
+        const exactParts: string[] = []
+        const docStatsParts: string[] = []
+        for (const segment of segments) {
+          report(`segment ${segment.segment + 1}/${segments.length}`)
+          const part = (name: string) => work(`${String(segment.segment).padStart(5, '0')}-${name}.parquet`)
+          await run(createTextsSql(fields), [source, segment.firstId, segment.lastId])
+          await run(COPY_SEGMENT_DOC_STATS_SQL, [part('doc-stats')])
+          await run(COPY_SEGMENT_EXACT_SQL, [part('exact')])
+          await run('DROP TABLE IF EXISTS search_build_texts')
+          await stemNewTerms(session, part('exact'))
+          docStatsParts.push(part('doc-stats'))
+          exactParts.push(part('exact'))
+          done += segment.docs
+        }
+
+        report('docs')
+        const docs = await write(path('docs'), COPY_DOCS_SQL)
+        await run('DROP TABLE IF EXISTS search_build_docs')
+        if (docStatsParts.length > 0) {
+          await write(path('docStats'), COPY_DOC_STATS_SQL, [listOf(docStatsParts)])
+        } else {
+          await write(path('docStats'), COPY_EMPTY_DOC_STATS_SQL)
+        }
+        await write(path('fieldStats'), copyFieldStatsSql(fields), [output(path('docStats'))])
+        const stats = await fieldStats(session, fields, output(path('docStats')))
+        const statistics = stats.flatMap((field) => [field.docs, field.avgLength])
+
+        const postings = { exact: [] as string[], stemmed: [] as string[] }
+        const bounds = { exact: [] as string[], stemmed: [] as string[] }
+        const terms = { exact: 0, stemmed: 0 }
+        const frequent: Record<SearchMode, Record<string, number>> = { exact: {}, stemmed: {} }
+        if (exactParts.length > 0) await run(CREATE_TERM_ROWS_SQL, [listOf(exactParts)])
+        for (const mode of SEARCH_MODES) {
+          const stemmed = mode === 'stemmed'
+          const lows = exactParts.length === 0 ? [] : await bucketLows(session, stemmed, bucketRows)
+          const partsDir = work(`${mode}-buckets`)
+          if (lows.length > 0) {
+            // One copy into every bucket's folder (at 1M works 61 s and 0.8 GB of RSS for the exact postings;
+            // the index's peak is scoring the stemmed buckets, 2.5 GB: BENCHMARKS.md, bh).
+            report(`${mode} postings into ${lows.length} buckets`)
+            await run(COPY_BUCKET_PARTS_SQL, [listOf(exactParts), partsDir])
+          }
+          for (const [bucket] of lows.entries()) {
+            report(`${mode} postings ${bucket + 1}/${lows.length}`)
+            const inputs = await filesIn(join(partsDir, `bucket=${bucket}`))
+            postings[mode].push(path('postings', mode, bucket))
+            await write(path('postings', mode, bucket), copyBucketSql(stemmed, fields), [
+              listOf(inputs),
+              ...statistics,
+            ])
+            await rm(join(partsDir, `bucket=${bucket}`), { recursive: true, force: true })
+            done += bucketShare(sizes.get(entity) ?? 0, lows.length)
+          }
+          await rm(partsDir, { recursive: true, force: true })
+          if (lows.length === 0) {
+            // No postings at all: one empty bucket, so that every mode has a file to read.
+            postings[mode].push(path('postings', mode, 0))
+            await write(path('postings', mode, 0), copyEmptyBucketSql(idPrefix !== null))
+          }
+          // The first bucket starts at the smallest string, so every term falls in one.
+          bounds[mode] = ['', ...lows.slice(1)]
+          report(`${mode} terms`)
+          const termParts = postings[mode].map((_, bucket) => work(`${mode}-terms-${bucket}.parquet`))
+          for (const [bucket, file] of postings[mode].entries())
+            await run(COPY_BUCKET_TERMS_SQL, [output(file), termParts[bucket]!])
+          terms[mode] = await withSettings(session, { preserve_insertion_order: true }, () =>
+            write(path('terms', mode), COPY_TERMS_SQL, [listOf(termParts)]),
+          )
+          for (const part of termParts) await rm(part, { force: true })
+          const rows = await session.rows(FREQUENT_TERMS_SQL, [
+            output(path('terms', mode)),
+            FREQUENT_TERMS,
+            MIN_FREQUENT_ROWS,
           ])
-          await rm(join(partsDir, `bucket=${bucket}`), { recursive: true, force: true })
-          done += bucketShare(sizes.get(entity) ?? 0, lows.length)
+          frequent[mode] = Object.fromEntries(rows.map((row) => [String(row.term), Number(row.rows)]))
         }
-        await rm(partsDir, { recursive: true, force: true })
-        if (lows.length === 0) {
-          // No postings at all: one empty bucket, so that every mode has a file to read.
-          postings[mode].push(path('postings', mode, 0))
-          await write(path('postings', mode, 0), copyEmptyBucketSql(idPrefix !== null))
+        for (const table of ['search_build_stems', 'search_build_term_rows', 'search_build_buckets'])
+          await run(`DROP TABLE IF EXISTS ${table}`)
+        for (const part of [...exactParts, ...docStatsParts]) await rm(part, { force: true })
+        indexed[entity] = {
+          docs,
+          idPrefix,
+          fields: stats,
+          files: {
+            docs: path('docs'),
+            docStats: path('docStats'),
+            fieldStats: path('fieldStats'),
+            exact: {
+              postings: postings.exact,
+              bounds: bounds.exact,
+              terms: path('terms', 'exact'),
+              frequent: frequent.exact,
+            },
+            stemmed: {
+              postings: postings.stemmed,
+              bounds: bounds.stemmed,
+              terms: path('terms', 'stemmed'),
+              frequent: frequent.stemmed,
+            },
+          },
+          terms,
         }
-        // The first bucket starts at the smallest string, so every term falls in one.
-        bounds[mode] = ['', ...lows.slice(1)]
-        report(`${mode} terms`)
-        const termParts = postings[mode].map((_, bucket) => work(`${mode}-terms-${bucket}.parquet`))
-        for (const [bucket, file] of postings[mode].entries())
-          await run(COPY_BUCKET_TERMS_SQL, [output(file), termParts[bucket]!])
-        terms[mode] = await withSettings(session, { preserve_insertion_order: true }, () =>
-          write(path('terms', mode), COPY_TERMS_SQL, [listOf(termParts)]),
-        )
-        for (const part of termParts) await rm(part, { force: true })
-        const rows = await session.rows(FREQUENT_TERMS_SQL, [
-          output(path('terms', mode)),
-          FREQUENT_TERMS,
-          MIN_FREQUENT_ROWS,
-        ])
-        frequent[mode] = Object.fromEntries(rows.map((row) => [String(row.term), Number(row.rows)]))
       }
-      for (const table of ['search_build_stems', 'search_build_term_rows', 'search_build_buckets'])
-        await run(`DROP TABLE IF EXISTS ${table}`)
-      for (const part of [...exactParts, ...docStatsParts]) await rm(part, { force: true })
-      indexed[entity] = {
-        docs,
-        idPrefix,
-        fields: stats,
-        files: {
-          docs: path('docs'),
-          docStats: path('docStats'),
-          fieldStats: path('fieldStats'),
-          exact: {
-            postings: postings.exact,
-            bounds: bounds.exact,
-            terms: path('terms', 'exact'),
-            frequent: frequent.exact,
-          },
-          stemmed: {
-            postings: postings.stemmed,
-            bounds: bounds.stemmed,
-            terms: path('terms', 'stemmed'),
-            frequent: frequent.stemmed,
-          },
-        },
-        terms,
-      }
-    }
+    })
   } finally {
     for (const sql of dropWorkTablesSql()) await session.run(sql).catch(() => undefined)
-    if (threads.changed) await session.run(`SET threads = ${sqlInteger(threads.was)}`)
     await rm(workDir, { recursive: true, force: true })
   }
 
@@ -332,19 +333,16 @@ async function defaultSegmentDocs(file: string, docs: number, memoryLimit: numbe
 const MEMORY_PER_THREAD = 256 * 2 ** 20
 
 /**
- * Lowers the session's `threads` to what its `memory_limit` gives room for, if it must; returns the setting to
- * restore.
+ * The `threads` setting the session's `memory_limit` gives room for, when it has more threads than that; no
+ * setting when it fits (for `withSettings`).
  */
-async function fewerThreadsFor(
+async function threadsSettingFor(
   session: SearchBuildSession,
   memoryLimit: number,
-): Promise<{ readonly changed: boolean; readonly was: number }> {
+): Promise<Readonly<Record<string, SettingValue>>> {
   const [row] = await session.rows("SELECT current_setting('threads') AS threads")
-  const was = Number(row?.threads)
   const fits = Math.max(1, Math.floor(memoryLimit / MEMORY_PER_THREAD))
-  if (!(was > fits)) return { changed: false, was }
-  await session.run(`SET threads = ${sqlInteger(fits)}`)
-  return { changed: true, was }
+  return Number(row?.threads) > fits ? { threads: fits } : {}
 }
 
 /** The session's `memory_limit` in bytes; DuckDB shows it rounded, as `732.4 MiB`. */

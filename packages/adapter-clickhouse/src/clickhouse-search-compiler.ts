@@ -1,8 +1,8 @@
 // A full-text search over the catalog's search index in ClickHouse (`clickhouse-search-tables.ts`): an index
 // query, planned into index terms by the DuckDB adapter's planner (one tokenizer, stemmer and set of rules
 // for both engines), written as ClickHouse SQL returning `(id, score)`, one row per matching record, scored
-// as `@oqlkit/adapter-duckdb`'s `compileSearch` scores (the catalog's search README): the BM25 the index stores per
-// posting, weighted per stored field of the search field; a phrase or proximity group as one term whose
+// as `@oqlkit/adapter-duckdb`'s `compileSearch` scores (the catalog's search README): BM25 per posting from its
+// `tf` and `len` and the dictionary's `df`, weighted per stored field of the search field; a phrase or proximity group as one term whose
 // idf is the sum of its words'; a wildcard's expansions as one term; `and` adds its operands' scores, `or`
 // those that match, `not` gives 0. Several queries of one entity, field and mode (the searches of an OR of
 // filters on one column, `search=a|b|…`) are compiled as their `or`: one aggregate over all their rows.
@@ -234,14 +234,13 @@ class SearchEmitter extends SearchRelationWriter {
     return this.cte(`SELECT doc, sum(score) AS score FROM (${this.wordRows(token, boost)}) GROUP BY doc`)
   }
 
-  /** A word's weighted BM25 per posting, `(doc, score)`: a term's as stored; a wildcard's scored here. */
+  /**
+   * A word's weighted BM25 per posting, `(doc, score)`, scored from `tf`, `len` and the dictionary's `df` (the
+   * index stores no score); a wildcard's expansions as one term.
+   */
   protected override wordRows(token: TokenPlan, boost: number): string {
-    if (token.kind === 'pattern') {
-      const rows = this.#token(token)
-      return this.#scoreRows(`SELECT doc, field, tf, len, idf FROM ${rows}`, boost)
-    }
-    const boosted = boost === 1 ? '' : ` * ${this.param(boost, 'Float64')}`
-    return `SELECT x.doc AS doc, ${this.#weight} * x.score${boosted} AS score FROM ${this.table('postings')} AS x WHERE x.term = ${this.param(token.term, 'String')} AND x.field IN (${this.#fieldCodes})`
+    const rows = this.#token(token)
+    return this.#scoreRows(`SELECT doc, field, tf, len, idf FROM ${rows}`, boost)
   }
 
   /** BM25 of each row `(doc, field, tf, len, idf)`, weighted per stored field: `(doc, score)` rows. */

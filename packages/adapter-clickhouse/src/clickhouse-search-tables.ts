@@ -1,9 +1,9 @@
 // The full-text search index of a catalog (`@oqlkit/catalog`'s `search/` layout: its README) as
 // ClickHouse tables, one per kind of index file and entity, so a server without the folder searches as the
-// DuckDB adapter does, with the same stored BM25 scores:
+// DuckDB adapter does, with the same BM25 scores:
 //
 //   search_<entity>__docs               (doc, id)                                    ordered by doc
-//   search_<entity>__<mode>_postings    (term, field, doc, tf, len, score, positions) ordered by term, field, doc
+//   search_<entity>__<mode>_postings    (term, field, doc, tf, len, positions)        ordered by term, field, doc
 //   search_<entity>__<mode>_terms       (term, field, df, cf)                         ordered by term, field
 //
 // with <mode> `exact` or `stemmed`; a mode's postings buckets all go into its one table, whose primary key on
@@ -12,9 +12,9 @@
 // On a cluster, the postings and documents of an entity whose ids are a letter and a number (works, authors,
 // …) are spread by the id a document number stands for (`concat(<letter>, toString(doc))`), the very hash
 // that places the record, so each shard scores its own records alone. The scores need no other shard: the
-// collection statistics they use are the whole catalog's, stored. The term dictionaries, which phrases and
-// wildcards read for a term's document frequency, and every table of an entity numbered by rank (small
-// vocabularies such as work types), are whole on every node.
+// collection statistics they use are the whole catalog's, from the manifest, and the term dictionaries, which
+// give every word its document frequency, are whole on every node, as is every table of an entity numbered
+// by rank (small vocabularies such as work types).
 import type { CatalogEntity, CatalogManifest, SearchEntityIndex, SearchMode } from '@oqlkit/catalog'
 import { SEARCH_MODES, searchIndexOf } from '@oqlkit/catalog'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
@@ -35,7 +35,6 @@ const POSTINGS_COLUMNS = [
   { name: 'doc', type: 'UInt64' },
   { name: 'tf', type: 'UInt32' },
   { name: 'len', type: 'UInt32' },
-  { name: 'score', type: 'Float64' },
   { name: 'positions', type: 'Array(Int32)' },
 ] as const
 

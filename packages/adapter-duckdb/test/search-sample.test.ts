@@ -163,24 +163,39 @@ describe('the sample index', () => {
     }
   })
 
-  it('stores each posting with its BM25 score, from the dictionary and the field statistics', async () => {
+  it('scores a word by BM25 from its postings, the dictionary and the field statistics', async () => {
     const worksIndex = index.entities.works
     if (worksIndex === undefined) throw new Error('works are not indexed')
-    const statistics = new Map(worksIndex.fields.map((field) => [field.code, field]))
-    const files = listValue(worksIndex.files.stemmed.postings.map((file) => join(catalogDir, file)))
-    const scored = await rows(
-      `SELECT p.field, p.tf, p.len, p.score, t.df FROM read_parquet($1) p
-       JOIN read_parquet($2) t USING (term, field) USING SAMPLE 2000 ROWS (reservoir, 7)`,
-      [files, join(catalogDir, worksIndex.files.stemmed.terms)],
-    )
-    expect(scored.length).toBe(2000)
-    for (const { field, tf, len, score, df } of scored) {
-      const stats = statistics.get(Number(field))
-      if (stats === undefined) throw new Error(`field ${field}`)
-      const idf = Math.log(1 + (stats.docs - Number(df) + 0.5) / (Number(df) + 0.5))
-      const norm = 1.2 * (1 - 0.75 + (0.75 * Number(len)) / stats.avgLength)
-      expect(Number(score)).toBeCloseTo((idf * Number(tf) * 2.2) / (Number(tf) + norm), 9)
+    const title = worksIndex.fields.find((field) => field.name === 'display_name')
+    if (title === undefined) throw new Error('no title statistics')
+    const files = listValue(worksIndex.files.exact.postings.map((file) => join(catalogDir, file)))
+    // Three title words of different frequencies: the commonest, one in the middle, one of a single work.
+    const terms = await rows(`SELECT term, df FROM read_parquet($1) WHERE field = 0 ORDER BY df DESC, term`, [
+      join(catalogDir, worksIndex.files.exact.terms),
+    ])
+    const picked = [terms[0], terms[Math.floor(terms.length / 2)], terms.at(-1)]
+    let compared = 0
+    for (const picks of picked) {
+      const term = String(picks?.term)
+      const df = Number(picks?.df)
+      const postings = await rows('SELECT doc, tf, len FROM read_parquet($1) WHERE term = $2 AND field = 0', [
+        files,
+        term,
+      ])
+      expect(postings).toHaveLength(df)
+      const idf = Math.log(1 + (title.docs - df + 0.5) / (df + 0.5))
+      const expected = new Map(
+        postings.map(({ doc, tf, len }) => {
+          const norm = 1.2 * (1 - 0.75 + (0.75 * Number(len)) / title.avgLength)
+          return [`W${doc}`, (idf * Number(tf) * 2.2) / (Number(tf) + norm)]
+        }),
+      )
+      const hits = await search('display_name', 'exact', word(term))
+      expect(hits.map((hit) => hit.id).sort()).toStrictEqual([...expected.keys()].sort())
+      for (const hit of hits) expect(hit.score).toBeCloseTo(expected.get(hit.id) ?? Number.NaN, 9)
+      compared += hits.length
     }
+    expect(compared).toBeGreaterThan(3)
   })
 
   it('tokenizes in SQL exactly as in TypeScript, on every text of the sample', async () => {

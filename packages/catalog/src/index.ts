@@ -139,6 +139,7 @@ export {
   SEARCH_STEMMER_ID,
   SEARCH_TOKENIZER_ID,
   SEGMENT_GAP,
+  type SearchDelta,
   type SearchEntityIndex,
   type SearchFieldStats,
   type SearchIndexFileKind,

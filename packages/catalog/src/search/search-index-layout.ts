@@ -4,9 +4,13 @@
 //   search/<entity>/docs.parquet                      (doc, id): the document number of each record
 //   search/<entity>/doc-stats.parquet                 (doc, field, length): tokens per document and stored field
 //   search/<entity>/field-stats.parquet               (field, docs, tokens, avg_length): BM25 collection statistics
-//   search/<entity>/<mode>-postings/<bucket>.parquet  (term, field, doc, tf, len, score, positions) of one range of
+//   search/<entity>/<mode>-postings/<bucket>.parquet  (term, field, doc, tf, len, positions) of one range of
 //                                                     terms, sorted by term, field, doc
 //   search/<entity>/<mode>-terms.parquet              (term, field, df, cf), sorted by term, field: the dictionary
+//   search/<entity>/<mode>-delta.parquet              after an update: the postings of the documents added or
+//                                                     revised since the buckets were written, sorted as they are
+//   search/<entity>/delta-masked.parquet              after an update: (doc) of the documents whose postings in the
+//                                                     buckets no longer count (revised, merged or deleted)
 //
 // with <mode> `exact` or `stemmed`, and <bucket> `00000`, `00001`, … (the buckets' terms follow each other).
 import type { CatalogEntity } from '../layout/catalog-entities.ts'
@@ -15,7 +19,7 @@ import type { StoredFieldName } from './search-fields.ts'
 
 export const SEARCH_INDEX_FORMAT = 'oqlkit-search-index'
 /** Bumped when a file, column, tokenizer or stemmer rule changes meaning: an index of another version is rebuilt. */
-export const SEARCH_INDEX_FORMAT_VERSION = 2
+export const SEARCH_INDEX_FORMAT_VERSION = 3
 /** The key of the index in `catalog.json` `extensions`. */
 export const SEARCH_EXTENSION_KEY = 'search'
 
@@ -46,7 +50,14 @@ export const MAX_SEARCH_WILDCARDS = 10
  */
 export const MAX_WILDCARD_EXPANSIONS = 500
 
-export type SearchIndexFileKind = 'docs' | 'docStats' | 'fieldStats' | 'postings' | 'terms'
+export type SearchIndexFileKind =
+  | 'docs'
+  | 'docStats'
+  | 'fieldStats'
+  | 'postings'
+  | 'terms'
+  | 'delta'
+  | 'masked'
 
 export const searchEntityDir = (entity: CatalogEntity): string => `${SEARCH_DIR}/${entity}`
 
@@ -69,6 +80,10 @@ export function searchFilePath(
       return `${dir}/${mode}-postings/${String(bucket).padStart(5, '0')}.parquet`
     case 'terms':
       return `${dir}/${mode}-terms.parquet`
+    case 'delta':
+      return `${dir}/${mode}-delta.parquet`
+    case 'masked':
+      return `${dir}/delta-masked.parquet`
   }
 }
 
@@ -116,6 +131,25 @@ export interface SearchEntityIndex {
   }
   /** Distinct terms per mode. */
   readonly terms: Readonly<Record<SearchMode, number>>
+  /**
+   * What updates changed since the buckets were written (absent after a full build). The buckets stay as
+   * they were; a term's postings are those of its bucket whose document is not `masked`, and those of the
+   * mode's delta file. Everything else the entry names (documents, statistics, dictionaries, `frequent`)
+   * describes the index as it is now, delta included.
+   */
+  readonly delta?: SearchDelta
+}
+
+/** The documents updates added, revised or removed since an entity's buckets were written. */
+export interface SearchDelta {
+  /** Documents whose postings are in the delta files: added or revised since the buckets were written. */
+  readonly docs: number
+  /** `(doc)`: the documents of the buckets whose postings there no longer count, in order. */
+  readonly masked: string
+  readonly maskedDocs: number
+  /** Per mode, the postings of the delta's documents, `(term, field, doc, tf, len, positions)` in that order. */
+  readonly exact: string
+  readonly stemmed: string
 }
 
 /** `catalog.json` `extensions.search`. */

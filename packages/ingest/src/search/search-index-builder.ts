@@ -6,7 +6,7 @@
 // Memory stays bounded whatever the catalog's size. Documents are tokenized in segments (a range of ids),
 // each leaving an unsorted work file of exact postings; only the document numbers and the term → stem
 // mapping outlive a segment. Then, per mode, those postings are split by term range into buckets of about a
-// million, and each bucket is merged, scored and sorted on its own into one index file. Within a statement,
+// million, and each bucket is merged and sorted on its own into one index file. Within a statement,
 // DuckDB spills to its `temp_directory` past its `memory_limit`.
 import { mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -182,26 +182,19 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
         }
 
         const idPrefix = await idPrefixOf(session, source)
-        await run(createDocsSql(idPrefix !== null), [source])
-        await run(CREATE_STEMS_SQL)
-        const segmentDocs =
-          options.segmentDocs ?? (await defaultSegmentDocs(source, sizes.get(entity) ?? 0, memoryLimit))
-        const segments = await segmentBounds(session, segmentDocs)
         const work = (name: string) => join(workDir, `${entity}-${name}`)
-        const exactParts: string[] = []
-        const docStatsParts: string[] = []
-        for (const segment of segments) {
-          report(`segment ${segment.segment + 1}/${segments.length}`)
-          const part = (name: string) => work(`${String(segment.segment).padStart(5, '0')}-${name}.parquet`)
-          await run(createTextsSql(fields), [source, segment.firstId, segment.lastId])
-          await run(COPY_SEGMENT_DOC_STATS_SQL, [part('doc-stats')])
-          await run(COPY_SEGMENT_EXACT_SQL, [part('exact')])
-          await run('DROP TABLE IF EXISTS search_build_texts')
-          await stemNewTerms(session, part('exact'))
-          docStatsParts.push(part('doc-stats'))
-          exactParts.push(part('exact'))
-          done += segment.docs
-        }
+        const { exactParts, docStatsParts } = await tokenizeTexts(session, {
+          source,
+          fields,
+          numbered: idPrefix !== null,
+          segmentDocs:
+            options.segmentDocs ?? (await defaultSegmentDocs(source, sizes.get(entity) ?? 0, memoryLimit)),
+          work,
+          onSegment: (segment, segments) => report(`segment ${segment + 1}/${segments}`),
+          onSegmentDone: (docs) => {
+            done += docs
+          },
+        })
 
         report('docs')
         const docs = await write(path('docs'), COPY_DOCS_SQL)
@@ -213,7 +206,6 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
         }
         await write(path('fieldStats'), copyFieldStatsSql(fields), [output(path('docStats'))])
         const stats = await fieldStats(session, fields, output(path('docStats')))
-        const statistics = stats.flatMap((field) => [field.docs, field.avgLength])
 
         const postings = { exact: [] as string[], stemmed: [] as string[] }
         const bounds = { exact: [] as string[], stemmed: [] as string[] }
@@ -234,10 +226,7 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
             report(`${mode} postings ${bucket + 1}/${lows.length}`)
             const inputs = await filesIn(join(partsDir, `bucket=${bucket}`))
             postings[mode].push(path('postings', mode, bucket))
-            await write(path('postings', mode, bucket), copyBucketSql(stemmed, fields), [
-              listOf(inputs),
-              ...statistics,
-            ])
+            await write(path('postings', mode, bucket), copyBucketSql(stemmed), [listOf(inputs)])
             await rm(join(partsDir, `bucket=${bucket}`), { recursive: true, force: true })
             done += bucketShare(sizes.get(entity) ?? 0, lows.length)
           }
@@ -300,11 +289,60 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
   return searchIndexManifest(indexed, files, new Date())
 }
 
-function sessionOf(connection: DuckDBConnection | SearchBuildSession): SearchBuildSession {
+/** What tokenizing a texts file leaves: per segment, a work file of exact postings and one of field lengths. */
+export interface TokenizedTexts {
+  readonly exactParts: readonly string[]
+  readonly docStatsParts: readonly string[]
+}
+
+export interface TokenizeTextsOptions {
+  /** The texts file (`../texts/record-texts-file.ts`). */
+  readonly source: string
+  readonly fields: readonly StoredField[]
+  /** Documents numbered by the number in their id (`idPrefixOf` found one letter), else by rank. */
+  readonly numbered: boolean
+  readonly segmentDocs: number
+  /** The path of a work file of this entity's, by name. */
+  readonly work: (name: string) => string
+  readonly onSegment?: (segment: number, segments: number) => void
+  readonly onSegmentDone?: (docs: number) => void
+}
+
+/**
+ * Numbers the documents of a texts file (the work table `search_build_docs`: doc, id, rank) and tokenizes
+ * them in segments of consecutive ids, each into a work file of unsorted exact postings and one of field
+ * lengths; every term not seen before is stemmed into `search_build_stems` (created empty here).
+ */
+export async function tokenizeTexts(
+  session: SearchBuildSession,
+  options: TokenizeTextsOptions,
+): Promise<TokenizedTexts> {
+  const { source, fields, work } = options
+  await session.run(createDocsSql(options.numbered), [source])
+  await session.run(CREATE_STEMS_SQL)
+  const segments = await segmentBounds(session, options.segmentDocs)
+  const exactParts: string[] = []
+  const docStatsParts: string[] = []
+  for (const segment of segments) {
+    options.onSegment?.(segment.segment, segments.length)
+    const part = (name: string) => work(`${String(segment.segment).padStart(5, '0')}-${name}.parquet`)
+    await session.run(createTextsSql(fields), [source, segment.firstId, segment.lastId])
+    await session.run(COPY_SEGMENT_DOC_STATS_SQL, [part('doc-stats')])
+    await session.run(COPY_SEGMENT_EXACT_SQL, [part('exact')])
+    await session.run('DROP TABLE IF EXISTS search_build_texts')
+    await stemNewTerms(session, part('exact'))
+    docStatsParts.push(part('doc-stats'))
+    exactParts.push(part('exact'))
+    options.onSegmentDone?.(segment.docs)
+  }
+  return { exactParts, docStatsParts }
+}
+
+export function sessionOf(connection: DuckDBConnection | SearchBuildSession): SearchBuildSession {
   return 'createAppender' in connection ? connectionSession(connection) : connection
 }
 
-const listOf = (paths: readonly string[]): DuckDBValue => listValue([...paths])
+export const listOf = (paths: readonly string[]): DuckDBValue => listValue([...paths])
 
 async function rowCount(session: SearchBuildSession, file: string): Promise<number> {
   const [row] = await session.rows('SELECT count(*) AS n FROM read_parquet($1)', [file])
@@ -312,14 +350,14 @@ async function rowCount(session: SearchBuildSession, file: string): Promise<numb
 }
 
 /** The letter every id of the entity starts with, when all are that letter and a plain number; else null. */
-async function idPrefixOf(session: SearchBuildSession, file: string): Promise<string | null> {
+export async function idPrefixOf(session: SearchBuildSession, file: string): Promise<string | null> {
   const [row] = await session.rows(ID_SCHEME_SQL, [file])
   const numbered =
     Number(row?.records ?? 0) > 0 && Number(row?.prefixes) === 1 && Number(row?.irregular) === 0
   return numbered && typeof row?.prefix === 'string' ? row.prefix : null
 }
 
-async function defaultSegmentDocs(file: string, docs: number, memoryLimit: number): Promise<number> {
+export async function defaultSegmentDocs(file: string, docs: number, memoryLimit: number): Promise<number> {
   if (docs === 0) return MIN_SEGMENT_DOCS
   const bytesPerDoc = Math.max(1, (await stat(file)).size / docs)
   return Math.max(MIN_SEGMENT_DOCS, Math.floor((memoryLimit * SEGMENT_SHARE_OF_MEMORY) / bytesPerDoc))
@@ -336,7 +374,7 @@ const MEMORY_PER_THREAD = 256 * 2 ** 20
  * The `threads` setting the session's `memory_limit` gives room for, when it has more threads than that; no
  * setting when it fits (for `withSettings`).
  */
-async function threadsSettingFor(
+export async function threadsSettingFor(
   session: SearchBuildSession,
   memoryLimit: number,
 ): Promise<Readonly<Record<string, SettingValue>>> {
@@ -346,7 +384,7 @@ async function threadsSettingFor(
 }
 
 /** The session's `memory_limit` in bytes; DuckDB shows it rounded, as `732.4 MiB`. */
-async function memoryLimitOf(session: SearchBuildSession): Promise<number> {
+export async function memoryLimitOf(session: SearchBuildSession): Promise<number> {
   const bytes = await memoryLimitBytesOf(session)
   if (bytes === undefined) throw new Error('Unexpected DuckDB memory_limit: not a size')
   return bytes
@@ -396,7 +434,7 @@ async function stemNewTerms(session: SearchBuildSession, postingsFile: string): 
   }
 }
 
-async function fieldStats(
+export async function fieldStats(
   session: SearchBuildSession,
   fields: readonly StoredField[],
   docStatsFile: string,

@@ -6,12 +6,12 @@
 //      its row groups): a segment's texts are tokenized and its exact postings written, unsorted, to a work
 //      file; only the document numbers and the term → stem mapping outlive a segment in memory;
 //   2. per mode, the postings of all segments are split by term range into buckets of about `BUCKET_ROWS`
-//      rows (DuckDB's partitioned write), and each bucket is merged (stemmed mode), scored and sorted on its
+//      rows (DuckDB's partitioned write), and each bucket is merged (stemmed mode) and sorted on its
 //      own into the bucket's index file.
 
 import { exactTokensSql } from '@oqlkit/adapter-duckdb'
 import type { StoredField } from '@oqlkit/catalog'
-import { BM25_B, BM25_K1, constantLiteral, quoteIdentifier, SEGMENT_GAP, sqlInteger } from '@oqlkit/catalog'
+import { constantLiteral, quoteIdentifier, SEGMENT_GAP, sqlInteger } from '@oqlkit/catalog'
 
 const PARQUET = 'FORMAT parquet, COMPRESSION zstd'
 // Work files are read back once: fast compression beats small files.
@@ -164,46 +164,44 @@ export const COPY_BUCKET_PARTS_SQL = `COPY (
 ) TO $2 (${WORK_PARQUET}, PARTITION_BY (bucket))`
 
 /**
- * `$1`: the bucket's work files (a list), `$2`…: each stored field's documents and average length (as
- * `fieldStatistics` numbers them), last: the bucket's index file. The bucket's postings (stemmed mode:
- * merged, one row per stem, field and document, positions in order), each with its BM25 `score` (idf from
- * the term's document frequency in the field, which the bucket holds whole), sorted.
+ * `$1`: the bucket's work files (a list), `$2`: the bucket's index file. The bucket's postings (stemmed mode:
+ * merged, one row per stem, field and document, positions in order), sorted. No score is stored: BM25 needs
+ * the collection's statistics, which an update changes without rewriting the buckets (the query side scores
+ * from `tf`, `len` and the term dictionary's `df`).
  */
-export function copyBucketSql(stemmed: boolean, fields: readonly StoredField[]): string {
+export function copyBucketSql(stemmed: boolean): string {
   const parts = 'SELECT term, field, doc, tf, len, positions FROM read_parquet($1)'
   // Only the rows of a stem that several exact terms share need merging; the others are copied.
   const postings = stemmed
-    ? `WITH parts AS (${parts}), shared AS (SELECT stem FROM search_build_stems GROUP BY stem HAVING count(*) > 1),
+    ? `WITH parts AS (${parts}), ${MERGED_STEMS_SQL}`
+    : `WITH postings AS MATERIALIZED (${parts})`
+  // Sorted by the term's rank among the bucket's terms rather than by the term: DuckDB sorts integer keys
+  // about a third faster than a VARCHAR one.
+  return `COPY (
+${postings},
+ranks AS (SELECT term, dense_rank() OVER (ORDER BY term) AS rank FROM (SELECT DISTINCT term FROM postings))
+SELECT p.term, p.field, p.doc, p.tf, p.len, p.positions
+FROM postings p JOIN ranks r USING (term)
+ORDER BY r.rank, p.field, p.doc
+) TO $2 (${PARQUET}, ROW_GROUP_SIZE ${sqlInteger(POSTINGS_ROW_GROUP)})`
+}
+
+/**
+ * Over a CTE `parts` of exact postings renamed to their stems: `postings`, one row per stem, field and
+ * document (the rows of a stem that several exact terms share merged, the others copied).
+ */
+const MERGED_STEMS_SQL = `shared AS (SELECT stem FROM search_build_stems GROUP BY stem HAVING count(*) > 1),
 postings AS MATERIALIZED (
   SELECT * FROM parts WHERE term NOT IN (SELECT stem FROM shared)
   UNION ALL
   SELECT term, field, doc, CAST(sum(tf) AS UINTEGER), any_value(len), list_sort(flatten(list(positions)))
   FROM parts WHERE term IN (SELECT stem FROM shared) GROUP BY term, field, doc
 )`
-    : `WITH postings AS MATERIALIZED (${parts})`
-  const perField = (offset: number): string =>
-    `CASE p.field ${fields.map((field, i) => `WHEN ${sqlInteger(field.code)} THEN $${sqlInteger(2 + 2 * i + offset)}`).join(' ')} END`
-  const [docs, avgLength] = [perField(0), perField(1)]
-  const out = `$${sqlInteger(2 + 2 * fields.length)}`
-  const k1 = `CAST(${BM25_K1} AS DOUBLE)`
-  const b = `CAST(${BM25_B} AS DOUBLE)`
-  // Sorted by the term's rank among the bucket's terms rather than by the term: DuckDB sorts integer keys
-  // about a third faster than a VARCHAR one.
-  return `COPY (
-${postings},
-frequencies AS (SELECT term, field, count(*) AS df, dense_rank() OVER (ORDER BY term) AS rank FROM postings GROUP BY term, field)
-SELECT p.term, p.field, p.doc, p.tf, p.len,
-  ln(1 + (${docs} - f.df + 0.5) / (f.df + 0.5)) * p.tf * (${k1} + 1) / (p.tf + ${k1} * (1 - ${b} + ${b} * p.len / ${avgLength})) AS score,
-  p.positions
-FROM postings p JOIN frequencies f USING (term, field)
-ORDER BY f.rank, p.field, p.doc
-) TO ${out} (${PARQUET}, ROW_GROUP_SIZE ${sqlInteger(POSTINGS_ROW_GROUP)})`
-}
 
 /** `$1`: the index file of an entity without postings (its one, empty, bucket). */
 export const copyEmptyBucketSql = (numbered: boolean): string =>
   `COPY (SELECT CAST(NULL AS VARCHAR) AS term, CAST(NULL AS UTINYINT) AS field, CAST(NULL AS ${numbered ? 'UBIGINT' : 'UINTEGER'}) AS doc,
-  CAST(NULL AS UINTEGER) AS tf, CAST(NULL AS UINTEGER) AS len, CAST(NULL AS DOUBLE) AS score, CAST(NULL AS INTEGER[]) AS positions WHERE false
+  CAST(NULL AS UINTEGER) AS tf, CAST(NULL AS UINTEGER) AS len, CAST(NULL AS INTEGER[]) AS positions WHERE false
 ) TO $1 (${PARQUET})`
 
 /** `$1`: the buckets' index files (a list), `$2`: the output path. The term dictionary, with document and collection frequencies. */

@@ -131,6 +131,8 @@ export const loadCatalogIntoClickHouse = async (options: LoadOptions): Promise<L
       report(0)
       if (table.source.kind === 'parquet') {
         if (table.source.withWorkCorpus === true) await loadLinks(options, target, table)
+        else if (table.source.postingsDelta !== undefined)
+          await loadUpdatedPostings(options, target, table, table.source.postingsDelta)
         else await loadParquet(options, database, table)
         if (table.source.measureColumns === true && table.source.rows > 0) {
           await fitColumnsToValues(client, target, table)
@@ -286,6 +288,52 @@ const loadLinks = async (options: LoadOptions, target: DdlTarget, table: ClickHo
       ? [scratch.name]
       : [scratch.name, `${scratch.name}_local`])
       await runCommand(client, `DROP TABLE IF EXISTS ${qualified(database, name)}${onCluster} SYNC`)
+  }
+}
+
+/**
+ * An updated search index's postings: the buckets into a scratch table, the rows of documents not masked
+ * copied into the postings table, then the delta's rows loaded beside them; the scratch tables dropped. On a
+ * cluster each shard copies its own rows (the masked documents are whole on every node).
+ */
+const loadUpdatedPostings = async (
+  options: LoadOptions,
+  target: DdlTarget,
+  table: ClickHouseTable,
+  delta: { readonly masked: string; readonly delta: string },
+) => {
+  const { client } = options
+  const { database } = target
+  const buckets: ClickHouseTable = { ...table, name: `${table.name}__buckets`, projections: [] }
+  const masked: ClickHouseTable = {
+    name: `${table.name}__masked`,
+    columns: [{ name: 'doc', type: 'UInt64' }],
+    orderBy: ['doc'],
+    shardBy: quoteIdentifier('doc'),
+    wholeOnEveryNode: true,
+    source: { kind: 'parquet', files: [delta.masked], rows: 0 },
+  }
+  const onCluster = target.cluster === undefined ? '' : ` ON CLUSTER ${quoteIdentifier(target.cluster)}`
+  try {
+    for (const scratch of [buckets, masked])
+      for (const statement of createTableStatements(scratch, target)) await runCommand(client, statement)
+    await loadParquet(options, database, table, buckets.name)
+    await loadParquet(options, database, masked)
+    await runCommand(
+      client,
+      `INSERT INTO ${qualified(database, table.name)} SELECT * FROM ${qualified(database, buckets.name)} WHERE doc NOT IN (SELECT doc FROM ${qualified(database, masked.name)})`,
+      { settings: { distributed_product_mode: 'local', parallel_distributed_insert_select: '2' } },
+    )
+    await insertInto(
+      client,
+      qualified(database, table.name),
+      createReadStream(join(options.catalogDir, ...delta.delta.split('/'))),
+      'Parquet',
+    )
+  } finally {
+    for (const scratch of [buckets.name, masked.name])
+      for (const name of target.cluster === undefined ? [scratch] : [scratch, `${scratch}_local`])
+        await runCommand(client, `DROP TABLE IF EXISTS ${qualified(database, name)}${onCluster} SYNC`)
   }
 }
 

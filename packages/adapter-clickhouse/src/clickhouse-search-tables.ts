@@ -7,7 +7,8 @@
 //   search_<entity>__<mode>_terms       (term, field, df, cf)                         ordered by term, field
 //
 // with <mode> `exact` or `stemmed`; a mode's postings buckets all go into its one table, whose primary key on
-// `term` finds a term's granules as the buckets' bounds do for DuckDB.
+// `term` finds a term's granules as the buckets' bounds do for DuckDB. After an update, the table holds the
+// postings that count: the buckets' rows of documents not masked, and the delta's.
 //
 // On a cluster, the postings and documents of an entity whose ids are a letter and a number (works, authors,
 // …) are spread by the id a document number stands for (`concat(<letter>, toString(doc))`), the very hash
@@ -78,13 +79,22 @@ export const searchTablesOf = (manifest: CatalogManifest): readonly ClickHouseTa
       ...placed,
       source: { kind: 'parquet', files: [files.docs], rows: rows([files.docs]) },
     })
+    const delta = entityIndex.delta
     for (const mode of SEARCH_MODES) {
       tables.push({
         name: searchTableName(entity, `${mode}_postings`),
         columns: POSTINGS_COLUMNS,
         orderBy: ['term', 'field', 'doc'],
         ...placed,
-        source: { kind: 'parquet', files: files[mode].postings, rows: rows(files[mode].postings) },
+        source:
+          delta === undefined
+            ? { kind: 'parquet', files: files[mode].postings, rows: rows(files[mode].postings) }
+            : {
+                kind: 'parquet',
+                files: files[mode].postings,
+                rows: delta.postings[mode],
+                postingsDelta: { masked: delta.masked, delta: delta[mode] },
+              },
       })
       tables.push({
         name: searchTableName(entity, `${mode}_terms`),

@@ -29,6 +29,12 @@ export type TableSource =
        * projection of its counts by corpus.
        */
       readonly measureColumns?: boolean
+      /**
+       * A search postings table of an updated index: `files` are its buckets, whose rows of the documents
+       * `masked` lists (a Parquet file of `doc`) no longer count, and `delta` holds the rows that count beside
+       * them (`@oqlkit/catalog`'s search README); `rows` counts what is loaded.
+       */
+      readonly postingsDelta?: { readonly masked: string; readonly delta: string }
     }
   | { readonly kind: 'records'; readonly entity: CatalogEntity; readonly rows: number }
   /** The works' vectors: ids and norms from `idsFile` (Parquet), int8 rows of `dimensions` bytes from `matrixFile`. */

@@ -28,6 +28,7 @@ import {
   type RecordCodecId,
   readCatalogManifest,
   SERVING_DATABASE_FILE,
+  searchIndexOf,
   vectorIndexOf,
   withSearchIndex,
   withTextTagger,
@@ -43,7 +44,11 @@ import {
   openBuildFolder,
 } from './build/catalog-swap.ts'
 import { type StageCursor, stageIdFiles, stagePreviousIds } from './build/id-list-stager.ts'
-import { previousCatalogFiles, readPreviousCatalog } from './build/previous-catalog-reader.ts'
+import {
+  keptRecordBytes,
+  previousCatalogFiles,
+  readPreviousCatalog,
+} from './build/previous-catalog-reader.ts'
 import { defaultStagingMemoryLimit, StagingDatabase } from './build/staging-database.ts'
 import { stageUnchangedWorks } from './build/unchanged-works.ts'
 import { IngestError } from './ingest-error.ts'
@@ -58,7 +63,8 @@ import { defaultParseWorkers } from './parse/part-parse-pool.ts'
 import { stageRecords } from './parse/snapshot-record-stager.ts'
 import { planSnapshot } from './plan/snapshot-planner.ts'
 import { ProgressReporter } from './progress-reporter.ts'
-import { buildSearchIndex } from './search/search-index-builder.ts'
+import { buildSearchIndex, type SearchBuildProgress } from './search/search-index-builder.ts'
+import { updateSearchIndex } from './search/search-index-updater.ts'
 import { buildTextTagger, DEFAULT_TEXT_TAGGER_SEED, keepTextTagger } from './tagging/text-tagger-builder.ts'
 import { RecordTextsFiles } from './texts/record-texts-file.ts'
 import { buildWorkVectors, type VectorsChoice } from './vectors/work-vector-builder.ts'
@@ -212,20 +218,39 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       workDir: join(build.path, TEXTS_DIR),
       onEntity: (entity) => progress.building(`texts of ${entity}`, 0, 1),
     })
-    // The full-text index is part of the catalog: built in the same folder, swapped in with it.
+    // The full-text index is part of the catalog: built in the same folder, swapped in with it. An update
+    // of a catalog with an index indexes only the records it added or revised (`updateSearchIndex`).
+    const searchBuild = {
+      connection: db,
+      catalogDir: build.path,
+      texts,
+      // Each step once the entity's texts are written (writing them reports `texts of …` meanwhile):
+      // at 1M works the works' index takes tens of minutes, which a stale label would hide.
+      onProgress: ({ entity, step, done, total }: SearchBuildProgress) =>
+        progress.building(`search/${entity} (${step})`, done, total),
+    }
+    const previousSearch = previous === undefined ? undefined : searchIndexOf(previous.manifest)
     const searchIndex =
       options.searchIndex === false
         ? undefined
-        : await buildSearchIndex({
-            connection: db,
-            catalogDir: build.path,
-            texts,
-            onEntity: (entity, done, total) => progress.building(`search/${entity}`, done, total),
-            // Each step once the entity's texts are written (writing them reports `texts of …` meanwhile):
-            // at 1M works the works' index takes tens of minutes, which a stale label would hide.
-            onProgress: ({ entity, step, done, total }) =>
-              progress.building(`search/${entity} (${step})`, done, total),
-          })
+        : previous !== undefined && previousSearch !== undefined
+          ? await updateSearchIndex({
+              ...searchBuild,
+              previous: { catalogDir: previous.outDir, index: previousSearch },
+              keptBelow: new Map(
+                await Promise.all(
+                  CATALOG_ENTITIES.map(
+                    async ({ entity }) => [entity, await keptRecordBytes(previous, entity)] as const,
+                  ),
+                ),
+              ),
+              onEntity: (entity, how, done, total) =>
+                progress.building(`search/${entity} (${how})`, done, total),
+            })
+          : await buildSearchIndex({
+              ...searchBuild,
+              onEntity: (entity, done, total) => progress.building(`search/${entity}`, done, total),
+            })
     // What an update's models and vectors start from: the works it kept as they were.
     const unchanged =
       previous === undefined || (options.vectors === false && options.textTagger === false)

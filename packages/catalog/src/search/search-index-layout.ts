@@ -150,6 +150,8 @@ export interface SearchDelta {
   /** Per mode, the postings of the delta's documents, `(term, field, doc, tf, len, positions)` in that order. */
   readonly exact: string
   readonly stemmed: string
+  /** Per mode, the postings that count: the buckets' of documents not masked, and the delta file's. */
+  readonly postings: Readonly<Record<SearchMode, number>>
 }
 
 /** `catalog.json` `extensions.search`. */

@@ -1,5 +1,6 @@
 // The catalog an ingest updates: its manifest and record counts, and where its files are, for the steps that
 // keep its rows (its ids compete with the snapshot's; its record stores begin the new ones).
+import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   CATALOG_ENTITIES,
@@ -22,6 +23,16 @@ export interface PreviousCatalog {
 /** A file of the catalog being updated, by its catalog-relative path. */
 export const previousFile = (previous: PreviousCatalog, relative: string): string =>
   join(previous.outDir, ...relative.split('/'))
+
+/**
+ * The size the entity's record store had in the catalog being updated. The updated catalog's store begins
+ * with it (`../parse/snapshot-record-stager.ts`) and a kept row keeps its record's offset, so the rows whose
+ * record lies below this offset are exactly those the update kept as they were.
+ */
+export async function keptRecordBytes(previous: PreviousCatalog, entity: CatalogEntity): Promise<number> {
+  const table = previous.manifest.entities[entity]
+  return table.rowCount === 0 ? 0 : (await stat(previousFile(previous, table.recordStore.file))).size
+}
 
 /** The entities the catalog being updated has rows of. */
 export const previousEntities = (previous: PreviousCatalog): CatalogEntityInfo[] =>

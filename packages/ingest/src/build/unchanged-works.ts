@@ -1,14 +1,11 @@
 // The works an update kept as they were: those whose record the catalog being updated already held, unrevised,
 // unmerged and undeleted. Their texts are the same, so what was derived from their texts (their vectors) can
-// be kept rather than derived again. A kept row keeps its record's offset, and the catalog's own record store
-// begins the new one (`../parse/snapshot-record-stager.ts`), so the kept rows are exactly those whose record
-// lies within that store's length; every record the snapshot brought lies past it.
-import { stat } from 'node:fs/promises'
+// be kept rather than derived again. They are the rows whose record lies below `keptRecordBytes`.
 import { join } from 'node:path'
 import { listValue } from '@duckdb/node-api'
 import type { CatalogEntityTable } from '@oqlkit/catalog'
 import type { BuildSession } from '../texts/build-session.ts'
-import { type PreviousCatalog, previousFile } from './previous-catalog-reader.ts'
+import { keptRecordBytes, type PreviousCatalog } from './previous-catalog-reader.ts'
 
 export interface UnchangedWorks {
   /** The temporary table of their ids (one column `id`). */
@@ -29,7 +26,7 @@ export async function stageUnchangedWorks(
   previous: PreviousCatalog,
 ): Promise<UnchangedWorks> {
   const old = previous.manifest.entities.works
-  const keptBytes = old.rowCount === 0 ? 0 : (await stat(previousFile(previous, old.recordStore.file))).size
+  const keptBytes = await keptRecordBytes(previous, 'works')
   const files = works.files.map((path) => join(buildDir, ...path.split('/')))
   await session.run(`CREATE OR REPLACE TEMP TABLE ${UNCHANGED_WORKS_TABLE} (id VARCHAR)`)
   if (files.length > 0)

@@ -61,6 +61,11 @@ export interface RecordTextsFileOptions {
   readonly store: CatalogRecordStore
   /** Where to write the texts file (a work folder: it is not part of the catalog). */
   readonly outPath: string
+  /**
+   * Only the records at or past this offset of the record store (default 0, every record): an update's
+   * records, since the store of the catalog it updates begins the new one.
+   */
+  readonly fromOffset?: number
   readonly threads?: RecordTextsThreads
 }
 
@@ -72,8 +77,10 @@ const TEXTS_TABLE = 'record_texts_build'
 // `$1` the entity file, `$2`, `$3` the batch's first and next row numbers. The file is in id order. Paged by
 // row number, each batch reads only its own row groups: paged by `id > last ORDER BY id LIMIT n`, each read
 // every row group after the last id (at 1M works 257 ms for the first batch against 57 ms; quadratic in all).
+// `$4`: the smallest record offset read (0: every record; an update reads only the records it wrote).
 const LOCATIONS_SQL = `SELECT id, id_num, display_name, record_offset, record_bytes
 FROM read_parquet($1, file_row_number = true) WHERE file_row_number >= $2 AND file_row_number < $3
+  AND record_offset >= $4
 ORDER BY file_row_number`
 
 /**
@@ -157,9 +164,14 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
   await createTable()
   const storePath = inCatalog(store.file)
   const dictionary = readFileSync(inCatalog(store.dictionary))
-  const [counted] = await session.rows('SELECT count(*) AS rows FROM read_parquet($1)', [entityFile])
+  const fromOffset = options.fromOffset ?? 0
+  const [counted] = await session.rows(
+    'SELECT count(*) AS rows, count(*) FILTER (WHERE record_offset >= $2) AS read FROM read_parquet($1)',
+    [entityFile, fromOffset],
+  )
+  const fileRows = Number(counted?.rows ?? 0)
   const workerCount =
-    Number(counted?.rows ?? 0) >= (options.threads?.workersFromRows ?? WORKERS_FROM_ROWS)
+    Number(counted?.read ?? 0) >= (options.threads?.workersFromRows ?? WORKERS_FROM_ROWS)
       ? (options.threads?.workers ?? defaultTextsWorkers())
       : 0
   const source =
@@ -205,8 +217,9 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
       // Asked of the source and not yet appended, oldest first: appended in id order as they come back.
       const inFlight: { rows: Record<string, unknown>[]; texts: Promise<string[]> }[] = []
       const batchRows = options.threads?.batchRows ?? BATCH_ROWS
-      for (let from = 0; ; from += batchRows) {
-        const rows = await session.rows(LOCATIONS_SQL, [entityFile, from, from + batchRows])
+      // Paged by the file's rows: with `fromOffset`, a page may hold fewer rows than it spans.
+      for (let from = 0; from < fileRows; from += batchRows) {
+        const rows = await session.rows(LOCATIONS_SQL, [entityFile, from, from + batchRows, fromOffset])
         for (let at = 0; at < rows.length; at += WORKER_BATCH_ROWS) {
           const batch = rows.slice(at, at + WORKER_BATCH_ROWS)
           const texts = source.textsOf(locationsOf(batch))
@@ -218,7 +231,6 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
             await append(oldest.rows, await oldest.texts)
           }
         }
-        if (rows.length < batchRows) break
       }
       for (const batch of inFlight) await append(batch.rows, await batch.texts)
       into.closeSync()
@@ -260,7 +272,7 @@ export interface RecordTextsFilesOptions {
  */
 export class RecordTextsFiles {
   readonly #options: RecordTextsFilesOptions
-  readonly #written = new Map<CatalogEntity, Promise<string>>()
+  readonly #written = new Map<string, Promise<string>>()
 
   constructor(options: RecordTextsFilesOptions) {
     this.#options = options
@@ -292,23 +304,35 @@ export class RecordTextsFiles {
 
   /** The path of the entity's texts file, written now if it is not yet. */
   of(entity: CatalogEntity): Promise<string> {
-    let written = this.#written.get(entity)
+    return this.#once(`${entity}.texts.parquet`, entity, 0)
+  }
+
+  /**
+   * The texts of only the entity's records at or past `fromOffset` of its record store (an update's: the
+   * store of the catalog it updates begins the new one), written now if they are not yet.
+   */
+  changedOf(entity: CatalogEntity, fromOffset: number): Promise<string> {
+    return this.#once(`${entity}.from-${fromOffset}.texts.parquet`, entity, fromOffset)
+  }
+
+  #once(name: string, entity: CatalogEntity, fromOffset: number): Promise<string> {
+    let written = this.#written.get(name)
     if (written === undefined) {
-      written = this.#write(entity)
+      written = this.#write(name, entity, fromOffset)
       // A failed write is not kept: the error reaches the builder that asked.
-      written.catch(() => this.#written.delete(entity))
-      this.#written.set(entity, written)
+      written.catch(() => this.#written.delete(name))
+      this.#written.set(name, written)
     }
     return written
   }
 
-  async #write(entity: CatalogEntity): Promise<string> {
+  async #write(name: string, entity: CatalogEntity, fromOffset: number): Promise<string> {
     const { session, catalogDir, stores, workDir } = this.#options
     const store = stores.get(entity)
     if (store === undefined) throw new Error(`The catalog has no record store for ${entity}`)
     this.#options.onEntity?.(entity)
     await mkdir(workDir, { recursive: true })
-    const outPath = join(workDir, `${entity}.texts.parquet`)
+    const outPath = join(workDir, name)
     const { threads } = this.#options
     await writeRecordTextsFile({
       session,
@@ -316,6 +340,7 @@ export class RecordTextsFiles {
       entity,
       store,
       outPath,
+      fromOffset,
       ...(threads === undefined ? {} : { threads }),
     })
     return outPath

@@ -1,8 +1,10 @@
 // @oqlkit/ingest's test fixtures, for the tests of other packages (`@oqlkit/ingest/test-support`, an export
 // of the source condition only: it is never published). The sample catalog ingested once per run, the
-// committed sample snapshot's records, snapshots written from records, and a reader of a catalog's files.
+// committed sample snapshot's records, snapshots written from records, a reader of a catalog's files, and a
+// catalog whose search index carries a delta.
 export { CatalogInspector } from './catalog-inspector.ts'
 export { sampleSnapshotLines } from './sample-snapshot-lines.ts'
 export { readSampleMergedAuthors, readSampleRecords, SAMPLE_SNAPSHOT_DIR } from './sample-snapshot-records.ts'
+export { giveWorksSearchDelta } from './search-delta-fixture.ts'
 export { copyOfSampleCatalog, sharedSampleCatalog } from './shared-sample-catalog.ts'
 export { author, type FixtureRecord, partsOf, work, writeLegacySnapshot } from './snapshot-fixtures.ts'

@@ -14,6 +14,8 @@ export interface UnchangedWorks {
   readonly works: number
   /** Works the update added, revised or removed: the new catalog's not kept, and the old one's not kept. */
   readonly changed: number
+  /** The offset in the works' record store from which the records are the update's (`keptRecordBytes`). */
+  readonly keptBelow: number
 }
 
 const UNCHANGED_WORKS_TABLE = 'unchanged_works'
@@ -40,5 +42,6 @@ export async function stageUnchangedWorks(
     table: UNCHANGED_WORKS_TABLE,
     works: works.rowCount,
     changed: works.rowCount - kept + (old.rowCount - kept),
+    keptBelow: keptBytes,
   }
 }

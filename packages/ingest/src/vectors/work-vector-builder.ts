@@ -39,7 +39,7 @@ import {
   writeLsaModel,
 } from '@oqlkit/text-models'
 import type { UnchangedWorks } from '../build/unchanged-works.ts'
-import type { BuildSession } from '../texts/build-session.ts'
+import { type BuildSession, withSettings } from '../texts/build-session.ts'
 import { modelReuse } from '../texts/model-reuse-policy.ts'
 import { RecordTextsFiles } from '../texts/record-texts-file.ts'
 import { pickTrainingSample } from '../texts/training-sample.ts'
@@ -154,8 +154,17 @@ const BUILD_TABLE = 'vector_build'
 const KEPT_TABLE = 'vector_kept'
 /** Where the works' texts are written when no texts files are given (inside `outDir`; removed after). */
 const TEXTS_WORK_DIR = '.vectors-texts'
+/** An update's works in id order, the kept ones without texts (inside `vectors/` while it is built). */
+const UPDATE_ORDER_FILE = `${VECTORS_DIR}/.update-order.parquet`
 
 export async function buildWorkVectors(options: BuildWorkVectorsOptions): Promise<VectorIndexManifest> {
+  // An update that keeps the model embeds only the works it wrote: their texts alone are read, and the kept
+  // works come from the old matrix (at 100k works, reading every work's texts took 7.6 s).
+  const kept = options.update === undefined ? undefined : keptModel(options.update, options.vectors)
+  if (options.texts !== undefined && kept !== undefined && options.update !== undefined)
+    return buildVectorsFrom(options, {
+      changed: await options.texts.changedOf('works', options.update.unchanged.keptBelow),
+    })
   if (options.texts !== undefined) return buildVectorsFrom(options, await options.texts.of('works'))
   const workDir = join(options.outDir ?? options.catalogDir, TEXTS_WORK_DIR)
   try {
@@ -166,23 +175,32 @@ export async function buildWorkVectors(options: BuildWorkVectorsOptions): Promis
   }
 }
 
-/** `worksTexts`: the works' texts file, in id order. */
+/**
+ * `texts`: the works' texts file, in id order; or, for an update that keeps the model, the texts of only the
+ * works it wrote (`changed`), which the kept works join in id order.
+ */
 async function buildVectorsFrom(
   options: BuildWorkVectorsOptions,
-  worksTexts: string,
+  texts: string | { readonly changed: string },
 ): Promise<VectorIndexManifest> {
   const { session, catalogDir } = options
   const outDir = options.outDir ?? catalogDir
   const output = (path: string) => join(outDir, ...path.split('/'))
   const batchSize = options.batchSize ?? 32_768
-  const [counted] = await session.rows('SELECT count(*) AS n FROM read_parquet($1)', [worksTexts])
-  const total = Number(counted?.n ?? 0)
   await mkdir(output(VECTORS_DIR), { recursive: true })
   const files: CatalogFile[] = []
   const record = async (path: string, rows: number) =>
     files.push({ path, bytes: (await stat(output(path))).size, rows })
 
   const kept = options.update === undefined ? undefined : keptModel(options.update, options.vectors)
+  if (typeof texts !== 'string' && kept === undefined)
+    throw new Error('Only an update that keeps the model embeds the changed works alone')
+  const worksTexts = typeof texts === 'string' ? texts : output(UPDATE_ORDER_FILE)
+  const [counted] = await session.rows('SELECT count(*) AS n FROM read_parquet($1)', [
+    typeof texts === 'string' ? texts : texts.changed,
+  ])
+  // Works gone through: an update's order file, once written, holds the kept works too.
+  let total = Number(counted?.n ?? 0)
   const model =
     kept === undefined
       ? await trainedModel(options, worksTexts, total, output, record)
@@ -199,6 +217,15 @@ async function buildVectorsFrom(
        SELECT v.id, v.norm, v.file_row_number AS "row"
        FROM read_parquet($1, file_row_number = true) v SEMI JOIN ${kept.unchangedTable} u ON u.id = v.id`,
       [join(kept.catalogDir, ...kept.vectors.file.split('/'))],
+    )
+  // The works to go through in id order: those the update wrote, with their texts, and the kept ones.
+  if (typeof texts !== 'string')
+    total = await withSettings(session, { preserve_insertion_order: true }, () =>
+      session.run(
+        `COPY (SELECT * FROM (SELECT id, display_name, texts FROM read_parquet($1)
+           UNION ALL SELECT id, NULL, NULL FROM ${KEPT_TABLE}) ORDER BY id) TO $2 (FORMAT parquet, COMPRESSION lz4_raw)`,
+        [texts.changed, worksTexts],
+      ),
     )
   const offset = kept !== undefined || lsa === undefined ? 0 : total
   const span = kept !== undefined || lsa === undefined ? total : 2 * total
@@ -280,6 +307,7 @@ async function buildVectorsFrom(
   } finally {
     await session.run(`DROP TABLE IF EXISTS ${BUILD_TABLE}`)
     await session.run(`DROP TABLE IF EXISTS ${KEPT_TABLE}`)
+    if (typeof texts !== 'string') await rm(worksTexts, { force: true })
   }
   await record(WORK_VECTORS_FILE, rows)
   await record(WORK_VECTOR_MATRIX_FILE, rows)

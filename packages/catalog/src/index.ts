@@ -240,6 +240,7 @@ export {
   VECTORS_DIR,
   type VectorEmbedderRecord,
   type VectorIndexManifest,
+  type VectorListIndexDeclined,
   type VectorListIndexRecord,
   WORK_VECTOR_LIST_INDEX_FILE,
   WORK_VECTOR_MATRIX_FILE,

@@ -12,12 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IngestSummary } from '../src/ingest-progress.ts'
 import { ingestSnapshot } from '../src/ingest-snapshot.ts'
 import { CatalogInspector } from './support/catalog-inspector.ts'
-import {
-  readSample,
-  recordsOf,
-  updateMerges,
-  updateParts,
-} from './support/sample-update-fixtures.ts'
+import { readSample, recordsOf, updateMerges, updateParts } from './support/sample-update-fixtures.ts'
 import { type FixturePart, writeLegacySnapshot } from './support/snapshot-fixtures.ts'
 
 const core = { searchIndex: false, textTagger: false, vectors: false } as const

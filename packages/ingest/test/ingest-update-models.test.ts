@@ -178,6 +178,51 @@ describe('vectors kept from an embeddings server (a stand-in server, the builder
   }, 120_000)
 })
 
+describe('the list index judgement of a kept model (a stand-in server, the builder alone)', () => {
+  it('is kept by an update that keeps the model, and made again when the model is trained again', async () => {
+    const beforeDir = join(root, 'before')
+    const vectors = { kind: 'openai-compatible', embedder: standInEmbedder(), model: 'stand-in' } as const
+    // No share of the rows is small enough: judged, and declined.
+    const previous = await withSession((session) =>
+      buildWorkVectors({
+        session,
+        catalogDir: beforeDir,
+        vectors,
+        listIndex: { minRows: 0, maxScanShare: 0 },
+      }),
+    )
+    expect(previous.listIndex).toBeUndefined()
+    expect(previous.listIndexDeclined?.scanShare).toBeGreaterThan(0)
+    // Limits under which a judgement made again would build an index.
+    const update = (outDir: string, retrain: boolean) =>
+      withSession(async (session) =>
+        buildWorkVectors({
+          session,
+          catalogDir: catalog,
+          outDir: join(root, outDir),
+          vectors: { ...vectors, embedder: standInEmbedder() },
+          listIndex: { minRows: 0, maxScanShare: 1 },
+          update: {
+            catalogDir: beforeDir,
+            vectors: previous,
+            retrain,
+            unchanged: await stageUnchangedWorks(session, catalog, after.entities.works, {
+              manifest: before,
+              records: new Map(),
+              outDir: beforeDir,
+            }),
+          },
+        }),
+      )
+    const kept = await update('judgement-kept', false)
+    expect(kept.listIndex).toBeUndefined()
+    expect(kept.listIndexDeclined).toEqual(previous.listIndexDeclined)
+    const retrained = await update('judgement-again', true)
+    expect(retrained.listIndexDeclined).toBeUndefined()
+    expect(retrained.listIndex?.kind).toBe('ivf')
+  }, 120_000)
+})
+
 describe('an update of a catalog with vectors and a tag model', () => {
   it('keeps the LSA model and records the works changed since it was trained', () => {
     const was = vectorIndexOf(before)!

@@ -71,6 +71,18 @@ export interface VectorListIndexRecord {
   readonly seed: number
 }
 
+/**
+ * Why the catalog has no list index although it has enough vectors for one: they were judged and had no
+ * structure for lists to follow (a search would have to score `scanShare` of the rows). Optional within
+ * format version 2. An update that keeps the model keeps the judgement rather than making it again.
+ */
+export interface VectorListIndexDeclined {
+  /** Judged on the sample before the pass over every row, or on that pass. */
+  readonly decidedOn: 'sample' | 'all rows'
+  readonly scanShare: number
+  readonly reason: string
+}
+
 export interface VectorIndexManifest {
   readonly format: typeof VECTOR_INDEX_FORMAT
   readonly formatVersion: typeof VECTOR_INDEX_FORMAT_VERSION
@@ -87,5 +99,7 @@ export interface VectorIndexManifest {
   readonly lsa?: LsaModelRecord
   /** The list index, when the catalog has one. */
   readonly listIndex?: VectorListIndexRecord
+  /** Why it has none, when it was judged and declined. */
+  readonly listIndexDeclined?: VectorListIndexDeclined
   readonly files: readonly CatalogFile[]
 }

@@ -1,7 +1,8 @@
 // Full-text search on ClickHouse: the sample catalog's search index loaded into ClickHouse itself (chdb,
 // behind the test stand-in for a server's HTTP interface), every kind of search answered as the DuckDB
 // adapter answers it over the same catalog folder: the same records, in the same order, with the same
-// relevance scores; and the same refusals.
+// relevance scores; and the same refusals. The loaded index carries a delta of re-indexed works (the shared
+// sample's fixture): its answers are also those of the index before it, as DuckDB reads that.
 import { type ClickHouseClient, createClient } from '@clickhouse/client'
 import { createDuckDbAdapter, type DuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { type CatalogManifest, createColumnMap, readCatalogManifest, searchIndexOf } from '@oqlkit/catalog'
@@ -12,6 +13,7 @@ import {
   type StorageAdapter,
   UnsupportedPlanError,
 } from '@oqlkit/engine'
+import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { servedVersion } from '../src/catalog-versions.ts'
@@ -72,6 +74,49 @@ const expectSameAnswer = async (label: string, plan: QueryPlan) => {
   })
   return { fromDuckDb, fromClickHouse }
 }
+
+describe('an updated index on ClickHouse: the buckets not masked and the delta (chdb behind the test stand-in)', () => {
+  it('answers as DuckDB does over the index before the delta', async () => {
+    const read = await readCatalogManifest(catalogDir)
+    if (!read.ok) throw new Error(read.message)
+    expect(searchIndexOf(read.manifest)?.entities.works?.delta?.docs).toBeGreaterThan(10)
+    const before = await createDuckDbAdapter({ catalogDir: await sharedSampleCatalog() })
+    try {
+      let found = 0
+      for (const [column, value] of [
+        ['title.search', 'cancer'],
+        ['default.search', 'climate change'],
+        ['default.search', '"climate"~5~"health"'],
+        ['display_name.search.exact', 'clim*'],
+        ['default.search', 'the cancer'],
+      ] as const) {
+        const plan = planOf(
+          { get_rows: 'works', filter_rows: search(column, value) },
+          { sort: [{ field: 'relevance_score', direction: 'desc' }], perPage: 200 },
+        )
+        const [fromClickHouse, fromBefore] = await Promise.all([
+          clickhouse.queryRows(plan),
+          before.queryRows(plan),
+        ])
+        const label = `${column} ${value}`
+        expect(fromClickHouse.count, label).toBe(fromBefore.count)
+        const wanted = new Map(fromBefore.rows.map((row) => [String(row.id), Number(row.relevance_score)]))
+        expect(fromClickHouse.rows.map((row) => String(row.id)).sort(), label).toEqual(
+          [...wanted.keys()].sort(),
+        )
+        for (const row of fromClickHouse.rows)
+          expect(Number(row.relevance_score), `${label} ${String(row.id)}`).toBeCloseTo(
+            wanted.get(String(row.id))!,
+            7,
+          )
+        found += fromClickHouse.rows.length
+      }
+      expect(found).toBeGreaterThan(100)
+    } finally {
+      await before.close()
+    }
+  }, 120_000)
+})
 
 describe('full-text search on ClickHouse (chdb behind the test stand-in for its HTTP interface)', () => {
   it('finds, orders and scores every kind of search as the DuckDB adapter does', async () => {

@@ -3,7 +3,8 @@
 // the same dictionaries, document lengths, statistics and postings (the buckets' rows not masked, with the
 // delta's) as the records built together from scratch, and every search the same works with the same
 // relevance. The update indexes only the records it wrote: the works and authors get a delta, the other
-// entities carry their files over; an update past the merge share builds the works' index whole again.
+// entities carry their files over; an update past the merge share builds the works' index whole again. The
+// snapshots hold the sample's works, authors and sources only: the other entities would only add time.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,10 +28,11 @@ import {
   type Json,
   readSample,
   recordsOf,
-  UPDATE_PARTITION,
   updateMerges,
   updateParts,
 } from './support/sample-update-fixtures.ts'
+import { updateWorksSearchIndex } from './support/search-delta-fixture.ts'
+import { copyOfSampleCatalog } from './support/shared-sample-catalog.ts'
 import { type FixturePart, writeLegacySnapshot } from './support/snapshot-fixtures.ts'
 
 const SECOND_PARTITION = '2026-07-01'
@@ -40,7 +42,6 @@ const hasText = (work: Json): boolean =>
   (typeof work.abstract_inverted_index === 'object' &&
     work.abstract_inverted_index !== null &&
     Object.keys(work.abstract_inverted_index).length > 0)
-const THIRD_PARTITION = '2026-08-01'
 const searchOnly = { textTagger: false, vectors: false } as const
 
 /** A second update: two works of the first revised again, one more revised, one added. */
@@ -65,23 +66,10 @@ function secondParts(sample: readonly FixturePart[]): FixturePart[] {
   ]
 }
 
-/** A third update revising more works than the merge share allows a delta to hold. */
-function thirdParts(sample: readonly FixturePart[]): FixturePart[] {
-  const works = recordsOf(sample, 'works')
-  const count = Math.ceil(works.length * MERGE_SHARE) + 5
-  const revised = works.slice(100, 100 + count).map((work) => ({
-    ...work,
-    title: `${String(work.title)} third`,
-    display_name: `${String(work.display_name)} third`,
-    updated_date: `${THIRD_PARTITION}T08:00:00.000000`,
-  }))
-  return [{ entity: 'works', partition: THIRD_PARTITION, content: revised.map((r) => JSON.stringify(r)) }]
-}
-
 let root: string
 let updated: string
 const rebuilt: string[] = []
-const steps: string[][] = [[], [], []]
+const steps: string[][] = [[], []]
 const manifests: CatalogManifest[] = []
 /** Per update: whether the works' first exact bucket is the very file it was before (linked, not copied). */
 const sameBucketFile: boolean[] = []
@@ -95,21 +83,19 @@ function firstWorksBucketInode(catalogDir: string): number {
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'oqlkit-search-update-'))
   const read = readSample()
-  const sample = read.parts
+  const sample = read.parts.filter((part) => ['works', 'authors', 'sources'].includes(part.entity))
   const first = updateParts(sample)
   const merges = updateMerges(sample)
   const merged = { ...read.merged, works: { ...read.merged.works, ...merges.works } }
   const second = secondParts(sample)
-  const third = thirdParts(sample)
   writeLegacySnapshot(join(root, 'base'), sample, read.merged)
   writeLegacySnapshot(join(root, 'update-1'), first, merges)
   writeLegacySnapshot(join(root, 'update-2'), second, {})
-  writeLegacySnapshot(join(root, 'update-3'), third, {})
   writeLegacySnapshot(join(root, 'together-1'), [...sample, ...first], merged)
   writeLegacySnapshot(join(root, 'together-2'), [...sample, ...first, ...second], merged)
   updated = join(root, 'updated')
   await ingestSnapshot({ snapshotDir: join(root, 'base'), outDir: updated, mode: 'replace', ...searchOnly })
-  for (const [at, snapshot] of ['update-1', 'update-2', 'update-3'].entries()) {
+  for (const [at, snapshot] of ['update-1', 'update-2'].entries()) {
     const before = firstWorksBucketInode(updated)
     await ingestSnapshot({
       snapshotDir: join(root, snapshot),
@@ -122,20 +108,17 @@ beforeAll(async () => {
     })
     manifests.push((await CatalogInspector.open(updated).then(readAndClose)) as CatalogManifest)
     sameBucketFile.push(firstWorksBucketInode(updated) === before)
-    if (at < 2) {
-      // The catalog as this update left it, kept to compare; the next update goes on from it.
-      const kept = join(root, `updated-${at + 1}`)
-      rmSync(kept, { recursive: true, force: true })
-      await copyCatalog(updated, kept)
-      const fresh = join(root, `rebuilt-${at + 1}`)
-      await ingestSnapshot({
-        snapshotDir: join(root, `together-${at + 1}`),
-        outDir: fresh,
-        mode: 'replace',
-        ...searchOnly,
-      })
-      rebuilt.push(fresh)
-    }
+    // The catalog as this update left it, kept to compare; the next update goes on from it.
+    const kept = join(root, `updated-${at + 1}`)
+    await copyCatalog(updated, kept)
+    const fresh = join(root, `rebuilt-${at + 1}`)
+    await ingestSnapshot({
+      snapshotDir: join(root, `together-${at + 1}`),
+      outDir: fresh,
+      mode: 'replace',
+      ...searchOnly,
+    })
+    rebuilt.push(fresh)
   }
 }, 300_000)
 
@@ -323,12 +306,17 @@ describe.each([1, 2])('after update %i', (round) => {
 })
 
 describe('an update past the merge share', () => {
-  it('builds the works index whole again, without a delta', () => {
-    const works = indexOf(manifests[2]!, 'works')
-    expect(works.delta).toBeUndefined()
-    expect(steps[2]).toContain('search/works (rebuilt)')
-    expect(sameBucketFile[2]).toBe(false)
-    expect(indexOf(manifests[2]!, 'authors').delta).toMatchObject({ docs: 5, maskedDocs: 5 })
-    expect(UPDATE_PARTITION < THIRD_PARTITION).toBe(true)
-  })
+  it('builds the works index whole again, without a delta', async () => {
+    // The sample's catalog as an update of the last fifth of its works would leave it: past a tenth.
+    const copy = await copyOfSampleCatalog()
+    try {
+      const works = await updateWorksSearchIndex(copy.catalogDir, 2 * MERGE_SHARE)
+      expect(works.delta).toBeUndefined()
+      expect(works.docs).toBe(recordsOf(readSample().parts, 'works').length)
+      // Under it, a delta.
+      expect((await updateWorksSearchIndex(copy.catalogDir, MERGE_SHARE / 4)).delta).toBeDefined()
+    } finally {
+      copy.dispose()
+    }
+  }, 60_000)
 })

@@ -2,8 +2,12 @@
 // that read the sample in ClickHouse (the adapter's, http's, cli's) run one after another in a vitest worker
 // and share the load. Loading the sample's 179 tables takes some 10 s on this 2-core machine, 20 s beside
 // another worker; a dozen files loading it each was a quarter of their time.
+//
+// What is loaded is a copy of the run's sample catalog whose works search index carries a delta (its last
+// `SEARCH_DELTA_SHARE` of works re-indexed into it and masked in the buckets, `giveWorksSearchDelta`): the same
+// records, so every answer is the sample's, and every ClickHouse search reads the postings an update leaves.
 import { createClient } from '@clickhouse/client'
-import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
+import { copyOfSampleCatalog, giveWorksSearchDelta } from '@oqlkit/ingest/test-support'
 import { loadCatalogIntoClickHouse } from '../../src/catalog-loader.ts'
 import { sharedChdbHttpServer } from './chdb-http-server.ts'
 
@@ -14,15 +18,20 @@ export interface SharedClickHouseSample {
   readonly catalog: string
   /** The served version's database. */
   readonly database: string
-  /** The catalog folder it was loaded from: the run's shared sample catalog. */
+  /** The catalog folder it was loaded from: a copy of the run's sample catalog, with a works search delta. */
   readonly catalogDir: string
 }
 
 const CATALOG = 'sample'
+/** The share of the sample's works whose search postings the loaded copy keeps in a delta. */
+export const SEARCH_DELTA_SHARE = 0.04
 let loaded: Promise<{ readonly database: string; readonly catalogDir: string }> | undefined
 
 const load = async (url: string) => {
-  const catalogDir = await sharedSampleCatalog()
+  const copy = await copyOfSampleCatalog()
+  process.once('exit', copy.dispose)
+  const { catalogDir } = copy
+  await giveWorksSearchDelta(catalogDir, SEARCH_DELTA_SHARE)
   const client = createClient({ url })
   try {
     const { database } = await loadCatalogIntoClickHouse({ catalogDir, client, catalog: CATALOG })

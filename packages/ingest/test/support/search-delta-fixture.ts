@@ -11,6 +11,7 @@ import {
   type CatalogEntity,
   readCatalogManifest,
   SEARCH_DIR,
+  type SearchEntityIndex,
   searchIndexOf,
   withSearchIndex,
 } from '@oqlkit/catalog'
@@ -23,6 +24,17 @@ import { RecordTextsFiles } from '../../src/texts/record-texts-file.ts'
  * record store; returns the number of works it holds.
  */
 export async function giveWorksSearchDelta(catalogDir: string, share: number): Promise<number> {
+  const delta = (await updateWorksSearchIndex(catalogDir, share)).delta
+  if (delta === undefined) throw new Error('the works index was built whole, not given a delta')
+  return delta.docs
+}
+
+/**
+ * Updates the catalog's search index as an update that wrote the works whose records are the last `share` of
+ * the works' record store would; returns the works' index as it then is (with a delta, or built whole past
+ * the merge share).
+ */
+export async function updateWorksSearchIndex(catalogDir: string, share: number): Promise<SearchEntityIndex> {
   const read = await readCatalogManifest(catalogDir)
   if (!read.ok) throw new Error(read.message)
   const index = searchIndexOf(read.manifest)
@@ -57,9 +69,9 @@ export async function giveWorksSearchDelta(catalogDir: string, share: number): P
     await rename(join(outDir, SEARCH_DIR), join(catalogDir, SEARCH_DIR))
     const manifest = withSearchIndex(read.manifest, updated)
     await writeFile(join(catalogDir, CATALOG_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
-    const delta = updated.entities.works?.delta
-    if (delta === undefined) throw new Error('the works index was built whole, not given a delta')
-    return delta.docs
+    const worksIndex = updated.entities.works
+    if (worksIndex === undefined) throw new Error('the update left the works without an index')
+    return worksIndex
   } finally {
     connection.closeSync()
     instance.closeSync()

@@ -5,9 +5,9 @@
 // relevance. The update indexes only the records it wrote: the works and authors get a delta, the other
 // entities carry their files over; an update past the merge share builds the works' index whole again. The
 // snapshots hold the sample's works, authors and sources only: the other entities would only add time.
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { listValue } from '@duckdb/node-api'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import {
@@ -303,8 +303,14 @@ describe('an update past the merge share', () => {
       const works = await updateWorksSearchIndex(copy.catalogDir, 2 * MERGE_SHARE)
       expect(works.delta).toBeUndefined()
       expect(works.docs).toBe(recordsOf(readSample().parts, 'works').length)
-      // Under it, a delta.
-      expect((await updateWorksSearchIndex(copy.catalogDir, MERGE_SHARE / 4)).delta).toBeDefined()
+      // Under it, a delta; built in a folder where a stopped run left a bucket behind (a resumed ingest's).
+      const leftover = join(copy.catalogDir, 'stopped-build')
+      const bucket = join(leftover, ...works.files.exact.postings[0]!.split('/'))
+      mkdirSync(dirname(bucket), { recursive: true })
+      writeFileSync(bucket, 'left by a stopped run')
+      const updated = await updateWorksSearchIndex(copy.catalogDir, MERGE_SHARE / 4, leftover)
+      expect(updated.delta).toBeDefined()
+      expect(updated.docs).toBe(works.docs)
     } finally {
       copy.dispose()
     }

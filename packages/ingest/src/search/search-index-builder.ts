@@ -246,12 +246,7 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
             write(path('terms', mode), COPY_TERMS_SQL, [listOf(termParts)]),
           )
           for (const part of termParts) await rm(part, { force: true })
-          const rows = await session.rows(FREQUENT_TERMS_SQL, [
-            output(path('terms', mode)),
-            FREQUENT_TERMS,
-            MIN_FREQUENT_ROWS,
-          ])
-          frequent[mode] = Object.fromEntries(rows.map((row) => [String(row.term), Number(row.rows)]))
+          frequent[mode] = await frequentTermsOf(session, output(path('terms', mode)))
         }
         for (const table of ['search_build_stems', 'search_build_term_rows', 'search_build_buckets'])
           await run(`DROP TABLE IF EXISTS ${table}`)
@@ -336,6 +331,15 @@ export async function tokenizeTexts(
     options.onSegmentDone?.(segment.docs)
   }
   return { exactParts, docStatsParts }
+}
+
+/** The manifest's `frequent` of a mode: the postings of its most frequent terms, from its dictionary. */
+export async function frequentTermsOf(
+  session: SearchBuildSession,
+  termsFile: string,
+): Promise<Record<string, number>> {
+  const rows = await session.rows(FREQUENT_TERMS_SQL, [termsFile, FREQUENT_TERMS, MIN_FREQUENT_ROWS])
+  return Object.fromEntries(rows.map((row) => [String(row.term), Number(row.rows)]))
 }
 
 export function sessionOf(connection: DuckDBConnection | SearchBuildSession): SearchBuildSession {

@@ -15,8 +15,6 @@ import {
   type CatalogEntity,
   type CatalogFile,
   entityFilePath,
-  FREQUENT_TERMS,
-  MIN_FREQUENT_ROWS,
   SEARCH_DIR,
   SEARCH_MODES,
   SEARCHABLE_ENTITIES,
@@ -50,6 +48,7 @@ import {
   buildSearchIndex,
   defaultSegmentDocs,
   fieldStats,
+  frequentTermsOf,
   idPrefixOf,
   listOf,
   memoryLimitOf,
@@ -64,7 +63,6 @@ import {
   copyFieldStatsSql,
   createDocsSql,
   dropWorkTablesSql,
-  FREQUENT_TERMS_SQL,
 } from './search-index-sql.ts'
 
 /**
@@ -290,12 +288,7 @@ async function updateEntity(
         output(path('terms', mode)),
       ]),
     )
-    const rows = await session.rows(FREQUENT_TERMS_SQL, [
-      output(path('terms', mode)),
-      FREQUENT_TERMS,
-      MIN_FREQUENT_ROWS,
-    ])
-    frequent[mode] = Object.fromEntries(rows.map((row) => [String(row.term), Number(row.rows)]))
+    frequent[mode] = await frequentTermsOf(session, output(path('terms', mode)))
   }
   const maskedDocs = await write(path('masked'), copyMaskedSql(hasDelta), [
     output(path('masked')),
@@ -366,6 +359,8 @@ function unchangedFiles(index: SearchEntityIndex): string[] {
  * in place, and the swap removes the old folder by name), or a copy where links cannot be made.
  */
 async function linkOrCopy(from: string, to: string): Promise<void> {
+  // A run resumed in the same build folder may find the link its stopped predecessor made.
+  await rm(to, { force: true })
   try {
     await link(from, to)
   } catch (error) {

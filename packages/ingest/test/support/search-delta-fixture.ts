@@ -34,14 +34,18 @@ export async function giveWorksSearchDelta(catalogDir: string, share: number): P
  * the works' record store would; returns the works' index as it then is (with a delta, or built whole past
  * the merge share).
  */
-export async function updateWorksSearchIndex(catalogDir: string, share: number): Promise<SearchEntityIndex> {
+export async function updateWorksSearchIndex(
+  catalogDir: string,
+  share: number,
+  /** The build folder (default `.delta-build` in the catalog); what is in it is overwritten. */
+  outDir = join(catalogDir, '.delta-build'),
+): Promise<SearchEntityIndex> {
   const read = await readCatalogManifest(catalogDir)
   if (!read.ok) throw new Error(read.message)
   const index = searchIndexOf(read.manifest)
   if (index === undefined) throw new Error(`${catalogDir} has no search index`)
   const instance = await createDuckDbInstance()
   const connection = await instance.connect()
-  const outDir = join(catalogDir, '.delta-build')
   try {
     const session = connectionSession(connection)
     const works = read.manifest.entities.works

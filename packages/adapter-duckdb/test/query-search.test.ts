@@ -1,7 +1,9 @@
 // Full-text search through the catalog's search index (`src/search`): the adapter finds the index in
 // catalog.json, filters and scores with it, sorts by relevance (with keyset paging), and refuses what it cannot
 // search with typed errors.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { withSearchIndex } from '@oqlkit/catalog'
 import {
@@ -196,6 +198,37 @@ for (const load of LOADS)
       expect((await adapter.queryRows(planOf({ get_rows: 'works' }))).count).toBeGreaterThan(0)
     })
   })
+
+describe('a catalog whose search index is of an earlier format', () => {
+  it('refuses searches, saying to build the index again with oqlkit index', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oqlkit-old-index-'))
+    try {
+      cpSync(catalogDir, dir, { recursive: true })
+      const manifest = JSON.parse(await readFile(join(dir, 'catalog.json'), 'utf8'))
+      manifest.extensions.search.formatVersion = 2
+      await writeFile(join(dir, 'catalog.json'), JSON.stringify(manifest))
+      const adapter = await createDuckDbAdapter({ catalogDir: dir })
+      try {
+        const refused = await adapter
+          .queryRows(planOf({ get_rows: 'works', filter_rows: search('title.search', 'cancer') }))
+          .then(
+            () => undefined,
+            (error: unknown) => error,
+          )
+        expect(isUnsupportedPlanError(refused)).toBe(true)
+        expect((refused as { reason: string }).reason).toBe('full_text_search')
+        expect((refused as Error).message).toContain('oqlkit index <catalog>')
+        // Everything else is still answered.
+        const listed = await adapter.queryRows(planOf({ get_rows: 'works' }))
+        expect(listed.count).toBe(works.length)
+      } finally {
+        await adapter.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
 
 describe('full-text search over narrow tables', () => {
   const queries: [string, Oqo, ViewParameters][] = [

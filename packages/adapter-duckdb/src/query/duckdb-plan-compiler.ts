@@ -309,7 +309,7 @@ export class DuckDbPlanCompiler {
       if (scan === undefined && this.#search === undefined)
         throw new UnsupportedPlanError(
           'full_text_search',
-          `Full-text search (${node.column.id}) needs the catalog's search index, which this adapter was opened without`,
+          `Full-text search (${node.column.id}) needs the catalog's search index, which this adapter was opened without: the catalog has none, or one an earlier version of oqlkit built in a format this one does not read. Build it with \`oqlkit index <catalog>\`.`,
         )
       // Over the narrow tables, matches stay the numbers the index gives them: the rows join on integers.
       const numbered =

@@ -217,7 +217,9 @@ describe('a catalog whose search index is of an earlier format', () => {
           )
         expect(isUnsupportedPlanError(refused)).toBe(true)
         expect((refused as { reason: string }).reason).toBe('full_text_search')
-        expect((refused as Error).message).toContain('oqlkit index <catalog>')
+        expect((refused as Error).message).toContain(
+          "this catalog's search index is of an older format than this oqlkit reads (version 3); build it again with `oqlkit index <catalog>`",
+        )
         // Everything else is still answered.
         const listed = await adapter.queryRows(planOf({ get_rows: 'works' }))
         expect(listed.count).toBe(works.length)

@@ -149,7 +149,7 @@ export {
   searchFilePath,
   searchIndexManifest,
 } from './search/search-index-layout.ts'
-export { searchIndexOf, withSearchIndex } from './search/search-index-manifest.ts'
+export { hasUnreadableSearchIndex, searchIndexOf, withSearchIndex } from './search/search-index-manifest.ts'
 export {
   estimatePostings,
   type NodePlan,

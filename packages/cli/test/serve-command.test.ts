@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { runCli } from '@oqlkit/cli'
@@ -103,6 +103,28 @@ describe('oqlkit serve', () => {
     }
   }, 90_000)
 
+  /** Starts `serve` on a folder until it says it builds the sample (killed then) or serves the folder as it is. */
+  const firstWordsOf = async (dir: string): Promise<{ outcome: string; output: string }> => {
+    const child = spawn(process.execPath, [await builtCli(), 'serve', '--catalog', dir, '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const exited = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_, signal) => done(signal)))
+    let output = ''
+    const said = new Promise<string>((done) => {
+      const read = (chunk: Buffer) => {
+        output += chunk.toString()
+        if (output.includes('building it from the bundled sample')) done('building')
+        if (output.includes('oqlkit serving')) done('serving')
+      }
+      child.stdout.on('data', read)
+      child.stderr.on('data', read)
+    })
+    const outcome = await Promise.race([said, exited.then(() => 'exited')])
+    child.kill('SIGKILL')
+    await exited
+    return { outcome, output }
+  }
+
   it('takes a sample catalog an older oqlkit wrote for one to rebuild from the bundled sample', async () => {
     // What the rebuild runs is the first start's build, tested whole above; here, that an older sample
     // catalog is recognised and the rebuild begins (a whole second build of the sample took ~30 s of the suite).
@@ -112,25 +134,22 @@ describe('oqlkit serve', () => {
       join(older, 'catalog.json'),
       JSON.stringify({ formatVersion: 1, ingests: [{ snapshotDir: SAMPLE_SNAPSHOT_DIR }] }),
     )
-    const child = spawn(process.execPath, [await builtCli(), 'serve', '--catalog', older, '--port', '0'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    const exited = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_, signal) => done(signal)))
-    let output = ''
-    const building = new Promise<void>((done) => {
-      const read = (chunk: Buffer) => {
-        output += chunk.toString()
-        if (output.includes('building it from the bundled sample')) done()
-      }
-      child.stdout.on('data', read)
-      child.stderr.on('data', read)
-    })
-    const outcome = await Promise.race([building.then(() => 'building'), exited.then(() => 'exited')])
-    child.kill('SIGKILL')
-    await exited
+    const { outcome, output } = await firstWordsOf(older)
     expect(outcome, output).toBe('building')
     expect(output).toContain(`No catalog this oqlkit can read in ${older}`)
-  }, 60_000)
+    // The sample catalog as it is now, but its search index of an earlier format (format 3 reads no other):
+    // rebuilt too, rather than served without search.
+    const olderIndex = join(scratch, 'older-search-index')
+    cpSync(catalogDir, olderIndex, { recursive: true })
+    const manifest = JSON.parse(readFileSync(join(olderIndex, 'catalog.json'), 'utf8'))
+    manifest.extensions.search.formatVersion = 2
+    writeFileSync(join(olderIndex, 'catalog.json'), JSON.stringify(manifest))
+    const reindexed = await firstWordsOf(olderIndex)
+    expect(reindexed.outcome, reindexed.output).toBe('building')
+    // And the sample catalog as it is is served as it is.
+    const current = await firstWordsOf(catalogDir)
+    expect(current.outcome, current.output).toBe('serving')
+  }, 90_000)
 
   it('refuses an embeddings server whose model did not make the catalog’s vectors, or that is not there', async () => {
     const server = await startStandInServer(8)

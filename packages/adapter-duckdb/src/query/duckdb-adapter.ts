@@ -13,10 +13,12 @@ import type {
   WorkVectorSearcher,
 } from '@oqlkit/catalog'
 import {
+  hasUnreadableSearchIndex,
   hasUnreadableVectors,
   loadCatalogEmbedder,
   RecordStoreReader,
   readCatalogManifest,
+  SEARCH_INDEX_FORMAT_VERSION,
   SERVING_DATABASE_FILE,
   searchIndexOf,
   VECTOR_INDEX_FORMAT_VERSION,
@@ -414,6 +416,11 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     ...(vectors !== undefined && embedder === undefined
       ? {
           semanticUnavailable: `this catalog's vectors were made by ${vectors.embedder.modelId}${vectors.embedder.kind === 'openai-compatible' ? ' on an embeddings server' : ''}, and the server was started without an embedder for queries (oqlkit serve --embeddings-url URL --embeddings-model ${vectors.embedder.model ?? 'MODEL'})`,
+        }
+      : {}),
+    ...(hasUnreadableSearchIndex(manifest.manifest)
+      ? {
+          searchUnavailable: `this catalog's search index is of an older format than this oqlkit reads (version ${SEARCH_INDEX_FORMAT_VERSION}); build it again with \`oqlkit index <catalog>\``,
         }
       : {}),
     ...(hasUnreadableVectors(manifest.manifest)

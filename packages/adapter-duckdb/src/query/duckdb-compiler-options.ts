@@ -54,6 +54,8 @@ export interface DuckDbPlanCompilerOptions {
    * plan with a semantic search node is unsupported.
    */
   readonly semantic?: { readonly dimensions: number }
+  /** Why full-text search cannot run, when the catalog records an index this version cannot read. */
+  readonly searchUnavailable?: string
   /** Why semantic search is unavailable, when the catalog has vectors but nothing to embed queries with. */
   readonly semanticUnavailable?: string
 }

@@ -191,6 +191,7 @@ export class DuckDbPlanCompiler {
   readonly locatedExternalIds: boolean
   readonly #semantic: { readonly dimensions: number } | undefined
   readonly #semanticUnavailable: string | undefined
+  readonly #searchUnavailable: string | undefined
   readonly #searchDocEntities: ReadonlySet<CatalogEntity>
   readonly #linkExtremes: ReadonlySet<string>
 
@@ -198,6 +199,7 @@ export class DuckDbPlanCompiler {
     this.#search = options.search
     this.#semantic = options.semantic
     this.#semanticUnavailable = options.semanticUnavailable
+    this.#searchUnavailable = options.searchUnavailable
     this.#newSampleSeed = options.newSampleSeed ?? (() => Math.random().toString(36).slice(2))
     this.narrowTables = options.narrowTables ?? false
     this.locatedExternalIds = options.locatedExternalIds ?? false
@@ -309,7 +311,7 @@ export class DuckDbPlanCompiler {
       if (scan === undefined && this.#search === undefined)
         throw new UnsupportedPlanError(
           'full_text_search',
-          `Full-text search (${node.column.id}) needs the catalog's search index, which this adapter was opened without: the catalog has none, or one an earlier version of oqlkit built in a format this one does not read. Build it with \`oqlkit index <catalog>\`.`,
+          `Full-text search (${node.column.id}) needs the catalog's search index: ${this.#searchUnavailable ?? 'this catalog has none (build it with `oqlkit index <catalog>`)'}`,
         )
       // Over the narrow tables, matches stay the numbers the index gives them: the rows join on integers.
       const numbered =

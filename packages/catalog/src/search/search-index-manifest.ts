@@ -20,3 +20,8 @@ export function withSearchIndex(manifest: CatalogManifest, index: SearchIndexMan
 export function searchIndexOf(manifest: CatalogManifest): SearchIndexManifest | undefined {
   return extensionOf(manifest, SEARCH_EXTENSION_KEY, SEARCH_INDEX_FORMAT, SEARCH_INDEX_FORMAT_VERSION)
 }
+
+/** Whether the catalog records a search index that this version cannot read (another format version). */
+export function hasUnreadableSearchIndex(manifest: CatalogManifest): boolean {
+  return manifest.extensions[SEARCH_EXTENSION_KEY] !== undefined && searchIndexOf(manifest) === undefined
+}

@@ -12,7 +12,13 @@ import {
   servedVersion,
 } from '@oqlkit/adapter-clickhouse'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
-import { hasUnreadableVectors, loadCatalogTagger, readCatalogManifest, vectorIndexOf } from '@oqlkit/catalog'
+import {
+  hasUnreadableSearchIndex,
+  hasUnreadableVectors,
+  loadCatalogTagger,
+  readCatalogManifest,
+  vectorIndexOf,
+} from '@oqlkit/catalog'
 import type { StorageAdapter } from '@oqlkit/engine'
 import { type Embedder, embeddersMatch, writeEmbedderMismatchMessage } from '@oqlkit/engine'
 import { ingestSnapshot } from '@oqlkit/ingest'
@@ -220,8 +226,10 @@ export const openClickHouseCatalog = async (
  */
 const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
   const manifest = await readCatalogManifest(catalogDir)
-  // Vectors of an older format are not read (semantic search would answer 501): a sample rebuilt has them.
-  if (manifest.ok && !hasUnreadableVectors(manifest.manifest)) return false
+  // Vectors or a search index of an older format are not read (their searches would be refused): a sample
+  // rebuilt has them.
+  if (manifest.ok && !hasUnreadableVectors(manifest.manifest) && !hasUnreadableSearchIndex(manifest.manifest))
+    return false
   try {
     const stated = JSON.parse(await readFile(join(catalogDir, 'catalog.json'), 'utf8')) as {
       ingests?: { snapshotDir?: unknown }[]

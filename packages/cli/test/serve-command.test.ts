@@ -149,6 +149,23 @@ describe('oqlkit serve', () => {
     // And the sample catalog as it is is served as it is.
     const current = await firstWordsOf(catalogDir)
     expect(current.outcome, current.output).toBe('serving')
+    expect(current.output).not.toContain('Full-text search is off')
+    // A catalog of another snapshot with such an index is served (it cannot be rebuilt from the sample),
+    // saying at once that its searches are off and what to run.
+    const other = join(scratch, 'other-older-index')
+    cpSync(olderIndex, other, { recursive: true })
+    writeFileSync(
+      join(other, 'catalog.json'),
+      JSON.stringify({
+        ...manifest,
+        ingests: [{ ...manifest.ingests[0], snapshotDir: '/elsewhere/snapshot' }],
+      }),
+    )
+    const served = await firstWordsOf(other)
+    expect(served.outcome, served.output).toBe('serving')
+    expect(served.output).toContain(
+      `Full-text search is off: this catalog's search index is of an earlier format than this oqlkit reads; build it again with \`oqlkit index ${other}\`.`,
+    )
   }, 90_000)
 
   it('refuses an embeddings server whose model did not make the catalog’s vectors, or that is not there', async () => {

@@ -141,7 +141,7 @@ export const serveCommand: CliCommand = {
         ? await openCatalogFolder(this, settings, concurrency.connections, context)
         : await openClickHouseCatalog(this, settings.clickhouse, settings)
     if ('exitCode' in opened) return opened
-    const { adapter, tagger, catalogInfo, vectors, serving: servingWhat } = opened
+    const { adapter, tagger, catalogInfo, vectors, unreadableSearchIndex, serving: servingWhat } = opened
     let metering: Awaited<ReturnType<typeof openServerMetering>> | undefined
     // Without metering, collections still need to know who calls: the key store alone.
     let keysOnly: Awaited<ReturnType<typeof openServerKeys>> | undefined
@@ -214,6 +214,10 @@ export const serveCommand: CliCommand = {
     if (vectors !== undefined && !adapter.capabilities.semanticSearch)
       context.writeProgress(
         `Semantic search is off: this catalog's vectors came from ${vectors.embedder.modelId} on an embeddings server; start with --embeddings-url URL to serve it.\n`,
+      )
+    if (unreadableSearchIndex === true)
+      context.writeProgress(
+        `Full-text search is off: this catalog's search index is of an earlier format than this oqlkit reads; build it again with \`oqlkit index ${servingWhat}\`.\n`,
       )
     context.writeProgress(
       `oqlkit serving ${servingWhat} at ${server.url ?? `http://${settings.host}:${port}/`} (Ctrl-C to stop)\n`,

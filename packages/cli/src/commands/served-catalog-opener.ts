@@ -45,6 +45,8 @@ export interface OpenedCatalog {
   readonly tagger: Awaited<ReturnType<typeof loadCatalogTagger>>
   readonly catalogInfo: { readonly createdAt: string; readonly entities: Readonly<Record<string, number>> }
   readonly vectors: ReturnType<typeof vectorIndexOf>
+  /** The catalog records a search index of a format this version does not read (its searches are refused). */
+  readonly unreadableSearchIndex?: boolean
   readonly serving: string
 }
 
@@ -136,6 +138,7 @@ export const openCatalogFolder = async (
       ),
     },
     vectors,
+    ...(hasUnreadableSearchIndex(manifest.manifest) ? { unreadableSearchIndex: true } : {}),
     serving: catalogDir,
   }
 }

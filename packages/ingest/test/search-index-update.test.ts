@@ -176,8 +176,8 @@ describe.each([1, 2])('after update %i', (round) => {
     expect(steps[round - 1]).toContain('search/sources (unchanged)')
     expect(steps[round - 1]!.filter((step) => step.includes('(rebuilt)'))).toEqual([])
     // The delta counts the documents it holds postings of: a work without title or abstract has none.
-    const works_ = recordsOf(readSample().parts, 'works')
-    const withText = (...at: number[]) => at.filter((n) => hasText(works_[n]!)).length
+    const sampleWorks = recordsOf(readSample().parts, 'works')
+    const withText = (...at: number[]) => at.filter((n) => hasText(sampleWorks[n]!)).length
     if (round === 1) {
       // 20 revised (each title now has a word) and 3 new works; 20 revised and 2 merged masked.
       expect(works.delta).toMatchObject({ docs: 20 + withText(20, 21, 22), maskedDocs: 22 })

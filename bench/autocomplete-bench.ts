@@ -29,6 +29,7 @@ import {
   type AutocompleteIndexLayout,
   autocompleteIndexStatements,
   createDuckDbInstance,
+  NARROW_ROW_COLUMN,
   normalizedNameSql,
   openDuckDbDatabase,
   rankAutocompleteMatches,
@@ -142,9 +143,11 @@ async function buildSynthetic(path: string, rows: number, seed: number): Promise
     )
   }
   console.log(`  ${rows.toLocaleString('en')} names: ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  await run('', `ALTER TABLE ${served('works__narrow')} ADD COLUMN ${NARROW_ROW_COLUMN} UINTEGER`)
+  await run('', `UPDATE ${served('works__narrow')} SET ${NARROW_ROW_COLUMN} = CAST(rowid AS UINTEGER)`)
   await run(
     '',
-    `CREATE TABLE ${served('works__locations')} AS SELECT rowid AS "row", "id", record_offset, record_bytes FROM ${served('works__narrow')}`,
+    `CREATE TABLE ${served('works__locations')} AS SELECT ${NARROW_ROW_COLUMN} AS "row", "id", record_offset, record_bytes FROM ${served('works__narrow')}`,
   )
   await run('', `CREATE INDEX works__locations_row ON ${served('works__locations')} ("row")`)
   // As the serving database has it: a filtered request checks its candidates' rows through it.
@@ -261,8 +264,9 @@ async function main(): Promise<void> {
       limit: LIMIT,
       filter: query.kind === 'one word, filtered' ? planned.plan.filter : null,
     })
-    const indexed = (query: Query) => rankAutocompleteMatches(db, request(query), true, layout)
-    const scanned = (query: Query) => rankAutocompleteMatches(db, request(query), true, undefined)
+    const indexed = (query: Query) => rankAutocompleteMatches(db, request(query), NARROW_ROW_COLUMN, layout)
+    const scanned = (query: Query) =>
+      rankAutocompleteMatches(db, request(query), NARROW_ROW_COLUMN, undefined)
     const idsOf = (rows: readonly { readonly __id?: unknown }[]) =>
       rows.map((row) => String(row.__id)).join(',')
 

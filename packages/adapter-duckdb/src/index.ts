@@ -17,7 +17,7 @@ export {
   readAutocompleteLayouts,
 } from './query/autocomplete-index.ts'
 export { rankAutocompleteMatches } from './query/autocomplete-lookup.ts'
-export { normalizedNameSql } from './query/catalog-views.ts'
+export { NARROW_ROW_COLUMN, normalizedNameSql } from './query/catalog-views.ts'
 export {
   CatalogOpenError,
   createDuckDbAdapter,

@@ -26,6 +26,7 @@ import {
 import { rankAutocompleteMatches, textPieces } from '../src/query/autocomplete-lookup.ts'
 import {
   catalogViewStatements,
+  NARROW_ROW_COLUMN,
   normalizedNameSql,
   SERVING_DATABASE_NAME,
   served,
@@ -111,8 +112,12 @@ const sameAnswers = async (
   for (const text of texts)
     for (const limit of limits) {
       const request: AutocompleteRequest = { entity, text, limit, filter }
-      const indexed = (await rankAutocompleteMatches(db, request, true, layout)).map((row) => row.__id)
-      const scanned = (await rankAutocompleteMatches(db, request, true, undefined)).map((row) => row.__id)
+      const indexed = (await rankAutocompleteMatches(db, request, NARROW_ROW_COLUMN, layout)).map(
+        (row) => row.__id,
+      )
+      const scanned = (await rankAutocompleteMatches(db, request, NARROW_ROW_COLUMN, undefined)).map(
+        (row) => row.__id,
+      )
       expect(indexed, `${entity} ${JSON.stringify(text)} limit ${limit}`).toEqual(scanned)
       compared++
     }
@@ -259,13 +264,15 @@ describe('on the bundled sample', () => {
     let fellBack = 0
     for (const text of texts) {
       const request: AutocompleteRequest = { entity: 'works', text, limit: 3, filter }
-      const scanned = (await rankAutocompleteMatches(db, request, true, undefined)).map((row) => row.__id)
+      const scanned = (await rankAutocompleteMatches(db, request, NARROW_ROW_COLUMN, undefined)).map(
+        (row) => row.__id,
+      )
       statements.length = 0
-      const ranked = await rankAutocompleteMatches(recording, request, true, layout)
+      const ranked = await rankAutocompleteMatches(recording, request, NARROW_ROW_COLUMN, layout)
       const byIndex = !statements.some(isScan)
       statements.length = 0
       // One candidate allowed: any text matching two names or more goes to the scan.
-      const capped = await rankAutocompleteMatches(recording, request, true, layout, 1)
+      const capped = await rankAutocompleteMatches(recording, request, NARROW_ROW_COLUMN, layout, 1)
       if (statements.some(isScan)) fellBack++
       expect(
         capped.map((row) => row.__id),
@@ -364,7 +371,7 @@ describe('on a generated snapshot', () => {
         )
       rows.set(entity, records.length)
       await db.all(
-        `CREATE TABLE ${served(`"${entity}__narrow"`)} AS SELECT id, display_name, cited_by_count, works_count, 0 AS record_offset, 0 AS record_bytes, ${normalizedNameSql('r')} AS __autocomplete_name FROM (SELECT unnest(CAST(CAST(? AS JSON) AS STRUCT(id VARCHAR, display_name VARCHAR, cited_by_count BIGINT, works_count BIGINT)[]), recursive := true)) AS r ORDER BY id`,
+        `CREATE TABLE ${served(`"${entity}__narrow"`)} AS SELECT id, display_name, cited_by_count, works_count, 0 AS record_offset, 0 AS record_bytes, ${normalizedNameSql('r')} AS __autocomplete_name, CAST(row_number() OVER (ORDER BY id) - 1 AS UINTEGER) AS ${NARROW_ROW_COLUMN} FROM (SELECT unnest(CAST(CAST(? AS JSON) AS STRUCT(id VARCHAR, display_name VARCHAR, cited_by_count BIGINT, works_count BIGINT)[]), recursive := true)) AS r ORDER BY id`,
         [
           JSON.stringify(
             records.map((record) => ({
@@ -377,7 +384,7 @@ describe('on a generated snapshot', () => {
         ],
       )
       await db.all(
-        `CREATE TABLE ${served(`"${entity}__locations"`)} AS SELECT rowid AS "row", id, record_offset, record_bytes FROM ${served(`"${entity}__narrow"`)}`,
+        `CREATE TABLE ${served(`"${entity}__locations"`)} AS SELECT ${NARROW_ROW_COLUMN} AS "row", id, record_offset, record_bytes FROM ${served(`"${entity}__narrow"`)}`,
       )
       names.set(
         entity,

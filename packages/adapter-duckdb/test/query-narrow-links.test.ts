@@ -41,7 +41,7 @@ beforeAll(async () => {
   for (const { statement } of steps.slice(0, linkTablesFrom)) await db.all(statement)
   // The sample holds no works of the expansion corpus: a third of them join it here, before the link tables
   // copy the flag, so that both corpora have works to count.
-  await db.all('UPDATE "works__narrow" SET is_xpac = TRUE WHERE rowid % 3 = 0')
+  await db.all('UPDATE "works__narrow" SET is_xpac = TRUE WHERE "__row_number" % 3 = 0')
   const last = steps.slice(linkTablesFrom)
   statements = last.filter((step) => step.threadBound).map((step) => step.statement)
   await runOnOneThread(db, statements)
@@ -91,7 +91,7 @@ describe('narrow link tables', () => {
     const [mismatches] = await db.all(
       `SELECT count(*) AS n FROM ${quoteIdentifier(narrowLinkTableOf('works-authors'))} AS l
        JOIN ${quoteIdentifier(linkViewOf('works-authors'))} AS v ON v.key = 'A' || CAST(l.key AS VARCHAR)
-       JOIN "works__narrow" AS w ON w.rowid = l.work_row
+       JOIN "works__narrow" AS w ON w."__row_number" = l.work_row
        WHERE NOT EXISTS (SELECT 1 FROM ${quoteIdentifier(linkViewOf('works-authors'))} AS x WHERE x.key = v.key AND x.work_id = w."id")`,
     )
     expect(Number(mismatches?.n)).toBe(0)
@@ -169,7 +169,7 @@ describe('the count of a filter that is one link leaf', () => {
         const where =
           corpus === 'all' ? 'TRUE' : `${corpus === 'core' ? 'NOT ' : ''}coalesce(e.is_xpac, FALSE)`
         const [probed] = await db.all(
-          `SELECT count(*) AS n FROM "works__narrow" AS e WHERE ${where} AND e.rowid IN (SELECT work_row FROM ${quoteIdentifier(narrowLinkTableOf('works-authors'))} WHERE 'A' || CAST(key AS VARCHAR) IN (${value
+          `SELECT count(*) AS n FROM "works__narrow" AS e WHERE ${where} AND e."__row_number" IN (SELECT work_row FROM ${quoteIdentifier(narrowLinkTableOf('works-authors'))} WHERE 'A' || CAST(key AS VARCHAR) IN (${value
             .split('|')
             .map(() => '?')
             .join(', ')}))`,
@@ -212,15 +212,21 @@ describe('the page of a filter that is one link leaf', () => {
   const authors = quoteIdentifier(narrowLinkTableOf('works-authors'))
   // Each sort as the probe of the narrow works writes it, with the id's row as the last key.
   const sorts: [readonly SortTerm[] | undefined, string][] = [
-    [undefined, 'e.rowid ASC'],
-    [[{ field: 'cited_by_count', direction: 'desc' }], 'e.cited_by_count DESC NULLS LAST, e.rowid ASC'],
-    [[{ field: 'publication_date', direction: 'desc' }], 'e.publication_date DESC NULLS LAST, e.rowid ASC'],
+    [undefined, 'e."__row_number" ASC'],
+    [
+      [{ field: 'cited_by_count', direction: 'desc' }],
+      'e.cited_by_count DESC NULLS LAST, e."__row_number" ASC',
+    ],
+    [
+      [{ field: 'publication_date', direction: 'desc' }],
+      'e.publication_date DESC NULLS LAST, e."__row_number" ASC',
+    ],
     [
       [
         { field: 'publication_year', direction: 'asc' },
         { field: 'cited_by_count', direction: 'desc' },
       ],
-      'e.publication_year ASC NULLS LAST, e.cited_by_count DESC NULLS LAST, e.rowid ASC',
+      'e.publication_year ASC NULLS LAST, e.cited_by_count DESC NULLS LAST, e."__row_number" ASC',
     ],
   ]
   const corpusWhere = (corpus: string) =>
@@ -264,7 +270,7 @@ describe('the page of a filter that is one link leaf', () => {
               })
               .join(', ')
             const expected = await db.all(
-              `SELECT e.rowid AS __row, ${keyColumns} FROM "works__narrow" AS e WHERE ${corpusWhere(corpus)} AND e.rowid IN (SELECT work_row FROM ${authors} WHERE 'A' || CAST(key AS VARCHAR) IN (${chosen.map(() => '?').join(', ')})) ORDER BY ${order} LIMIT 4 OFFSET ${(page - 1) * 3}`,
+              `SELECT e."__row_number" AS __row, ${keyColumns} FROM "works__narrow" AS e WHERE ${corpusWhere(corpus)} AND e."__row_number" IN (SELECT work_row FROM ${authors} WHERE 'A' || CAST(key AS VARCHAR) IN (${chosen.map(() => '?').join(', ')})) ORDER BY ${order} LIMIT 4 OFFSET ${(page - 1) * 3}`,
               chosen,
             )
             const plain = (list: readonly Readonly<Record<string, unknown>>[]) =>

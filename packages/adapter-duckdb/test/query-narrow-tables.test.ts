@@ -56,14 +56,14 @@ describe('DuckDbPlanCompiler in narrow mode', () => {
     const query = narrow.compileRows(plan)
     // The narrow copy holds an author id as its number.
     expect(query.sql).toContain(
-      'e.rowid IN (SELECT work_row FROM "link_works_authors__narrow" WHERE key IN (TRY_CAST(? AS UBIGINT)))',
+      'e."__row_number" IN (SELECT work_row FROM "link_works_authors__narrow" WHERE key IN (TRY_CAST(? AS UBIGINT)))',
     )
     expect(query.params).toContain('5023888391')
     // Narrow rows are in id order: the id tiebreak orders by row number and still reports the id.
-    expect(query.sql).toContain('ORDER BY "cited_by_count" DESC NULLS LAST, e.rowid ASC NULLS LAST')
+    expect(query.sql).toContain('ORDER BY "cited_by_count" DESC NULLS LAST, e."__row_number" ASC NULLS LAST')
     // The page carries row numbers only; its ids and record locations are looked up for its rows alone.
-    expect(query.sql).toContain('SELECT e.rowid AS __row')
-    expect(query.sql).toContain('e.rowid AS __k1')
+    expect(query.sql).toContain('SELECT e."__row_number" AS __row')
+    expect(query.sql).toContain('e."__row_number" AS __k1')
     expect(query.sql).not.toMatch(/e\."id"|record_offset/)
     expect(query.locate?.idKeyIndex).toBe(1)
     expect(query.locate?.statementFor([7, 3])).toEqual({
@@ -71,7 +71,9 @@ describe('DuckDbPlanCompiler in narrow mode', () => {
       params: [7, 3],
     })
     const missing = narrow.compileRows(planOf(works({ column_id: 'authorships.author.id', value: null })))
-    expect(missing.count.sql).toContain('e.rowid NOT IN (SELECT work_row FROM "link_works_authors__narrow")')
+    expect(missing.count.sql).toContain(
+      'e."__row_number" NOT IN (SELECT work_row FROM "link_works_authors__narrow")',
+    )
   })
 
   it('joins a grouped link table by row number', () => {
@@ -83,7 +85,7 @@ describe('DuckDbPlanCompiler in narrow mode', () => {
         group_by: [{ column_id: 'authorships.institutions.country_code' }],
       }),
     )
-    expect(query.sql).toContain('e.rowid AS __row')
+    expect(query.sql).toContain('e."__row_number" AS __row')
     expect(query.sql).toContain(
       'LEFT JOIN "link_works_institution_countries__narrow" AS __l0 ON __l0.work_row = __base.__row',
     )
@@ -98,7 +100,7 @@ describe('DuckDbPlanCompiler in narrow mode', () => {
     )
     const query = narrow.compileRows(plan)
     expect(query.sql).toContain('FROM "works__narrow" AS e')
-    expect(query.sql).toContain('e.rowid IN (SELECT work_row FROM "link_works_authors__narrow"')
+    expect(query.sql).toContain('e."__row_number" IN (SELECT work_row FROM "link_works_authors__narrow"')
   })
 
   it('is off unless asked for', () => {

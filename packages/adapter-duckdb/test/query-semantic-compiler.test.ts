@@ -35,7 +35,7 @@ describe('semantic search SQL', () => {
     // Over a narrow table, in its row order, which is id order.
     const narrow = new DuckDbPlanCompiler({ semantic: { dimensions: 4 }, narrowTables: true })
     expect(narrow.semanticSearches(plan)[0]!.candidates!.sql).toMatch(
-      /FROM "works__narrow" AS e .*ORDER BY e\.rowid$/,
+      /FROM "works__narrow" AS e .*ORDER BY e\."__row_number"$/,
     )
     // Every work of the catalog is a candidate when nothing narrows them: no statement.
     const alone = planOf({

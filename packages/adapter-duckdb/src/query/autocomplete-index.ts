@@ -22,7 +22,7 @@ import {
   quoteIdentifier,
   sqlInteger,
 } from '@oqlkit/catalog'
-import { AUTOCOMPLETE_NAME_COLUMN, narrowEntityTable } from './catalog-views.ts'
+import { AUTOCOMPLETE_NAME_COLUMN, NARROW_ROW_COLUMN, narrowEntityTable } from './catalog-views.ts'
 import type { DuckDbConnectionLike } from './duckdb-driver.ts'
 
 /** What an entity's index was built with, as the layout table states it. */
@@ -118,9 +118,9 @@ export const autocompleteIndexStatements = (
     // which word it is. Names hold single spaces (normalizedNameSql); a word start that is a space or the
     // name's end could match no typed text, which starts with a letter or digit.
     statements.push(
-      `CREATE TABLE ${prefixes} AS SELECT substr(n, o + 1, ${chars}) AS prefix, CAST("row" AS UINTEGER) AS "row", popularity, CAST(k AS UINTEGER) AS word, CAST(least(length(n) - o, ${chars} + 1) AS UTINYINT) AS suffix_len FROM (SELECT n, "row", popularity, CAST(unnest(list_transform(range(len(lens)), i -> i + coalesce(list_sum(list_slice(lens, 1, i)), 0))) AS BIGINT) AS o, unnest(range(1, len(lens) + 1)) AS k FROM (SELECT ${name} AS n, e.rowid AS "row", ${popularity} AS popularity, list_transform(string_split(${name}, ' '), w -> length(w)) AS lens FROM ${narrow} AS e)) WHERE o < length(n) AND substr(n, o + 1, 1) <> ' ' ORDER BY prefix, "row", word`,
+      `CREATE TABLE ${prefixes} AS SELECT substr(n, o + 1, ${chars}) AS prefix, CAST("row" AS UINTEGER) AS "row", popularity, CAST(k AS UINTEGER) AS word, CAST(least(length(n) - o, ${chars} + 1) AS UTINYINT) AS suffix_len FROM (SELECT n, "row", popularity, CAST(unnest(list_transform(range(len(lens)), i -> i + coalesce(list_sum(list_slice(lens, 1, i)), 0))) AS BIGINT) AS o, unnest(range(1, len(lens) + 1)) AS k FROM (SELECT ${name} AS n, e.${quoteIdentifier(NARROW_ROW_COLUMN)} AS "row", ${popularity} AS popularity, list_transform(string_split(${name}, ' '), w -> length(w)) AS lens FROM ${narrow} AS e)) WHERE o < length(n) AND substr(n, o + 1, 1) <> ' ' ORDER BY prefix, "row", word`,
       // The last popular row, in autocomplete's order (popularity, then row, which is id order).
-      `CREATE TEMP TABLE __ac_cut AS SELECT popularity, "row", CAST(total AS DOUBLE) / popular_rows AS scale FROM (SELECT popularity, "row", total, greatest(least(total, ${sqlInteger(popularRows)}), total // 16) AS popular_rows, row_number() OVER (ORDER BY popularity DESC, "row") AS position FROM (SELECT ${popularity} AS popularity, e.rowid AS "row", count(*) OVER () AS total FROM ${narrow} AS e)) WHERE position = popular_rows`,
+      `CREATE TEMP TABLE __ac_cut AS SELECT popularity, "row", CAST(total AS DOUBLE) / popular_rows AS scale FROM (SELECT popularity, "row", total, greatest(least(total, ${sqlInteger(popularRows)}), total // 16) AS popular_rows, row_number() OVER (ORDER BY popularity DESC, "row") AS position FROM (SELECT ${popularity} AS popularity, e.${quoteIdentifier(NARROW_ROW_COLUMN)} AS "row", count(*) OVER () AS total FROM ${narrow} AS e)) WHERE position = popular_rows`,
       // Popularity descending, then row, in one number that sorts ascending.
       `CREATE TEMP TABLE __ac_subset AS SELECT p.prefix, p."row", p.word, p.suffix_len, ${popular} AS popular, c.scale, ((CAST(9223372036854775807 AS HUGEINT) + 1 - p.popularity) << 32) | CAST(p."row" AS HUGEINT) AS order_key FROM ${prefixes} AS p, __ac_cut AS c WHERE p.word = 1 OR ${popular}`,
       'CREATE TEMP TABLE __ac_common (head VARCHAR, level INTEGER, candidates UINTEGER[])',

@@ -37,20 +37,20 @@ import { parseJsonBytes, RECORD_LOCATION_COLUMNS, type RecordFetcher } from './r
 export type AutocompleteIndexes = ReadonlyMap<CatalogEntity, AutocompleteIndexLayout>
 
 /**
- * The records of the best matches of `request.text`, best first. With `narrowTables` (a catalog opened in
- * `narrow` mode) the names were normalised once at ingest, and an entity in `indexes` is read through its
+ * The records of the best matches of `request.text`, best first. With `narrowRowNumber` (a catalog opened
+ * in `narrow` mode: the SQL of its narrow tables' row number, `readNarrowRowNumber`) the names were normalised once at ingest, and an entity in `indexes` is read through its
  * autocomplete index; otherwise every query normalises every name, which costs seconds at 1M works.
  */
 export async function autocompleteLookup(
   db: DuckDbConnectionLike,
   fetchRecords: RecordFetcher,
   request: AutocompleteRequest,
-  narrowTables = false,
+  narrowRowNumber: string | undefined = undefined,
   indexes: AutocompleteIndexes = new Map(),
 ): Promise<readonly EntityRecord[]> {
   const entity = catalogEntityOf(request.entity)
   if (entity === undefined) return []
-  const rows = await rankAutocompleteMatches(db, request, narrowTables, indexes.get(entity))
+  const rows = await rankAutocompleteMatches(db, request, narrowRowNumber, indexes.get(entity))
   if (rows.length === 0) return []
   const records = await fetchRecords(entity, rows)
   return records.map((record) => parseJsonBytes(record) as EntityRecord)
@@ -65,7 +65,7 @@ export async function autocompleteLookup(
 export async function rankAutocompleteMatches(
   db: DuckDbConnectionLike,
   request: AutocompleteRequest,
-  narrowTables: boolean,
+  narrowRowNumber: string | undefined,
   index: AutocompleteIndexLayout | undefined,
   filteredCandidates: number = FILTERED_CANDIDATES,
 ): Promise<readonly DuckDbRow[]> {
@@ -73,9 +73,10 @@ export async function rankAutocompleteMatches(
   const text = normalizeAutocompleteText(request.text)
   if (entity === undefined || text === '' || request.limit < 1) return []
   // The filter is compiled (and refused when it searches) before either way is chosen.
-  const filter = filterOf(entity, request, narrowTables)
-  const pieces = narrowTables && index !== undefined ? textPieces(text, index.prefixChars) : undefined
-  if (pieces === undefined) return scanMatches(db, entity, text, filter, request.limit, narrowTables)
+  const filter = filterOf(entity, request, narrowRowNumber)
+  const pieces = index === undefined ? undefined : textPieces(text, index.prefixChars)
+  if (narrowRowNumber === undefined || pieces === undefined)
+    return scanMatches(db, entity, text, filter, request.limit, narrowRowNumber !== undefined)
   const single = pieces.length === 1
   // A prefix common enough to have a stored answer has a range of up to millions of word starts.
   const listed =
@@ -92,19 +93,22 @@ export async function rankAutocompleteMatches(
   // that pass (every other match ranks after them), if there are enough; else it is scanned (the filter's own
   // columns first). Any other prefix is matched in the index, and its matches filtered by row.
   if (listed !== undefined) {
-    const passing = await passingRows(db, entity, listed, filter, request.limit)
+    const passing = await passingRows(db, entity, narrowRowNumber, listed, filter, request.limit)
     return passing.length >= request.limit
       ? locateRows(db, entity, passing)
-      : scanMatches(db, entity, text, filter, request.limit, narrowTables)
+      : scanMatches(db, entity, text, filter, request.limit, true)
   }
   const ranked = await allRows(
     db,
     sql`${rankedMatches(entity, pieces)} LIMIT ${param(filteredCandidates + 1)}`,
   )
-  if (ranked.length > filteredCandidates)
-    return scanMatches(db, entity, text, filter, request.limit, narrowTables)
+  if (ranked.length > filteredCandidates) return scanMatches(db, entity, text, filter, request.limit, true)
   const candidates = ranked.map((row) => Number(row.__row))
-  return locateRows(db, entity, await passingRows(db, entity, candidates, filter, request.limit))
+  return locateRows(
+    db,
+    entity,
+    await passingRows(db, entity, narrowRowNumber, candidates, filter, request.limit),
+  )
 }
 
 /**
@@ -122,6 +126,7 @@ const FILTERED_CANDIDATES = 50_000
 const passingRows = async (
   db: DuckDbConnectionLike,
   entity: CatalogEntity,
+  rowNumber: string,
   candidates: readonly number[],
   filter: SqlFragment,
   limit: number,
@@ -129,7 +134,7 @@ const passingRows = async (
   if (candidates.length === 0) return []
   const passing = await allRows(
     db,
-    sql`SELECT c.__row FROM (SELECT unnest(CAST(CAST(${param(JSON.stringify(candidates))} AS JSON) AS UINTEGER[])) AS __row) AS c JOIN ${raw(narrowEntityTable(entity))} AS e ON e.rowid = c.__row WHERE ${filter}`,
+    sql`SELECT c.__row FROM (SELECT unnest(CAST(CAST(${param(JSON.stringify(candidates))} AS JSON) AS UINTEGER[])) AS __row) AS c JOIN ${raw(narrowEntityTable(entity))} AS e ON e.${raw(rowNumber)} = c.__row WHERE ${filter}`,
   )
   const passed = new Set(passing.map((row) => Number(row.__row)))
   return candidates.filter((row) => passed.has(row)).slice(0, limit)
@@ -141,9 +146,9 @@ const allRows = (db: DuckDbConnectionLike, fragment: SqlFragment): Promise<reado
 const filterOf = (
   entity: CatalogEntity,
   request: AutocompleteRequest,
-  narrowTables: boolean,
+  narrowRowNumber: string | undefined,
 ): SqlFragment => {
-  const target: FilterTarget = narrowTables ? { narrowRow: 'e' } : {}
+  const target: FilterTarget = narrowRowNumber === undefined ? {} : { narrowRow: 'e', narrowRowNumber }
   return compileFilter(
     entity,
     request.filter,

@@ -51,6 +51,7 @@ import {
   catalogViewStatements,
   readExternalIdLocations,
   readLinkExtremeColumns,
+  readNarrowRowNumber,
   SERVING_DATABASE_NAME,
   searchDocEntities,
 } from './catalog-views.ts'
@@ -324,7 +325,7 @@ export function duckDbAdapterOver(
         withSignal(shared, options?.signal),
         fetchRecords,
         request,
-        compiler.narrowTables,
+        compiler.narrowTables ? compiler.narrowRowNumber : undefined,
         autocompleteIndexes,
       ),
     close: async () => {
@@ -361,6 +362,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
   let autocompleteIndexes: AutocompleteIndexes = new Map()
   let linkExtremes: ReadonlySet<string> = new Set()
   let locatedExternalIds = false
+  let narrowRowNumber: string | undefined
   try {
     // Parquet footers are read once, not on every query of a view.
     await db.all('SET parquet_metadata_cache = true')
@@ -396,6 +398,8 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     if (load === 'narrow') linkExtremes = await readLinkExtremeColumns(db, SERVING_DATABASE_NAME)
     // One built before the external ids carried their record's location looks the id up again.
     if (load === 'narrow') locatedExternalIds = await readExternalIdLocations(db, SERVING_DATABASE_NAME)
+    // One built before its rows were numbered in a column numbers them by `rowid`.
+    if (load === 'narrow') narrowRowNumber = await readNarrowRowNumber(db, SERVING_DATABASE_NAME)
   } catch (error) {
     await db.close()
     throw error
@@ -407,6 +411,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     ...(search === undefined ? {} : { search }),
     ...(options.newSampleSeed === undefined ? {} : { newSampleSeed: options.newSampleSeed }),
     narrowTables: load === 'narrow',
+    ...(narrowRowNumber === undefined ? {} : { narrowRowNumber }),
     linkExtremes,
     locatedExternalIds,
     searchDocEntities: searchDocEntities(manifest.manifest),

@@ -36,6 +36,11 @@ export interface DuckDbPlanCompilerOptions {
    * entity tables without their `record` column, which no statement reads) instead of the Parquet views.
    */
   readonly narrowTables?: boolean
+  /**
+   * In `narrow` mode, the SQL of a narrow table's row number (`readNarrowRowNumber`; default the quoted
+   * `NARROW_ROW_COLUMN`): `rowid` in a serving database built before the column.
+   */
+  readonly narrowRowNumber?: string
   /** The entities whose narrow tables hold the search index's number of each row (`searchDocEntities`). */
   readonly searchDocEntities?: ReadonlySet<CatalogEntity>
   /**

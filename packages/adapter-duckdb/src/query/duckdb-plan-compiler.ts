@@ -56,6 +56,7 @@ import {
   entityView,
   LINK_SORT_COLUMNS,
   linkSortColumn,
+  NARROW_ROW_COLUMN,
   narrowEntityTable,
   rowLocationTable,
   SEARCH_DOC_COLUMN,
@@ -146,7 +147,7 @@ interface Relation {
   /** The entity's table as `e`, with the required searches joined. */
   readonly from: string
   readonly where: SqlFragment
-  /** The entity's narrow table: `rowid` is its row number, in id order. */
+  /** The entity's narrow table: its row number (`narrowRowNumber`) is in id order. */
   readonly narrow: boolean
 }
 
@@ -187,6 +188,8 @@ export class DuckDbPlanCompiler {
   readonly #newSampleSeed: () => string
   /** Statements that do not read records run on the in-memory narrow tables (`narrow` catalog mode). */
   readonly narrowTables: boolean
+  /** The SQL of a narrow table's row number (see `DuckDbPlanCompilerOptions.narrowRowNumber`). */
+  readonly narrowRowNumber: string
   /** See `DuckDbPlanCompilerOptions.locatedExternalIds` (singleton-lookup.ts reads it). */
   readonly locatedExternalIds: boolean
   readonly #semantic: { readonly dimensions: number } | undefined
@@ -202,9 +205,15 @@ export class DuckDbPlanCompiler {
     this.#searchUnavailable = options.searchUnavailable
     this.#newSampleSeed = options.newSampleSeed ?? (() => Math.random().toString(36).slice(2))
     this.narrowTables = options.narrowTables ?? false
+    this.narrowRowNumber = options.narrowRowNumber ?? quoteIdentifier(NARROW_ROW_COLUMN)
     this.locatedExternalIds = options.locatedExternalIds ?? false
     this.#searchDocEntities = options.searchDocEntities ?? new Set()
     this.#linkExtremes = options.linkExtremes ?? new Set()
+  }
+
+  /** A filter over the narrow table `e`. */
+  get #narrowTarget(): FilterTarget {
+    return { narrowRow: ROW, narrowRowNumber: this.narrowRowNumber }
   }
 
   /**
@@ -270,7 +279,7 @@ export class DuckDbPlanCompiler {
     if (rest === null && plan.corpus === 'all') return null
     const context = this.#context({ ...plan, filter: rest, groupBy: [] }, NO_INPUTS)
     const rows = this.#relation(context)
-    return sql`${withClause(context.searches)}SELECT ${raw(ROW)}."id" AS id FROM ${raw(rows.from)} WHERE ${rows.where} ORDER BY ${raw(rows.narrow ? `${ROW}.rowid` : `${ROW}."id"`)}`
+    return sql`${withClause(context.searches)}SELECT ${raw(ROW)}."id" AS id FROM ${raw(rows.from)} WHERE ${rows.where} ORDER BY ${raw(rows.narrow ? `${ROW}.${this.narrowRowNumber}` : `${ROW}."id"`)}`
   }
 
   #context(plan: QueryPlan, semantic: SemanticInputs): Context {
@@ -343,7 +352,7 @@ export class DuckDbPlanCompiler {
         chosen
           .map(
             (relation) =>
-              ` ${kind} ${relation.name} ON ${relation.name}.doc = ${relation.doc(narrow ? { narrowRow: ROW } : {})}`,
+              ` ${kind} ${relation.name} ON ${relation.name}.doc = ${relation.doc(narrow ? this.#narrowTarget : {})}`,
           )
           .join('')
     const joinedRelations = [...new Set(relations.values())].filter((relation) => relation.joined)
@@ -351,7 +360,7 @@ export class DuckDbPlanCompiler {
       entity,
       searches: clauses,
       where,
-      narrowWhere: this.narrowTables ? whereOver({ narrowRow: ROW }) : undefined,
+      narrowWhere: this.narrowTables ? whereOver(this.#narrowTarget) : undefined,
       joins: joinsOf('JOIN', joinedRelations),
       scoreJoins: joinsOf(
         'LEFT JOIN',
@@ -401,7 +410,12 @@ export class DuckDbPlanCompiler {
   readonly #sortKeyDialect: SortKeyDialect = {
     ...DUCKDB_SQL,
     codecs: DUCKDB_CODECS,
-    idKey: (direction) => ({ expr: `${ROW}."id"`, direction, type: 'text', narrowOrder: `${ROW}.rowid` }),
+    idKey: (direction) => ({
+      expr: `${ROW}."id"`,
+      direction,
+      type: 'text',
+      narrowOrder: `${ROW}.${this.narrowRowNumber}`,
+    }),
     noScore: 'NULL',
     listExtreme: (_list, typed, extreme) => `list_${extreme}(${typed})`,
     // A link table's keys of the row by id (the views exist in every load mode), or by the extremes the
@@ -483,7 +497,7 @@ export class DuckDbPlanCompiler {
       linkPage ??
       (located === undefined
         ? sql`${head}SELECT ${select}${counted}, ${raw(keyColumns)} FROM ${from(rows)} WHERE ${where} ORDER BY ${raw(order)} ${limit}`
-        : sql`${head}SELECT ${raw(`${ROW}.rowid AS __row, ${context.scoreExpr} AS __score`)}${counted}, ${raw(
+        : sql`${head}SELECT ${raw(`${ROW}.${this.narrowRowNumber} AS __row, ${context.scoreExpr} AS __score`)}${counted}, ${raw(
             keys.map((key, index) => `${key.narrowOrder ?? keyOutput(key)} AS __k${index}`).join(', '),
           )} FROM ${from(rows)} WHERE ${where} ORDER BY ${raw(order)} ${limit}`)
     return {
@@ -634,7 +648,8 @@ export class DuckDbPlanCompiler {
     })
     const keyNames = plan.groupBy.map((_, index) => `__g${index}`)
     const rows = this.#relation(context)
-    if (joinsLinkTable) baseColumns.push(rows.narrow ? `${ROW}.rowid AS __row` : `${ROW}."id" AS __id`)
+    if (joinsLinkTable)
+      baseColumns.push(rows.narrow ? `${ROW}.${this.narrowRowNumber} AS __row` : `${ROW}."id" AS __id`)
     const base = sql`__base AS (SELECT ${raw(baseColumns.join(', '))} FROM ${raw(rows.from)} WHERE ${rows.where})`
     const keysClause = raw(
       // No DISTINCT: each row is already one (id, key combination) — a scalar has one value per id, lists are

@@ -26,7 +26,7 @@ import {
   TRUE_SQL,
 } from '@oqlkit/catalog'
 import type { FilterNode, SearchNode } from '@oqlkit/engine'
-import { entityView } from './catalog-views.ts'
+import { entityView, NARROW_ROW_COLUMN } from './catalog-views.ts'
 import { columnSourceOf } from './duckdb-column-map.ts'
 
 /** Where a search node's matches are, in the statement's WITH, and how a row meets them. */
@@ -43,10 +43,12 @@ export type SearchRelationOf = (node: SearchNode) => SearchRelation
 
 /**
  * Where the filter's rows are: the entity view (by id), or a narrow table whose rows link tables can name
- * by row number, under the alias `narrowRow`.
+ * by row number, under the alias `narrowRow`, its number being `narrowRowNumber` (`readNarrowRowNumber`;
+ * default the quoted `NARROW_ROW_COLUMN`).
  */
 export interface FilterTarget {
   readonly narrowRow?: string
+  readonly narrowRowNumber?: string
 }
 
 /**
@@ -102,7 +104,10 @@ export const DUCKDB_SQL = {
 
 /** DuckDB's dialect for one statement: its search relations, and the rows it filters. */
 const duckDbSqlDialect = (searchRelationOf: SearchRelationOf, target: FilterTarget): SqlDialect => {
-  const narrowRow = target.narrowRow
+  const narrowRow =
+    target.narrowRow === undefined
+      ? undefined
+      : `${target.narrowRow}.${target.narrowRowNumber ?? quoteIdentifier(NARROW_ROW_COLUMN)}`
   return {
     ...DUCKDB_SQL,
     search: (node, negated) => {
@@ -118,10 +123,10 @@ const duckDbSqlDialect = (searchRelationOf: SearchRelationOf, target: FilterTarg
           linkedRows: (source: LinkSource, found: readonly SqlParam[]) => {
             const narrow = narrowLinkKeys(source, found)
             if (narrow === null) return FALSE_SQL
-            return sql`${raw(narrowRow)}.rowid IN (SELECT work_row FROM ${raw(quoteIdentifier(source.narrowTable))} WHERE key IN (${narrow.keys}))`
+            return sql`${raw(narrowRow)} IN (SELECT work_row FROM ${raw(quoteIdentifier(source.narrowTable))} WHERE key IN (${narrow.keys}))`
           },
           unlinkedRows: (link: LinkSource) =>
-            `${narrowRow}.rowid NOT IN (SELECT work_row FROM ${quoteIdentifier(link.narrowTable)})`,
+            `${narrowRow} NOT IN (SELECT work_row FROM ${quoteIdentifier(link.narrowTable)})`,
         }),
   }
 }

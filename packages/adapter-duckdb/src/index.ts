@@ -30,3 +30,9 @@ export { createDuckDbInstance, type DuckDbInstanceOptions } from './query/duckdb
 export { type CatalogWorkVectors, readCatalogWorkVectors } from './query/work-vector-loader.ts'
 export { exactTokensSql } from './search/search-tokenizer-sql.ts'
 export { buildServingDatabase, type ServingDatabaseOptions } from './serving/serving-database-builder.ts'
+export {
+  SERVING_UPDATE_MAX_SHARE,
+  type ServingDatabaseUpdate,
+  type ServingDatabaseUpdateOptions,
+  updateServingDatabase,
+} from './serving/serving-database-updater.ts'

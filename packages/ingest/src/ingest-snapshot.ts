@@ -15,7 +15,7 @@
 // (parse-checkpoint.ts), and only the parts not recorded are parsed again.
 import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { buildServingDatabase } from '@oqlkit/adapter-duckdb'
+import { buildServingDatabase, updateServingDatabase } from '@oqlkit/adapter-duckdb'
 import {
   CATALOG_ENTITIES,
   CATALOG_FORMAT,
@@ -47,6 +47,7 @@ import { type StageCursor, stageIdFiles, stagePreviousIds } from './build/id-lis
 import {
   keptRecordBytes,
   previousCatalogFiles,
+  previousFile,
   readPreviousCatalog,
 } from './build/previous-catalog-reader.ts'
 import { defaultStagingMemoryLimit, StagingDatabase } from './build/staging-database.ts'
@@ -316,11 +317,30 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     const taggerManifest = keptTagger ?? textTagger?.manifest
     const tagged = taggerManifest === undefined ? indexed : withTextTagger(indexed, taggerManifest)
     const described = vectors === undefined ? tagged : withVectorIndex(tagged, vectors)
-    const serving = await buildServingDatabase(build.path, described, {
-      // The same bound as the build's: DuckDB's own default is 80% of the machine.
-      memoryLimit: options.memoryLimit ?? defaultStagingMemoryLimit(),
-      onStep: (done, total) => progress.building(SERVING_DATABASE_FILE, done, total),
-    })
+    // The same bound as the build's: DuckDB's own default is 80% of the machine.
+    const memoryLimit = options.memoryLimit ?? defaultStagingMemoryLimit()
+    // An update changes the catalog's serving database in place where it can (only the rows it changed).
+    const inPlace =
+      previous === undefined
+        ? undefined
+        : await updateServingDatabase(build.path, described, {
+            previousPath: previousFile(previous, SERVING_DATABASE_FILE),
+            memoryLimit,
+            onStep: (done, total) => progress.building(`${SERVING_DATABASE_FILE} (in place)`, done, total),
+          })
+    const serving = inPlace?.updated
+      ? inPlace.file
+      : await buildServingDatabase(build.path, described, {
+          memoryLimit,
+          onStep: (done, total) =>
+            progress.building(
+              inPlace === undefined
+                ? SERVING_DATABASE_FILE
+                : `${SERVING_DATABASE_FILE} (built whole: ${inPlace.reason})`,
+              done,
+              total,
+            ),
+        })
     const manifest: CatalogManifest = { ...described, files: [...described.files, serving] }
     await writeFile(join(build.path, CATALOG_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
     progress.emit('commit')

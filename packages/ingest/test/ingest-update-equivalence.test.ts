@@ -6,8 +6,9 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { listValue } from '@duckdb/node-api'
-import type { CatalogManifest } from '@oqlkit/catalog'
+import { DuckDBInstance, listValue } from '@duckdb/node-api'
+import { NARROW_ROW_COLUMN } from '@oqlkit/adapter-duckdb'
+import { type CatalogManifest, quoteIdentifier, SERVING_DATABASE_FILE } from '@oqlkit/catalog'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IngestSummary } from '../src/ingest-progress.ts'
 import { ingestSnapshot } from '../src/ingest-snapshot.ts'
@@ -16,6 +17,7 @@ import { readSample, recordsOf, updateMerges, updateParts } from './support/samp
 import { type FixturePart, writeLegacySnapshot } from './support/snapshot-fixtures.ts'
 
 const core = { searchIndex: false, textTagger: false, vectors: false } as const
+const NEW_WORK_ID = (at: number) => `W99999999990${at + 1}`
 
 let root: string
 let updated: string
@@ -30,7 +32,9 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'oqlkit-update-equivalence-'))
   const read = readSample()
   sample = read.parts
-  const update = updateParts(sample)
+  // New works whose ids sort after every id of the sample, as OpenAlex's newest ids sort after the older
+  // ones of their length: the serving database is then changed in place (its rows are numbered in id order).
+  const update = updateParts(sample, (at) => NEW_WORK_ID(at))
   const merges = updateMerges(sample)
   writeLegacySnapshot(join(root, 'base'), sample, read.merged)
   writeLegacySnapshot(join(root, 'update'), update, merges)
@@ -98,7 +102,7 @@ describe('an update gives the catalog a full build of the same records gives', (
     expect(records.get(short(0))?.title).toBe(`${String(works[0]!.title)} (revised)`)
     expect(records.has(short(30))).toBe(false)
     expect(records.has(short(31))).toBe(false)
-    expect(records.has('W9000000001')).toBe(true)
+    expect(records.has(NEW_WORK_ID(0))).toBe(true)
     expect(records.size).toBe(works.length + 3 - 2)
   })
 
@@ -163,5 +167,75 @@ describe('an update gives the catalog a full build of the same records gives', (
     const after = readFileSync(join(updated, 'records', 'works.records'))
     expect(after.length).toBeGreaterThan(storeBeforeUpdate.length)
     expect(after.subarray(0, storeBeforeUpdate.length).equals(storeBeforeUpdate)).toBe(true)
+  })
+
+  it('changed the catalog’s serving database in place, to the tables a build gives', async () => {
+    expect([...updateSteps].filter((step) => step.startsWith(SERVING_DATABASE_FILE))).toStrictEqual([
+      `${SERVING_DATABASE_FILE} (in place)`,
+    ])
+    expect([...updateSteps].some((step) => step.startsWith(`${SERVING_DATABASE_FILE} (built whole`))).toBe(
+      false,
+    )
+    const instance = await DuckDBInstance.create(':memory:')
+    const db = await instance.connect()
+    const rows = async (sql: string) => (await db.runAndReadAll(sql)).getRowObjectsJson()
+    try {
+      await db.run(`ATTACH '${join(updated, SERVING_DATABASE_FILE)}' AS a (READ_ONLY)`)
+      await db.run(`ATTACH '${join(rebuilt, SERVING_DATABASE_FILE)}' AS b (READ_ONLY)`)
+      const tables = (await rows("SELECT table_name FROM duckdb_tables() WHERE database_name = 'b'")).map(
+        (row) => String(row.table_name),
+      )
+      const ours = (await rows("SELECT table_name FROM duckdb_tables() WHERE database_name = 'a'")).map(
+        (row) => String(row.table_name),
+      )
+      expect(ours.sort()).toStrictEqual([...tables].sort())
+      expect(tables).toContain('works__narrow')
+      // Each table's rows as a build would differ only in row numbers and record locations: rows named by
+      // number are named by id instead.
+      const located = 'EXCLUDE (record_offset, record_bytes)'
+      const rowsOf = (side: 'a' | 'b', table: string): string => {
+        const t = `${side}.${quoteIdentifier(table)}`
+        if (table.startsWith('link_'))
+          return `SELECT l.* EXCLUDE (work_row), w."id" AS work_id FROM ${t} AS l JOIN ${side}.works__narrow AS w ON w.${quoteIdentifier(NARROW_ROW_COLUMN)} = l.work_row`
+        if (table.endsWith('__narrow'))
+          return `SELECT * ${located.replace(')', `, ${quoteIdentifier(NARROW_ROW_COLUMN)})`)} FROM ${t}`
+        if (table.endsWith('__locations')) return `SELECT "id" FROM ${t}`
+        if (table.endsWith('__autocomplete')) {
+          const narrow = `${side}.${quoteIdentifier(table.replace(/__autocomplete$/, '__narrow'))}`
+          return `SELECT p.* EXCLUDE ("row"), n."id" FROM ${t} AS p JOIN ${narrow} AS n ON n.${quoteIdentifier(NARROW_ROW_COLUMN)} = p."row"`
+        }
+        if (table.endsWith('__autocomplete_lists')) {
+          const narrow = `${side}.${quoteIdentifier(table.replace(/__autocomplete_lists$/, '__narrow'))}`
+          return `SELECT x.prefix, x.i, n."id" FROM (SELECT prefix, generate_subscripts("rows", 1) AS i, unnest("rows") AS r FROM ${t}) AS x JOIN ${narrow} AS n ON n.${quoteIdentifier(NARROW_ROW_COLUMN)} = x.r`
+        }
+        if (table === 'external_ids') return `SELECT * ${located} FROM ${t}`
+        return `SELECT * FROM ${t}`
+      }
+      for (const table of tables) {
+        const [counts] = await rows(
+          `SELECT (SELECT count(*) FROM a.${quoteIdentifier(table)}) AS a, (SELECT count(*) FROM b.${quoteIdentifier(table)}) AS b`,
+        )
+        expect(counts, table).toStrictEqual({ a: counts?.b, b: counts?.b })
+        const differ = await rows(
+          `SELECT count(*) AS n FROM ((${rowsOf('a', table)} EXCEPT ALL ${rowsOf('b', table)}) UNION ALL (${rowsOf('b', table)} EXCEPT ALL ${rowsOf('a', table)}))`,
+        )
+        expect(differ[0]?.n, table).toBe('0')
+      }
+      // Every reference by row number names a row, and the numbers are in id order.
+      for (const table of tables.filter((name) => name.endsWith('__narrow') && !name.startsWith('link_'))) {
+        const [order] = await rows(
+          `SELECT count(*) FILTER (WHERE number <= previous) AS unordered, count(DISTINCT number) = count(*) AS distinct FROM (SELECT ${quoteIdentifier(NARROW_ROW_COLUMN)} AS number, lag(${quoteIdentifier(NARROW_ROW_COLUMN)}) OVER (ORDER BY "id") AS previous FROM a.${quoteIdentifier(table)})`,
+        )
+        expect(order, table).toStrictEqual({ unordered: '0', distinct: true })
+        const locations = quoteIdentifier(table.replace(/__narrow$/, '__locations'))
+        const [located] = await rows(
+          `SELECT count(*) AS n FROM a.${locations} AS l LEFT JOIN a.${quoteIdentifier(table)} AS n ON n.${quoteIdentifier(NARROW_ROW_COLUMN)} = l."row" AND n."id" = l."id" AND n.record_offset = l.record_offset WHERE n."id" IS NULL`,
+        )
+        expect(located?.n, locations).toBe('0')
+      }
+    } finally {
+      db.closeSync()
+      instance.closeSync()
+    }
   })
 })

@@ -99,18 +99,29 @@ export const autocompleteIndexStatements = (
   served: (name: string) => string,
   rowCountOf: (entity: CatalogEntity) => number,
   options: AutocompleteIndexOptions = {},
+  /** Only these entities' indexes, made again in a database that has the index (an update in place). */
+  only?: ReadonlySet<CatalogEntity>,
 ): string[] => {
   const { prefixChars, listRows, listAbove, popularRows, minRows } = { ...DEFAULTS, ...options }
   const chars = sqlInteger(prefixChars)
   const layout = served(quoteIdentifier(AUTOCOMPLETE_LAYOUT_TABLE))
-  const statements = [
-    `CREATE TABLE ${layout} (entity VARCHAR, version INTEGER, prefix_chars INTEGER, list_rows INTEGER)`,
-  ]
+  const statements =
+    only === undefined
+      ? [`CREATE TABLE ${layout} (entity VARCHAR, version INTEGER, prefix_chars INTEGER, list_rows INTEGER)`]
+      : []
   for (const info of CATALOG_ENTITIES) {
-    if (rowCountOf(info.entity) < minRows) continue
+    if (only !== undefined && !only.has(info.entity)) continue
     const narrow = served(narrowEntityTable(info.entity))
     const prefixes = served(autocompletePrefixTable(info.entity))
     const lists = served(autocompleteListTable(info.entity))
+    // Made again: what the entity had goes first (its rows may have crossed `minRows` either way).
+    if (only !== undefined)
+      statements.push(
+        `DROP TABLE IF EXISTS ${prefixes}`,
+        `DROP TABLE IF EXISTS ${lists}`,
+        `DELETE FROM ${layout} WHERE entity = ${constantLiteral(info.entity)}`,
+      )
+    if (rowCountOf(info.entity) < minRows) continue
     const popularity = `CAST(coalesce(e.${autocompletePopularityColumn(info.entity)}, 0) AS BIGINT)`
     const name = `coalesce(e.${quoteIdentifier(AUTOCOMPLETE_NAME_COLUMN)}, '')`
     const popular = '(p.popularity > c.popularity OR (p.popularity = c.popularity AND p."row" <= c."row"))'

@@ -5,6 +5,7 @@ import type { CatalogManifest, CatalogTable } from '@oqlkit/catalog'
 import {
   CATALOG_ENTITIES,
   type CatalogEntity,
+  type CatalogEntityInfo,
   catalogEntityInfo,
   constantLiteral,
   isCatalogRelativePath,
@@ -120,15 +121,24 @@ const narrowLinkTableStatements = (manifest: CatalogManifest): string[] =>
   LINK_TABLES.map((spec) => {
     const rows = manifest.links[spec.name]?.rowCount ?? 0
     const inFileOrder = rows > LINK_ROWS_READ_IN_ORDER * manifest.entities.works.rowCount
-    const sortKeys = LINK_SORT_COLUMNS.map(
-      (column) =>
-        `, CAST(w.${quoteIdentifier(column.name)} AS ${column.type}) AS ${quoteIdentifier(linkSortColumn(column.name))}`,
-    ).join('')
-    // An id's number; the ingest wrote every key as the letter and digits, and no id has more digits than a
-    // UBIGINT holds (one that had would never match a filter here).
-    const key = narrowLinkKeyLetter(spec) === null ? 'l.key' : 'TRY_CAST(substr(l.key, 2) AS UBIGINT) AS key'
-    return `CREATE TABLE ${served(quoteIdentifier(narrowLinkTableOf(spec.name)))} AS SELECT ${key}, w.${quoteIdentifier(NARROW_ROW_COLUMN)} AS work_row, w."is_xpac" AS ${WORK_IS_XPAC_COLUMN}${sortKeys} FROM ${quoteIdentifier(linkViewOf(spec.name))} AS l JOIN ${served(narrowEntityTable('works'))} AS w ON w."id" = l.work_id${inFileOrder ? '' : ' ORDER BY 1, work_row'}`
+    return `CREATE TABLE ${served(quoteIdentifier(narrowLinkTableOf(spec.name)))} AS ${narrowLinkRowsSql(spec)}${inFileOrder ? '' : ' ORDER BY 1, work_row'}`
   })
+
+/**
+ * The rows of a narrow link table, from the link table's view, each work found in `works__narrow` by id:
+ * every work's, or (`onlyWorks`, SQL of a relation with an `id` column) only those works'.
+ */
+export const narrowLinkRowsSql = (spec: (typeof LINK_TABLES)[number], onlyWorks?: string): string => {
+  const sortKeys = LINK_SORT_COLUMNS.map(
+    (column) =>
+      `, CAST(w.${quoteIdentifier(column.name)} AS ${column.type}) AS ${quoteIdentifier(linkSortColumn(column.name))}`,
+  ).join('')
+  // An id's number; the ingest wrote every key as the letter and digits, and no id has more digits than a
+  // UBIGINT holds (one that had would never match a filter here).
+  const key = narrowLinkKeyLetter(spec) === null ? 'l.key' : 'TRY_CAST(substr(l.key, 2) AS UBIGINT) AS key'
+  const only = onlyWorks === undefined ? '' : ` WHERE l.work_id IN (SELECT "id" FROM ${onlyWorks})`
+  return `SELECT ${key}, w.${quoteIdentifier(NARROW_ROW_COLUMN)} AS work_row, w."is_xpac" AS ${WORK_IS_XPAC_COLUMN}${sortKeys} FROM ${quoteIdentifier(linkViewOf(spec.name))} AS l JOIN ${served(narrowEntityTable('works'))} AS w ON w."id" = l.work_id${only}`
+}
 
 /** The serving database's build-time table of the works' link extremes, in the works' file order. */
 const WORK_LINK_EXTREMES = quoteIdentifier('__work_link_extremes')
@@ -144,16 +154,30 @@ const WORK_LINK_EXTREMES = quoteIdentifier('__work_link_extremes')
  * are sorted, back into the works' order, never the wide rows.
  */
 const workLinkExtremesStatement = (): string => {
-  const joins = LINK_TABLES.map((spec, index) => {
+  const { columns, joins } = linkExtremesSql('w')
+  return `CREATE TEMP TABLE ${WORK_LINK_EXTREMES} AS SELECT ${columns} FROM (SELECT "id", row_number() OVER () AS __position FROM ${entityView('works')}) AS w ${joins} ORDER BY w.__position`
+}
+
+/**
+ * The works' link extremes (see `workLinkExtremesStatement`) as columns, and the joins that give them to the
+ * works under `alias` by id: from every link row, or (`onlyWorks`, SQL of a relation with an `id` column)
+ * only those works' rows.
+ */
+export const linkExtremesSql = (alias: string, onlyWorks?: string): { columns: string; joins: string } => {
+  const only = onlyWorks === undefined ? '' : ` WHERE work_id IN (SELECT "id" FROM ${onlyWorks})`
+  const parts = LINK_TABLES.map((spec, index) => {
     const { lo, hi } = linkExtremeColumnsOf(spec.name)
     const held = (text: string) =>
       narrowLinkKeyLetter(spec) === null ? text : `TRY_CAST(substr(${text}, 2) AS UBIGINT)`
     return {
       columns: `x${index}.lo AS ${quoteIdentifier(lo)}, x${index}.hi AS ${quoteIdentifier(hi)}`,
-      join: `LEFT JOIN (SELECT work_id, ${held('min(key)')} AS lo, ${held('max(key)')} AS hi FROM ${quoteIdentifier(linkViewOf(spec.name))} GROUP BY work_id) AS x${index} ON x${index}.work_id = w."id"`,
+      join: `LEFT JOIN (SELECT work_id, ${held('min(key)')} AS lo, ${held('max(key)')} AS hi FROM ${quoteIdentifier(linkViewOf(spec.name))}${only} GROUP BY work_id) AS x${index} ON x${index}.work_id = ${alias}."id"`,
     }
   })
-  return `CREATE TEMP TABLE ${WORK_LINK_EXTREMES} AS SELECT ${joins.map(({ columns }) => columns).join(', ')} FROM (SELECT "id", row_number() OVER () AS __position FROM ${entityView('works')}) AS w ${joins.map(({ join }) => join).join(' ')} ORDER BY w.__position`
+  return {
+    columns: parts.map(({ columns }) => columns).join(', '),
+    joins: parts.map(({ join }) => join).join(' '),
+  }
 }
 
 /**
@@ -281,6 +305,28 @@ export const catalogViewStatements = (
 }
 
 /**
+ * The columns of an entity's narrow row, over its row `e` of the entity's view: every column, the name as
+ * autocomplete compares it, and for letter ids the search index's number; not the works' link extremes
+ * (`linkExtremesSql`) or the row number.
+ */
+export const narrowRowColumnsSql = (info: CatalogEntityInfo): string => {
+  // Every letter id's number, whether or not a search index exists yet (`oqlkit index` may add one later):
+  // searches use the column only for entities whose index checked that every id is a letter and a number.
+  const searchDoc =
+    info.idKind === 'letter'
+      ? `, TRY_CAST(substr(e."id", 2) AS UBIGINT) AS ${quoteIdentifier(SEARCH_DOC_COLUMN)}`
+      : ''
+  return `e.*, ${normalizedNameSql('e')} AS ${quoteIdentifier(AUTOCOMPLETE_NAME_COLUMN)}${searchDoc}`
+}
+
+/**
+ * An entity's external ids with the location of each one's record: every one, or (`onlyIds`, SQL of a
+ * relation with an `id` column) only those of these ids.
+ */
+export const locatedExternalIdsSql = (entity: CatalogEntity, onlyIds?: string): string =>
+  `SELECT x.*, n.record_offset, n.record_bytes FROM memory.main.${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS x LEFT JOIN ${served(narrowEntityTable(entity))} AS n ON n."id" = x."id" WHERE x.entity = ${constantLiteral(entity)}${onlyIds === undefined ? '' : ` AND x."id" IN (SELECT "id" FROM ${onlyIds})`}`
+
+/**
  * The tables of the serving database (`catalog.duckdb`), built at ingest, attached as `SERVING_DATABASE_NAME`,
  * from the views of `catalogViewStatements(…, 'views')`: per entity its narrow table (indexed on `id`) and
  * row locations (indexed on `row`), the external ids (indexed on `value`), then the narrow link tables and
@@ -293,12 +339,6 @@ export const servingDatabaseStatements = (
 ): { readonly statement: string; readonly threadBound: boolean }[] => {
   const statements: string[] = []
   for (const info of CATALOG_ENTITIES) {
-    // Every letter id's number, whether or not a search index exists yet (`oqlkit index` may add one later):
-    // searches use the column only for entities whose index checked that every id is a letter and a number.
-    const searchDoc =
-      info.idKind === 'letter'
-        ? `, TRY_CAST(substr(e."id", 2) AS UBIGINT) AS ${quoteIdentifier(SEARCH_DOC_COLUMN)}`
-        : ''
     const narrow = served(narrowEntityTable(info.entity))
     const locations = served(rowLocationTable(info.entity))
     // The works take their link extremes beside them, row for row (both in the works file's order).
@@ -306,7 +346,7 @@ export const servingDatabaseStatements = (
     if (works) statements.push(workLinkExtremesStatement())
     const row = quoteIdentifier(NARROW_ROW_COLUMN)
     statements.push(
-      `CREATE TABLE ${narrow} AS SELECT e.*, ${normalizedNameSql('e')} AS ${quoteIdentifier(AUTOCOMPLETE_NAME_COLUMN)}${searchDoc}${works ? ', x.*' : ''} FROM ${entityView(info.entity)} AS e${works ? ` POSITIONAL JOIN ${WORK_LINK_EXTREMES} AS x` : ''}`,
+      `CREATE TABLE ${narrow} AS SELECT ${narrowRowColumnsSql(info)}${works ? ', x.*' : ''} FROM ${entityView(info.entity)} AS e${works ? ` POSITIONAL JOIN ${WORK_LINK_EXTREMES} AS x` : ''}`,
       ...(works ? [`DROP TABLE ${WORK_LINK_EXTREMES}`] : []),
       // Numbered once the table holds every row, before any index exists (an update of an indexed table
       // deletes and inserts its rows): the `rowid` of a table only ever inserted into is its position.
@@ -325,10 +365,7 @@ export const servingDatabaseStatements = (
   // with the record's location beside the id a singleton by DOI reads its record without a second lookup by
   // id (1.2 ms and 2.1 ms cold at 1M works).
   const externalIds = served(quoteIdentifier(EXTERNAL_IDS_VIEW))
-  const located = CATALOG_ENTITIES.map(
-    ({ entity }) =>
-      `SELECT x.*, n.record_offset, n.record_bytes FROM memory.main.${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS x LEFT JOIN ${served(narrowEntityTable(entity))} AS n ON n."id" = x."id" WHERE x.entity = ${constantLiteral(entity)}`,
-  )
+  const located = CATALOG_ENTITIES.map(({ entity }) => locatedExternalIdsSql(entity))
   statements.push(
     `CREATE TABLE ${externalIds} AS ${located.join(' UNION ALL ')}`,
     `CREATE INDEX "external_ids_value" ON ${externalIds} ("value")`,

@@ -54,7 +54,11 @@ export const recordsOf = (parts: readonly FixturePart[], entity: string): Json[]
     .flatMap((part) => (part.content as string[]).map((line) => JSON.parse(line) as Json))
 
 /** A newer partition: 20 works revised (title, fewer authors and references, a new DOI for some), 3 new works, 5 authors renamed. */
-export function updateParts(sample: readonly FixturePart[]): FixturePart[] {
+export function updateParts(
+  sample: readonly FixturePart[],
+  /** The id of the `at`th new work (default `W900000000<at + 1>`, which sorts among the sample's ids). */
+  newWorkId: (at: number) => string = (at) => `W900000000${at + 1}`,
+): FixturePart[] {
   const works = recordsOf(sample, 'works')
   const revised = works.slice(0, 20).map((work, at) => ({
     ...work,
@@ -66,7 +70,7 @@ export function updateParts(sample: readonly FixturePart[]): FixturePart[] {
     updated_date: `${UPDATE_PARTITION}T08:00:00.000000`,
   }))
   const added = works.slice(20, 23).map((work, at) => {
-    const id = `https://openalex.org/W900000000${at + 1}`
+    const id = `https://openalex.org/${newWorkId(at)}`
     return {
       ...work,
       id,

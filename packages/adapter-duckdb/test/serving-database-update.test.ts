@@ -1,0 +1,117 @@
+// When the serving database cannot be changed in place (updateServingDatabase), it says why and leaves no
+// file, so that the ingest builds it whole; and when nothing changed, it is the catalog's as it was. That an
+// update in place gives the tables a build gives is tested by the ingest (ingest-update-equivalence.test.ts).
+import { existsSync, renameSync } from 'node:fs'
+import { join } from 'node:path'
+import {
+  type CatalogManifest,
+  entityFilePath,
+  readCatalogManifest,
+  SERVING_DATABASE_FILE,
+} from '@oqlkit/catalog'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { NARROW_ROW_COLUMN } from '../src/query/catalog-views.ts'
+import { createDuckDbInstance } from '../src/query/duckdb-instance-factory.ts'
+import { updateServingDatabase } from '../src/serving/serving-database-updater.ts'
+import { ingestSampleCatalog } from './query-sample-fixture.ts'
+
+type Catalog = { catalogDir: string; dispose: () => void }
+const catalogs: Catalog[] = []
+let previous: Catalog
+let previousPath: string
+
+const manifestOf = async (catalog: Catalog): Promise<CatalogManifest> => {
+  const read = await readCatalogManifest(catalog.catalogDir)
+  if (!read.ok) throw new Error(read.message)
+  return read.manifest
+}
+
+/** Runs statements in DuckDB over `database` (a file, or memory). */
+const run = async (database: string, statements: readonly string[]) => {
+  const instance = await createDuckDbInstance(database)
+  const connection = await instance.connect()
+  try {
+    for (const statement of statements) await connection.run(statement)
+  } finally {
+    connection.closeSync()
+    instance.closeSync()
+  }
+}
+
+const copy = async (): Promise<Catalog> => {
+  const catalog = await ingestSampleCatalog()
+  catalogs.push(catalog)
+  return catalog
+}
+
+beforeAll(async () => {
+  previous = await copy()
+  previousPath = join(previous.catalogDir, SERVING_DATABASE_FILE)
+}, 60_000)
+
+afterAll(() => {
+  for (const catalog of catalogs) catalog.dispose()
+})
+
+describe('a serving database updated in place', () => {
+  it('is the catalog’s own when nothing changed', async () => {
+    const next = await copy()
+    const result = await updateServingDatabase(next.catalogDir, await manifestOf(next), { previousPath })
+    expect(result.updated).toBe(true)
+    if (result.updated) expect(result.changed.size).toBe(0)
+    expect(existsSync(join(next.catalogDir, SERVING_DATABASE_FILE))).toBe(true)
+  })
+
+  it('is declined, leaving no file, when a new id sorts before the catalog’s last', async () => {
+    const next = await copy()
+    const works = join(next.catalogDir, ...entityFilePath('works').split('/'))
+    // One work more, whose id sorts first: its row number could not be in id order.
+    await run(':memory:', [
+      `COPY (SELECT * FROM read_parquet('${works}') UNION ALL (SELECT * REPLACE ('W1' AS "id") FROM read_parquet('${works}') LIMIT 1) ORDER BY "id") TO '${works}.next' (FORMAT parquet)`,
+    ])
+    renameSync(`${works}.next`, works)
+    const result = await updateServingDatabase(next.catalogDir, await manifestOf(next), { previousPath })
+    expect(result).toStrictEqual({
+      updated: false,
+      reason: "1 new works ids sort before the catalog's last (rows are numbered in id order)",
+    })
+    expect(existsSync(join(next.catalogDir, SERVING_DATABASE_FILE))).toBe(false)
+  })
+
+  it('is declined past the share of changed rows it may take', async () => {
+    const next = await copy()
+    const result = await updateServingDatabase(next.catalogDir, await manifestOf(next), {
+      previousPath,
+      maxChangedShare: 0,
+    })
+    // Nothing changed: a share of 0 still updates.
+    expect(result.updated).toBe(true)
+    const works = join(next.catalogDir, ...entityFilePath('works').split('/'))
+    await run(':memory:', [
+      `COPY (SELECT * REPLACE (record_bytes + 1 AS record_bytes) FROM read_parquet('${works}')) TO '${works}.next' (FORMAT parquet)`,
+    ])
+    renameSync(`${works}.next`, works)
+    const revised = await updateServingDatabase(next.catalogDir, await manifestOf(next), { previousPath })
+    expect(revised.updated).toBe(false)
+    if (!revised.updated)
+      expect(revised.reason).toMatch(/^the update deletes and inserts \d+ rows of \d+ works/)
+  })
+
+  it('is declined for a database built before its rows were numbered in a column', async () => {
+    const older = await copy()
+    await run(join(older.catalogDir, SERVING_DATABASE_FILE), [
+      'SET threads = 1',
+      `CREATE TABLE works__older AS SELECT * EXCLUDE (${NARROW_ROW_COLUMN}) FROM works__narrow`,
+      'DROP TABLE works__narrow',
+      'ALTER TABLE works__older RENAME TO works__narrow',
+    ])
+    const next = await copy()
+    const result = await updateServingDatabase(next.catalogDir, await manifestOf(next), {
+      previousPath: join(older.catalogDir, SERVING_DATABASE_FILE),
+    })
+    expect(result).toStrictEqual({
+      updated: false,
+      reason: 'the serving database being updated numbers its rows by rowid',
+    })
+  })
+})

@@ -2,7 +2,8 @@
 // compressed with the entity's dictionary), in task order, and says where each segment begins: a row's
 // offset in the store is its offset in its segment plus that base. Copying compressed bytes is the only
 // work left here; nothing is compressed twice.
-import { open, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { copyFile, open, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CatalogEntity } from '@oqlkit/catalog'
 import {
@@ -150,13 +151,25 @@ export async function assembleRecordStore(
   const dictionaryPath = recordDictionaryPath(entity)
   await writeFile(absolute(dictionaryPath), dictionary)
   const bases: { part: number; base: number }[] = []
-  const out = await open(absolute(storePath), 'w')
+  // The first segment (in an update, the store of the catalog it updates: 2.2 GB at 1M works) is copied by
+  // the kernel (copy_file_range, or a reflink where the file system has them): 2.0-2.2 s with the sync at the
+  // end against 4.8-5.9 s read and written through a buffer here.
+  const [first] = segments
+  if (first === undefined) await writeFile(absolute(storePath), '')
+  else await copyFile(first.path, absolute(storePath), constants.COPYFILE_FICLONE)
+  const out = await open(absolute(storePath), 'r+')
   let position = 0
   let records = 0
   try {
     const buffer = Buffer.allocUnsafe(COPY_CHUNK)
     for (const segment of segments) {
       bases.push({ part: segment.part, base: position })
+      if (segment === first) {
+        position = (await out.stat()).size
+        records += segment.records
+        if (segment.removeAfterCopy) await rm(segment.path, { force: true })
+        continue
+      }
       const input = await open(segment.path, 'r')
       try {
         for (;;) {

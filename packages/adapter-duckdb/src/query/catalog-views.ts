@@ -124,11 +124,17 @@ const narrowLinkTableStatements = (manifest: CatalogManifest): string[] =>
     return `CREATE TABLE ${served(quoteIdentifier(narrowLinkTableOf(spec.name)))} AS ${narrowLinkRowsSql(spec)}${inFileOrder ? '' : ' ORDER BY 1, work_row'}`
   })
 
+/** The relation a link table's rows are read from: its view of the catalog's file. */
+const linkViewRows = (spec: (typeof LINK_TABLES)[number]): string => quoteIdentifier(linkViewOf(spec.name))
+
 /**
- * The rows of a narrow link table, from the link table's view, each work found in `works__narrow` by id:
- * every work's, or (`onlyWorks`, SQL of a relation with an `id` column) only those works'.
+ * The rows of a narrow link table, from `from` (its link rows, `key` and `work_id`: the link table's view
+ * unless given), each work found in `works__narrow` by id.
  */
-export const narrowLinkRowsSql = (spec: (typeof LINK_TABLES)[number], onlyWorks?: string): string => {
+export const narrowLinkRowsSql = (
+  spec: (typeof LINK_TABLES)[number],
+  from: string = linkViewRows(spec),
+): string => {
   const sortKeys = LINK_SORT_COLUMNS.map(
     (column) =>
       `, CAST(w.${quoteIdentifier(column.name)} AS ${column.type}) AS ${quoteIdentifier(linkSortColumn(column.name))}`,
@@ -136,8 +142,7 @@ export const narrowLinkRowsSql = (spec: (typeof LINK_TABLES)[number], onlyWorks?
   // An id's number; the ingest wrote every key as the letter and digits, and no id has more digits than a
   // UBIGINT holds (one that had would never match a filter here).
   const key = narrowLinkKeyLetter(spec) === null ? 'l.key' : 'TRY_CAST(substr(l.key, 2) AS UBIGINT) AS key'
-  const only = onlyWorks === undefined ? '' : ` WHERE l.work_id IN (SELECT "id" FROM ${onlyWorks})`
-  return `SELECT ${key}, w.${quoteIdentifier(NARROW_ROW_COLUMN)} AS work_row, w."is_xpac" AS ${WORK_IS_XPAC_COLUMN}${sortKeys} FROM ${quoteIdentifier(linkViewOf(spec.name))} AS l JOIN ${served(narrowEntityTable('works'))} AS w ON w."id" = l.work_id${only}`
+  return `SELECT ${key}, w.${quoteIdentifier(NARROW_ROW_COLUMN)} AS work_row, w."is_xpac" AS ${WORK_IS_XPAC_COLUMN}${sortKeys} FROM ${from} AS l JOIN ${served(narrowEntityTable('works'))} AS w ON w."id" = l.work_id`
 }
 
 /** The serving database's build-time table of the works' link extremes, in the works' file order. */
@@ -160,18 +165,19 @@ const workLinkExtremesStatement = (): string => {
 
 /**
  * The works' link extremes (see `workLinkExtremesStatement`) as columns, and the joins that give them to the
- * works under `alias` by id: from every link row, or (`onlyWorks`, SQL of a relation with an `id` column)
- * only those works' rows.
+ * works under `alias` by id, from each link table's rows in `rowsOf(spec)` (its view unless given).
  */
-export const linkExtremesSql = (alias: string, onlyWorks?: string): { columns: string; joins: string } => {
-  const only = onlyWorks === undefined ? '' : ` WHERE work_id IN (SELECT "id" FROM ${onlyWorks})`
+export const linkExtremesSql = (
+  alias: string,
+  rowsOf: (spec: (typeof LINK_TABLES)[number]) => string = linkViewRows,
+): { columns: string; joins: string } => {
   const parts = LINK_TABLES.map((spec, index) => {
     const { lo, hi } = linkExtremeColumnsOf(spec.name)
     const held = (text: string) =>
       narrowLinkKeyLetter(spec) === null ? text : `TRY_CAST(substr(${text}, 2) AS UBIGINT)`
     return {
       columns: `x${index}.lo AS ${quoteIdentifier(lo)}, x${index}.hi AS ${quoteIdentifier(hi)}`,
-      join: `LEFT JOIN (SELECT work_id, ${held('min(key)')} AS lo, ${held('max(key)')} AS hi FROM ${quoteIdentifier(linkViewOf(spec.name))}${only} GROUP BY work_id) AS x${index} ON x${index}.work_id = ${alias}."id"`,
+      join: `LEFT JOIN (SELECT work_id, ${held('min(key)')} AS lo, ${held('max(key)')} AS hi FROM ${rowsOf(spec)} GROUP BY work_id) AS x${index} ON x${index}.work_id = ${alias}."id"`,
     }
   })
   return {

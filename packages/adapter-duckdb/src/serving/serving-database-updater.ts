@@ -17,6 +17,7 @@ import {
   type CatalogEntity,
   constantLiteral,
   LINK_TABLES,
+  linkViewOf,
   narrowLinkTableOf,
   quoteIdentifier,
   SERVING_DATABASE_FILE,
@@ -201,10 +202,21 @@ async function planChanges(
   return changes
 }
 
-/** The narrow row of `info` as this version writes it, from the catalog's files. */
-const narrowRowSelect = (info: CatalogEntityInfo, fresh: string, numbered: string): string => {
+/** The link rows of the works an update wrote, staged once per link table (both the extremes and the rows read them). */
+const freshLinkRows = (spec: (typeof LINK_TABLES)[number]): string =>
+  `__serving_links_${LINK_TABLES.indexOf(spec)}`
+
+/**
+ * The narrow row of `info` as this version writes it, from the catalog's files (the works' link extremes from
+ * `linkRowsOf`, each link table's rows of the works inserted).
+ */
+const narrowRowSelect = (
+  info: CatalogEntityInfo,
+  numbered: string,
+  linkRowsOf: (spec: (typeof LINK_TABLES)[number]) => string,
+): string => {
   const works = info.entity === 'works'
-  const extremes = works ? linkExtremesSql('e', fresh) : undefined
+  const extremes = works ? linkExtremesSql('e', linkRowsOf) : undefined
   return `SELECT ${narrowRowColumnsSql(info)}${extremes === undefined ? '' : `, ${extremes.columns}`}, num."row" AS ${quoteIdentifier(NARROW_ROW_COLUMN)} FROM ${entityView(info.entity)} AS e JOIN ${numbered} AS num ON num."id" = e."id"${extremes === undefined ? '' : ` ${extremes.joins}`}`
 }
 
@@ -215,7 +227,7 @@ async function sameColumns(db: DuckDbConnectionLike, info: CatalogEntityInfo): P
     [SERVING_DATABASE_NAME, `${info.table}__narrow`],
   )
   const written = await db.all(
-    `DESCRIBE ${narrowRowSelect(info, '(SELECT NULL AS "id" WHERE FALSE)', '(SELECT NULL AS "id", NULL AS "row" WHERE FALSE)')}`,
+    `DESCRIBE ${narrowRowSelect(info, '(SELECT NULL AS "id", NULL AS "row" WHERE FALSE)', () => '(SELECT NULL AS key, NULL AS work_id WHERE FALSE)')}`,
   )
   const names = (rows: readonly Record<string, unknown>[]) =>
     rows
@@ -237,22 +249,32 @@ async function applyChanges(
     const narrow = served(narrowEntityTable(info.entity))
     const numbered = `${fresh}_numbered`
     // A revised row keeps its number; a new id takes the next ones, in id order (after every other id).
+    const works = info.entity === 'works'
     steps.push(
       `CREATE TEMP TABLE ${numbered} AS SELECT f."id", g."row" FROM ${fresh} AS f JOIN ${gone} AS g ON g."id" = f."id" UNION ALL SELECT "id", CAST((SELECT coalesce(max(${row}), -1) FROM ${narrow}) + row_number() OVER (ORDER BY "id") AS UINTEGER) FROM ${fresh} WHERE "id" NOT IN (SELECT "id" FROM ${gone})`,
+      // Each link file read once for the works written, not once for their extremes and again for their link
+      // rows: the update in place of 10,000 of 1M works 17.4 -> 15.9 s.
+      ...(works
+        ? LINK_TABLES.map(
+            (spec) =>
+              `CREATE TEMP TABLE ${freshLinkRows(spec)} AS SELECT key, work_id FROM ${quoteIdentifier(linkViewOf(spec.name))} WHERE work_id IN (SELECT "id" FROM ${fresh})`,
+          )
+        : []),
       `DELETE FROM ${narrow} WHERE "id" IN (SELECT "id" FROM ${gone})`,
-      `INSERT INTO ${narrow} BY NAME ${narrowRowSelect(info, fresh, numbered)} ORDER BY num."row"`,
+      `INSERT INTO ${narrow} BY NAME ${narrowRowSelect(info, numbered, freshLinkRows)} ORDER BY num."row"`,
       `DELETE FROM ${served(rowLocationTable(info.entity))} WHERE "row" IN (SELECT "row" FROM ${gone})`,
       `INSERT INTO ${served(rowLocationTable(info.entity))} SELECT CAST(n.${row} AS BIGINT), n."id", n.record_offset, n.record_bytes FROM ${narrow} AS n WHERE n."id" IN (SELECT "id" FROM ${fresh}) ORDER BY n.${row}`,
       `DELETE FROM ${served(quoteIdentifier(EXTERNAL_IDS_VIEW))} WHERE entity = ${constantLiteral(info.entity)} AND "id" IN (SELECT "id" FROM ${gone})`,
       `INSERT INTO ${served(quoteIdentifier(EXTERNAL_IDS_VIEW))} BY NAME ${locatedExternalIdsSql(info.entity, fresh)}`,
     )
     // A work's link rows go with it (a link row names its work by row number).
-    if (info.entity === 'works')
+    if (works)
       for (const spec of LINK_TABLES) {
         const links = served(quoteIdentifier(narrowLinkTableOf(spec.name)))
         steps.push(
           `DELETE FROM ${links} WHERE work_row IN (SELECT "row" FROM ${gone})`,
-          `INSERT INTO ${links} BY NAME ${narrowLinkRowsSql(spec, fresh)}`,
+          `INSERT INTO ${links} BY NAME ${narrowLinkRowsSql(spec, freshLinkRows(spec))}`,
+          `DROP TABLE ${freshLinkRows(spec)}`,
         )
       }
     steps.push(`DROP TABLE ${numbered}`)

@@ -78,23 +78,46 @@ describe('a serving database updated in place', () => {
     expect(existsSync(join(next.catalogDir, SERVING_DATABASE_FILE))).toBe(false)
   })
 
-  it('is declined past the share of changed rows it may take', async () => {
-    const next = await copy()
-    const result = await updateServingDatabase(next.catalogDir, await manifestOf(next), {
+  it('is declined once updates in place have inserted more than their share since the build', async () => {
+    // Two updates, each revising the works of one hash bucket of twenty (3.4% and 2.7% of the sample's; their
+    // record locations move): the first changes the database in place, the second would bring the rows
+    // inserted since the build past 5%.
+    const revise = async (catalog: Catalog, bucket: number) => {
+      const works = join(catalog.catalogDir, ...entityFilePath('works').split('/'))
+      await run(':memory:', [
+        `COPY (SELECT * REPLACE (CASE WHEN hash("id") % 20 = ${bucket} THEN record_bytes + 1 ELSE record_bytes END AS record_bytes) FROM read_parquet('${works}')) TO '${works}.next' (FORMAT parquet)`,
+      ])
+      renameSync(`${works}.next`, works)
+    }
+    const first = await copy()
+    await revise(first, 0)
+    const once = await updateServingDatabase(first.catalogDir, await manifestOf(first), {
       previousPath,
-      maxChangedShare: 0,
+      maxChangedShare: 0.05,
     })
-    // Nothing changed: a share of 0 still updates.
-    expect(result.updated).toBe(true)
-    const works = join(next.catalogDir, ...entityFilePath('works').split('/'))
-    await run(':memory:', [
-      `COPY (SELECT * REPLACE (record_bytes + 1 AS record_bytes) FROM read_parquet('${works}')) TO '${works}.next' (FORMAT parquet)`,
-    ])
-    renameSync(`${works}.next`, works)
-    const revised = await updateServingDatabase(next.catalogDir, await manifestOf(next), { previousPath })
-    expect(revised.updated).toBe(false)
-    if (!revised.updated)
-      expect(revised.reason).toMatch(/^the update deletes and inserts \d+ rows of \d+ works/)
+    expect(once.updated).toBe(true)
+    const revised = once.updated ? (once.changed.get('works')?.inserted ?? 0) : 0
+    const works = (await manifestOf(first)).entities.works.rowCount
+    expect(revised).toBeGreaterThan(0.02 * works)
+    expect(revised).toBeLessThan(0.05 * works)
+    const second = await copy()
+    await revise(second, 0)
+    await revise(second, 1)
+    const twice = await updateServingDatabase(second.catalogDir, await manifestOf(second), {
+      previousPath: join(first.catalogDir, SERVING_DATABASE_FILE),
+      maxChangedShare: 0.05,
+    })
+    expect(twice.updated).toBe(false)
+    if (!twice.updated)
+      expect(twice.reason).toMatch(
+        /^updates in place would have inserted \d+ rows of \d+ works since the serving database was built, more than 0.05 of them$/,
+      )
+    // From the database as built, the same update is in place: the count is the updates' since the build.
+    const fromBuild = await updateServingDatabase(second.catalogDir, await manifestOf(second), {
+      previousPath,
+      maxChangedShare: 0.2,
+    })
+    expect(fromBuild.updated).toBe(true)
   })
 
   it('is declined for a database built before its rows were numbered in a column', async () => {

@@ -188,7 +188,12 @@ describe('an update gives the catalog a full build of the same records gives', (
       const ours = (await rows("SELECT table_name FROM duckdb_tables() WHERE database_name = 'a'")).map(
         (row) => String(row.table_name),
       )
-      expect(ours.sort()).toStrictEqual([...tables].sort())
+      // Beside the build's tables, the count of rows updates in place have inserted since it (revised or new).
+      expect(ours.sort()).toStrictEqual([...tables, 'serving_updates'].sort())
+      expect(await rows('SELECT entity, inserted FROM a.serving_updates ORDER BY entity')).toStrictEqual([
+        { entity: 'authors', inserted: '5' },
+        { entity: 'works', inserted: '23' },
+      ])
       expect(tables).toContain('works__narrow')
       // Each table's rows as a build would differ only in row numbers and record locations: rows named by
       // number are named by id instead.

@@ -21,6 +21,7 @@ import {
   narrowLinkTableOf,
   quoteIdentifier,
   SERVING_DATABASE_FILE,
+  sqlInteger,
 } from '@oqlkit/catalog'
 import { AUTOCOMPLETE_LAYOUT_TABLE, autocompleteIndexStatements } from '../query/autocomplete-index.ts'
 import {
@@ -46,11 +47,14 @@ import type { ServingDatabaseOptions } from './serving-database-builder.ts'
 const SERVING_SPILL_DIR = '.serving-spill'
 
 /**
- * The share of an entity's rows an update may change (deleted, revised or added) and still update in place.
- * The inserted rows go after the others, out of the order the link tables' zone maps prune by, and a build
- * puts them back in order: as the search index merges its delta past a tenth.
+ * The share of an entity's rows that updates in place may have inserted (revised or added) since the database
+ * was built. Inserted rows go after the others, out of the order the link tables' zone maps prune by, and a
+ * build puts them back in order: as the search index merges its delta past a tenth.
  */
 export const SERVING_UPDATE_MAX_SHARE = 0.1
+
+/** The serving database's count, per entity, of the rows updates in place have inserted since it was built. */
+const SERVING_UPDATES_TABLE = served(quoteIdentifier('serving_updates'))
 
 export interface ServingDatabaseUpdateOptions extends ServingDatabaseOptions {
   /** The serving database of the catalog being updated. */
@@ -76,6 +80,8 @@ interface EntityChange {
   readonly fresh: string
   readonly deleted: number
   readonly inserted: number
+  /** Rows inserted in place since the database was built, this update's included. */
+  readonly since: number
 }
 
 /**
@@ -169,6 +175,17 @@ async function planChanges(
   maxShare = SERVING_UPDATE_MAX_SHARE,
 ): Promise<EntityChange[] | string> {
   const changes: EntityChange[] = []
+  const [tracked] = await db.all(
+    'SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = ? AND table_name = ?',
+    [SERVING_DATABASE_NAME, 'serving_updates'],
+  )
+  const insertedBefore = new Map(
+    Number(tracked?.n ?? 0) === 0
+      ? []
+      : (await db.all(`SELECT entity, inserted FROM ${SERVING_UPDATES_TABLE}`)).map(
+          (row) => [String(row.entity), Number(row.inserted)] as const,
+        ),
+  )
   for (const [index, info] of CATALOG_ENTITIES.entries()) {
     const narrow = served(narrowEntityTable(info.entity))
     const view = entityView(info.entity)
@@ -194,10 +211,11 @@ async function planChanges(
     }
     if (Number(counts?.unordered ?? 0) > 0)
       return `${Number(counts?.unordered)} new ${info.entity} ids sort before the catalog's last (rows are numbered in id order)`
-    if (deleted + inserted > maxShare * Math.max(1, Number(counts?.rows ?? 0)))
-      return `the update deletes and inserts ${deleted + inserted} rows of ${Number(counts?.rows ?? 0)} ${info.entity}, more than ${maxShare} of them`
+    const since = (insertedBefore.get(info.entity) ?? 0) + inserted
+    if (since > maxShare * Math.max(1, Number(counts?.rows ?? 0)))
+      return `updates in place would have inserted ${since} rows of ${Number(counts?.rows ?? 0)} ${info.entity} since the serving database was built, more than ${maxShare} of them`
     if (!(await sameColumns(db, info))) return `the ${info.entity} table's columns changed`
-    changes.push({ info, gone, fresh, deleted, inserted })
+    changes.push({ info, gone, fresh, deleted, inserted, since })
   }
   return changes
 }
@@ -289,6 +307,12 @@ async function applyChanges(
     ),
   )
   for (const { gone, fresh } of changes) steps.push(`DROP TABLE ${gone}`, `DROP TABLE ${fresh}`)
+  steps.push(`CREATE TABLE IF NOT EXISTS ${SERVING_UPDATES_TABLE} (entity VARCHAR, inserted BIGINT)`)
+  for (const { info, since } of changes)
+    steps.push(
+      `DELETE FROM ${SERVING_UPDATES_TABLE} WHERE entity = ${constantLiteral(info.entity)}`,
+      `INSERT INTO ${SERVING_UPDATES_TABLE} VALUES (${constantLiteral(info.entity)}, ${sqlInteger(since)})`,
+    )
   for (const [done, statement] of steps.entries()) {
     options.onStep?.(done, steps.length)
     await db.all(statement)

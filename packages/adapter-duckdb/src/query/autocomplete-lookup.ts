@@ -38,14 +38,15 @@ export type AutocompleteIndexes = ReadonlyMap<CatalogEntity, AutocompleteIndexLa
 
 /**
  * The records of the best matches of `request.text`, best first. With `narrowRowNumber` (a catalog opened
- * in `narrow` mode: the SQL of its narrow tables' row number, `readNarrowRowNumber`) the names were normalised once at ingest, and an entity in `indexes` is read through its
- * autocomplete index; otherwise every query normalises every name, which costs seconds at 1M works.
+ * in `narrow` mode: the SQL of its narrow tables' row number, `readNarrowRowNumber`) the names were
+ * normalised once at ingest, and an entity in `indexes` is read through its autocomplete index; otherwise
+ * every query normalises every name, which costs seconds at 1M works.
  */
 export async function autocompleteLookup(
   db: DuckDbConnectionLike,
   fetchRecords: RecordFetcher,
   request: AutocompleteRequest,
-  narrowRowNumber: string | undefined = undefined,
+  narrowRowNumber?: string,
   indexes: AutocompleteIndexes = new Map(),
 ): Promise<readonly EntityRecord[]> {
   const entity = catalogEntityOf(request.entity)

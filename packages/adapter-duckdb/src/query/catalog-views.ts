@@ -53,8 +53,7 @@ export type CatalogLoadMode = 'views' | 'narrow' | 'tables'
  * column and not DuckDB's `rowid` so that a table changed in place keeps its references: a checkpoint that
  * vacuums deleted rows renumbers the `rowid` of every row after them (DuckDB 1.5.6: 60% of a million rows
  * deleted, every remaining row's `rowid` moved), which would silently point every link row at another work.
- * As fast to filter and sort by as `rowid` (1M works: a page of an author's works 1.8-8.7 ms by `rowid`,
- * 2.9-5.7 ms by the column; a page of every work sorted by id 27 ms and 4.5 ms).
+ * At 1M works the query shapes cost 0.91-1.15x what they did by `rowid` (median 1.05; BENCHMARKS.md, bo).
  */
 export const NARROW_ROW_COLUMN = '__row_number'
 
@@ -239,7 +238,7 @@ export async function readExternalIdLocations(
  * The columns of a table of the attached serving database: what a database built by an older oqlkit lacks
  * tells the adapter which of its later additions to do without.
  */
-async function servingTableColumns(
+export async function servingTableColumns(
   db: DuckDbConnectionLike,
   servingDatabase: string,
   table: string,
@@ -249,6 +248,19 @@ async function servingTableColumns(
     [servingDatabase, 'main', table],
   )
   return new Set(rows.map((row) => String(row.column_name)))
+}
+
+/** Whether the attached serving database has the table (one built by an older oqlkit may not). */
+export async function servingTableExists(
+  db: DuckDbConnectionLike,
+  servingDatabase: string,
+  table: string,
+): Promise<boolean> {
+  const [found] = await db.all(
+    'SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = ? AND schema_name = ? AND table_name = ?',
+    [servingDatabase, 'main', table],
+  )
+  return Number(found?.n ?? 0) > 0
 }
 
 /**

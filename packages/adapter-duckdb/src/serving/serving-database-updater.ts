@@ -9,6 +9,7 @@
 // number too, and a new id is numbered after every other, which keeps the numbers in id order only when
 // every new id sorts after the catalog's: otherwise, or past a share of changed rows, the caller builds the
 // database whole.
+import { constants } from 'node:fs'
 import { copyFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CatalogEntityInfo, CatalogFile, CatalogManifest } from '@oqlkit/catalog'
@@ -25,7 +26,6 @@ import {
 } from '@oqlkit/catalog'
 import { AUTOCOMPLETE_LAYOUT_TABLE, autocompleteIndexStatements } from '../query/autocomplete-index.ts'
 import {
-  catalogViewStatements,
   EXTERNAL_IDS_VIEW,
   entityView,
   linkExtremesSql,
@@ -36,15 +36,16 @@ import {
   narrowRowColumnsSql,
   readExternalIdLocations,
   readLinkExtremeColumns,
+  readNarrowRowNumber,
   rowLocationTable,
   SERVING_DATABASE_NAME,
   served,
+  servingTableColumns,
+  servingTableExists,
 } from '../query/catalog-views.ts'
-import { type DuckDbConnectionLike, openDuckDbDatabase } from '../query/duckdb-driver.ts'
+import type { DuckDbConnectionLike } from '../query/duckdb-driver.ts'
 import type { ServingDatabaseOptions } from './serving-database-builder.ts'
-
-/** DuckDB's spill folder while the serving database is updated (removed afterwards). */
-const SERVING_SPILL_DIR = '.serving-spill'
+import { servingDatabaseRows, withServingDatabase } from './serving-database-session.ts'
 
 /**
  * The share of an entity's rows that updates in place may have inserted (revised or added) since the database
@@ -54,7 +55,8 @@ const SERVING_SPILL_DIR = '.serving-spill'
 export const SERVING_UPDATE_MAX_SHARE = 0.1
 
 /** The serving database's count, per entity, of the rows updates in place have inserted since it was built. */
-const SERVING_UPDATES_TABLE = served(quoteIdentifier('serving_updates'))
+const SERVING_UPDATES_TABLE = 'serving_updates'
+const servingUpdates = served(quoteIdentifier(SERVING_UPDATES_TABLE))
 
 export interface ServingDatabaseUpdateOptions extends ServingDatabaseOptions {
   /** The serving database of the catalog being updated. */
@@ -63,13 +65,19 @@ export interface ServingDatabaseUpdateOptions extends ServingDatabaseOptions {
   readonly maxChangedShare?: number
 }
 
+/** An entity's rows an update in place deleted (revised ones included) and inserted. */
+export interface EntityCounts {
+  readonly deleted: number
+  readonly inserted: number
+}
+
 /** What became of an update in place: done, with the database's file, or declined and why. */
 export type ServingDatabaseUpdate =
   | {
       readonly updated: true
       readonly file: CatalogFile
       /** Per entity that changed, the rows deleted (revised ones included) and inserted. */
-      readonly changed: ReadonlyMap<CatalogEntity, { readonly deleted: number; readonly inserted: number }>
+      readonly changed: ReadonlyMap<CatalogEntity, EntityCounts>
     }
   | { readonly updated: false; readonly reason: string }
 
@@ -103,66 +111,42 @@ export async function updateServingDatabase(
     return { updated: false, reason: 'the serving database being updated has a write-ahead log' }
   await rm(path, { force: true })
   await rm(`${path}.wal`, { force: true })
-  await copyFile(options.previousPath, path)
-  const spill = join(catalogDir, SERVING_SPILL_DIR)
-  const db = await openDuckDbDatabase({
-    connections: 1,
-    tempDirectory: spill,
-    ...(options.memoryLimit === undefined ? {} : { memoryLimit: options.memoryLimit }),
-  })
-  let result: ServingDatabaseUpdate | undefined
-  try {
-    await db.all(`ATTACH ${constantLiteral(path)} AS ${SERVING_DATABASE_NAME}`)
-    for (const statement of catalogViewStatements(catalogDir, manifest, 'views')) await db.all(statement)
-    const declined = await layoutDeclined(db)
-    const planned = declined === undefined ? await planChanges(db, options.maxChangedShare) : declined
-    if (typeof planned === 'string') result = { updated: false, reason: planned }
-    else {
-      await applyChanges(db, manifest, planned, options)
-      const [counted] = await db.all(
-        `SELECT CAST(coalesce(sum(estimated_size), 0) AS BIGINT) AS rows FROM duckdb_tables() WHERE database_name = ${constantLiteral(SERVING_DATABASE_NAME)}`,
-      )
-      result = {
-        updated: true,
-        file: { path: SERVING_DATABASE_FILE, bytes: 0, rows: Number(counted?.rows ?? 0) },
-        changed: new Map(
-          planned.map((change) => [
-            change.info.entity,
-            { deleted: change.deleted, inserted: change.inserted },
-          ]),
-        ),
-      }
-    }
-    await db.all(`DETACH ${SERVING_DATABASE_NAME}`)
-  } finally {
-    await db.close()
-    await rm(spill, { recursive: true, force: true })
-    if (result?.updated !== true) {
-      await rm(path, { force: true })
-      await rm(`${path}.wal`, { force: true })
-    }
+  await copyFile(options.previousPath, path, constants.COPYFILE_FICLONE)
+  // A declined or failed update leaves no file: the caller builds the database whole.
+  const remove = async () => {
+    await rm(path, { force: true })
+    await rm(`${path}.wal`, { force: true })
   }
-  if (!result.updated) return result
-  return { ...result, file: { ...result.file, bytes: (await stat(path)).size } }
+  const outcome = await withServingDatabase(catalogDir, manifest, path, options.memoryLimit, async (db) => {
+    const planned = (await layoutDeclined(db)) ?? (await planChanges(db, options.maxChangedShare))
+    if (typeof planned === 'string') return planned
+    await applyChanges(db, manifest, planned, options)
+    return {
+      rows: await servingDatabaseRows(db),
+      changed: new Map(planned.map(({ info, deleted, inserted }) => [info.entity, { deleted, inserted }])),
+    }
+  }).catch(async (error: unknown) => {
+    await remove()
+    throw error
+  })
+  if (typeof outcome === 'string') {
+    await remove()
+    return { updated: false, reason: outcome }
+  }
+  const file = { path: SERVING_DATABASE_FILE, bytes: (await stat(path)).size, rows: outcome.rows }
+  return { updated: true, file, changed: outcome.changed }
 }
 
 /** Why the copied database cannot be changed in place: built before a column the tables now carry. */
 async function layoutDeclined(db: DuckDbConnectionLike): Promise<string | undefined> {
-  const works = await db.all(
-    'SELECT column_name FROM duckdb_columns() WHERE database_name = ? AND table_name = ?',
-    [SERVING_DATABASE_NAME, 'works__narrow'],
-  )
-  if (!works.some((row) => row.column_name === NARROW_ROW_COLUMN))
+  if ((await readNarrowRowNumber(db, SERVING_DATABASE_NAME)) === 'rowid')
     return 'the serving database being updated numbers its rows by rowid'
   if ((await readLinkExtremeColumns(db, SERVING_DATABASE_NAME)).size !== LINK_TABLES.length)
     return 'the serving database being updated has no link extremes'
   if (!(await readExternalIdLocations(db, SERVING_DATABASE_NAME)))
     return 'the serving database being updated has no record locations beside its external ids'
-  const [layout] = await db.all(
-    'SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = ? AND table_name = ?',
-    [SERVING_DATABASE_NAME, AUTOCOMPLETE_LAYOUT_TABLE],
-  )
-  if (Number(layout?.n ?? 0) === 0) return 'the serving database being updated has no autocomplete index'
+  if (!(await servingTableExists(db, SERVING_DATABASE_NAME, AUTOCOMPLETE_LAYOUT_TABLE)))
+    return 'the serving database being updated has no autocomplete index'
   return undefined
 }
 
@@ -175,14 +159,10 @@ async function planChanges(
   maxShare = SERVING_UPDATE_MAX_SHARE,
 ): Promise<EntityChange[] | string> {
   const changes: EntityChange[] = []
-  const [tracked] = await db.all(
-    'SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = ? AND table_name = ?',
-    [SERVING_DATABASE_NAME, 'serving_updates'],
-  )
   const insertedBefore = new Map(
-    Number(tracked?.n ?? 0) === 0
+    !(await servingTableExists(db, SERVING_DATABASE_NAME, SERVING_UPDATES_TABLE))
       ? []
-      : (await db.all(`SELECT entity, inserted FROM ${SERVING_UPDATES_TABLE}`)).map(
+      : (await db.all(`SELECT entity, inserted FROM ${servingUpdates}`)).map(
           (row) => [String(row.entity), Number(row.inserted)] as const,
         ),
   )
@@ -240,19 +220,11 @@ const narrowRowSelect = (
 
 /** Whether the narrow table the database holds has the columns this version writes, by name. */
 async function sameColumns(db: DuckDbConnectionLike, info: CatalogEntityInfo): Promise<boolean> {
-  const held = await db.all(
-    'SELECT column_name FROM duckdb_columns() WHERE database_name = ? AND table_name = ?',
-    [SERVING_DATABASE_NAME, `${info.table}__narrow`],
-  )
+  const held = await servingTableColumns(db, SERVING_DATABASE_NAME, `${info.table}__narrow`)
   const written = await db.all(
     `DESCRIBE ${narrowRowSelect(info, '(SELECT NULL AS "id", NULL AS "row" WHERE FALSE)', () => '(SELECT NULL AS key, NULL AS work_id WHERE FALSE)')}`,
   )
-  const names = (rows: readonly Record<string, unknown>[]) =>
-    rows
-      .map((row) => String(row.column_name))
-      .sort()
-      .join('\u0000')
-  return names(held) === names(written)
+  return held.size === written.length && written.every((row) => held.has(String(row.column_name)))
 }
 
 async function applyChanges(
@@ -307,11 +279,11 @@ async function applyChanges(
     ),
   )
   for (const { gone, fresh } of changes) steps.push(`DROP TABLE ${gone}`, `DROP TABLE ${fresh}`)
-  steps.push(`CREATE TABLE IF NOT EXISTS ${SERVING_UPDATES_TABLE} (entity VARCHAR, inserted BIGINT)`)
+  steps.push(`CREATE TABLE IF NOT EXISTS ${servingUpdates} (entity VARCHAR, inserted BIGINT)`)
   for (const { info, since } of changes)
     steps.push(
-      `DELETE FROM ${SERVING_UPDATES_TABLE} WHERE entity = ${constantLiteral(info.entity)}`,
-      `INSERT INTO ${SERVING_UPDATES_TABLE} VALUES (${constantLiteral(info.entity)}, ${sqlInteger(since)})`,
+      `DELETE FROM ${servingUpdates} WHERE entity = ${constantLiteral(info.entity)}`,
+      `INSERT INTO ${servingUpdates} VALUES (${constantLiteral(info.entity)}, ${sqlInteger(since)})`,
     )
   for (const [done, statement] of steps.entries()) {
     options.onStep?.(done, steps.length)

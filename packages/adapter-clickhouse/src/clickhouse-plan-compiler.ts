@@ -17,13 +17,16 @@ import {
   filterSourceOf,
   type GroupKeyFormat,
   groupedValuesOf,
+  ID_NUMBER_COLUMN,
   keysetAfter,
   type LinkSource,
   pageOffset,
   raw,
   type SortKeyDialect,
+  type SqlFragment,
   sortKeyOutput,
   sortKeysOrder,
+  sql,
   valueCodecsFor,
 } from '@oqlkit/catalog'
 import {
@@ -131,7 +134,27 @@ export const compileNearestWorks = (
 const sortKeyDialect = (context: FilterContext, joins: string[]): SortKeyDialect => ({
   ...clickHouseSqlDialect(context),
   codecs: CODECS,
-  idKey: (direction) => ({ expr: 'e.`id`', direction, type: 'text' }),
+  // A letter id orders by its number (the tables' `id_num`), then its text, as DuckDB's catalogs of format 8
+  // do; a cursor's id gives the number as ingest does.
+  idKey: (entity, direction) => {
+    const letter = catalogEntityInfo(entity)!.idKind === 'letter'
+    return {
+      expr: 'e.`id`',
+      direction,
+      type: 'text',
+      ...(letter
+        ? {
+            terms: [
+              {
+                expr: `e.\`${ID_NUMBER_COLUMN}\``,
+                of: (id: SqlFragment) => sql`toInt64OrNull(substring(${id}, 2))`,
+              },
+              { expr: 'e.`id`', of: (id: SqlFragment) => id },
+            ],
+          }
+        : {}),
+    }
+  },
   noScore: 'CAST(NULL AS Nullable(Float64))',
   listExtreme: (list, typed, extreme) =>
     `if(empty(${list.expr}), NULL, array${extreme === 'min' ? 'Min' : 'Max'}(${typed}))`,
@@ -244,15 +267,24 @@ const linkRowsOf = (
   if (!layout.linksCarryCorpus) return undefined
   const linked = loneLinkLeaf(entity, plan)
   if (linked === undefined) return undefined
-  // A works column's sort key is its quoted name (the column map's scalar), the id key `e.id`.
-  const exprs = new Map<string, string>([['e.`id`', '__l.`work_id`']])
+  // A works column's sort key is its quoted name (the column map's scalar), the id key `e.id` (ordered by
+  // its number `e.id_num`, then itself).
+  const exprs = new Map<string, string>([
+    ['e.`id`', '__l.`work_id`'],
+    [`e.\`${ID_NUMBER_COLUMN}\``, 'toInt64OrZero(substring(__l.`work_id`, 2))'],
+  ])
   for (const name of layout.linkSortColumns)
     exprs.set(quoteIdentifier(name), `__l.${quoteIdentifier(linkSortColumn(name))}`)
   const linkKeys: CompiledSortKey[] = []
   for (const key of keys) {
     const expr = exprs.get(key.expr)
-    if (expr === undefined) return undefined
-    linkKeys.push({ ...key, expr })
+    const terms = key.terms?.map((term) => ({ ...term, expr: exprs.get(term.expr) }))
+    if (expr === undefined || terms?.some((term) => term.expr === undefined)) return undefined
+    linkKeys.push({
+      ...key,
+      expr,
+      ...(terms === undefined ? {} : { terms: terms.map((term) => ({ ...term, expr: term.expr! })) }),
+    })
   }
   const table = tableOf(context, linked.source.view)
   const where = `__l.key IN (${boundList(clickHouseSqlDialect(context), linked.source.codec, linked.keys).sql}) AND ${linkCorpus(plan.corpus)}`
@@ -464,6 +496,10 @@ export const compileSums = (
  * and the text fits its prefixes (`clickhouse-autocomplete-index.ts`); otherwise by a scan of the names.
  * Rows: `__id`.
  */
+/** `ORDER BY` terms of id order over the id `expr` of `entity`: a letter id by its number, then its text. */
+const idOrderOf = (entity: CatalogEntity, expr: string): string =>
+  catalogEntityInfo(entity)!.idKind === 'letter' ? `toInt64OrZero(substring(${expr}, 2)), ${expr}` : expr
+
 export const compileAutocomplete = (
   database: string,
   entity: CatalogEntity,
@@ -479,7 +515,7 @@ export const compileAutocomplete = (
     // text is the name's start (2), and the name itself when nothing follows (3); any other word, 1.
     const tier = `max(multiIf(word = 1 AND rest = lengthUTF8(${typed}), 3, word = 1, 2, 1))`
     return statement(
-      `SELECT id AS __id FROM ${tableOf(context, autocompleteTableName(entity))} WHERE startsWith(prefix, ${typed}) GROUP BY id ORDER BY ${tier} DESC, any(popularity) DESC, id LIMIT ${params.add(request.limit, 'UInt64')}`,
+      `SELECT id AS __id FROM ${tableOf(context, autocompleteTableName(entity))} WHERE startsWith(prefix, ${typed}) GROUP BY id ORDER BY ${tier} DESC, any(popularity) DESC, ${idOrderOf(entity, 'id')} LIMIT ${params.add(request.limit, 'UInt64')}`,
       params,
     )
   }
@@ -487,7 +523,7 @@ export const compileAutocomplete = (
   const popularity = autocompletePopularitySql(entity, 'e')
   const name = normalizedNameSql('e.`display_name`')
   return statement(
-    `SELECT e.\`id\` AS __id, ${name} AS __name FROM ${tableOf(context, entityTableName(entity))} AS e WHERE ${filter} AND position(concat(' ', __name), concat(' ', ${typed})) > 0 ORDER BY multiIf(__name = ${typed}, 3, startsWith(__name, ${typed}), 2, 1) DESC, ${popularity} DESC, e.\`id\` LIMIT ${params.add(request.limit, 'UInt64')}`,
+    `SELECT e.\`id\` AS __id, ${name} AS __name FROM ${tableOf(context, entityTableName(entity))} AS e WHERE ${filter} AND position(concat(' ', __name), concat(' ', ${typed})) > 0 ORDER BY multiIf(__name = ${typed}, 3, startsWith(__name, ${typed}), 2, 1) DESC, ${popularity} DESC, ${idOrderOf(entity, 'e.`id`')} LIMIT ${params.add(request.limit, 'UInt64')}`,
     params,
   )
 }

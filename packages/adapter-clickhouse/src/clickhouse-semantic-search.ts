@@ -150,7 +150,7 @@ export const nearestWorksStatement = (
     candidates === 'true'
       ? ''
       : ` WHERE __v.\`id\` IN (SELECT e.\`id\` FROM ${tableOf(context, entityTableName('works'))} AS e WHERE ${candidates})`
-  return `SELECT __v.\`id\` AS id, dotProduct(__v.\`vector\`, ${vector}) / __v.\`norm\` AS score FROM ${tableOf(context, WORK_VECTORS_TABLE)} AS __v${kept} ORDER BY score DESC, id ASC LIMIT ${limit}`
+  return `SELECT __v.\`id\` AS id, dotProduct(__v.\`vector\`, ${vector}) / __v.\`norm\` AS score FROM ${tableOf(context, WORK_VECTORS_TABLE)} AS __v${kept} ORDER BY score DESC, toInt64OrZero(substring(id, 2)), id LIMIT ${limit}`
 }
 
 /** The works a semantic search found as a relation `(id String, score Float64)` of bound constants. */

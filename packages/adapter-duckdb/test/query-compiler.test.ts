@@ -153,21 +153,32 @@ describe('DuckDbPlanCompiler', () => {
     )
     if (!planned.ok) throw new Error('plan')
     const first = compiler.compileRows(planned.plan)
-    expect(first.sql).toContain('ORDER BY "fwci" DESC NULLS LAST, e."id" ASC NULLS LAST LIMIT ?')
+    // The id orders by its number, then its text (a letter id; `entity-id-order.ts`).
+    expect(first.sql).toContain(
+      'ORDER BY "fwci" DESC NULLS LAST, e."id_num" ASC NULLS LAST, e."id" ASC NULLS LAST LIMIT ?',
+    )
     expect(first.params.at(-1)).toBe(26)
     const next = compiler.compileRows({
       ...planned.plan,
       page: { kind: 'cursor', after: [1.5, 'W10'], perPage: 25 },
     })
+    // The cursor carries the id; its number is read from it as ingest reads it.
+    const idNumber = 'TRY_CAST(substr(?, 2) AS BIGINT)'
     expect(next.sql).toContain(
-      '((("fwci" < TRY_CAST(? AS DOUBLE) OR "fwci" IS NULL)) OR (coalesce("fwci" = TRY_CAST(? AS DOUBLE), FALSE) AND (e."id" > ? OR e."id" IS NULL)))',
+      `((("fwci" < TRY_CAST(? AS DOUBLE) OR "fwci" IS NULL)) OR (coalesce("fwci" = TRY_CAST(? AS DOUBLE), FALSE) AND (e."id_num" > ${idNumber} OR e."id_num" IS NULL)) OR (coalesce("fwci" = TRY_CAST(? AS DOUBLE), FALSE) AND coalesce(e."id_num" = ${idNumber}, FALSE) AND (e."id" > ? OR e."id" IS NULL)))`,
     )
+    expect(next.params.slice(0, 6)).toEqual([1.5, 1.5, 'W10', 1.5, 'W10', 'W10'])
     // After a null key only rows with the same null key and a later id remain.
     const afterNull = compiler.compileRows({
       ...planned.plan,
       page: { kind: 'cursor', after: [null, 'W10'], perPage: 25 },
     })
-    expect(afterNull.sql).toContain('(("fwci" IS NULL AND (e."id" > ? OR e."id" IS NULL)))')
+    expect(afterNull.sql).toContain(
+      `(("fwci" IS NULL AND (e."id_num" > ${idNumber} OR e."id_num" IS NULL)) OR ("fwci" IS NULL AND coalesce(e."id_num" = ${idNumber}, FALSE) AND (e."id" > ? OR e."id" IS NULL)))`,
+    )
+    // A catalog of format 7 or earlier is in the ids' text order: the id orders by its text alone.
+    const byText = new DuckDbPlanCompiler({ idOrder: 'by-text' }).compileRows(planned.plan)
+    expect(byText.sql).toContain('ORDER BY "fwci" DESC NULLS LAST, e."id" ASC NULLS LAST LIMIT ?')
     expectUnsupported(
       () => compiler.compileRows({ ...planned.plan, page: { kind: 'cursor', after: ['W10'], perPage: 25 } }),
       'invalid_cursor',

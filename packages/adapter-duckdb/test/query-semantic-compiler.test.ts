@@ -28,7 +28,7 @@ describe('semantic search SQL', () => {
     expect(search!.text).toBe(TEXT)
     const { sql, params } = search!.candidates!
     expect(sql).toMatch(
-      /^SELECT e\."id" AS id FROM "works" AS e WHERE .*"publication_year" > \? ORDER BY e\."id"$/,
+      /^SELECT e\."id" AS id FROM "works" AS e WHERE .*"publication_year" > \? ORDER BY e\."id_num", e\."id"$/,
     )
     expect(sql).not.toContain('DROP')
     expect(params).toEqual([2015])

@@ -44,6 +44,18 @@ const copy = async (): Promise<Catalog> => {
   return catalog
 }
 
+/** The rows of one query over `database`, as JSON values. */
+const readRows = async (database: string, [query]: readonly [string]) => {
+  const instance = await createDuckDbInstance(database)
+  const connection = await instance.connect()
+  try {
+    return (await connection.runAndReadAll(query)).getRowObjectsJson()
+  } finally {
+    connection.closeSync()
+    instance.closeSync()
+  }
+}
+
 beforeAll(async () => {
   previous = await copy()
   previousPath = join(previous.catalogDir, SERVING_DATABASE_FILE)
@@ -56,7 +68,10 @@ afterAll(() => {
 describe('a serving database updated in place', () => {
   it('is the catalog’s own when nothing changed', async () => {
     const next = await copy()
-    const result = await updateServingDatabase(next.catalogDir, await manifestOf(next), { previousPath })
+    const result = await updateServingDatabase(next.catalogDir, await manifestOf(next), {
+      previousPath,
+      previousIdOrder: 'by-number',
+    })
     expect(result.updated).toBe(true)
     if (result.updated) expect(result.changed.size).toBe(0)
     expect(existsSync(join(next.catalogDir, SERVING_DATABASE_FILE))).toBe(true)
@@ -70,10 +85,52 @@ describe('a serving database updated in place', () => {
       `COPY (SELECT * FROM read_parquet('${works}') UNION ALL (SELECT * REPLACE ('W1' AS "id") FROM read_parquet('${works}') LIMIT 1) ORDER BY "id") TO '${works}.next' (FORMAT parquet)`,
     ])
     renameSync(`${works}.next`, works)
-    const result = await updateServingDatabase(next.catalogDir, await manifestOf(next), { previousPath })
+    const result = await updateServingDatabase(next.catalogDir, await manifestOf(next), {
+      previousPath,
+      previousIdOrder: 'by-number',
+    })
     expect(result).toStrictEqual({
       updated: false,
       reason: "1 new works ids sort before the catalog's last (rows are numbered in id order)",
+    })
+    expect(existsSync(join(next.catalogDir, SERVING_DATABASE_FILE))).toBe(false)
+  })
+
+  it('numbers a new id after the last when its number is, though its text sorts before', async () => {
+    const next = await copy()
+    const works = join(next.catalogDir, ...entityFilePath('works').split('/'))
+    // The sample's ids run up to 10 digits (`W99854102` sorts last as text): an 11-digit id comes last by
+    // number, as OpenAlex's new ids do, and first but one as text.
+    const newId = 'W10000000000'
+    await run(':memory:', [
+      `COPY (SELECT * FROM read_parquet('${works}') UNION ALL (SELECT * REPLACE ('${newId}' AS "id", 10000000000 AS id_num) FROM read_parquet('${works}') LIMIT 1) ORDER BY id_num, "id") TO '${works}.next' (FORMAT parquet)`,
+    ])
+    renameSync(`${works}.next`, works)
+    const result = await updateServingDatabase(next.catalogDir, await manifestOf(next), {
+      previousPath,
+      previousIdOrder: 'by-number',
+    })
+    expect(result.updated).toBe(true)
+    if (result.updated) expect(result.changed.get('works')).toStrictEqual({ deleted: 0, inserted: 1 })
+    const rows = await readRows(join(next.catalogDir, SERVING_DATABASE_FILE), [
+      `SELECT "id", "${NARROW_ROW_COLUMN}" AS n, (SELECT max("${NARROW_ROW_COLUMN}") FROM works__narrow) AS last, (SELECT count(*) FROM works__narrow) AS "rows" FROM works__narrow WHERE "id" IN ('${newId}', 'W99854102')`,
+    ])
+    const numberOf = new Map(rows.map((row) => [String(row.id), Number(row.n)]))
+    expect(numberOf.get(newId)).toBe(Number(rows[0]!.last))
+    expect(numberOf.get(newId)).toBe(Number(rows[0]!.rows) - 1)
+    expect(numberOf.get('W99854102')!).toBeLessThan(numberOf.get(newId)!)
+  })
+
+  it('is declined for a catalog whose rows are in the ids’ text order (format 7 and earlier)', async () => {
+    const next = await copy()
+    const result = await updateServingDatabase(next.catalogDir, await manifestOf(next), {
+      previousPath,
+      previousIdOrder: 'by-text',
+    })
+    expect(result).toStrictEqual({
+      updated: false,
+      reason:
+        "the catalog being updated numbers its serving rows in the ids' text order (format 7 or earlier)",
     })
     expect(existsSync(join(next.catalogDir, SERVING_DATABASE_FILE))).toBe(false)
   })
@@ -93,6 +150,7 @@ describe('a serving database updated in place', () => {
     await revise(first, 0)
     const once = await updateServingDatabase(first.catalogDir, await manifestOf(first), {
       previousPath,
+      previousIdOrder: 'by-number',
       maxChangedShare: 0.05,
     })
     expect(once.updated).toBe(true)
@@ -105,6 +163,7 @@ describe('a serving database updated in place', () => {
     await revise(second, 1)
     const twice = await updateServingDatabase(second.catalogDir, await manifestOf(second), {
       previousPath: join(first.catalogDir, SERVING_DATABASE_FILE),
+      previousIdOrder: 'by-number',
       maxChangedShare: 0.05,
     })
     expect(twice.updated).toBe(false)
@@ -115,6 +174,7 @@ describe('a serving database updated in place', () => {
     // From the database as built, the same update is in place: the count is the updates' since the build.
     const fromBuild = await updateServingDatabase(second.catalogDir, await manifestOf(second), {
       previousPath,
+      previousIdOrder: 'by-number',
       maxChangedShare: 0.2,
     })
     expect(fromBuild.updated).toBe(true)
@@ -131,6 +191,7 @@ describe('a serving database updated in place', () => {
     const next = await copy()
     const result = await updateServingDatabase(next.catalogDir, await manifestOf(next), {
       previousPath: join(older.catalogDir, SERVING_DATABASE_FILE),
+      previousIdOrder: 'by-number',
     })
     expect(result).toStrictEqual({
       updated: false,

@@ -74,6 +74,15 @@ export {
 } from './layout/catalog-manifest-reader.ts'
 export { type DerivedColumn, derivedColumnsOf, type ValueSource } from './layout/entity-columns.ts'
 export {
+  type CatalogIdOrder,
+  catalogIdOrder,
+  ID_NUMBER_COLUMN,
+  idOrderColumns,
+  idOrderSql,
+  letterIdComparator,
+  letterIdOrderSql,
+} from './layout/entity-id-order.ts'
+export {
   BARE_ISSN_PATTERN,
   EXTERNAL_ID_SCHEME_NAMES,
   EXTERNAL_ID_SCHEMES,
@@ -192,6 +201,7 @@ export {
   keysetAfter,
   pageOffset,
   type SortKeyDialect,
+  type SortKeyTerm,
   type SortKeyType,
   sortKeyOutput,
   sortKeysOrder,

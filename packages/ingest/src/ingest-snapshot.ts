@@ -24,6 +24,7 @@ import {
   type CatalogEntity,
   type CatalogIngestRecord,
   type CatalogManifest,
+  catalogIdOrder,
   RECORD_CODEC_ID,
   type RecordCodecId,
   readCatalogManifest,
@@ -325,6 +326,7 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
         ? undefined
         : await updateServingDatabase(build.path, described, {
             previousPath: previousFile(previous, SERVING_DATABASE_FILE),
+            previousIdOrder: catalogIdOrder(previous.manifest),
             memoryLimit,
             onStep: (done, total) => progress.building(`${SERVING_DATABASE_FILE} (in place)`, done, total),
           })

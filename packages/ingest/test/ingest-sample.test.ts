@@ -28,6 +28,7 @@ import {
   normalizeExternalId,
   RecordStoreReader,
 } from '@oqlkit/catalog'
+import { compareEntityIds } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IngestProgress, IngestSummary } from '../src/ingest-progress.ts'
 import { connectionSession } from '../src/texts/build-session.ts'
@@ -360,7 +361,7 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
     expect(readdirSync(dirname(catalogDir)).filter((name) => name.startsWith('.'))).toStrictEqual([])
   })
 
-  it('writes zstd Parquet sorted by id', async () => {
+  it('writes zstd Parquet sorted in id order: letter ids by number', async () => {
     const codecs = await catalog.rows('SELECT DISTINCT compression FROM parquet_metadata($1)', [
       catalog.file('entities/works.parquet'),
     ])
@@ -368,7 +369,14 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
     const ids = (
       await catalog.rows('SELECT id FROM read_parquet($1)', [catalog.file('entities/works.parquet')])
     ).map((row) => row.id as string)
-    expect(ids).toStrictEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+    expect(ids).toStrictEqual([...ids].sort((a, b) => compareEntityIds('works', a, b)))
+    // The sample's works have ids of 8 to 10 digits: as text, the shortest would not come first.
+    expect(ids[0]!.length).toBeLessThan(ids.at(-1)!.length)
+    const countries = (
+      await catalog.rows('SELECT id FROM read_parquet($1)', [catalog.file('entities/countries.parquet')])
+    ).map((row) => row.id as string)
+    expect(countries.length).toBeGreaterThan(100)
+    expect(countries).toStrictEqual([...countries].sort())
   })
 
   it('derives the works columns from the records', async () => {

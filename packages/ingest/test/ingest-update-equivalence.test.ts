@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DuckDBInstance, listValue } from '@duckdb/node-api'
 import { NARROW_ROW_COLUMN } from '@oqlkit/adapter-duckdb'
-import { type CatalogManifest, quoteIdentifier, SERVING_DATABASE_FILE } from '@oqlkit/catalog'
+import {
+  CATALOG_ENTITIES,
+  type CatalogManifest,
+  idOrderSql,
+  quoteIdentifier,
+  SERVING_DATABASE_FILE,
+} from '@oqlkit/catalog'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IngestSummary } from '../src/ingest-progress.ts'
 import { ingestSnapshot } from '../src/ingest-snapshot.ts'
@@ -17,7 +23,10 @@ import { readSample, recordsOf, updateMerges, updateParts } from './support/samp
 import { type FixturePart, writeLegacySnapshot } from './support/snapshot-fixtures.ts'
 
 const core = { searchIndex: false, textTagger: false, vectors: false } as const
-const NEW_WORK_ID = (at: number) => `W99999999990${at + 1}`
+// New works as OpenAlex numbers them: past every id of the catalog by number (11 digits where the sample's
+// have 8 to 10), though as text they sort among the first (`W10000000001` before `W2…`). In id order they
+// come last, so the serving database takes them in place.
+const NEW_WORK_ID = (at: number) => `W1000000000${at + 1}`
 
 let root: string
 let updated: string
@@ -32,8 +41,8 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'oqlkit-update-equivalence-'))
   const read = readSample()
   sample = read.parts
-  // New works whose ids sort after every id of the sample, as OpenAlex's newest ids sort after the older
-  // ones of their length: the serving database is then changed in place (its rows are numbered in id order).
+  // New works whose ids come after every id of the sample by number (`NEW_WORK_ID`): the serving database is
+  // then changed in place (its rows are numbered in id order).
   const update = updateParts(sample, (at) => NEW_WORK_ID(at))
   const merges = updateMerges(sample)
   writeLegacySnapshot(join(root, 'base'), sample, read.merged)
@@ -226,10 +235,11 @@ describe('an update gives the catalog a full build of the same records gives', (
         )
         expect(differ[0]?.n, table).toBe('0')
       }
-      // Every reference by row number names a row, and the numbers are in id order.
+      // Every reference by row number names a row, and the numbers are in id order (letter ids by number).
       for (const table of tables.filter((name) => name.endsWith('__narrow') && !name.startsWith('link_'))) {
+        const info = CATALOG_ENTITIES.find((entity) => `${entity.table}__narrow` === table)!
         const [order] = await rows(
-          `SELECT count(*) FILTER (WHERE number <= previous) AS unordered, count(DISTINCT number) = count(*) AS distinct FROM (SELECT ${quoteIdentifier(NARROW_ROW_COLUMN)} AS number, lag(${quoteIdentifier(NARROW_ROW_COLUMN)}) OVER (ORDER BY "id") AS previous FROM a.${quoteIdentifier(table)})`,
+          `SELECT count(*) FILTER (WHERE number <= previous) AS unordered, count(DISTINCT number) = count(*) AS distinct FROM (SELECT ${quoteIdentifier(NARROW_ROW_COLUMN)} AS number, lag(${quoteIdentifier(NARROW_ROW_COLUMN)}) OVER (ORDER BY ${idOrderSql(info)}) AS previous FROM a.${quoteIdentifier(table)})`,
         )
         expect(order, table).toStrictEqual({ unordered: '0', distinct: true })
         const locations = quoteIdentifier(table.replace(/__narrow$/, '__locations'))

@@ -11,6 +11,7 @@ export {
   type ValidationCode,
 } from './diagnostic.ts'
 export { buildDiagnosticsRegistry, type DiagnosticsRegistryEntry } from './diagnostics-registry.ts'
+export { compareEntityIds, compareLetterIds } from './entity-id-order.ts'
 export {
   COLLECTION_ENTITY_TYPES,
   ENTITY_TYPE_ALIASES,

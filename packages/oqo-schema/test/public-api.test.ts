@@ -33,6 +33,8 @@ it('exports exactly its public API', () => {
       "columnAllows",
       "columnCan",
       "columnsOf",
+      "compareEntityIds",
+      "compareLetterIds",
       "decodePercentEscapes",
       "entityPath",
       "findColumnsByWord",

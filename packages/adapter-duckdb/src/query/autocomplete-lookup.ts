@@ -9,7 +9,17 @@
 // that begin with the text, a range of the sorted index, or for a very common prefix from its stored answer.
 
 import type { CatalogEntity } from '@oqlkit/catalog'
-import { catalogEntityOf, joinSql, param, paramList, raw, type SqlFragment, sql } from '@oqlkit/catalog'
+import {
+  catalogEntityInfo,
+  catalogEntityOf,
+  idOrderSql,
+  joinSql,
+  param,
+  paramList,
+  raw,
+  type SqlFragment,
+  sql,
+} from '@oqlkit/catalog'
 import {
   type AutocompleteRequest,
   type EntityRecord,
@@ -77,7 +87,7 @@ export async function rankAutocompleteMatches(
   const filter = filterOf(entity, request, narrowRowNumber)
   const pieces = index === undefined ? undefined : textPieces(text, index.prefixChars)
   if (narrowRowNumber === undefined || pieces === undefined)
-    return scanMatches(db, entity, text, filter, request.limit, narrowRowNumber !== undefined)
+    return scanMatches(db, entity, text, filter, request.limit, narrowRowNumber)
   const single = pieces.length === 1
   // A prefix common enough to have a stored answer has a range of up to millions of word starts.
   const listed =
@@ -97,13 +107,14 @@ export async function rankAutocompleteMatches(
     const passing = await passingRows(db, entity, narrowRowNumber, listed, filter, request.limit)
     return passing.length >= request.limit
       ? locateRows(db, entity, passing)
-      : scanMatches(db, entity, text, filter, request.limit, true)
+      : scanMatches(db, entity, text, filter, request.limit, narrowRowNumber)
   }
   const ranked = await allRows(
     db,
     sql`${rankedMatches(entity, pieces)} LIMIT ${param(filteredCandidates + 1)}`,
   )
-  if (ranked.length > filteredCandidates) return scanMatches(db, entity, text, filter, request.limit, true)
+  if (ranked.length > filteredCandidates)
+    return scanMatches(db, entity, text, filter, request.limit, narrowRowNumber)
   const candidates = ranked.map((row) => Number(row.__row))
   return locateRows(
     db,
@@ -170,15 +181,18 @@ const scanMatches = async (
   text: string,
   filter: SqlFragment,
   limit: number,
-  narrowTables: boolean,
+  narrowRowNumber: string | undefined,
 ): Promise<readonly DuckDbRow[]> => {
+  const narrowTables = narrowRowNumber !== undefined
   const popularity = autocompletePopularityColumn(entity)
+  // Ties in id order, as the index ranks them: by row number, which is id order, on the narrow tables.
+  const ties = narrowTables ? `e.${narrowRowNumber}` : idOrderSql(catalogEntityInfo(entity)!, 'e.')
   const view = raw(narrowTables ? narrowEntityTable(entity) : entityView(entity))
   const name = raw(narrowTables ? `e."${AUTOCOMPLETE_NAME_COLUMN}"` : normalizedNameSql('e'))
   // The winners are chosen from narrow columns; only their records are read.
   return allRows(
     db,
-    sql`SELECT ${raw(RECORD_LOCATION_COLUMNS('e'))} FROM ${view} AS e WHERE ${filter} AND contains(' ' || ${name}, ' ' || ${param(text)}) ORDER BY CASE WHEN ${name} = ${param(text)} THEN 3 WHEN starts_with(${name}, ${param(text)}) THEN 2 ELSE 1 END DESC, coalesce(e.${raw(popularity)}, 0) DESC, e."id" LIMIT ${param(limit)}`,
+    sql`SELECT ${raw(RECORD_LOCATION_COLUMNS('e'))} FROM ${view} AS e WHERE ${filter} AND contains(' ' || ${name}, ' ' || ${param(text)}) ORDER BY CASE WHEN ${name} = ${param(text)} THEN 3 WHEN starts_with(${name}, ${param(text)}) THEN 2 ELSE 1 END DESC, coalesce(e.${raw(popularity)}, 0) DESC, ${raw(ties)} LIMIT ${param(limit)}`,
   )
 }
 

@@ -13,6 +13,7 @@ import type {
   WorkVectorSearcher,
 } from '@oqlkit/catalog'
 import {
+  catalogIdOrder,
   hasUnreadableSearchIndex,
   hasUnreadableVectors,
   loadCatalogEmbedder,
@@ -358,6 +359,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     ...(load === 'narrow' ? { attach: { path: servingDatabase, name: SERVING_DATABASE_NAME } } : {}),
   })
   const vectors = vectorIndexOf(manifest.manifest)
+  const idOrder = catalogIdOrder(manifest.manifest)
   let embedder: Embedder | undefined
   let autocompleteIndexes: AutocompleteIndexes = new Map()
   let linkExtremes: ReadonlySet<string> = new Set()
@@ -411,6 +413,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     ...(search === undefined ? {} : { search }),
     ...(options.newSampleSeed === undefined ? {} : { newSampleSeed: options.newSampleSeed }),
     narrowTables: load === 'narrow',
+    idOrder,
     ...(narrowRowNumber === undefined ? {} : { narrowRowNumber }),
     linkExtremes,
     locatedExternalIds,
@@ -450,7 +453,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
       ? undefined
       : {
           embedder,
-          vectors: readOnce(() => loadWorkVectors(db, options.catalogDir, vectors)),
+          vectors: readOnce(() => loadWorkVectors(db, options.catalogDir, vectors, idOrder)),
           candidateMasks: new Map(),
         },
     autocompleteIndexes,

@@ -2,7 +2,7 @@
 // narrow tables and what they hold), and the inputs and tasks of a plan's semantic searches, which the adapter
 // runs before compiling. Types only, so the adapter, the search compiler and tests can name them without the
 // compiler.
-import type { CatalogEntity, SqlFragment, SqlStatement } from '@oqlkit/catalog'
+import type { CatalogEntity, CatalogIdOrder, SqlFragment, SqlStatement } from '@oqlkit/catalog'
 import type { SearchNode } from '@oqlkit/engine'
 
 /** How a search's rows name their records: by short id, or by the number in the id. */
@@ -36,6 +36,11 @@ export interface DuckDbPlanCompilerOptions {
    * entity tables without their `record` column, which no statement reads) instead of the Parquet views.
    */
   readonly narrowTables?: boolean
+  /**
+   * The catalog's id order (`catalogIdOrder`): a sort's id tiebreak and the row numbers of the narrow tables
+   * follow it. Default `by-number`; catalogs of format 7 and earlier are `by-text`.
+   */
+  readonly idOrder?: CatalogIdOrder
   /**
    * In `narrow` mode, the SQL of a narrow table's row number (`readNarrowRowNumber`; default the quoted
    * `NARROW_ROW_COLUMN`): `rowid` in a serving database built before the column.

@@ -10,6 +10,7 @@
 
 import type {
   CatalogEntity,
+  CatalogIdOrder,
   CompiledGroupsQuery,
   CompiledQuery,
   CompiledRowsQuery,
@@ -22,10 +23,12 @@ import {
   bucketOrder,
   type ColumnSource,
   type CompiledSortKey,
+  catalogEntityInfo,
   catalogEntityOf,
   compileSortKey,
   constantLiteral,
   groupedValuesOf,
+  idOrderColumns,
   joinSql,
   keysetAfter,
   onlySearchesOf,
@@ -192,6 +195,8 @@ export class DuckDbPlanCompiler {
   readonly narrowRowNumber: string
   /** See `DuckDbPlanCompilerOptions.locatedExternalIds` (singleton-lookup.ts reads it). */
   readonly locatedExternalIds: boolean
+  /** See `DuckDbPlanCompilerOptions.idOrder`. */
+  readonly idOrder: CatalogIdOrder
   readonly #semantic: { readonly dimensions: number } | undefined
   readonly #semanticUnavailable: string | undefined
   readonly #searchUnavailable: string | undefined
@@ -207,6 +212,7 @@ export class DuckDbPlanCompiler {
     this.narrowTables = options.narrowTables ?? false
     this.narrowRowNumber = options.narrowRowNumber ?? quoteIdentifier(NARROW_ROW_COLUMN)
     this.locatedExternalIds = options.locatedExternalIds ?? false
+    this.idOrder = options.idOrder ?? 'by-number'
     this.#searchDocEntities = options.searchDocEntities ?? new Set()
     this.#linkExtremes = options.linkExtremes ?? new Set()
   }
@@ -279,7 +285,10 @@ export class DuckDbPlanCompiler {
     if (rest === null && plan.corpus === 'all') return null
     const context = this.#context({ ...plan, filter: rest, groupBy: [] }, NO_INPUTS)
     const rows = this.#relation(context)
-    return sql`${withClause(context.searches)}SELECT ${raw(ROW)}."id" AS id FROM ${raw(rows.from)} WHERE ${rows.where} ORDER BY ${raw(rows.narrow ? `${ROW}.${this.narrowRowNumber}` : `${ROW}."id"`)}`
+    const order = rows.narrow
+      ? `${ROW}.${this.narrowRowNumber}`
+      : idOrderColumns(catalogEntityInfo(context.entity)!, `${ROW}.`, this.idOrder).join(', ')
+    return sql`${withClause(context.searches)}SELECT ${raw(ROW)}."id" AS id FROM ${raw(rows.from)} WHERE ${rows.where} ORDER BY ${raw(order)}`
   }
 
   #context(plan: QueryPlan, semantic: SemanticInputs): Context {
@@ -410,12 +419,24 @@ export class DuckDbPlanCompiler {
   readonly #sortKeyDialect: SortKeyDialect = {
     ...DUCKDB_SQL,
     codecs: DUCKDB_CODECS,
-    idKey: (direction) => ({
-      expr: `${ROW}."id"`,
-      direction,
-      type: 'text',
-      narrowOrder: `${ROW}.${this.narrowRowNumber}`,
-    }),
+    // A letter id orders by its number, then its text; a cursor's id gives the number as ingest does.
+    idKey: (entity, direction) => {
+      const [number, text] = idOrderColumns(catalogEntityInfo(entity)!, `${ROW}.`, this.idOrder)
+      return {
+        expr: `${ROW}."id"`,
+        direction,
+        type: 'text',
+        narrowOrder: `${ROW}.${this.narrowRowNumber}`,
+        ...(text === undefined
+          ? {}
+          : {
+              terms: [
+                { expr: number!, of: (id: SqlFragment) => sql`TRY_CAST(substr(${id}, 2) AS BIGINT)` },
+                { expr: text, of: (id: SqlFragment) => id },
+              ],
+            }),
+      }
+    },
     noScore: 'NULL',
     listExtreme: (_list, typed, extreme) => `list_${extreme}(${typed})`,
     // A link table's keys of the row by id (the views exist in every load mode), or by the extremes the
@@ -538,7 +559,8 @@ export class DuckDbPlanCompiler {
     for (const key of keys) {
       const expr = key.narrowOrder !== undefined ? '__l.work_row' : copied.get(key.expr)
       if (expr === undefined) return undefined
-      linkKeys.push({ ...key, expr })
+      // The work's row is in id order: the id key orders by it alone.
+      linkKeys.push({ expr, direction: key.direction, type: key.type })
     }
     const table = quoteIdentifier(linked.source.narrowTable)
     const corpus = raw(linkCorpus(plan.corpus))

@@ -6,9 +6,10 @@
 import { statSync } from 'node:fs'
 import { open, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { IvfVectorIndex, VectorIndexManifest } from '@oqlkit/catalog'
+import type { CatalogIdOrder, IvfVectorIndex, VectorIndexManifest } from '@oqlkit/catalog'
 import {
   allocateMatrixValues,
+  catalogIdOrder,
   constantLiteral,
   decodeIvfIndex,
   isCatalogRelativePath,
@@ -58,6 +59,7 @@ export async function loadWorkVectorMatrix(
   db: DuckDbConnectionLike,
   catalogDir: string,
   vectors: VectorIndexManifest,
+  order: CatalogIdOrder,
 ): Promise<WorkVectorMatrix> {
   checkWorkVectorFiles(catalogDir, vectors)
   const dimensions = Number(vectors.dimensions)
@@ -69,7 +71,7 @@ export async function loadWorkVectorMatrix(
   ])
   const ids = rows.map((row) => String(row.id))
   const norms = Float32Array.from(rows, (row) => Number(row.norm))
-  return new WorkVectorMatrix(ids, values, norms, dimensions)
+  return new WorkVectorMatrix(ids, values, norms, dimensions, order)
 }
 
 /** Fills `into` with the file's bytes (its size was checked against it). */
@@ -92,10 +94,11 @@ export async function loadWorkVectors(
   db: DuckDbConnectionLike,
   catalogDir: string,
   vectors: VectorIndexManifest,
+  order: CatalogIdOrder,
 ): Promise<WorkVectorSearcher> {
   const listIndex = vectors.listIndex
   const [matrix, index] = await Promise.all([
-    loadWorkVectorMatrix(db, catalogDir, vectors),
+    loadWorkVectorMatrix(db, catalogDir, vectors, order),
     listIndex === undefined
       ? Promise.resolve<IvfVectorIndex | undefined>(undefined)
       : readFile(vectorFilePath(catalogDir, listIndex.file)).then((bytes) =>
@@ -130,7 +133,7 @@ export async function readCatalogWorkVectors(catalogDir: string): Promise<Catalo
   const db = await openDuckDbDatabase({ threads: 1, connections: 1 })
   try {
     const [searcher, embedder] = await Promise.all([
-      loadWorkVectors(db, catalogDir, vectors),
+      loadWorkVectors(db, catalogDir, vectors, catalogIdOrder(manifest.manifest)),
       loadCatalogEmbedder(catalogDir, vectors),
     ])
     return { vectors, searcher, embedder }

@@ -7,16 +7,18 @@
 // the record store it updates as the start of the new one, so a kept record keeps its offset and a revised
 // or new one lies past the old store's end. Kept rows keep their row numbers; a revised row keeps its
 // number too, and a new id is numbered after every other, which keeps the numbers in id order only when
-// every new id sorts after the catalog's: otherwise, or past a share of changed rows, the caller builds the
-// database whole.
+// every new id sorts after the catalog's (as OpenAlex's new ids do: letter ids order by number): otherwise,
+// or past a share of changed rows, the caller builds the database whole.
 import { constants } from 'node:fs'
 import { copyFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { CatalogEntityInfo, CatalogFile, CatalogManifest } from '@oqlkit/catalog'
+import type { CatalogEntityInfo, CatalogFile, CatalogIdOrder, CatalogManifest } from '@oqlkit/catalog'
 import {
   CATALOG_ENTITIES,
   type CatalogEntity,
   constantLiteral,
+  ID_NUMBER_COLUMN,
+  idOrderSql,
   LINK_TABLES,
   linkViewOf,
   narrowLinkTableOf,
@@ -63,6 +65,8 @@ export interface ServingDatabaseUpdateOptions extends ServingDatabaseOptions {
   readonly previousPath: string
   /** See `SERVING_UPDATE_MAX_SHARE`. */
   readonly maxChangedShare?: number
+  /** The id order of the catalog being updated (`catalogIdOrder`): one in `by-text` order is built whole. */
+  readonly previousIdOrder: CatalogIdOrder
 }
 
 /** An entity's rows an update in place deleted (revised ones included) and inserted. */
@@ -118,7 +122,12 @@ export async function updateServingDatabase(
     await rm(`${path}.wal`, { force: true })
   }
   const outcome = await withServingDatabase(catalogDir, manifest, path, options.memoryLimit, async (db) => {
-    const planned = (await layoutDeclined(db)) ?? (await planChanges(db, options.maxChangedShare))
+    const planned =
+      (options.previousIdOrder === 'by-text'
+        ? "the catalog being updated numbers its serving rows in the ids' text order (format 7 or earlier)"
+        : undefined) ??
+      (await layoutDeclined(db)) ??
+      (await planChanges(db, options.maxChangedShare))
     if (typeof planned === 'string') return planned
     await applyChanges(db, manifest, planned, options)
     return {
@@ -177,10 +186,12 @@ async function planChanges(
       `CREATE TEMP TABLE ${gone} AS SELECT n."id", n.${quoteIdentifier(NARROW_ROW_COLUMN)} AS "row" FROM ${narrow} AS n WHERE NOT EXISTS (SELECT 1 FROM ${view} AS v WHERE ${sameRecord('v', 'n')})`,
     )
     await db.all(
-      `CREATE TEMP TABLE ${fresh} AS SELECT v."id" FROM ${view} AS v WHERE NOT EXISTS (SELECT 1 FROM ${narrow} AS n WHERE ${sameRecord('n', 'v')})`,
+      `CREATE TEMP TABLE ${fresh} AS SELECT v."id", v.${quoteIdentifier(ID_NUMBER_COLUMN)} FROM ${view} AS v WHERE NOT EXISTS (SELECT 1 FROM ${narrow} AS n WHERE ${sameRecord('n', 'v')})`,
     )
+    // The last row in id order is the one numbered last; a new id must come after it.
+    const last = `(SELECT (${idOrderSql(info, 'n.')}) FROM ${narrow} AS n ORDER BY n.${quoteIdentifier(NARROW_ROW_COLUMN)} DESC LIMIT 1)`
     const [counts] = await db.all(
-      `SELECT (SELECT count(*) FROM ${gone}) AS gone, (SELECT count(*) FROM ${fresh}) AS fresh, (SELECT count(*) FROM ${narrow}) AS "rows", (SELECT count(*) FROM ${fresh} AS f WHERE f."id" NOT IN (SELECT "id" FROM ${gone}) AND f."id" <= (SELECT max("id") FROM ${narrow})) AS "unordered"`,
+      `SELECT (SELECT count(*) FROM ${gone}) AS gone, (SELECT count(*) FROM ${fresh}) AS fresh, (SELECT count(*) FROM ${narrow}) AS "rows", (SELECT count(*) FROM ${fresh} AS f WHERE f."id" NOT IN (SELECT "id" FROM ${gone}) AND (${idOrderSql(info, 'f.')}) <= ${last}) AS "unordered"`,
     )
     const deleted = Number(counts?.gone ?? 0)
     const inserted = Number(counts?.fresh ?? 0)
@@ -241,7 +252,7 @@ async function applyChanges(
     // A revised row keeps its number; a new id takes the next ones, in id order (after every other id).
     const works = info.entity === 'works'
     steps.push(
-      `CREATE TEMP TABLE ${numbered} AS SELECT f."id", g."row" FROM ${fresh} AS f JOIN ${gone} AS g ON g."id" = f."id" UNION ALL SELECT "id", CAST((SELECT coalesce(max(${row}), -1) FROM ${narrow}) + row_number() OVER (ORDER BY "id") AS UINTEGER) FROM ${fresh} WHERE "id" NOT IN (SELECT "id" FROM ${gone})`,
+      `CREATE TEMP TABLE ${numbered} AS SELECT f."id", g."row" FROM ${fresh} AS f JOIN ${gone} AS g ON g."id" = f."id" UNION ALL SELECT "id", CAST((SELECT coalesce(max(${row}), -1) FROM ${narrow}) + row_number() OVER (ORDER BY ${idOrderSql(info)}) AS UINTEGER) FROM ${fresh} WHERE "id" NOT IN (SELECT "id" FROM ${gone})`,
       // Each link file read once for the works written, not once for their extremes and again for their link
       // rows: the update in place of 10,000 of 1M works 17.4 -> 15.9 s.
       ...(works

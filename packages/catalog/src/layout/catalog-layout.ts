@@ -19,13 +19,14 @@ import type { CatalogColumnType } from './entity-columns.ts'
 
 export const CATALOG_FORMAT = 'oqlkit-catalog'
 /** Bumped whenever a file, column or rule changes meaning; readers refuse other versions. */
-export const CATALOG_FORMAT_VERSION = 7
+export const CATALOG_FORMAT_VERSION = 8
 /**
- * The versions this one reads and updates: 7, whose record stores name their codec (zstd or deflate), and 6,
- * whose stores are all deflate and otherwise the same. 7 exists so that an oqlkit that knows only deflate
- * refuses a catalog of zstd stores instead of appending deflated records to one. An update writes 7.
+ * The versions this one reads and updates: 8, whose files and serving rows are in id order with letter ids
+ * by number (`entity-id-order.ts`); 7, in the ids' text order, whose record stores name their codec (zstd or
+ * deflate); and 6, whose stores are all deflate and otherwise 7. 7 exists so that an oqlkit that knows only
+ * deflate refuses a catalog of zstd stores instead of appending deflated records to one. An update writes 8.
  */
-export const READABLE_CATALOG_FORMAT_VERSIONS = [6, CATALOG_FORMAT_VERSION] as const
+export const READABLE_CATALOG_FORMAT_VERSIONS = [6, 7, CATALOG_FORMAT_VERSION] as const
 export type CatalogFormatVersion = (typeof READABLE_CATALOG_FORMAT_VERSIONS)[number]
 export const CATALOG_MANIFEST_FILE = 'catalog.json'
 /** The serving database: what `serve` attaches read-only instead of copying tables into memory. */

@@ -8,9 +8,11 @@ export const OPENALEX_ID_BASE = 'https://openalex.org/'
 
 /**
  * A letter id in either form, any case: `W123`, `w123`, `https://openalex.org/W123`. The pattern is
- * written in the subset RE2 (DuckDB) and JavaScript agree on, so SQL and TypeScript read ids alike.
+ * written in the subset RE2 (DuckDB) and JavaScript agree on, so SQL and TypeScript read ids alike. At most
+ * 18 digits, so that every letter id's number fits the tables' `id_num` (BIGINT) and orders the rows
+ * (`entity-id-order.ts`); OpenAlex's have 10 or fewer.
  */
-export const LETTER_ID_PATTERN = '^(?:https?://openalex\\.org/)?([A-Za-z][0-9]+)$'
+export const LETTER_ID_PATTERN = '^(?:https?://openalex\\.org/)?([A-Za-z][0-9]{1,18})$'
 
 /** The last path segment of a vocabulary id (a trailing slash is ignored). */
 export const PATH_ID_TAIL_PATTERN = '([^/]+)/?$'

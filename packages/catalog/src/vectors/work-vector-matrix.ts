@@ -4,6 +4,7 @@
 // arrays, and casting a million int8 vectors to float on every query cost about 2 s at 1M works, where this
 // loop reads the int8 bytes as they are (see BENCHMARKS.md, "Semantic search"). A catalog with a list index
 // (`ivf-vector-index.ts`) scores only the rows of the lists nearest the query, with the same kernel.
+import { type CatalogIdOrder, letterIdComparator } from '../layout/entity-id-order.ts'
 import { Int8RowKernel, KERNEL_BLOCK_ROWS, kernelOf } from './int8-dot-kernel.ts'
 import { int8RowDot, NearestRows } from './nearest-rows.ts'
 
@@ -32,15 +33,24 @@ export class WorkVectorMatrix {
   readonly dimensions: number
   /** Scores every row in WebAssembly when the width allows (a multiple of 16) and the memory could be had. */
   readonly #kernel: Int8RowKernel | undefined
+  /** The catalog's id order, which the rows and every list of ids given to the matrix follow. */
+  readonly #compare: (left: string, right: string) => number
 
-  constructor(ids: readonly string[], values: Int8Array, norms: Float32Array, dimensions: number) {
+  constructor(
+    ids: readonly string[],
+    values: Int8Array,
+    norms: Float32Array,
+    dimensions: number,
+    order: CatalogIdOrder = 'by-number',
+  ) {
     if (values.length !== ids.length * dimensions || norms.length !== ids.length)
       throw new VectorMatrixError(
         `The vector matrix holds ${values.length} components and ${norms.length} norms for ${ids.length} works of ${dimensions} dimensions`,
       )
+    this.#compare = letterIdComparator(order)
     for (let row = 1; row < ids.length; row++)
-      if (!(ids[row - 1]! < ids[row]!))
-        throw new VectorMatrixError(`The vectors' ids are not in ascending order at ${ids[row]}`)
+      if (!(this.#compare(ids[row - 1]!, ids[row]!) < 0))
+        throw new VectorMatrixError(`The vectors' ids are not in ascending id order at ${ids[row]}`)
     this.ids = ids
     this.#kernel = kernelOf(values) ?? Int8RowKernel.create(ids.length, dimensions)
     if (this.#kernel !== undefined && this.#kernel.values !== values) this.#kernel.values.set(values)
@@ -54,13 +64,13 @@ export class WorkVectorMatrix {
     return this.ids.length
   }
 
-  /** A mask of the rows of `ids` (ascending, as DuckDB sorts them); ids without a vector are skipped. */
+  /** A mask of the rows of `ids` (ascending in id order, as the catalog's rows are); ids without a vector are skipped. */
   rowsOf(ids: readonly string[]): Uint8Array {
     const mask = new Uint8Array(this.rows)
     let row = 0
     for (const id of ids) {
       // Both lists ascend: one merge walk, with a binary search to jump over long gaps.
-      if (row < this.rows && this.ids[row]! < id) row = this.#firstRowFrom(id, row)
+      if (row < this.rows && this.#compare(this.ids[row]!, id) < 0) row = this.#firstRowFrom(id, row)
       if (row < this.rows && this.ids[row] === id) mask[row] = 1
     }
     return mask
@@ -71,14 +81,14 @@ export class WorkVectorMatrix {
     let high = this.rows
     while (low < high) {
       const middle = (low + high) >>> 1
-      if (this.ids[middle]! < id) low = middle + 1
+      if (this.#compare(this.ids[middle]!, id) < 0) low = middle + 1
       else high = middle
     }
     return low
   }
 
   /**
-   * The rows of `ids` (ascending, as DuckDB sorts them) as a search's candidates; ids without a vector are
+   * The rows of `ids` (ascending in id order) as a search's candidates; ids without a vector are
    * skipped. The kept rows are also listed when they are few (at most one row in 64), so an exact search over
    * a narrow filter reads them instead of walking the whole mask.
    */

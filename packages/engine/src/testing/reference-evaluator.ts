@@ -3,6 +3,7 @@
 // a registry column id is a dotted path into the record, lists are walked through, ids and codes compare by
 // their last path segment without case, strings without case, `!x` keeps rows without a value. It covers the
 // columns the suite uses and refuses the rest, so a case can never silently test nothing.
+import { compareEntityIds } from '@oqlkit/oqo-schema'
 import type { EntityRecord } from '../adapter/storage-adapter.ts'
 import type { ColumnRef, FilterNode, FilterValue } from '../plan/filter-node.ts'
 import type { QueryPlan, SortKey } from '../plan/query-plan.ts'
@@ -196,7 +197,13 @@ export const referenceOrder = (plan: QueryPlan, records: readonly EntityRecord[]
       if (a === b) continue
       if (a === null) return 1
       if (b === null) return -1
-      const order = (a as number | string) < (b as number | string) ? -1 : 1
+      // Ids in id order (letter ids by number); other values as JavaScript compares them.
+      const order =
+        key.column === 'id'
+          ? compareEntityIds(plan.entity, String(a), String(b))
+          : (a as number | string) < (b as number | string)
+            ? -1
+            : 1
       return key.direction === 'asc' ? order : -order
     }
     return 0

@@ -38,7 +38,7 @@ export const componentParameters = (): Record<string, OpenApiObject> => ({
   ),
   sort: query(
     'sort',
-    '`column:direction`, comma-separated (`cited_by_count:desc`); `relevance_score:desc` with a search.',
+    '`column:direction`, comma-separated (`cited_by_count:desc`); `relevance_score:desc` with a search. Ties are broken by the id: letter ids (`W123`) by their number (`W99854102` before `W4390000001`), other ids by their text.',
   ),
   per_page: query(
     'per_page',

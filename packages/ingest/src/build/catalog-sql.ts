@@ -15,9 +15,13 @@ import {
   ENTITY_TAIL_COLUMNS,
   EXTERNAL_ID_SCHEMES,
   type ExternalIdScheme,
+  ID_NUMBER_COLUMN,
+  idOrderColumns,
+  idOrderSql,
   LETTER_ID_PATTERN,
   LINK_TABLES,
   type LinkTableSpec,
+  letterIdOrderSql,
   PATH_ID_TAIL_PATTERN,
   quoteIdentifier,
   sqlInteger,
@@ -362,7 +366,16 @@ export function keptRowsSizeSql(info: CatalogEntityInfo): string {
 /** One row, `bounds`: the ids that cut the rows into `parts` ranges of about equal size. */
 export function sortBoundariesSql(info: CatalogEntityInfo, parts: number): string {
   const fractions = Array.from({ length: parts - 1 }, (_, index) => ((index + 1) / parts).toFixed(9))
-  return `SELECT quantile_disc(id, [${fractions.join(', ')}]) AS bounds FROM ${rowsRelation(info)}`
+  return `SELECT quantile_disc(${rangeKeyOf(info).column}, [${fractions.join(', ')}]) AS bounds FROM ${rowsRelation(info)}`
+}
+
+/**
+ * What an entity's rows are cut into id ranges by: the first column of its id order (a letter id's number,
+ * or the id), and its SQL type. Rows with one key are in one range, where the rest of the order sorts them.
+ */
+export const rangeKeyOf = (info: CatalogEntityInfo): { readonly column: string; readonly type: string } => {
+  const column = idOrderColumns(info)[0]!
+  return { column, type: column === `"${ID_NUMBER_COLUMN}"` ? 'BIGINT' : 'VARCHAR' }
 }
 
 /** The (empty) table the sorted ranges are appended to, with the view's columns. */
@@ -384,7 +397,8 @@ const RANGE_COLUMN = '__range'
  * range reads its part of it (`insertSortedRangeSql`).
  */
 export function splitRowsIntoRangesSql(info: CatalogEntityInfo, slice: number): string {
-  return `COPY (SELECT * EXCLUDE (${quoteIdentifier(SEQ_COLUMN)}), len(list_filter($1::VARCHAR[], lambda __bound: __bound < id)) AS ${RANGE_COLUMN} FROM ${stagedRowsView(info)} WHERE ${quoteIdentifier(SEQ_COLUMN)} BETWEEN $3 AND $4) TO $2 (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${RANGE_COLUMN}), OVERWRITE_OR_IGNORE, FILENAME_PATTERN ${constantLiteral(`slice${sqlInteger(slice)}_{i}`)})`
+  const key = rangeKeyOf(info)
+  return `COPY (SELECT * EXCLUDE (${quoteIdentifier(SEQ_COLUMN)}), len(list_filter($1::${key.type}[], lambda __bound: __bound < ${key.column})) AS ${RANGE_COLUMN} FROM ${stagedRowsView(info)} WHERE ${quoteIdentifier(SEQ_COLUMN)} BETWEEN $3 AND $4) TO $2 (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (${RANGE_COLUMN}), OVERWRITE_OR_IGNORE, FILENAME_PATTERN ${constantLiteral(`slice${sqlInteger(slice)}_{i}`)})`
 }
 
 /** The folder of range `index` within the folder `splitRowsIntoRangesSql` wrote. */
@@ -398,17 +412,18 @@ export const rangeFolderName = (index: number): string => `${RANGE_COLUMN}=${sql
  */
 export function insertSortedRangeSql(info: CatalogEntityInfo, split: boolean, previous: boolean): string {
   // The bounds are `$2`, `$3` after the split's glob, `$1`, `$2` without it.
-  const [above, upTo] = split ? ['$2::VARCHAR', '$3::VARCHAR'] : ['$1::VARCHAR', '$2::VARCHAR']
+  const { column: key, type } = rangeKeyOf(info)
+  const [above, upTo] = split ? [`$2::${type}`, `$3::${type}`] : [`$1::${type}`, `$2::${type}`]
   const sources = [
     ...(split ? ['SELECT * FROM read_parquet($1, hive_partitioning = false)'] : []),
     ...(previous
       ? [
-          `SELECT * EXCLUDE (${quoteIdentifier(SEQ_COLUMN)}) FROM ${previousRowsView(info)} WHERE (${above} IS NULL OR id > ${above}) AND (${upTo} IS NULL OR id <= ${upTo})`,
+          `SELECT * EXCLUDE (${quoteIdentifier(SEQ_COLUMN)}) FROM ${previousRowsView(info)} WHERE (${above} IS NULL OR ${key} > ${above}) AND (${upTo} IS NULL OR ${key} <= ${upTo})`,
         ]
       : []),
   ]
   if (sources.length === 0) throw new Error('a range has rows from the split, the previous catalog, or both')
-  return `INSERT INTO ${sortedTable(info)} BY NAME SELECT * FROM (${sources.join(' UNION ALL BY NAME ')}) ORDER BY id`
+  return `INSERT INTO ${sortedTable(info)} BY NAME SELECT * FROM (${sources.join(' UNION ALL BY NAME ')}) ORDER BY ${idOrderSql(info)}`
 }
 
 /**
@@ -451,7 +466,7 @@ export function recordLiveIdsSql(info: CatalogEntityInfo): string {
  */
 export function copyEntitySql(info: CatalogEntityInfo, rows: EntityRows): string {
   const buildOnly = buildOnlyColumnsOf(info).map(quoteIdentifier).join(', ')
-  const order = rows === 'view' ? ' ORDER BY id' : ''
+  const order = rows === 'view' ? ` ORDER BY ${idOrderSql(info)}` : ''
   return `COPY (SELECT * EXCLUDE (${buildOnly}) FROM ${rowsRelation(info)}${order}) TO $1 (${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${sqlInteger(info.rowGroupSize)})`
 }
 
@@ -512,7 +527,9 @@ export function copyLinkTableSql(spec: LinkTableSpec, works: CatalogEntityInfo, 
   const kept = previous
     ? ` UNION ALL SELECT key, work_id FROM read_parquet($2::VARCHAR[], hive_partitioning = false) WHERE work_id IN (SELECT id FROM ${keptPreviousTable(works)})`
     : ''
-  return `COPY (SELECT key, work_id FROM (${staged}${kept}) ORDER BY key, work_id) TO $1 (${PARQUET_OPTIONS})`
+  // A key's works in id order, which is the order of their rows in the serving database (whose copy of a big
+  // link table keeps the file's order).
+  return `COPY (SELECT key, work_id FROM (${staged}${kept}) ORDER BY key, ${letterIdOrderSql('work_id')}) TO $1 (${PARQUET_OPTIONS})`
 }
 
 // ---- merged and deleted ids ----

@@ -2,7 +2,13 @@
 // held-out share for measuring, or vectors from an embeddings server (`buildCatalogExtension`: a failure
 // before the swap leaves the catalog as it was).
 import { resolve } from 'node:path'
-import { VECTORS_DIR, type VectorIndexManifest, withVectorIndex } from '@oqlkit/catalog'
+import {
+  catalogIdOrder,
+  readCatalogManifest,
+  VECTORS_DIR,
+  type VectorIndexManifest,
+  withVectorIndex,
+} from '@oqlkit/catalog'
 import { connectionSession } from '../texts/build-session.ts'
 import { buildCatalogExtension } from '../texts/catalog-extension-builder.ts'
 import {
@@ -34,6 +40,9 @@ export async function indexCatalogVectors(
 ): Promise<IndexCatalogVectorsResult> {
   const started = Date.now()
   const catalogDir = resolve(options.catalogDir)
+  // The vectors follow the catalog's id order: a catalog of format 7 or earlier is in the ids' text order.
+  const manifest = await readCatalogManifest(catalogDir)
+  const idOrder = manifest.ok ? catalogIdOrder(manifest.manifest) : 'by-number'
   const vectors = await buildCatalogExtension(catalogDir, {
     folder: VECTORS_DIR,
     workPrefix: '.vector-build-',
@@ -44,6 +53,7 @@ export async function indexCatalogVectors(
         catalogDir,
         outDir,
         vectors: options.vectors,
+        idOrder,
         ...(options.listIndex === undefined ? {} : { listIndex: options.listIndex }),
         ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       }),

@@ -8,7 +8,7 @@
 // same catalog and seeds give byte-identical files.
 import { copyFile, type FileHandle, mkdir, open, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { CatalogFile } from '@oqlkit/catalog'
+import type { CatalogFile, CatalogIdOrder } from '@oqlkit/catalog'
 import {
   buildIvfIndex,
   encodeIvfIndex,
@@ -16,6 +16,8 @@ import {
   int8FileRowSource,
   isHeldOut,
   type LsaModelRecord,
+  letterIdComparator,
+  letterIdOrderSql,
   loadCatalogEmbedder,
   quantizeVector,
   VECTOR_INDEX_FORMAT,
@@ -101,6 +103,11 @@ export interface BuildWorkVectorsOptions {
   readonly outDir?: string
   readonly vectors: VectorsChoice
   /**
+   * The catalog's id order, which its texts files (and so the vectors) follow: `by-number` (the default, what
+   * ingest writes) or `by-text` for a catalog of format 7 or earlier.
+   */
+  readonly idOrder?: CatalogIdOrder
+  /**
    * Works read and embedded at a time (default 32,768: two row groups of the works file, whose records are
    * decompressed once per batch that touches them, so small batches read the file many times over).
    */
@@ -185,6 +192,8 @@ async function buildVectorsFrom(
   texts: string | { readonly changed: string },
 ): Promise<VectorIndexManifest> {
   const { session, catalogDir } = options
+  const idOrder = options.idOrder ?? 'by-number'
+  const compareIds = letterIdComparator(idOrder)
   const outDir = options.outDir ?? catalogDir
   const output = (path: string) => join(outDir, ...path.split('/'))
   const batchSize = options.batchSize ?? 32_768
@@ -224,7 +233,7 @@ async function buildVectorsFrom(
     total = await withSettings(session, { preserve_insertion_order: true }, () =>
       session.run(
         `COPY (SELECT * FROM (SELECT id, display_name, texts FROM read_parquet($1)
-           UNION ALL SELECT id, NULL, NULL FROM ${KEPT_TABLE}) ORDER BY id) TO $2 (FORMAT parquet, COMPRESSION lz4_raw)`,
+           UNION ALL SELECT id, NULL, NULL FROM ${KEPT_TABLE}) ORDER BY ${letterIdOrderSql('id', idOrder)}) TO $2 (FORMAT parquet, COMPRESSION lz4_raw)`,
         [texts.changed, worksTexts],
       ),
     )
@@ -276,7 +285,7 @@ async function buildVectorsFrom(
           if (vector === undefined || vector.norm === 0) continue
           // The matrix's rows follow the ids' order with nothing to sort them by later: the works come in
           // id order, and this checks it.
-          if (previousId !== undefined && !(previousId < work.id))
+          if (previousId !== undefined && !(compareIds(previousId, work.id) < 0))
             throw new Error(`The works came out of id order at ${work.id}; the vector matrix needs id order`)
           previousId = work.id
           appender.appendVarchar(work.id)
@@ -302,7 +311,7 @@ async function buildVectorsFrom(
       await keptMatrix?.close()
     }
     await session.run(
-      `COPY (SELECT id, norm FROM ${BUILD_TABLE} ORDER BY id) TO $1 (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 16384)`,
+      `COPY (SELECT id, norm FROM ${BUILD_TABLE} ORDER BY ${letterIdOrderSql('id', idOrder)}) TO $1 (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 16384)`,
       [output(WORK_VECTORS_FILE)],
     )
   } finally {

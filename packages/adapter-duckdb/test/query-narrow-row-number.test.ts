@@ -4,12 +4,7 @@
 // changed in place must still answer right. A
 // database built before the column numbers its rows by `rowid`, and answers as before.
 import { join } from 'node:path'
-import {
-  CATALOG_ENTITIES,
-  narrowLinkTableOf,
-  quoteIdentifier,
-  SERVING_DATABASE_FILE,
-} from '@oqlkit/catalog'
+import { CATALOG_ENTITIES, narrowLinkTableOf, quoteIdentifier, SERVING_DATABASE_FILE } from '@oqlkit/catalog'
 import { planQuery } from '@oqlkit/engine'
 import type { Filter, Oqo } from '@oqlkit/oqo-schema'
 

@@ -1,7 +1,10 @@
 // Times an update against a full build, as the issue's incremental target asks (a 1% update of a catalog in
 // under 10% of the full build's time). From a legacy-layout snapshot it writes an update snapshot of one
-// newer partition holding a share of the snapshot's works revised (title changed, a newer updated_date),
-// then, each a child process `oqlkit ingest` under GNU time:
+// newer partition with a share of the snapshot's works changed as OpenAlex's updates change them: of that
+// share, 70% revised (title changed, a newer updated_date), 20% new works (ids numbered past every id of the
+// catalog, as OpenAlex numbers its new records: by number they come last, as text among the first), 5% merged
+// into another work and 5% deleted (`--revised-only`: every one revised, as before), then, each a child
+// process `oqlkit ingest` under GNU time:
 //   full    the snapshot built from scratch (skipped with --catalog, whose build time --full-seconds gives);
 //   update  the update snapshot ingested into a copy of that catalog (the copy is not timed).
 //   retrained  (full builds only) the same update with --retrain-models, as every update ran before updates
@@ -9,9 +12,21 @@
 //              embedding every work.
 // All with the same flags (--core: no search index, vectors or tagger).
 //
-//   npm run bench:ingest-update -- --snapshot DIR [--catalog DIR --full-seconds S] [--changed 0.01] [--core] [--tmp DIR] [--keep-snapshot DIR]
+// Each says whether the serving database was changed in place or built whole (and why).
+//
+//   npm run bench:ingest-update -- --snapshot DIR [--catalog DIR --full-seconds S] [--changed 0.01] [--revised-only] [--core] [--tmp DIR] [--keep-snapshot DIR]
 import { spawn } from 'node:child_process'
-import { cpSync, createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import {
+  cpSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -22,7 +37,7 @@ import { writeEntity } from '@oqlkit/snapshot'
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
 const USAGE =
-  'usage: npm run bench:ingest-update -- --snapshot DIR [--catalog DIR --full-seconds S] [--changed 0.01] [--core] [--tmp DIR] [--keep-snapshot DIR]'
+  'usage: npm run bench:ingest-update -- --snapshot DIR [--catalog DIR --full-seconds S] [--changed 0.01] [--revised-only] [--core] [--tmp DIR] [--keep-snapshot DIR]'
 /** The update's partition: later than any a generated or real snapshot has. */
 const UPDATE_DATE = '2030-01-01'
 
@@ -32,6 +47,7 @@ const { values: args } = parseArgs({
     catalog: { type: 'string' },
     'full-seconds': { type: 'string' },
     changed: { type: 'string', default: '0.01' },
+    'revised-only': { type: 'boolean', default: false },
     core: { type: 'boolean', default: false },
     tmp: { type: 'string', default: tmpdir() },
     'keep-snapshot': { type: 'string' },
@@ -65,7 +81,18 @@ const wanted = Math.max(1, Math.round(totalWorks * changed))
 const flags = args.core ? ['--no-search-index', '--no-vectors', '--no-text-tagger'] : []
 const workDir = mkdtempSync(join(args.tmp, 'oqlkit-update-bench-'))
 
-// ---- the update snapshot: the first `wanted` works of the oldest partitions, revised ----
+// ---- the update snapshot: works of the oldest partitions, revised, copied as new works, merged, deleted ----
+const shares = args['revised-only']
+  ? { revised: 1, fresh: 0, merged: 0, deleted: 0 }
+  : { revised: 0.7, fresh: 0.2, merged: 0.05, deleted: 0.05 }
+const counts = {
+  fresh: Math.floor(wanted * shares.fresh),
+  merged: Math.floor(wanted * shares.merged),
+  deleted: Math.floor(wanted * shares.deleted),
+}
+const revisedCount = Math.max(1, wanted - counts.fresh - counts.merged - counts.deleted)
+/** Past every id of a generated or real snapshot by number (12 digits), though `W1…` sorts early as text. */
+const newWorkId = (at: number) => `W${10 ** 11 + at}`
 const partFiles = readdirSync(worksDir)
   .filter((name) => name.startsWith('updated_date='))
   .sort()
@@ -75,40 +102,81 @@ const partFiles = readdirSync(worksDir)
       .sort()
       .map((name) => join(worksDir, partition, name)),
   )
-const revised: { id: string; updatedDate: string; line: string }[] = []
+const updatedDate = `${UPDATE_DATE}T00:00:00.000000`
+// The works the update writes: the revised ones, each followed by the new work copied from it while new ones are due.
+const written: { id: string; updatedDate: string; line: string }[] = []
+const untouched: string[] = []
+let revisions = 0
+const read = revisedCount + counts.merged + counts.deleted
 for (const file of partFiles) {
   const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity })
   for await (const line of lines) {
     if (line.trim() === '') continue
     const record = JSON.parse(line) as Record<string, unknown>
-    const updatedDate = `${UPDATE_DATE}T00:00:00.000000`
-    revised.push({
-      id: String(record.id),
-      updatedDate,
-      line: JSON.stringify({
-        ...record,
-        title: `${String(record.title)} (revised)`,
-        updated_date: updatedDate,
-      }),
-    })
-    if (revised.length === wanted) break
+    if (revisions < revisedCount) {
+      revisions++
+      written.push({
+        id: String(record.id),
+        updatedDate,
+        line: JSON.stringify({
+          ...record,
+          title: `${String(record.title)} (revised)`,
+          updated_date: updatedDate,
+        }),
+      })
+      // A new work copies a revised one, under a new id and without its external ids (a DOI names one work).
+      const at = revisions - 1
+      if (at < counts.fresh) {
+        const id = `https://openalex.org/${newWorkId(at)}`
+        written.push({
+          id,
+          updatedDate,
+          line: JSON.stringify({
+            ...record,
+            id,
+            doi: null,
+            ids: { openalex: id },
+            title: `${String(record.title)} (new)`,
+            updated_date: updatedDate,
+          }),
+        })
+      }
+    } else untouched.push(String(record.id).replace('https://openalex.org/', ''))
+    if (written.length + untouched.length === read + counts.fresh) break
   }
   lines.close()
-  if (revised.length === wanted) break
+  if (written.length + untouched.length === read + counts.fresh) break
 }
 // --keep-snapshot DIR: the update snapshot is written there and kept (for `bench:ingest-steps --update`).
 const updateSnapshot =
   args['keep-snapshot'] === undefined ? join(workDir, 'update-snapshot') : resolve(args['keep-snapshot'])
-writeEntity(updateSnapshot, 'works', revised, { recordsPerPart: 100_000 })
+writeEntity(updateSnapshot, 'works', written, { recordsPerPart: 100_000 })
+// Merged works name a revised one as their target; the deleted ones are listed as the 2026 layout lists them.
+const mergedIds = untouched.slice(0, counts.merged)
+const deletedIds = untouched.slice(counts.merged, counts.merged + counts.deleted)
+const mergeTarget = written[0]!.id.replace('https://openalex.org/', '')
+if (mergedIds.length > 0) {
+  mkdirSync(join(updateSnapshot, 'merged_ids', 'works'), { recursive: true })
+  writeFileSync(
+    join(updateSnapshot, 'merged_ids', 'works', `${UPDATE_DATE}.csv`),
+    `merge_date,id,merge_into_id\n${mergedIds.map((id) => `${UPDATE_DATE},${id},${mergeTarget}`).join('\n')}\n`,
+  )
+}
+if (deletedIds.length > 0)
+  writeFileSync(
+    join(updateSnapshot, 'works', 'deleted_ids.csv'),
+    `work_id,deleted_date\n${deletedIds.map((id) => `${id},${UPDATE_DATE}`).join('\n')}\n`,
+  )
+const changedWorks = written.length + mergedIds.length + deletedIds.length
 console.log(
-  `update snapshot: ${revised.length.toLocaleString('en-US')} of ${totalWorks.toLocaleString('en-US')} works revised (${(changed * 100).toFixed(2)}%), partition ${UPDATE_DATE}`,
+  `update snapshot: ${changedWorks.toLocaleString('en-US')} works changed of ${totalWorks.toLocaleString('en-US')} (${(changed * 100).toFixed(2)}%, partition ${UPDATE_DATE}): ${revisions.toLocaleString('en-US')} revised, ${counts.fresh.toLocaleString('en-US')} new (ids from ${newWorkId(0)}), ${mergedIds.length.toLocaleString('en-US')} merged, ${deletedIds.length.toLocaleString('en-US')} deleted`,
 )
 
 // ---- the two timed children ----
 async function timed(
   name: string,
   argv: readonly string[],
-): Promise<{ seconds: number; peakMb: number; output: string }> {
+): Promise<{ seconds: number; peakMb: number; output: string; serving: string | undefined }> {
   const timeFile = join(workDir, `${name}.time`)
   let output = ''
   const started = performance.now()
@@ -125,14 +193,17 @@ async function timed(
   })
   // Progress goes to stderr: only its tail is kept, for the message of a failure.
   let errors = ''
+  let serving: string | undefined
   child.stderr.on('data', (chunk: Buffer) => {
     errors = (errors + chunk.toString('utf8')).slice(-3000)
+    // What became of the serving database: changed in place, or built whole and why.
+    serving ??= /catalog\.duckdb \((in place|built whole: [^)]*)\)/.exec(errors)?.[1]
   })
   const code = await new Promise<number | null>((done) => child.once('exit', done))
   const seconds = (performance.now() - started) / 1000
   if (code !== 0) throw new Error(`${name} failed (exit ${code}):\n${output.slice(-3000)}\n${errors}`)
   const peakKb = Number(readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ')[1])
-  return { seconds, peakMb: Math.round(peakKb / 1024), output }
+  return { seconds, peakMb: Math.round(peakKb / 1024), output, serving }
 }
 
 const loadBefore = loadavg()
@@ -152,7 +223,9 @@ try {
   const update = await timed('update', ['ingest', updateSnapshot, '--out', updated, ...flags])
   if (!/updated catalog/.test(update.output))
     throw new Error(`the update did not report an updated catalog:\n${update.output}`)
-  console.log(`update: ${update.seconds.toFixed(1)} s, peak RSS ${update.peakMb} MB`)
+  console.log(
+    `update: ${update.seconds.toFixed(1)} s, peak RSS ${update.peakMb} MB; serving database ${update.serving ?? 'not reported'}`,
+  )
   rmSync(updated, { recursive: true, force: true })
   let retrained: Awaited<ReturnType<typeof timed>> | undefined
   if (!args.core) {
@@ -179,7 +252,7 @@ try {
     `| full build${args.catalog === undefined ? '' : ' (given by --full-seconds)'} | ${fullSeconds!.toFixed(1)} s | ${fullPeak === undefined ? '—' : `${fullPeak} MB`} |`,
   )
   console.log(
-    `| update of ${revised.length.toLocaleString('en-US')} works (${(changed * 100).toFixed(2)}%) | ${update.seconds.toFixed(1)} s | ${update.peakMb} MB |`,
+    `| update of ${changedWorks.toLocaleString('en-US')} works (${(changed * 100).toFixed(2)}%${args['revised-only'] ? ', all revised' : `: ${counts.fresh.toLocaleString('en-US')} new, ${counts.merged} merged, ${counts.deleted} deleted`}; serving database ${update.serving ?? '?'}) | ${update.seconds.toFixed(1)} s | ${update.peakMb} MB |`,
   )
   if (retrained !== undefined)
     console.log(

@@ -9,6 +9,7 @@ import { createReadStream } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ClickHouseClient } from '@clickhouse/client'
+import type { CatalogIdOrder } from '@oqlkit/catalog'
 import { insertInto, rowBinaryInsert, runCommand, selectCompactRows } from './clickhouse-driver.ts'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import { CATALOG_FILES_TABLE, WORK_VECTORS_TABLE } from './clickhouse-model-tables.ts'
@@ -63,13 +64,15 @@ const insertRowBinary = (client: ClickHouseClient, database: string, table: stri
 const VECTOR_IDS_SCRATCH_TABLE = 'work_vector_ids_loading'
 
 /**
- * The ids and norms of the vector index, in its ids file's order (the matrix's): ingest writes that file
- * sorted by id, and ids are unique, so ClickHouse's byte order of the ids gives the same order back.
+ * The ids and norms of the vector index, in its ids file's order (the matrix's): ingest writes that file in
+ * the catalog's id order (letter ids by number since format 8, by text before), and ids are unique, so that
+ * order in ClickHouse gives the same order back.
  */
 const readVectorIds = async (
   client: ClickHouseClient,
   database: string,
   idsPath: string,
+  order: CatalogIdOrder,
 ): Promise<readonly { readonly id: string; readonly norm: number }[]> => {
   const scratch = qualified(database, VECTOR_IDS_SCRATCH_TABLE)
   await runCommand(client, `DROP TABLE IF EXISTS ${scratch}`)
@@ -78,7 +81,7 @@ const readVectorIds = async (
     await insertInto(client, scratch, createReadStream(idsPath), 'Parquet')
     const rows = await selectCompactRows<[string, number]>(
       client,
-      `SELECT id, norm FROM ${scratch} ORDER BY id`,
+      `SELECT id, norm FROM ${scratch} ORDER BY ${order === 'by-number' ? 'toInt64OrZero(substring(id, 2)), id' : 'id'}`,
     )
     return rows.map(([id, norm]) => ({ id, norm: Number(norm) }))
   } finally {
@@ -91,6 +94,8 @@ export interface WorkVectorsSource {
   readonly matrixFile: string
   readonly dimensions: number
   readonly rows: number
+  /** The catalog's id order, which its vector files follow. */
+  readonly order: CatalogIdOrder
 }
 
 /**
@@ -113,7 +118,7 @@ export const loadWorkVectors = async (
     throw new Error(
       `the vector matrix ${source.matrixFile} holds ${size} bytes where catalog.json says ${source.rows} works of ${dimensions} dimensions (${expected} bytes); build the vectors again (oqlkit ingest)`,
     )
-  const rows = await readVectorIds(client, database, catalogPath(catalogDir, source.idsFile))
+  const rows = await readVectorIds(client, database, catalogPath(catalogDir, source.idsFile), source.order)
   if (rows.length !== source.rows)
     throw new Error(
       `${source.idsFile} lists ${rows.length} works where catalog.json says ${source.rows}; build the vectors again (oqlkit ingest)`,

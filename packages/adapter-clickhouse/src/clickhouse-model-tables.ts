@@ -1,6 +1,6 @@
 // The tables of semantic search and text tagging in a loaded catalog: the works' vectors, and the small files a
 // server reads at start to embed queries and tag texts as a server of the catalog folder does.
-import { type CatalogManifest, textTaggerOf, vectorIndexOf } from '@oqlkit/catalog'
+import { type CatalogManifest, catalogIdOrder, textTaggerOf, vectorIndexOf } from '@oqlkit/catalog'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import type { ClickHouseTable } from './clickhouse-table.ts'
 
@@ -39,6 +39,7 @@ export const workVectorsTable = (manifest: CatalogManifest): ClickHouseTable => 
             matrixFile: vectors.matrixFile,
             dimensions: Number(vectors.dimensions),
             rows: Number(vectors.count),
+            order: catalogIdOrder(manifest),
           },
   }
 }

@@ -2,7 +2,7 @@
 // come from in the catalog folder. The schema (`clickhouse-schema.ts`) and the modules that add tables of
 // their own (the search index, the vectors and model files) all write these, so this type has a file of its
 // own that they share rather than import from each other.
-import type { CatalogEntity } from '@oqlkit/catalog'
+import type { CatalogEntity, CatalogIdOrder } from '@oqlkit/catalog'
 
 export interface ClickHouseColumn {
   readonly name: string
@@ -44,6 +44,8 @@ export type TableSource =
       readonly matrixFile: string
       readonly dimensions: number
       readonly rows: number
+      /** The catalog's id order, which both files follow. */
+      readonly order: CatalogIdOrder
     }
   /**
    * An entity's type-ahead index (`clickhouse-autocomplete-index.ts`), filled from its loaded table: one row per

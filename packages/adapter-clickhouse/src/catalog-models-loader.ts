@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import type { ClickHouseClient } from '@clickhouse/client'
 import type { CatalogIdOrder } from '@oqlkit/catalog'
 import { insertInto, rowBinaryInsert, runCommand, selectCompactRows } from './clickhouse-driver.ts'
+import { letterIdOrderSql } from './clickhouse-id-order.ts'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import { CATALOG_FILES_TABLE, WORK_VECTORS_TABLE } from './clickhouse-model-tables.ts'
 import { encodeStringRows, lengthBytes } from './row-binary-strings.ts'
@@ -81,7 +82,7 @@ const readVectorIds = async (
     await insertInto(client, scratch, createReadStream(idsPath), 'Parquet')
     const rows = await selectCompactRows<[string, number]>(
       client,
-      `SELECT id, norm FROM ${scratch} ORDER BY ${order === 'by-number' ? 'toInt64OrZero(substring(id, 2)), id' : 'id'}`,
+      `SELECT id, norm FROM ${scratch} ORDER BY ${order === 'by-number' ? letterIdOrderSql('id') : 'id'}`,
     )
     return rows.map(([id, norm]) => ({ id, norm: Number(norm) }))
   } finally {

@@ -53,6 +53,7 @@ import {
   QueryParams,
   tableOf,
 } from './clickhouse-filter-compiler.ts'
+import { letterIdNumberSql, letterIdOrderSql } from './clickhouse-id-order.ts'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import {
   entityTableName,
@@ -271,7 +272,7 @@ const linkRowsOf = (
   // its number `e.id_num`, then itself).
   const exprs = new Map<string, string>([
     ['e.`id`', '__l.`work_id`'],
-    [`e.\`${ID_NUMBER_COLUMN}\``, 'toInt64OrZero(substring(__l.`work_id`, 2))'],
+    [`e.\`${ID_NUMBER_COLUMN}\``, letterIdNumberSql('__l.`work_id`')],
   ])
   for (const name of layout.linkSortColumns)
     exprs.set(quoteIdentifier(name), `__l.${quoteIdentifier(linkSortColumn(name))}`)
@@ -498,7 +499,7 @@ export const compileSums = (
  */
 /** `ORDER BY` terms of id order over the id `expr` of `entity`: a letter id by its number, then its text. */
 const idOrderOf = (entity: CatalogEntity, expr: string): string =>
-  catalogEntityInfo(entity)!.idKind === 'letter' ? `toInt64OrZero(substring(${expr}, 2)), ${expr}` : expr
+  catalogEntityInfo(entity)!.idKind === 'letter' ? letterIdOrderSql(expr) : expr
 
 export const compileAutocomplete = (
   database: string,

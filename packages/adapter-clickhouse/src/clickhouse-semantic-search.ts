@@ -28,6 +28,7 @@ import {
 } from '@oqlkit/engine'
 import { readClickHouseCatalogModels } from './clickhouse-catalog-models.ts'
 import { type FilterContext, tableOf } from './clickhouse-filter-compiler.ts'
+import { letterIdOrderSql } from './clickhouse-id-order.ts'
 import { WORK_VECTORS_TABLE } from './clickhouse-model-tables.ts'
 import { entityTableName } from './clickhouse-schema.ts'
 
@@ -150,7 +151,7 @@ export const nearestWorksStatement = (
     candidates === 'true'
       ? ''
       : ` WHERE __v.\`id\` IN (SELECT e.\`id\` FROM ${tableOf(context, entityTableName('works'))} AS e WHERE ${candidates})`
-  return `SELECT __v.\`id\` AS id, dotProduct(__v.\`vector\`, ${vector}) / __v.\`norm\` AS score FROM ${tableOf(context, WORK_VECTORS_TABLE)} AS __v${kept} ORDER BY score DESC, toInt64OrZero(substring(id, 2)), id LIMIT ${limit}`
+  return `SELECT __v.\`id\` AS id, dotProduct(__v.\`vector\`, ${vector}) / __v.\`norm\` AS score FROM ${tableOf(context, WORK_VECTORS_TABLE)} AS __v${kept} ORDER BY score DESC, ${letterIdOrderSql('id')} LIMIT ${limit}`
 }
 
 /** The works a semantic search found as a relation `(id String, score Float64)` of bound constants. */

@@ -27,11 +27,12 @@ import {
   sealCheckpoint,
   stageParsedTasks,
 } from '../src/parse/parse-checkpoint.ts'
+import { builtWorkspace } from './support/built-workspace.ts'
 import { folderFingerprint } from './support/catalog-inspector.ts'
 import { author, type FixturePart, work, writeLegacySnapshot } from './support/snapshot-fixtures.ts'
 
 const core = { searchIndex: false, textTagger: false, vectors: false } as const
-const childScript = resolve(import.meta.dirname, 'support/ingest-kill-child.ts')
+const childScript = resolve(import.meta.dirname, 'support/ingest-kill-child.mjs')
 
 /** Six parts of works of falling sizes (the smallest is parsed last) and one of authors. */
 function snapshotParts(): FixturePart[] {
@@ -78,11 +79,10 @@ afterAll(() => {
  * many it had staged (parts finished together are staged in one transaction).
  */
 async function ingestKilledAfter(outDir: string, parts: number): Promise<number> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@oqlkit/source', '--import', 'tsx', childScript, snapshot, outDir, String(parts)],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
+  await builtWorkspace()
+  const child = spawn(process.execPath, [childScript, snapshot, outDir, String(parts)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString()

@@ -2,6 +2,7 @@
 // of the source condition only: it is never published). The sample catalog ingested once per run, the
 // committed sample snapshot's records, snapshots written from records, a reader of a catalog's files, and a
 // catalog whose search index carries a delta.
+export { builtWorkspace } from './built-workspace.ts'
 export { CatalogInspector } from './catalog-inspector.ts'
 export { sampleSnapshotLines } from './sample-snapshot-lines.ts'
 export { readSampleMergedAuthors, readSampleRecords, SAMPLE_SNAPSHOT_DIR } from './sample-snapshot-records.ts'

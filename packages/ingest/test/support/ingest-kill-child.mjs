@@ -2,13 +2,14 @@
 // out-of-memory killer or a power cut would stop it, the moment the given number of part files are staged
 // (their checkpoint committed). Nothing gets to clean up. Arguments: `<snapshotDir> <outDir> <parts>`. Parts
 // that finish together are staged together, so it may have staged more: it says how many on its stdout
-// (`staged <n>`) before it dies.
+// (`staged <n>`) before it dies. Plain JavaScript over the built package (`builtWorkspace`), as users run
+// it: from the source through tsx it cost twice the CPU.
 import { writeSync } from 'node:fs'
-import { ingestSnapshot } from '../../src/ingest-snapshot.ts'
+import { ingestSnapshot } from '@oqlkit/ingest'
 
 const [snapshotDir, outDir, partsText] = process.argv.slice(2)
 if (snapshotDir === undefined || outDir === undefined || partsText === undefined)
-  throw new Error('usage: ingest-kill-child.ts <snapshotDir> <outDir> <parts>')
+  throw new Error('usage: ingest-kill-child.mjs <snapshotDir> <outDir> <parts>')
 const parts = Number(partsText)
 
 await ingestSnapshot({

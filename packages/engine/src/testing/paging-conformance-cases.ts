@@ -102,11 +102,15 @@ export function describePagingCases(suite: ConformanceSuite): void {
           sortOf({ field: 'publication_date', direction: 'desc' }),
           sortOf({ field: 'publication_year', direction: 'asc' }),
         ]) {
+          // Some four pages of each (at least 7 rows a page): enough for cursors that continue inside runs of
+          // equal keys, without a statement per handful of rows (a page costs a statement or two).
+          const rows = referenceRows(planOf(oqo, sort === undefined ? {} : { sort }), works, context).length
+          const perPage = Math.max(7, Math.floor(rows / 4))
           const { expected, byOffset, byCursor } = await pagedBothWays(oqo, {
-            perPage: 7,
+            perPage,
             ...(sort === undefined ? {} : { sort }),
           })
-          expect(expected.length, labelOf(sort)).toBeGreaterThan(7)
+          expect(expected.length, labelOf(sort)).toBeGreaterThan(perPage)
           expect(byOffset, `${JSON.stringify(oqo.filter_rows)} ${labelOf(sort)}`).toEqual(expected)
           expect(byCursor, `${JSON.stringify(oqo.filter_rows)} ${labelOf(sort)}`).toEqual(expected)
         }

@@ -571,3 +571,47 @@ describe('generateSnapshot: progress and options', () => {
     expect(existsSync(join(root, 'full', '.oqlkit-generate-tmp'))).toBe(false)
   })
 })
+
+describe('generateSnapshot: the referenced vocabulary only', () => {
+  it('writes the topics, concepts and keywords the records name, each as the whole vocabulary writes it, and every other file the same', async () => {
+    const referenced = await generateSnapshot({
+      works: N,
+      outDir: join(root, 'referenced'),
+      seed: SEED,
+      vocabulary: 'referenced',
+    })
+    const named = (list: (work: JsonRecord) => Json | undefined, from: readonly JsonRecord[] = works()) =>
+      new Set(from.flatMap((record) => asObjects(list(record)).map((entry) => entry.id as string)))
+    const written = (entity: string) => readRecords(referenced.dataDir, entity)
+    const ids = (list: readonly JsonRecord[]) => new Set(list.map((record) => record.id as string))
+    const topics = written('topics')
+    expect(ids(topics)).toEqual(named((work) => work.topics))
+    expect(ids(written('concepts'))).toEqual(named((work) => work.concepts))
+    // Keywords: those the works name (by id) and those the topics name (by name), and no other.
+    const keywords = written('keywords')
+    const byWorks = named((work) => work.keywords)
+    const byTopics = new Set(topics.flatMap((topic) => asList(topic.keywords) as string[]))
+    const unnamed = keywords.filter(
+      (keyword) => !byWorks.has(keyword.id as string) && !byTopics.has(keyword.display_name as string),
+    )
+    expect(unnamed).toEqual([])
+    expect([...byWorks].filter((id) => !ids(keywords).has(id))).toEqual([])
+    const names = new Set(keywords.map((keyword) => keyword.display_name as string))
+    expect([...byTopics].filter((name) => !names.has(name))).toEqual([])
+    // Far fewer than the whole vocabulary, each record the very one the whole vocabulary has.
+    for (const entity of ['topics', 'concepts', 'keywords']) {
+      const whole = new Map(records.get(entity)!.map((record) => [record.id, JSON.stringify(record)]))
+      const kept = written(entity)
+      expect(kept.length, entity).toBeLessThan(whole.size)
+      for (const record of kept) expect(JSON.stringify(record), entity).toBe(whole.get(record.id))
+    }
+    // Every other entity's files are the same bytes as the whole vocabulary's run of the same seed.
+    for (const entity of readdirSync(summary.dataDir).filter(
+      (name) => !['topics', 'concepts', 'keywords'].includes(name),
+    ))
+      expectSameFiles(join(referenced.dataDir, entity), join(summary.dataDir, entity))
+    expect(JSON.parse(readFileSync(join(referenced.outDir, 'oqlkit-generate.json'), 'utf8'))).toMatchObject({
+      vocabulary: 'referenced',
+    })
+  }, 60_000)
+})

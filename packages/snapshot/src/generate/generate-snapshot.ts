@@ -67,6 +67,13 @@ export interface GenerateOptions {
    * per core from THREADED_WORKS works on, none below. The files are the same bytes whatever the number.
    */
   readonly workers?: number
+  /**
+   * `whole` (the default) writes every topic, keyword and concept, as OpenAlex holds its whole vocabulary
+   * whatever the number of works; `referenced` only those the works name (and the keywords the topics
+   * written name): a snapshot of a hundred works then holds hundreds of records rather than some 8,000,
+   * which is what a quick trial or a test wants to ingest.
+   */
+  readonly vocabulary?: 'whole' | 'referenced'
 }
 
 export type GenerateErrorCode = 'invalid-works' | 'invalid-workers' | 'output-exists'
@@ -277,18 +284,25 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
         entity,
         fromLinks(links, (k, works) => record(k, calculator.calculate(works))),
       )
+    const referencedOnly = options.vocabulary === 'referenced'
     await writeEntity(
       'concepts',
       fromLinks(conceptLinks, (k, works) =>
-        records.concept(k, terms.concepts[k]!, calculator.calculate(works)),
+        referencedOnly && works.length === 0
+          ? null
+          : records.concept(k, terms.concepts[k]!, calculator.calculate(works)),
       ),
     )
     const random = new SeededRandom()
+    /** The keywords the topics written name: written too, so that every keyword a record names has a record. */
+    const topicKeywords = new Set<string>()
     await writeEntity(
       'topics',
       topics.topics.map((topic) => {
+        if (referencedOnly && topicWorks[topic.index] === 0) return null
         random.at(seed, RandomStream.topic, 1_000_000 + topic.index)
         const keywords = [0, 1, 2].map(() => terms.keywords[terms.keywordPopularity.sample(random)]!.name)
+        for (const keyword of keywords) topicKeywords.add(keyword)
         return records.topic(topic, topicWorks[topic.index]!, topicCited[topic.index]!, [
           ...new Set(keywords),
         ])
@@ -296,7 +310,11 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
     )
     await writeEntity(
       'keywords',
-      terms.keywords.map((keyword, k) => records.keyword(k, keyword, keywordWorks[k]!, keywordCited[k]!)),
+      terms.keywords.map((keyword, k) =>
+        referencedOnly && keywordWorks[k] === 0 && !topicKeywords.has(keyword.name)
+          ? null
+          : records.keyword(k, keyword, keywordWorks[k]!, keywordCited[k]!),
+      ),
     )
     for (const entity of VOCABULARY_ENTITIES) {
       await writeEntity(entity, vocabularyLines(entity, vocabulary.asSampleCounts(), topics, asOf))
@@ -310,7 +328,15 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
     }))
     writeFileSync(
       join(outDir, GENERATE_MANIFEST_FILE),
-      renderGenerateManifest(n, seed, options.seed ?? 1, sizes, asOf, entities),
+      renderGenerateManifest(
+        n,
+        seed,
+        options.seed ?? 1,
+        sizes,
+        asOf,
+        entities,
+        options.vocabulary ?? 'whole',
+      ),
     )
     emit({ phase: 'done', worksDone: n, entity: null, entityRecords })
     const durationMs = Math.round(performance.now() - started)
@@ -381,6 +407,7 @@ function renderGenerateManifest(
   pools: PoolSizes,
   asOf: string,
   entities: readonly GeneratedEntitySummary[],
+  vocabulary: 'whole' | 'referenced',
 ): string {
   const manifest = {
     generator: 'oqlkit generate',
@@ -389,6 +416,7 @@ function renderGenerateManifest(
     seed: givenSeed,
     internalSeed: seed,
     asOf,
+    vocabulary,
     pools,
     records: Object.fromEntries(entities.map((entity) => [entity.entity, entity.records])),
     profile: SAMPLE_PROFILE.source,

@@ -277,11 +277,40 @@ describe('oqlkit generate', { timeout: 120_000 }, () => {
     expect(ingested.stdout).toMatch(/works\s+300\s+300/)
   })
 
+  it('writes only the vocabulary its works name with --vocabulary referenced', async () => {
+    const recordsOf = (stdout: string, entity: string) =>
+      Number(new RegExp(`^\\s+${entity}\\s+(\\d+)$`, 'm').exec(stdout)?.[1])
+    const [whole, referenced] = await Promise.all(
+      ['whole', 'referenced'].map((vocabulary) =>
+        runCli(
+          [
+            'generate',
+            '--works',
+            '20',
+            '--out',
+            join(scratch, `vocabulary-${vocabulary}`),
+            '--vocabulary',
+            vocabulary,
+          ],
+          collect().context,
+        ),
+      ),
+    )
+    for (const entity of ['topics', 'concepts', 'keywords']) {
+      expect(recordsOf(referenced!.stdout!, entity), entity).toBeGreaterThan(0)
+      expect(recordsOf(referenced!.stdout!, entity), entity).toBeLessThan(
+        recordsOf(whole!.stdout!, entity) / 4,
+      )
+    }
+    expect(recordsOf(referenced!.stdout!, 'works')).toBe(20)
+  })
+
   it('explains its usage when the arguments are wrong', async () => {
     for (const argv of [
       ['generate'],
       ['generate', '--works', '0', '--out', 'x'],
       ['generate', '--works', '5'],
+      ['generate', '--works', '5', '--out', 'x', '--vocabulary', 'some'],
     ]) {
       const result = await runCli(argv)
       expect(result.exitCode).toBe(2)

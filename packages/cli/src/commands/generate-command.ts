@@ -16,7 +16,11 @@ const OPTIONS = {
   seed: { type: 'string', value: 'a whole number' },
   workers: { type: 'string', value: 'a whole number of worker threads, 0 or more' },
   overwrite: { type: 'boolean' },
+  vocabulary: { type: 'string', value: 'whole or referenced' },
 } as const
+
+const VOCABULARIES = ['whole', 'referenced'] as const
+type Vocabulary = (typeof VOCABULARIES)[number]
 
 const describeProgress = (event: GenerateProgress): [number, number, string] =>
   event.phase === 'entities'
@@ -39,7 +43,8 @@ const formatSummary = (summary: GenerateSummary): string =>
 
 export const generateCommand: CliCommand = {
   name: 'generate',
-  usage: 'oqlkit generate --works N --out <dir> [--seed S] [--workers N] [--overwrite]',
+  usage:
+    'oqlkit generate --works N --out <dir> [--seed S] [--workers N] [--vocabulary whole|referenced] [--overwrite]',
   run(args, context) {
     return withUsageProblems(this, async () => {
       const { values } = parseCommandLine(args, OPTIONS)
@@ -54,16 +59,30 @@ export const generateCommand: CliCommand = {
       if (values.out === undefined) throw new UsageProblem('--out is required: the folder to write into')
       const seed = integerOption('--seed', values.seed, 'a whole number', Number.MIN_SAFE_INTEGER) ?? 1
       const workers = integerOption('--workers', values.workers, 'a whole number, 0 or more', 0)
-      return generate(works, values.out, seed, workers, values.overwrite === true, context)
+      const vocabulary = values.vocabulary ?? 'whole'
+      if (!(VOCABULARIES as readonly string[]).includes(vocabulary))
+        throw new UsageProblem(
+          `--vocabulary is whole (every topic, concept and keyword, the default) or referenced (those the works name), not ${JSON.stringify(vocabulary)}`,
+        )
+      return generate(
+        { works, out: values.out, seed, workers, vocabulary: vocabulary as Vocabulary },
+        values.overwrite === true,
+        context,
+      )
     })
   },
 }
 
+interface GenerateRequest {
+  readonly works: number
+  readonly out: string
+  readonly seed: number
+  readonly workers: number | undefined
+  readonly vocabulary: Vocabulary
+}
+
 const generate = async (
-  works: number,
-  out: string,
-  seed: number,
-  workers: number | undefined,
+  { works, out, seed, workers, vocabulary }: GenerateRequest,
   overwrite: boolean,
   context: CommandContext,
 ): Promise<CommandResult> => {
@@ -74,6 +93,7 @@ const generate = async (
         outDir: resolve(out),
         seed,
         ...(workers === undefined ? {} : { workers }),
+        vocabulary,
         overwrite,
         onProgress: (event) => update(...describeProgress(event)),
       }),

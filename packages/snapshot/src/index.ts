@@ -10,6 +10,8 @@ export type {
 } from './generate/generate-progress.ts'
 export {
   GENERATE_MANIFEST_FILE,
+  GENERATED_VOCABULARIES,
+  type GeneratedVocabulary,
   GenerateError,
   type GenerateErrorCode,
   type GenerateOptions,

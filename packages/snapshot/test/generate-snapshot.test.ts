@@ -547,7 +547,7 @@ describe('generateSnapshot: progress and options', () => {
     expect(events.every((event) => event.worksTotal === N)).toBe(true)
   })
 
-  it('rejects a bad work count and a non-empty output unless told to overwrite', async () => {
+  it('rejects a bad work count, worker count or vocabulary and a non-empty output unless told to overwrite', async () => {
     await expect(generateSnapshot({ works: 0, outDir: join(root, 'x') })).rejects.toBeInstanceOf(
       GenerateError,
     )
@@ -559,6 +559,12 @@ describe('generateSnapshot: progress and options', () => {
         code: 'invalid-workers',
       })
     }
+    // A vocabulary neither whole nor referenced (a JavaScript caller's typo): refused before anything is written.
+    const vocabulary = 'some' as unknown as 'whole'
+    await expect(
+      generateSnapshot({ works: 10, outDir: join(root, 'bad-vocabulary'), vocabulary }),
+    ).rejects.toMatchObject({ code: 'invalid-vocabulary', message: expect.stringContaining('"some"') })
+    expect(existsSync(join(root, 'bad-vocabulary'))).toBe(false)
     mkdirSync(join(root, 'full', 'data'), { recursive: true })
     writeFileSync(join(root, 'full', 'data', 'keep.txt'), 'mine')
     await expect(generateSnapshot({ works: 10, outDir: join(root, 'full') })).rejects.toMatchObject({

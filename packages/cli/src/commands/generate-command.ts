@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import {
+  type GeneratedVocabulary,
   GenerateError,
   type GenerateProgress,
   type GenerateSummary,
@@ -18,9 +19,6 @@ const OPTIONS = {
   overwrite: { type: 'boolean' },
   vocabulary: { type: 'string', value: 'whole or referenced' },
 } as const
-
-const VOCABULARIES = ['whole', 'referenced'] as const
-type Vocabulary = (typeof VOCABULARIES)[number]
 
 const describeProgress = (event: GenerateProgress): [number, number, string] =>
   event.phase === 'entities'
@@ -59,13 +57,10 @@ export const generateCommand: CliCommand = {
       if (values.out === undefined) throw new UsageProblem('--out is required: the folder to write into')
       const seed = integerOption('--seed', values.seed, 'a whole number', Number.MIN_SAFE_INTEGER) ?? 1
       const workers = integerOption('--workers', values.workers, 'a whole number, 0 or more', 0)
-      const vocabulary = values.vocabulary ?? 'whole'
-      if (!(VOCABULARIES as readonly string[]).includes(vocabulary))
-        throw new UsageProblem(
-          `--vocabulary is whole (every topic, concept and keyword, the default) or referenced (those the works name), not ${JSON.stringify(vocabulary)}`,
-        )
+      // The generator checks the value (`invalid-vocabulary`, a usage problem below).
+      const vocabulary = values.vocabulary as GeneratedVocabulary | undefined
       return generate(
-        { works, out: values.out, seed, workers, vocabulary: vocabulary as Vocabulary },
+        { works, out: values.out, seed, workers, vocabulary },
         values.overwrite === true,
         context,
       )
@@ -78,7 +73,7 @@ interface GenerateRequest {
   readonly out: string
   readonly seed: number
   readonly workers: number | undefined
-  readonly vocabulary: Vocabulary
+  readonly vocabulary: GeneratedVocabulary | undefined
 }
 
 const generate = async (
@@ -93,7 +88,7 @@ const generate = async (
         outDir: resolve(out),
         seed,
         ...(workers === undefined ? {} : { workers }),
-        vocabulary,
+        ...(vocabulary === undefined ? {} : { vocabulary }),
         overwrite,
         onProgress: (event) => update(...describeProgress(event)),
       }),
@@ -106,7 +101,10 @@ const generate = async (
         exitCode: 1,
         stderr: `oqlkit generate: ${resolve(out)} already holds a snapshot: pass --overwrite to replace it\n`,
       }
-    if (error instanceof GenerateError && error.code === 'invalid-workers')
+    if (
+      error instanceof GenerateError &&
+      (error.code === 'invalid-workers' || error.code === 'invalid-vocabulary')
+    )
       return { exitCode: 2, stderr: `oqlkit generate: --${error.message}\nUsage: ${generateCommand.usage}\n` }
     return {
       exitCode: 1,

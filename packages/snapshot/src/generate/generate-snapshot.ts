@@ -73,10 +73,14 @@ export interface GenerateOptions {
    * written name): a snapshot of a hundred works then holds hundreds of records rather than some 8,000,
    * which is what a quick trial or a test wants to ingest.
    */
-  readonly vocabulary?: 'whole' | 'referenced'
+  readonly vocabulary?: GeneratedVocabulary
 }
 
-export type GenerateErrorCode = 'invalid-works' | 'invalid-workers' | 'output-exists'
+/** How much of the vocabulary a snapshot holds (`GenerateOptions.vocabulary`). */
+export const GENERATED_VOCABULARIES = ['whole', 'referenced'] as const
+export type GeneratedVocabulary = (typeof GENERATED_VOCABULARIES)[number]
+
+export type GenerateErrorCode = 'invalid-works' | 'invalid-workers' | 'invalid-vocabulary' | 'output-exists'
 
 /** Thrown for options the generator cannot run with; the message says what to change. */
 export class GenerateError extends Error {
@@ -120,6 +124,13 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
     throw new GenerateError(
       'invalid-workers',
       `workers must be a whole number from 0 to ${MAX_GENERATE_WORKERS}, got ${workers}`,
+    )
+  }
+  const writtenVocabulary = options.vocabulary ?? 'whole'
+  if (!(GENERATED_VOCABULARIES as readonly string[]).includes(writtenVocabulary)) {
+    throw new GenerateError(
+      'invalid-vocabulary',
+      `vocabulary is whole (every topic, concept and keyword) or referenced (those the works name), got ${JSON.stringify(writtenVocabulary)}`,
     )
   }
   const outDir = resolve(options.outDir)
@@ -284,7 +295,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
         entity,
         fromLinks(links, (k, works) => record(k, calculator.calculate(works))),
       )
-    const referencedOnly = options.vocabulary === 'referenced'
+    const referencedOnly = writtenVocabulary === 'referenced'
     await writeEntity(
       'concepts',
       fromLinks(conceptLinks, (k, works) =>
@@ -328,15 +339,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
     }))
     writeFileSync(
       join(outDir, GENERATE_MANIFEST_FILE),
-      renderGenerateManifest(
-        n,
-        seed,
-        options.seed ?? 1,
-        sizes,
-        asOf,
-        entities,
-        options.vocabulary ?? 'whole',
-      ),
+      renderGenerateManifest(n, seed, options.seed ?? 1, sizes, asOf, entities, writtenVocabulary),
     )
     emit({ phase: 'done', worksDone: n, entity: null, entityRecords })
     const durationMs = Math.round(performance.now() - started)
@@ -407,7 +410,7 @@ function renderGenerateManifest(
   pools: PoolSizes,
   asOf: string,
   entities: readonly GeneratedEntitySummary[],
-  vocabulary: 'whole' | 'referenced',
+  vocabulary: GeneratedVocabulary,
 ): string {
   const manifest = {
     generator: 'oqlkit generate',

@@ -1,11 +1,11 @@
 // The one DuckDB factory: every instance is offline whatever the caller asks, and a caller's settings reach
-// DuckDB under their own names.
+// DuckDB under their own names; OQLKIT_DUCKDB_THREADS sets the threads a caller leaves unnamed.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { DuckDBInstance } from '@duckdb/node-api'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createDuckDbInstance } from '../src/query/duckdb-instance-factory.ts'
+import { createDuckDbInstance, DUCKDB_THREADS_VARIABLE } from '../src/query/duckdb-instance-factory.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-duckdb-factory-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
@@ -63,6 +63,36 @@ describe('createDuckDbInstance', () => {
       ['autoload_known_extensions'],
     )
     expect(settings).toEqual({ autoload_known_extensions: 'false' })
+  })
+
+  it('takes the threads of OQLKIT_DUCKDB_THREADS when the caller names none, and refuses a bad value', async () => {
+    // The suite sets the variable for every file (vitest.config.ts): put back whatever it was.
+    const before = process.env[DUCKDB_THREADS_VARIABLE]
+    try {
+      process.env[DUCKDB_THREADS_VARIABLE] = '3'
+      expect(await settingsOf(await createDuckDbInstance(), ['threads'])).toEqual({ threads: '3' })
+      expect(await settingsOf(await createDuckDbInstance(':memory:', { threads: 2 }), ['threads'])).toEqual({
+        threads: '2',
+      })
+      for (const bad of ['0', '-1', '1.5', 'two']) {
+        process.env[DUCKDB_THREADS_VARIABLE] = bad
+        await expect(createDuckDbInstance()).rejects.toThrow(
+          `OQLKIT_DUCKDB_THREADS must be a positive whole number of threads, such as 2; it is '${bad}'`,
+        )
+        // A caller that names its threads does not read the variable.
+        expect(await settingsOf(await createDuckDbInstance(':memory:', { threads: 1 }), ['threads'])).toEqual(
+          {
+            threads: '1',
+          },
+        )
+      }
+      delete process.env[DUCKDB_THREADS_VARIABLE]
+      const cores = await settingsOf(await createDuckDbInstance(), ['threads'])
+      expect(Number(cores.threads)).toBeGreaterThanOrEqual(1)
+    } finally {
+      if (before === undefined) delete process.env[DUCKDB_THREADS_VARIABLE]
+      else process.env[DUCKDB_THREADS_VARIABLE] = before
+    }
   })
 
   it('opens a database file when given its path', async () => {

@@ -23,6 +23,7 @@ beforeAll(async () => {
     mode: 'replace',
     vectors: false,
     searchIndex: false,
+    textTagger: false,
   })
 }, 240_000)
 afterAll(() => rmSync(root, { recursive: true, force: true }))

@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util'
 import { connectClickHouse, createClickHouseAdapter, readClickHouseTarget } from '@oqlkit/adapter-clickhouse'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import {
+  encodeCursor,
   type GroupsResult,
   isUnsupportedPlanError,
   type LookupResult,
@@ -112,16 +113,18 @@ const clickhouse =
     ? undefined
     : createClickHouseAdapter({ client: clickhouseClient, catalog: clickhouseTarget.catalog })
 if (clickhouse !== undefined) enabled.add('clickhouse')
-const planOf = (url: string): QueryPlan => {
+const plannedOf = (url: string): { readonly plan: QueryPlan; readonly sortSignature: string } => {
   const read = urlToOqo(url)
   if (!read.ok) throw new Error(`${url}: ${JSON.stringify(read.errors)}`)
   const planned = planQuery(read.oqo, {
     ...(read.view.sort === undefined ? {} : { sort: readSortParameter(read.view.sort) }),
     ...(read.view.per_page === undefined ? {} : { perPage: read.view.per_page }),
+    ...(read.view.cursor === undefined ? {} : { cursor: read.view.cursor }),
   })
   if (!planned.ok) throw new Error(`${url}: ${JSON.stringify(planned.errors)}`)
-  return planned.plan
+  return planned
 }
+const planOf = (url: string): QueryPlan => plannedOf(url).plan
 
 interface Shape {
   readonly name: string
@@ -204,6 +207,28 @@ const listShape = (
   }
 }
 
+/**
+ * The `depth`th page of a list by cursor (`cursor=<the cursor the page before gave>`): the keyset comparison
+ * of the sort's keys and the id tiebreak after them, which a first page never makes. The cursor is found by
+ * paging the adapter from `cursor=*` before the timing; adapter and HTTP contenders then ask the same URL.
+ */
+const cursorShape = async (name: string, target: string, url: string, depth: number): Promise<Shape> => {
+  let pageUrl = `${url}&cursor=*`
+  for (let page = 1; page < depth; page++) {
+    const { plan, sortSignature } = plannedOf(pageUrl)
+    const { nextAfter } = await adapter.queryRows(plan)
+    if (nextAfter === null) throw new Error(`${url}: fewer than ${depth} pages`)
+    pageUrl = `${url}&cursor=${encodeURIComponent(encodeCursor(sortSignature, nextAfter))}`
+  }
+  const plan = planOf(pageUrl)
+  return {
+    name,
+    target,
+    url: () => pageUrl,
+    adapter: (_round, storage = adapter) => storage.queryRows(plan),
+  }
+}
+
 const groupShape = (name: string, target: string, url: string, sql: string): Shape => {
   const plan = planOf(url)
   return {
@@ -268,6 +293,18 @@ const shapes: Shape[] = [
   linkShape('works of an institution', 'authorships.institutions.id', institution, 'work_institutions'),
   linkShape('works of a topic', 'topics.id', topic, 'work_topics'),
   linkShape('works citing a work', 'cites', cited, 'citations'),
+  await cursorShape(
+    'year+type+OA by citations, the fifth page by cursor',
+    '< 30 ms',
+    '/works?filter=publication_year:2020,type:article,is_oa:true&sort=cited_by_count:desc',
+    5,
+  ),
+  await cursorShape(
+    'works of a topic by citations, the fifth page by cursor',
+    '< 30 ms',
+    `/works?filter=topics.id:${topic}&sort=cited_by_count:desc`,
+    5,
+  ),
   groupShape(
     'group_by type',
     '< 100 ms',

@@ -187,6 +187,12 @@ const groupDisagreement = (adapterAnswer: unknown, sqlAnswer: unknown): string |
 // hand-written lists and counts say so too.
 const CORE = 'NOT coalesce(is_xpac, FALSE)'
 
+/** A list asked of the adapters alone, the same URL every round. */
+const rowsShape = (name: string, target: string, url: string): Shape => {
+  const plan = planOf(url)
+  return { name, target, url: () => url, adapter: (_round, storage = adapter) => storage.queryRows(plan) }
+}
+
 const listShape = (
   name: string,
   target: string,
@@ -195,17 +201,11 @@ const listShape = (
   pageSql: string,
   params: (string | number)[] = [],
   checked = true,
-): Shape => {
-  const plan = planOf(url)
-  return {
-    name,
-    target,
-    url: () => url,
-    adapter: (_round, target = adapter) => target.queryRows(plan),
-    sql: () => Promise.all([sqlRows(countSql, params), sqlRecords(pageSql, params)]),
-    ...(checked ? { disagreement: listDisagreement } : {}),
-  }
-}
+): Shape => ({
+  ...rowsShape(name, target, url),
+  sql: () => Promise.all([sqlRows(countSql, params), sqlRecords(pageSql, params)]),
+  ...(checked ? { disagreement: listDisagreement } : {}),
+})
 
 /**
  * The `depth`th page of a list by cursor (`cursor=<the cursor the page before gave>`): the keyset comparison
@@ -220,13 +220,7 @@ const cursorShape = async (name: string, target: string, url: string, depth: num
     if (nextAfter === null) throw new Error(`${url}: fewer than ${depth} pages`)
     pageUrl = `${url}&cursor=${encodeURIComponent(encodeCursor(sortSignature, nextAfter))}`
   }
-  const plan = planOf(pageUrl)
-  return {
-    name,
-    target,
-    url: () => pageUrl,
-    adapter: (_round, storage = adapter) => storage.queryRows(plan),
-  }
+  return rowsShape(name, target, pageUrl)
 }
 
 const groupShape = (name: string, target: string, url: string, sql: string): Shape => {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { listValue } from '@duckdb/node-api'
-import { catalogEntityInfo, LINK_TABLES } from '@oqlkit/catalog'
+import { catalogEntityInfo, constantLiteral, LINK_TABLES } from '@oqlkit/catalog'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { copyLinkTableSql } from '../src/build/catalog-sql.ts'
 import { StagingDatabase } from '../src/build/staging-database.ts'
@@ -27,9 +27,9 @@ beforeAll(async () => {
   db = await StagingDatabase.open(join(scratch, 'staging'), { threads: 1 })
   // The catalog's link file: pairs sorted by key, then by the work's number, as a build writes them.
   await db.run(
-    `COPY (SELECT 'W' || (i % 50000)::VARCHAR AS key, 'W' || (i // ${PAIRS_PER_WORK})::VARCHAR AS work_id FROM range(${KEPT_PAIRS}) t(i) ORDER BY key, CAST(work_id[2:] AS BIGINT), work_id) TO '${oldLinks}' (FORMAT parquet)`,
+    `COPY (SELECT 'W' || (i % 50000)::VARCHAR AS key, 'W' || (i // ${PAIRS_PER_WORK})::VARCHAR AS work_id FROM range(${KEPT_PAIRS}) t(i) ORDER BY key, CAST(work_id[2:] AS BIGINT), work_id) TO ${constantLiteral(oldLinks)} (FORMAT parquet)`,
   )
-  const workIds = `SELECT DISTINCT work_id AS id FROM read_parquet('${oldLinks}')`
+  const workIds = `SELECT DISTINCT work_id AS id FROM read_parquet(${constantLiteral(oldLinks)})`
   // Every 50th work was staged again (revised: its pairs come from the snapshot); a 100th is not kept
   // (merged or deleted); the rest are kept as they were.
   await db.run(
@@ -51,11 +51,11 @@ describe("an update's link table", () => {
     const rows = await db.run(copyLinkTableSql(referenced, works, true), [written, listValue([oldLinks])])
     await db.run("SET memory_limit = '1GB'")
     const [expected] = await db.rows(
-      `SELECT (SELECT count(*) FROM read_parquet('${oldLinks}') WHERE work_id IN (SELECT id FROM kept_previous_works)) + (SELECT count(*) * 3 FROM rows_works WHERE ${column} IS NOT NULL) AS n`,
+      `SELECT (SELECT count(*) FROM read_parquet(${constantLiteral(oldLinks)}) WHERE work_id IN (SELECT id FROM kept_previous_works)) + (SELECT count(*) * 3 FROM rows_works WHERE ${column} IS NOT NULL) AS n`,
     )
     expect(rows).toBe(Number(expected!.n))
     const [order] = await db.rows(
-      `SELECT count(*) FILTER (WHERE (key, CAST(work_id[2:] AS BIGINT), work_id) < previous) AS out_of_order, count(DISTINCT (key, work_id)) AS distinct_pairs, count(*) AS n FROM (SELECT key, work_id, lag((key, CAST(work_id[2:] AS BIGINT), work_id)) OVER () AS previous FROM read_parquet('${written}'))`,
+      `SELECT count(*) FILTER (WHERE (key, CAST(work_id[2:] AS BIGINT), work_id) < previous) AS out_of_order, count(DISTINCT (key, work_id)) AS distinct_pairs, count(*) AS n FROM (SELECT key, work_id, lag((key, CAST(work_id[2:] AS BIGINT), work_id)) OVER () AS previous FROM read_parquet(${constantLiteral(written)}))`,
     )
     expect(Number(order!.out_of_order)).toBe(0)
     expect(Number(order!.distinct_pairs)).toBe(rows)

@@ -29,6 +29,7 @@ export { type DuckDbDatabaseOptions, openDuckDbDatabase } from './query/duckdb-d
 export { createDuckDbInstance, type DuckDbInstanceOptions } from './query/duckdb-instance-factory.ts'
 export { type CatalogWorkVectors, readCatalogWorkVectors } from './query/work-vector-loader.ts'
 export { exactTokensSql } from './search/search-tokenizer-sql.ts'
+export { type CatalogTableExportOptions, exportCatalogTables } from './serving/catalog-table-exporter.ts'
 export { buildServingDatabase, type ServingDatabaseOptions } from './serving/serving-database-builder.ts'
 export {
   SERVING_UPDATE_MAX_SHARE,

@@ -345,6 +345,16 @@ export const locatedExternalIdsSql = (entity: CatalogEntity, onlyIds?: string): 
   `SELECT x.*, n.record_offset, n.record_bytes FROM memory.main.${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS x LEFT JOIN ${served(narrowEntityTable(entity))} AS n ON n."id" = x."id" WHERE x.entity = ${constantLiteral(entity)}${onlyIds === undefined ? '' : ` AND x."id" IN (SELECT "id" FROM ${onlyIds})`}`
 
 /**
+ * The merged and deleted ids, copied whole into the serving database (small: cumulative logs of ids), so that
+ * it holds every table of the catalog; an update in place copies them whole again.
+ */
+export const idListStatements = (): string[] =>
+  [MERGED_IDS_VIEW, DELETED_IDS_VIEW].map(
+    (view) =>
+      `CREATE OR REPLACE TABLE ${served(quoteIdentifier(view))} AS SELECT * FROM ${quoteIdentifier(view)}`,
+  )
+
+/**
  * The tables of the serving database (`catalog.duckdb`), built at ingest, attached as `SERVING_DATABASE_NAME`,
  * from the views of `catalogViewStatements(…, 'views')`: per entity its narrow table (indexed on `id`) and
  * row locations (indexed on `row`), the external ids (indexed on `value`), then the narrow link tables and
@@ -387,6 +397,7 @@ export const servingDatabaseStatements = (
   statements.push(
     `CREATE TABLE ${externalIds} AS ${located.join(' UNION ALL ')}`,
     `CREATE INDEX "external_ids_value" ON ${externalIds} ("value")`,
+    ...idListStatements(),
   )
   return [
     ...statements.map((statement) => ({ statement, threadBound: false })),

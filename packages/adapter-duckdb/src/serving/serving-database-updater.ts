@@ -30,6 +30,7 @@ import { AUTOCOMPLETE_LAYOUT_TABLE, autocompleteIndexStatements } from '../query
 import {
   EXTERNAL_IDS_VIEW,
   entityView,
+  idListStatements,
   linkExtremesSql,
   locatedExternalIdsSql,
   NARROW_ROW_COLUMN,
@@ -296,6 +297,8 @@ async function applyChanges(
       `DELETE FROM ${servingUpdates} WHERE entity = ${constantLiteral(info.entity)}`,
       `INSERT INTO ${servingUpdates} VALUES (${constantLiteral(info.entity)}, ${sqlInteger(since)})`,
     )
+  // The merged and deleted ids are logs of every update: copied whole, whether or not any entity changed.
+  steps.push(...idListStatements())
   for (const [done, statement] of steps.entries()) {
     options.onStep?.(done, steps.length)
     await db.all(statement)

@@ -13,8 +13,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createClient } from '@clickhouse/client'
-import { loadCatalogIntoClickHouse } from '@oqlkit/adapter-clickhouse'
-import { startChdbHttpServer } from '@oqlkit/adapter-clickhouse/test-support'
+import { loadCatalogExportingTables, startChdbHttpServer } from '@oqlkit/adapter-clickhouse/test-support'
 import { type ShutdownRun, sigtermUnderLoad } from '@oqlkit/cli/test-support'
 import { ingestSnapshot } from '@oqlkit/ingest'
 
@@ -46,7 +45,7 @@ const clickhouse = values.clickhouse
   : undefined
 if (clickhouse !== undefined) {
   const client = createClient({ url: clickhouse.url })
-  await loadCatalogIntoClickHouse({ catalogDir, client, catalog: 'sample' })
+  await loadCatalogExportingTables({ catalogDir, client, catalog: 'sample' })
   await client.close()
 }
 

@@ -3,8 +3,14 @@
 // ClickHouse as they are (it reads Parquet itself; no row passes through JavaScript); the records, which
 // the catalog keeps compressed one by one in its own store, are read here and sent as RowBinary. A load that
 // fails drops its database and changes nothing that is served.
+//
+// Since format 9 a catalog keeps its entity, link and id tables in its serving database (catalog.duckdb)
+// alone, which ClickHouse cannot read: the caller exports them as the catalog layout's Parquet files first
+// (`exportCatalogTables` of @oqlkit/adapter-duckdb, as `oqlkit load` does) and names their folder
+// (`tableFiles`). This package reads no DuckDB database itself.
 
 import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ClickHouseClient } from '@clickhouse/client'
 import {
@@ -59,6 +65,15 @@ export interface LoadProgress {
 
 export interface LoadOptions {
   readonly catalogDir: string
+  /**
+   * A folder holding the catalog's entity, link and id tables as Parquet files at their paths in the catalog
+   * layout (`entities/<entity>.parquet`, `links/<name>.parquet`, `ids/…`): what `exportCatalogTables` of
+   * @oqlkit/adapter-duckdb writes from the serving database. Required for a catalog whose tables list no
+   * file in catalog.json (format 9, where the serving database alone keeps them); unused for one whose tables
+   * list their files (format 8 and before). The search index, records, vectors and model files are read from
+   * `catalogDir` either way.
+   */
+  readonly tableFiles?: string
   readonly client: ClickHouseClient
   /** The catalog's name in ClickHouse (`readClickHouseTarget`). */
   readonly catalog: string
@@ -111,6 +126,7 @@ export const loadCatalogIntoClickHouse = async (options: LoadOptions): Promise<L
   const database = newVersionDatabase(options.catalog)
   const target = { database, ...(options.cluster === undefined ? {} : { cluster: options.cluster }) }
   const tables = clickHouseTablesOf(manifest)
+  await checkTableFiles(options, manifest.formatVersion, tables)
   const records = new RecordStoreReader(options.catalogDir, manifest)
   let rows = 0
   try {
@@ -161,7 +177,9 @@ export const loadCatalogIntoClickHouse = async (options: LoadOptions): Promise<L
       if (n !== table.source.rows)
         throw new ClickHouseLoadError(
           'rows_mismatch',
-          `${table.name} holds ${n} rows after the load where catalog.json says ${table.source.rows}: the catalog's files do not match its manifest; build it again with oqlkit ingest`,
+          isInTableFiles(table)
+            ? `${table.name} holds ${n} rows after the load where catalog.json says ${table.source.rows}: the table files in ${options.tableFiles} are not this catalog's; export them again from its serving database (exportCatalogTables)`
+            : `${table.name} holds ${n} rows after the load where catalog.json says ${table.source.rows}: the catalog's files do not match its manifest; build it again with oqlkit ingest`,
         )
       rows += n
     }
@@ -221,7 +239,46 @@ const countRows = async (
   return new Map(rows.map((row) => [tables[Number(row.t)]!, Number(row.n)]))
 }
 
-/** A table's Parquet files, each sent whole; ClickHouse matches the columns by name. */
+/** Whether a table's rows are read from the folder of the catalog's exported tables (format 9). */
+const isInTableFiles = (table: ClickHouseTable): boolean =>
+  table.source.kind === 'parquet' && table.source.inTableFiles === true
+
+/**
+ * Refuses, before anything is created, a catalog whose tables are kept in its serving database alone when no
+ * folder of their files is given, or when that folder lacks one of them: ClickHouse cannot read catalog.duckdb.
+ */
+const checkTableFiles = async (
+  options: LoadOptions,
+  version: number,
+  tables: readonly ClickHouseTable[],
+): Promise<void> => {
+  const needed = tables
+    .filter(isInTableFiles)
+    .flatMap((table) => (table.source.kind === 'parquet' ? table.source.files : []))
+  if (needed.length === 0) return
+  if (options.tableFiles === undefined)
+    throw new ClickHouseLoadError(
+      'catalog_invalid',
+      `${options.catalogDir} is a catalog of format ${version}, which keeps its entity, link and id tables in its serving database (catalog.duckdb) alone, and ClickHouse cannot read that: export them as Parquet files first (exportCatalogTables of @oqlkit/adapter-duckdb) and pass their folder as tableFiles, or load the catalog with oqlkit load, which does both`,
+    )
+  for (const file of needed) {
+    const path = join(options.tableFiles, ...file.split('/'))
+    const found = await stat(path).then(
+      (info) => info.isFile(),
+      () => false,
+    )
+    if (!found)
+      throw new ClickHouseLoadError(
+        'catalog_invalid',
+        `${options.tableFiles} (tableFiles) holds no ${file}: it must hold every table of ${options.catalogDir} as exportCatalogTables of @oqlkit/adapter-duckdb writes them`,
+      )
+  }
+}
+
+/**
+ * A table's Parquet files, each sent whole; ClickHouse matches the columns by name. They are the catalog
+ * folder's, or, for a table kept in the serving database alone, the exported tables' folder's.
+ */
 const loadParquet = async (
   options: LoadOptions,
   database: string,
@@ -229,11 +286,14 @@ const loadParquet = async (
   into: string = table.name,
 ) => {
   if (table.source.kind !== 'parquet') return
+  const root = table.source.inTableFiles === true ? options.tableFiles : options.catalogDir
+  // Checked before the load began (`checkTableFiles`).
+  if (root === undefined) throw new Error(`${table.name}: no folder of the catalog's table files was given`)
   for (const file of table.source.files) {
     await insertInto(
       options.client,
       qualified(database, into),
-      createReadStream(join(options.catalogDir, ...file.split('/'))),
+      createReadStream(join(root, ...file.split('/'))),
       'Parquet',
     )
   }

@@ -11,6 +11,10 @@
 //                         LSA model that embeds semantic queries, the text tagger's model)
 //   search_<entity>__…    the full-text search index (`clickhouse-search-tables.ts`)
 //
+// A catalog of format 9 keeps its entity, link and id tables in its serving database alone (catalog.json lists
+// no file for them): their rows are read from those same files as `exportCatalogTables` of
+// @oqlkit/adapter-duckdb writes them, in a folder the loader is given (`LoadOptions.tableFiles`).
+//
 // On a cluster each is a ReplicatedMergeTree `<name>_local` on every node behind a Distributed `<name>`.
 // Rows are spread by the id of the work or entity they belong to (`cityHash64`), so a work, its record and
 // every link row of it live on one shard: a filter `id IN (SELECT work_id FROM link_… WHERE key = …)` is
@@ -19,7 +23,15 @@
 // indexes of entities numbered by rank) is the exception: one replicated table on every node (its Keeper path
 // names no shard), like the pointer table. The README's
 // deployment guide shows the statements this module writes.
-import type { CatalogEntity, CatalogManifest } from '@oqlkit/catalog'
+import {
+  type CatalogEntity,
+  type CatalogManifest,
+  DELETED_IDS_FILE,
+  EXTERNAL_IDS_FILE,
+  entityFilePath,
+  linkFilePath,
+  MERGED_IDS_FILE,
+} from '@oqlkit/catalog'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import { catalogFilesTable, workVectorsTable } from './clickhouse-model-tables.ts'
 import { searchTablesOf } from './clickhouse-search-tables.ts'
@@ -59,7 +71,22 @@ interface CatalogTableLike {
   readonly columns: readonly { readonly name: string; readonly type: CatalogColumnType }[]
 }
 
-const fromCatalogTable = (name: string, table: CatalogTableLike, shardBy: string): ClickHouseTable => ({
+/**
+ * Where a catalog table's rows are read from: the Parquet files its manifest entry lists (format 8 and before),
+ * or, for a table kept in the serving database alone (format 9: no file listed), its path in the catalog layout
+ * (`layoutPath`) in the folder of the catalog's tables exported as Parquet (`LoadOptions.tableFiles`).
+ */
+const parquetSource = (table: CatalogTableLike, layoutPath: string) =>
+  table.files.length > 0
+    ? { kind: 'parquet' as const, files: table.files, rows: table.rowCount }
+    : { kind: 'parquet' as const, files: [layoutPath], rows: table.rowCount, inTableFiles: true }
+
+const fromCatalogTable = (
+  name: string,
+  table: CatalogTableLike,
+  shardBy: string,
+  layoutPath: string,
+): ClickHouseTable => ({
   name,
   columns: table.columns.map((column) => {
     const type = CLICKHOUSE_TYPES[column.type]
@@ -68,7 +95,7 @@ const fromCatalogTable = (name: string, table: CatalogTableLike, shardBy: string
   }),
   orderBy: table.sortedBy,
   shardBy: quoteIdentifier(shardBy),
-  source: { kind: 'parquet', files: table.files, rows: table.rowCount },
+  source: parquetSource(table, layoutPath),
 })
 
 /** The column of a link table that copies its work's `is_xpac` (false when the work does not say). */
@@ -95,7 +122,7 @@ export const linkSortColumn = (name: string): string => `work_${name}`
  * its own copy of the links in 18 ms (BENCHMARKS.md); and a list of one link's works reads no works.
  */
 const linkTable = (relation: string, table: CatalogTableLike, works: CatalogTableLike): ClickHouseTable => {
-  const base = fromCatalogTable(linkTableName(relation), table, 'work_id')
+  const base = fromCatalogTable(linkTableName(relation), table, 'work_id', linkFilePath(relation))
   const copied = LINK_SORT_COLUMNS.flatMap((name) => {
     const column = works.columns.find((candidate) => candidate.name === name)
     return column === undefined ? [] : [{ name: linkSortColumn(name), type: CLICKHOUSE_TYPES[column.type] }]
@@ -106,7 +133,7 @@ const linkTable = (relation: string, table: CatalogTableLike, works: CatalogTabl
     projections: [
       `${LINK_COUNTS_PROJECTION} (SELECT ${WORK_IS_XPAC_COLUMN}, key, count() GROUP BY ${WORK_IS_XPAC_COLUMN}, key)`,
     ],
-    source: { kind: 'parquet', files: table.files, rows: table.rowCount, withWorkCorpus: true },
+    source: { ...parquetSource(table, linkFilePath(relation)), withWorkCorpus: true },
   }
 }
 
@@ -117,14 +144,14 @@ export const clickHouseTablesOf = (manifest: CatalogManifest): readonly ClickHou
     CatalogEntity,
     CatalogManifest['entities'][CatalogEntity],
   ][]) {
-    const entityTable = fromCatalogTable(entityTableName(entity), table, 'id')
+    const entityTable = fromCatalogTable(entityTableName(entity), table, 'id', entityFilePath(entity))
     tables.push({
       ...entityTable,
       // A link filter reads its works by id, scattered over the table: with the default granules (8,192 rows,
       // or fewer when 10 MB of the wide rows fill one first: some 2,300 at 1M works) the 500 works of an
       // author read two thirds of the table's granules; granules of 256 rows read a tenth of what they did.
       settings: 'index_granularity = 256',
-      source: { kind: 'parquet', files: table.files, rows: table.rowCount, measureColumns: true },
+      source: { ...parquetSource(table, entityFilePath(entity)), measureColumns: true },
     })
     tables.push({
       name: recordsTableName(entity),
@@ -147,9 +174,9 @@ export const clickHouseTablesOf = (manifest: CatalogManifest): readonly ClickHou
   }
   for (const [relation, table] of Object.entries(manifest.links))
     tables.push(linkTable(relation, table, manifest.entities.works))
-  tables.push(fromCatalogTable('external_ids', manifest.externalIds, 'id'))
-  tables.push(fromCatalogTable('merged_ids', manifest.mergedIds, 'old_id'))
-  tables.push(fromCatalogTable('deleted_ids', manifest.deletedIds, 'id'))
+  tables.push(fromCatalogTable('external_ids', manifest.externalIds, 'id', EXTERNAL_IDS_FILE))
+  tables.push(fromCatalogTable('merged_ids', manifest.mergedIds, 'old_id', MERGED_IDS_FILE))
+  tables.push(fromCatalogTable('deleted_ids', manifest.deletedIds, 'id', DELETED_IDS_FILE))
   tables.push(workVectorsTable(manifest), catalogFilesTable(manifest))
   tables.push(...searchTablesOf(manifest))
   return tables

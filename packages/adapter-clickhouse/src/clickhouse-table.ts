@@ -11,12 +11,19 @@ export interface ClickHouseColumn {
   readonly codec?: string
 }
 
-/** Where a table's rows come from in the catalog folder. */
+/** Where a table's rows come from in the catalog folder (or, for its tables since format 9, their exported files). */
 export type TableSource =
   | {
       readonly kind: 'parquet'
+      /** Paths with `/` separators, under the catalog folder, or under the table files' folder (`inTableFiles`). */
       readonly files: readonly string[]
       readonly rows: number
+      /**
+       * A table of the catalog kept in its serving database alone (format 9: its manifest entry lists no file):
+       * `files` is its path in the catalog layout, read from the folder of the catalog's tables exported as
+       * Parquet (`LoadOptions.tableFiles`), not from the catalog folder.
+       */
+      readonly inTableFiles?: boolean
       /**
        * A link table of works: its files hold `(key, work_id)`, and the table each row's work's `is_xpac`
        * (`work_is_xpac`) and sort keys (`work_<column>`) beside them, filled from a scratch table of the files'

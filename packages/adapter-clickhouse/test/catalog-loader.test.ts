@@ -1,10 +1,13 @@
 // Loading a catalog folder into ClickHouse: the bundled sample catalog, through @clickhouse/client over
-// HTTP, into ClickHouse itself (chdb) behind the test stand-in for a server's HTTP interface.
-import { cpSync, mkdtempSync, rmSync, truncateSync } from 'node:fs'
+// HTTP, into ClickHouse itself (chdb) behind the test stand-in for a server's HTTP interface. The catalogs are
+// of format 9, whose entity, link and id tables are in the serving database alone: they are exported as
+// Parquet files first (`exportCatalogTables`, as `oqlkit load` does) and the load is given their folder.
+import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ClickHouseClient, createClient } from '@clickhouse/client'
-import { readCatalogManifest } from '@oqlkit/catalog'
+import { exportCatalogTables } from '@oqlkit/adapter-duckdb'
+import { type CatalogManifest, readCatalogManifest } from '@oqlkit/catalog'
 import { ingestSnapshot } from '@oqlkit/ingest'
 import {
   readSampleRecords,
@@ -27,9 +30,20 @@ let catalogDir: string
  * served) does not depend on what is loaded.
  */
 let tinyDir: string
+/** The sample's and the tiny catalog's tables, exported as Parquet files in the catalog layout. */
+let sampleTables: string
+let tinyTables: string
+
+const manifestOf = async (dir: string): Promise<CatalogManifest> => {
+  const read = await readCatalogManifest(dir)
+  if (!read.ok) throw new Error(read.message)
+  return read.manifest
+}
 
 beforeAll(async () => {
   catalogDir = await sharedSampleCatalog()
+  sampleTables = join(scratch, 'sample-tables')
+  await exportCatalogTables(catalogDir, await manifestOf(catalogDir), sampleTables)
   const snapshotDir = join(scratch, 'tiny-snapshot')
   const works = Array.from({ length: 20 }, (_, at) => work(at + 1, '2025-01-01T00:00:00'))
   writeLegacySnapshot(snapshotDir, [{ entity: 'works', partition: '2025-01-01', content: works }])
@@ -41,6 +55,8 @@ beforeAll(async () => {
     vectors: false,
     textTagger: false,
   })
+  tinyTables = join(scratch, 'tiny-tables')
+  await exportCatalogTables(tinyDir, await manifestOf(tinyDir), tinyTables)
   server = await startChdbHttpServer({ dataDir: join(scratch, 'chdb') })
   client = createClient({
     url: server.url,
@@ -61,13 +77,15 @@ describe('loading a catalog into ClickHouse (chdb behind the test stand-in for i
     const progress: LoadProgress[] = []
     const summary = await loadCatalogIntoClickHouse({
       catalogDir,
+      tableFiles: sampleTables,
       client,
       catalog: 'sample',
       onProgress: (event) => progress.push(event),
     })
-    const read = await readCatalogManifest(catalogDir)
-    if (!read.ok) throw new Error(read.message)
-    const { manifest } = read
+    const manifest = await manifestOf(catalogDir)
+    // Format 9: the tables' rows came from the exported files, the catalog lists none.
+    expect(manifest.entities.works.files).toEqual([])
+    expect(manifest.links['works-authors']!.files).toEqual([])
     expect(summary.database).toMatch(/^sample__v\d{8}_\d{6}_[0-9a-z]{4}$/)
     expect(summary.droppedVersions).toEqual([])
     const served = await servedVersion(client, 'sample')
@@ -105,9 +123,10 @@ describe('loading a catalog into ClickHouse (chdb behind the test stand-in for i
   }, 180_000)
 
   it('keeps the version served before the newest and drops older ones', async () => {
-    const first = await loadCatalogIntoClickHouse({ catalogDir: tinyDir, client, catalog: 'tiny' })
-    const second = await loadCatalogIntoClickHouse({ catalogDir: tinyDir, client, catalog: 'tiny' })
-    const third = await loadCatalogIntoClickHouse({ catalogDir: tinyDir, client, catalog: 'tiny' })
+    const tiny = { catalogDir: tinyDir, tableFiles: tinyTables, client, catalog: 'tiny' }
+    const first = await loadCatalogIntoClickHouse(tiny)
+    const second = await loadCatalogIntoClickHouse(tiny)
+    const third = await loadCatalogIntoClickHouse(tiny)
     const versions = await listVersions(client, 'tiny')
     expect(versions.map((version) => version.database)).toEqual([third.database, second.database])
     expect(third.droppedVersions).toEqual([first.database])
@@ -120,12 +139,15 @@ describe('loading a catalog into ClickHouse (chdb behind the test stand-in for i
   it('changes nothing served when the catalog is damaged, and drops what it loaded', async () => {
     const before = await servedVersion(client, 'tiny')
     expect(before).toBeDefined()
-    const damaged = join(scratch, 'damaged')
-    cpSync(tinyDir, damaged, { recursive: true })
+    const damaged = join(scratch, 'damaged-tables')
+    cpSync(tinyTables, damaged, { recursive: true })
     truncateSync(join(damaged, 'links', 'works-authors.parquet'), 100)
-    const failure = await loadCatalogIntoClickHouse({ catalogDir: damaged, client, catalog: 'tiny' }).catch(
-      (error: unknown) => error,
-    )
+    const failure = await loadCatalogIntoClickHouse({
+      catalogDir: tinyDir,
+      tableFiles: damaged,
+      client,
+      catalog: 'tiny',
+    }).catch((error: unknown) => error)
     expect(failure).toBeInstanceOf(ClickHouseLoadError)
     expect((failure as ClickHouseLoadError).code).toBe('load_failed')
     expect((failure as Error).message).toContain('nothing served changed')
@@ -135,6 +157,63 @@ describe('loading a catalog into ClickHouse (chdb behind the test stand-in for i
     )
     expect(databases).toHaveLength(2)
   }, 180_000)
+
+  it('refuses a format-9 catalog without its exported tables, saying what to pass, before it creates anything', async () => {
+    const before = await servedVersion(client, 'tiny')
+    const databases = async () =>
+      (await rowsOf<{ name: string }>("SELECT name FROM system.databases WHERE startsWith(name, 'tiny__v')"))
+        .length
+    const count = await databases()
+    const failure = await loadCatalogIntoClickHouse({ catalogDir: tinyDir, client, catalog: 'tiny' }).catch(
+      (error: unknown) => error,
+    )
+    expect(failure).toBeInstanceOf(ClickHouseLoadError)
+    expect(failure).toMatchObject({
+      code: 'catalog_invalid',
+      message: expect.stringMatching(
+        /format 9.*serving database.*exportCatalogTables.*tableFiles.*oqlkit load/,
+      ),
+    })
+    // A folder that lacks one of the tables' files is refused the same way, naming it.
+    const partial = join(scratch, 'partial-tables')
+    cpSync(tinyTables, partial, { recursive: true })
+    rmSync(join(partial, 'ids', 'merged-ids.parquet'))
+    await expect(
+      loadCatalogIntoClickHouse({ catalogDir: tinyDir, tableFiles: partial, client, catalog: 'tiny' }),
+    ).rejects.toMatchObject({
+      code: 'catalog_invalid',
+      message: expect.stringContaining('holds no ids/merged-ids.parquet'),
+    })
+    expect(await servedVersion(client, 'tiny')).toEqual(before)
+    expect(await databases()).toBe(count)
+  })
+
+  it('loads a format-8 catalog, which lists its tables’ files, from its own folder', async () => {
+    // The tiny catalog as format 8 had it: each table's file in the catalog folder, listed in catalog.json.
+    const format8 = join(scratch, 'format-8')
+    cpSync(tinyDir, format8, { recursive: true })
+    cpSync(tinyTables, format8, { recursive: true })
+    const manifest = JSON.parse(readFileSync(join(format8, 'catalog.json'), 'utf8'))
+    manifest.formatVersion = 8
+    for (const [entity, table] of Object.entries<{ files: string[] }>(manifest.entities))
+      table.files = [`entities/${entity}.parquet`]
+    for (const [name, table] of Object.entries<{ files: string[] }>(manifest.links))
+      table.files = [`links/${name}.parquet`]
+    manifest.externalIds.files = ['ids/external-ids.parquet']
+    manifest.mergedIds.files = ['ids/merged-ids.parquet']
+    manifest.deletedIds.files = ['ids/deleted-ids.parquet']
+    writeFileSync(join(format8, 'catalog.json'), JSON.stringify(manifest))
+    // The folder of exported tables is not needed, nor read when given: an empty one changes nothing.
+    const summary = await loadCatalogIntoClickHouse({
+      catalogDir: format8,
+      tableFiles: join(scratch, 'nothing-here'),
+      client,
+      catalog: 'format_8',
+    })
+    const [works] = await rowsOf<{ n: string }>(`SELECT count() AS n FROM \`${summary.database}\`.works`)
+    expect(Number(works!.n)).toBe(20)
+    expect((await servedVersion(client, 'format_8'))?.database).toBe(summary.database)
+  }, 120_000)
 
   it('refuses a folder without a catalog, saying how to make one', async () => {
     await expect(

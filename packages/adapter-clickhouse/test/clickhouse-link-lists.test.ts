@@ -16,7 +16,6 @@ import {
 import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
 import { createClickHouseAdapter } from '../src/clickhouse-adapter.ts'
 import { ClickHouseDriver } from '../src/clickhouse-driver.ts'
 import {
@@ -25,6 +24,7 @@ import {
   PLAIN_LAYOUT,
   type VersionLayout,
 } from '../src/clickhouse-plan-compiler.ts'
+import { loadCatalogExportingTables } from './support/catalog-table-files.ts'
 import { sharedChdbHttpServer } from './support/chdb-http-server.ts'
 
 const CATALOG = 'sample_indexed'
@@ -47,7 +47,7 @@ beforeAll(async () => {
   client = createClient({ url })
   driver = new ClickHouseDriver(client)
   // An index for every entity, however small: the sample has a few hundred works.
-  ;({ database } = await loadCatalogIntoClickHouse({
+  ;({ database } = await loadCatalogExportingTables({
     catalogDir,
     client,
     catalog: CATALOG,

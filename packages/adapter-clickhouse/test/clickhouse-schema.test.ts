@@ -48,11 +48,15 @@ describe('the ClickHouse tables of a catalog', () => {
     const entities = Object.keys(manifest.entities).length
     expect(catalogTables).toHaveLength(2 * entities + Object.keys(manifest.links).length + 5)
     const works = tables.find((table) => table.name === 'works')!
-    // The loader fits the entity tables' column types to their values once they are loaded.
+    // The loader fits the entity tables' column types to their values once they are loaded. The sample is of
+    // format 9: its tables are in the serving database alone, read from their exported files at the layout's
+    // paths (`tableFiles`).
+    expect(manifest.entities.works.files).toEqual([])
     expect(works.source).toEqual({
       kind: 'parquet',
-      files: manifest.entities.works.files,
+      files: ['entities/works.parquet'],
       rows: manifest.entities.works.rowCount,
+      inTableFiles: true,
       measureColumns: true,
     })
     // A link table: the file's (key, work_id), then its work's corpus and sort keys (typed as the works' own
@@ -68,8 +72,9 @@ describe('the ClickHouse tables of a catalog', () => {
     ])
     expect(authors.source).toEqual({
       kind: 'parquet',
-      files: manifest.links['works-authors']!.files,
+      files: ['links/works-authors.parquet'],
       rows: manifest.links['works-authors']!.rowCount,
+      inTableFiles: true,
       withWorkCorpus: true,
     })
     // Every column of the Parquet file, sort keys not nullable, the rest as the catalog types them.
@@ -87,6 +92,71 @@ describe('the ClickHouse tables of a catalog', () => {
       entity: 'works',
       rows: manifest.entities.works.rowCount,
     })
+  })
+
+  it('reads every entity, link and id table of a format-9 catalog from the exported files, and a format-8 one from its own', () => {
+    const sources = (of: Manifest) =>
+      new Map(
+        clickHouseTablesOf(of).flatMap((table) =>
+          table.source.kind === 'parquet' && !table.name.startsWith('search_')
+            ? [[table.name, table.source]]
+            : [],
+        ),
+      )
+    const exported = sources(manifest)
+    expect(exported.get('work_types')).toMatchObject({
+      files: ['entities/work-types.parquet'],
+      inTableFiles: true,
+    })
+    expect(exported.get('external_ids')).toMatchObject({
+      files: ['ids/external-ids.parquet'],
+      inTableFiles: true,
+    })
+    expect(exported.get('merged_ids')).toMatchObject({
+      files: ['ids/merged-ids.parquet'],
+      inTableFiles: true,
+    })
+    expect(exported.get('deleted_ids')).toMatchObject({
+      files: ['ids/deleted-ids.parquet'],
+      inTableFiles: true,
+    })
+    expect(exported.size).toBe(Object.keys(manifest.entities).length + Object.keys(manifest.links).length + 3)
+    for (const source of exported.values()) expect(source).toMatchObject({ inTableFiles: true })
+    // Format 8: each table lists its file in the catalog folder, read there as it is.
+    const listed = <T extends { readonly files: readonly string[] }>(table: T, file: string): T => ({
+      ...table,
+      files: [file],
+    })
+    const format8: Manifest = {
+      ...manifest,
+      formatVersion: 8,
+      entities: Object.fromEntries(
+        Object.entries(manifest.entities).map(([entity, table]) => [
+          entity,
+          listed(table, `entities/${entity}.parquet`),
+        ]),
+      ) as Manifest['entities'],
+      links: Object.fromEntries(
+        Object.entries(manifest.links).map(([name, table]) => [name, listed(table, `links/${name}.parquet`)]),
+      ),
+      externalIds: listed(manifest.externalIds, 'ids/external-ids.parquet'),
+      mergedIds: listed(manifest.mergedIds, 'ids/merged-ids.parquet'),
+      deletedIds: listed(manifest.deletedIds, 'ids/deleted-ids.parquet'),
+    }
+    const own = sources(format8)
+    expect(own.get('works')).toEqual({
+      kind: 'parquet',
+      files: ['entities/works.parquet'],
+      rows: manifest.entities.works.rowCount,
+      measureColumns: true,
+    })
+    expect(own.get('link_works_authors')).toEqual({
+      kind: 'parquet',
+      files: ['links/works-authors.parquet'],
+      rows: manifest.links['works-authors']!.rowCount,
+      withWorkCorpus: true,
+    })
+    for (const source of own.values()) expect(source).not.toHaveProperty('inTableFiles')
   })
 
   it('writes single-server DDL with MergeTree and no cluster clause', () => {

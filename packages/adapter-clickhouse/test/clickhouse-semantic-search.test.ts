@@ -27,7 +27,6 @@ import {
 } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
 import { createClickHouseAdapter } from '../src/clickhouse-adapter.ts'
 import { readClickHouseCatalogModels } from '../src/clickhouse-catalog-models.ts'
 import { CLICKHOUSE_COLUMN_DIALECT } from '../src/clickhouse-column-dialect.ts'
@@ -37,6 +36,7 @@ import {
   nearestWorksStatement,
   semanticMatchesRelation,
 } from '../src/clickhouse-semantic-search.ts'
+import { loadCatalogExportingTables } from './support/catalog-table-files.ts'
 import { sharedClickHouseSample } from './support/shared-clickhouse-sample.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-clickhouse-semantic-'))
@@ -206,7 +206,7 @@ describe('semantic search and the tagger from ClickHouse (chdb behind the test s
     delete manifest.extensions.vectors
     delete manifest.extensions.textTagger
     writeFileSync(join(bare, 'catalog.json'), JSON.stringify(manifest))
-    const loaded = await loadCatalogIntoClickHouse({ catalogDir: bare, client, catalog: 'semantic_bare' })
+    const loaded = await loadCatalogExportingTables({ catalogDir: bare, client, catalog: 'semantic_bare' })
     const db = `\`${loaded.database}\``
     const [vectors] = await rowsOf<{ n: string }>(`SELECT count() AS n FROM ${db}.work_vectors`)
     expect(Number(vectors!.n)).toBe(0)

@@ -17,7 +17,15 @@ export {
   readAutocompleteLayouts,
 } from './query/autocomplete-index.ts'
 export { rankAutocompleteMatches } from './query/autocomplete-lookup.ts'
-export { NARROW_ROW_COLUMN, normalizedNameSql } from './query/catalog-views.ts'
+export {
+  type CatalogTableRelations,
+  catalogTableRelations,
+  parquetRelation,
+  type ServingTableRelationOptions,
+  servingTableRelations,
+  tablesInServingDatabase,
+} from './query/catalog-table-relations.ts'
+export { NARROW_ROW_COLUMN, normalizedNameSql, SERVING_DATABASE_NAME } from './query/catalog-views.ts'
 export {
   CatalogOpenError,
   createDuckDbAdapter,

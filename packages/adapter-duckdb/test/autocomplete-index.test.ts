@@ -4,6 +4,7 @@
 // sample (a real ingest, so real filters) and on a generated snapshot (names as the generator writes them).
 // The index is built with a short cut and small thresholds here, so that a small catalog reaches every path:
 // the stored answers, ranges, pieces chained across several word starts, and the fallback to the scan.
+
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,8 +25,8 @@ import {
   readAutocompleteLayouts,
 } from '../src/query/autocomplete-index.ts'
 import { rankAutocompleteMatches, textPieces } from '../src/query/autocomplete-lookup.ts'
+import { catalogViewStatements } from '../src/query/catalog-view-statements.ts'
 import {
-  catalogViewStatements,
   NARROW_ROW_COLUMN,
   normalizedNameSql,
   SERVING_DATABASE_NAME,

@@ -1,15 +1,13 @@
 // A singleton by an external id (a DOI, an ORCID) in `narrow` mode reads the record's location beside the
 // external id in the serving database: one statement, where it took a second lookup by id; a serving
 // database built before the locations is looked up by id as before. The real sample catalog and DuckDB.
+
 import { join } from 'node:path'
 import { RecordStoreReader, readCatalogManifest, SERVING_DATABASE_FILE } from '@oqlkit/catalog'
 import type { LookupResult } from '@oqlkit/engine'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  catalogViewStatements,
-  readExternalIdLocations,
-  SERVING_DATABASE_NAME,
-} from '../src/query/catalog-views.ts'
+import { catalogViewStatements } from '../src/query/catalog-view-statements.ts'
+import { readExternalIdLocations, SERVING_DATABASE_NAME } from '../src/query/catalog-views.ts'
 import { createDuckDbAdapter } from '../src/query/duckdb-adapter.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
 import { createDuckDbInstance } from '../src/query/duckdb-instance-factory.ts'

@@ -2,21 +2,13 @@
 // without a sort, and DuckDB given back its threads afterwards. The serving database is attached in memory
 // here, so that the test can mark works as the expansion corpus's before the link tables copy the flag.
 
-import {
-  LINK_TABLES,
-  linkViewOf,
-  narrowLinkTableOf,
-  quoteIdentifier,
-  readCatalogManifest,
-} from '@oqlkit/catalog'
+import { LINK_TABLES, linkViewOf, narrowLinkTableOf, quoteIdentifier } from '@oqlkit/catalog'
 import { planQuery, type SortTerm } from '@oqlkit/engine'
+import { keepTablesAsFiles } from '@oqlkit/ingest/test-support'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  catalogViewStatements,
-  SERVING_DATABASE_NAME,
-  servingDatabaseStatements,
-} from '../src/query/catalog-views.ts'
+import { catalogViewStatements } from '../src/query/catalog-view-statements.ts'
+import { SERVING_DATABASE_NAME, servingDatabaseStatements } from '../src/query/catalog-views.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase, runOnOneThread } from '../src/query/duckdb-driver.ts'
 import { DuckDbPlanCompiler } from '../src/query/duckdb-plan-compiler.ts'
 import { ingestSampleCatalog } from './query-sample-fixture.ts'
@@ -28,8 +20,8 @@ let statements: string[]
 beforeAll(async () => {
   const catalog = await ingestSampleCatalog()
   dispose = catalog.dispose
-  const manifest = await readCatalogManifest(catalog.catalogDir)
-  if (!manifest.ok) throw new Error(manifest.message)
+  // The serving database is made here, in memory, from the tables' files.
+  const manifest = { manifest: await keepTablesAsFiles(catalog.catalogDir) }
   db = await openDuckDbDatabase({ threads: 2, connections: 1 })
   await db.all(`ATTACH ':memory:' AS ${SERVING_DATABASE_NAME}`)
   await db.all(`SET search_path = 'memory.main,${SERVING_DATABASE_NAME}.main'`)

@@ -10,6 +10,7 @@ import type { Filter, Oqo } from '@oqlkit/oqo-schema'
 
 type FilterRows = Filter[]
 
+import { keepTablesAsFiles } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NARROW_ROW_COLUMN } from '../src/query/catalog-views.ts'
 import { createDuckDbAdapter, type DuckDbAdapter } from '../src/query/duckdb-adapter.ts'
@@ -67,7 +68,9 @@ beforeAll(async () => {
     ingestSampleCatalog(),
   ])
   // As a serving database built before the column: the works' narrow table without it (the adapter asks the
-  // works' table which way the rows are numbered).
+  // works' table which way the rows are numbered), in a catalog that also kept its tables as files (format 8
+  // and before), which its views read.
+  await keepTablesAsFiles(older.catalogDir)
   await onServingDatabase(older, [
     `CREATE TABLE works__older AS SELECT * EXCLUDE (${ROW}) FROM works__narrow ORDER BY ${ROW}`,
     'DROP TABLE works__narrow',

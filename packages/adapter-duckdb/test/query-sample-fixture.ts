@@ -1,10 +1,13 @@
 // The bundled sample for the query tests: its records read straight from the part files (@oqlkit/ingest's
 // fixtures, not the code under test), and a catalog ingested from it for each test file, in a temporary folder
 // of its own, opened through the adapter and as a raw DuckDB connection.
-import { readCatalogManifest } from '@oqlkit/catalog'
+import { join } from 'node:path'
+import { readCatalogManifest, SERVING_DATABASE_FILE } from '@oqlkit/catalog'
 import { copyOfSampleCatalog } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll } from 'vitest'
-import { catalogViewStatements } from '../src/query/catalog-views.ts'
+import { tablesInServingDatabase } from '../src/query/catalog-table-relations.ts'
+import { catalogViewStatements } from '../src/query/catalog-view-statements.ts'
+import { SERVING_DATABASE_NAME } from '../src/query/catalog-views.ts'
 import { createDuckDbAdapter, type DuckDbAdapter } from '../src/query/duckdb-adapter.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
 
@@ -32,7 +35,14 @@ export function useSampleCatalogConnections(): {
     opened.adapter = await createDuckDbAdapter({ catalogDir: catalog.catalogDir })
     const manifest = await readCatalogManifest(catalog.catalogDir)
     if (!manifest.ok) throw new Error(manifest.message)
-    opened.db = await openDuckDbDatabase({ threads: 1, connections: 1 })
+    // A catalog that keeps its tables in its serving database is read from it.
+    opened.db = await openDuckDbDatabase({
+      threads: 1,
+      connections: 1,
+      ...(tablesInServingDatabase(manifest.manifest)
+        ? { attach: { path: join(catalog.catalogDir, SERVING_DATABASE_FILE), name: SERVING_DATABASE_NAME } }
+        : {}),
+    })
     for (const statement of catalogViewStatements(catalog.catalogDir, manifest.manifest, 'tables'))
       await opened.db.all(statement)
   })

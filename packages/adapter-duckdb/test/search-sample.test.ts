@@ -2,7 +2,7 @@
 // tokenizer agrees with the TypeScript one on every text, the postings give back every title, and searches
 // return exactly the works a brute-force scan of the records finds, in BM25 order.
 import { existsSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { type DuckDBConnection, type DuckDBInstance, listValue } from '@duckdb/node-api'
 import type { SearchIndexManifest } from '@oqlkit/catalog'
 import {
@@ -36,6 +36,8 @@ interface SampleWork {
 }
 let works: SampleWork[]
 /** The other names of every author, from the records. */
+/** The display name of every record of every entity of the sample. */
+let displayNames: string[]
 let authorAlternatives: string[]
 const SEGMENT_DOCS = 200
 const BUCKET_ROWS = 20_000
@@ -75,7 +77,17 @@ beforeAll(async () => {
   // The records themselves, from the record store (what the index is built from too, through a texts file).
   const inspector = await CatalogInspector.open(catalogDir)
   let records: Map<string, Record<string, unknown>>
+  let titles: Record<string, unknown>[]
   try {
+    titles = await inspector.rows('SELECT id, display_name FROM read_parquet($1) ORDER BY id', [
+      inspector.file('entities/works.parquet'),
+    ])
+    displayNames = (
+      await inspector.rows(
+        'SELECT display_name AS t FROM read_parquet($1, union_by_name = true) WHERE display_name IS NOT NULL',
+        [join(dirname(inspector.file('entities/works.parquet')), '*.parquet')],
+      )
+    ).map((row) => String(row.t))
     records = await inspector.records('works')
     authorAlternatives = [...(await inspector.records('authors')).values()].flatMap((record) =>
       Array.isArray(record.display_name_alternatives)
@@ -85,9 +97,6 @@ beforeAll(async () => {
   } finally {
     inspector.close()
   }
-  const titles = await rows('SELECT id, display_name FROM read_parquet($1) ORDER BY id', [
-    join(catalogDir, 'entities', 'works.parquet'),
-  ])
   expect(titles.length).toBe(records.size)
   works = titles.map((row) => ({
     id: String(row.id),
@@ -199,12 +208,7 @@ describe('the sample index', () => {
   })
 
   it('tokenizes in SQL exactly as in TypeScript, on every text of the sample', async () => {
-    const texts = (
-      await rows(
-        'SELECT display_name AS t FROM read_parquet($1, union_by_name = true) WHERE display_name IS NOT NULL',
-        [join(catalogDir, 'entities', '*.parquet')],
-      )
-    ).map((row) => String(row.t))
+    const texts = [...displayNames]
     expect(authorAlternatives.length).toBeGreaterThan(100)
     texts.push(...authorAlternatives)
     texts.push(...works.map((work) => work.abstract))

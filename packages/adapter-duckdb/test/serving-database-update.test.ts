@@ -9,6 +9,7 @@ import {
   readCatalogManifest,
   SERVING_DATABASE_FILE,
 } from '@oqlkit/catalog'
+import { keepTablesAsFiles } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NARROW_ROW_COLUMN } from '../src/query/catalog-views.ts'
 import { createDuckDbInstance } from '../src/query/duckdb-instance-factory.ts'
@@ -38,9 +39,11 @@ const run = async (database: string, statements: readonly string[]) => {
   }
 }
 
+/** A copy of the sample catalog, its tables also as files (which the tests change a table's rows by). */
 const copy = async (): Promise<Catalog> => {
   const catalog = await ingestSampleCatalog()
   catalogs.push(catalog)
+  await keepTablesAsFiles(catalog.catalogDir)
   return catalog
 }
 

@@ -9,8 +9,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { readCatalogManifest, SERVING_DATABASE_FILE, vectorIndexOf } from '@oqlkit/catalog'
+import { keepTablesAsFiles } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { catalogViewStatements } from '../src/query/catalog-views.ts'
+import { catalogViewStatements } from '../src/query/catalog-view-statements.ts'
 import { createDuckDbAdapter } from '../src/query/duckdb-adapter.ts'
 import { openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
 import { buildServingDatabase } from '../src/serving/serving-database-builder.ts'
@@ -114,10 +115,10 @@ describe('the serving database', () => {
     const copy = mkdtempSync(join(tmpdir(), 'oqlkit-serving-'))
     try {
       cpSync(catalogDir, copy, { recursive: true })
-      const manifest = await readCatalogManifest(copy)
-      if (!manifest.ok) throw new Error(manifest.message)
-      const built = await buildServingDatabase(copy, manifest.manifest, { memoryLimit: '256MiB' })
-      const listed = manifest.manifest.files.find((file) => file.path === SERVING_DATABASE_FILE)
+      // Built again from the tables' files, which the catalog lists as format 8 did.
+      const manifest = await keepTablesAsFiles(copy)
+      const built = await buildServingDatabase(copy, manifest, { memoryLimit: '256MiB' })
+      const listed = manifest.files.find((file) => file.path === SERVING_DATABASE_FILE)
       expect(built.rows).toBe(listed?.rows)
       expect(existsSync(join(copy, '.serving-spill'))).toBe(false)
       const adapter = await createDuckDbAdapter({ catalogDir: copy, load: 'narrow', threads: 1 })
@@ -132,10 +133,20 @@ describe('the serving database', () => {
   }, 120_000)
 
   it('missing, refuses narrow mode and says to ingest again', async () => {
-    rmSync(join(catalogDir, SERVING_DATABASE_FILE))
-    await expect(createDuckDbAdapter({ catalogDir, load: 'narrow' })).rejects.toThrow(
-      /no serving database \(catalog\.duckdb\); ingest the snapshot again/,
-    )
+    const copy = mkdtempSync(join(tmpdir(), 'oqlkit-serving-'))
+    try {
+      cpSync(catalogDir, copy, { recursive: true })
+      rmSync(join(copy, SERVING_DATABASE_FILE))
+      await expect(createDuckDbAdapter({ catalogDir: copy, load: 'narrow' })).rejects.toThrow(
+        /no serving database \(catalog\.duckdb\); ingest the snapshot again/,
+      )
+      // A catalog that keeps its tables there has nothing to open in any mode.
+      await expect(createDuckDbAdapter({ catalogDir: copy, load: 'tables' })).rejects.toThrow(
+        /no serving database \(catalog\.duckdb\); ingest the snapshot again/,
+      )
+    } finally {
+      rmSync(copy, { recursive: true, force: true })
+    }
   })
 })
 

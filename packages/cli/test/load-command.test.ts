@@ -1,6 +1,6 @@
 // `oqlkit load`: a catalog into ClickHouse, run as the command line runs it, against ClickHouse itself (chdb)
 // behind the test stand-in for a server's HTTP interface; and the command's answers to bad input.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,11 +27,23 @@ afterAll(async () => {
 describe('oqlkit load (into chdb behind the test stand-in for a ClickHouse HTTP interface)', () => {
   it('loads the catalog, reports progress and the version it serves', async () => {
     const progress: string[] = []
+    const exportFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('oqlkit-load-tables-'))
+    const foldersBefore = exportFolders()
     const { exitCode, stdout, stderr } = await runCli(
       ['load', '--catalog', catalogDir, '--into', `${server.url}/sample`],
       { readStdin: async () => '', writeProgress: (text) => progress.push(text), interactive: false },
     )
     expect(exitCode, stderr).toBe(0)
+    // The sample is of format 9: its tables are exported from its serving database first, with a bar of their
+    // own, into a temporary folder that is gone afterwards; then the load's bar.
+    const exporting = progress.filter((line) => line.includes('catalog.duckdb'))
+    expect(exporting[0]).toMatch(
+      /^\[\.+\] +0% exporting \S+\.parquet from catalog\.duckdb \(1 of \d+ tables\)\n$/,
+    )
+    expect(exporting.at(-1)).toMatch(/^\[#+\] 100% exported \d+ tables from catalog\.duckdb\n$/)
+    expect(progress.slice(0, exporting.length)).toEqual(exporting)
+    progress.splice(0, exporting.length)
+    expect(exportFolders()).toEqual(foldersBefore)
     expect(stdout).toMatch(
       /^loaded [\d,]+ rows in \d+ tables into http:\/\/127\.0\.0\.1:\d+, database sample__v\d{8}_\d{6}_\w{4}, in [\d.]+ s\n/,
     )
@@ -49,6 +61,12 @@ describe('oqlkit load (into chdb behind the test stand-in for a ClickHouse HTTP 
   }, 180_000)
 
   it('answers bad input with a usage error (2) or a failure (1) that says what to do, changing nothing', async () => {
+    // A format-9 catalog without its serving database: its tables cannot be exported.
+    const noServingDatabase = join(scratch, 'no-serving-database')
+    mkdirSync(noServingDatabase)
+    copyFileSync(join(catalogDir, 'catalog.json'), join(noServingDatabase, 'catalog.json'))
+    const exportFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('oqlkit-load-tables-'))
+    const foldersBefore = exportFolders()
     const cases: [string[], number, RegExp][] = [
       [['load', '--catalog', catalogDir], 2, /--into is required/],
       [['load', '--into', 'localhost:8123'], 2, /--into: .*(URL scheme|not a URL)/],
@@ -60,12 +78,18 @@ describe('oqlkit load (into chdb behind the test stand-in for a ClickHouse HTTP 
         1,
         /holds no catalog to load.*oqlkit ingest/,
       ],
+      [
+        ['load', '--catalog', noServingDatabase, '--into', `${server.url}/x`],
+        1,
+        /^oqlkit load: Exporting the tables of .* from its serving database \(catalog\.duckdb\) for ClickHouse failed, and nothing served changed: /,
+      ],
     ]
     for (const [args, code, message] of cases) {
       const result = await runCli(args)
       expect(result.exitCode, args.join(' ')).toBe(code)
       expect(result.stderr, args.join(' ')).toMatch(message)
     }
+    expect(exportFolders()).toEqual(foldersBefore)
   })
 
   it('fails at once, saying so, when no ClickHouse answers', async () => {

@@ -13,8 +13,9 @@
 // A run stopped during step 2 (killed, or failing for want of memory or disk) leaves its build folder, and the
 // next run of the same ingest resumes it: each part is staged in one transaction with a record of it
 // (parse-checkpoint.ts), and only the parts not recorded are parsed again.
-import { rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { existsSync } from 'node:fs'
+import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { buildServingDatabase, updateServingDatabase } from '@oqlkit/adapter-duckdb'
 import {
   CATALOG_ENTITIES,
@@ -22,6 +23,7 @@ import {
   CATALOG_FORMAT_VERSION,
   CATALOG_MANIFEST_FILE,
   type CatalogEntity,
+  type CatalogFile,
   type CatalogIngestRecord,
   type CatalogManifest,
   catalogIdOrder,
@@ -35,7 +37,7 @@ import {
   withTextTagger,
   withVectorIndex,
 } from '@oqlkit/catalog'
-import { type BuiltCatalog, buildCatalog } from './build/catalog-builder.ts'
+import { BUILD_TABLES_DIR, type BuiltCatalog, buildCatalog } from './build/catalog-builder.ts'
 import { CREATE_ID_STAGE_TABLES_SQL, createStageTableSql } from './build/catalog-sql.ts'
 import {
   abandonBuildFolder,
@@ -46,8 +48,9 @@ import {
 } from './build/catalog-swap.ts'
 import { type StageCursor, stageIdFiles, stagePreviousIds } from './build/id-list-stager.ts'
 import {
+  attachPreviousCatalog,
   keptRecordBytes,
-  previousCatalogFiles,
+  previousCatalogTables,
   previousFile,
   readPreviousCatalog,
 } from './build/previous-catalog-reader.ts'
@@ -68,6 +71,7 @@ import { ProgressReporter } from './progress-reporter.ts'
 import { buildSearchIndex, type SearchBuildProgress } from './search/search-index-builder.ts'
 import { updateSearchIndex } from './search/search-index-updater.ts'
 import { buildTextTagger, DEFAULT_TEXT_TAGGER_SEED, keepTextTagger } from './tagging/text-tagger-builder.ts'
+import { openCatalogEntityRows } from './texts/catalog-entity-rows.ts'
 import { RecordTextsFiles } from './texts/record-texts-file.ts'
 import { buildWorkVectors, type VectorsChoice } from './vectors/work-vector-builder.ts'
 
@@ -126,6 +130,13 @@ export interface IngestOptions {
    * `false` removes such a folder and starts over.
    */
   readonly resume?: boolean
+  /**
+   * Also keep the catalog's tables as Parquet files, in the layout's `entities/`, `links/` and `ids/` under
+   * this folder, which must not exist yet: the files the build made the serving database of, for readers
+   * that want plain files (the catalog itself keeps its tables in the serving database alone; a catalog's
+   * tables can also be written later with adapter-duckdb's `exportCatalogTables`).
+   */
+  readonly tableFilesDir?: string
 }
 
 const STAGING_DIR = '.staging'
@@ -134,6 +145,10 @@ const TEXTS_DIR = '.texts'
 
 export async function ingestSnapshot(options: IngestOptions): Promise<IngestSummary> {
   const started = performance.now()
+  if (options.tableFilesDir !== undefined && existsSync(options.tableFilesDir))
+    throw new Error(
+      `The folder for the table files, ${options.tableFilesDir}, exists already: name one that does not exist yet`,
+    )
   const plan = await planSnapshot(options.snapshotDir, {
     ...(options.preferFormat === undefined ? {} : { preferFormat: options.preferFormat }),
   })
@@ -183,6 +198,7 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     db = await StagingDatabase.open(stagingDir, stagingOptions)
     const updating = build.hasCatalog && (options.mode ?? 'update') === 'update'
     const previous = updating ? await readPreviousCatalog(build) : undefined
+    if (previous !== undefined) await attachPreviousCatalog(db, previous)
     const resumed = build.resumed ? checkpoint : undefined
     if (resumed === undefined) {
       for (const info of CATALOG_ENTITIES) await db.run(createStageTableSql(info))
@@ -196,7 +212,7 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       resumed,
       fingerprint: await fingerprintFor(build.hasCatalog),
     })
-    if (previous !== undefined) await stagePreviousIds(db, build, previous.manifest, cursor)
+    if (previous !== undefined) await stagePreviousIds(db, previous, cursor)
     await stageIdFiles(db, plan, cursor, progress)
     const read = staged.read
 
@@ -207,15 +223,58 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       (step, done, total) => progress.building(step, done, total),
       {
         stagedParts: staged.stagedParts,
-        ...(previous === undefined ? {} : { previous: previousCatalogFiles(previous) }),
+        ...(previous === undefined ? {} : { previous: previousCatalogTables(previous) }),
         ...(options.sortBatchBytes === undefined ? {} : { sortBatchBytes: options.sortBatchBytes }),
       },
     )
+    const ingest: CatalogIngestRecord = {
+      at: new Date().toISOString(),
+      snapshotDir: plan.snapshotDir,
+      layout: plan.layout,
+      filesRead: plan.parts.length + plan.idFiles.length,
+      recordsRead: cursor.recordsRead,
+    }
+    // The tables as the build wrote them, in Parquet files of its tables folder, which the serving database
+    // is made of.
+    const written = catalogManifestOf(built, ingest, previous?.manifest.ingests ?? [])
+    // The same bound as the build's: DuckDB's own default is 80% of the machine.
+    const memoryLimit = options.memoryLimit ?? defaultStagingMemoryLimit()
+    // An update changes the catalog's serving database in place where it can (only the rows it changed).
+    const inPlace =
+      previous === undefined
+        ? undefined
+        : await updateServingDatabase(build.path, written, {
+            previousPath: previousFile(previous, SERVING_DATABASE_FILE),
+            previousIdOrder: catalogIdOrder(previous.manifest),
+            memoryLimit,
+            onStep: (done, total) => progress.building(`${SERVING_DATABASE_FILE} (in place)`, done, total),
+          })
+    const serving = inPlace?.updated
+      ? inPlace.file
+      : await buildServingDatabase(build.path, written, {
+          memoryLimit,
+          onStep: (done, total) =>
+            progress.building(
+              inPlace === undefined
+                ? SERVING_DATABASE_FILE
+                : `${SERVING_DATABASE_FILE} (built whole: ${inPlace.reason})`,
+              done,
+              total,
+            ),
+        })
+    // The catalog keeps its tables in the serving database alone: their files were the build's work, kept
+    // only when asked for.
+    if (options.tableFilesDir === undefined)
+      await rm(join(build.path, BUILD_TABLES_DIR), { recursive: true, force: true })
+    else await moveFolder(join(build.path, BUILD_TABLES_DIR), options.tableFilesDir)
+    const catalog = servedTablesOf(written, serving)
     // The builders after the tables read the records' texts from the record stores just written, each
-    // entity's once, into files shared between them and removed before the swap.
+    // entity's once, into files shared between them and removed before the swap; where each record lies, from
+    // the serving database.
     const texts = new RecordTextsFiles({
       session: db,
       catalogDir: build.path,
+      rows: await openCatalogEntityRows(db, build.path, catalog),
       stores: new Map(CATALOG_ENTITIES.map(({ entity }) => [entity, built.entities[entity].recordStore])),
       workDir: join(build.path, TEXTS_DIR),
       onEntity: (entity) => progress.building(`texts of ${entity}`, 0, 1),
@@ -257,7 +316,7 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     const unchanged =
       previous === undefined || (options.vectors === false && options.textTagger === false)
         ? undefined
-        : await stageUnchangedWorks(db, build.path, built.entities.works, previous)
+        : await stageUnchangedWorks(db, texts.rowsOf('works'), built.entities.works, previous)
     const previousVectors = previous === undefined ? undefined : vectorIndexOf(previous.manifest)
     const vectors =
       options.vectors === false
@@ -306,44 +365,10 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
 
     await rm(join(build.path, TEXTS_DIR), { recursive: true, force: true })
 
-    const ingest: CatalogIngestRecord = {
-      at: new Date().toISOString(),
-      snapshotDir: plan.snapshotDir,
-      layout: plan.layout,
-      filesRead: plan.parts.length + plan.idFiles.length,
-      recordsRead: cursor.recordsRead,
-    }
-    const catalog = catalogManifestOf(built, ingest, previous?.manifest.ingests ?? [])
     const indexed = searchIndex === undefined ? catalog : withSearchIndex(catalog, searchIndex)
     const taggerManifest = keptTagger ?? textTagger?.manifest
     const tagged = taggerManifest === undefined ? indexed : withTextTagger(indexed, taggerManifest)
-    const described = vectors === undefined ? tagged : withVectorIndex(tagged, vectors)
-    // The same bound as the build's: DuckDB's own default is 80% of the machine.
-    const memoryLimit = options.memoryLimit ?? defaultStagingMemoryLimit()
-    // An update changes the catalog's serving database in place where it can (only the rows it changed).
-    const inPlace =
-      previous === undefined
-        ? undefined
-        : await updateServingDatabase(build.path, described, {
-            previousPath: previousFile(previous, SERVING_DATABASE_FILE),
-            previousIdOrder: catalogIdOrder(previous.manifest),
-            memoryLimit,
-            onStep: (done, total) => progress.building(`${SERVING_DATABASE_FILE} (in place)`, done, total),
-          })
-    const serving = inPlace?.updated
-      ? inPlace.file
-      : await buildServingDatabase(build.path, described, {
-          memoryLimit,
-          onStep: (done, total) =>
-            progress.building(
-              inPlace === undefined
-                ? SERVING_DATABASE_FILE
-                : `${SERVING_DATABASE_FILE} (built whole: ${inPlace.reason})`,
-              done,
-              total,
-            ),
-        })
-    const manifest: CatalogManifest = { ...described, files: [...described.files, serving] }
+    const manifest = vectors === undefined ? tagged : withVectorIndex(tagged, vectors)
     await writeFile(join(build.path, CATALOG_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
     progress.emit('commit')
     await commitBuildFolder(build)
@@ -411,10 +436,50 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
   }
 }
 
+/** Moves a folder, also onto another file system (a rename cannot cross one). */
+async function moveFolder(from: string, to: string): Promise<void> {
+  await mkdir(dirname(to), { recursive: true })
+  try {
+    await rename(from, to)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
+    await cp(from, to, { recursive: true })
+    await rm(from, { recursive: true, force: true })
+  }
+}
+
 /** Whether a failure is the machine's (memory, disk, a file that became unreadable) rather than the input's. */
 const resumableAfter = (error: unknown): boolean => !(error instanceof IngestError)
 
 const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0)
+
+/**
+ * The manifest of a catalog whose tables are kept in its serving database alone (`serving`, its file entry):
+ * the tables list no file, and the files the build wrote them to are not the catalog's.
+ */
+function servedTablesOf(written: CatalogManifest, serving: CatalogFile): CatalogManifest {
+  const tables = new Set(
+    [
+      ...Object.values(written.entities),
+      ...Object.values(written.links),
+      written.externalIds,
+      written.mergedIds,
+      written.deletedIds,
+    ].flatMap((table) => table.files),
+  )
+  const served = <T extends { readonly files: readonly string[] }>(table: T): T => ({ ...table, files: [] })
+  return {
+    ...written,
+    entities: Object.fromEntries(
+      Object.entries(written.entities).map(([entity, table]) => [entity, served(table)]),
+    ) as CatalogManifest['entities'],
+    links: Object.fromEntries(Object.entries(written.links).map(([name, table]) => [name, served(table)])),
+    externalIds: served(written.externalIds),
+    mergedIds: served(written.mergedIds),
+    deletedIds: served(written.deletedIds),
+    files: [...written.files.filter((file) => !tables.has(file.path)), serving],
+  }
+}
 
 function catalogManifestOf(
   built: BuiltCatalog,

@@ -352,7 +352,18 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
     for (const file of manifest.files) {
       expect(statSync(join(catalogDir, file.path)).size, file.path).toBe(file.bytes)
     }
-    expect(manifest.files.map((file) => file.path)).toContain('links/works-authors.parquet')
+    // The tables are kept in the serving database alone: no table lists a file, and no table file is left.
+    expect(manifest.files.map((file) => file.path)).toContain('catalog.duckdb')
+    expect(manifest.entities.works.files).toStrictEqual([])
+    expect(manifest.links['works-authors']?.files).toStrictEqual([])
+    expect(manifest.externalIds.files).toStrictEqual([])
+    for (const dir of ['entities', 'links', 'ids', '.tables'])
+      expect(existsSync(join(catalogDir, dir)), dir).toBe(false)
+    expect(
+      manifest.files.filter(
+        (file) => file.path.endsWith('.parquet') && !/^(search|vectors)\//.test(file.path),
+      ),
+    ).toStrictEqual([])
     // The full-text search index, the text-tagging model and the works' vectors are built with the catalog.
     expect(Object.keys(manifest.extensions).sort()).toStrictEqual(['search', 'textTagger', 'vectors'])
     expect(manifest.files.map((file) => file.path)).toContain('vectors/works.parquet')

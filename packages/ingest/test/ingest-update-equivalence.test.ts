@@ -10,8 +10,14 @@ import { DuckDBInstance, listValue } from '@duckdb/node-api'
 import { NARROW_ROW_COLUMN } from '@oqlkit/adapter-duckdb'
 import {
   CATALOG_ENTITIES,
+  type CatalogEntity,
   type CatalogManifest,
+  DELETED_IDS_FILE,
+  EXTERNAL_IDS_FILE,
+  entityFilePath,
   idOrderSql,
+  linkFilePath,
+  MERGED_IDS_FILE,
   quoteIdentifier,
   SERVING_DATABASE_FILE,
 } from '@oqlkit/catalog'
@@ -129,12 +135,11 @@ describe('an update gives the catalog a full build of the same records gives', (
         const other = b.manifest().entities[entity as keyof CatalogManifest['entities']]
         expect(table.rowCount, entity).toBe(other.rowCount)
         // Offsets differ (the update's store begins with the old one), nothing else may.
-        expect(await differences(a, b, table.files, ['record_offset', 'record_bytes']), entity).toStrictEqual(
-          [],
-        )
+        const files = [entityFilePath(entity as CatalogEntity)]
+        expect(await differences(a, b, files, ['record_offset', 'record_bytes']), entity).toStrictEqual([])
         const order = 'SELECT list(id) AS ids FROM read_parquet($1::VARCHAR[])'
-        const [ours] = await a.rows(order, [listValue(table.files.map((file) => a.file(file)))])
-        const [theirs] = await b.rows(order, [listValue(other.files.map((file) => b.file(file)))])
+        const [ours] = await a.rows(order, [listValue(files.map((file) => a.file(file)))])
+        const [theirs] = await b.rows(order, [listValue(files.map((file) => b.file(file)))])
         expect(ours, entity).toStrictEqual(theirs)
       }
     })
@@ -151,11 +156,12 @@ describe('an update gives the catalog a full build of the same records gives', (
     })
   })
 
+  // Each with its file's path in the layout (the inspector reads the tables as files).
   const linkAndIdTables = (manifest: CatalogManifest) => [
-    ...Object.values(manifest.links),
-    manifest.externalIds,
-    manifest.mergedIds,
-    manifest.deletedIds,
+    ...Object.entries(manifest.links).map(([name, table]) => ({ ...table, files: [linkFilePath(name)] })),
+    { ...manifest.externalIds, files: [EXTERNAL_IDS_FILE] },
+    { ...manifest.mergedIds, files: [MERGED_IDS_FILE] },
+    { ...manifest.deletedIds, files: [DELETED_IDS_FILE] },
   ]
 
   it('has the same link rows, external ids, merged and deleted ids', async () => {

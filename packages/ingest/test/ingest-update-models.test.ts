@@ -21,6 +21,7 @@ import { stageUnchangedWorks } from '../src/build/unchanged-works.ts'
 import type { IngestSummary } from '../src/ingest-progress.ts'
 import { ingestSnapshot } from '../src/ingest-snapshot.ts'
 import { type BuildSession, connectionSession } from '../src/texts/build-session.ts'
+import { openCatalogEntityRows } from '../src/texts/catalog-entity-rows.ts'
 import { MODEL_RETRAIN_SHARE, modelReuse } from '../src/texts/model-reuse-policy.ts'
 import { buildWorkVectors } from '../src/vectors/work-vector-builder.ts'
 import { readSampleRecords } from './support/sample-snapshot-records.ts'
@@ -33,6 +34,25 @@ const MERGED = 2
 
 const works = readSampleRecords('works') as unknown as FixtureRecord[]
 const shortId = (work: FixtureRecord) => work.id.replace('https://openalex.org/', '')
+
+/** The works the update from `before` (in `beforeDir`) to `after` (in `catalog`) kept as they were. */
+const unchangedWorksOf = async (
+  session: BuildSession,
+  catalog: string,
+  after: CatalogManifest,
+  before: CatalogManifest,
+  beforeDir: string,
+) =>
+  stageUnchangedWorks(
+    session,
+    (await openCatalogEntityRows(session, catalog, after)).of('works'),
+    after.entities.works,
+    {
+      manifest: before,
+      records: new Map(),
+      outDir: beforeDir,
+    },
+  )
 
 /** 20 works retitled, 3 new ones, and 2 more merged into the first. */
 function writeUpdate(dir: string): void {
@@ -157,11 +177,7 @@ describe('vectors kept from an embeddings server (a stand-in server, the builder
         update: {
           catalogDir: beforeDir,
           vectors: previous,
-          unchanged: await stageUnchangedWorks(session, catalog, after.entities.works, {
-            manifest: before,
-            records: new Map(),
-            outDir: beforeDir,
-          }),
+          unchanged: await unchangedWorksOf(session, catalog, after, before, beforeDir),
         },
       }),
     )
@@ -206,11 +222,7 @@ describe('the list index judgement of a kept model (a stand-in server, the build
             catalogDir: beforeDir,
             vectors: previous,
             retrain,
-            unchanged: await stageUnchangedWorks(session, catalog, after.entities.works, {
-              manifest: before,
-              records: new Map(),
-              outDir: beforeDir,
-            }),
+            unchanged: await unchangedWorksOf(session, catalog, after, before, beforeDir),
           },
         }),
       )

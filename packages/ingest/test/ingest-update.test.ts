@@ -11,6 +11,7 @@ import { IngestError } from '../src/ingest-error.ts'
 import type { IngestSummary } from '../src/ingest-progress.ts'
 import { type IngestOptions, ingestSnapshot } from '../src/ingest-snapshot.ts'
 import { CatalogInspector } from './support/catalog-inspector.ts'
+import { keepTablesAsFiles } from './support/catalog-table-files.ts'
 import {
   author,
   type FixtureRecord,
@@ -261,7 +262,9 @@ describe('updating a catalog written with columns this version no longer writes'
       work(1, '2024-01-01T10:00:00', { title: 'one', referenced_works: ['https://openalex.org/W2'] }),
       work(2, '2024-01-01T10:00:00', { title: 'two' }),
     ])
-    // As format 7 wrote works.parquet: with the record's list of the ids `works-referenced-works` holds.
+    // As format 7 wrote works.parquet: its tables as files, the works' with the record's list of the ids
+    // `works-referenced-works` holds.
+    await keepTablesAsFiles(dir())
     const works = join(dir(), 'entities', 'works.parquet')
     await readWider((inspector) =>
       inspector.rows(
@@ -270,16 +273,22 @@ describe('updating a catalog written with columns this version no longer writes'
       ),
     )
     renameSync(`${works}.wider`, works)
+    // The works' table as a file: the catalog's own, or the one written from the serving database since the
+    // update.
     const columnsOf = () =>
       readWider(async (catalog) =>
-        (await catalog.rows('SELECT name FROM parquet_schema($1)', [works])).map((row) => row.name),
+        (
+          await catalog.rows('SELECT name FROM parquet_schema($1)', [catalog.file('entities/works.parquet')])
+        ).map((row) => row.name),
       )
     expect(await columnsOf()).toContain('json__referenced_works')
 
     await ingestInto('wider-update', [work(3, '2024-02-01T10:00:00', { title: 'three' })])
     expect(await columnsOf()).not.toContain('json__referenced_works')
     expect(
-      await readWider((catalog) => catalog.rows('SELECT id FROM read_parquet($1) ORDER BY id', [works])),
+      await readWider((catalog) =>
+        catalog.rows('SELECT id FROM read_parquet($1) ORDER BY id', [catalog.file('entities/works.parquet')]),
+      ),
     ).toEqual([{ id: 'W1' }, { id: 'W2' }, { id: 'W3' }])
     expect(
       Object.fromEntries(
@@ -290,7 +299,7 @@ describe('updating a catalog written with columns this version no longer writes'
     expect(
       await readWider((catalog) =>
         catalog.rows('SELECT key, work_id FROM read_parquet($1)', [
-          join(dir(), 'links', 'works-referenced-works.parquet'),
+          catalog.file('links/works-referenced-works.parquet'),
         ]),
       ),
     ).toEqual([{ key: 'W2', work_id: 'W1' }])

@@ -48,7 +48,10 @@ afterAll(() => {
 
 describe("an update's link table", () => {
   it('sorts the kept and the staged pairs together within a small memory limit, in key then work order', async () => {
-    const rows = await db.run(copyLinkTableSql(referenced, works, true), [written, listValue([oldLinks])])
+    const rows = await db.run(
+      copyLinkTableSql(referenced, works, `read_parquet(${constantLiteral(oldLinks)})`),
+      [written],
+    )
     await db.run("SET memory_limit = '1GB'")
     const [expected] = await db.rows(
       `SELECT (SELECT count(*) FROM read_parquet(${constantLiteral(oldLinks)}) WHERE work_id IN (SELECT id FROM kept_previous_works)) + (SELECT count(*) * 3 FROM rows_works WHERE ${column} IS NOT NULL) AS n`,

@@ -8,7 +8,7 @@
 // records, so every answer is the sample's, and every ClickHouse search reads the postings an update leaves.
 import { createClient } from '@clickhouse/client'
 import { copyOfSampleCatalog, giveWorksSearchDelta } from '@oqlkit/ingest/test-support'
-import { loadCatalogIntoClickHouse } from '../../src/catalog-loader.ts'
+import { loadCatalogExportingTables } from './catalog-table-files.ts'
 import { sharedChdbHttpServer } from './chdb-http-server.ts'
 
 export interface SharedClickHouseSample {
@@ -34,7 +34,7 @@ const load = async (url: string) => {
   await giveWorksSearchDelta(catalogDir, SEARCH_DELTA_SHARE)
   const client = createClient({ url })
   try {
-    const { database } = await loadCatalogIntoClickHouse({ catalogDir, client, catalog: CATALOG })
+    const { database } = await loadCatalogExportingTables({ catalogDir, client, catalog: CATALOG })
     return { database, catalogDir }
   } finally {
     await client.close()

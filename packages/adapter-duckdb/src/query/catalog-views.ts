@@ -1,14 +1,13 @@
-// The views the adapter opens over a catalog's Parquet files, and their names. Queries read the catalog only
-// through these names; the file paths appear once, in the CREATE VIEW statements.
-import { join } from 'node:path'
-import type { CatalogManifest, CatalogTable } from '@oqlkit/catalog'
+// The views the adapter opens over a catalog's tables (its Parquet files, or its serving database where it keeps
+// them there alone), and their names. Queries read the catalog only through these names; where the tables lie
+// appears once, in the CREATE VIEW statements (catalog-table-relations.ts).
+import type { CatalogManifest } from '@oqlkit/catalog'
 import {
   CATALOG_ENTITIES,
   type CatalogEntity,
   type CatalogEntityInfo,
   catalogEntityInfo,
   constantLiteral,
-  isCatalogRelativePath,
   LINK_TABLES,
   linkExtremeColumnsOf,
   linkViewOf,
@@ -26,17 +25,9 @@ export const DELETED_IDS_VIEW = 'deleted_ids'
 /** The quoted view name of an entity table (`"works"`, `"work_types"`). */
 export const entityView = (entity: CatalogEntity): string => quoteIdentifier(catalogEntityInfo(entity)!.table)
 
-const readParquet = (catalogDir: string, table: CatalogTable): string => {
-  for (const file of table.files)
-    if (!isCatalogRelativePath(file))
-      throw new Error(`catalog.json names a file outside the catalog: ${file}`)
-  const paths = table.files.map((file) => constantLiteral(join(catalogDir, ...file.split('/'))))
-  return `read_parquet([${paths.join(', ')}])`
-}
-
 /**
- * How the catalog is opened: `views` read the Parquet files on every query (memory stays low, whatever the
- * catalog's size); `tables` load them into DuckDB's memory at open (a copy of the catalog in RAM, and no
+ * How the catalog is opened: `views` read its tables (Parquet files, or the serving database) on every
+ * query (memory stays low, whatever the catalog's size); `tables` load them into DuckDB's memory at open (a copy of the catalog in RAM, and no
  * Parquet decompression per query); `narrow` keeps the views and attaches the catalog's serving database
  * (`catalog.duckdb`, built at ingest by `servingDatabaseStatements`), read-only: each entity table, which
  * answers every statement (filters, sorts, counts and groups on derived and
@@ -284,45 +275,6 @@ export const catalogBytes = (manifest: CatalogManifest): number =>
   manifest.files.filter((file) => !file.path.startsWith('search/')).reduce((sum, file) => sum + file.bytes, 0)
 
 /**
- * `CREATE VIEW` (or, in `tables` mode, `CREATE TABLE … AS`) statements for every table of the catalog's files.
- * In `narrow` mode the external ids are not among them: the serving database holds them, indexed.
- */
-export const catalogViewStatements = (
-  catalogDir: string,
-  manifest: CatalogManifest,
-  mode: CatalogLoadMode = 'views',
-): string[] => {
-  const create = mode === 'tables' ? 'CREATE TABLE' : 'CREATE VIEW'
-  const statements: string[] = []
-  for (const info of CATALOG_ENTITIES)
-    statements.push(
-      `${create} ${entityView(info.entity)} AS SELECT * FROM ${readParquet(catalogDir, manifest.entities[info.entity])}`,
-    )
-  for (const spec of LINK_TABLES) {
-    const table = manifest.links[spec.name]
-    const source =
-      table === undefined
-        ? 'SELECT CAST(NULL AS VARCHAR) AS key, CAST(NULL AS VARCHAR) AS work_id WHERE FALSE'
-        : `SELECT * FROM ${readParquet(catalogDir, table)}`
-    statements.push(`${create} ${quoteIdentifier(linkViewOf(spec.name))} AS ${source}`)
-  }
-  // External ids are looked up with parameters, which do not prune Parquet row groups: a DOI read every
-  // row group of the view (14 ms at 100k works). In memory with an index on the value it takes 3 ms.
-  const externalIds = `SELECT * FROM ${readParquet(catalogDir, manifest.externalIds)}`
-  if (mode === 'views') statements.push(`CREATE VIEW ${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS ${externalIds}`)
-  if (mode === 'tables')
-    statements.push(
-      `CREATE TABLE ${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS ${externalIds}`,
-      `CREATE INDEX "external_ids_value" ON ${quoteIdentifier(EXTERNAL_IDS_VIEW)} ("value")`,
-    )
-  statements.push(
-    `${create} ${quoteIdentifier(MERGED_IDS_VIEW)} AS SELECT * FROM ${readParquet(catalogDir, manifest.mergedIds)}`,
-    `${create} ${quoteIdentifier(DELETED_IDS_VIEW)} AS SELECT * FROM ${readParquet(catalogDir, manifest.deletedIds)}`,
-  )
-  return statements
-}
-
-/**
  * The columns of an entity's narrow row, over its row `e` of the entity's view: every column, the name as
  * autocomplete compares it, and for letter ids the search index's number; not the works' link extremes
  * (`linkExtremesSql`) or the row number.
@@ -357,8 +309,8 @@ export const idListStatements = (): string[] =>
 /**
  * The tables of the serving database (`catalog.duckdb`), built at ingest, attached as `SERVING_DATABASE_NAME`,
  * from the views of `catalogViewStatements(…, 'views')`: per entity its narrow table (indexed on `id`) and
- * row locations (indexed on `row`), the external ids (indexed on `value`), then the narrow link tables and
- * their extremes. The narrow link tables must be made on one thread (see `narrowLinkTableStatements`);
+ * row locations (indexed on `row`), the external ids (indexed on `value`), the merged and deleted ids, then
+ * the narrow link tables and their extremes. The narrow link tables must be made on one thread (see `narrowLinkTableStatements`);
  * `threadBound` says which statements must. The builder
  * adds the autocomplete index after them (`autocompleteIndexStatements`, which reads the narrow tables).
  */

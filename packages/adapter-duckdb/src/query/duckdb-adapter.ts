@@ -3,6 +3,7 @@
 // files and its serving database attached read-only), and the capabilities. Nothing is loaded at open: the
 // tables stay on disk, so the serving process holds only what a query touches (DuckDB's buffer cache), and
 // opening is instant.
+
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type {
@@ -46,10 +47,11 @@ import { expansionLimitOf } from '../search/search-compiler.ts'
 import { readAutocompleteLayouts } from './autocomplete-index.ts'
 import { type AutocompleteIndexes, autocompleteLookup } from './autocomplete-lookup.ts'
 import { catalogSearchCompiler } from './catalog-search.ts'
+import { tablesInServingDatabase } from './catalog-table-relations.ts'
+import { catalogViewStatements } from './catalog-view-statements.ts'
 import {
   type CatalogLoadMode,
   catalogBytes,
-  catalogViewStatements,
   readExternalIdLocations,
   readLinkExtremeColumns,
   readNarrowRowNumber,
@@ -88,8 +90,9 @@ export interface DuckDbAdapterOptions {
   /** Statements that may run at once (default 2). */
   readonly connections?: number
   /**
-   * `views` over the Parquet files, `narrow` (views, plus the serving database attached read-only) or
-   * `tables` loaded into memory at open. Default `auto`: tables for a catalog of at most `tablesUpToBytes`
+   * `views` over the catalog's tables, `narrow` (views, plus the serving database's own tables, attached
+   * read-only) or `tables` loaded into memory at open. A catalog of format 9 keeps its tables in the serving
+   * database alone, which every mode then attaches; one of format 8 or before is read from its Parquet files. Default `auto`: tables for a catalog of at most `tablesUpToBytes`
    * on disk (64 MB: the bundled sample, small extracts), narrow above.
    */
   readonly load?: CatalogLoadMode | 'auto'
@@ -347,7 +350,9 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
         : 'narrow'
       : options.load
   const servingDatabase = join(options.catalogDir, SERVING_DATABASE_FILE)
-  if (load === 'narrow' && !existsSync(servingDatabase))
+  // Format 9 keeps its tables in the serving database alone: every mode reads them from there.
+  const attach = load === 'narrow' || tablesInServingDatabase(manifest.manifest)
+  if (attach && !existsSync(servingDatabase))
     throw new CatalogOpenError(
       options.catalogDir,
       `it has no serving database (${SERVING_DATABASE_FILE}); ingest the snapshot again to build it`,
@@ -356,7 +361,7 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
     ...(options.threads === undefined ? {} : { threads: options.threads }),
     ...(options.memoryLimit === undefined ? {} : { memoryLimit: options.memoryLimit }),
     ...(options.connections === undefined ? {} : { connections: options.connections }),
-    ...(load === 'narrow' ? { attach: { path: servingDatabase, name: SERVING_DATABASE_NAME } } : {}),
+    ...(attach ? { attach: { path: servingDatabase, name: SERVING_DATABASE_NAME } } : {}),
   })
   const vectors = vectorIndexOf(manifest.manifest)
   const idOrder = catalogIdOrder(manifest.manifest)

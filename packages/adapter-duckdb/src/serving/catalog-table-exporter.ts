@@ -21,9 +21,9 @@ import {
   SERVING_DATABASE_FILE,
   sqlInteger,
 } from '@oqlkit/catalog'
+import { servingTableRelations } from '../query/catalog-table-relations.ts'
 import { SERVING_DATABASE_NAME } from '../query/catalog-views.ts'
 import { openDuckDbDatabase } from '../query/duckdb-driver.ts'
-import { servingTableRelations } from './serving-table-relations.ts'
 
 export interface CatalogTableExportOptions {
   /** DuckDB `memory_limit` while writing, e.g. `2GB` (the link tables are sorted by key). */

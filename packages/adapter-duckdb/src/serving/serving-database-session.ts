@@ -4,7 +4,8 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { CatalogManifest } from '@oqlkit/catalog'
 import { constantLiteral } from '@oqlkit/catalog'
-import { catalogViewStatements, SERVING_DATABASE_NAME } from '../query/catalog-views.ts'
+import { catalogViewStatements } from '../query/catalog-view-statements.ts'
+import { SERVING_DATABASE_NAME } from '../query/catalog-views.ts'
 import { type DuckDbConnectionLike, openDuckDbDatabase } from '../query/duckdb-driver.ts'
 
 /** DuckDB's spill folder while the serving database is built or updated (removed afterwards). */

@@ -2,31 +2,37 @@
 // next to this file. A catalog is a folder:
 //
 //   catalog.json                         CatalogManifest (below)
-//   catalog.duckdb                       the serving database: narrow entity tables, link tables by work row,
-//                                        external ids, with their indexes (query/catalog-views.ts)
-//   entities/<entity>.parquet            one row per record: ids, derived columns, where its record is
+//   catalog.duckdb                       the serving database, the only table store (format 9): narrow entity
+//                                        tables, link tables by work row, external, merged and deleted ids,
+//                                        with their indexes (query/catalog-views.ts)
 //   records/<entity>.records             each record compressed alone, at the offset its row states
 //   records/<entity>.dict                the preset dictionary the records of that entity were compressed with
+//   search/                              the full-text search index (search/search-index-layout.ts)
+//   vectors/, text-tagger/               the works' vectors and the tagging model
+//
+// Until format 8 the tables were also Parquet files, whose paths remain the layout's names for them (what
+// `exportCatalogTables` and `oqlkit ingest --table-files` write):
+//
+//   entities/<entity>.parquet            one row per record: ids, derived columns, where its record is
 //   links/works-<relation>.parquet       (key, work_id), sorted by key
 //   ids/external-ids.parquet             (entity, scheme, value, id), sorted by scheme, value
 //   ids/merged-ids.parquet               (entity, old_id, new_id, merge_date), sorted by entity, old_id
 //   ids/deleted-ids.parquet              (entity, id, deleted_date), sorted by entity, id
-//   search/                              the full-text search index (search/search-index-layout.ts)
-//   vectors/, text-tagger/               the works' vectors and the tagging model
 
 import type { CatalogEntity } from './catalog-entities.ts'
 import type { CatalogColumnType } from './entity-columns.ts'
 
 export const CATALOG_FORMAT = 'oqlkit-catalog'
 /** Bumped whenever a file, column or rule changes meaning; readers refuse other versions. */
-export const CATALOG_FORMAT_VERSION = 8
+export const CATALOG_FORMAT_VERSION = 9
 /**
- * The versions this one reads and updates: 8, whose files and serving rows are in id order with letter ids
- * by number (`entity-id-order.ts`); 7, in the ids' text order, whose record stores name their codec (zstd or
+ * The versions this one reads and updates: 9, whose tables are kept in the serving database alone (their
+ * manifest entries list no file); 8, which also wrote them as Parquet files, and whose files and serving rows
+ * are in id order with letter ids by number (`entity-id-order.ts`); 7, in the ids' text order, whose record stores name their codec (zstd or
  * deflate); and 6, whose stores are all deflate and otherwise 7. 7 exists so that an oqlkit that knows only
  * deflate refuses a catalog of zstd stores instead of appending deflated records to one. An update writes 8.
  */
-export const READABLE_CATALOG_FORMAT_VERSIONS = [6, 7, CATALOG_FORMAT_VERSION] as const
+export const READABLE_CATALOG_FORMAT_VERSIONS = [6, 7, 8, CATALOG_FORMAT_VERSION] as const
 export type CatalogFormatVersion = (typeof READABLE_CATALOG_FORMAT_VERSIONS)[number]
 export const CATALOG_MANIFEST_FILE = 'catalog.json'
 /** The serving database: what `serve` attaches read-only instead of copying tables into memory. */
@@ -56,9 +62,12 @@ export interface CatalogColumn {
   readonly description: string
 }
 
-/** One table of the catalog. `files` is a list so that a later version can shard big tables. */
+/** One table of the catalog. */
 export interface CatalogTable {
-  /** Catalog-relative paths with `/` separators. */
+  /**
+   * Its Parquet files, catalog-relative paths with `/` separators (format 8 and before), or none: since format
+   * 9 every table is kept in the serving database alone (`exportCatalogTables` writes the files from it).
+   */
   readonly files: readonly string[]
   readonly rowCount: number
   /** The columns the rows are sorted by, in order (what zone maps prune on). */

@@ -55,6 +55,7 @@ const OPTIONS = {
   'embeddings-url': { type: 'string', value: 'the URL of an OpenAI-compatible embeddings server' },
   'embeddings-model': { type: 'string', value: 'the name of the server’s model' },
   'memory-limit': { type: 'string', value: 'a size such as 8GB' },
+  'table-files': { type: 'string', value: 'a new folder for the tables as Parquet files' },
 } as const
 
 export const formatIngestSummary = (summary: IngestSummary): string => {
@@ -94,7 +95,7 @@ export const formatIngestSummary = (summary: IngestSummary): string => {
 
 export const ingestCommand: CliCommand = {
   name: 'ingest',
-  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>] [--replace] [--no-resume] [--retrain-models] [--no-search-index] [--no-text-tagger] [--no-vectors | --embeddings-url URL --embeddings-model M] [--memory-limit 8GB]   (default --out ${DEFAULT_CATALOG_DIR}, updated when it holds a catalog, built from the snapshot alone with --replace; a run that was killed or failed for want of memory or disk leaves what it parsed, and the same command resumes from it unless --no-resume; an update keeps the trained models and the vectors of unchanged works until a fifth of the works have changed since training, or --retrain-models; DuckDB gets 30% of memory, at most 2 GiB, unless --memory-limit says; vectors by the built-in LSA model unless an embeddings server is given)`,
+  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>] [--replace] [--no-resume] [--retrain-models] [--no-search-index] [--no-text-tagger] [--no-vectors | --embeddings-url URL --embeddings-model M] [--memory-limit 8GB] [--table-files DIR]   (default --out ${DEFAULT_CATALOG_DIR}, updated when it holds a catalog, built from the snapshot alone with --replace; a run that was killed or failed for want of memory or disk leaves what it parsed, and the same command resumes from it unless --no-resume; an update keeps the trained models and the vectors of unchanged works until a fifth of the works have changed since training, or --retrain-models; DuckDB gets 30% of memory, at most 2 GiB, unless --memory-limit says; vectors by the built-in LSA model unless an embeddings server is given; the catalog keeps its tables in catalog.duckdb, and --table-files also writes them as Parquet files into a folder that does not exist yet)`,
   run(args, context) {
     return withUsageProblems(this, async () => {
       const { values, positionals } = parseCommandLine(args, OPTIONS, { names: ['snapshot folder'] })
@@ -121,6 +122,7 @@ export const ingestCommand: CliCommand = {
         embeddingsUrl,
         embeddingsModel,
         memoryLimit,
+        tableFiles: values['table-files'],
         context,
       })
     })
@@ -139,6 +141,7 @@ const ingest = async ({
   embeddingsUrl,
   embeddingsModel,
   memoryLimit,
+  tableFiles,
   context,
 }: {
   snapshotDir: string
@@ -152,6 +155,7 @@ const ingest = async ({
   embeddingsUrl: string | undefined
   embeddingsModel: string | undefined
   memoryLimit: string | undefined
+  tableFiles: string | undefined
   context: CommandContext
 }): Promise<CommandResult> => {
   let vectors: VectorsChoice | false | undefined = noVectors ? false : undefined
@@ -176,6 +180,7 @@ const ingest = async ({
         ...(noResume ? { resume: false } : {}),
         ...(retrainModels ? { retrainModels: true } : {}),
         ...(memoryLimit === undefined ? {} : { memoryLimit }),
+        ...(tableFiles === undefined ? {} : { tableFilesDir: resolve(tableFiles) }),
         onProgress: (event) => update(...describeProgress(event)),
       }),
     )

@@ -1,4 +1,6 @@
-import { resolve } from 'node:path'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import {
   connectClickHouse,
   type LoadProgress,
@@ -6,6 +8,8 @@ import {
   loadCatalogIntoClickHouse,
   readClickHouseTarget,
 } from '@oqlkit/adapter-clickhouse'
+import { exportCatalogTables, tablesInServingDatabase } from '@oqlkit/adapter-duckdb'
+import { type CatalogManifest, readCatalogManifest, SERVING_DATABASE_FILE } from '@oqlkit/catalog'
 import type { CliCommand, CommandContext, CommandResult } from './cli-command.ts'
 import { integerOption, parseCommandLine, UsageProblem, withUsageProblems } from './command-line-parser.ts'
 import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'
@@ -22,6 +26,14 @@ const describeProgress = (event: LoadProgress): [number, number, string] => [
   event.tablesDone,
   event.tablesTotal,
   `${event.table}: ${event.rowsLoaded.toLocaleString('en-US')} of ${event.rowsTotal.toLocaleString('en-US')} rows`,
+]
+
+const describeExport = (path: string, done: number, total: number): [number, number, string] => [
+  done,
+  total,
+  path === ''
+    ? `exported ${total} tables from ${SERVING_DATABASE_FILE}`
+    : `exporting ${path} from ${SERVING_DATABASE_FILE} (${done + 1} of ${total} tables)`,
 ]
 
 const formatSummary = (summary: LoadSummary, endpoint: string, catalog: string): string =>
@@ -69,6 +81,34 @@ export const loadCommand: CliCommand = {
   },
 }
 
+/**
+ * The catalog's entity, link and id tables as Parquet files in a new temporary folder, for a catalog that keeps
+ * them in its serving database alone (format 9), which ClickHouse cannot read; the folder's path, which the
+ * caller removes. Progress is a bar of its own, before the load's.
+ */
+const exportTables = async (
+  catalogDir: string,
+  manifest: CatalogManifest,
+  context: CommandContext,
+): Promise<string> => {
+  const tableFiles = await mkdtemp(join(tmpdir(), 'oqlkit-load-tables-'))
+  try {
+    await withProgressBar(context, (update) =>
+      exportCatalogTables(catalogDir, manifest, tableFiles, {
+        onFile: (path, done, total) => update(...describeExport(path, done, total)),
+      }),
+    )
+    return tableFiles
+  } catch (error) {
+    await rm(tableFiles, { recursive: true, force: true })
+    const message = error instanceof Error ? error.message : String(error)
+    throw new Error(
+      `Exporting the tables of ${catalogDir} from its serving database (${SERVING_DATABASE_FILE}) for ClickHouse failed, and nothing served changed: ${message}`,
+      { cause: error },
+    )
+  }
+}
+
 const load = async (
   catalogDir: string,
   target: ReturnType<typeof readClickHouseTarget>,
@@ -77,10 +117,24 @@ const load = async (
   context: CommandContext,
 ): Promise<CommandResult> => {
   const client = connectClickHouse(target)
+  let tableFiles: string | undefined
   try {
+    // A folder without a catalog goes to the loader as it is: its error says how to make one.
+    const read = await readCatalogManifest(catalogDir)
+    if (read.ok && tablesInServingDatabase(read.manifest)) {
+      // The server first: an export of a big catalog takes a while, and is no use when none answers.
+      const ping = await client.ping()
+      if (!ping.success)
+        throw new Error(
+          `Loading ${catalogDir} into ClickHouse failed, and nothing served changed: ${ping.error.message}`,
+          { cause: ping.error },
+        )
+      tableFiles = await exportTables(catalogDir, read.manifest, context)
+    }
     const summary = await withProgressBar(context, (update) =>
       loadCatalogIntoClickHouse({
         catalogDir,
+        ...(tableFiles === undefined ? {} : { tableFiles }),
         client,
         catalog: target.catalog,
         ...(cluster === undefined ? {} : { cluster }),
@@ -95,5 +149,6 @@ const load = async (
     return { exitCode: 1, stderr: `oqlkit load: ${message}\n` }
   } finally {
     await client.close()
+    if (tableFiles !== undefined) await rm(tableFiles, { recursive: true, force: true })
   }
 }

@@ -9,12 +9,15 @@ import { join } from 'node:path'
 import {
   connectClickHouse,
   createClickHouseAdapter,
-  loadCatalogIntoClickHouse,
   readClickHouseCatalogModels,
   readClickHouseTarget,
   servedVersion,
 } from '@oqlkit/adapter-clickhouse'
-import { sharedClickHouseSample, startChdbHttpServer } from '@oqlkit/adapter-clickhouse/test-support'
+import {
+  loadCatalogExportingTables,
+  sharedClickHouseSample,
+  startChdbHttpServer,
+} from '@oqlkit/adapter-clickhouse/test-support'
 import type { StorageAdapter, Tagger } from '@oqlkit/engine'
 
 export interface ClickHouseSample {
@@ -36,7 +39,7 @@ export async function openClickHouseSample(catalogDir: string): Promise<ClickHou
   const target = readClickHouseTarget(`${server.url}/sample`)
   const client = connectClickHouse(target)
   try {
-    await loadCatalogIntoClickHouse({ catalogDir, client, catalog: target.catalog })
+    await loadCatalogExportingTables({ catalogDir, client, catalog: target.catalog })
   } catch (error) {
     await stop()
     throw error

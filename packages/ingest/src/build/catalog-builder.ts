@@ -57,7 +57,6 @@ import {
   rangeFolderName,
   recordLiveIdsSql,
   renameSortedTableSql,
-  setPreviousFilesSql,
   sortBoundariesSql,
   splitRowsIntoRangesSql,
   verdictCountsSql,
@@ -82,21 +81,34 @@ export interface BuiltCatalog
 /** Called before each catalog file is written, with the number of files written so far. */
 export type BuildStepListener = (step: string, done: number, total: number) => void
 
+/**
+ * Where the build writes the tables' Parquet files, inside the build folder (`.tables/entities/works.parquet`,
+ * …): the serving database is built from them and they are removed, since the catalog keeps its tables in the
+ * serving database alone (format 9).
+ */
+export const BUILD_TABLES_DIR = '.tables'
+
+/** A table file's path in the build folder, from its path in the catalog layout. */
+export const buildTablePath = (layoutPath: string): string => `${BUILD_TABLES_DIR}/${layoutPath}`
+
 /** Merge chains longer than this are cut (they can only come from cycles). */
 const MAX_MERGE_HOPS = 32
 
 export const BUILD_STEP_COUNT = CATALOG_ENTITIES.length + LINK_TABLES.length + 3
 
 /**
- * The files of the catalog being updated (absolute paths): the rows it keeps are read from them as they
- * are, with their link rows and external ids, instead of parsing its records again.
+ * The tables of the catalog being updated, as relations of the staging session (`previousCatalogTables`): the
+ * rows it keeps are read from them as they are, with their link rows and external ids, instead of parsing
+ * its records again.
  */
-export interface PreviousCatalogFiles {
-  /** Entities the catalog has rows of, and their files. */
-  readonly entities: ReadonlyMap<CatalogEntity, readonly string[]>
-  /** Each link table's files, by name. */
-  readonly links: ReadonlyMap<string, readonly string[]>
-  readonly externalIds: readonly string[]
+export interface PreviousCatalogTables {
+  /** Entities the catalog has rows of, and their relations. */
+  readonly entities: ReadonlyMap<CatalogEntity, string>
+  /** Each link table's relation, by name. */
+  readonly links: ReadonlyMap<string, string>
+  readonly externalIds: string
+  readonly mergedIds: string
+  readonly deletedIds: string
 }
 
 /** The rows one parse task staged: numbered `firstSeq` on, `records` of them, `bytes` of JSON lines. */
@@ -107,8 +119,8 @@ export interface StagedPart {
 }
 
 export interface BuildOptions {
-  /** When updating: the catalog's own files, which its kept rows come from. */
-  readonly previous?: PreviousCatalogFiles
+  /** When updating: the catalog's own tables, which its kept rows come from. */
+  readonly previous?: PreviousCatalogTables
   /** The most record bytes sorted at once (default: a sixth of DuckDB's memory limit). */
   readonly sortBatchBytes?: number
   /**
@@ -140,7 +152,8 @@ export async function buildCatalog(
   onStep: BuildStepListener,
   options: BuildOptions,
 ): Promise<BuiltCatalog> {
-  for (const dir of [ENTITIES_DIR, LINKS_DIR, IDS_DIR]) await mkdir(join(outDir, dir), { recursive: true })
+  for (const dir of [ENTITIES_DIR, LINKS_DIR, IDS_DIR])
+    await mkdir(join(outDir, BUILD_TABLES_DIR, dir), { recursive: true })
   let done = 0
   const step = (name: string) => onStep(name, done++, BUILD_STEP_COUNT)
   const files: CatalogFile[] = []
@@ -152,9 +165,15 @@ export async function buildCatalog(
       throw new Error(`${label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
     }
   }
-  const write = async (path: string, sql: string, params: readonly DuckDBValue[] = []): Promise<number> => {
-    step(path)
-    const rows = await run(`writing ${path}`, sql, [join(outDir, ...path.split('/')), ...params])
+  // Each table's file, by its path in the catalog layout, is written under the build's tables folder.
+  const write = async (
+    layoutPath: string,
+    sql: string,
+    params: readonly DuckDBValue[] = [],
+  ): Promise<number> => {
+    step(layoutPath)
+    const path = buildTablePath(layoutPath)
+    const rows = await run(`writing ${layoutPath}`, sql, [join(outDir, ...path.split('/')), ...params])
     files.push({ path, bytes: (await stat(join(outDir, ...path.split('/')))).size, rows })
     return rows
   }
@@ -284,7 +303,7 @@ export async function buildCatalog(
 
   async function buildEntity(
     info: CatalogEntityInfo,
-    previous: readonly string[] | undefined,
+    previous: string | undefined,
     small: boolean,
   ): Promise<EntityVerdictCounts> {
     // An entity with nothing staged and no catalog rows to keep (most of a small snapshot's) writes its empty
@@ -294,11 +313,9 @@ export async function buildCatalog(
     await run(`${info.entity}: picking the newest version of each id`, pickWinnersSql(info))
     await run(`${info.entity}: applying merges and deletions`, judgeWinnersSql(info), [info.entity])
     const verdict = empty ? {} : ((await db.rows(verdictCountsSql(info)))[0] ?? {})
-    if (previous !== undefined) {
-      await db.run(setPreviousFilesSql(info), [listValue([...previous])])
+    if (previous !== undefined)
       await run(`${info.entity}: finding the rows kept as they are`, keepPreviousRowsSql(info))
-    }
-    for (const sql of keptRowsViewSql(info, previous !== undefined)) await db.run(sql)
+    for (const sql of keptRowsViewSql(info, previous)) await db.run(sql)
     const rows = await sortById(info, `${info.entity}: sorting the table`, budget, previous !== undefined)
     if (info.entity === 'works') worksRows = rows
     if (!empty) {
@@ -306,10 +323,11 @@ export async function buildCatalog(
       await run(`${info.entity}: collecting external ids`, insertExternalIdsSql(info), [info.entity])
     }
     if (previous !== undefined)
-      await run(`${info.entity}: keeping external ids`, insertPreviousExternalIdsSql(info), [
-        info.entity,
-        listValue([...options.previous!.externalIds]),
-      ])
+      await run(
+        `${info.entity}: keeping external ids`,
+        insertPreviousExternalIdsSql(info, options.previous!.externalIds),
+        [info.entity],
+      )
     const records = stores.get(info.entity)
     if (records === undefined) throw new Error(`no record store was assembled for ${info.entity}`)
     files.push(...records.files)
@@ -324,7 +342,7 @@ export async function buildCatalog(
     if (info.entity !== 'works')
       for (const sql of dropEntityRowsSql(info, rows, { checkpoint: !small })) await db.run(sql)
     entities[info.entity] = {
-      files: [path],
+      files: [buildTablePath(path)],
       rowCount: written,
       sortedBy: ['id'],
       columns: entityFileColumnsOf(info.entity),
@@ -347,11 +365,10 @@ export async function buildCatalog(
     const path = linkFilePath(spec.name)
     const rows = await write(
       path,
-      copyLinkTableSql(spec, works, keepsWorks),
-      keepsWorks ? [listValue([...previousLinkFiles(options.previous!, spec.name)])] : [],
+      copyLinkTableSql(spec, works, keepsWorks ? previousLink(options.previous!, spec.name) : undefined),
     )
     links[spec.name] = {
-      files: [path],
+      files: [buildTablePath(path)],
       rowCount: rows,
       sortedBy: ['key', 'work_id'],
       columns: LINK_COLUMNS,
@@ -369,7 +386,7 @@ export async function buildCatalog(
     sortedBy: string[],
     columns: readonly CatalogColumn[],
   ) => ({
-    files: [path],
+    files: [buildTablePath(path)],
     rowCount: await write(path, copySql),
     sortedBy,
     columns,
@@ -395,9 +412,8 @@ function stagedBytesOf(options: BuildOptions, entity: CatalogEntity): number {
   return (options.stagedParts.get(entity) ?? []).reduce((total, part) => total + part.bytes, 0)
 }
 
-function previousLinkFiles(previous: PreviousCatalogFiles, name: string): readonly string[] {
-  const files = previous.links.get(name)
-  if (files === undefined || files.length === 0)
-    throw new Error(`the catalog being updated lists no file for the link table ${name}`)
-  return files
+function previousLink(previous: PreviousCatalogTables, name: string): string {
+  const relation = previous.links.get(name)
+  if (relation === undefined) throw new Error(`the catalog being updated has no link table ${name}`)
+  return relation
 }

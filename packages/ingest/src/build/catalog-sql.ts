@@ -146,20 +146,13 @@ export const CREATE_ID_STAGE_TABLES_SQL = [
  */
 export const SNAPSHOT_SEQ_STRIDE = 2 ** 32
 
-/** The DuckDB variable holding the catalog-being-updated's files of an entity, which its view reads. */
-const previousFilesVariable = (info: CatalogEntityInfo): string => `previous_${info.table}`
-
-/** $1 the previous catalog's files of the entity (VARCHAR[]), for `keptRowsViewSql`'s view to read. */
-export function setPreviousFilesSql(info: CatalogEntityInfo): string {
-  return `SET VARIABLE ${quoteIdentifier(previousFilesVariable(info))} = $1::VARCHAR[]`
-}
-
 /**
- * $1 the previous catalog's files of the entity (VARCHAR[]). Stages each of its ids with its dates and no
- * record part: they compete with the snapshot's versions for the newest, and their rows are not staged.
+ * `previous`: the catalog being updated's table of the entity, as a relation (`previousCatalogTables`). Stages
+ * each of its ids with its dates and no record part: they compete with the snapshot's versions for the newest,
+ * and their rows are not staged.
  */
-export function stagePreviousIdsSql(info: CatalogEntityInfo): string {
-  return `INSERT INTO ${stageTable(info)} (seq, id, partition_date, updated_date) SELECT row_number() OVER (), id, CAST(partition_date AS VARCHAR), CAST(updated_date AS VARCHAR) FROM read_parquet($1::VARCHAR[], hive_partitioning = false)`
+export function stagePreviousIdsSql(info: CatalogEntityInfo, previous: string): string {
+  return `INSERT INTO ${stageTable(info)} (seq, id, partition_date, updated_date) SELECT row_number() OVER (), id, CAST(partition_date AS VARCHAR), CAST(updated_date AS VARCHAR) FROM ${previous}`
 }
 
 /** The ids whose previous row the catalog keeps as it is (no newer version, not merged or deleted). */
@@ -169,18 +162,18 @@ export function keepPreviousRowsSql(info: CatalogEntityInfo): string {
   return `CREATE TABLE ${keptPreviousTable(info)} AS SELECT id FROM ${verdictTable(info)} WHERE seq < ${sqlInteger(SNAPSHOT_SEQ_STRIDE)} AND NOT is_deleted AND NOT is_merged`
 }
 
-/** $1 entity name, $2 the previous catalog's external-id files (VARCHAR[]): those of the rows it keeps. */
-export function insertPreviousExternalIdsSql(info: CatalogEntityInfo): string {
-  return `INSERT INTO external_ids SELECT entity, scheme, value, id FROM read_parquet($2::VARCHAR[], hive_partitioning = false) WHERE entity = $1 AND id IN (SELECT id FROM ${keptPreviousTable(info)})`
+/** $1 entity name; `previous`: the catalog being updated's external ids (a relation): those of the rows it keeps. */
+export function insertPreviousExternalIdsSql(info: CatalogEntityInfo, previous: string): string {
+  return `INSERT INTO external_ids SELECT entity, scheme, value, id FROM ${previous} WHERE entity = $1 AND id IN (SELECT id FROM ${keptPreviousTable(info)})`
 }
 
-/** $1 old merged-ids file, $2 seq offset. */
-export const LOAD_CATALOG_MERGED_SQL =
-  'INSERT INTO merged_stage SELECT $2::BIGINT + row_number() OVER (), entity, old_id, new_id, CAST(merge_date AS VARCHAR) FROM read_parquet($1, hive_partitioning = false)'
+/** `previous`: the catalog being updated's merged ids (a relation); $1 seq offset. */
+export const loadCatalogMergedSql = (previous: string): string =>
+  `INSERT INTO merged_stage SELECT $1::BIGINT + row_number() OVER (), entity, old_id, new_id, CAST(merge_date AS VARCHAR) FROM ${previous}`
 
-/** $1 old deleted-ids file, $2 seq offset. */
-export const LOAD_CATALOG_DELETED_SQL =
-  'INSERT INTO deleted_stage SELECT $2::BIGINT + row_number() OVER (), entity, id, CAST(deleted_date AS VARCHAR) FROM read_parquet($1, hive_partitioning = false)'
+/** `previous`: the catalog being updated's deleted ids (a relation); $1 seq offset. */
+export const loadCatalogDeletedSql = (previous: string): string =>
+  `INSERT INTO deleted_stage SELECT $1::BIGINT + row_number() OVER (), entity, id, CAST(deleted_date AS VARCHAR) FROM ${previous}`
 
 // Snapshot part paths contain `updated_date=YYYY-MM-DD/`: DuckDB would read that as a hive partition and
 // overwrite the records' own `updated_date` column with the date, so hive partitioning is always off.
@@ -295,7 +288,7 @@ function derivedColumnSql(column: DerivedColumn, text: string): string {
  * passes over 2 GB at 100k works). The file is sorted by the short id so that the zone maps of `id` prune
  * point lookups and the joins from link tables.
  */
-export function keptRowsViewSql(info: CatalogEntityInfo, previous: boolean): string[] {
+export function keptRowsViewSql(info: CatalogEntityInfo, previous: string | undefined): string[] {
   const derived = derivedColumnsOf(info.entity).map((column, index) =>
     derivedColumnSql(column, `s.derived[${index + 1}]`),
   )
@@ -325,20 +318,20 @@ export function keptRowsViewSql(info: CatalogEntityInfo, previous: boolean): str
   // catalog's ids were staged without a record part: the join leaves them out.
   const staged = `SELECT ${columns.join(', ')} FROM ${stageTable(info)} s JOIN record_bases b ON b.entity = ${constantLiteral(info.entity)} AND b.part = s.record_part WHERE s.seq IN (SELECT seq FROM ${verdictTable(info)} WHERE NOT is_deleted AND NOT is_merged)`
   const stagedView = `CREATE VIEW ${stagedRowsView(info)} AS ${staged}`
-  if (!previous)
+  if (previous === undefined)
     return [stagedView, `CREATE VIEW ${rowsRelation(info)} AS SELECT * FROM ${stagedRowsView(info)}`]
-  // The rows of the catalog being updated that it keeps come from its own file, typed as they were written;
-  // their offsets stay as they are (its record store is the start of the new one). They have no build-only
-  // columns: their link rows and external ids are copied from its files. The files' paths are read from a
-  // variable (`setPreviousFilesSql`), set with a parameter. Only today's columns are read: a file written
-  // before a column was dropped (the record lists of the link tables' ids, until format 7) keeps it.
+  // The rows of the catalog being updated that it keeps come from its own table (`previous`: its file, or its
+  // serving database), typed as they were written; their offsets stay as they are (its record store is the
+  // start of the new one). They have no build-only columns: their link rows and external ids are copied from
+  // its tables. Only today's columns are read: a file written before a column was dropped (the record lists
+  // of the link tables' ids, until format 7) keeps it.
   const kept = entityFileColumnsOf(info.entity).map((column) => quoteIdentifier(column.name))
   const nulls = buildOnlyColumnsOf(info).map(
     (name) => `${previousBuildOnlyValue(name)} AS ${quoteIdentifier(name)}`,
   )
   return [
     stagedView,
-    `CREATE VIEW ${previousRowsView(info)} AS SELECT ${kept.join(', ')}, ${nulls.join(', ')} FROM read_parquet(getvariable(${constantLiteral(previousFilesVariable(info))}), hive_partitioning = false) WHERE id IN (SELECT id FROM ${keptPreviousTable(info)})`,
+    `CREATE VIEW ${previousRowsView(info)} AS SELECT ${kept.join(', ')}, ${nulls.join(', ')} FROM ${previous} WHERE id IN (SELECT id FROM ${keptPreviousTable(info)})`,
     `CREATE VIEW ${rowsRelation(info)} AS SELECT * FROM ${stagedRowsView(info)} UNION ALL BY NAME SELECT * FROM ${previousRowsView(info)}`,
   ]
 }
@@ -515,10 +508,14 @@ export const COPY_EXTERNAL_IDS_SQL = `COPY (SELECT entity, scheme, value, id FRO
 
 /**
  * $1 output file. `(key, work_id)`, distinct, sorted by key then work; the keys were normalised by the
- * worker. When updating, $2 the previous catalog's file of the table (VARCHAR[]): the rows of the works it
- * keeps.
+ * worker. When updating, `previous`: the catalog being updated's table (a relation), whose rows of the works
+ * it keeps are kept.
  */
-export function copyLinkTableSql(spec: LinkTableSpec, works: CatalogEntityInfo, previous: boolean): string {
+export function copyLinkTableSql(
+  spec: LinkTableSpec,
+  works: CatalogEntityInfo,
+  previous: string | undefined,
+): string {
   const column = quoteIdentifier(linkColumnName(LINK_TABLES.indexOf(spec)))
   const staged = `SELECT DISTINCT key, work_id FROM (SELECT id AS work_id, unnest(${column}) AS key FROM ${rowsRelation(works)}) WHERE key IS NOT NULL`
   // The catalog's own rows are distinct already, and of other works than the staged rows (a kept work was
@@ -528,9 +525,10 @@ export function copyLinkTableSql(spec: LinkTableSpec, works: CatalogEntityInfo, 
   // out of memory at 2 GB on a 1M catalog's referenced works (some 30M pairs kept, 0.2M staged), and the
   // update failed, where the same rows in this order sorted in 9 s, as did the kept rows alone (DuckDB 1.4;
   // update-link-copy.test.ts repeats it at 64 MB).
-  const sources = previous
-    ? `SELECT key, work_id FROM read_parquet($2::VARCHAR[], hive_partitioning = false) WHERE work_id IN (SELECT id FROM ${keptPreviousTable(works)}) UNION ALL ${staged}`
-    : staged
+  const sources =
+    previous !== undefined
+      ? `SELECT key, work_id FROM ${previous} WHERE work_id IN (SELECT id FROM ${keptPreviousTable(works)}) UNION ALL ${staged}`
+      : staged
   // A key's works in id order, which is the order of their rows in the serving database (whose copy of a big
   // link table keeps the file's order).
   return `COPY (SELECT key, work_id FROM (${sources}) ORDER BY key, ${letterIdOrderSql('work_id')}) TO $1 (${PARQUET_OPTIONS})`

@@ -1,14 +1,11 @@
 // The id lists an ingest stages: the merged and deleted ids of the snapshot and of the catalog it updates, in
 // arrival order (the catalog's first), numbered by the staging cursor.
-import { join } from 'node:path'
-import type { CatalogManifest } from '@oqlkit/catalog'
 import type { CheckpointPhase } from '../parse/parse-checkpoint.ts'
 import { readDeletedIds, readMergedIds } from '../plan/id-list-reader.ts'
 import type { SnapshotIdFile, SnapshotPlan } from '../plan/snapshot-plan.ts'
 import type { ProgressReporter } from '../progress-reporter.ts'
-import { LOAD_CATALOG_DELETED_SQL, LOAD_CATALOG_MERGED_SQL } from './catalog-sql.ts'
-import type { BuildFolder } from './catalog-swap.ts'
-import { catalogInvalid } from './previous-catalog-reader.ts'
+import { loadCatalogDeletedSql, loadCatalogMergedSql } from './catalog-sql.ts'
+import { catalogInvalid, type PreviousCatalog, previousCatalogTables } from './previous-catalog-reader.ts'
 import type { StagingDatabase } from './staging-database.ts'
 
 /** Where staging stands: the next sequence number of the id lists (arrival order) and tallies. */
@@ -23,21 +20,19 @@ export interface StageCursor {
 /** The merges and deletions of the catalog being updated, before the snapshot's. */
 export async function stagePreviousIds(
   db: StagingDatabase,
-  build: BuildFolder,
-  manifest: CatalogManifest,
+  previous: PreviousCatalog,
   cursor: StageCursor,
 ): Promise<void> {
-  const load = async (sql: string, files: readonly string[]) => {
-    for (const file of files) {
-      const count = await db.run(sql, [join(build.outDir, ...file.split('/')), cursor.nextSeq])
-      cursor.nextSeq += BigInt(count) + 1n
-    }
+  const tables = previousCatalogTables(previous)
+  const load = async (sql: string) => {
+    const count = await db.run(sql, [cursor.nextSeq])
+    cursor.nextSeq += BigInt(count) + 1n
   }
   try {
-    await load(LOAD_CATALOG_MERGED_SQL, manifest.mergedIds.files)
-    await load(LOAD_CATALOG_DELETED_SQL, manifest.deletedIds.files)
+    await load(loadCatalogMergedSql(tables.mergedIds))
+    await load(loadCatalogDeletedSql(tables.deletedIds))
   } catch (error) {
-    throw catalogInvalid(build.outDir, error)
+    throw catalogInvalid(previous.outDir, error)
   }
 }
 

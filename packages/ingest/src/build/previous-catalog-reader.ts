@@ -1,18 +1,23 @@
-// The catalog an ingest updates: its manifest and record counts, and where its files are, for the steps that
-// keep its rows (its ids compete with the snapshot's; its record stores begin the new ones).
+// The catalog an ingest updates: its manifest and record counts, and where its tables and files are, for the
+// steps that keep its rows (its ids compete with the snapshot's; its record stores begin the new ones).
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { catalogTableRelations, tablesInServingDatabase } from '@oqlkit/adapter-duckdb'
 import {
   CATALOG_ENTITIES,
   CATALOG_MANIFEST_FILE,
   type CatalogEntity,
   type CatalogEntityInfo,
   type CatalogManifest,
+  constantLiteral,
+  LINK_TABLES,
   readCatalogManifest,
+  SERVING_DATABASE_FILE,
 } from '@oqlkit/catalog'
 import { IngestError, ingestErrorDetails } from '../ingest-error.ts'
-import type { PreviousCatalogFiles } from './catalog-builder.ts'
+import type { PreviousCatalogTables } from './catalog-builder.ts'
 import type { BuildFolder } from './catalog-swap.ts'
+import type { StagingDatabase } from './staging-database.ts'
 
 export interface PreviousCatalog {
   readonly manifest: CatalogManifest
@@ -38,15 +43,38 @@ export async function keptRecordBytes(previous: PreviousCatalog, entity: Catalog
 export const previousEntities = (previous: PreviousCatalog): CatalogEntityInfo[] =>
   CATALOG_ENTITIES.filter((info) => previous.manifest.entities[info.entity].rowCount > 0)
 
-export function previousCatalogFiles(previous: PreviousCatalog): PreviousCatalogFiles {
-  const files = (table: { readonly files: readonly string[] }) =>
-    table.files.map((path) => previousFile(previous, path))
+/**
+ * The name the catalog being updated's serving database is attached under in the staging session, when its
+ * tables are kept there alone (format 9; `attachPreviousCatalog`).
+ */
+export const PREVIOUS_CATALOG_DATABASE = 'previous_catalog'
+
+/**
+ * Attaches the serving database of the catalog being updated to the staging session, read-only, when it is
+ * where the catalog keeps its tables (format 9); a catalog of Parquet files is read from them instead.
+ */
+export async function attachPreviousCatalog(db: StagingDatabase, previous: PreviousCatalog): Promise<void> {
+  if (!tablesInServingDatabase(previous.manifest)) return
+  await db.run(
+    `ATTACH ${constantLiteral(previousFile(previous, SERVING_DATABASE_FILE))} AS ${PREVIOUS_CATALOG_DATABASE} (READ_ONLY)`,
+  )
+}
+
+/**
+ * The tables of the catalog being updated as relations of the staging session: its Parquet files, or its
+ * serving database as `attachPreviousCatalog` attached it. Unordered: every reader sorts what it keeps.
+ */
+export function previousCatalogTables(previous: PreviousCatalog): PreviousCatalogTables {
+  const relations = catalogTableRelations(previous.outDir, previous.manifest, {
+    database: PREVIOUS_CATALOG_DATABASE,
+    ordered: false,
+  })
   return {
-    entities: new Map(
-      previousEntities(previous).map((info) => [info.entity, files(previous.manifest.entities[info.entity])]),
-    ),
-    links: new Map(Object.entries(previous.manifest.links).map(([name, table]) => [name, files(table)])),
-    externalIds: files(previous.manifest.externalIds),
+    entities: new Map(previousEntities(previous).map((info) => [info.entity, relations.entity(info.entity)])),
+    links: new Map(LINK_TABLES.map((spec) => [spec.name, relations.link(spec)])),
+    externalIds: relations.externalIds,
+    mergedIds: relations.mergedIds,
+    deletedIds: relations.deletedIds,
   }
 }
 

@@ -1,8 +1,6 @@
 // The works an update kept as they were: those whose record the catalog being updated already held, unrevised,
 // unmerged and undeleted. Their texts are the same, so what was derived from their texts (their vectors) can
 // be kept rather than derived again. They are the rows whose record lies below `keptRecordBytes`.
-import { join } from 'node:path'
-import { listValue } from '@duckdb/node-api'
 import type { CatalogEntityTable } from '@oqlkit/catalog'
 import type { BuildSession } from '../texts/build-session.ts'
 import { keptRecordBytes, type PreviousCatalog } from './previous-catalog-reader.ts'
@@ -20,22 +18,23 @@ export interface UnchangedWorks {
 
 const UNCHANGED_WORKS_TABLE = 'unchanged_works'
 
-/** Stages the ids of the works the update kept as they were, from the new catalog's works files. */
+/**
+ * Stages the ids of the works the update kept as they were, from the new catalog's works (`worksRows`, a
+ * relation of the session: `CatalogEntityRows`).
+ */
 export async function stageUnchangedWorks(
   session: BuildSession,
-  buildDir: string,
+  worksRows: string,
   works: CatalogEntityTable,
   previous: PreviousCatalog,
 ): Promise<UnchangedWorks> {
   const old = previous.manifest.entities.works
   const keptBytes = await keptRecordBytes(previous, 'works')
-  const files = works.files.map((path) => join(buildDir, ...path.split('/')))
   await session.run(`CREATE OR REPLACE TEMP TABLE ${UNCHANGED_WORKS_TABLE} (id VARCHAR)`)
-  if (files.length > 0)
-    await session.run(
-      `INSERT INTO ${UNCHANGED_WORKS_TABLE} SELECT id FROM read_parquet($1) WHERE record_offset < $2`,
-      [listValue(files), keptBytes],
-    )
+  await session.run(
+    `INSERT INTO ${UNCHANGED_WORKS_TABLE} SELECT id FROM ${worksRows} WHERE record_offset < $1`,
+    [keptBytes],
+  )
   const [counted] = await session.rows(`SELECT count(*) AS n FROM ${UNCHANGED_WORKS_TABLE}`)
   const kept = Number(counted?.n ?? 0)
   return {

@@ -20,6 +20,7 @@ import type { StageCursor } from '../build/id-list-stager.ts'
 import {
   catalogInvalid,
   type PreviousCatalog,
+  previousCatalogTables,
   previousEntities,
   previousFile,
 } from '../build/previous-catalog-reader.ts'
@@ -117,15 +118,13 @@ export async function stageRecords(
   // rows stay in its files until the build reads the ones it keeps.
   // A resumed run has them staged already, as it has the codings: the checkpoint is sealed after both.
   if (resumed === undefined) {
-    if (previous !== undefined)
-      for (const info of previousEntities(previous)) {
-        const files = previous.manifest.entities[info.entity].files.map((path) =>
-          previousFile(previous, path),
-        )
-        await db.run(stagePreviousIdsSql(info), [listValue(files)]).catch((error: unknown) => {
+    if (previous !== undefined) {
+      const tables = previousCatalogTables(previous)
+      for (const info of previousEntities(previous))
+        await db.run(stagePreviousIdsSql(info, tables.entities.get(info.entity)!)).catch((error: unknown) => {
           throw catalogInvalid(previous.outDir, error)
         })
-      }
+    }
     await saveCodings(db, codings)
     await sealCheckpoint(db, options.fingerprint)
   }

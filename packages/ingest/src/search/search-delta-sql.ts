@@ -21,16 +21,16 @@ export const UPDATE_WORK_TABLES = [
 ] as const
 
 /**
- * `$1`: the updated catalog's entity file, `$2`: the offset its record store had in the catalog being
- * updated. The documents the update kept as they were: their records lie in that first part of the store,
- * where the updated catalog's store begins (`../build/unchanged-works.ts`).
+ * `from`: the updated catalog's entity rows (a relation), `$1`: the offset its record store had in the catalog
+ * being updated. The documents the update kept as they were: their records lie in that first part of the
+ * store, where the updated catalog's store begins (`../build/unchanged-works.ts`).
  */
-export const CREATE_KEPT_DOCS_SQL = `CREATE OR REPLACE TEMP TABLE search_update_kept AS
-SELECT CAST(id[2:] AS UBIGINT) AS doc FROM read_parquet($1) WHERE record_offset < $2`
+export const createKeptDocsSql = (from: string): string => `CREATE OR REPLACE TEMP TABLE search_update_kept AS
+SELECT CAST(id[2:] AS UBIGINT) AS doc FROM ${from} WHERE record_offset < $1`
 
-/** `$1`: the entity file, `$2`: the same offset. Records the update wrote (added or revised), and all. */
-export const CHANGED_RECORDS_SQL =
-  'SELECT count(*) FILTER (WHERE record_offset >= $2) AS changed, count(*) AS records FROM read_parquet($1)'
+/** `from`: the entity rows, `$1`: the same offset. Records the update wrote (added or revised), and all. */
+export const changedRecordsSql = (from: string): string =>
+  `SELECT count(*) FILTER (WHERE record_offset >= $1) AS changed, count(*) AS records FROM ${from}`
 
 /**
  * `$1`: the previous index's docs file. Its documents the update did not keep: revised, merged or deleted,

@@ -14,7 +14,7 @@ import { type DuckDBConnection, type DuckDBValue, listValue } from '@duckdb/node
 import type { CatalogEntity } from '@oqlkit/catalog'
 import {
   type CatalogFile,
-  entityFilePath,
+  constantLiteral,
   FREQUENT_TERMS,
   MIN_FREQUENT_ROWS,
   SEARCH_DIR,
@@ -62,7 +62,7 @@ import {
   dropWorkTablesSql,
   FIELD_STATS_ROWS_SQL,
   FREQUENT_TERMS_SQL,
-  ID_SCHEME_SQL,
+  idSchemeSql,
   NEW_TERMS_SQL,
   SEGMENT_BOUNDS_SQL,
 } from './search-index-sql.ts'
@@ -156,7 +156,7 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
     options.texts ?? (await RecordTextsFiles.ofCatalog(session, catalogDir, join(workDir, 'texts')))
   const memoryLimit = await memoryLimitOf(session)
   const sizes = new Map<CatalogEntity, number>()
-  for (const entity of entities) sizes.set(entity, await rowCount(session, input(entityFilePath(entity))))
+  for (const entity of entities) sizes.set(entity, await rowCount(session, texts.rowsOf(entity)))
   // Work in units of documents: each counts once when its segment is tokenized, once as its postings are
   // bucketed (spread over the buckets of both modes).
   const total = 2 * [...sizes.values()].reduce((sum, docs) => sum + docs, 0)
@@ -181,7 +181,7 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
           await mkdir(output(dirname(path('postings', mode))), { recursive: true })
         }
 
-        const idPrefix = await idPrefixOf(session, source)
+        const idPrefix = await idPrefixOf(session, `read_parquet(${constantLiteral(source)})`)
         const work = (name: string) => join(workDir, `${entity}-${name}`)
         const { exactParts, docStatsParts } = await tokenizeTexts(session, {
           source,
@@ -313,7 +313,7 @@ export async function tokenizeTexts(
   options: TokenizeTextsOptions,
 ): Promise<TokenizedTexts> {
   const { source, fields, work } = options
-  await session.run(createDocsSql(options.numbered), [source])
+  await session.run(createDocsSql(options.numbered, `read_parquet(${constantLiteral(source)})`))
   await session.run(CREATE_STEMS_SQL)
   const segments = await segmentBounds(session, options.segmentDocs)
   const exactParts: string[] = []
@@ -348,14 +348,17 @@ export function sessionOf(connection: DuckDBConnection | SearchBuildSession): Se
 
 export const listOf = (paths: readonly string[]): DuckDBValue => listValue([...paths])
 
-async function rowCount(session: SearchBuildSession, file: string): Promise<number> {
-  const [row] = await session.rows('SELECT count(*) AS n FROM read_parquet($1)', [file])
+async function rowCount(session: SearchBuildSession, relation: string): Promise<number> {
+  const [row] = await session.rows(`SELECT count(*) AS n FROM ${relation}`)
   return Number(row?.n ?? 0)
 }
 
-/** The letter every id of the entity starts with, when all are that letter and a plain number; else null. */
-export async function idPrefixOf(session: SearchBuildSession, file: string): Promise<string | null> {
-  const [row] = await session.rows(ID_SCHEME_SQL, [file])
+/**
+ * The letter every id of the entity starts with, when all are that letter and a plain number; else null.
+ * `from`: its rows or texts, a relation with an `id`.
+ */
+export async function idPrefixOf(session: SearchBuildSession, from: string): Promise<string | null> {
+  const [row] = await session.rows(idSchemeSql(from))
   const numbered =
     Number(row?.records ?? 0) > 0 && Number(row?.prefixes) === 1 && Number(row?.irregular) === 0
   return numbered && typeof row?.prefix === 'string' ? row.prefix : null

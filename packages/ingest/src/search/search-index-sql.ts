@@ -35,21 +35,23 @@ export const WORK_TABLES = [
 export const dropWorkTablesSql = (): string[] => WORK_TABLES.map((table) => `DROP TABLE IF EXISTS ${table}`)
 
 /**
- * `$1`: the entity's Parquet file. How its records are numbered: by the number in their id when every id is
- * one letter and a number without leading zeros (`W2741809807`), so that a search gives ids back without a
- * join; densely in id order otherwise.
+ * `from`: the entity's rows or texts (a relation with an `id`). How its records are numbered: by the number in
+ * their id when every id is one letter and a number without leading zeros (`W2741809807`), so that a search
+ * gives ids back without a join; densely in id order otherwise.
  */
-export const ID_SCHEME_SQL = `SELECT count(*) AS records, count(DISTINCT id[1]) AS prefixes, min(id[1]) AS prefix,
+export const idSchemeSql = (
+  from: string,
+): string => `SELECT count(*) AS records, count(DISTINCT id[1]) AS prefixes, min(id[1]) AS prefix,
   count(*) FILTER (WHERE NOT regexp_full_match(id, '[A-Z][1-9][0-9]{0,17}')) AS irregular
-FROM read_parquet($1)`
+FROM ${from}`
 
 /**
- * `$1`: the entity's Parquet file. Each record's document number (`doc`: its id's number, or its rank when
- * numbered densely) and `rank`, its place in id order, which segments are cut by.
+ * `from`: the entity's rows or texts (a relation with an `id`). Each record's document number (`doc`: its id's
+ * number, or its rank when numbered densely) and `rank`, its place in id order, which segments are cut by.
  */
-export const createDocsSql = (numbered: boolean): string =>
+export const createDocsSql = (numbered: boolean, from: string): string =>
   `CREATE OR REPLACE TEMP TABLE search_build_docs AS SELECT ${numbered ? 'CAST(id[2:] AS UBIGINT)' : 'CAST(rank AS UINTEGER)'} AS doc, id, rank
-FROM (SELECT id, CAST(row_number() OVER (ORDER BY id) - 1 AS UINTEGER) AS rank FROM read_parquet($1)) ORDER BY rank`
+FROM (SELECT id, CAST(row_number() OVER (ORDER BY id) - 1 AS UINTEGER) AS rank FROM ${from}) ORDER BY rank`
 
 /** `$1`: documents per segment. The number of documents and the first and last id of each segment, in order. */
 export const SEGMENT_BOUNDS_SQL = `SELECT rank // $1 AS segment, count(*) AS docs, min(id) AS first_id, max(id) AS last_id

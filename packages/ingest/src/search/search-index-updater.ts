@@ -29,15 +29,15 @@ import {
 import { withSettings } from '../texts/build-session.ts'
 import type { RecordTextsFiles } from '../texts/record-texts-file.ts'
 import {
-  CHANGED_RECORDS_SQL,
   COPY_UPDATED_TERMS_SQL,
   COUNT_REMOVED_SQL,
-  CREATE_KEPT_DOCS_SQL,
   CREATE_REMOVED_DOCS_SQL,
+  changedRecordsSql,
   copyAddedPostingsSql,
   copyDeltaSql,
   copyMaskedSql,
   copyUpdatedDocStatsSql,
+  createKeptDocsSql,
   createLostPostingsSql,
   DELTA_DOCS_SQL,
   LOST_POSTINGS_SQL,
@@ -110,7 +110,7 @@ export async function updateSearchIndex(options: UpdateSearchIndexOptions): Prom
             ? undefined
             : await planEntity(
                 session,
-                join(catalogDir, ...entityFilePath(entity).split('/')),
+                options.texts.rowsOf(entity),
                 join(previous.catalogDir, ...before.files.docs.split('/')),
                 before,
                 keptBelow,
@@ -174,19 +174,19 @@ interface EntityPlan {
  */
 async function planEntity(
   session: SearchBuildSession,
-  entityFile: string,
+  entityRows: string,
   previousDocs: string,
   before: SearchEntityIndex,
   keptBelow: number,
 ): Promise<EntityPlan | undefined> {
-  const [counted] = await session.rows(CHANGED_RECORDS_SQL, [entityFile, keptBelow])
+  const [counted] = await session.rows(changedRecordsSql(entityRows), [keptBelow])
   const changed = Number(counted?.changed ?? 0)
   const records = Number(counted?.records ?? 0)
   // Every record kept, and as many as the index had: none removed either, whatever the numbering.
   if (changed === 0 && records === before.docs) return { keptBelow, changed: 0, removed: 0 }
-  if (before.idPrefix === null || (await idPrefixOf(session, entityFile)) !== before.idPrefix)
+  if (before.idPrefix === null || (await idPrefixOf(session, entityRows)) !== before.idPrefix)
     return undefined
-  await session.run(CREATE_KEPT_DOCS_SQL, [entityFile, keptBelow])
+  await session.run(createKeptDocsSql(entityRows), [keptBelow])
   await session.run(CREATE_REMOVED_DOCS_SQL, [previousDocs])
   const [gone] = await session.rows(COUNT_REMOVED_SQL)
   const removed = Number(gone?.n ?? 0)
@@ -297,7 +297,7 @@ async function updateEntity(
   const [deltaDocs] = await session.rows(DELTA_DOCS_SQL, [output(path('delta', 'exact'))])
 
   // The documents, their lengths and the fields' statistics, as they now are.
-  await session.run(createDocsSql(true), [join(context.catalogDir, ...entityFilePath(entity).split('/'))])
+  await session.run(createDocsSql(true, context.texts.rowsOf(entity)))
   const docs = await write(path('docs'), COPY_DOCS_SQL, [output(path('docs'))])
   const addedStats = tokenized.docStatsParts.length > 0
   await write(path('docStats'), copyUpdatedDocStatsSql(addedStats), [

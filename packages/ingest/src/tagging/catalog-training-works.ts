@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
-import { entityFilePath } from '@oqlkit/catalog'
+import { readCatalogManifest } from '@oqlkit/catalog'
 import { readTrainingLabels, type TrainingWork, textFromInvertedIndex } from '@oqlkit/text-models'
 import { connectionSession } from '../texts/build-session.ts'
 import { RecordTextsFiles } from '../texts/record-texts-file.ts'
@@ -41,14 +41,20 @@ const parsed = (text: unknown): unknown => {
   }
 }
 
-/** The number of works in a catalog folder's works file. */
-export async function countCatalogWorks(catalogDir: string): Promise<number> {
+/**
+ * The number of works of a catalog folder: the rows of its works' texts file when one is given (an ingest's,
+ * before its `catalog.json` is written), else the count its `catalog.json` gives.
+ */
+export async function countCatalogWorks(catalogDir: string, worksTexts?: string): Promise<number> {
+  if (worksTexts === undefined) {
+    const read = await readCatalogManifest(catalogDir)
+    if (!read.ok) throw new Error(`Cannot count the works of the catalog in ${catalogDir}: ${read.message}`)
+    return read.manifest.entities.works.rowCount
+  }
   const instance = await createDuckDbInstance()
   const connection = await instance.connect()
   try {
-    const reader = await connection.runAndReadAll('SELECT count(*) AS n FROM read_parquet($1)', [
-      join(catalogDir, ...entityFilePath('works').split('/')),
-    ])
+    const reader = await connection.runAndReadAll('SELECT count(*) AS n FROM read_parquet($1)', [worksTexts])
     return Number(reader.getRowObjectsJson()[0]?.n ?? 0)
   } finally {
     connection.closeSync()

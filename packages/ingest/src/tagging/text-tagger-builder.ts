@@ -49,7 +49,7 @@ export async function trainTextTagModel(
   options: Omit<BuildTextTaggerOptions, 'outDir'>,
 ): Promise<{ model: TextTagModel; catalogWorks: number }> {
   const seed = options.seed ?? DEFAULT_TEXT_TAGGER_SEED
-  const catalogWorks = await countCatalogWorks(options.catalogDir)
+  const catalogWorks = await countCatalogWorks(options.catalogDir, options.worksTexts)
   const { include } = options
   const max = options.maxTrainingWorks ?? DEFAULT_MAX_TRAINING_WORKS
   const trainer = new TextTagModelTrainer()

@@ -13,7 +13,6 @@ import type { CatalogEntity } from '@oqlkit/catalog'
 import {
   type CatalogRecordStore,
   checkRecordCodecId,
-  entityFilePath,
   type RecordCodecId,
   type RecordLocations,
   RecordTextsReader,
@@ -22,6 +21,7 @@ import {
   recordCodecOf,
 } from '@oqlkit/catalog'
 import { type BuildSession, withSettings } from './build-session.ts'
+import { type CatalogEntityRows, openCatalogEntityRows, ROW_POSITION_COLUMN } from './catalog-entity-rows.ts'
 
 export { TEXT_KEYS } from '@oqlkit/catalog'
 
@@ -57,6 +57,8 @@ export interface RecordTextsFileOptions {
   /** The catalog folder (or the build folder an ingest is writing it in). */
   readonly catalogDir: string
   readonly entity: CatalogEntity
+  /** The entity's rows, as a relation of the session (`CatalogEntityRows`). */
+  readonly rows: string
   /** The entity's record store, as `catalog.json` names it. */
   readonly store: CatalogRecordStore
   /** Where to write the texts file (a work folder: it is not part of the catalog). */
@@ -74,14 +76,14 @@ const BATCH_ROWS = 8192
 
 const TEXTS_TABLE = 'record_texts_build'
 
-// `$1` the entity file, `$2`, `$3` the batch's first and next row numbers. The file is in id order. Paged by
-// row number, each batch reads only its own row groups: paged by `id > last ORDER BY id LIMIT n`, each read
-// every row group after the last id (at 1M works 257 ms for the first batch against 57 ms; quadratic in all).
-// `$4`: the smallest record offset read (0: every record; an update reads only the records it wrote).
-const LOCATIONS_SQL = `SELECT id, id_num, display_name, record_offset, record_bytes
-FROM read_parquet($1, file_row_number = true) WHERE file_row_number >= $2 AND file_row_number < $3
-  AND record_offset >= $4
-ORDER BY file_row_number`
+// `rows` the entity's rows (`CatalogEntityRows`), `$1`, `$2` the batch's first and next positions, which are in
+// id order. Paged by position, each batch reads only its own row groups: paged by `id > last ORDER BY id LIMIT
+// n`, each read every row group after the last id (at 1M works 257 ms for the first batch against 57 ms;
+// quadratic in all). `$3`: the smallest record offset read (0: every record; an update reads only the records
+// it wrote).
+const locationsSql = (rows: string): string => `SELECT id, id_num, display_name, record_offset, record_bytes
+FROM ${rows} WHERE ${ROW_POSITION_COLUMN} >= $1 AND ${ROW_POSITION_COLUMN} < $2 AND record_offset >= $3
+ORDER BY ${ROW_POSITION_COLUMN}`
 
 /**
  * Rows read from the record store at once (a worker's batch, or one read on the main thread). Small, because
@@ -156,7 +158,6 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
   const { session, catalogDir, store } = options
   const codec = checkRecordCodecId(store.codec, store.file)
   const inCatalog = (relative: string) => join(catalogDir, ...relative.split('/'))
-  const entityFile = inCatalog(entityFilePath(options.entity))
   const createTable = () =>
     session.run(
       `CREATE OR REPLACE TEMP TABLE ${TEXTS_TABLE} (id VARCHAR, id_num BIGINT, display_name VARCHAR, texts VARCHAR)`,
@@ -166,10 +167,10 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
   const dictionary = readFileSync(inCatalog(store.dictionary))
   const fromOffset = options.fromOffset ?? 0
   const [counted] = await session.rows(
-    'SELECT count(*) AS rows, count(*) FILTER (WHERE record_offset >= $2) AS read FROM read_parquet($1)',
-    [entityFile, fromOffset],
+    `SELECT coalesce(max(${ROW_POSITION_COLUMN}) + 1, 0) AS span, count(*) FILTER (WHERE record_offset >= $1) AS read FROM ${options.rows}`,
+    [fromOffset],
   )
-  const fileRows = Number(counted?.rows ?? 0)
+  const span = Number(counted?.span ?? 0)
   const workerCount =
     Number(counted?.read ?? 0) >= (options.threads?.workersFromRows ?? WORKERS_FROM_ROWS)
       ? (options.threads?.workers ?? defaultTextsWorkers())
@@ -217,9 +218,9 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
       // Asked of the source and not yet appended, oldest first: appended in id order as they come back.
       const inFlight: { rows: Record<string, unknown>[]; texts: Promise<string[]> }[] = []
       const batchRows = options.threads?.batchRows ?? BATCH_ROWS
-      // Paged by the file's rows: with `fromOffset`, a page may hold fewer rows than it spans.
-      for (let from = 0; from < fileRows; from += batchRows) {
-        const rows = await session.rows(LOCATIONS_SQL, [entityFile, from, from + batchRows, fromOffset])
+      // Paged by position: with `fromOffset`, or gaps in the positions, a page may hold fewer rows than it spans.
+      for (let from = 0; from < span; from += batchRows) {
+        const rows = await session.rows(locationsSql(options.rows), [from, from + batchRows, fromOffset])
         for (let at = 0; at < rows.length; at += WORKER_BATCH_ROWS) {
           const batch = rows.slice(at, at + WORKER_BATCH_ROWS)
           const texts = source.textsOf(locationsOf(batch))
@@ -256,6 +257,8 @@ export async function writeRecordTextsFile(options: RecordTextsFileOptions): Pro
 export interface RecordTextsFilesOptions {
   readonly session: BuildSession
   readonly catalogDir: string
+  /** The catalog's entity rows, which say where each record lies (`openCatalogEntityRows`). */
+  readonly rows: CatalogEntityRows
   /** Each entity's record store, as `catalog.json` names it (or the ingest building it). */
   readonly stores: ReadonlyMap<CatalogEntity, CatalogRecordStore>
   /** Where the files are written; the caller removes it. */
@@ -296,10 +299,16 @@ export class RecordTextsFiles {
     return new RecordTextsFiles({
       session,
       catalogDir,
+      rows: await openCatalogEntityRows(session, catalogDir, read.manifest),
       stores,
       workDir,
       ...(threads === undefined ? {} : { threads }),
     })
+  }
+
+  /** The entity's rows, as a relation of the session (`CatalogEntityRows`). */
+  rowsOf(entity: CatalogEntity): string {
+    return this.#options.rows.of(entity)
   }
 
   /** The path of the entity's texts file, written now if it is not yet. */
@@ -327,7 +336,7 @@ export class RecordTextsFiles {
   }
 
   async #write(name: string, entity: CatalogEntity, fromOffset: number): Promise<string> {
-    const { session, catalogDir, stores, workDir } = this.#options
+    const { session, catalogDir, stores, workDir, rows } = this.#options
     const store = stores.get(entity)
     if (store === undefined) throw new Error(`The catalog has no record store for ${entity}`)
     this.#options.onEntity?.(entity)
@@ -338,6 +347,7 @@ export class RecordTextsFiles {
       session,
       catalogDir,
       entity,
+      rows: rows.of(entity),
       store,
       outPath,
       fromOffset,

@@ -4,6 +4,7 @@
 // catalog whose search index carries a delta.
 export { builtWorkspace } from './built-workspace.ts'
 export { CatalogInspector } from './catalog-inspector.ts'
+export { keepTablesAsFiles } from './catalog-table-files.ts'
 export { sampleSnapshotLines } from './sample-snapshot-lines.ts'
 export { readSampleMergedAuthors, readSampleRecords, SAMPLE_SNAPSHOT_DIR } from './sample-snapshot-records.ts'
 export { giveWorksSearchDelta } from './search-delta-fixture.ts'

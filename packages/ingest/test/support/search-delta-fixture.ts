@@ -4,7 +4,6 @@
 // index before: what the readers of a delta (DuckDB's, ClickHouse's loader) are checked against.
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { listValue } from '@duckdb/node-api'
 import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 import {
   CATALOG_MANIFEST_FILE,
@@ -17,6 +16,7 @@ import {
 } from '@oqlkit/catalog'
 import { updateSearchIndex } from '../../src/search/search-index-updater.ts'
 import { connectionSession } from '../../src/texts/build-session.ts'
+import { openCatalogEntityRows } from '../../src/texts/catalog-entity-rows.ts'
 import { RecordTextsFiles } from '../../src/texts/record-texts-file.ts'
 
 /**
@@ -48,11 +48,10 @@ export async function updateWorksSearchIndex(
   const connection = await instance.connect()
   try {
     const session = connectionSession(connection)
-    const works = read.manifest.entities.works
-    const [cut] = await session.rows(
-      'SELECT quantile_disc(record_offset, $2) AS offset FROM read_parquet($1::VARCHAR[])',
-      [listValue(works.files.map((file) => join(catalogDir, ...file.split('/')))), 1 - share],
-    )
+    const works = (await openCatalogEntityRows(session, catalogDir, read.manifest)).of('works')
+    const [cut] = await session.rows(`SELECT quantile_disc(record_offset, $1) AS offset FROM ${works}`, [
+      1 - share,
+    ])
     const keptBelow = new Map<CatalogEntity, number>()
     for (const [entity, table] of Object.entries(read.manifest.entities) as [
       CatalogEntity,

@@ -6,7 +6,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { listValue } from '@duckdb/node-api'
 import { catalogEntityInfo, constantLiteral, LINK_TABLES } from '@oqlkit/catalog'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { copyLinkTableSql } from '../src/build/catalog-sql.ts'

@@ -144,7 +144,6 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
   const entities = options.entities ?? SEARCHABLE_ENTITIES
   const run = (sql: string, params: readonly DuckDBValue[] = []): Promise<number> => session.run(sql, params)
   const files: CatalogFile[] = []
-  const input = (path: string): string => join(catalogDir, ...path.split('/'))
   const output = (path: string): string => join(outDir, ...path.split('/'))
   const write = async (path: string, sql: string, params: readonly DuckDBValue[] = []): Promise<number> => {
     const rows = await run(sql, [...params, output(path)])

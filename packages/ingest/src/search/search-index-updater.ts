@@ -14,7 +14,6 @@ import type { DuckDBValue } from '@duckdb/node-api'
 import {
   type CatalogEntity,
   type CatalogFile,
-  entityFilePath,
   SEARCH_DIR,
   SEARCH_MODES,
   SEARCHABLE_ENTITIES,

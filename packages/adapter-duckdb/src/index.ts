@@ -41,6 +41,7 @@ export { type CatalogTableExportOptions, exportCatalogTables } from './serving/c
 export { buildServingDatabase, type ServingDatabaseOptions } from './serving/serving-database-builder.ts'
 export {
   SERVING_UPDATE_MAX_SHARE,
+  type ServedTableRows,
   type ServingDatabaseUpdate,
   type ServingDatabaseUpdateOptions,
   updateServingDatabase,

@@ -109,7 +109,16 @@ describe('a serving database updated in place', () => {
       `COPY (SELECT * FROM read_parquet('${works}') UNION ALL (SELECT * REPLACE ('${newId}' AS "id", 10000000000 AS id_num) FROM read_parquet('${works}') LIMIT 1) ORDER BY id_num, "id") TO '${works}.next' (FORMAT parquet)`,
     ])
     renameSync(`${works}.next`, works)
-    const result = await updateServingDatabase(next.catalogDir, await manifestOf(next), {
+    // The manifest says the catalog now has that one work more.
+    const manifest = await manifestOf(next)
+    const counted = {
+      ...manifest,
+      entities: {
+        ...manifest.entities,
+        works: { ...manifest.entities.works, rowCount: manifest.entities.works.rowCount + 1 },
+      },
+    }
+    const result = await updateServingDatabase(next.catalogDir, counted, {
       previousPath,
       previousIdOrder: 'by-number',
     })
@@ -122,6 +131,11 @@ describe('a serving database updated in place', () => {
     expect(numberOf.get(newId)).toBe(Number(rows[0]!.last))
     expect(numberOf.get(newId)).toBe(Number(rows[0]!.rows) - 1)
     expect(numberOf.get('W99854102')!).toBeLessThan(numberOf.get(newId)!)
+    // A manifest whose rows do not add up with the changes is refused, and leaves no file.
+    await expect(
+      updateServingDatabase(next.catalogDir, manifest, { previousPath, previousIdOrder: 'by-number' }),
+    ).rejects.toThrow(/the serving database's works hold \d+ rows after the update where the catalog has \d+/)
+    expect(existsSync(join(next.catalogDir, SERVING_DATABASE_FILE))).toBe(false)
   })
 
   it('is declined for a catalog whose rows are in the ids’ text order (format 7 and earlier)', async () => {

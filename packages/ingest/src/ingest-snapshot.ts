@@ -16,7 +16,7 @@
 import { existsSync } from 'node:fs'
 import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { buildServingDatabase, updateServingDatabase } from '@oqlkit/adapter-duckdb'
+import { buildServingDatabase, type ServedTableRows, updateServingDatabase } from '@oqlkit/adapter-duckdb'
 import {
   CATALOG_ENTITIES,
   CATALOG_FORMAT,
@@ -37,7 +37,12 @@ import {
   withTextTagger,
   withVectorIndex,
 } from '@oqlkit/catalog'
-import { BUILD_TABLES_DIR, type BuiltCatalog, buildCatalog } from './build/catalog-builder.ts'
+import {
+  BUILD_TABLES_DIR,
+  type BuiltCatalog,
+  buildCatalog,
+  buildCatalogChanges,
+} from './build/catalog-builder.ts'
 import { CREATE_ID_STAGE_TABLES_SQL, createStageTableSql } from './build/catalog-sql.ts'
 import {
   abandonBuildFolder,
@@ -216,17 +221,22 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     await stageIdFiles(db, plan, cursor, progress)
     const read = staged.read
 
-    const built = await buildCatalog(
-      db,
-      build.path,
-      staged.stores,
-      (step, done, total) => progress.building(step, done, total),
-      {
-        stagedParts: staged.stagedParts,
-        ...(previous === undefined ? {} : { previous: previousCatalogTables(previous) }),
-        ...(options.sortBatchBytes === undefined ? {} : { sortBatchBytes: options.sortBatchBytes }),
-      },
-    )
+    const onBuildStep = (step: string, done: number, total: number) => progress.building(step, done, total)
+    const buildOptions = {
+      stagedParts: staged.stagedParts,
+      ...(options.sortBatchBytes === undefined ? {} : { sortBatchBytes: options.sortBatchBytes }),
+    }
+    // An update writes its changes alone, which its serving database takes in place; only when that is
+    // declined are the tables written whole, and the serving database built of them.
+    const changes =
+      previous === undefined
+        ? undefined
+        : await buildCatalogChanges(db, build.path, staged.stores, onBuildStep, {
+            ...buildOptions,
+            previous: previousCatalogTables(previous),
+          })
+    let built =
+      changes?.built ?? (await buildCatalog(db, build.path, staged.stores, onBuildStep, buildOptions))
     const ingest: CatalogIngestRecord = {
       at: new Date().toISOString(),
       snapshotDir: plan.snapshotDir,
@@ -234,21 +244,27 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       filesRead: plan.parts.length + plan.idFiles.length,
       recordsRead: cursor.recordsRead,
     }
-    // The tables as the build wrote them, in Parquet files of its tables folder, which the serving database
-    // is made of.
-    const written = catalogManifestOf(built, ingest, previous?.manifest.ingests ?? [])
+    // The tables as the build wrote them (whole, or an update's changes), in Parquet files of its tables
+    // folder, which the serving database is made of.
+    let written = catalogManifestOf(built, ingest, previous?.manifest.ingests ?? [])
     // The same bound as the build's: DuckDB's own default is 80% of the machine.
     const memoryLimit = options.memoryLimit ?? defaultStagingMemoryLimit()
     // An update changes the catalog's serving database in place where it can (only the rows it changed).
     const inPlace =
-      previous === undefined
+      previous === undefined || changes === undefined
         ? undefined
         : await updateServingDatabase(build.path, written, {
             previousPath: previousFile(previous, SERVING_DATABASE_FILE),
             previousIdOrder: catalogIdOrder(previous.manifest),
+            gone: changes.gone,
             memoryLimit,
             onStep: (done, total) => progress.building(`${SERVING_DATABASE_FILE} (in place)`, done, total),
           })
+    if (inPlace?.updated === true) written = withServedRows(written, inPlace.tableRows)
+    else if (changes !== undefined) {
+      built = await changes.whole()
+      written = catalogManifestOf(built, ingest, previous?.manifest.ingests ?? [])
+    }
     const serving = inPlace?.updated
       ? inPlace.file
       : await buildServingDatabase(build.path, written, {
@@ -452,6 +468,20 @@ async function moveFolder(from: string, to: string): Promise<void> {
 const resumableAfter = (error: unknown): boolean => !(error instanceof IngestError)
 
 const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0)
+
+/** The manifest with the rows its link tables and external ids hold once an update's changes are applied. */
+function withServedRows(manifest: CatalogManifest, rows: ServedTableRows): CatalogManifest {
+  return {
+    ...manifest,
+    links: Object.fromEntries(
+      Object.entries(manifest.links).map(([name, table]) => [
+        name,
+        { ...table, rowCount: rows.links[name] ?? 0 },
+      ]),
+    ),
+    externalIds: { ...manifest.externalIds, rowCount: rows.externalIds },
+  }
+}
 
 /**
  * The manifest of a catalog whose tables are kept in its serving database alone (`serving`, its file entry):

@@ -305,3 +305,63 @@ describe('updating a catalog written with columns this version no longer writes'
     ).toEqual([{ key: 'W2', work_id: 'W1' }])
   }, 120_000) // a build and an update of it: past the 30 s default on a loaded machine
 })
+
+describe('an update its catalog’s serving database cannot take in place', () => {
+  const dir = () => join(root, 'reordered-catalog')
+  const ingestInto = async (name: string, works: readonly FixtureRecord[]) => {
+    const snapshotDir = join(root, name)
+    writeLegacySnapshot(snapshotDir, partsOf('works', works))
+    const steps = new Set<string>()
+    await ingestSnapshot({
+      snapshotDir,
+      outDir: dir(),
+      ...core,
+      onProgress: (event) => {
+        if (event.step !== null) steps.add(event.step)
+      },
+    })
+    return steps
+  }
+
+  it('writes its tables whole after its changes, and builds the serving database of them: a new id before the last', async () => {
+    await ingestInto('reordered-first', [
+      work(2, '2024-01-01T10:00:00', { title: 'two', referenced_works: ['https://openalex.org/W5'] }),
+      work(5, '2024-01-01T10:00:00', { title: 'five' }),
+    ])
+    const steps = await ingestInto('reordered-update', [
+      work(3, '2024-02-01T10:00:00', { title: 'three', referenced_works: ['https://openalex.org/W2'] }),
+      work(5, '2024-02-01T10:00:00', { title: 'five, revised' }),
+    ])
+    // W3 is new and sorts before W5, the catalog's last: its rows could not keep their numbers in id order.
+    expect([...steps].filter((step) => step.startsWith('catalog.duckdb (built whole'))).toStrictEqual([
+      "catalog.duckdb (built whole: 1 new works ids sort before the catalog's last (rows are numbered in id order))",
+    ])
+    const tables = await read(
+      async (catalog) => ({
+        works: await catalog.rows('SELECT id FROM read_parquet($1)', [
+          catalog.file('entities/works.parquet'),
+        ]),
+        cited: await catalog.rows('SELECT key, work_id FROM read_parquet($1)', [
+          catalog.file('links/works-referenced-works.parquet'),
+        ]),
+        rows: catalog.manifest().entities.works.rowCount,
+        links: catalog.manifest().links['works-referenced-works']?.rowCount,
+      }),
+      dir(),
+    )
+    expect(tables).toStrictEqual({
+      works: [{ id: 'W2' }, { id: 'W3' }, { id: 'W5' }],
+      cited: [
+        { key: 'W2', work_id: 'W3' },
+        { key: 'W5', work_id: 'W2' },
+      ],
+      rows: 3,
+      links: 2,
+    })
+    expect(
+      Object.fromEntries(
+        [...(await read((catalog) => catalog.records('works'), dir()))].map(([id, r]) => [id, r.title]),
+      ),
+    ).toEqual({ W2: 'two', W3: 'three', W5: 'five, revised' })
+  }, 120_000)
+})

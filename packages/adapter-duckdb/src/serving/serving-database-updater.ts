@@ -68,12 +68,26 @@ export interface ServingDatabaseUpdateOptions extends ServingDatabaseOptions {
   readonly maxChangedShare?: number
   /** The id order of the catalog being updated (`catalogIdOrder`): one in `by-text` order is built whole. */
   readonly previousIdOrder: CatalogIdOrder
+  /**
+   * When the manifest's tables hold an update's changes alone (ingest's `buildCatalogChanges`) rather than
+   * every row: per entity the Parquet file of the ids whose rows the update does not keep. The rows of an
+   * entity's table are then the rows it writes, its link rows and external ids theirs; every other row of
+   * the database stays as it is. Without it, the tables hold every row, and the changes are found by
+   * comparing them with the database.
+   */
+  readonly gone?: ReadonlyMap<CatalogEntity, string>
 }
 
 /** An entity's rows an update in place deleted (revised ones included) and inserted. */
 export interface EntityCounts {
   readonly deleted: number
   readonly inserted: number
+}
+
+/** The rows of the tables an update's changes give only in part: each link table's, by name, and the external ids'. */
+export interface ServedTableRows {
+  readonly links: Readonly<Record<string, number>>
+  readonly externalIds: number
 }
 
 /** What became of an update in place: done, with the database's file, or declined and why. */
@@ -83,6 +97,8 @@ export type ServingDatabaseUpdate =
       readonly file: CatalogFile
       /** Per entity that changed, the rows deleted (revised ones included) and inserted. */
       readonly changed: ReadonlyMap<CatalogEntity, EntityCounts>
+      /** The rows the database's link tables and external ids hold, changed. */
+      readonly tableRows: ServedTableRows
     }
   | { readonly updated: false; readonly reason: string }
 
@@ -128,12 +144,13 @@ export async function updateServingDatabase(
         ? "the catalog being updated numbers its serving rows in the ids' text order (format 7 or earlier)"
         : undefined) ??
       (await layoutDeclined(db)) ??
-      (await planChanges(db, options.maxChangedShare))
+      (await planChanges(db, options.maxChangedShare, options.gone))
     if (typeof planned === 'string') return planned
     await applyChanges(db, manifest, planned, options)
     return {
       rows: await servingDatabaseRows(db),
       changed: new Map(planned.map(({ info, deleted, inserted }) => [info.entity, { deleted, inserted }])),
+      tableRows: await tableRowsOf(db, manifest),
     }
   }).catch(async (error: unknown) => {
     await remove()
@@ -144,7 +161,28 @@ export async function updateServingDatabase(
     return { updated: false, reason: outcome }
   }
   const file = { path: SERVING_DATABASE_FILE, bytes: (await stat(path)).size, rows: outcome.rows }
-  return { updated: true, file, changed: outcome.changed }
+  return { updated: true, file, changed: outcome.changed, tableRows: outcome.tableRows }
+}
+
+/**
+ * The rows each link table and the external ids hold once changed, and a check that each entity holds the
+ * rows the manifest says: an update whose changes and kept rows do not add up is refused, not written.
+ */
+async function tableRowsOf(db: DuckDbConnectionLike, manifest: CatalogManifest): Promise<ServedTableRows> {
+  const count = async (table: string) =>
+    Number((await db.all(`SELECT count(*) AS n FROM ${served(table)}`))[0]?.n ?? 0)
+  for (const info of CATALOG_ENTITIES) {
+    const rows = await count(narrowEntityTable(info.entity))
+    const expected = manifest.entities[info.entity].rowCount
+    if (rows !== expected)
+      throw new Error(
+        `the serving database's ${info.entity} hold ${rows} rows after the update where the catalog has ${expected}`,
+      )
+  }
+  const links: Record<string, number> = {}
+  for (const spec of LINK_TABLES)
+    links[spec.name] = await count(quoteIdentifier(narrowLinkTableOf(spec.name)))
+  return { links, externalIds: await count(quoteIdentifier(EXTERNAL_IDS_VIEW)) }
 }
 
 /** Why the copied database cannot be changed in place: built before a column the tables now carry. */
@@ -167,6 +205,7 @@ async function layoutDeclined(db: DuckDbConnectionLike): Promise<string | undefi
 async function planChanges(
   db: DuckDbConnectionLike,
   maxShare = SERVING_UPDATE_MAX_SHARE,
+  goneIds?: ReadonlyMap<CatalogEntity, string>,
 ): Promise<EntityChange[] | string> {
   const changes: EntityChange[] = []
   const insertedBefore = new Map(
@@ -183,12 +222,28 @@ async function planChanges(
     const fresh = `__serving_fresh_${index}`
     const sameRecord = (a: string, b: string) =>
       `${a}."id" = ${b}."id" AND ${a}.record_offset = ${b}.record_offset AND ${a}.record_bytes = ${b}.record_bytes`
-    await db.all(
-      `CREATE TEMP TABLE ${gone} AS SELECT n."id", n.${quoteIdentifier(NARROW_ROW_COLUMN)} AS "row" FROM ${narrow} AS n WHERE NOT EXISTS (SELECT 1 FROM ${view} AS v WHERE ${sameRecord('v', 'n')})`,
-    )
-    await db.all(
-      `CREATE TEMP TABLE ${fresh} AS SELECT v."id", v.${quoteIdentifier(ID_NUMBER_COLUMN)} FROM ${view} AS v WHERE NOT EXISTS (SELECT 1 FROM ${narrow} AS n WHERE ${sameRecord('n', 'v')})`,
-    )
+    const row = quoteIdentifier(NARROW_ROW_COLUMN)
+    if (goneIds === undefined) {
+      await db.all(
+        `CREATE TEMP TABLE ${gone} AS SELECT n."id", n.${row} AS "row" FROM ${narrow} AS n WHERE NOT EXISTS (SELECT 1 FROM ${view} AS v WHERE ${sameRecord('v', 'n')})`,
+      )
+      await db.all(
+        `CREATE TEMP TABLE ${fresh} AS SELECT v."id", v.${quoteIdentifier(ID_NUMBER_COLUMN)} FROM ${view} AS v WHERE NOT EXISTS (SELECT 1 FROM ${narrow} AS n WHERE ${sameRecord('n', 'v')})`,
+      )
+    } else {
+      // The changes are given: the rows the update does not keep, and the rows it writes (its view's).
+      const file = goneIds.get(info.entity)
+      const ids =
+        file === undefined
+          ? '(SELECT NULL::VARCHAR AS "id" WHERE FALSE)'
+          : `read_parquet(${constantLiteral(file)})`
+      await db.all(
+        `CREATE TEMP TABLE ${gone} AS SELECT n."id", n.${row} AS "row" FROM ${narrow} AS n WHERE n."id" IN (SELECT "id" FROM ${ids})`,
+      )
+      await db.all(
+        `CREATE TEMP TABLE ${fresh} AS SELECT v."id", v.${quoteIdentifier(ID_NUMBER_COLUMN)} FROM ${view} AS v`,
+      )
+    }
     // The last row in id order is the one numbered last; a new id must come after it.
     const last = `(SELECT (${idOrderSql(info, 'n.')}) FROM ${narrow} AS n ORDER BY n.${quoteIdentifier(NARROW_ROW_COLUMN)} DESC LIMIT 1)`
     const [counts] = await db.all(

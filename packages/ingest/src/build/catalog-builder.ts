@@ -25,6 +25,7 @@ import {
   LINK_COLUMNS,
   LINK_TABLES,
   LINKS_DIR,
+  type LinkTableSpec,
   linkFilePath,
   MERGED_ID_COLUMNS,
   MERGED_IDS_FILE,
@@ -34,7 +35,10 @@ import {
   COPY_DELETED_SQL,
   COPY_EXTERNAL_IDS_SQL,
   COPY_MERGED_SQL,
+  copyChangedLinksSql,
+  copyChangedRowsSql,
   copyEntitySql,
+  copyGoneIdsSql,
   copyLinkTableSql,
   countSortedRowsSql,
   createSortedTableSql,
@@ -145,6 +149,7 @@ const SLICE_BUDGETS = 3
 /** Where an entity's rows wait, split by id range, to be sorted (inside the build folder; removed after). */
 const SORT_RANGES_DIR = '.sort-ranges'
 
+/** Writes every table of the catalog whole (`BUILD_TABLES_DIR`). */
 export async function buildCatalog(
   db: StagingDatabase,
   outDir: string,
@@ -152,6 +157,52 @@ export async function buildCatalog(
   onStep: BuildStepListener,
   options: BuildOptions,
 ): Promise<BuiltCatalog> {
+  return (await buildTables(db, outDir, stores, onStep, options, false)) as BuiltCatalog
+}
+
+/**
+ * What an update changes, for a serving database changed in place by it: `built` describes the tables' files
+ * as they hold the changes (see `buildCatalogChanges`), `gone` each entity's file of the catalog's ids whose
+ * rows the update does not keep; `whole` writes every table whole after all, when the serving database must
+ * be built whole (once, in place of the changes).
+ */
+export interface CatalogChanges {
+  readonly built: BuiltCatalog
+  readonly gone: ReadonlyMap<CatalogEntity, string>
+  readonly whole: () => Promise<BuiltCatalog>
+}
+
+/**
+ * An update's changes alone (`options.previous` must be given): per entity the rows it writes (added or
+ * revised) in the entity's file and the ids of the catalog's rows it does not keep; the link rows and
+ * external ids of the rows it writes; the merged and deleted ids whole. Each entity's row count is the one it
+ * will have once the changes are applied; the link tables' and external ids' are the changes' own. No table is
+ * sorted whole: the catalog's kept rows stay where they are, in its serving database.
+ */
+export async function buildCatalogChanges(
+  db: StagingDatabase,
+  outDir: string,
+  stores: ReadonlyMap<CatalogEntity, AssembledRecordStore>,
+  onStep: BuildStepListener,
+  options: BuildOptions & { readonly previous: PreviousCatalogTables },
+): Promise<CatalogChanges> {
+  return (await buildTables(db, outDir, stores, onStep, options, true)) as CatalogChanges
+}
+
+/** The folder of the build's tables where an update's changes list the ids each entity does not keep. */
+export const GONE_IDS_DIR = 'gone'
+
+/** The file (in the layout's terms) of an entity's ids an update does not keep. */
+export const goneIdsPath = (entity: CatalogEntity): string => `${GONE_IDS_DIR}/${entity}.parquet`
+
+async function buildTables(
+  db: StagingDatabase,
+  outDir: string,
+  stores: ReadonlyMap<CatalogEntity, AssembledRecordStore>,
+  onStep: BuildStepListener,
+  options: BuildOptions,
+  changesOnly: boolean,
+): Promise<BuiltCatalog | CatalogChanges> {
   for (const dir of [ENTITIES_DIR, LINKS_DIR, IDS_DIR])
     await mkdir(join(outDir, BUILD_TABLES_DIR, dir), { recursive: true })
   let done = 0
@@ -283,17 +334,19 @@ export async function buildCatalog(
   // that writes the file, with nothing measured (unless an update keeps rows from the catalog's file too).
   const fitsOneSort = (entity: CatalogEntity, previous: boolean): boolean =>
     !previous && stagedBytesOf(options, entity) <= budget
-  for (const info of CATALOG_ENTITIES) {
-    const previous = options.previous?.entities.get(info.entity)
-    // An entity that fits one sort (most of a small snapshot's 46, many of them empty) runs its statements
-    // in one transaction, without the checkpoint that frees a big entity's disk: a commit to the staging
-    // file for each statement was nearly half of a small ingest's entity steps (a 3-record core ingest,
-    // ~650 statements for 46 entities, 40 of them empty: 3.05-3.36 s → 1.68-1.91 s, the whole ingest
-    // 4.7-5.6 s → 3.8-4.5 s, four pairs at load 5-6).
-    const small = fitsOneSort(info.entity, previous !== undefined)
+  const previousOf = (info: CatalogEntityInfo) => options.previous?.entities.get(info.entity)
+  // Entities whose live and external ids are staged already (by `writeChanges`, from the unsorted rows).
+  const idsStaged = new Set<CatalogEntity>()
+
+  // An entity that fits one sort (most of a small snapshot's 46, many of them empty) runs its statements in
+  // one transaction, without the checkpoint that frees a big entity's disk: a commit to the staging file for
+  // each statement was nearly half of a small ingest's entity steps (a 3-record core ingest, ~650 statements
+  // for 46 entities, 40 of them empty: 3.05-3.36 s → 1.68-1.91 s, the whole ingest 4.7-5.6 s → 3.8-4.5 s,
+  // four pairs at load 5-6).
+  const inTransaction = async (small: boolean, work: () => Promise<void>): Promise<void> => {
     if (small) await db.run('BEGIN TRANSACTION')
     try {
-      counts[info.entity] = await buildEntity(info, previous, small)
+      await work()
       if (small) await db.run('COMMIT')
     } catch (error) {
       if (small) await db.run('ROLLBACK').catch(() => {})
@@ -301,84 +354,95 @@ export async function buildCatalog(
     }
   }
 
-  async function buildEntity(
-    info: CatalogEntityInfo,
-    previous: string | undefined,
-    small: boolean,
-  ): Promise<EntityVerdictCounts> {
-    // An entity with nothing staged and no catalog rows to keep (most of a small snapshot's) writes its empty
-    // file with the schema the view gives, and skips the statements that would count, record and look up no
-    // rows: each costs a round trip into DuckDB (~5 ms), about a tenth of a small ingest.
-    const empty = previous === undefined && stagedRecordsOf(options, info.entity) === 0
+  // An entity with nothing staged and no catalog rows to keep (most of a small snapshot's) writes its empty
+  // file with the schema the view gives, and skips the statements that would count, record and look up no
+  // rows: each costs a round trip into DuckDB (~5 ms), about a tenth of a small ingest.
+  const isEmpty = (info: CatalogEntityInfo) =>
+    previousOf(info) === undefined && stagedRecordsOf(options, info.entity) === 0
+
+  /** The newest version of each id, merges and deletions applied, and the entity's rows as a view. */
+  async function resolveEntity(info: CatalogEntityInfo): Promise<void> {
+    const previous = previousOf(info)
     await run(`${info.entity}: picking the newest version of each id`, pickWinnersSql(info))
     await run(`${info.entity}: applying merges and deletions`, judgeWinnersSql(info), [info.entity])
-    const verdict = empty ? {} : ((await db.rows(verdictCountsSql(info)))[0] ?? {})
+    const verdict = isEmpty(info) ? {} : ((await db.rows(verdictCountsSql(info)))[0] ?? {})
     if (previous !== undefined)
       await run(`${info.entity}: finding the rows kept as they are`, keepPreviousRowsSql(info))
     for (const sql of keptRowsViewSql(info, previous)) await db.run(sql)
-    const rows = await sortById(info, `${info.entity}: sorting the table`, budget, previous !== undefined)
-    if (info.entity === 'works') worksRows = rows
-    if (!empty) {
+    counts[info.entity] = {
+      ids: Number(verdict.ids ?? 0),
+      superseded: Number(verdict.superseded ?? 0),
+      deleted: Number(verdict.deleted ?? 0),
+      merged: Number(verdict.merged ?? 0),
+      written: Number(verdict.written ?? 0),
+    }
+  }
+
+  /**
+   * The live ids of the entity's rows and the external ids of those it writes, once; with `whole`, the
+   * external ids of the catalog's kept rows too (an update's changes alone leave them in the catalog).
+   */
+  async function stageIds(info: CatalogEntityInfo, whole: boolean): Promise<void> {
+    if (!idsStaged.has(info.entity) && !isEmpty(info)) {
       await run(`${info.entity}: recording live ids`, recordLiveIdsSql(info), [info.entity])
       await run(`${info.entity}: collecting external ids`, insertExternalIdsSql(info), [info.entity])
     }
-    if (previous !== undefined)
+    idsStaged.add(info.entity)
+    if (whole && previousOf(info) !== undefined)
       await run(
         `${info.entity}: keeping external ids`,
         insertPreviousExternalIdsSql(info, options.previous!.externalIds),
         [info.entity],
       )
-    const records = stores.get(info.entity)
-    if (records === undefined) throw new Error(`no record store was assembled for ${info.entity}`)
-    files.push(...records.files)
+  }
+
+  /** The entity's table, sorted by id, written whole. */
+  async function writeEntity(info: CatalogEntityInfo, small: boolean): Promise<void> {
+    const previous = previousOf(info)
+    const rows = await sortById(info, `${info.entity}: sorting the table`, budget, previous !== undefined)
+    if (info.entity === 'works') worksRows = rows
+    await stageIds(info, true)
     const path = entityFilePath(info.entity)
     // The copy of a range-sorted table keeps its order on one thread: on two, DuckDB's ordered Parquet
     // write held batches of both outside its memory limit (3.75 GB of RSS at 100k works under a 3 GB
     // limit, 1.34 GB on one thread, and no slower); smaller row groups made it worse (5.5 GB).
     const copy = () => write(path, copyEntitySql(info, rows))
     const written = rows === 'sorted-table' ? await withSettings(db, { threads: 1 }, copy) : await copy()
-    const latest = empty ? null : (await db.rows(latestPartitionSql(info)))[0]?.latest
+    const latest = isEmpty(info) ? null : (await db.rows(latestPartitionSql(info)))[0]?.latest
     // The works' rows stay for the link tables.
     if (info.entity !== 'works')
       for (const sql of dropEntityRowsSql(info, rows, { checkpoint: !small })) await db.run(sql)
-    entities[info.entity] = {
-      files: [buildTablePath(path)],
-      rowCount: written,
+    entities[info.entity] = entityTable(info, buildTablePath(path), written, latest)
+    counts[info.entity] = { ...counts[info.entity]!, written }
+  }
+
+  const entityTable = (
+    info: CatalogEntityInfo,
+    file: string,
+    rowCount: number,
+    latest: unknown,
+  ): CatalogEntityTable => {
+    const records = stores.get(info.entity)
+    if (records === undefined) throw new Error(`no record store was assembled for ${info.entity}`)
+    return {
+      files: [file],
+      rowCount,
       sortedBy: ['id'],
       columns: entityFileColumnsOf(info.entity),
       latestPartitionDate: typeof latest === 'string' ? latest : null,
       recordStore: records.store,
     }
-    return {
-      ids: Number(verdict.ids ?? 0),
-      superseded: Number(verdict.superseded ?? 0),
-      deleted: Number(verdict.deleted ?? 0),
-      merged: Number(verdict.merged ?? 0),
-      written,
-    }
   }
 
   const works = catalogEntityInfo('works')!
-  const keepsWorks = options.previous?.entities.has('works') ?? false
-  const links: Record<string, CatalogLinkTable> = {}
-  for (const spec of LINK_TABLES) {
-    const path = linkFilePath(spec.name)
-    const rows = await write(
-      path,
-      copyLinkTableSql(spec, works, keepsWorks ? previousLink(options.previous!, spec.name) : undefined),
-    )
-    links[spec.name] = {
-      files: [buildTablePath(path)],
-      rowCount: rows,
-      sortedBy: ['key', 'work_id'],
-      columns: LINK_COLUMNS,
-      keyEntity: spec.keyEntity,
-      description: spec.description,
-    }
-  }
-
-  for (const sql of dropEntityRowsSql(works, worksRows)) await db.run(sql)
-
+  const linkTable = (spec: LinkTableSpec, file: string, rowCount: number): CatalogLinkTable => ({
+    files: [file],
+    rowCount,
+    sortedBy: ['key', 'work_id'],
+    columns: LINK_COLUMNS,
+    keyEntity: spec.keyEntity,
+    description: spec.description,
+  })
   // Each id table is one file, written by its COPY statement.
   const idTable = async (
     path: string,
@@ -391,15 +455,80 @@ export async function buildCatalog(
     sortedBy,
     columns,
   })
-  const externalIds = await idTable(
-    EXTERNAL_IDS_FILE,
-    COPY_EXTERNAL_IDS_SQL,
-    ['scheme', 'value'],
-    EXTERNAL_ID_COLUMNS,
-  )
-  const mergedIds = await idTable(MERGED_IDS_FILE, COPY_MERGED_SQL, ['entity', 'old_id'], MERGED_ID_COLUMNS)
-  const deletedIds = await idTable(DELETED_IDS_FILE, COPY_DELETED_SQL, ['entity', 'id'], DELETED_ID_COLUMNS)
-  return { entities, counts, links, externalIds, mergedIds, deletedIds, files }
+  const idTables = async () => ({
+    externalIds: await idTable(
+      EXTERNAL_IDS_FILE,
+      COPY_EXTERNAL_IDS_SQL,
+      ['scheme', 'value'],
+      EXTERNAL_ID_COLUMNS,
+    ),
+    mergedIds: await idTable(MERGED_IDS_FILE, COPY_MERGED_SQL, ['entity', 'old_id'], MERGED_ID_COLUMNS),
+    deletedIds: await idTable(DELETED_IDS_FILE, COPY_DELETED_SQL, ['entity', 'id'], DELETED_ID_COLUMNS),
+  })
+  const recordFiles = () => CATALOG_ENTITIES.flatMap((info) => stores.get(info.entity)?.files ?? [])
+
+  /** Every table written whole, in the layout's files (an entity resolved before, by `writeChanges`, is not again). */
+  async function writeWhole(resolved: boolean): Promise<BuiltCatalog> {
+    for (const info of CATALOG_ENTITIES) {
+      const small = fitsOneSort(info.entity, previousOf(info) !== undefined)
+      await inTransaction(small, async () => {
+        if (!resolved) await resolveEntity(info)
+        await writeEntity(info, small)
+      })
+    }
+    const keepsWorks = options.previous?.entities.has('works') ?? false
+    const links: Record<string, CatalogLinkTable> = {}
+    for (const spec of LINK_TABLES) {
+      const path = linkFilePath(spec.name)
+      const rows = await write(
+        path,
+        copyLinkTableSql(spec, works, keepsWorks ? previousLink(options.previous!, spec.name) : undefined),
+      )
+      links[spec.name] = linkTable(spec, buildTablePath(path), rows)
+    }
+    for (const sql of dropEntityRowsSql(works, worksRows)) await db.run(sql)
+    return { entities, counts, links, ...(await idTables()), files: [...recordFiles(), ...files] }
+  }
+
+  if (!changesOnly || options.previous === undefined) return await writeWhole(false)
+
+  // An update's changes alone, in the tables' files: per entity the rows it writes (added or revised) and, in
+  // `gone/`, the ids of the catalog's rows it does not keep; the link rows and external ids of the rows it
+  // writes; the merged and deleted ids whole. Each entity's row count is the one it will have once the changes
+  // are applied; the link tables' and external ids' are the changes' own (see `CatalogChanges`).
+  await mkdir(join(outDir, BUILD_TABLES_DIR, GONE_IDS_DIR), { recursive: true })
+  const gone = new Map<CatalogEntity, string>()
+  for (const info of CATALOG_ENTITIES)
+    await inTransaction(isEmpty(info), async () => {
+      await resolveEntity(info)
+      await stageIds(info, false)
+      const path = entityFilePath(info.entity)
+      await write(path, copyChangedRowsSql(info))
+      if (previousOf(info) !== undefined) {
+        const file = join(outDir, ...buildTablePath(goneIdsPath(info.entity)).split('/'))
+        await run(`${info.entity}: listing the rows it does not keep`, copyGoneIdsSql(info), [file])
+        gone.set(info.entity, file)
+      }
+      const latest = isEmpty(info) ? null : (await db.rows(latestPartitionSql(info)))[0]?.latest
+      entities[info.entity] = entityTable(info, buildTablePath(path), counts[info.entity]!.written, latest)
+    })
+  const links: Record<string, CatalogLinkTable> = {}
+  for (const spec of LINK_TABLES) {
+    const path = linkFilePath(spec.name)
+    links[spec.name] = linkTable(
+      spec,
+      buildTablePath(path),
+      await write(path, copyChangedLinksSql(spec, works)),
+    )
+  }
+  return {
+    built: { entities, counts, links, ...(await idTables()), files: [...recordFiles(), ...files] },
+    gone,
+    whole: () => {
+      files.length = 0
+      return writeWhole(true)
+    },
+  }
 }
 
 /** The records staged for the entity. */

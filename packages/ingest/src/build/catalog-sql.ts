@@ -232,9 +232,9 @@ export function judgeWinnersSql(info: CatalogEntityInfo): string {
   return `CREATE TABLE ${verdictTable(info)} AS SELECT w.id, w.seq, w.versions, EXISTS (SELECT 1 FROM deleted_ids d WHERE d.entity = $1 AND d.id = w.id AND ${stillApplies('d.deleted_date')}) AS is_deleted, EXISTS (SELECT 1 FROM merged_ids m WHERE m.entity = $1 AND m.old_id = w.id AND ${stillApplies('m.merge_date')}) AS is_merged FROM ${winnerTable(info)} w JOIN (SELECT seq, TRY_CAST(partition_date AS DATE) AS partition_date FROM ${stageTable(info)}) p ON p.seq = w.seq`
 }
 
-/** One row: ids read, versions superseded, ids removed by deletion, ids removed by merge. */
+/** One row: ids read, versions superseded, ids removed by deletion, ids removed by merge, rows kept. */
 export function verdictCountsSql(info: CatalogEntityInfo): string {
-  return `SELECT count(*)::BIGINT AS ids, (sum(versions) - count(*))::BIGINT AS superseded, count(*) FILTER (WHERE is_deleted)::BIGINT AS deleted, count(*) FILTER (WHERE is_merged AND NOT is_deleted)::BIGINT AS merged FROM ${verdictTable(info)}`
+  return `SELECT count(*)::BIGINT AS ids, (sum(versions) - count(*))::BIGINT AS superseded, count(*) FILTER (WHERE is_deleted)::BIGINT AS deleted, count(*) FILTER (WHERE is_merged AND NOT is_deleted)::BIGINT AS merged, count(*) FILTER (WHERE NOT is_deleted AND NOT is_merged)::BIGINT AS written FROM ${verdictTable(info)}`
 }
 
 // ---- the entity table ----
@@ -463,6 +463,27 @@ export function copyEntitySql(info: CatalogEntityInfo, rows: EntityRows): string
   return `COPY (SELECT * EXCLUDE (${buildOnly}) FROM ${rowsRelation(info)}${order}) TO $1 (${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${sqlInteger(info.rowGroupSize)})`
 }
 
+// ---- an update's changes alone (the serving database is changed in place by them) ----
+
+/** $1 output file. The rows the update writes (added or revised), sorted by id, as the entity's file has them. */
+export function copyChangedRowsSql(info: CatalogEntityInfo): string {
+  const buildOnly = buildOnlyColumnsOf(info).map(quoteIdentifier).join(', ')
+  return `COPY (SELECT * EXCLUDE (${buildOnly}) FROM ${stagedRowsView(info)} ORDER BY ${idOrderSql(info)}) TO $1 (${PARQUET_OPTIONS})`
+}
+
+/**
+ * $1 output file. The ids of the catalog being updated whose rows the update does not keep (revised, merged
+ * or deleted): its ids were staged below the snapshot's records (`stagePreviousIdsSql`).
+ */
+export function copyGoneIdsSql(info: CatalogEntityInfo): string {
+  return `COPY (SELECT id FROM ${stageTable(info)} WHERE seq < ${sqlInteger(SNAPSHOT_SEQ_STRIDE)} AND id NOT IN (SELECT id FROM ${keptPreviousTable(info)}) ORDER BY id) TO $1 (${PARQUET_OPTIONS})`
+}
+
+/** $1 output file. The link rows of the works the update writes, as the link table's file has them. */
+export function copyChangedLinksSql(spec: LinkTableSpec, works: CatalogEntityInfo): string {
+  return `COPY (SELECT key, work_id FROM (${stagedLinkRowsSql(spec, stagedRowsView(works))}) ORDER BY key, ${letterIdOrderSql('work_id')}) TO $1 (${PARQUET_OPTIONS})`
+}
+
 /** One row: the newest partition date among the kept records. */
 export function latestPartitionSql(info: CatalogEntityInfo): string {
   return `SELECT CAST(max(partition_date) AS VARCHAR) AS latest FROM ${rowsRelation(info)}`
@@ -516,8 +537,7 @@ export function copyLinkTableSql(
   works: CatalogEntityInfo,
   previous: string | undefined,
 ): string {
-  const column = quoteIdentifier(linkColumnName(LINK_TABLES.indexOf(spec)))
-  const staged = `SELECT DISTINCT key, work_id FROM (SELECT id AS work_id, unnest(${column}) AS key FROM ${rowsRelation(works)}) WHERE key IS NOT NULL`
+  const staged = stagedLinkRowsSql(spec, rowsRelation(works))
   // The catalog's own rows are distinct already, and of other works than the staged rows (a kept work was
   // not staged again): only the staged rows need DISTINCT. Over both, the hash table of every pair broke the
   // memory limit (referenced works at 1M works: tens of millions of pairs, out of memory at 2 GiB).
@@ -532,6 +552,12 @@ export function copyLinkTableSql(
   // A key's works in id order, which is the order of their rows in the serving database (whose copy of a big
   // link table keeps the file's order).
   return `COPY (SELECT key, work_id FROM (${sources}) ORDER BY key, ${letterIdOrderSql('work_id')}) TO $1 (${PARQUET_OPTIONS})`
+}
+
+/** The distinct link rows of the staged works in `rows` (their link-key lists; an update's kept rows have none). */
+const stagedLinkRowsSql = (spec: LinkTableSpec, rows: string): string => {
+  const column = quoteIdentifier(linkColumnName(LINK_TABLES.indexOf(spec)))
+  return `SELECT DISTINCT key, work_id FROM (SELECT id AS work_id, unnest(${column}) AS key FROM ${rows}) WHERE key IS NOT NULL`
 }
 
 // ---- merged and deleted ids ----

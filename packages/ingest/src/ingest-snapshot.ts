@@ -413,10 +413,11 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       recordsWritten: sum(Object.values(entities).map((counts) => counts.recordsWritten)),
       relevanceScoresDropped: cursor.rewritten,
       entities,
-      linkRows: sum(Object.values(built.links).map((link) => link.rowCount)),
-      externalIds: built.externalIds.rowCount,
-      mergedIds: built.mergedIds.rowCount,
-      deletedIds: built.deletedIds.rowCount,
+      // The catalog's tables as they are now (an update's changes give only their own link rows).
+      linkRows: sum(Object.values(manifest.links).map((link) => link.rowCount)),
+      externalIds: manifest.externalIds.rowCount,
+      mergedIds: manifest.mergedIds.rowCount,
+      deletedIds: manifest.deletedIds.rowCount,
       // Every byte the catalog holds on disk: its files, the search index, vectors, model and serving database.
       catalogBytes: await folderBytes(build.outDir),
       durationMs: Math.round(performance.now() - started),

@@ -335,7 +335,7 @@ async function buildTables(
   const fitsOneSort = (entity: CatalogEntity, previous: boolean): boolean =>
     !previous && stagedBytesOf(options, entity) <= budget
   const previousOf = (info: CatalogEntityInfo) => options.previous?.entities.get(info.entity)
-  // Entities whose live and external ids are staged already (by `writeChanges`, from the unsorted rows).
+  // Entities whose live and external ids are staged already (by an update's changes, from the unsorted rows).
   const idsStaged = new Set<CatalogEntity>()
 
   // An entity that fits one sort (most of a small snapshot's 46, many of them empty) runs its statements in

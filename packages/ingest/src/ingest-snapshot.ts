@@ -6,9 +6,11 @@
 //      as one JSON line, which DuckDB loads as soon as the part is done (parts finished together in one
 //      transaction, while the workers go on); the id lists are staged beside them. All of it inside
 //      a build folder next to the catalog. When updating, the catalog's own records are not parsed again:
-//      its ids are staged from its files, and its record store begins the new one;
-//   3. build: one version per id (newest partition wins), merges and deletions, Parquet files (the rows an
-//      update keeps read from the catalog's own files), catalog.json, the serving database;
+//      its ids are staged from its tables (its serving database, or a format 8 catalog's files), and its
+//      record store begins the new one;
+//   3. build: one version per id (newest partition wins), merges and deletions, the tables as Parquet files
+//      in the build folder, and the serving database made of them (or an update's changes alone, which the
+//      catalog's serving database takes in place), then the search index, vectors and tagger, catalog.json;
 //   4. commit: swap the build folder in. Any error before that leaves the existing catalog untouched.
 // A run stopped during step 2 (killed, or failing for want of memory or disk) leaves its build folder, and the
 // next run of the same ingest resumes it: each part is staged in one transaction with a record of it
@@ -16,7 +18,12 @@
 import { existsSync } from 'node:fs'
 import { cp, mkdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { buildServingDatabase, type ServedTableRows, updateServingDatabase } from '@oqlkit/adapter-duckdb'
+import {
+  buildServingDatabase,
+  exportCatalogTables,
+  type ServedTableRows,
+  updateServingDatabase,
+} from '@oqlkit/adapter-duckdb'
 import {
   CATALOG_ENTITIES,
   CATALOG_FORMAT,
@@ -42,6 +49,7 @@ import {
   type BuiltCatalog,
   buildCatalog,
   buildCatalogChanges,
+  GONE_IDS_DIR,
 } from './build/catalog-builder.ts'
 import { CREATE_ID_STAGE_TABLES_SQL, createStageTableSql } from './build/catalog-sql.ts'
 import {
@@ -55,6 +63,7 @@ import { type StageCursor, stageIdFiles, stagePreviousIds } from './build/id-lis
 import {
   attachPreviousCatalog,
   keptRecordBytes,
+  type PreviousCatalog,
   previousCatalogTables,
   previousFile,
   readPreviousCatalog,
@@ -225,11 +234,13 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     const buildOptions = {
       stagedParts: staged.stagedParts,
       ...(options.sortBatchBytes === undefined ? {} : { sortBatchBytes: options.sortBatchBytes }),
+      ...(previous === undefined ? {} : { previous: previousCatalogTables(previous) }),
     }
     // An update writes its changes alone, which its serving database takes in place; only when that is
-    // declined are the tables written whole, and the serving database built of them.
+    // declined are the tables written whole, and the serving database built of them (at once, when it is
+    // certain to be declined: a catalog in the ids' text order, or a serving database not closed cleanly).
     const changes =
-      previous === undefined
+      previous === undefined || !mayUpdateInPlace(previous)
         ? undefined
         : await buildCatalogChanges(db, build.path, staged.stores, onBuildStep, {
             ...buildOptions,
@@ -251,15 +262,17 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     const memoryLimit = options.memoryLimit ?? defaultStagingMemoryLimit()
     // An update changes the catalog's serving database in place where it can (only the rows it changed).
     const inPlace =
-      previous === undefined || changes === undefined
+      previous === undefined
         ? undefined
-        : await updateServingDatabase(build.path, written, {
-            previousPath: previousFile(previous, SERVING_DATABASE_FILE),
-            previousIdOrder: catalogIdOrder(previous.manifest),
-            gone: changes.gone,
-            memoryLimit,
-            onStep: (done, total) => progress.building(`${SERVING_DATABASE_FILE} (in place)`, done, total),
-          })
+        : changes === undefined
+          ? ({ updated: false, reason: inPlaceDeclinedReason(previous) } as const)
+          : await updateServingDatabase(build.path, written, {
+              previousPath: previousFile(previous, SERVING_DATABASE_FILE),
+              previousIdOrder: catalogIdOrder(previous.manifest),
+              gone: changes.gone,
+              memoryLimit,
+              onStep: (done, total) => progress.building(`${SERVING_DATABASE_FILE} (in place)`, done, total),
+            })
     if (inPlace?.updated === true) written = withServedRows(written, inPlace.tableRows)
     else if (changes !== undefined) {
       built = await changes.whole()
@@ -279,10 +292,10 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
             ),
         })
     // The catalog keeps its tables in the serving database alone: their files were the build's work, kept
-    // only when asked for.
-    if (options.tableFilesDir === undefined)
-      await rm(join(build.path, BUILD_TABLES_DIR), { recursive: true, force: true })
-    else await moveFolder(join(build.path, BUILD_TABLES_DIR), options.tableFilesDir)
+    // (until the catalog is committed) only when asked for and whole.
+    const keepTableFiles = options.tableFilesDir !== undefined && inPlace?.updated !== true
+    if (!keepTableFiles) await rm(join(build.path, BUILD_TABLES_DIR), { recursive: true, force: true })
+    else await rm(join(build.path, BUILD_TABLES_DIR, GONE_IDS_DIR), { recursive: true, force: true })
     const catalog = servedTablesOf(written, serving)
     // The builders after the tables read the records' texts from the record stores just written, each
     // entity's once, into files shared between them and removed before the swap; where each record lies, from
@@ -388,6 +401,10 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     await writeFile(join(build.path, CATALOG_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`)
     progress.emit('commit')
     await commitBuildFolder(build)
+    const tableFilesWarning =
+      options.tableFilesDir === undefined
+        ? undefined
+        : await writeTableFiles(build.outDir, manifest, options.tableFilesDir, keepTableFiles)
     progress.emit('done')
 
     const entities = {} as Record<CatalogEntity, EntityIngestCounts>
@@ -433,6 +450,7 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
             `removed ${path} (${(bytes / 1_048_576).toFixed(1)} MB), left by an ingest that stopped before it finished${options.resume === false ? '' : ' and not resumable by this one (other files, or stopped after its parse)'}`,
         ),
         ...staged.warnings,
+        ...(tableFilesWarning === undefined ? [] : [tableFilesWarning]),
       ],
     }
   } catch (error) {
@@ -451,6 +469,43 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     await abandonBuildFolder(build)
     throw error
   }
+}
+
+/**
+ * Writes the committed catalog's tables as files into `tableFilesDir`: the ones the build made (moved out of
+ * the catalog folder, where they waited), or, for an update its serving database took in place (whose own
+ * files hold its changes alone), written from the catalog. A failure no longer undoes the catalog: it is
+ * returned as a warning.
+ */
+async function writeTableFiles(
+  catalogDir: string,
+  manifest: CatalogManifest,
+  tableFilesDir: string,
+  built: boolean,
+): Promise<string | undefined> {
+  try {
+    if (built) await moveFolder(join(catalogDir, BUILD_TABLES_DIR), tableFilesDir)
+    else await exportCatalogTables(catalogDir, manifest, tableFilesDir)
+    return undefined
+  } catch (error) {
+    await rm(join(catalogDir, BUILD_TABLES_DIR), { recursive: true, force: true })
+    return `the catalog is written, but its tables could not be written as files into ${tableFilesDir}: ${error instanceof Error ? error.message : String(error)}`
+  }
+}
+
+/**
+ * Whether the serving database of the catalog being updated may take an update in place: not when its rows
+ * are in the ids' text order, or when it has no serving database or one not closed cleanly (a write-ahead log).
+ */
+const mayUpdateInPlace = (previous: PreviousCatalog): boolean => inPlaceDeclinedReason(previous) === ''
+
+function inPlaceDeclinedReason(previous: PreviousCatalog): string {
+  const serving = previousFile(previous, SERVING_DATABASE_FILE)
+  if (catalogIdOrder(previous.manifest) === 'by-text')
+    return "the catalog being updated numbers its serving rows in the ids' text order (format 7 or earlier)"
+  if (!existsSync(serving)) return 'the catalog being updated has no serving database'
+  if (existsSync(`${serving}.wal`)) return 'the serving database being updated has a write-ahead log'
+  return ''
 }
 
 /** Moves a folder, also onto another file system (a rename cannot cross one). */

@@ -2,7 +2,7 @@
 // does not, records the new snapshot does not mention stay; merged ids are recorded (chains resolved) and
 // remove the old record unless it was published again after the merge. A catalog keeps its record codec
 // across updates.
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CATALOG_FORMAT_VERSION, type CatalogManifest } from '@oqlkit/catalog'
@@ -363,5 +363,57 @@ describe('an update its catalog’s serving database cannot take in place', () =
         [...(await read((catalog) => catalog.records('works'), dir()))].map(([id, r]) => [id, r.title]),
       ),
     ).toEqual({ W2: 'two', W3: 'three', W5: 'five, revised' })
+  }, 120_000)
+})
+
+describe('the table files of an update (--table-files)', () => {
+  it('are every row of the updated catalog, written from it, where the update itself wrote its changes alone', async () => {
+    const dir = join(root, 'table-files-catalog')
+    const ingestInto = (name: string, works: readonly FixtureRecord[], tableFilesDir?: string) => {
+      const snapshotDir = join(root, name)
+      writeLegacySnapshot(snapshotDir, partsOf('works', works))
+      return ingestSnapshot({
+        snapshotDir,
+        outDir: dir,
+        ...core,
+        ...(tableFilesDir === undefined ? {} : { tableFilesDir }),
+      })
+    }
+    await ingestInto('table-files-first', [
+      work(1, '2024-01-01T10:00:00', { title: 'one', referenced_works: ['https://openalex.org/W2'] }),
+      work(2, '2024-01-01T10:00:00', { title: 'two' }),
+    ])
+    const files = join(root, 'table-files')
+    const summary = await ingestInto(
+      'table-files-update',
+      [
+        work(2, '2024-02-01T10:00:00', { title: 'two, revised' }),
+        work(3, '2024-02-01T10:00:00', { title: 'three', referenced_works: ['https://openalex.org/W1'] }),
+      ],
+      files,
+    )
+    expect(summary.warnings).toStrictEqual([])
+    const tables = await read(
+      async (catalog) => ({
+        works: await catalog.rows('SELECT id FROM read_parquet($1)', [
+          join(files, 'entities', 'works.parquet'),
+        ]),
+        cited: await catalog.rows('SELECT key, work_id FROM read_parquet($1)', [
+          join(files, 'links', 'works-referenced-works.parquet'),
+        ]),
+        rows: catalog.manifest().entities.works.rowCount,
+      }),
+      dir,
+    )
+    expect(tables).toStrictEqual({
+      works: [{ id: 'W1' }, { id: 'W2' }, { id: 'W3' }],
+      cited: [
+        { key: 'W1', work_id: 'W3' },
+        { key: 'W2', work_id: 'W1' },
+      ],
+      rows: 3,
+    })
+    // Nothing of the build's own files is left in the catalog.
+    expect(readdirSync(dir).filter((name) => name.startsWith('.'))).toStrictEqual([])
   }, 120_000)
 })

@@ -1,6 +1,6 @@
 // `createDuckDbAdapter`: the StorageAdapter over a catalog folder, as a factory of parts (kysely's dialect
-// pattern): the plan compiler (pure, `compile`), the driver (a DuckDB with views over the catalog's Parquet
-// files and its serving database attached read-only), and the capabilities. Nothing is loaded at open: the
+// pattern): the plan compiler (pure, `compile`), the driver (a DuckDB with views over the catalog's tables and
+// its serving database attached read-only), and the capabilities. Nothing is loaded at open: the
 // tables stay on disk, so the serving process holds only what a query touches (DuckDB's buffer cache), and
 // opening is instant.
 

@@ -1,5 +1,5 @@
-// Writes a catalog's tables as Parquet files from its serving database: the entity, link and id files of the
-// catalog layout (`entities/`, `links/`, `ids/` under `outDir`), with their columns, row order and row group
+// Writes a catalog's tables as Parquet files from its serving database (or, for a catalog of format 8 or
+// before, from the files it lists): the entity, link and id files of the catalog layout (`entities/`, `links/`, `ids/` under `outDir`), with their columns, row order and row group
 // sizes. For readers that want plain files (another engine, a ClickHouse load, DuckDB users' own SQL) rather
 // than the serving database.
 import { mkdir, rm, stat } from 'node:fs/promises'
@@ -21,7 +21,7 @@ import {
   SERVING_DATABASE_FILE,
   sqlInteger,
 } from '@oqlkit/catalog'
-import { servingTableRelations } from '../query/catalog-table-relations.ts'
+import { catalogTableRelations } from '../query/catalog-table-relations.ts'
 import { SERVING_DATABASE_NAME } from '../query/catalog-views.ts'
 import { openDuckDbDatabase } from '../query/duckdb-driver.ts'
 
@@ -45,7 +45,8 @@ export async function exportCatalogTables(
   outDir: string,
   options: CatalogTableExportOptions = {},
 ): Promise<CatalogFile[]> {
-  const relations = servingTableRelations(manifest)
+  // Where the catalog lists files (format 8 and before) they are copied; otherwise the serving database is read.
+  const relations = catalogTableRelations(catalogDir, manifest)
   const outputs: { path: string; relation: string; rowGroup: number }[] = [
     ...CATALOG_ENTITIES.map((info) => ({
       path: entityFilePath(info.entity),

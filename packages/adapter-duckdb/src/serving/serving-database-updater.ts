@@ -143,14 +143,16 @@ export async function updateServingDatabase(
       (options.previousIdOrder === 'by-text'
         ? "the catalog being updated numbers its serving rows in the ids' text order (format 7 or earlier)"
         : undefined) ??
-      (await layoutDeclined(db)) ??
+      (await layoutDeclined(db, manifest)) ??
       (await planChanges(db, options.maxChangedShare, options.gone))
     if (typeof planned === 'string') return planned
     await applyChanges(db, manifest, planned, options)
+    const tableRows = await tableRowsOf(db, manifest)
+    if (typeof tableRows === 'string') return tableRows
     return {
       rows: await servingDatabaseRows(db),
       changed: new Map(planned.map(({ info, deleted, inserted }) => [info.entity, { deleted, inserted }])),
-      tableRows: await tableRowsOf(db, manifest),
+      tableRows,
     }
   }).catch(async (error: unknown) => {
     await remove()
@@ -165,19 +167,20 @@ export async function updateServingDatabase(
 }
 
 /**
- * The rows each link table and the external ids hold once changed, and a check that each entity holds the
- * rows the manifest says: an update whose changes and kept rows do not add up is refused, not written.
+ * The rows each link table and the external ids hold once changed; or, when an entity does not hold the rows
+ * the manifest says (changes and kept rows that do not add up), why the database must be built whole instead.
  */
-async function tableRowsOf(db: DuckDbConnectionLike, manifest: CatalogManifest): Promise<ServedTableRows> {
+async function tableRowsOf(
+  db: DuckDbConnectionLike,
+  manifest: CatalogManifest,
+): Promise<ServedTableRows | string> {
   const count = async (table: string) =>
     Number((await db.all(`SELECT count(*) AS n FROM ${served(table)}`))[0]?.n ?? 0)
   for (const info of CATALOG_ENTITIES) {
     const rows = await count(narrowEntityTable(info.entity))
     const expected = manifest.entities[info.entity].rowCount
     if (rows !== expected)
-      throw new Error(
-        `the serving database's ${info.entity} hold ${rows} rows after the update where the catalog has ${expected}`,
-      )
+      return `the serving database's ${info.entity} would hold ${rows} rows where the catalog has ${expected}`
   }
   const links: Record<string, number> = {}
   for (const spec of LINK_TABLES)
@@ -186,7 +189,10 @@ async function tableRowsOf(db: DuckDbConnectionLike, manifest: CatalogManifest):
 }
 
 /** Why the copied database cannot be changed in place: built before a column the tables now carry. */
-async function layoutDeclined(db: DuckDbConnectionLike): Promise<string | undefined> {
+async function layoutDeclined(
+  db: DuckDbConnectionLike,
+  manifest: CatalogManifest,
+): Promise<string | undefined> {
   if ((await readNarrowRowNumber(db, SERVING_DATABASE_NAME)) === 'rowid')
     return 'the serving database being updated numbers its rows by rowid'
   if ((await readLinkExtremeColumns(db, SERVING_DATABASE_NAME)).size !== LINK_TABLES.length)
@@ -195,6 +201,13 @@ async function layoutDeclined(db: DuckDbConnectionLike): Promise<string | undefi
     return 'the serving database being updated has no record locations beside its external ids'
   if (!(await servingTableExists(db, SERVING_DATABASE_NAME, AUTOCOMPLETE_LAYOUT_TABLE)))
     return 'the serving database being updated has no autocomplete index'
+  // Every entity's table, changed or not, is read by the columns the catalog lists (the only table store).
+  for (const info of CATALOG_ENTITIES) {
+    const held = await servingTableColumns(db, SERVING_DATABASE_NAME, `${info.table}__narrow`)
+    const missing = manifest.entities[info.entity].columns.find((column) => !held.has(column.name))
+    if (missing !== undefined)
+      return `the serving database being updated has no column ${missing.name} in its ${info.entity}`
+  }
   return undefined
 }
 

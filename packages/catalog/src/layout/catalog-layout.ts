@@ -30,7 +30,7 @@ export const CATALOG_FORMAT_VERSION = 9
  * manifest entries list no file); 8, which also wrote them as Parquet files, and whose files and serving rows
  * are in id order with letter ids by number (`entity-id-order.ts`); 7, in the ids' text order, whose record stores name their codec (zstd or
  * deflate); and 6, whose stores are all deflate and otherwise 7. 7 exists so that an oqlkit that knows only
- * deflate refuses a catalog of zstd stores instead of appending deflated records to one. An update writes 8.
+ * deflate refuses a catalog of zstd stores instead of appending deflated records to one. An update writes 9.
  */
 export const READABLE_CATALOG_FORMAT_VERSIONS = [6, 7, 8, CATALOG_FORMAT_VERSION] as const
 export type CatalogFormatVersion = (typeof READABLE_CATALOG_FORMAT_VERSIONS)[number]

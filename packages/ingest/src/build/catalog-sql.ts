@@ -137,7 +137,7 @@ export const CREATE_ID_STAGE_TABLES_SQL = [
   'CREATE TABLE record_bases (entity VARCHAR, part INTEGER, base BIGINT)',
 ] as const
 
-// ---- updating: the catalog being updated is read from its own files, never re-parsed ----
+// ---- updating: the catalog being updated is read from its own tables, never re-parsed ----
 
 /**
  * Where sequence numbers begin for the snapshot's records: a part's records are numbered from (its task
@@ -386,8 +386,8 @@ const RANGE_COLUMN = '__range'
  * spills) everything it is given before it writes a file: 13 GB of spill for 500k works' rows in one
  * statement, and a full disk at 1M. Each range is then read back alone: selecting a range from the table
  * instead re-read (and decompressed) every record once per range, which made sorting 1M works take over an
- * hour. The rows an update keeps from the catalog's file are not split: its file is in id order, and each
- * range reads its part of it (`insertSortedRangeSql`).
+ * hour. The rows an update keeps from the catalog's table are not split: they are in id order, and each range
+ * reads its part of them (`insertSortedRangeSql`).
  */
 export function splitRowsIntoRangesSql(info: CatalogEntityInfo, slice: number): string {
   const key = rangeKeyOf(info)

@@ -88,7 +88,7 @@ export interface BuildSearchIndexOptions {
    * `search_build_*` tables on it. Its `memory_limit` and `temp_directory` bound what the build holds.
    */
   readonly connection: DuckDBConnection | SearchBuildSession
-  /** The catalog folder: entity files are read from `entities/`. */
+  /** The catalog folder (its records, and its serving database for where each one lies). */
   readonly catalogDir: string
   /**
    * The entities' texts files (an ingest shares its own with the vectors and the tagger). Default: written

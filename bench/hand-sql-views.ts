@@ -4,12 +4,20 @@
 // record store (`record_offset`, `record_bytes`), each record a zstd frame of its own compressed with the
 // store's dictionary. So the hand-written side selects those two columns and reads each record the plain way:
 // one positioned read per record and one decompression with the store's codec, nothing merged or cached.
-import { closeSync, openSync, read as readFd, readFileSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, read as readFd, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { DuckDBConnection } from '@duckdb/node-api'
-import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
-import { checkRecordCodecId, recordCodecOf } from '@oqlkit/catalog'
+import { createDuckDbInstance, exportCatalogTables, tablesInServingDatabase } from '@oqlkit/adapter-duckdb'
+import {
+  checkRecordCodecId,
+  EXTERNAL_IDS_FILE,
+  entityFilePath,
+  linkFilePath,
+  readCatalogManifest,
+  recordCodecOf,
+} from '@oqlkit/catalog'
 
 interface ManifestFiles {
   readonly entities: Record<
@@ -48,24 +56,40 @@ const readAt = promisify(readFd)
 
 export async function openHandSqlViews(catalogDir: string): Promise<HandSqlDatabase> {
   const manifest = JSON.parse(readFileSync(join(catalogDir, 'catalog.json'), 'utf8')) as ManifestFiles
+  // A catalog of format 9 keeps its tables in its serving database alone: a hand-written client over Parquet
+  // files reads the files `exportCatalogTables` writes of them (once, into a folder removed at close).
+  const read = await readCatalogManifest(catalogDir)
+  if (!read.ok) throw new Error(read.message)
+  const exported = tablesInServingDatabase(read.manifest)
+    ? mkdtempSync(join(tmpdir(), 'oqlkit-hand-sql-'))
+    : undefined
+  if (exported !== undefined) await exportCatalogTables(catalogDir, read.manifest, exported)
   // File names come from our own manifest, not from a user; quoted all the same.
-  const fileList = (files: readonly string[]) =>
-    `[${files.map((file) => `'${join(catalogDir, file).replaceAll("'", "''")}'`).join(', ')}]`
+  const fileList = (files: readonly string[] | undefined, layoutPath: string) =>
+    `[${(exported === undefined
+      ? (files ?? []).map((file) => join(catalogDir, file))
+      : [join(exported, layoutPath)]
+    )
+      .map((file) => `'${file.replaceAll("'", "''")}'`)
+      .join(', ')}]`
   const instance = await createDuckDbInstance()
   const connection = await instance.connect()
   await connection.run('SET parquet_metadata_cache = true')
-  const views: Record<string, readonly string[] | undefined> = {
-    works: manifest.entities.works?.files,
-    authorships: manifest.links['works-authors']?.files,
-    work_institutions: manifest.links['works-institutions']?.files,
-    work_topics: manifest.links['works-topics']?.files,
-    citations: manifest.links['works-referenced-works']?.files,
-    work_institution_countries: manifest.links['works-institution-countries']?.files,
-    external_ids: manifest.externalIds.files,
+  const views: Record<string, readonly [readonly string[] | undefined, string]> = {
+    works: [manifest.entities.works?.files, entityFilePath('works')],
+    authorships: [manifest.links['works-authors']?.files, linkFilePath('works-authors')],
+    work_institutions: [manifest.links['works-institutions']?.files, linkFilePath('works-institutions')],
+    work_topics: [manifest.links['works-topics']?.files, linkFilePath('works-topics')],
+    citations: [manifest.links['works-referenced-works']?.files, linkFilePath('works-referenced-works')],
+    work_institution_countries: [
+      manifest.links['works-institution-countries']?.files,
+      linkFilePath('works-institution-countries'),
+    ],
+    external_ids: [manifest.externalIds.files, EXTERNAL_IDS_FILE],
   }
-  for (const [view, files] of Object.entries(views)) {
-    if (files === undefined) throw new Error(`the catalog in ${catalogDir} has no files for ${view}`)
-    await connection.run(`CREATE VIEW ${view} AS SELECT * FROM read_parquet(${fileList(files)})`)
+  for (const [view, [files, layoutPath]] of Object.entries(views)) {
+    if (files === undefined) throw new Error(`the catalog in ${catalogDir} has no table for ${view}`)
+    await connection.run(`CREATE VIEW ${view} AS SELECT * FROM read_parquet(${fileList(files, layoutPath)})`)
   }
   const store = manifest.entities.works?.recordStore
   if (store === undefined) throw new Error(`the catalog in ${catalogDir} has no record store for works`)
@@ -97,6 +121,7 @@ export async function openHandSqlViews(catalogDir: string): Promise<HandSqlDatab
       closeSync(recordFile)
       connection.closeSync()
       instance.closeSync()
+      if (exported !== undefined) rmSync(exported, { recursive: true, force: true })
     },
   }
 }

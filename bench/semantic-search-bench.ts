@@ -27,8 +27,21 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createDuckDbAdapter, createDuckDbInstance, readCatalogWorkVectors } from '@oqlkit/adapter-duckdb'
-import { isHeldOut, readCatalogManifest, vectorIndexOf } from '@oqlkit/catalog'
+import {
+  catalogTableRelations,
+  createDuckDbAdapter,
+  createDuckDbInstance,
+  readCatalogWorkVectors,
+  SERVING_DATABASE_NAME,
+  tablesInServingDatabase,
+} from '@oqlkit/adapter-duckdb'
+import {
+  constantLiteral,
+  isHeldOut,
+  readCatalogManifest,
+  SERVING_DATABASE_FILE,
+  vectorIndexOf,
+} from '@oqlkit/catalog'
 import { planQuery, type StorageAdapter, unitVector } from '@oqlkit/engine'
 import { connectionSession, indexCatalogVectors, RecordTextsFiles, readWorkTexts } from '@oqlkit/ingest'
 import type { Oqo } from '@oqlkit/oqo-schema'
@@ -115,9 +128,14 @@ const { model } = await readLsaModel(
 )
 
 // The held-out works with an abstract: their abstract and related works.
-const worksFile = resolve(catalogDir, manifest.entities.works.files[0]!)
 const instance = await createDuckDbInstance()
 const connection = await instance.connect()
+// The works' table: its file, or (format 9) the serving database, attached read-only.
+if (tablesInServingDatabase(manifest))
+  await connection.run(
+    `ATTACH ${constantLiteral(resolve(catalogDir, SERVING_DATABASE_FILE))} AS ${SERVING_DATABASE_NAME} (READ_ONLY)`,
+  )
+const works = catalogTableRelations(catalogDir, manifest, { ordered: false }).entity('works')
 const source = {
   rows: async (sql: string, params: readonly unknown[] = []) =>
     (await connection.runAndReadAll(sql, [...(params as never[])])).getRowObjectsJson() as Record<
@@ -153,9 +171,7 @@ probes.sort(
     (a.id < b.id ? -1 : 1),
 )
 probes.length = Math.min(probes.length, queryCount)
-const allIds = new Set(
-  (await source.rows('SELECT id FROM read_parquet($1)', [worksFile])).map((row) => shortId(String(row.id))),
-)
+const allIds = new Set((await source.rows(`SELECT id FROM ${works}`)).map((row) => shortId(String(row.id))))
 connection.closeSync()
 instance.closeSync()
 rmSync(textsDir, { recursive: true, force: true })

@@ -54,6 +54,18 @@ async function read<T>(use: (catalog: CatalogInspector) => Promise<T>, dir = cat
   }
 }
 
+/** Writes a legacy snapshot of works and ingests it (core) into the catalog in `outDir`. */
+function ingestWorksInto(
+  outDir: string,
+  name: string,
+  works: readonly FixtureRecord[],
+  options: Partial<IngestOptions> = {},
+): Promise<IngestSummary> {
+  const snapshotDir = join(root, name)
+  writeLegacySnapshot(snapshotDir, partsOf('works', works))
+  return ingestSnapshot({ snapshotDir, outDir, ...core, ...options })
+}
+
 const titles = () =>
   read(async (catalog) =>
     Object.fromEntries([...(await catalog.records('works'))].map(([id, record]) => [id, record.title])),
@@ -163,15 +175,8 @@ describe('updating a catalog by updated_date partition', () => {
 
 describe('updating a catalog of format 6, whose records are deflated', () => {
   const dir = () => join(root, 'deflated-catalog')
-  const ingestInto = (
-    name: string,
-    works: readonly FixtureRecord[],
-    options: Partial<IngestOptions> = {},
-  ) => {
-    const snapshotDir = join(root, name)
-    writeLegacySnapshot(snapshotDir, partsOf('works', works))
-    return ingestSnapshot({ snapshotDir, outDir: dir(), ...core, ...options })
-  }
+  const ingestInto = (name: string, works: readonly FixtureRecord[], options: Partial<IngestOptions> = {}) =>
+    ingestWorksInto(dir(), name, works, options)
   const storeOf = async () => {
     const catalog = await CatalogInspector.open(dir())
     try {
@@ -249,11 +254,7 @@ describe('updating a catalog of format 6, whose records are deflated', () => {
 
 describe('updating a catalog written with columns this version no longer writes', () => {
   const dir = () => join(root, 'wider-catalog')
-  const ingestInto = (name: string, works: readonly FixtureRecord[]) => {
-    const snapshotDir = join(root, name)
-    writeLegacySnapshot(snapshotDir, partsOf('works', works))
-    return ingestSnapshot({ snapshotDir, outDir: dir(), ...core })
-  }
+  const ingestInto = (name: string, works: readonly FixtureRecord[]) => ingestWorksInto(dir(), name, works)
 
   const readWider = <T>(use: (catalog: CatalogInspector) => Promise<T>) => read(use, dir())
 
@@ -308,14 +309,10 @@ describe('updating a catalog written with columns this version no longer writes'
 
 describe('an update its catalog’s serving database cannot take in place', () => {
   const dir = () => join(root, 'reordered-catalog')
+  /** The build steps the ingest reported. */
   const ingestInto = async (name: string, works: readonly FixtureRecord[]) => {
-    const snapshotDir = join(root, name)
-    writeLegacySnapshot(snapshotDir, partsOf('works', works))
     const steps = new Set<string>()
-    await ingestSnapshot({
-      snapshotDir,
-      outDir: dir(),
-      ...core,
+    await ingestWorksInto(dir(), name, works, {
       onProgress: (event) => {
         if (event.step !== null) steps.add(event.step)
       },
@@ -369,16 +366,8 @@ describe('an update its catalog’s serving database cannot take in place', () =
 describe('the table files of an update (--table-files)', () => {
   it('are every row of the updated catalog, written from it, where the update itself wrote its changes alone', async () => {
     const dir = join(root, 'table-files-catalog')
-    const ingestInto = (name: string, works: readonly FixtureRecord[], tableFilesDir?: string) => {
-      const snapshotDir = join(root, name)
-      writeLegacySnapshot(snapshotDir, partsOf('works', works))
-      return ingestSnapshot({
-        snapshotDir,
-        outDir: dir,
-        ...core,
-        ...(tableFilesDir === undefined ? {} : { tableFilesDir }),
-      })
-    }
+    const ingestInto = (name: string, works: readonly FixtureRecord[], tableFilesDir?: string) =>
+      ingestWorksInto(dir, name, works, tableFilesDir === undefined ? {} : { tableFilesDir })
     await ingestInto('table-files-first', [
       work(1, '2024-01-01T10:00:00', { title: 'one', referenced_works: ['https://openalex.org/W2'] }),
       work(2, '2024-01-01T10:00:00', { title: 'two' }),

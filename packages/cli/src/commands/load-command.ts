@@ -48,7 +48,7 @@ const formatSummary = (summary: LoadSummary, endpoint: string, catalog: string):
 
 export const loadCommand: CliCommand = {
   name: 'load',
-  usage: `oqlkit load --into http://[user[:password]@]host:8123/<catalog> [--catalog DIR] [--cluster NAME] [--keep-versions N]   (default --catalog ${DEFAULT_CATALOG_DIR}, catalog name oqlkit, 2 versions kept: the new one and the one served before)`,
+  usage: `oqlkit load --into http://[user[:password]@]host:8123/<catalog> [--catalog DIR] [--cluster NAME] [--keep-versions N]   (default --catalog ${DEFAULT_CATALOG_DIR}, catalog name oqlkit, 2 versions kept: the new one and the one served before; the tables of a catalog that keeps them in catalog.duckdb are first written as Parquet files into a temporary folder, removed afterwards)`,
   run(args, context) {
     return withUsageProblems(this, async () => {
       const { values } = parseCommandLine(args, OPTIONS)

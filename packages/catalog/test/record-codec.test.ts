@@ -4,11 +4,13 @@
 
 import { sampleSnapshotLines } from '@oqlkit/ingest/test-support'
 import { describe, expect, it } from 'vitest'
+import { packAbstractWords } from '../src/records/abstract-words-packer.ts'
 import {
   buildRecordDictionary,
   checkRecordCodecId,
   RECORD_CODEC_ID,
   RECORD_CODEC_IDS,
+  type RecordCodecId,
   recordCodecOf,
 } from '../src/records/record-codec.ts'
 
@@ -63,17 +65,23 @@ describe('record dictionaries and codec ids', () => {
     expect(buildRecordDictionary(examples, 'zstd+dictionary')).toStrictEqual(
       joined.subarray(joined.length - 128 * 1024),
     )
-    expect(buildRecordDictionary(examples.slice(0, 1))).toStrictEqual(Buffer.from(examples[0]!, 'utf8'))
+    // The default codec's dictionary holds what its compressor sees: the example with its abstract packed.
+    expect(buildRecordDictionary(examples.slice(0, 1))).toStrictEqual(packAbstractWords(examples[0]!))
   })
 
-  it('writes new stores with zstd and reads both', () => {
-    expect(RECORD_CODEC_ID).toBe('zstd+dictionary')
+  it('writes new stores with zstd over abstracts packed as words, smaller than zstd alone, and reads all three', () => {
+    expect(RECORD_CODEC_ID).toBe('zstd+dictionary+abstract-words')
+    const size = (id: RecordCodecId) => {
+      const codec = recordCodecOf(id, buildRecordDictionary(records.slice(0, 16), id))
+      return records.reduce((sum, record) => sum + codec.encode(record).length, 0)
+    }
+    expect(size('zstd+dictionary+abstract-words')).toBeLessThan(size('zstd+dictionary') * 0.95)
     for (const id of RECORD_CODEC_IDS) expect(checkRecordCodecId(id, 'records/works.records')).toBe(id)
   })
 
   it('refuses a codec it does not know, naming the store and the codecs it reads', () => {
     expect(() => checkRecordCodecId('brotli', 'records/works.records')).toThrow(
-      'The record store records/works.records uses codec "brotli"; this version reads deflate-raw+dictionary and zstd+dictionary',
+      'The record store records/works.records uses codec "brotli"; this version reads deflate-raw+dictionary, zstd+dictionary, zstd+dictionary+abstract-words',
     )
   })
 })

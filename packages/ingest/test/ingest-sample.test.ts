@@ -165,7 +165,7 @@ describe('ingest of the committed sample snapshot (legacy layout)', () => {
         expect(manifest.entities[entity as CatalogEntity].recordStore).toStrictEqual({
           file: `records/${entity}.records`,
           dictionary: `records/${entity}.dict`,
-          codec: 'zstd+dictionary',
+          codec: 'zstd+dictionary+abstract-words',
         })
         const rows = await catalog.rows(
           'SELECT id, openalex_id, record_offset, record_bytes FROM read_parquet($1) ORDER BY record_offset',

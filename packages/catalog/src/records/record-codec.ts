@@ -3,9 +3,10 @@
 // keys and URL prefixes); a dictionary made of typical records of the same entity gives it back, so records
 // stay small and each one still decompresses by itself, without touching its neighbours.
 //
-// Two codecs, named in catalog.json per record store (`recordStore.codec`), so a catalog written with either
-// is read: raw deflate (node:zlib; every store of a format 6 catalog, and of a catalog built from one) and
-// zstd, which new stores are written with (format 7). zstd comes from `zstd-napi` (the zstd library's own C code behind Node-API) because Node
+// Three codecs, named in catalog.json per record store (`recordStore.codec`), so a catalog written with any
+// is read: raw deflate (node:zlib; every store of a format 6 catalog, and of a catalog built from one), zstd
+// (format 7 on), and zstd over records whose abstract is packed as its words (abstract-words-packer.ts), which
+// new stores are written with. zstd comes from `zstd-napi` (the zstd library's own C code behind Node-API) because Node
 // 20's zlib has no zstd. Per record, one thread (`npm run bench:parse-cost`): on 9,298 generated works of
 // 15.6 KiB, zstd level 3 with a 128 KiB dictionary compressed in 108 µs against deflate's 319 µs (level 6,
 // 32 KiB) and decompressed in 54 µs against 112 µs, at the same size (0.168 of the JSON against 0.167); on
@@ -14,12 +15,17 @@
 // (../ingest/record-dictionary-trainer.ts), which zstd loads the same way, telling the two apart by its magic.
 import { constants, deflateRawSync, inflateRawSync } from 'node:zlib'
 import { Compressor, Decompressor } from 'zstd-napi'
+import { packAbstractWords, unpackAbstractWords } from './abstract-words-packer.ts'
 
-export const RECORD_CODEC_IDS = ['deflate-raw+dictionary', 'zstd+dictionary'] as const
+export const RECORD_CODEC_IDS = [
+  'deflate-raw+dictionary',
+  'zstd+dictionary',
+  'zstd+dictionary+abstract-words',
+] as const
 export type RecordCodecId = (typeof RECORD_CODEC_IDS)[number]
 
 /** The codec new record stores are written with; an update keeps the codec of the store it extends. */
-export const RECORD_CODEC_ID: RecordCodecId = 'zstd+dictionary'
+export const RECORD_CODEC_ID: RecordCodecId = 'zstd+dictionary+abstract-words'
 
 export const isRecordCodecId = (id: string): id is RecordCodecId =>
   (RECORD_CODEC_IDS as readonly string[]).includes(id)
@@ -28,7 +34,7 @@ export const isRecordCodecId = (id: string): id is RecordCodecId =>
 export function checkRecordCodecId(id: string, store: string): RecordCodecId {
   if (isRecordCodecId(id)) return id
   throw new Error(
-    `The record store ${store} uses codec ${JSON.stringify(id)}; this version reads ${RECORD_CODEC_IDS.join(' and ')}`,
+    `The record store ${store} uses codec ${JSON.stringify(id)}; this version reads ${RECORD_CODEC_IDS.join(', ')}`,
   )
 }
 
@@ -40,6 +46,7 @@ export function checkRecordCodecId(id: string, store: string): RecordCodecId {
 const DICTIONARY_BYTES: Readonly<Record<RecordCodecId, number>> = {
   'deflate-raw+dictionary': 32 * 1024,
   'zstd+dictionary': 128 * 1024,
+  'zstd+dictionary+abstract-words': 128 * 1024,
 }
 
 /**
@@ -51,7 +58,10 @@ export const buildRecordDictionary = (
   examples: readonly string[],
   codec: RecordCodecId = RECORD_CODEC_ID,
 ): Buffer => {
-  const joined = Buffer.from(examples.join('\n'), 'utf8')
+  const form = recordCodecOf(codec, Buffer.alloc(0))
+  const joined = Buffer.concat(
+    examples.flatMap((example, index) => [...(index === 0 ? [] : [NEWLINE]), form.compressedForm(example)]),
+  )
   const keep = DICTIONARY_BYTES[codec]
   return joined.length <= keep ? joined : joined.subarray(joined.length - keep)
 }
@@ -69,9 +79,13 @@ export const RECORD_DEFLATE_LEVEL = constants.Z_DEFAULT_COMPRESSION
  */
 export const RECORD_ZSTD_LEVEL = 3
 
+const NEWLINE = Buffer.from('\n')
+
 /** One record store's codec: each record compressed alone with the store's dictionary. */
 export interface RecordCodec {
   readonly id: RecordCodecId
+  /** The bytes the compressor is given for a record: what a dictionary for this codec is made of. */
+  compressedForm(json: string): Buffer
   encode(json: string): Buffer
   /** The record's JSON as UTF-8 bytes: a response can send them as they are. */
   decode(bytes: Uint8Array): Uint8Array
@@ -83,6 +97,10 @@ class DeflateRecordCodec implements RecordCodec {
 
   constructor(dictionary: Buffer) {
     this.#dictionary = dictionary
+  }
+
+  compressedForm(json: string): Buffer {
+    return Buffer.from(json, 'utf8')
   }
 
   encode(json: string): Buffer {
@@ -102,16 +120,23 @@ class DeflateRecordCodec implements RecordCodec {
  * zstd frames with the dictionary loaded once into a reused context (loading it per record would cost more
  * than the record). Each direction's context is made on first use: a parse worker only compresses, a reader
  * only decompresses. A frame states its size, so decoding allocates once. Not shared between threads: each
- * worker makes its own.
+ * worker makes its own. With `packsAbstracts`, a work's abstract is stored as its words.
  */
 class ZstdRecordCodec implements RecordCodec {
-  readonly id = 'zstd+dictionary'
+  readonly id: 'zstd+dictionary' | 'zstd+dictionary+abstract-words'
   readonly #dictionary: Buffer
+  readonly #packsAbstracts: boolean
   #compressor: Compressor | undefined
   #decompressor: Decompressor | undefined
 
-  constructor(dictionary: Buffer) {
+  constructor(dictionary: Buffer, packsAbstracts: boolean) {
     this.#dictionary = dictionary
+    this.#packsAbstracts = packsAbstracts
+    this.id = packsAbstracts ? 'zstd+dictionary+abstract-words' : 'zstd+dictionary'
+  }
+
+  compressedForm(json: string): Buffer {
+    return this.#packsAbstracts ? packAbstractWords(json) : Buffer.from(json, 'utf8')
   }
 
   encode(json: string): Buffer {
@@ -122,7 +147,7 @@ class ZstdRecordCodec implements RecordCodec {
       if (this.#dictionary.length > 0) compressor.loadDictionary(this.#dictionary)
       this.#compressor = compressor
     }
-    return this.#compressor.compress(Buffer.from(json, 'utf8'))
+    return this.#compressor.compress(this.compressedForm(json))
   }
 
   decode(bytes: Uint8Array): Uint8Array {
@@ -131,7 +156,8 @@ class ZstdRecordCodec implements RecordCodec {
       if (this.#dictionary.length > 0) decompressor.loadDictionary(this.#dictionary)
       this.#decompressor = decompressor
     }
-    return this.#decompressor.decompress(bytes)
+    const stored = this.#decompressor.decompress(bytes)
+    return this.#packsAbstracts ? unpackAbstractWords(stored) : stored
   }
 }
 
@@ -139,7 +165,9 @@ class ZstdRecordCodec implements RecordCodec {
 export function recordCodecOf(id: RecordCodecId, dictionary: Buffer): RecordCodec {
   switch (id) {
     case 'zstd+dictionary':
-      return new ZstdRecordCodec(dictionary)
+      return new ZstdRecordCodec(dictionary, false)
+    case 'zstd+dictionary+abstract-words':
+      return new ZstdRecordCodec(dictionary, true)
     case 'deflate-raw+dictionary':
       return new DeflateRecordCodec(dictionary)
     default:

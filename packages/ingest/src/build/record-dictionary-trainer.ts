@@ -41,7 +41,7 @@ const TRAINER = '--train-fastcover=k=1000,d=8,f=20'
  * zstd or any failure of the command is a `reason`.
  */
 export async function trainZstdDictionary(
-  examples: readonly string[],
+  examples: readonly (string | Uint8Array)[],
   options: DictionaryTrainingOptions,
 ): Promise<DictionaryTraining> {
   const { workDir, maxBytes, command = 'zstd', timeoutMs = DEFAULT_TIMEOUT_MS } = options

@@ -106,7 +106,7 @@ export async function recordCodingFor(
     dictionary: buildRecordDictionary(examples.slice(0, RAW_DICTIONARY_EXAMPLES), chosen),
     dictionaryKind: 'examples',
   }
-  if (training === undefined || chosen !== 'zstd+dictionary') return raw
+  if (training === undefined || chosen === 'deflate-raw+dictionary') return raw
   const heldOut = examples.filter((_, index) => index % HELD_OUT_EVERY === HELD_OUT_EVERY - 1)
   const trainOn = examples.filter((_, index) => index % HELD_OUT_EVERY !== HELD_OUT_EVERY - 1)
   const maxBytes = Math.min(
@@ -114,7 +114,12 @@ export async function recordCodingFor(
     Math.floor(utf8Bytes(trainOn) / TRAINING_BYTES_PER_DICTIONARY_BYTE),
   )
   if (maxBytes < MIN_TRAINED_DICTIONARY_BYTES || heldOut.length === 0) return raw
-  const trained = await trainZstdDictionary(trainOn, { ...training, maxBytes })
+  // Trained on what the compressor will be given (a work's abstract packed as its words), not the JSON.
+  const form = recordCodecOf(chosen, Buffer.alloc(0))
+  const trained = await trainZstdDictionary(
+    trainOn.map((record) => form.compressedForm(record)),
+    { ...training, maxBytes },
+  )
   if (trained.dictionary === null) return { ...raw, warning: trained.reason }
   const sizeWith = (dictionary: Buffer) => {
     const codec = recordCodecOf(chosen, dictionary)

@@ -4,12 +4,15 @@
 // For profiling at scale, where `bench:ingest`'s side-by-side ratios say how fast but not where.
 //
 //   npm run bench:ingest-steps -- --snapshot DIR --out DIR [--update] [--core] [--memory-limit 3GiB] [--top 25]
-// (--update: into the catalog already in --out, as `oqlkit ingest` does; else it is built from scratch)
+//                                 [--record-codec zstd+dictionary]
+// (--update: into the catalog already in --out, as `oqlkit ingest` does; else it is built from scratch;
+// --record-codec: new record stores in another codec than the default, to compare codecs side by side)
 import { parseArgs } from 'node:util'
+import { RECORD_CODEC_IDS } from '@oqlkit/catalog'
 import { type IngestProgress, ingestSnapshot } from '@oqlkit/ingest'
 
 const USAGE =
-  'usage: npm run bench:ingest-steps -- --snapshot DIR --out DIR [--update] [--core] [--memory-limit 3GiB] [--top 25]'
+  'usage: npm run bench:ingest-steps -- --snapshot DIR --out DIR [--update] [--core] [--memory-limit 3GiB] [--top 25] [--record-codec ID]'
 const { values: args } = parseArgs({
   options: {
     snapshot: { type: 'string' },
@@ -18,11 +21,19 @@ const { values: args } = parseArgs({
     update: { type: 'boolean', default: false },
     'memory-limit': { type: 'string' },
     top: { type: 'string', default: '25' },
+    'record-codec': { type: 'string' },
   },
   strict: true,
 })
 if (args.snapshot === undefined || args.out === undefined) {
   console.error(USAGE)
+  process.exit(2)
+}
+const recordCodec = RECORD_CODEC_IDS.find((id) => id === args['record-codec'])
+if (args['record-codec'] !== undefined && recordCodec === undefined) {
+  console.error(
+    `--record-codec must be one of ${RECORD_CODEC_IDS.join(', ')}, not ${args['record-codec']}\n${USAGE}`,
+  )
   process.exit(2)
 }
 const top = Number(args.top)
@@ -72,6 +83,7 @@ const summary = await ingestSnapshot({
   mode: args.update ? 'update' : 'replace',
   ...(args['memory-limit'] === undefined ? {} : { memoryLimit: args['memory-limit'] }),
   ...(args.core ? { searchIndex: false, textTagger: false, vectors: false } : {}),
+  ...(recordCodec === undefined ? {} : { recordCodec }),
   onProgress: (event) => {
     const now = performance.now()
     const step = stepOf(event)

@@ -22,6 +22,7 @@ import {
   quoteIdentifier,
   RECORD_CODEC_ID,
   RECORD_CODEC_IDS,
+  type RecordCodecId,
   recordCodecOf,
 } from '@oqlkit/catalog'
 import {
@@ -72,12 +73,13 @@ const extracted = records.map((record) => extract(record))
 // zstd with the dictionary ingest chooses now (trained by the zstd command on the first 2,000 works, when it
 // compresses the held-out ones smaller), which the sums count.
 const workDir = mkdtempSync(join(tmpdir(), 'oqlkit-parse-cost-'))
-const chosen = await recordCodingFor(
-  undefined,
-  async () => lines.slice(0, DICTIONARY_EXAMPLES),
-  RECORD_CODEC_ID,
-  { workDir: join(workDir, 'dictionary') },
-)
+const chosenFor = (codec: RecordCodecId) =>
+  recordCodingFor(undefined, async () => lines.slice(0, DICTIONARY_EXAMPLES), codec, {
+    workDir: join(workDir, `dictionary-${codec}`),
+  })
+const chosen = await chosenFor(RECORD_CODEC_ID)
+// The codec before it (zstd over the records as they came), trained the same way: shown beside, not counted.
+const before = await chosenFor('zstd+dictionary')
 
 // The native path: each line framed with its number (no parse), then read by DuckDB with the paths' schema.
 const framedFile = join(workDir, 'framed.jsonl')
@@ -103,12 +105,15 @@ const codecs = [
     codec: recordCodecOf(id, buildRecordDictionary(lines.slice(0, 16), id)),
     counted: false,
   })),
-  {
-    name: `${chosen.codec}, ${chosen.dictionaryKind}${chosen.warning === undefined ? '' : ` (${chosen.warning})`}`,
-    id: chosen.codec,
-    codec: recordCodecOf(chosen.codec, chosen.dictionary),
-    counted: true,
-  },
+  ...[
+    { coding: before, counted: false },
+    { coding: chosen, counted: true },
+  ].map(({ coding, counted }) => ({
+    name: `${coding.codec}, ${coding.dictionaryKind}${coding.warning === undefined ? '' : ` (${coding.warning})`}`,
+    id: coding.codec,
+    codec: recordCodecOf(coding.codec, coding.dictionary),
+    counted,
+  })),
 ].map((variant) => ({ ...variant, encoded: lines.map((line) => variant.codec.encode(line)) }))
 
 /**

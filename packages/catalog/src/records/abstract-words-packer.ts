@@ -1,8 +1,9 @@
 // A work's abstract, stored as its words rather than as OpenAlex's inverted index. The inverted index
 // (`{"word": [0, 7], "other": [1], …}`) is 15% of a generated work's JSON and compresses badly: every word's
 // positions are distinct numbers the dictionary cannot predict. The same abstract as its words in order is
-// smaller and compresses like prose: records 19% smaller on 100k generated works and 17% on the 4,431 real
-// works of ../shared/data/real-works (zstd level 3, a dictionary trained on each form; BENCHMARKS.md `ca`).
+// smaller and compresses like prose: records 17% smaller on generated works and on the 4,431 real works of
+// ../shared/data/real-works (zstd level 3, a dictionary trained on each form; BENCHMARKS.md `ca`, `cb`), for
+// 35-73 µs more a work to read back (`cc`: a page of 25 records 0.97-1.23x the time).
 //
 // The record must come back byte for byte, so a record is packed only when its inverted index is written the
 // way `unpackAbstractWords` writes one: keys in the order the words first occur (or in the order a JavaScript
@@ -16,11 +17,14 @@
 // occurrence, so neither side hashes a string. Both sides work on the UTF-8 bytes and make no strings: on
 // this machine a Map of a work's words cost 30-40 µs and strings in and out of UTF-8 as much again, against
 // zstd's 25 µs to decompress the whole record.
+//
 // A packed record starts with a byte no JSON text starts with, so each record says which it is:
-//   0x01 <style digit> <offset>,<length> 0x01 <the record, its inverted index replaced by the words>
-// where offset and length (decimal, in bytes) locate the words in the text after the header: one token per
-// position, joined by spaces: the key's text where its word first occurs, `"<n>` where the n-th distinct word
-// (from 0, in order of first occurrence) occurs again, and `"` where no word is. No key's text starts with `"`.
+//   0x01 <style digit> <offset>,<length>,<positions>,<index bytes> 0x01 <the record, its index replaced by words>
+// Offset and length (decimal, in bytes) locate the words in the text after the header; the counts of positions
+// and of the index's bytes size the reader's arrays and output without a pass to count them. The words are one
+// token per position, joined by spaces: the key's text where its word first occurs, `"<n>` where the n-th
+// distinct word (from 0, in order of first occurrence) occurs again, `"` where no word is (no key's text
+// starts with `"`).
 
 const PACKED_MARK = 0x01
 const KEY = Buffer.from('"abstract_inverted_index":', 'latin1')
@@ -51,6 +55,22 @@ function digitCount(value: number): number {
 
 /** Writes `value` in decimal at `at` of `out`; returns where it ends. */
 function writeNumber(out: Uint8Array, at: number, value: number): number {
+  // Positions are mostly under 1,000: those without a loop.
+  if (value < 10) {
+    out[at] = ZERO + value
+    return at + 1
+  }
+  if (value < 100) {
+    out[at] = ZERO + Math.floor(value / 10)
+    out[at + 1] = ZERO + (value % 10)
+    return at + 2
+  }
+  if (value < 1000) {
+    out[at] = ZERO + Math.floor(value / 100)
+    out[at + 1] = ZERO + (Math.floor(value / 10) % 10)
+    out[at + 2] = ZERO + (value % 10)
+    return at + 3
+  }
   const end = at + digitCount(value)
   let rest = value
   for (let cursor = end - 1; cursor >= at; cursor--) {
@@ -223,7 +243,10 @@ function packed(bytes: Buffer): Buffer | null {
     else size += 1 + digitCount(word[key]!)
   }
   const style = order | (index.spaced ? SPACED : 0)
-  const header = Buffer.from(`\u0001${style}${start},${size}\u0001`, 'latin1')
+  const header = Buffer.from(
+    `\u0001${style}${start},${size},${holder.length},${index.end - start}\u0001`,
+    'latin1',
+  )
   const out = Buffer.allocUnsafe(header.length + start + size + bytes.length - index.end)
   header.copy(out, 0)
   let at = header.length + bytes.copy(out, header.length, 0, start)
@@ -246,24 +269,22 @@ export function unpackAbstractWords(stored: Uint8Array): Uint8Array {
   if (stored[0] !== PACKED_MARK) return stored
   const style: Style = stored[1]! - ZERO
   const gap = style & SPACED ? 1 : 0
+  // The header's four numbers, each ended by a comma and the last by the mark.
+  const header = [0, 0, 0, 0]
   let at = 2
-  let offset = 0
-  while (stored[at] !== COMMA) offset = offset * 10 + stored[at++]! - ZERO
-  at++
-  let length = 0
-  while (stored[at] !== PACKED_MARK) length = length * 10 + stored[at++]! - ZERO
-  const body = stored.subarray(at + 1)
+  for (let field = 0; field < header.length; field++, at++)
+    for (let byte = stored[at]; byte !== COMMA && byte !== PACKED_MARK; byte = stored[++at])
+      header[field] = header[field]! * 10 + byte! - ZERO
+  const [offset, length, count, indexBytes] = header as [number, number, number, number]
+  const body = stored.subarray(at)
   // A plain Uint8Array view: indexing a Buffer subclass in the loops below ran at half the speed.
   const tokens = new Uint8Array(body.buffer, body.byteOffset + offset, length)
   // One pass over the tokens: each distinct word's text (a byte range) and its positions as a chain.
-  let count = 1
-  for (let index = 0; index < tokens.length; index++) if (tokens[index] === SPACE) count++
   const textFrom = new Int32Array(count)
   const textTo = new Int32Array(count)
   const firstOf = new Int32Array(count)
   const lastOf = new Int32Array(count)
   const next = new Int32Array(count)
-  const listBytes = new Int32Array(count)
   let words = 0
   let position = 0
   for (let from = 0; from <= tokens.length; position++) {
@@ -275,14 +296,12 @@ export function unpackAbstractWords(stored: Uint8Array): Uint8Array {
       textTo[words] = to
       firstOf[words] = position
       lastOf[words] = position
-      listBytes[words] = digitCount(position)
       words++
     } else if (to > from + 1) {
       const word = numberIn(tokens, from + 1, to)
       if (!(word < words)) throw new Error(`A packed abstract refers to word ${word} before it occurs`)
       next[lastOf[word]!] = position
       lastOf[word] = position
-      listBytes[word] = listBytes[word]! + 1 + gap + digitCount(position)
     }
     from = to + 1
   }
@@ -296,10 +315,7 @@ export function unpackAbstractWords(stored: Uint8Array): Uint8Array {
     )
     order = [...indexes, ...order.filter((word) => !isIndex(word))]
   }
-  let size = 2 + Math.max(0, words - 1) * (1 + gap)
-  for (let word = 0; word < words; word++)
-    size += textTo[word]! - textFrom[word]! + 5 + gap + listBytes[word]!
-  const out = Buffer.allocUnsafe(offset + size + body.length - offset - length)
+  const out = Buffer.allocUnsafe(body.length - length + indexBytes)
   out.set(body.subarray(0, offset), 0)
   let cursor = offset
   out[cursor++] = OPEN
@@ -324,6 +340,7 @@ export function unpackAbstractWords(stored: Uint8Array): Uint8Array {
     out[cursor++] = CLOSE_LIST
   }
   out[cursor++] = CLOSE
+  if (cursor !== offset + indexBytes) throw new Error('A packed abstract does not give back its index')
   out.set(body.subarray(offset + length), cursor)
   return out
 }

@@ -34,8 +34,8 @@ describe('oqlkit load (into chdb behind the test stand-in for a ClickHouse HTTP 
       { readStdin: async () => '', writeProgress: (text) => progress.push(text), interactive: false },
     )
     expect(exitCode, stderr).toBe(0)
-    // The sample is of format 9: its tables are exported from its serving database first, with a bar of their
-    // own, into a temporary folder that is gone afterwards; then the load's bar.
+    // The sample keeps its tables in its serving database (format 9 on): they are exported from it first, with
+    // a bar of their own, into a temporary folder that is gone afterwards; then the load's bar.
     const exporting = progress.filter((line) => line.includes('catalog.duckdb'))
     expect(exporting[0]).toMatch(
       /^\[\.+\] +0% exporting \S+\.parquet from catalog\.duckdb \(1 of \d+ tables\)\n$/,

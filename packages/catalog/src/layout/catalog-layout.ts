@@ -24,15 +24,18 @@ import type { CatalogColumnType } from './entity-columns.ts'
 
 export const CATALOG_FORMAT = 'oqlkit-catalog'
 /** Bumped whenever a file, column or rule changes meaning; readers refuse other versions. */
-export const CATALOG_FORMAT_VERSION = 9
+export const CATALOG_FORMAT_VERSION = 10
 /**
- * The versions this one reads and updates: 9, whose tables are kept in the serving database alone (their
+ * The versions this one reads and updates: 10, whose new record stores keep a work's abstract as its words
+ * (codec `zstd+dictionary+abstract-words`; 10 exists so that an older oqlkit refuses such a catalog when it
+ * opens it, not at its first record read); 9, whose tables are kept in the serving database alone (their
  * manifest entries list no file); 8, which also wrote them as Parquet files, and whose files and serving rows
- * are in id order with letter ids by number (`entity-id-order.ts`); 7, in the ids' text order, whose record stores name their codec (zstd or
- * deflate); and 6, whose stores are all deflate and otherwise 7. 7 exists so that an oqlkit that knows only
- * deflate refuses a catalog of zstd stores instead of appending deflated records to one. An update writes 9.
+ * are in id order with letter ids by number (`entity-id-order.ts`); 7, in the ids' text order, whose record
+ * stores name their codec (zstd or deflate); and 6, whose stores are all deflate and otherwise 7. 7 exists so
+ * that an oqlkit that knows only deflate refuses a catalog of zstd stores instead of appending deflated
+ * records to one. An update writes 10, keeping each record store's codec.
  */
-export const READABLE_CATALOG_FORMAT_VERSIONS = [6, 7, 8, CATALOG_FORMAT_VERSION] as const
+export const READABLE_CATALOG_FORMAT_VERSIONS = [6, 7, 8, 9, CATALOG_FORMAT_VERSION] as const
 export type CatalogFormatVersion = (typeof READABLE_CATALOG_FORMAT_VERSIONS)[number]
 export const CATALOG_MANIFEST_FILE = 'catalog.json'
 /** The serving database: what `serve` attaches read-only instead of copying tables into memory. */

@@ -120,19 +120,21 @@ class DeflateRecordCodec implements RecordCodec {
  * zstd frames with the dictionary loaded once into a reused context (loading it per record would cost more
  * than the record). Each direction's context is made on first use: a parse worker only compresses, a reader
  * only decompresses. A frame states its size, so decoding allocates once. Not shared between threads: each
- * worker makes its own. With `packsAbstracts`, a work's abstract is stored as its words.
+ * worker makes its own. `zstd+dictionary+abstract-words` stores a work's abstract as its words.
  */
 class ZstdRecordCodec implements RecordCodec {
   readonly id: 'zstd+dictionary' | 'zstd+dictionary+abstract-words'
   readonly #dictionary: Buffer
-  readonly #packsAbstracts: boolean
   #compressor: Compressor | undefined
   #decompressor: Decompressor | undefined
 
-  constructor(dictionary: Buffer, packsAbstracts: boolean) {
+  constructor(id: ZstdRecordCodec['id'], dictionary: Buffer) {
+    this.id = id
     this.#dictionary = dictionary
-    this.#packsAbstracts = packsAbstracts
-    this.id = packsAbstracts ? 'zstd+dictionary+abstract-words' : 'zstd+dictionary'
+  }
+
+  get #packsAbstracts(): boolean {
+    return this.id === 'zstd+dictionary+abstract-words'
   }
 
   compressedForm(json: string): Buffer {
@@ -165,9 +167,8 @@ class ZstdRecordCodec implements RecordCodec {
 export function recordCodecOf(id: RecordCodecId, dictionary: Buffer): RecordCodec {
   switch (id) {
     case 'zstd+dictionary':
-      return new ZstdRecordCodec(dictionary, false)
     case 'zstd+dictionary+abstract-words':
-      return new ZstdRecordCodec(dictionary, true)
+      return new ZstdRecordCodec(id, dictionary)
     case 'deflate-raw+dictionary':
       return new DeflateRecordCodec(dictionary)
     default:

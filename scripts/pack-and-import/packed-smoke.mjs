@@ -3,6 +3,7 @@
 import { readClickHouseTarget } from '@oqlkit/adapter-clickhouse'
 import { openDuckDbDatabase } from '@oqlkit/adapter-duckdb'
 import { DEFAULT_REDIS_URL } from '@oqlkit/adapter-redis'
+import { zstdBackend } from '@oqlkit/catalog'
 import { runCli } from '@oqlkit/cli'
 import { decodeCursor, encodeCursor } from '@oqlkit/engine'
 import { API_VERSION, buildOpenApiDocument } from '@oqlkit/http'
@@ -31,5 +32,6 @@ process.stdout.write(
     openApiVersion: buildOpenApiDocument().info.version,
     cliExitCode: cli.exitCode,
     cliOxurl: JSON.parse(cli.stdout ?? '{}').oxurl,
+    zstd: zstdBackend.name,
   }),
 )

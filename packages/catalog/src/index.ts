@@ -121,6 +121,7 @@ export { selectRecordFields } from './records/record-field-selection.ts'
 export { type RecordLocation, RecordStoreReader } from './records/record-store-reader.ts'
 export { type RecordLocations, RecordTextsReader, TEXT_KEYS } from './records/record-texts-reader.ts'
 export { RecordTextsWorkerPool } from './records/record-texts-worker-pool.ts'
+export { type ZstdBackend, zstdBackend } from './records/zstd-backend.ts'
 export {
   type CatalogSearchQuery,
   catalogSearchQuery,

@@ -6,16 +6,16 @@
 // Three codecs, named in catalog.json per record store (`recordStore.codec`), so a catalog written with any
 // is read: raw deflate (node:zlib; every store of a format 6 catalog, and of a catalog built from one), zstd
 // (format 7 on), and zstd over records whose abstract is packed as its words (abstract-words-packer.ts), which
-// new stores are written with. zstd comes from `zstd-napi` (the zstd library's own C code behind Node-API) because Node
-// 20's zlib has no zstd. Per record, one thread (`npm run bench:parse-cost`): on 9,298 generated works of
+// new stores are written with. zstd is the zstd library's own C code, native or as WebAssembly (zstd-backend.ts),
+// because Node 20's zlib has no zstd. Per record, one thread (`npm run bench:parse-cost`): on 9,298 generated works of
 // 15.6 KiB, zstd level 3 with a 128 KiB dictionary compressed in 108 µs against deflate's 319 µs (level 6,
 // 32 KiB) and decompressed in 54 µs against 112 µs, at the same size (0.168 of the JSON against 0.167); on
 // the committed sample's 565 real works, 96 against 329 µs and 26 against 62 µs, at 0.232 against 0.220.
 // `buildRecordDictionary` makes the raw dictionary; a zstd store's is usually one the zstd command trained
 // (../ingest/record-dictionary-trainer.ts), which zstd loads the same way, telling the two apart by its magic.
 import { constants, deflateRawSync, inflateRawSync } from 'node:zlib'
-import { Compressor, Decompressor } from 'zstd-napi'
 import { packAbstractWords, unpackAbstractWords } from './abstract-words-packer.ts'
+import { type ZstdCompress, type ZstdDecompress, zstdBackend } from './zstd-backend.ts'
 
 export const RECORD_CODEC_IDS = [
   'deflate-raw+dictionary',
@@ -117,16 +117,15 @@ class DeflateRecordCodec implements RecordCodec {
 }
 
 /**
- * zstd frames with the dictionary loaded once into a reused context (loading it per record would cost more
- * than the record). Each direction's context is made on first use: a parse worker only compresses, a reader
- * only decompresses. A frame states its size, so decoding allocates once. Not shared between threads: each
+ * zstd frames with the store's dictionary, each direction's context made on first use (zstd-backend.ts): a
+ * parse worker only compresses, a reader only decompresses. A frame states its size, so decoding allocates once. Not shared between threads: each
  * worker makes its own. `zstd+dictionary+abstract-words` stores a work's abstract as its words.
  */
 class ZstdRecordCodec implements RecordCodec {
   readonly id: 'zstd+dictionary' | 'zstd+dictionary+abstract-words'
   readonly #dictionary: Buffer
-  #compressor: Compressor | undefined
-  #decompressor: Decompressor | undefined
+  #compress: ZstdCompress | undefined
+  #decompress: ZstdDecompress | undefined
 
   constructor(id: ZstdRecordCodec['id'], dictionary: Buffer) {
     this.id = id
@@ -142,23 +141,14 @@ class ZstdRecordCodec implements RecordCodec {
   }
 
   encode(json: string): Buffer {
-    if (this.#compressor === undefined) {
-      const compressor = new Compressor()
-      // Parameters first: zstd refuses to change them once a dictionary is loaded.
-      compressor.setParameters({ compressionLevel: RECORD_ZSTD_LEVEL })
-      if (this.#dictionary.length > 0) compressor.loadDictionary(this.#dictionary)
-      this.#compressor = compressor
-    }
-    return this.#compressor.compress(this.compressedForm(json))
+    this.#compress ??= zstdBackend.compressor(this.#dictionary, RECORD_ZSTD_LEVEL)
+    const frame = this.#compress(this.compressedForm(json))
+    return Buffer.isBuffer(frame) ? frame : Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength)
   }
 
   decode(bytes: Uint8Array): Uint8Array {
-    if (this.#decompressor === undefined) {
-      const decompressor = new Decompressor()
-      if (this.#dictionary.length > 0) decompressor.loadDictionary(this.#dictionary)
-      this.#decompressor = decompressor
-    }
-    const stored = this.#decompressor.decompress(bytes)
+    this.#decompress ??= zstdBackend.decompressor(this.#dictionary)
+    const stored = this.#decompress(bytes)
     return this.#packsAbstracts ? unpackAbstractWords(stored) : stored
   }
 }

@@ -9,6 +9,7 @@ import {
   withUsageProblems,
 } from './command-line-parser.ts'
 import { withProgressBar } from './progress-bar.ts'
+import { zstdBuildNote } from './zstd-build-note.ts'
 
 /** Where `oqlkit serve` looks for a catalog unless told otherwise. */
 export const DEFAULT_CATALOG_DIR = '.catalog'
@@ -168,6 +169,7 @@ const ingest = async ({
       return { exitCode: 1, stderr: `oqlkit ingest: ${message}\nNothing was changed in ${resolve(out)}.\n` }
     }
   }
+  context.writeProgress(zstdBuildNote())
   try {
     const summary = await withProgressBar(context, (update) =>
       ingestSnapshot({

@@ -26,6 +26,7 @@ import { createOpenAiEmbedder } from '@oqlkit/text-models'
 import { type CliCommand, type CommandContext, type CommandResult, usageError } from './cli-command.ts'
 import { withProgressBar } from './progress-bar.ts'
 import type { ServeSettings } from './serve-settings-reader.ts'
+import { zstdBuildNote } from './zstd-build-note.ts'
 
 /** The bundled sample snapshot, committed in the repository: what `npm start` serves. */
 export const SAMPLE_SNAPSHOT_DIR = resolve(import.meta.dirname, '../../../../data/sample-snapshot')
@@ -68,7 +69,7 @@ export const openCatalogFolder = async (
   if (!hasCatalog || (await isStaleSampleCatalog(catalogDir))) {
     // First start on a fresh clone: the catalog is built from the committed snapshot, once.
     context.writeProgress(
-      `No catalog this oqlkit can read in ${catalogDir}: building it from the bundled sample (${SAMPLE_SNAPSHOT_DIR}).\n`,
+      `No catalog this oqlkit can read in ${catalogDir}: building it from the bundled sample (${SAMPLE_SNAPSHOT_DIR}).\n${zstdBuildNote()}`,
     )
     try {
       await withProgressBar(context, (update) =>

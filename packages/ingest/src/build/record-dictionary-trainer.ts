@@ -1,9 +1,9 @@
 // Trains a zstd dictionary from example records with the zstd command (`zstd --train`), the zstd project's own
 // trainer. A trained dictionary holds the strings records repeat most, where the raw dictionary is just the
 // tail of the first records: on 2,000 generated works it made records 12% smaller and compressed them 1.2
-// times faster (10% smaller on the committed sample's real works; BENCHMARKS.md). zstd-napi, which compresses
-// the records, binds no trainer (zstd's ZDICT functions), and no npm package that installs here does; the
-// command is Debian's `zstd`, installed on most systems with the library. Where it is missing or fails, the
+// times faster (10% smaller on the committed sample's real works; BENCHMARKS.md). Neither zstd build the
+// records run on (zstd-napi, zstd-wasm) binds the trainer (zstd's ZDICT functions), and no npm package that
+// installs here does; the command is Debian's `zstd`, installed on most systems with the library. Where it is missing or fails, the
 // ingest keeps the raw dictionary and says so: nothing depends on it but the records' size.
 import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { CATALOG_FORMAT_VERSION } from '@oqlkit/catalog'
 import { ingestSnapshot } from '@oqlkit/ingest'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 
 const { values } = parseArgs({
   options: {
@@ -41,7 +42,7 @@ if (catalogDir === undefined) {
   if (!existsSync(join(catalogDir, 'catalog.json'))) {
     process.stderr.write(`building the sample catalog in ${catalogDir}\n`)
     await ingestSnapshot({
-      snapshotDir: join(REPO, 'data/sample-snapshot'),
+      snapshotDir: SAMPLE_SNAPSHOT_DIR,
       outDir: catalogDir,
       mode: 'replace',
     })

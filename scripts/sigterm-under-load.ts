@@ -16,6 +16,7 @@ import { createClient } from '@clickhouse/client'
 import { loadCatalogExportingTables, startChdbHttpServer } from '@oqlkit/adapter-clickhouse/test-support'
 import { type ShutdownRun, sigtermUnderLoad } from '@oqlkit/cli/test-support'
 import { ingestSnapshot } from '@oqlkit/ingest'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 
 const REPO = resolve(import.meta.dirname, '..')
 const { values } = parseArgs({
@@ -34,7 +35,7 @@ const catalogDir = join(tmpdir(), 'oqlkit-sigterm-catalog')
 if (!existsSync(join(catalogDir, 'catalog.json'))) {
   console.log(`Building the sample catalog in ${catalogDir}…`)
   await ingestSnapshot({
-    snapshotDir: join(REPO, 'data/sample-snapshot'),
+    snapshotDir: SAMPLE_SNAPSHOT_DIR,
     outDir: catalogDir,
     mode: 'replace',
   })

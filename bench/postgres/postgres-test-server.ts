@@ -1,10 +1,10 @@
 // The PostgreSQL of this machine as the bench's tests reach it (127.0.0.1:5432), and the bundled sample
 // snapshot they load. Like the Redis tests, a test skips and says so when no server answers, unless
 // OQLKIT_REQUIRE_POSTGRES=1 (set by .ci/run) makes a missing server a failure.
-import { fileURLToPath } from 'node:url'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import { connectPostgres, type PostgresServer } from './postgres-snapshot-loader.ts'
 
-export const SAMPLE_SNAPSHOT = fileURLToPath(new URL('../../data/sample-snapshot', import.meta.url))
+export const SAMPLE_SNAPSHOT = SAMPLE_SNAPSHOT_DIR
 
 export const TEST_POSTGRES: PostgresServer = { host: '127.0.0.1', port: 5432, user: 'postgres' }
 

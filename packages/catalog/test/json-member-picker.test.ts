@@ -3,14 +3,14 @@
 // whole, for generated objects in every layout JSON allows and for every record of the committed sample.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/ingest/test-support'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { pickJsonMembers } from '../src/records/json-member-picker.ts'
 import { TEXT_KEYS } from '../src/records/record-texts-reader.ts'
 
-const snapshotDir = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))
+const snapshotDir = SAMPLE_SNAPSHOT_DIR
 
 /** What the picker must give, computed the slow way: parse the whole, keep the wanted keys. */
 const parsedMembers = (json: string, keys: ReadonlySet<string>): Record<string, unknown> => {

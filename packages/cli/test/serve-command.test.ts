@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { runCli } from '@oqlkit/cli'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, describe, expect, it } from 'vitest'
 import { storageConcurrency } from '../src/commands/serve-command.ts'
-import { SAMPLE_SNAPSHOT_DIR } from '../src/commands/served-catalog-opener.ts'
 import { builtCli } from './support/built-cli.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-'))
@@ -198,10 +198,7 @@ describe('oqlkit serve', () => {
   it('answers a singleton at once while long searches run, and stops within 10 s of SIGTERM with requests in flight', async () => {
     const started = await startServe(catalogDir, ['--no-metering'])
     const base = `http://127.0.0.1:${started.port}`
-    const words = readFileSync(
-      resolve(import.meta.dirname, '../../../data/sample-snapshot/README.md'),
-      'utf8',
-    )
+    const words = readFileSync(join(SAMPLE_SNAPSHOT_DIR, 'README.md'), 'utf8')
       .toLowerCase()
       .split(/[^a-z]+/)
       .filter((word, i, all) => word.length > 3 && all.indexOf(word) === i)

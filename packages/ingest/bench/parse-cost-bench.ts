@@ -12,7 +12,7 @@
 //   npm run bench:parse-cost -- [--snapshot DIR] [--works 5000] [--rounds 5]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { gunzipSync } from 'node:zlib'
 import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
@@ -32,11 +32,12 @@ import {
   recordExtractionSpecOf,
   recordExtractorOf,
 } from '@oqlkit/ingest'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import { typedExtractionSql } from '../src/parse/record-extraction-sql.ts'
 
 const { values } = parseArgs({
   options: {
-    snapshot: { type: 'string', default: resolve(import.meta.dirname, '../../../data/sample-snapshot') },
+    snapshot: { type: 'string', default: SAMPLE_SNAPSHOT_DIR },
     works: { type: 'string', default: '5000' },
     rounds: { type: 'string', default: '5' },
   },

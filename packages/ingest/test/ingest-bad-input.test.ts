@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { constants, gunzipSync, gzipSync } from 'node:zlib'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { IngestError, ingestErrorDetails } from '../src/ingest-error.ts'
 import { ingestSnapshot } from '../src/ingest-snapshot.ts'
@@ -253,7 +254,7 @@ describe('bad input', () => {
   it('a build that runs out of memory says which step it was, and leaves the catalog as it was', async () => {
     // The bundled sample under a memory limit far too small for loading the works' parsed records, the
     // first step that needs DuckDB's memory: a user who meets this needs to know where it happened.
-    const sample = join(import.meta.dirname, '../../../data/sample-snapshot')
+    const sample = SAMPLE_SNAPSHOT_DIR
     const error = await ingestSnapshot({
       snapshotDir: sample,
       outDir: catalogDir,

@@ -13,7 +13,6 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import { gunzipSync } from 'node:zlib'
 import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
@@ -29,6 +28,7 @@ import {
   RecordStoreReader,
 } from '@oqlkit/catalog'
 import { compareEntityIds } from '@oqlkit/oqo-schema'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { IngestProgress, IngestSummary } from '../src/ingest-progress.ts'
 import { connectionSession } from '../src/texts/build-session.ts'
@@ -40,7 +40,7 @@ import { zstdCommandForTests } from './support/zstd-command-gate.ts'
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type JsonRecord = { [key: string]: Json }
 
-const snapshotDir = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))
+const snapshotDir = SAMPLE_SNAPSHOT_DIR
 
 interface SampleLine {
   readonly entity: string

@@ -6,12 +6,13 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SERVING_DATABASE_FILE } from '@oqlkit/catalog'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ingestSnapshot } from '../src/ingest-snapshot.ts'
 import { CatalogInspector, folderFingerprint } from './support/catalog-inspector.ts'
 import { sharedSampleCatalog } from './support/shared-sample-catalog.ts'
 
-const SAMPLE = join(import.meta.dirname, '../../../data/sample-snapshot')
+const SAMPLE = SAMPLE_SNAPSHOT_DIR
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-sort-ranges-'))
 const ranged = join(scratch, 'ranged')
 /** The sample as one sort builds it (the shared catalog, ingested whole). */

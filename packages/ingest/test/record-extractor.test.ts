@@ -4,7 +4,6 @@
 // columns, external ids and link keys must not depend on which of the two computed them.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api'
 import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
@@ -16,12 +15,13 @@ import {
   LINK_TABLES,
   type ValueSource,
 } from '@oqlkit/catalog'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { externalIdSql, letterIdSql, pathIdSql } from '../src/build/catalog-sql.ts'
 import { recordExtractionSpecOf } from '../src/parse/record-extraction-spec.ts'
 import { linkColumnName, PRESENT, recordExtractorOf } from '../src/parse/record-extractor.ts'
 
-const snapshotDir = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))
+const snapshotDir = SAMPLE_SNAPSHOT_DIR
 
 /** Records the sample lacks: values of every JSON type where the paths expect others. */
 const EDGE_WORKS: Record<string, unknown>[] = [

@@ -1,11 +1,11 @@
-// Builds the bundled sample snapshot (`data/sample-snapshot/` at the repository root) from the shared OpenAlex
+// Builds the bundled sample snapshot (this package's `sample-snapshot/`) from the shared OpenAlex
 // sample and prints what it wrote. Rerunnable: the output is replaced and byte-identical for the same inputs.
 //
 //   npm run build:sample -w @oqlkit/snapshot [-- --source <dir>] [-- --out <dir>]
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { buildSampleSnapshot, type SampleSnapshotSummary } from '../src/index.ts'
+import { buildSampleSnapshot, SAMPLE_SNAPSHOT_DIR, type SampleSnapshotSummary } from '../src/index.ts'
 
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -18,7 +18,7 @@ const sourceDir = resolve(
     process.env.OQLKIT_SAMPLE_SOURCE ??
     resolve(repoRoot, '..', 'shared', 'data', 'openalex-sample'),
 )
-const outDir = resolve(values.out ?? resolve(repoRoot, 'data', 'sample-snapshot'))
+const outDir = resolve(values.out ?? SAMPLE_SNAPSHOT_DIR)
 
 const started = performance.now()
 const summary = buildSampleSnapshot({ sourceDir, outDir })

@@ -1,5 +1,5 @@
 // The public API of @oqlkit/snapshot: OpenAlex snapshots written without a database. The scale generator
-// (synthetic snapshots of any size, `oqlkit generate`), the builder of the bundled sample snapshot, and the
+// (synthetic snapshots of any size, `oqlkit generate`), the bundled sample snapshot and its builder, and the
 // writer of the legacy layout (gzip part files and manifests) both use.
 export type {
   GeneratedEntitySummary,
@@ -19,6 +19,7 @@ export {
   MAX_GENERATED_WORKS,
 } from './generate/generate-snapshot.ts'
 export { OPENALEX_TOTALS, type PoolSizes, poolSizes } from './generate/generation-plan.ts'
+export { SAMPLE_SNAPSHOT_DIR } from './sample/bundled-sample-location.ts'
 export {
   gzipDeterministic,
   renderManifest,

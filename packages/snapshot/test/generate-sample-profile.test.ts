@@ -1,14 +1,12 @@
-// The generator's figures are data measured from the bundled sample: re-measure the sample and check that
-// the committed profile is still exactly that, so a rebuilt sample cannot silently drift from the generator.
-import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { SAMPLE_PROFILE } from '../src/generate/sample-profile.ts'
 import { harvestSampleProfile } from '../src/generate/sample-profile-harvester.ts'
+import { SAMPLE_SNAPSHOT_DIR } from '../src/sample/bundled-sample-location.ts'
 
-const snapshotDir = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))
+const snapshotDir = SAMPLE_SNAPSHOT_DIR
 
 describe('sample profile', () => {
-  it('is what the harvester measures in data/sample-snapshot', () => {
+  it('is what the harvester measures in the bundled sample snapshot', () => {
     const measured = harvestSampleProfile(snapshotDir)
     // Round-trip through JSON: the committed file is JSON (tuples become arrays).
     expect(JSON.parse(JSON.stringify(measured))).toEqual(SAMPLE_PROFILE)

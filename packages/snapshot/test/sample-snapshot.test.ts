@@ -1,4 +1,4 @@
-// Checks the committed sample snapshot (data/sample-snapshot) as data: manifests against the part files,
+// Checks the committed sample snapshot (packages/snapshot/sample-snapshot) as data: manifests against the part files,
 // records against their partitions, the closure of the works' references, the README's counts, and, when the
 // shared OpenAlex sample is on disk, that a rebuild gives the same bytes.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
@@ -7,12 +7,13 @@ import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
+import { SAMPLE_SNAPSHOT_DIR } from '../src/sample/bundled-sample-location.ts'
 import { buildSampleSnapshot } from '../src/sample/sample-snapshot-builder.ts'
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type JsonRecord = { [key: string]: Json }
 
-const snapshotDir = fileURLToPath(new URL('../../../data/sample-snapshot/', import.meta.url))
+const snapshotDir = SAMPLE_SNAPSHOT_DIR
 const sourceDir =
   process.env.OQLKIT_SAMPLE_SOURCE ??
   fileURLToPath(new URL('../../../../shared/data/openalex-sample/', import.meta.url))

@@ -3,7 +3,7 @@
 // semantic queries.
 import { existsSync, readdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import {
   type ClickHouseTarget,
   connectClickHouse,
@@ -22,14 +22,12 @@ import {
 import type { StorageAdapter } from '@oqlkit/engine'
 import { type Embedder, embeddersMatch, writeEmbedderMismatchMessage } from '@oqlkit/engine'
 import { ingestSnapshot } from '@oqlkit/ingest'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import { createOpenAiEmbedder } from '@oqlkit/text-models'
 import { type CliCommand, type CommandContext, type CommandResult, usageError } from './cli-command.ts'
 import { withProgressBar } from './progress-bar.ts'
 import type { ServeSettings } from './serve-settings-reader.ts'
 import { zstdBuildNote } from './zstd-build-note.ts'
-
-/** The bundled sample snapshot, committed in the repository: what `npm start` serves. */
-export const SAMPLE_SNAPSHOT_DIR = resolve(import.meta.dirname, '../../../../data/sample-snapshot')
 
 /** The message of anything thrown. */
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))

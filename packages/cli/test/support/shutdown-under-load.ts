@@ -4,15 +4,13 @@
 // and exports whose clients read nothing after the headers (they hold their slots until the shutdown).
 import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
-import { resolve } from 'node:path'
+import { join } from 'node:path'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import type { ServerProcess } from './server-process.ts'
 
 /** The distinct words of the sample's README longer than three letters, in order: terms the index knows. */
 export const sampleWords = (count: number): readonly string[] => {
-  const words = readFileSync(
-    resolve(import.meta.dirname, '../../../../data/sample-snapshot/README.md'),
-    'utf8',
-  )
+  const words = readFileSync(join(SAMPLE_SNAPSHOT_DIR, 'README.md'), 'utf8')
     .toLowerCase()
     .split(/[^a-z]+/)
     .filter((word, i, all) => word.length > 3 && all.indexOf(word) === i)

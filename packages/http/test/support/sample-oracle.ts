@@ -4,12 +4,10 @@
 // independent readings of the same records.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 
-export const SAMPLE_SNAPSHOT_DIR = fileURLToPath(
-  new URL('../../../../data/sample-snapshot/', import.meta.url),
-)
+export { SAMPLE_SNAPSHOT_DIR }
 
 export const ID_BASE = 'https://openalex.org/'
 

@@ -2,12 +2,10 @@
 // the expected side of the entity-API tests.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 
-export const SAMPLE_SNAPSHOT_DIR = fileURLToPath(
-  new URL('../../../../data/sample-snapshot/', import.meta.url),
-)
+export { SAMPLE_SNAPSHOT_DIR }
 
 export type Row = Readonly<Record<string, unknown>>
 

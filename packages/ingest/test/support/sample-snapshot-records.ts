@@ -2,13 +2,11 @@
 // test): what the tests of ingest, the catalog and both adapters compare their answers with.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import type { EntityRecord } from '@oqlkit/engine'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 
-export const SAMPLE_SNAPSHOT_DIR = fileURLToPath(
-  new URL('../../../../data/sample-snapshot/', import.meta.url),
-)
+export { SAMPLE_SNAPSHOT_DIR }
 
 /** Every record of an entity folder of the sample, as ingest stores it (without `relevance_score`), by id. */
 export function readSampleRecords(entity: string): EntityRecord[] {

@@ -3,11 +3,11 @@
 // into a third. Shared by the tests that check an update against a full build of the same records.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { gunzipSync } from 'node:zlib'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import type { FixturePart } from './snapshot-fixtures.ts'
 
-const sampleDir = fileURLToPath(new URL('../../../../data/sample-snapshot/', import.meta.url))
+const sampleDir = SAMPLE_SNAPSHOT_DIR
 /** Newer than every partition of the sample. */
 export const UPDATE_PARTITION = '2026-06-01'
 

@@ -16,11 +16,10 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import type { IngestProgress, IngestSummary } from '../../src/ingest-progress.ts'
 import { ingestSnapshot } from '../../src/ingest-snapshot.ts'
 
-const SAMPLE_SNAPSHOT_DIR = fileURLToPath(new URL('../../../../data/sample-snapshot/', import.meta.url))
 const PREFIX = 'oqlkit-sample-catalog-'
 /** How long a file waits for another to finish building the catalog. */
 const BUILD_WAIT_MS = 240_000

@@ -1,4 +1,4 @@
-// Measures the committed sample snapshot (data/sample-snapshot) for the scale generator: the shapes and skews
+// Measures the bundled sample snapshot (packages/snapshot/sample-snapshot) for the scale generator: the shapes and skews
 // of its works (authors per work, institutions per authorship, years, types, OA statuses, ...) as histograms,
 // and the real names and words the generated records reuse (abstract and title words ranked by frequency,
 // author name parts, institution, source, publisher and funder names, topics with their subfields, keywords,
@@ -167,7 +167,7 @@ export function harvestSampleProfile(snapshotDir: string): SampleProfile {
 
   return {
     source:
-      'Measured from data/sample-snapshot (the bundled sample of real OpenAlex records) by sample-profile-harvester.ts',
+      'Measured from the bundled sample of real OpenAlex records (packages/snapshot/sample-snapshot) by sample-profile-harvester.ts',
     works: works.length,
     authorsPerWork: numberHistogram(works.map((work) => asList(work.authorships).length)),
     institutionsPerAuthorship: numberHistogram(

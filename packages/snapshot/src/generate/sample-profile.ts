@@ -1,5 +1,5 @@
 // The measured profile of the bundled sample snapshot: every distribution the scale generator draws from
-// comes from here. The figures were measured from data/sample-snapshot (565 real OpenAlex works and the
+// comes from here. The figures were measured from the bundled sample snapshot (packages/snapshot/sample-snapshot: 565 real OpenAlex works and the
 // records they reference) by `harvestSampleProfile` (sample-profile-harvester.ts) and committed as
 // sample-profile.json; test/generate-sample-profile.test.ts re-measures the sample and fails if they drift.
 import profileData from './sample-profile.json' with { type: 'json' }

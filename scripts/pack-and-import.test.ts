@@ -1,7 +1,7 @@
 // The packages as a user gets them: built, packed with `npm pack`, installed from the tarballs into a scratch
 // project outside the repository with every install script blocked, then imported from plain Node (no export
 // condition, no loader) and compiled against with tsc. A package whose exports, bin or types point at a file its tarball lacks fails here.
-import { execFile, type SpawnSyncOptions, spawnSync } from 'node:child_process'
+import { execFile, type SpawnSyncOptions, spawn, spawnSync } from 'node:child_process'
 import {
   copyFileSync,
   existsSync,
@@ -206,6 +206,46 @@ describe('the packed packages', () => {
     const out = run(join(scratch, 'app/node_modules/.bin/oqlkit'), ['--help'], { cwd: join(scratch, 'app') })
     expect(out).toContain('Usage: oqlkit <command>')
   })
+
+  it('serve the bundled sample with `oqlkit serve` and no arguments: built on first start, then answered', async () => {
+    const app = join(scratch, 'app')
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    const server = spawn(join(app, 'node_modules/.bin/oqlkit'), ['serve', '--port', String(port)], {
+      cwd: app,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    server.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+    })
+    server.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+    })
+    const exited = new Promise<number | null>((done) => server.on('exit', (code) => done(code)))
+    try {
+      // The first start builds .catalog/ from the sample the package ships, then listens.
+      let answer: Response | undefined
+      for (let waited = 0; answer === undefined && waited < 110_000; waited += 250) {
+        if (server.exitCode !== null) throw new Error(`oqlkit serve exited ${server.exitCode}:\n${output}`)
+        answer = await fetch(`http://127.0.0.1:${port}/works?filter=publication_year:2020&per_page=2`).catch(
+          () => undefined,
+        )
+        if (answer === undefined) await new Promise((wait) => setTimeout(wait, 250))
+      }
+      expect(answer?.status, output).toBe(200)
+      const body = (await answer!.json()) as { meta: { count: number }; results: unknown[] }
+      expect(body.meta.count).toBeGreaterThan(0)
+      expect(body.results).toHaveLength(2)
+      expect(output).toContain('building it from the bundled sample')
+      expect(output).toContain('node_modules/@oqlkit/snapshot/sample-snapshot')
+      // Install scripts were blocked: the records were written on zstd's WebAssembly build, and it says so.
+      expect(output).toContain("zstd's WebAssembly build")
+    } finally {
+      server.kill('SIGINT')
+      await exited
+    }
+  }, 120_000)
 
   it.each([
     ['module NodeNext', ['--module', 'NodeNext', '--moduleResolution', 'NodeNext']],

@@ -27,6 +27,7 @@ import {
   queryTranslatePostHandler,
 } from './routes/query-translate-handler.ts'
 import { queryValidateHandler } from './routes/query-validate-handler.ts'
+import { unmeteredRateLimitHandler } from './routes/rate-limit-handler.ts'
 import { type CatalogInfo, rootHandler } from './routes/root-handler.ts'
 import { textTaggingHandler } from './routes/text-tagging-handler.ts'
 import { type ServingOptions, useServingLayers, withTrustProxy } from './server/serving-layers.ts'
@@ -101,6 +102,7 @@ export const createApp = (options: AppOptions): H3 => {
   const planOptions = options.maxPerPage === undefined ? {} : { maxPerPage: options.maxPerPage }
   if (options.metering !== undefined)
     useMetering(app, withTrustProxy(options.metering, options.trustProxy), options.logError, planOptions)
+  else app.get('/rate-limit', unmeteredRateLimitHandler)
   app.use(limits.middleware)
   app.use((event) => {
     checkRequestLine(event.req)

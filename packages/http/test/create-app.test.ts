@@ -67,3 +67,14 @@ describe('the root document', () => {
     expect(response.headers.get('content-type')).toContain('application/json')
   })
 })
+
+describe('GET /rate-limit on a server that does not meter', () => {
+  it('answers 404 metering_off, saying there is no budget and what turns metering on', async () => {
+    const response = await app.fetch(new Request('http://localhost/rate-limit'))
+    expect(response.status).toBe(404)
+    const body = (await response.json()) as { code: string; message: string }
+    expect(body.code).toBe('metering_off')
+    expect(body.message).toContain('does not meter its API')
+    expect(body.message).toContain('--metering, --keys or --redis')
+  })
+})

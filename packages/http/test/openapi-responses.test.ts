@@ -134,6 +134,8 @@ const CASES: readonly Case[] = [
   ['GET', '/properties/work-types', 200],
   ['GET', '/properties/works?x=1', 400],
   ['GET', '/properties/planets', 404],
+  // The unmetered app: no budget to report.
+  ['GET', '/rate-limit', 404],
   ['GET', '/query/spec', 200],
   ['GET', '/query/spec/oqo', 200],
   ['GET', '/openapi.json', 200],

@@ -52,6 +52,8 @@ export const API_ERROR_CODES = {
     'More than 100 requests in one second from one key or address, or more than 1 per second to /text (429, with Retry-After).',
   budget_exhausted:
     'The daily budget (and prepaid balance) cannot pay for the call (429, until midnight UTC).',
+  metering_off:
+    'GET /rate-limit on a server that does not meter its API (404): no call is priced or limited, so there is no budget to report.',
 } as const
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES

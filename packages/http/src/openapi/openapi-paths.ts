@@ -422,10 +422,11 @@ export const builtPaths = (): Record<string, OpenApiObject> => ({
       tags: ['Metering'],
       summary: 'The caller’s daily budget, what is used and what each operation costs',
       description:
-        'Free. Served when metering is on. For a caller without a key, the budget of its address (`api_key` null).',
+        'Free. For a caller without a key, the budget of its address (`api_key` null). A server that does not meter answers 404 `metering_off`.',
       parameters: [parameter('api_key')],
       responses: {
         200: jsonOf('The rate-limit report.', 'RateLimitReport'),
+        404: response('NotFound'),
         default: response('ServerError'),
       },
     },

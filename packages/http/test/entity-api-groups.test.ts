@@ -173,3 +173,13 @@ describe('group_by: order, q and paging', () => {
     expect(second.group_by).toEqual(all.group_by.slice(20, 40))
   })
 })
+
+describe('a mistyped group_by', () => {
+  it('answers 400 naming the column meant, as a mistyped filter does', async () => {
+    for (const path of ['/works?group_by=yeer', '/works?filter=yeer:2020']) {
+      const response = await get<{ code: string; message: string }>(sample, path)
+      expect(response.status, path).toBe(400)
+      expect(response.body.message, path).toContain("Did you mean 'publication_year'?")
+    }
+  })
+})

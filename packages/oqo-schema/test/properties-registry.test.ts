@@ -167,6 +167,17 @@ describe('the properties registry', () => {
     expect(suggestColumns('works', 'cited_by_cuont')[0]).toBe('cited_by_count')
   })
 
+  it('suggests what a mistyped key most likely meant: an id, an alternate key, or the column of a name', () => {
+    // By the name people use for the column: `year` is publication_year's.
+    expect(suggestColumns('works', 'yeer')).toEqual(['publication_year'])
+    // An alternate key is written as it is.
+    expect(suggestColumns('works', 'is_oaa')).toContain('is_oa')
+    expect(suggestColumns('works', 'publication_yeer')[0]).toBe('publication_year')
+    // Nothing like it: nothing.
+    expect(suggestColumns('works', 'zzzzzz')).toEqual([])
+    expect(suggestColumns('works', 'autorships.institution.id').length).toBeLessThanOrEqual(3)
+  })
+
   it('serves the snapshot back, plus only the documented additions', () => {
     const payload = buildPropertiesPayload()
     expect(payload.meta).toMatchObject({

@@ -130,13 +130,22 @@ export class PropertiesRegistry {
     return this.#columns(entity).byWord.get(word.trim().toLowerCase()) ?? []
   }
 
-  /** Column ids that look like a mistyped `idOrAlias`, for "did you mean" hints. */
+  /**
+   * Keys that look like a mistyped `idOrAlias`, for "did you mean" hints: a listed column's id or alternate key
+   * close to it, or the id of a column whose name people use is close to it (its display name or an alias: `yeer` suggests `publication_year`, by
+   * `year`). Ids first, each once. Names are short, so one wrong letter in them is allowed (0.75 similar: `yeer`
+   * and `year`), where ids need 0.8.
+   */
   suggestColumns(entity: EntityType, idOrAlias: string, limit = 3): string[] {
-    return closestMatches(
-      idOrAlias,
-      this.#columns(entity).listed.map((column) => column.id),
-      limit,
+    const { listed, byWord } = this.#columns(entity)
+    const listedIds = new Set(listed.map((column) => column.id))
+    // What may be written for a listed column: its id or an alternate key (`is_oa` for `open_access.is_oa`).
+    const keys = new Set(listed.flatMap((column) => [column.id, ...column.alternateKeys]))
+    const byId = closestMatches(idOrAlias, keys, limit)
+    const byName = closestMatches(idOrAlias, byWord.keys(), limit, 0.75).flatMap((word) =>
+      (byWord.get(word) ?? []).map((column) => column.id).filter((id) => listedIds.has(id)),
     )
+    return [...new Set([...byId, ...byName])].slice(0, limit)
   }
 }
 

@@ -1,3 +1,4 @@
+import { closestMatches } from '@oqlkit/oqo-schema'
 import type { CliCommand, CommandContext, CommandResult } from './commands/cli-command.ts'
 
 /**
@@ -85,11 +86,14 @@ export const runCli = async (
   if (name === undefined || name === 'help' || name === '--help' || name === '-h')
     return { exitCode: 0, stdout: usage() }
   const entry = COMMANDS.find((candidate) => candidate.name === name)
-  if (entry === undefined)
+  if (entry === undefined) {
+    const names = COMMANDS.map((known) => known.name)
+    const meant = closestMatches(name, names, 1, 0.6)[0]
     return {
       exitCode: 2,
-      stderr: `oqlkit: unknown command '${name}'. Known commands: ${COMMANDS.map((known) => known.name).join(', ')}, help.\n`,
+      stderr: `oqlkit: unknown command '${name}'.${meant === undefined ? '' : ` Did you mean '${meant}'?`} Known commands: ${names.join(', ')}, help.\n`,
     }
+  }
   const command = await entry.load()
   // `oqlkit <command> --help` is a question, not a mistake: the command's usage, on stdout, exit 0.
   if (args.includes('--help') || args.includes('-h'))

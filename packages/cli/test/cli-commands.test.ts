@@ -33,6 +33,12 @@ describe('the oqlkit command', () => {
     expect(result.stderr).toContain('serve')
   })
 
+  it('says which command a mistyped one most likely meant, and none when nothing is close', async () => {
+    expect((await runCli(['ingst'])).stderr).toContain("unknown command 'ingst'. Did you mean 'ingest'?")
+    expect((await runCli(['quey'])).stderr).toContain("Did you mean 'query'?")
+    expect((await runCli(['xyz'])).stderr).not.toContain('Did you mean')
+  })
+
   it('runs as a real process through the bin script', () => {
     const bin = resolve(import.meta.dirname, '../bin/oqlkit.js')
     const ok = spawnSync(process.execPath, [bin, 'help'], { encoding: 'utf8' })

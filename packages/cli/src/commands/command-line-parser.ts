@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { closestMatches } from '@oqlkit/oqo-schema'
 import { type CliCommand, type CommandResult, usageError } from './cli-command.ts'
 
 /** One option of a command: a switch (`--admin`) or an option with a value (`--port 8080`, `--port=8080`). */
@@ -92,8 +93,11 @@ const diagnose = (
     }
     if (token.kind !== 'option') continue
     const declared = Object.hasOwn(options, token.name) ? options[token.name] : undefined
-    if (declared === undefined || !token.rawName.startsWith('--'))
-      return `unknown option ${token.rawName}${known.length === 0 ? ' (this command takes none)' : ` (options: ${known.join(', ')})`}`
+    if (declared === undefined || !token.rawName.startsWith('--')) {
+      if (known.length === 0) return `unknown option ${token.rawName} (this command takes none)`
+      const meant = closestMatches(`--${token.name}`, known, 1, 0.7)[0]
+      return `unknown option ${token.rawName}${meant === undefined ? '' : `: did you mean ${meant}?`} (options: ${known.join(', ')})`
+    }
     if (declared.type === 'boolean' && token.value !== undefined) return `${token.rawName} takes no value`
     if (declared.type === 'string') {
       const needs = `${token.rawName} needs ${declared.value ?? 'a value'}`

@@ -134,13 +134,13 @@ const silent = (progress: string[] = []) => ({
 })
 
 interface Listed {
-  readonly keyId: string
-  readonly userId: string
+  readonly key_id: string
+  readonly user_id: string
   readonly admin: boolean
-  readonly dailyBudgetUsd: number | null
-  readonly prepaidUsd: number
-  readonly prepaidExpiresAt: string | null
-  readonly revokedAt: string | null
+  readonly daily_budget_usd: number | null
+  readonly prepaid_usd: number
+  readonly prepaid_expires_at: string | null
+  readonly revoked_at: string | null
 }
 
 /** list, update and revoke on one store, named by its command-line options. */
@@ -178,8 +178,14 @@ const describeKeyActions = (name: string, store: () => readonly string[], skip =
       const json = await keys('list', '--format=json')
       for (const secret of [alice, bob, ...hashes]) expect(json.stdout).not.toContain(secret)
       expect(await listed()).toMatchObject([
-        { keyId: hashes[0]!.slice(0, 12), userId: 'alice', admin: false, prepaidUsd: 5, revokedAt: null },
-        { keyId: hashes[1]!.slice(0, 12), userId: 'bob', admin: true, dailyBudgetUsd: 2, revokedAt: null },
+        { key_id: hashes[0]!.slice(0, 12), user_id: 'alice', admin: false, prepaid_usd: 5, revoked_at: null },
+        {
+          key_id: hashes[1]!.slice(0, 12),
+          user_id: 'bob',
+          admin: true,
+          daily_budget_usd: 2,
+          revoked_at: null,
+        },
       ])
     })
 
@@ -198,14 +204,14 @@ const describeKeyActions = (name: string, store: () => readonly string[], skip =
       )
       expect(updated.exitCode, updated.stderr).toBe(0)
       const expected = {
-        keyId: id,
-        userId: 'carol',
-        dailyBudgetUsd: 4.5,
-        prepaidUsd: 20,
-        prepaidExpiresAt: '2031-06-01T00:00:00.000Z',
+        key_id: id,
+        user_id: 'carol',
+        daily_budget_usd: 4.5,
+        prepaid_usd: 20,
+        prepaid_expires_at: '2031-06-01T00:00:00.000Z',
       }
       expect(JSON.parse(updated.stdout ?? '')).toMatchObject(expected)
-      expect((await listed()).find((record) => record.keyId === id)).toMatchObject(expected)
+      expect((await listed()).find((record) => record.key_id === id)).toMatchObject(expected)
       const before = await listed()
       for (const [argv, message] of [
         [['update', '--key-id', id, '--prepaid-usd', 'lots'], /--prepaid-usd needs an amount/],
@@ -237,10 +243,10 @@ const describeKeyActions = (name: string, store: () => readonly string[], skip =
         '--prepaid-expires-at=never',
       )
       expect(reset.exitCode, reset.stderr).toBe(0)
-      expect((await listed()).find((record) => record.keyId === id)).toMatchObject({
-        dailyBudgetUsd: null,
-        prepaidUsd: 20,
-        prepaidExpiresAt: null,
+      expect((await listed()).find((record) => record.key_id === id)).toMatchObject({
+        daily_budget_usd: null,
+        prepaid_usd: 20,
+        prepaid_expires_at: null,
       })
     })
 
@@ -252,13 +258,13 @@ const describeKeyActions = (name: string, store: () => readonly string[], skip =
       expect(revoked.exitCode, revoked.stderr).toBe(0)
       expect(revoked.stdout).toBe(`${id}\n`)
       expect(progress.join('')).toContain('refuses it (401)')
-      const record = (await listed()).find((listedRecord) => listedRecord.keyId === id)
-      expect(record?.revokedAt).toMatch(/^\d{4}-\d\d-\d\dT/)
-      expect((await keys('list')).stdout).toMatch(new RegExp(`${id}\\s+dave.*${record?.revokedAt}`))
+      const record = (await listed()).find((listedRecord) => listedRecord.key_id === id)
+      expect(record?.revoked_at).toMatch(/^\d{4}-\d\d-\d\dT/)
+      expect((await keys('list')).stdout).toMatch(new RegExp(`${id}\\s+dave.*${record?.revoked_at}`))
       const again = await keys('revoke', '--key', key)
       expect(again.exitCode).toBe(0)
-      expect((await listed()).find((listedRecord) => listedRecord.keyId === id)?.revokedAt).toBe(
-        record?.revokedAt,
+      expect((await listed()).find((listedRecord) => listedRecord.key_id === id)?.revoked_at).toBe(
+        record?.revoked_at,
       )
       const update = await keys('update', '--key-id', id, '--prepaid-usd', '1')
       expect(update.exitCode).toBe(1)

@@ -162,17 +162,20 @@ const create = async (
 
 const money = (usd: number | null): string => (usd === null ? 'default' : `$${usd.toFixed(2)}`)
 
-/** A record as `keys list --format json` prints it: the id and the grant, never the key or its hash. */
+/**
+ * A record as `keys list --format json` and `keys update` print it: the id and the grant, never the key or its
+ * hash. In snake_case, as the table's columns, the API (`/rate-limit`) and the flags (`--daily-budget-usd`) are.
+ */
 const listedRecord = (record: ApiKeyRecord) => ({
-  keyId: apiKeyIdOf(record.keyHash),
-  userId: record.userId,
+  key_id: apiKeyIdOf(record.keyHash),
+  user_id: record.userId,
   admin: record.admin,
-  dailyBudgetUsd: record.dailyBudgetUsd,
-  prepaidUsd: record.prepaidUsd,
-  prepaidExpiresAt: record.prepaidExpiresAt,
-  createdAt: record.createdAt,
-  revokedAt: record.revokedAt ?? null,
-  maskedKey: record.maskedKey,
+  daily_budget_usd: record.dailyBudgetUsd,
+  prepaid_usd: record.prepaidUsd,
+  prepaid_expires_at: record.prepaidExpiresAt,
+  created_at: record.createdAt,
+  revoked_at: record.revokedAt ?? null,
+  masked_key: record.maskedKey,
 })
 
 const COLUMNS = ['key id', 'user', 'admin', 'daily', 'prepaid', 'prepaid expires', 'created', 'revoked']

@@ -17,7 +17,7 @@ writeFileSync(join(notACatalog, 'notes.txt'), 'not a catalog')
 
 const USAGE_ERRORS: Record<string, readonly (readonly [readonly string[], string | RegExp])[]> = {
   serve: [
-    [['--bogus-flag'], /unknown option --bogus-flag \(options: --catalog, --port, /],
+    [['--bogus-flag'], /unknown option --bogus-flag \(options: --catalog, --clickhouse, --host, --port, /],
     [['--prot', '8080'], 'unknown option --prot: did you mean --port? (options: --catalog, '],
     [['--clickhouse', 'ftp://h/x'], '--clickhouse: ftp: is not a ClickHouse URL scheme'],
     [[`--catalog=${missing}`, '--bogus-flag'], 'unknown option --bogus-flag'],

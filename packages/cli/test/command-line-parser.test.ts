@@ -8,9 +8,9 @@ import {
 } from '../src/commands/command-line-parser.ts'
 
 const OPTIONS = {
-  out: { type: 'string', value: 'a folder' },
-  count: { type: 'string', value: 'a whole number' },
-  force: { type: 'boolean' },
+  out: { type: 'string', value: 'a folder', help: 'Where to write.' },
+  count: { type: 'string', value: 'a whole number', help: 'How many.' },
+  force: { type: 'boolean', help: 'Overwrite.' },
 } as const
 
 const problemOf = (run: () => unknown): string => {

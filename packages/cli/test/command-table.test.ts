@@ -47,22 +47,28 @@ describe('the command table', () => {
       expect(command.name).toBe(entry.name)
       const help = await runCli([entry.name, '--help'])
       expect(help.exitCode).toBe(0)
-      expect(help.stdout).toBe(`${entry.summary}\nUsage: ${command.usage}\n`)
+      expect(help.stdout?.split('\n')[0]).toBe(entry.summary)
     }
   })
 
   it.runIf(process.platform === 'linux')(
-    'loads DuckDB only for a command that uses it, not for help or translate',
+    "loads DuckDB only for a command that uses it, not for a help (any command's) or translate",
     () => {
       const seen = duckdbAfter([
         JSON.stringify(['--help']),
         JSON.stringify(['translate', '--help']),
+        JSON.stringify(['serve', '--help']),
+        JSON.stringify(['ingest', '--help']),
+        JSON.stringify(['query', '--help']),
         JSON.stringify(['translate', 'works where year is 2020']),
         'load:serve',
       ])
       expect(seen).toEqual({
         '["--help"]': false,
         '["translate","--help"]': false,
+        '["serve","--help"]': false,
+        '["ingest","--help"]': false,
+        '["query","--help"]': false,
         '["translate","works where year is 2020"]': false,
         'load:serve': true,
       })

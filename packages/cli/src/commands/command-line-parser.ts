@@ -7,11 +7,27 @@ export interface OptionDeclaration {
   readonly type: 'string' | 'boolean'
   /** What the value is, for the message when it is missing: "a folder", "a port number". */
   readonly value?: string
+  /** The value's name in the help (`--port N`): short, capitals or the choices. */
+  readonly placeholder?: string
   /** The option may be given more than once (`--cors-origin A --cors-origin B`); its values come as a list. */
   readonly multiple?: boolean
+  /** What the option does and its default, for `oqlkit <command> --help`. */
+  readonly help: string
 }
 
 export type OptionTable = Readonly<Record<string, OptionDeclaration>>
+
+/**
+ * A command's command line, declared apart from the code that runs it so that `--help` reads it without loading
+ * DuckDB, h3 or Redis: the synopsis, every option (parsed and described from the same table) and notes.
+ */
+export interface CommandLine<T extends OptionTable = OptionTable> {
+  /** The usage line: `oqlkit ingest <snapshot-dir> [options]`. */
+  readonly synopsis: string
+  readonly options: T
+  /** Paragraphs after the options: defaults and behaviour no single option owns. */
+  readonly notes?: readonly string[]
+}
 
 export type OptionValues<T extends OptionTable> = {
   readonly [K in keyof T]?: T[K]['type'] extends 'boolean'

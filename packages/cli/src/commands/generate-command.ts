@@ -9,16 +9,8 @@ import {
 } from '@oqlkit/snapshot'
 import type { CliCommand, CommandContext, CommandResult } from './cli-command.ts'
 import { integerOption, parseCommandLine, UsageProblem, withUsageProblems } from './command-line-parser.ts'
+import { GENERATE_COMMAND_LINE } from './generate-command-line.ts'
 import { withProgressBar } from './progress-bar.ts'
-
-const OPTIONS = {
-  works: { type: 'string', value: 'a positive whole number of works' },
-  out: { type: 'string', value: 'a folder' },
-  seed: { type: 'string', value: 'a whole number' },
-  workers: { type: 'string', value: 'a whole number of worker threads, 0 or more' },
-  overwrite: { type: 'boolean' },
-  vocabulary: { type: 'string', value: 'whole or referenced' },
-} as const
 
 const describeProgress = (event: GenerateProgress): [number, number, string] =>
   event.phase === 'entities'
@@ -41,11 +33,10 @@ const formatSummary = (summary: GenerateSummary): string =>
 
 export const generateCommand: CliCommand = {
   name: 'generate',
-  usage:
-    'oqlkit generate --works N --out <dir> [--seed S] [--workers N] [--vocabulary whole|referenced] [--overwrite]',
+  usage: `${GENERATE_COMMAND_LINE.synopsis}  (oqlkit generate --help describes every option)`,
   run(args, context) {
     return withUsageProblems(this, async () => {
-      const { values } = parseCommandLine(args, OPTIONS)
+      const { values } = parseCommandLine(args, GENERATE_COMMAND_LINE.options)
       const works = integerOption(
         '--works',
         values.works,

@@ -7,6 +7,7 @@ import {
   parseCommandLine,
   withUsageProblems,
 } from './command-line-parser.ts'
+import { INDEX_COMMAND_LINE } from './index-command-line.ts'
 import { withProgressBar } from './progress-bar.ts'
 
 const megabytes = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MB`
@@ -17,18 +18,14 @@ const describeProgress = (event: SearchBuildProgress): [number, number, string] 
   `${event.entity}: ${event.step}`,
 ]
 
-const OPTIONS = {
-  'memory-limit': { type: 'string', value: 'a size such as 2GB' },
-  threads: { type: 'string', value: 'a positive whole number' },
-  'segment-docs': { type: 'string', value: 'a positive whole number' },
-} as const
-
 export const indexCommand: CliCommand = {
   name: 'index',
-  usage: 'oqlkit index <catalog-dir> [--memory-limit 2GB] [--threads N] [--segment-docs N]',
+  usage: `${INDEX_COMMAND_LINE.synopsis}  (oqlkit index --help describes every option)`,
   run(args, context) {
     return withUsageProblems(this, () => {
-      const { values, positionals } = parseCommandLine(args, OPTIONS, { names: ['catalog folder'] })
+      const { values, positionals } = parseCommandLine(args, INDEX_COMMAND_LINE.options, {
+        names: ['catalog folder'],
+      })
       const threads = integerOption('--threads', values.threads, 'a positive whole number', 1)
       const segmentDocs = integerOption(
         '--segment-docs',

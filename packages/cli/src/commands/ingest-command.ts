@@ -8,11 +8,9 @@ import {
   UsageProblem,
   withUsageProblems,
 } from './command-line-parser.ts'
+import { DEFAULT_CATALOG_DIR, INGEST_COMMAND_LINE } from './ingest-command-line.ts'
 import { withProgressBar } from './progress-bar.ts'
 import { zstdBuildNote } from './zstd-build-note.ts'
-
-/** Where `oqlkit serve` looks for a catalog unless told otherwise. */
-export const DEFAULT_CATALOG_DIR = '.catalog'
 
 const megabytes = (bytes: number): string => `${(bytes / 1_048_576).toFixed(1)} MB`
 
@@ -43,21 +41,6 @@ export const describeProgress = (event: IngestProgress): [number, number, string
     `${event.phase} ${records}${event.entity === null ? '' : ` (${event.entity})`}${rate}${event.partsResumed === 0 ? '' : `, resumed after ${event.partsResumed} files`}`,
   ]
 }
-
-// The snapshot folder must exist (ingest says so, exit 1, before writing anything); --out is created.
-const OPTIONS = {
-  out: { type: 'string', value: 'a folder for the catalog' },
-  'no-search-index': { type: 'boolean' },
-  'no-text-tagger': { type: 'boolean' },
-  'no-vectors': { type: 'boolean' },
-  replace: { type: 'boolean' },
-  'no-resume': { type: 'boolean' },
-  'retrain-models': { type: 'boolean' },
-  'embeddings-url': { type: 'string', value: 'the URL of an OpenAI-compatible embeddings server' },
-  'embeddings-model': { type: 'string', value: 'the name of the server’s model' },
-  'memory-limit': { type: 'string', value: 'a size such as 8GB' },
-  'table-files': { type: 'string', value: 'a new folder for the tables as Parquet files' },
-} as const
 
 export const formatIngestSummary = (summary: IngestSummary): string => {
   const lines = [
@@ -96,10 +79,12 @@ export const formatIngestSummary = (summary: IngestSummary): string => {
 
 export const ingestCommand: CliCommand = {
   name: 'ingest',
-  usage: `oqlkit ingest <snapshot-dir> [--out <catalog-dir>] [--replace] [--no-resume] [--retrain-models] [--no-search-index] [--no-text-tagger] [--no-vectors | --embeddings-url URL --embeddings-model M] [--memory-limit 8GB] [--table-files DIR]   (default --out ${DEFAULT_CATALOG_DIR}, updated when it holds a catalog, built from the snapshot alone with --replace; a run that was killed or failed for want of memory or disk leaves what it parsed, and the same command resumes from it unless --no-resume; an update keeps the trained models and the vectors of unchanged works until a fifth of the works have changed since training, or --retrain-models; DuckDB gets 30% of memory, at most 2 GiB, unless --memory-limit says; vectors by the built-in LSA model unless an embeddings server is given; the catalog keeps its tables in catalog.duckdb, and --table-files also writes them as Parquet files into a folder that does not exist yet)`,
+  usage: `${INGEST_COMMAND_LINE.synopsis}  (oqlkit ingest --help describes every option)`,
   run(args, context) {
     return withUsageProblems(this, async () => {
-      const { values, positionals } = parseCommandLine(args, OPTIONS, { names: ['snapshot folder'] })
+      const { values, positionals } = parseCommandLine(args, INGEST_COMMAND_LINE.options, {
+        names: ['snapshot folder'],
+      })
       const embeddingsUrl = values['embeddings-url']
       const embeddingsModel = values['embeddings-model']
       if (embeddingsUrl !== undefined && embeddingsModel === undefined)

@@ -18,36 +18,12 @@ import {
   UsageProblem,
   withUsageProblems,
 } from './command-line-parser.ts'
-import {
-  describeLocation,
-  openKeyStore,
-  readStoreLocation,
-  STATE_DIR_NAME,
-  STORE_OPTIONS,
-  type StoreLocation,
-} from './metering-setup.ts'
+import { KEY_ACTIONS, KEYS_COMMAND_LINE, USD } from './keys-command-line.ts'
+import { describeLocation, openKeyStore, readStoreLocation, type StoreLocation } from './metering-setup.ts'
+import { STATE_DIR_NAME, STORE_OPTIONS } from './store-options.ts'
 
-const USD = 'an amount of US dollars such as 2.50'
-const MUTABLE_GRANT = {
-  'daily-budget-usd': { type: 'string', value: USD },
-  'prepaid-usd': { type: 'string', value: USD },
-  'prepaid-expires-at': { type: 'string', value: 'an ISO 8601 time such as 2031-01-01T00:00:00Z' },
-} as const
-const WHICH_KEY = {
-  'key-id': { type: 'string', value: 'the id `oqlkit keys list` shows (12 hex digits, or the whole hash)' },
-  key: { type: 'string', value: 'the key itself' },
-} as const
-
-/** The options of each action, the store's included. */
-const ACTIONS = {
-  create: { user: { type: 'string', value: 'a user id' }, admin: { type: 'boolean' }, ...MUTABLE_GRANT },
-  list: { format: { type: 'string', value: 'table or json' } },
-  revoke: WHICH_KEY,
-  update: { ...WHICH_KEY, ...MUTABLE_GRANT },
-} as const
+const ACTIONS = KEY_ACTIONS
 type Action = keyof typeof ACTIONS
-
-const STORE = `[--state DIR | --redis URL [--redis-prefix P]]`
 
 /** The shortest key id prefix accepted: shorter ones would match too many keys to be a safe handle. */
 const MIN_KEY_ID_LENGTH = 8
@@ -65,13 +41,8 @@ const amountOption = (flag: string, text: string | undefined): number | undefine
  */
 export const keysCommand: CliCommand = {
   name: 'keys',
-  usage: [
-    `oqlkit keys create --user <id> [--admin] [--daily-budget-usd N] [--prepaid-usd N] [--prepaid-expires-at ISO-TIME] ${STORE}`,
-    `       oqlkit keys list [--format table|json] ${STORE}`,
-    `       oqlkit keys revoke (--key-id ID | --key KEY) ${STORE}`,
-    `       oqlkit keys update (--key-id ID | --key KEY) [--daily-budget-usd N|default] [--prepaid-usd N] [--prepaid-expires-at ISO-TIME|never] ${STORE}`,
-    `       (default --state ${STATE_DIR_NAME}; a key id is what \`keys list\` shows)`,
-  ].join('\n'),
+  usage: `${KEYS_COMMAND_LINE.synopsis}
+       (oqlkit keys --help describes every option; a key id is what keys list shows)`,
   run(args, context) {
     return withUsageProblems(this, async () => {
       const [action, ...rest] = args
@@ -84,7 +55,7 @@ export const keysCommand: CliCommand = {
       if (action === 'create') return create(values as OptionValues<typeof ACTIONS.create>, location, context)
       if (action === 'list') return list(values as OptionValues<typeof ACTIONS.list>, location)
       // Both remaining actions name a key: which one is checked before anything else they read.
-      checkWhichKey(values as OptionValues<typeof WHICH_KEY>)
+      checkWhichKey(values as OptionValues<typeof ACTIONS.revoke>)
       if (action === 'revoke') return revoke(values as OptionValues<typeof ACTIONS.revoke>, location, context)
       return update(values as OptionValues<typeof ACTIONS.update>, location, context)
     })
@@ -235,7 +206,7 @@ const findRecord = async (
 
 /** Runs `act` on the record of the key that `values` names (and its id), or answers that there is none. */
 const withNamedKey = (
-  values: OptionValues<typeof WHICH_KEY>,
+  values: OptionValues<typeof ACTIONS.revoke>,
   location: StoreLocation,
   act: (keys: KeyStore, record: ApiKeyRecord, id: string) => Promise<CommandResult>,
 ): Promise<CommandResult> =>

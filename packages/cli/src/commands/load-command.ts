@@ -12,15 +12,9 @@ import { exportCatalogTables, tablesInServingDatabase } from '@oqlkit/adapter-du
 import { type CatalogManifest, readCatalogManifest, SERVING_DATABASE_FILE } from '@oqlkit/catalog'
 import type { CliCommand, CommandContext, CommandResult } from './cli-command.ts'
 import { integerOption, parseCommandLine, UsageProblem, withUsageProblems } from './command-line-parser.ts'
-import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'
+import { DEFAULT_CATALOG_DIR } from './ingest-command-line.ts'
+import { LOAD_COMMAND_LINE } from './load-command-line.ts'
 import { withProgressBar } from './progress-bar.ts'
-
-const OPTIONS = {
-  catalog: { type: 'string', value: 'a catalog folder' },
-  into: { type: 'string', value: 'a ClickHouse URL' },
-  cluster: { type: 'string', value: 'a cluster name' },
-  'keep-versions': { type: 'string', value: 'a whole number, 1 or more' },
-} as const
 
 const describeProgress = (event: LoadProgress): [number, number, string] => [
   event.tablesDone,
@@ -48,10 +42,10 @@ const formatSummary = (summary: LoadSummary, endpoint: string, catalog: string):
 
 export const loadCommand: CliCommand = {
   name: 'load',
-  usage: `oqlkit load --into http://[user[:password]@]host:8123/<catalog> [--catalog DIR] [--cluster NAME] [--keep-versions N]   (default --catalog ${DEFAULT_CATALOG_DIR}, catalog name oqlkit, 2 versions kept: the new one and the one served before; the tables of a catalog that keeps them in catalog.duckdb are first written as Parquet files into a temporary folder, removed afterwards)`,
+  usage: `${LOAD_COMMAND_LINE.synopsis}  (oqlkit load --help describes every option)`,
   run(args, context) {
     return withUsageProblems(this, async () => {
-      const { values } = parseCommandLine(args, OPTIONS)
+      const { values } = parseCommandLine(args, LOAD_COMMAND_LINE.options)
       if (values.into === undefined)
         throw new UsageProblem(
           '--into is required: the ClickHouse server to load into, such as http://localhost:8123/oqlkit',

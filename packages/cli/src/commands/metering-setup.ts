@@ -10,11 +10,7 @@ import {
 } from '@oqlkit/engine'
 import { openFileKeyStore, openFileMeterStore } from '@oqlkit/file-stores'
 import { UsageProblem } from './command-line-parser.ts'
-
-/** The state folder's name: beside the catalog for `serve`, in the working folder for `keys`. */
-export const STATE_DIR_NAME = '.oqlkit-state'
-
-export const DEFAULT_REDIS_PREFIX = 'oqlkit:'
+import { DEFAULT_REDIS_PREFIX, STATE_DIR_NAME } from './store-options.ts'
 
 /** Where keys and budgets live: a state folder (embedded, the default) or a Redis server. */
 export type StoreLocation =
@@ -25,13 +21,6 @@ export const describeLocation = (location: StoreLocation): string =>
   location.kind === 'embedded'
     ? `the embedded store in ${location.dir}`
     : `Redis at ${location.url} (key prefix ${location.prefix})`
-
-/** The store options `serve` and `keys` share, for their option tables. */
-export const STORE_OPTIONS = {
-  state: { type: 'string', value: 'a folder for keys and budgets' },
-  redis: { type: 'string', value: 'a redis:// or rediss:// URL' },
-  'redis-prefix': { type: 'string', value: 'a key prefix such as oqlkit:' },
-} as const
 
 /**
  * The store of a command line: `--state DIR` (created when missing: a first start has no state yet), or

@@ -6,15 +6,13 @@ import { CatalogOpenError, createDuckDbAdapter, type DuckDbAdapter } from '@oqlk
 import { DEFAULT_STREAM_BATCH_SIZE, type QueryPlan, streamRows } from '@oqlkit/engine'
 import { type CliCommand, type CommandContext, type CommandResult, usageError } from './cli-command.ts'
 import { choiceOption, parseCommandLine, UsageProblem } from './command-line-parser.ts'
-import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'
+import { DEFAULT_CATALOG_DIR } from './ingest-command-line.ts'
+import { QUERY_COMMAND_LINE, QUERY_FORMATS } from './query-command-line.ts'
 import { readQueryInput } from './query-input-reader.ts'
 import { writeParquetRows, writeTextRows } from './query-output-writer.ts'
 import { renderTable, TABLE_ROWS } from './query-table.ts'
 
-const FORMATS = ['table', 'json', 'jsonl', 'csv', 'parquet'] as const
-type Format = (typeof FORMATS)[number]
-
-const USAGE = `oqlkit query "<OQL or classic URL>" [--catalog DIR] [--format table|json|jsonl|csv|parquet] [--out FILE] [--sql]   (default catalog ${DEFAULT_CATALOG_DIR}; default format table on a terminal, jsonl otherwise; '-' reads the query from standard input; parquet needs --out)`
+type Format = (typeof QUERY_FORMATS)[number]
 
 /** The statements `--sql` prints: those of the first batch; the next batches continue after its last row. */
 const sqlOf = (adapter: DuckDbAdapter, plan: QueryPlan): string => {
@@ -145,18 +143,11 @@ export const runQueryCommand = async (
   }
 }
 
-const OPTIONS = {
-  catalog: { type: 'string', value: 'a catalog folder' },
-  format: { type: 'string', value: `one of ${FORMATS.join(', ')}` },
-  out: { type: 'string', value: 'a file to write' },
-  sql: { type: 'boolean' },
-} as const
-
 /** The command line read: its options, the query, and the format (table on a terminal, else JSON Lines). */
 const readOptions = (args: readonly string[], stdout: { readonly isTTY?: boolean }) => {
-  const { values, positionals } = parseCommandLine(args, OPTIONS, { names: ['query'] })
+  const { values, positionals } = parseCommandLine(args, QUERY_COMMAND_LINE.options, { names: ['query'] })
   const format: Format =
-    choiceOption('--format', values.format, FORMATS) ??
+    choiceOption('--format', values.format, QUERY_FORMATS) ??
     (values.out === undefined && stdout.isTTY === true ? 'table' : 'jsonl')
   if (format === 'parquet' && values.out === undefined && values.sql !== true)
     throw new UsageProblem('--format parquet writes a file: give it with --out FILE.parquet')
@@ -165,6 +156,6 @@ const readOptions = (args: readonly string[], stdout: { readonly isTTY?: boolean
 
 export const queryCommand: CliCommand = {
   name: 'query',
-  usage: USAGE,
+  usage: `${QUERY_COMMAND_LINE.synopsis}  (oqlkit query --help describes every option)`,
   run: (args, context) => runQueryCommand(args, context, process.stdout),
 }

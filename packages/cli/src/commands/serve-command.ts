@@ -11,15 +11,13 @@ import {
   probeRedis,
 } from '@oqlkit/adapter-redis'
 import type { CollectionStore } from '@oqlkit/engine'
-import { DEFAULT_MAX_PER_PAGE, settlesWithin } from '@oqlkit/engine'
+import { settlesWithin } from '@oqlkit/engine'
 import { openFileCollectionStore, StateDirectoryInUseError } from '@oqlkit/file-stores'
 import {
   type AccessLog,
   createApp,
   createCollectionsApp,
   DEFAULT_EXPORT_SLOTS,
-  DEFAULT_HOST,
-  DEFAULT_QUERY_TIMEOUT_MS,
   keyStoreCallers,
   meteredCaller,
   type OpenResponses,
@@ -31,14 +29,9 @@ import {
 } from '@oqlkit/http'
 import { type CliCommand, usageError } from './cli-command.ts'
 import { parseCommandLine, UsageProblem } from './command-line-parser.ts'
-import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'
 import { describeLocation, openServerKeys, openServerMetering, type StoreLocation } from './metering-setup.ts'
-import {
-  DEFAULT_PORT,
-  readServeSettings,
-  SERVE_OPTIONS,
-  type ServeSettings,
-} from './serve-settings-reader.ts'
+import { SERVE_COMMAND_LINE } from './serve-command-line.ts'
+import { readServeSettings, type ServeSettings } from './serve-settings-reader.ts'
 import { openCatalogFolder, openClickHouseCatalog } from './served-catalog-opener.ts'
 import { guardUnhandledRejections } from './unhandled-rejection-guard.ts'
 
@@ -107,11 +100,11 @@ const stateInUseMessage = (error: StateDirectoryInUseError): string =>
   `another server (process ${error.pid}) is using this state (${error.lockFile}): an embedded store serves one process. Stop that server, give this one its own --state or --collections-dir (or --no-collections), share the state through --redis, or delete ${error.lockFile} if no such server runs.`
 export const serveCommand: CliCommand = {
   name: 'serve',
-  usage: `oqlkit serve [--catalog DIR | --clickhouse URL] [--host ADDR] [--port N] [--keys FILE.json] [--state DIR | --redis URL [--redis-prefix P]] [--metering | --no-metering] [--collections-dir DIR | --no-collections] [--collections-port N] [--cors-origin ORIGIN|*|off ...] [--trust-proxy HOPS|ADDR,CIDR,...] [--access-log FILE|-|stderr|off] [--no-compression] [--embeddings-url URL [--embeddings-model M]] [--max-per-page N] [--query-timeout SECONDS]   (defaults: ${DEFAULT_CATALOG_DIR}, ${DEFAULT_HOST}, $PORT or ${DEFAULT_PORT}, state beside the catalog with collections in it, metering only with --metering/--keys/--redis, CORS for every origin, access log to stdout, ${DEFAULT_MAX_PER_PAGE} per page, ${DEFAULT_QUERY_TIMEOUT_MS / 1000} s per request)`,
+  usage: `${SERVE_COMMAND_LINE.synopsis}  (oqlkit serve --help describes every option)`,
   async run(args, context) {
     let settings: ServeSettings
     try {
-      settings = readServeSettings(parseCommandLine(args, SERVE_OPTIONS).values, process.env)
+      settings = readServeSettings(parseCommandLine(args, SERVE_COMMAND_LINE.options).values, process.env)
     } catch (error) {
       if (error instanceof UsageProblem) return usageError(this, error.message)
       throw error

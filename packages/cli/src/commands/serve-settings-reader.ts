@@ -14,36 +14,9 @@ import {
   readProxyTrust,
 } from '@oqlkit/http'
 import { integerOption, numberOption, type OptionValues, UsageProblem } from './command-line-parser.ts'
-import { DEFAULT_CATALOG_DIR } from './ingest-command.ts'
-import { defaultStateDirOf, readStoreLocation, STORE_OPTIONS, type StoreLocation } from './metering-setup.ts'
-
-export const DEFAULT_PORT = 8080
-
-/**
- * Every option of `oqlkit serve`, declared once: the parser, the messages and `readServeSettings` read
- * this table. A new option is one line here and one reading below.
- */
-export const SERVE_OPTIONS = {
-  catalog: { type: 'string', value: 'a catalog folder' },
-  port: { type: 'string', value: 'a port number' },
-  keys: { type: 'string', value: 'a JSON file of keys' },
-  ...STORE_OPTIONS,
-  metering: { type: 'boolean' },
-  'no-metering': { type: 'boolean' },
-  'collections-dir': { type: 'string', value: 'a folder for the collections' },
-  'no-collections': { type: 'boolean' },
-  'collections-port': { type: 'string', value: 'a port number' },
-  'embeddings-url': { type: 'string', value: 'the URL of an OpenAI-compatible embeddings server' },
-  'embeddings-model': { type: 'string', value: 'the name of the server’s model' },
-  'max-per-page': { type: 'string', value: `a whole number from 1 to ${MAX_PAGE_DEPTH}` },
-  'query-timeout': { type: 'string', value: 'a number of seconds from 0.001 to 3600' },
-  host: { type: 'string', value: 'an address to listen on (127.0.0.1, 0.0.0.0, ::)' },
-  'trust-proxy': { type: 'string', value: 'a hop count or a list of proxy addresses and CIDR ranges' },
-  'cors-origin': { type: 'string', value: 'an origin such as https://app.example, * or off', multiple: true },
-  'access-log': { type: 'string', value: 'a file, - (stdout), stderr or off' },
-  'no-compression': { type: 'boolean' },
-  clickhouse: { type: 'string', value: 'a ClickHouse URL such as http://localhost:8123/oqlkit' },
-} as const
+import { DEFAULT_CATALOG_DIR } from './ingest-command-line.ts'
+import { defaultStateDirOf, readStoreLocation, type StoreLocation } from './metering-setup.ts'
+import { DEFAULT_PORT, type SERVE_COMMAND_LINE } from './serve-command-line.ts'
 
 /** What a `serve` command line asks for, checked: every problem is a UsageProblem naming its flag. */
 export interface ServeSettings {
@@ -77,7 +50,7 @@ export interface ServeSettings {
 const PORT = 'a port number from 0 to 65535'
 
 export const readServeSettings = (
-  values: OptionValues<typeof SERVE_OPTIONS>,
+  values: OptionValues<typeof SERVE_COMMAND_LINE.options>,
   env: Readonly<Record<string, string | undefined>>,
 ): ServeSettings => {
   const catalogDir = resolve(values.catalog ?? DEFAULT_CATALOG_DIR)

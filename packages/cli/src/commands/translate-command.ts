@@ -1,19 +1,20 @@
 import { type TranslationResult, translate } from '@oqlkit/oql'
 import { type CliCommand, type CommandResult, json } from './cli-command.ts'
 import { choiceOption, parseCommandLine, UsageProblem, withUsageProblems } from './command-line-parser.ts'
-
-export const TRANSLATE_FORMATS = ['json', 'oql', 'url', 'oqo'] as const
-export type TranslateFormat = (typeof TRANSLATE_FORMATS)[number]
-
-const OPTIONS = {
-  oql: { type: 'boolean' },
-  oqo: { type: 'boolean' },
-  url: { type: 'boolean' },
-  format: { type: 'string', value: `one of ${TRANSLATE_FORMATS.join(', ')}` },
-} as const
+import { TRANSLATE_COMMAND_LINE, TRANSLATE_FORMATS, type TranslateFormat } from './translate-command-line.ts'
 
 /** What the input flags read: each names the form of the query given. */
 const INPUTS = { oql: 'oql', oqo: 'oqo', url: 'oxurl' } as const
+
+/**
+ * The form of a query given without --oql, --oqo or --url, by how it starts: a URL or its path, OQO's JSON
+ * object, else OQL (whose queries start with an entity name, never with these).
+ */
+const formOf = (text: string): keyof typeof INPUTS => {
+  const start = text.trimStart()
+  if (/^(https?:\/\/|\/)/i.test(start)) return 'url'
+  return start.startsWith('{') ? 'oqo' : 'oql'
+}
 
 /** The errors of a query that did not translate, one per line, each with where it is. */
 const describeErrors = (result: TranslationResult): string =>
@@ -46,20 +47,20 @@ const printed = (result: TranslationResult, format: Exclude<TranslateFormat, 'js
  */
 export const translateCommand: CliCommand = {
   name: 'translate',
-  usage:
-    "oqlkit translate [--oql | --oqo | --url] [--format json|oql|url|oqo] <query | ->   (reads OQL unless --oqo or --url says; '-' reads the query from standard input; --format json, the default, prints the whole /query result)",
+  usage: `${TRANSLATE_COMMAND_LINE.synopsis}  (oqlkit translate --help describes every option)`,
   run(args, context) {
     return withUsageProblems(this, async () => {
-      const { values, positionals } = parseCommandLine(args, OPTIONS, { names: ['query'] })
+      const { values, positionals } = parseCommandLine(args, TRANSLATE_COMMAND_LINE.options, {
+        names: ['query'],
+      })
       const given = (['oql', 'oqo', 'url'] as const).filter((name) => values[name] === true)
       if (given.length > 1)
         throw new UsageProblem(
           `give one of --oql, --oqo, --url, not ${given.map((name) => `--${name}`).join(' and ')}`,
         )
       const format = choiceOption('--format', values.format, TRANSLATE_FORMATS) ?? 'json'
-      const input = INPUTS[given[0] ?? 'oql']
       const text = positionals[0] === '-' ? await context.readStdin() : positionals[0]!
-      const result = translate({ [input]: text })
+      const result = translate({ [INPUTS[given[0] ?? formOf(text)]]: text })
       if (format === 'json') return { exitCode: result.validation.valid ? 0 : 1, stdout: json(result) }
       return printed(result, format)
     })

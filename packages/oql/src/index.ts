@@ -22,6 +22,7 @@ export {
   type OqlHighlightRole,
   type OqlHighlightSpan,
   type ParseContext,
+  type ParseContextOptions,
   type ParseResult,
   parseContext,
   parseOql,

@@ -2,7 +2,7 @@
 // Highlighting, completion and lint all come from @oqlkit/oql running in the page (one reading of the
 // text for the page and the server); completion asks the server only for names the library has no list of.
 // Tab is left to the browser (no indentWithTab), so the keyboard can leave the editor as it came in.
-import { autocompletion } from '@codemirror/autocomplete'
+import { autocompletion, closeCompletion } from '@codemirror/autocomplete'
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands'
 import { lintKeymap } from '@codemirror/lint'
 import { EditorState } from '@codemirror/state'
@@ -27,7 +27,9 @@ export interface OqlEditor {
 }
 
 export const createOqlEditor = (parent: HTMLElement, options: OqlEditorOptions): OqlEditor => {
-  const run = (): boolean => {
+  // Running closes the completion list: the query has been chosen, and the list would cover the results.
+  const run = (view: EditorView): boolean => {
+    closeCompletion(view)
     options.onRun()
     return true
   }

@@ -2,9 +2,11 @@
 // page's own link and the downloads together. Each part lives in its own module; this one only connects them.
 import { translate } from '@oqlkit/oql'
 import { entityPath, isEntityType } from '@oqlkit/oqo-schema'
+import { renderExampleGallery } from './example-gallery.ts'
 import { type GroupChartView, renderGroupChart } from './group-chart-view.ts'
 import { isGrouped, type ListEnvelope } from './list-envelope.ts'
 import { createOqlEditor } from './oql-editor.ts'
+import { renderOqlReference } from './oql-reference-view.ts'
 import {
   DEFAULT_PER_PAGE,
   exportLink,
@@ -13,6 +15,7 @@ import {
   PER_PAGE_CHOICES,
   readLinkState,
 } from './playground-link-state.ts'
+import { writeProblemMessage } from './problem-message-view.ts'
 import { createQueryForms } from './query-forms-view.ts'
 import { preflightProblem } from './query-preflight.ts'
 import { apiRoot, type RunRequest, runQuery } from './query-runner.ts'
@@ -43,6 +46,13 @@ const shareNote = element<HTMLSpanElement>('share-note')
 const downloadCsv = element<HTMLAnchorElement>('download-csv')
 const downloadJson = element<HTMLAnchorElement>('download-json')
 const downloadNote = element<HTMLParagraphElement>('download-note')
+
+const reference = renderOqlReference(element<HTMLDetailsElement>('oql-reference'))
+/** A problem in the run summary, its pointers at the API made links to the reference. */
+const showProblem = (message: string): void => {
+  writeProblemMessage(summary, message, (entity) => reference.show(entity))
+  summary.classList.add('error')
+}
 
 const initial = readLinkState(location.search)
 let currentPage = initial.page
@@ -78,7 +88,7 @@ const setDownload = (link: HTMLAnchorElement, href: string | null): void => {
 /**
  * The page's link and the download links follow the query and its view. The address bar takes the link
  * once the query is the person's own (typed, run or opened from a link), not for the example the page
- * starts with, so a plain reload of `/playground` does not run it.
+ * starts with (and runs), so `/playground` stays the page's plain address until the person acts.
  */
 let ownQuery = initial.hasQuery
 const refreshLinks = (): void => {
@@ -148,7 +158,8 @@ const showGroups = (body: ListEnvelope): void => {
   })
 }
 
-const run = async (page: number): Promise<void> => {
+/** Runs the editor's query; `byPerson` false for the example the page opens with (its link stays plain). */
+const run = async (page: number, byPerson = true): Promise<void> => {
   const oql = editor.text()
   running?.abort()
   if (oql.trim() === '') {
@@ -159,7 +170,7 @@ const run = async (page: number): Promise<void> => {
   const controller = new AbortController()
   running = controller
   currentPage = page
-  ownQuery = true
+  if (byPerson) ownQuery = true
   refreshLinks()
   // A grouped query answers buckets, not pages of rows: it is asked for all of them at once, and the
   // columns chosen for rows do not apply to them.
@@ -169,8 +180,7 @@ const run = async (page: number): Promise<void> => {
   const problem = preflightProblem(request)
   if (problem !== undefined) {
     clearResults()
-    summary.textContent = problem
-    summary.classList.add('error')
+    showProblem(problem)
     return
   }
   summary.textContent = 'Running…'
@@ -181,8 +191,7 @@ const run = async (page: number): Promise<void> => {
   results.removeAttribute('aria-busy')
   clearResults()
   if (!outcome.ok) {
-    summary.textContent = outcome.message
-    summary.classList.add('error')
+    showProblem(outcome.message)
     return
   }
   summary.textContent = runStatusText(outcome)
@@ -211,8 +220,18 @@ const forms = createQueryForms(
     url: element('form-url'),
     urlNote: element('form-url-note'),
   },
-  { apiRoot: root, setEditorText: (text) => editor.setText(text) },
+  {
+    apiRoot: root,
+    setEditorText: (text) => editor.setText(text),
+    writeProblem: (note, message) => writeProblemMessage(note, message, (entity) => reference.show(entity)),
+  },
 )
+
+// An example runs at once: it replaces the editor's query and shows its results.
+renderExampleGallery(element('example-list'), (oql) => {
+  editor.setText(oql)
+  void run(1)
+})
 
 element<HTMLButtonElement>('run-query').addEventListener('click', () => void run(1))
 previous.addEventListener('click', () => void run(currentPage - 1))
@@ -240,5 +259,5 @@ element<HTMLButtonElement>('copy-link').addEventListener('click', async () => {
 
 forms.showNow(editor.text())
 refreshLinks()
-// A shared link runs its query at once, on the page it names.
-if (initial.hasQuery) void run(initial.page)
+// The page opens with results: a shared link's query on the page it names, or the example query.
+void run(initial.hasQuery ? initial.page : 1, initial.hasQuery)

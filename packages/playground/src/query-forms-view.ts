@@ -1,7 +1,7 @@
 // The query's three forms beside the editor: the canonical OQL, the OQO (pretty JSON, editable) and the
 // classic URL (editable, or why there is none). All come from `translate()` in the page, no server round
 // trip. The editor leads the forms; an edited OQO or URL leads the editor and the other form. An invalid
-// form shows its error beside it and changes nothing else.
+// form shows its error beside it and changes nothing else; an invalid editor empties the other forms.
 import { type TranslationResult, translate } from '@oqlkit/oql'
 
 export interface QueryFormsElements {
@@ -20,6 +20,8 @@ export interface QueryFormsOptions {
   readonly setEditorText: (text: string) => void
   /** How long typing pauses before a form is read again. */
   readonly debounceMs?: number
+  /** Writes a problem's message (the page links its pointers at the API); plain text without. */
+  readonly writeProblem?: (element: HTMLElement, message: string) => void
 }
 
 export interface QueryForms {
@@ -58,6 +60,14 @@ export const createQueryForms = (elements: QueryFormsElements, options: QueryFor
   let pushed: string | undefined
   let latestEditorText = ''
 
+  const setProblem = (element: HTMLElement, message: string): void => {
+    if (options.writeProblem === undefined) setNote(element, message, true)
+    else {
+      options.writeProblem(element, message)
+      element.classList.add('error')
+    }
+  }
+
   const markInvalid = (field: HTMLElement, invalid: boolean): void => {
     if (invalid) field.setAttribute('aria-invalid', 'true')
     else field.removeAttribute('aria-invalid')
@@ -85,18 +95,33 @@ export const createQueryForms = (elements: QueryFormsElements, options: QueryFor
     }
   }
 
+  /**
+   * The editor holds no query the other forms can show (empty, or not valid): they show nothing rather than
+   * an earlier query, and no error of an earlier edit; the canonical form's note says why.
+   */
+  const showNone = (why: string, isError: boolean): void => {
+    elements.canonical.textContent = ''
+    if (isError) setProblem(elements.canonicalNote, why)
+    else setNote(elements.canonicalNote, why, false)
+    for (const [field, note] of [
+      [elements.oqo, elements.oqoError],
+      [elements.url, elements.urlNote],
+    ] as const) {
+      field.value = ''
+      markInvalid(field, false)
+      setNote(note, isError ? 'None while the query in the editor is not valid.' : '', false)
+    }
+  }
+
   const fromEditor = (): void => {
     const text = latestEditorText
     if (text.trim() === '') {
-      elements.canonical.textContent = ''
-      setNote(elements.canonicalNote, 'Type a query in the editor.', false)
+      showNone('Type a query in the editor.', false)
       return
     }
     const result = translate({ oql: text })
     if (!result.validation.valid) {
-      // The OQO and URL keep the last valid query; the note says they are behind the editor.
-      elements.canonical.textContent = ''
-      setNote(elements.canonicalNote, messagesOf(result), true)
+      showNone(messagesOf(result), true)
       return
     }
     show(result, 'editor')
@@ -109,7 +134,7 @@ export const createQueryForms = (elements: QueryFormsElements, options: QueryFor
     const result = form === 'oqo' ? translate({ oqo: field.value }) : translate({ oxurl: field.value })
     if (!result.validation.valid || result.oql === null) {
       markInvalid(field, true)
-      setNote(note, messagesOf(result), true)
+      setProblem(note, messagesOf(result))
       return
     }
     markInvalid(field, false)

@@ -33,6 +33,13 @@ describe.skipIf(!chromium.available)('the docs page in Chromium', () => {
       Object.keys(item).filter((key) => ['get', 'post', 'put', 'patch', 'delete'].includes(key)),
     )
     expect(await page.locator('.opblock').count()).toBe(operations.length)
+    // It opens on what the API is and a first call, not on metering: the description's first paragraph says
+    // what it is, and its first heading is the first calls, before the keys and the serving details.
+    const description = page.locator('.info .markdown, .info .renderedMarkdown').first()
+    expect(await description.locator('p').first().textContent()).toMatch(/^A catalog of scholarly works/)
+    const headings = await description.locator('h2').allTextContents()
+    expect(headings[0]).toBe('First calls')
+    expect(headings.indexOf('First calls')).toBeLessThan(headings.indexOf('Metering and keys'))
     expect(await page.locator('.opblock-summary-path', { hasText: /^\/playground$/ }).count()).toBe(1)
     await page.getByRole('link', { name: 'Try queries in the playground' }).click()
     await page.waitForURL(/\/playground$/)

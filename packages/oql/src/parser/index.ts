@@ -27,6 +27,7 @@ export {
   type ContextState,
   type ContextSuggestion,
   type ParseContext,
+  type ParseContextOptions,
   parseContext,
   type SuggestionKind,
 } from './parse-context.ts'

@@ -114,7 +114,13 @@ export interface ParseContext {
   readonly diagnostic?: OqlDiagnostic
 }
 
+/** The suggestions `parseContext` gives unless told otherwise: what an editor's list can show. */
 const MAX_SUGGESTIONS = 50
+
+export interface ParseContextOptions {
+  /** The most suggestions given (default 50); `Infinity` for all of them (a reference of every field). */
+  readonly maxSuggestions?: number
+}
 const MAX_WIDENED_WORDS = 4
 
 interface Situation {
@@ -522,7 +528,7 @@ const suggestionsFor = (
     situation.state === 'value' || situation.state === 'field' || situation.state === 'group-by-field'
       ? all.filter((suggestion) => matchesValue(suggestion, prefix))
       : all.filter((suggestion) => startsWithFolded(suggestion.value, prefix))
-  return matching.slice(0, MAX_SUGGESTIONS)
+  return matching
 }
 
 // Putting it together ---------------------------------------------------------------------------------------
@@ -581,14 +587,22 @@ const acceptsWidePrefix = (reading: Reading, prefix: string): boolean => {
  * // { state: 'value', field: { word: 'institution', kind: 'id', … }, prefix: 'har',
  * //   replaceRange: { start: 27, end: 30 }, autocompleteEntity: 'institutions', … }
  */
-export const parseContext = (text: string, position: number = text.length): ParseContext => {
+export const parseContext = (
+  text: string,
+  position: number = text.length,
+  options: ParseContextOptions = {},
+): ParseContext => {
   const source = typeof text === 'string' ? text : ''
   const cursor = Math.max(
     0,
     Math.min(Number.isFinite(position) ? Math.trunc(position) : source.length, source.length),
   )
   try {
-    return contextAt(source, cursor)
+    const context = contextAt(source, cursor)
+    const limit = options.maxSuggestions ?? MAX_SUGGESTIONS
+    return context.suggestions.length <= limit
+      ? context
+      : { ...context, suggestions: context.suggestions.slice(0, Math.max(0, limit)) }
   } catch {
     return {
       entity: null,

@@ -1,0 +1,134 @@
+// The playground as a researcher first meets it, in real Chromium against a real server on the sample: the
+// example query runs on opening; the three forms show the editor's query as it is now (nothing while it is
+// not valid); running closes the completion list; a gallery of examples runs in one click; the OQL reference
+// lists each entity's fields; and an error's pointer at the API becomes a link to those fields. The gallery's
+// queries are also run through the API directly: each must still parse, run and find something.
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EXAMPLE_QUERIES } from '../src/example-queries.ts'
+import { fieldReference, referenceEntities } from '../src/oql-field-reference.ts'
+import { chromiumForTests, type LaunchedBrowser, launchChromium } from './support/chromium-browser.ts'
+import { type PageWatch, watchPage } from './support/page-watch.ts'
+import { type PlaygroundServer, sharedPlaygroundServer } from './support/playground-server.ts'
+
+const chromium = chromiumForTests()
+
+describe('the OQL reference, from the parser', () => {
+  it('lists the entities and, for works, fields with their kinds, operators and values', () => {
+    expect(referenceEntities()).toEqual(expect.arrayContaining(['works', 'authors', 'institutions']))
+    const fields = fieldReference('works')
+    expect(fields.length).toBeGreaterThan(30)
+    const year = fields.find((field) => field.name === 'year')
+    expect(year).toEqual({
+      name: 'year',
+      kind: 'number',
+      operators: ['is', 'is not', '>', '>=', '<', '<='],
+      values: [],
+    })
+    const type = fields.find((field) => field.name === 'type')
+    expect(type?.values).toEqual(expect.arrayContaining(['article', 'preprint']))
+    expect(fields.find((field) => field.kind === 'search')?.operators).toContain('has')
+  })
+})
+
+describe.skipIf(!chromium.available)('the playground for a newcomer, in Chromium', () => {
+  let server: PlaygroundServer
+  let browser: LaunchedBrowser
+  let page: Page
+  let watch: PageWatch
+
+  beforeAll(async () => {
+    if (!chromium.available) return
+    ;[server, browser] = await Promise.all([sharedPlaygroundServer(), launchChromium(chromium.path)])
+    page = await (await browser.newContext()).newPage()
+    watch = await watchPage(page, server.base)
+  }, 180_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  const summary = () => page.locator('#run-summary').textContent()
+
+  const replaceQuery = async (text: string): Promise<void> => {
+    await page.locator('.cm-content').click()
+    await page.keyboard.press('Control+A')
+    await page.keyboard.press('Delete')
+    await page.keyboard.type(text)
+  }
+
+  it('every example of the gallery parses, runs and finds something on the sample', async () => {
+    expect(EXAMPLE_QUERIES).toHaveLength(12)
+    for (const { oql } of EXAMPLE_QUERIES) {
+      const response = await fetch(`${server.base}?oql=${encodeURIComponent(oql)}`)
+      expect(response.status, oql).toBe(200)
+      const body = (await response.json()) as { meta: { count: number } }
+      expect(body.meta.count, oql).toBeGreaterThan(0)
+    }
+  })
+
+  it('runs the example query on opening, and keeps the plain address', async () => {
+    await page.goto(`${server.base}playground`)
+    await expect.poll(summary).toMatch(/^\d+ results in /)
+    expect(await page.locator('#results table tbody tr').count()).toBeGreaterThan(0)
+    expect(new URL(page.url()).search).toBe('')
+  })
+
+  it('shows nothing in the OQO and URL forms while the query is not valid, and the query once it is', async () => {
+    await replaceQuery('works where year is 2020 and')
+    await expect.poll(() => page.locator('#form-oqo').inputValue()).toBe('')
+    expect(await page.locator('#form-url').inputValue()).toBe('')
+    expect(await page.locator('#form-oqo-error').textContent()).toBe(
+      'None while the query in the editor is not valid.',
+    )
+    expect(await page.locator('#form-oql-note').getAttribute('class')).toContain('error')
+    await page.keyboard.type(' type is article')
+    await expect.poll(() => page.locator('#form-url').inputValue()).toContain('publication_year:2020')
+    expect(await page.locator('#form-oqo-error').textContent()).toBe('')
+    expect(await page.locator('#form-oql-note').textContent()).toBe('')
+  })
+
+  it('closes the completion list when Ctrl+Enter runs the query', async () => {
+    await replaceQuery('works where ye')
+    const list = page.locator('.cm-tooltip-autocomplete')
+    await list.waitFor()
+    await page.keyboard.press('Control+Enter')
+    await expect.poll(() => list.count()).toBe(0)
+  })
+
+  it('runs an example of the gallery in one click', async () => {
+    const examples = page.locator('#example-list button')
+    expect(await examples.count()).toBe(EXAMPLE_QUERIES.length)
+    const example = EXAMPLE_QUERIES.find((query) => query.oql.includes('citation count'))!
+    await page.getByRole('button', { name: new RegExp(example.question) }).click()
+    await expect.poll(summary).toMatch(/^\d+ results in /)
+    await expect
+      .poll(() => page.locator('.cm-content').evaluate((content) => content.textContent))
+      .toBe(example.oql)
+    // The forms follow the example's query too.
+    await expect.poll(() => page.locator('#form-url').inputValue()).toContain('cited_by_count:%3E1000')
+  })
+
+  it('links an error that points at the API to the fields of the entity, in the OQL reference', async () => {
+    await page.locator('#form-url').fill(`${server.base}works?filter=yeer:2020`)
+    const link = page.locator('#form-url-note a.fields-link')
+    await expect
+      .poll(() => page.locator('#form-url-note').textContent(), { timeout: 5_000 })
+      .toContain("Did you mean 'publication_year'?")
+    expect(await page.locator('#form-url-note').textContent()).not.toContain('GET /properties')
+    await link.click()
+    expect(await page.locator('#oql-reference').getAttribute('open')).not.toBeNull()
+    expect(await page.locator('#reference-entity').inputValue()).toBe('works')
+    const rows = page.locator('.reference-table tr')
+    expect(await rows.count()).toBeGreaterThan(30)
+    expect(await page.locator('.reference-table td', { hasText: /^year$/ }).count()).toBe(1)
+  })
+
+  it('logged no console error, no uncaught exception and no failed request', () => {
+    expect(watch.consoleErrors).toEqual([])
+    expect(watch.pageErrors).toEqual([])
+    expect(watch.failedRequests).toEqual([])
+    expect(server.faults).toEqual([])
+  })
+})

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { join, resolve } from 'node:path'
 import { chromiumForTests, launchChromium } from '@oqlkit/playground/test-support'
+import type { Page } from 'playwright-core'
 
 const REPO = resolve(import.meta.dirname, '..')
 const PORT = Number(process.env.SCREENSHOT_PORT ?? 8097)
@@ -21,7 +22,23 @@ const SHOTS = [
     link: `q=${encodeURIComponent('works group by year')}`,
     ready: '#results canvas',
   },
-] as const
+  {
+    // The gallery of examples and the OQL reference opened at the works' fields.
+    file: 'docs/playground-examples.png',
+    link: '',
+    ready: '#example-list button',
+    prepare: async (page: Page) => {
+      await page.locator('#oql-reference summary').click()
+      await page.locator('.reference-table tr').nth(5).waitFor()
+      await page.locator('#examples-heading').scrollIntoViewIfNeeded()
+    },
+  },
+] as const satisfies readonly {
+  file: string
+  link: string
+  ready: string
+  prepare?: (page: Page) => Promise<void>
+}[]
 
 const waitForServer = async (): Promise<void> => {
   for (let attempt = 0; attempt < 240; attempt++) {
@@ -50,8 +67,9 @@ try {
   })
   const page = await context.newPage()
   for (const shot of SHOTS) {
-    await page.goto(`${BASE}playground?${shot.link}`)
+    await page.goto(`${BASE}playground${shot.link === '' ? '' : `?${shot.link}`}`)
     await page.locator(shot.ready).first().waitFor({ timeout: 30_000 })
+    if ('prepare' in shot) await shot.prepare(page)
     // Chart.js animates its first draw; let it settle.
     await page.waitForTimeout(1_200)
     await page.screenshot({ path: join(REPO, shot.file) })

@@ -24,12 +24,31 @@ const positiveInteger = (text: string | null, fallback: number): number => {
   return text !== null && Number.isInteger(value) && value >= 1 ? value : fallback
 }
 
-/** The state a link carries; `q` is null when it carries no query (the page then runs nothing). */
-export const readLinkState = (search: string): LinkState & { readonly hasQuery: boolean } => {
+/** `works/W123`: an entity page's address within the playground (`?entity=`), its path and short id. */
+const ENTITY_PAGE = /^[a-z][a-z-]*\/[A-Za-z0-9][A-Za-z0-9._:-]*$/
+
+/** The playground's page of one entity: `playground?entity=works/W123`. */
+export const entityPageLink = (page: URL, entity: string): URL => {
+  const url = new URL(page)
+  url.search = ''
+  url.hash = ''
+  url.searchParams.set('entity', entity)
+  return url
+}
+
+/**
+ * The state a link carries; `hasQuery` is false when it carries no query (the page then runs its example),
+ * `entity` the entity page it opens (`works/W123`), if any.
+ */
+export const readLinkState = (
+  search: string,
+): LinkState & { readonly hasQuery: boolean; readonly entity: string | null } => {
   const params = new URLSearchParams(search)
   const q = params.get('q')
+  const entity = params.get('entity')
   const perPage = positiveInteger(params.get('per_page'), DEFAULT_PER_PAGE)
   return {
+    entity: entity !== null && ENTITY_PAGE.test(entity) ? entity : null,
     hasQuery: q !== null && q.trim() !== '',
     q: q ?? '',
     page: positiveInteger(params.get('page'), 1),

@@ -2,6 +2,8 @@
 // page's own link and the downloads together. Each part lives in its own module; this one only connects them.
 import { translate } from '@oqlkit/oql'
 import { entityPath, isEntityType } from '@oqlkit/oqo-schema'
+import { entityPageModel } from './entity-page-model.ts'
+import { renderEntityPage } from './entity-page-view.ts'
 import { renderExampleGallery } from './example-gallery.ts'
 import { type GroupChartView, renderGroupChart } from './group-chart-view.ts'
 import { isGrouped, type ListEnvelope } from './list-envelope.ts'
@@ -9,6 +11,7 @@ import { createOqlEditor } from './oql-editor.ts'
 import { renderOqlReference } from './oql-reference-view.ts'
 import {
   DEFAULT_PER_PAGE,
+  entityPageLink,
   exportLink,
   type LinkState,
   linkFor,
@@ -19,7 +22,7 @@ import { writeProblemMessage } from './problem-message-view.ts'
 import { createQueryForms } from './query-forms-view.ts'
 import { preflightProblem } from './query-preflight.ts'
 import { apiRoot, type RunRequest, runQuery } from './query-runner.ts'
-import { columnsOf, renderResultsTable } from './results-table-view.ts'
+import { columnsOf, renderResultsTable, singletonUrl } from './results-table-view.ts'
 import { runStatusText } from './run-status-format.ts'
 
 /** The deepest a page number reaches (basic paging stops at 10,000 results; cursors go further). */
@@ -136,6 +139,7 @@ const showList = (body: ListEnvelope, request: RunRequest): void => {
       columns: columnsOf(rows, request.select ?? ''),
       apiRoot: root,
       entityPath: isEntityType(entity) ? entityPath(entity) : entity,
+      entityPageUrl: (path) => entityPageLink(new URL(location.href), path).href,
       firstRowNumber: (page - 1) * perPage + 1,
     }),
   )
@@ -257,7 +261,41 @@ element<HTMLButtonElement>('copy-link').addEventListener('click', async () => {
   }
 })
 
+/** The page of one entity (`works/W123`), in the results' place, with the queries that follow from it. */
+const showEntity = async (entity: string): Promise<void> => {
+  const [path = '', id = ''] = entity.split('/')
+  const jsonUrl = singletonUrl(root, path, id).href
+  summary.textContent = 'Loading…'
+  summary.classList.remove('error')
+  let record: Record<string, unknown>
+  try {
+    const response = await fetch(jsonUrl, { headers: { accept: 'application/json' } })
+    const body = (await response.json()) as Record<string, unknown>
+    if (!response.ok) {
+      showProblem(typeof body.message === 'string' ? body.message : `The server answered ${response.status}.`)
+      return
+    }
+    record = body
+  } catch (error) {
+    showProblem(`The entity could not be loaded (${error instanceof Error ? error.message : String(error)}).`)
+    return
+  }
+  clearResults()
+  summary.textContent = `${path}/${id}`
+  results.append(
+    renderEntityPage(entityPageModel(path, record), {
+      jsonUrl,
+      pageUrl: (link) => entityPageLink(new URL(location.href), link.path).href,
+      runQuery: (oql) => {
+        editor.setText(oql)
+        void run(1)
+      },
+    }),
+  )
+}
+
 forms.showNow(editor.text())
 refreshLinks()
-// The page opens with results: a shared link's query on the page it names, or the example query.
-void run(initial.hasQuery ? initial.page : 1, initial.hasQuery)
+// The page opens with results: an entity's page, a shared link's query on the page it names, or the example.
+if (initial.entity !== null) void showEntity(initial.entity)
+else void run(initial.hasQuery ? initial.page : 1, initial.hasQuery)

@@ -1,5 +1,5 @@
-// The first page of a list query as a table: one row per entity, its id a link to the entity's own JSON
-// (the singleton beside the page), nested values shown by name (value-summary-format.ts).
+// The first page of a list query as a table: one row per entity, its id a link to the entity's page in the
+// playground (entity-page-view.ts), nested values shown by name (value-summary-format.ts).
 import { normalizeSelect } from './playground-link-state.ts'
 import { shortId, summarizeValue } from './value-summary-format.ts'
 
@@ -36,6 +36,8 @@ export interface ResultsTableInput {
   readonly apiRoot: URL
   /** The entity's path segment (`works`, `work-types`, …) for the singleton links. */
   readonly entityPath: string
+  /** The page of an entity (`works/W123`) the id links to. */
+  readonly entityPageUrl: (entity: string) => string
   /** Said by the table's caption (the first row's number, for paging). */
   readonly firstRowNumber: number
 }
@@ -44,11 +46,9 @@ const cellOf = (input: ResultsTableInput, column: string, value: unknown): HTMLT
   const cell = document.createElement('td')
   if (column === 'id' && typeof value === 'string') {
     const link = document.createElement('a')
-    link.href = singletonUrl(input.apiRoot, input.entityPath, value).href
+    link.href = input.entityPageUrl(`${input.entityPath}/${shortId(value)}`)
     link.textContent = shortId(value)
-    link.target = '_blank'
-    link.rel = 'noopener'
-    link.title = `${value} as JSON`
+    link.title = `The page of ${value}`
     cell.append(link)
     return cell
   }

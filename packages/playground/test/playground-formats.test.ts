@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { ListEnvelope } from '../src/list-envelope.ts'
 import {
   DEFAULT_PER_PAGE,
+  entityPageLink,
   exportLink,
   linkFor,
   normalizeSelect,
@@ -100,7 +101,12 @@ describe('the page link', () => {
     const link = linkFor(page, state)
     expect(link.searchParams.get('q')).toBe('works where year is 2020')
     expect(link.searchParams.get('select')).toBe('id,display_name')
-    expect(readLinkState(link.search)).toEqual({ ...state, select: 'id,display_name', hasQuery: true })
+    expect(readLinkState(link.search)).toEqual({
+      ...state,
+      select: 'id,display_name',
+      hasQuery: true,
+      entity: null,
+    })
     expect(linkFor(page, { q: 'works', page: 1, perPage: DEFAULT_PER_PAGE, select: '' }).search).toBe(
       '?q=works',
     )
@@ -108,6 +114,7 @@ describe('the page link', () => {
 
   it('reads a link without a query, or with nonsense numbers, as the defaults', () => {
     expect(readLinkState('?page=-3&per_page=lots')).toEqual({
+      entity: null,
       hasQuery: false,
       q: '',
       page: 1,
@@ -115,6 +122,14 @@ describe('the page link', () => {
       select: '',
     })
     expect(readLinkState('?q=works&per_page=1000').perPage).toBe(100)
+  })
+
+  it("reads an entity page's address, and nothing that is not one", () => {
+    const link = entityPageLink(page, 'works/W2741809807')
+    expect(link.search).toBe('?entity=works%2FW2741809807')
+    expect(readLinkState(link.search).entity).toBe('works/W2741809807')
+    for (const bad of ['works', '../works/W1', 'works/W1/extra', 'works/<script>', ''])
+      expect(readLinkState(`?entity=${encodeURIComponent(bad)}`).entity, bad).toBeNull()
   })
 
   it('points the downloads at the export endpoint of the query', () => {

@@ -3,8 +3,11 @@
 // not valid); running closes the completion list; a gallery of examples runs in one click; the OQL reference
 // lists each entity's fields; and an error's pointer at the API becomes a link to those fields. The gallery's
 // queries are also run through the API directly: each must still parse, run and find something.
+
+import { translate } from '@oqlkit/oql'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { abstractOf, entityPageModel, worksQueriesOf } from '../src/entity-page-model.ts'
 import { EXAMPLE_QUERIES } from '../src/example-queries.ts'
 import { fieldReference, referenceEntities } from '../src/oql-field-reference.ts'
 import { chromiumForTests, type LaunchedBrowser, launchChromium } from './support/chromium-browser.ts'
@@ -28,6 +31,44 @@ describe('the OQL reference, from the parser', () => {
     const type = fields.find((field) => field.name === 'type')
     expect(type?.values).toEqual(expect.arrayContaining(['article', 'preprint']))
     expect(fields.find((field) => field.kind === 'search')?.operators).toContain('has')
+  })
+})
+
+describe("an entity's page, worked out from its record", () => {
+  it('writes the abstract out of the inverted index in reading order', () => {
+    expect(abstractOf({ learning: [1, 4], deep: [0], is: [2], representation: [3] })).toBe(
+      'deep learning is representation learning',
+    )
+    expect(abstractOf(null)).toBeUndefined()
+  })
+
+  it('offers only queries the language reads, for every kind of entity that has them', () => {
+    for (const path of ['works', 'authors', 'institutions', 'sources', 'topics', 'publishers', 'funders']) {
+      const queries = worksQueriesOf(path, `${path.charAt(0).toUpperCase()}123`)
+      expect(queries.length, path).toBeGreaterThan(0)
+      for (const { oql } of queries) expect(translate({ oql }).validation.valid, oql).toBe(true)
+    }
+    expect(worksQueriesOf('continents', 'Q1')).toEqual([])
+  })
+
+  it("names a work's authors, source and topic as links to their pages", () => {
+    const model = entityPageModel('works', {
+      id: 'https://openalex.org/W1',
+      display_name: 'A title',
+      publication_year: 2020,
+      authorships: [{ author: { id: 'https://openalex.org/A9', display_name: 'Ada' } }],
+      primary_location: { source: { id: 'https://openalex.org/S5', display_name: 'A journal' } },
+      doi: 'https://doi.org/10.1/x',
+    })
+    expect(model.title).toBe('A title')
+    expect(model.facts).toEqual(
+      expect.arrayContaining([
+        { label: 'Year', text: '2020' },
+        { label: 'Authors', links: [{ path: 'authors/A9', name: 'Ada' }] },
+        { label: 'Source', links: [{ path: 'sources/S5', name: 'A journal' }] },
+        { label: 'DOI', text: '10.1/x', url: 'https://doi.org/10.1/x' },
+      ]),
+    )
   })
 })
 
@@ -123,6 +164,26 @@ describe.skipIf(!chromium.available)('the playground for a newcomer, in Chromium
     const rows = page.locator('.reference-table tr')
     expect(await rows.count()).toBeGreaterThan(30)
     expect(await page.locator('.reference-table td', { hasText: /^year$/ }).count()).toBe(1)
+  })
+
+  it("opens a work's page from the results, with its authors' pages and the works citing it a click away", async () => {
+    await page.goto(`${server.base}playground?q=${encodeURIComponent('works where citation count > 1000')}`)
+    const first = page.locator('.results-table tbody tr').first().locator('a')
+    await first.waitFor()
+    const id = (await first.textContent()) ?? ''
+    await first.click()
+    await page.locator('.entity-page h3').waitFor()
+    const work = (await (await fetch(`${server.base}works/${id}`)).json()) as { display_name: string }
+    expect(await page.locator('.entity-page h3').textContent()).toBe(work.display_name)
+    expect(await page.locator('.entity-page dt', { hasText: 'Authors' }).count()).toBe(1)
+    expect(await page.locator('.entity-page dd a[href*="entity=authors"]').count()).toBeGreaterThan(0)
+    await page.getByRole('button', { name: 'Works citing this' }).click()
+    await expect.poll(summary).toMatch(/^\d+ results in /)
+    expect(new URL(page.url()).searchParams.get('q')).toBe(`works where it cites (${id})`)
+    // An author's page, from a link on the work's.
+    await page.goto(`${server.base}playground?entity=works%2F${id}`)
+    await page.locator('.entity-page dd a[href*="entity=authors"]').first().click()
+    await page.getByRole('button', { name: 'Works by this author' }).waitFor()
   })
 
   it('logged no console error, no uncaught exception and no failed request', () => {

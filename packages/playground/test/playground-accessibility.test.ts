@@ -3,10 +3,9 @@
 // chart, and a query can be written, run and its results reached with the keyboard alone.
 import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumForTests, type LaunchedBrowser, launchChromium } from './support/chromium-browser.ts'
-import { type PageWatch, watchPage } from './support/page-watch.ts'
-import { type PlaygroundServer, sharedPlaygroundServer } from './support/playground-server.ts'
+import { describe, expect, it } from 'vitest'
+import { chromiumForTests } from './support/chromium-browser.ts'
+import { usePlaygroundPage } from './support/playground-page.ts'
 
 const chromium = chromiumForTests()
 const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
@@ -33,66 +32,47 @@ const seriousViolations = async (page: Page): Promise<string[]> => {
 }
 
 describe.skipIf(!chromium.available)('the playground with a keyboard and a screen reader', () => {
-  let server: PlaygroundServer
-  let browser: LaunchedBrowser
-  let page: Page
-  let watch: PageWatch
-
-  beforeAll(async () => {
-    if (!chromium.available) return
-    ;[server, browser] = await Promise.all([sharedPlaygroundServer(), launchChromium(chromium.path)])
-    const context = await browser.browser.newContext({
-      bypassCSP: true,
-      viewport: { width: 1280, height: 900 },
-    })
-    page = await context.newPage()
-    watch = await watchPage(page, server.base)
-  }, 180_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
+  const ui = usePlaygroundPage(chromium, { bypassCSP: true, viewport: { width: 1280, height: 900 } })
 
   it('a list result has no serious or critical axe violation', async () => {
-    await page.goto(`${server.base}playground?q=${encodeURIComponent('works where year is 2020')}`)
-    await page.locator('#results table').first().waitFor()
-    expect(await seriousViolations(page)).toEqual([])
+    await ui.page.goto(`${ui.server.base}playground?q=${encodeURIComponent('works where year is 2020')}`)
+    await ui.page.locator('#results table').first().waitFor()
+    expect(await seriousViolations(ui.page)).toEqual([])
   })
 
   it('a group-by chart has none either', async () => {
-    await page.goto(`${server.base}playground?q=${encodeURIComponent('works group by type')}`)
-    await page.locator('#results canvas').first().waitFor()
-    expect(await seriousViolations(page)).toEqual([])
+    await ui.page.goto(`${ui.server.base}playground?q=${encodeURIComponent('works group by type')}`)
+    await ui.page.locator('#results canvas').first().waitFor()
+    expect(await seriousViolations(ui.page)).toEqual([])
   })
 
   it('writes, runs and reaches the results with the keyboard alone', async () => {
-    await page.goto(`${server.base}playground`)
-    await page.locator('.cm-content').waitFor()
+    await ui.page.goto(`${ui.server.base}playground`)
+    await ui.page.locator('.cm-content').waitFor()
     // Tab from the top of the page until the editor has the focus.
     let inEditor = false
     for (let presses = 0; presses < 15 && !inEditor; presses++) {
-      await page.keyboard.press('Tab')
-      inEditor = (await page.evaluate(
+      await ui.page.keyboard.press('Tab')
+      inEditor = (await ui.page.evaluate(
         "document.activeElement?.classList.contains('cm-content') ?? false",
       )) as boolean
     }
     expect(inEditor).toBe(true)
-    await page.keyboard.press('Control+A')
-    await page.keyboard.type('works where year is 2021')
-    await page.keyboard.press('Escape')
-    await page.keyboard.press('Control+Enter')
-    await page.locator('#results table').first().waitFor()
+    await ui.page.keyboard.press('Control+A')
+    await ui.page.keyboard.type('works where year is 2021')
+    await ui.page.keyboard.press('Escape')
+    await ui.page.keyboard.press('Control+Enter')
+    await ui.page.locator('#results table').first().waitFor()
     // Leaving the editor with Tab (it does not trap focus) and reaching a link of the results.
     let onResultLink = false
     for (let presses = 0; presses < 60 && !onResultLink; presses++) {
-      await page.keyboard.press('Tab')
-      onResultLink = (await page.evaluate(
+      await ui.page.keyboard.press('Tab')
+      onResultLink = (await ui.page.evaluate(
         "document.activeElement?.tagName === 'A' && document.activeElement.closest('#results table') !== null",
       )) as boolean
     }
     expect(onResultLink).toBe(true)
-    expect(watch.consoleErrors).toEqual([])
-    expect(watch.pageErrors).toEqual([])
+    expect(ui.watch.consoleErrors).toEqual([])
+    expect(ui.watch.pageErrors).toEqual([])
   })
 })

@@ -5,14 +5,12 @@
 // queries are also run through the API directly: each must still parse, run and find something.
 
 import { translate } from '@oqlkit/oql'
-import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { abstractOf, entityPageModel, worksQueriesOf } from '../src/entity-page-model.ts'
 import { EXAMPLE_QUERIES } from '../src/example-queries.ts'
 import { fieldReference, referenceEntities } from '../src/oql-field-reference.ts'
-import { chromiumForTests, type LaunchedBrowser, launchChromium } from './support/chromium-browser.ts'
-import { type PageWatch, watchPage } from './support/page-watch.ts'
-import { type PlaygroundServer, sharedPlaygroundServer } from './support/playground-server.ts'
+import { chromiumForTests } from './support/chromium-browser.ts'
+import { usePlaygroundPage } from './support/playground-page.ts'
 
 const chromium = chromiumForTests()
 
@@ -73,36 +71,21 @@ describe("an entity's page, worked out from its record", () => {
 })
 
 describe.skipIf(!chromium.available)('the playground for a newcomer, in Chromium', () => {
-  let server: PlaygroundServer
-  let browser: LaunchedBrowser
-  let page: Page
-  let watch: PageWatch
+  const ui = usePlaygroundPage(chromium)
 
-  beforeAll(async () => {
-    if (!chromium.available) return
-    ;[server, browser] = await Promise.all([sharedPlaygroundServer(), launchChromium(chromium.path)])
-    page = await (await browser.newContext()).newPage()
-    watch = await watchPage(page, server.base)
-  }, 180_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-  })
-
-  const summary = () => page.locator('#run-summary').textContent()
+  const summary = () => ui.page.locator('#run-summary').textContent()
 
   const replaceQuery = async (text: string): Promise<void> => {
-    await page.locator('.cm-content').click()
-    await page.keyboard.press('Control+A')
-    await page.keyboard.press('Delete')
-    await page.keyboard.type(text)
+    await ui.page.locator('.cm-content').click()
+    await ui.page.keyboard.press('Control+A')
+    await ui.page.keyboard.press('Delete')
+    await ui.page.keyboard.type(text)
   }
 
   it('every example of the gallery parses, runs and finds something on the sample', async () => {
     expect(EXAMPLE_QUERIES).toHaveLength(12)
     for (const { oql } of EXAMPLE_QUERIES) {
-      const response = await fetch(`${server.base}?oql=${encodeURIComponent(oql)}`)
+      const response = await fetch(`${ui.server.base}?oql=${encodeURIComponent(oql)}`)
       expect(response.status, oql).toBe(200)
       const body = (await response.json()) as { meta: { count: number } }
       expect(body.meta.count, oql).toBeGreaterThan(0)
@@ -110,86 +93,88 @@ describe.skipIf(!chromium.available)('the playground for a newcomer, in Chromium
   })
 
   it('runs the example query on opening, and keeps the plain address', async () => {
-    await page.goto(`${server.base}playground`)
+    await ui.page.goto(`${ui.server.base}playground`)
     await expect.poll(summary).toMatch(/^\d+ results in /)
-    expect(await page.locator('#results table tbody tr').count()).toBeGreaterThan(0)
-    expect(new URL(page.url()).search).toBe('')
+    expect(await ui.page.locator('#results table tbody tr').count()).toBeGreaterThan(0)
+    expect(new URL(ui.page.url()).search).toBe('')
   })
 
   it('shows nothing in the OQO and URL forms while the query is not valid, and the query once it is', async () => {
     await replaceQuery('works where year is 2020 and')
-    await expect.poll(() => page.locator('#form-oqo').inputValue()).toBe('')
-    expect(await page.locator('#form-url').inputValue()).toBe('')
-    expect(await page.locator('#form-oqo-error').textContent()).toBe(
+    await expect.poll(() => ui.page.locator('#form-oqo').inputValue()).toBe('')
+    expect(await ui.page.locator('#form-url').inputValue()).toBe('')
+    expect(await ui.page.locator('#form-oqo-error').textContent()).toBe(
       'None while the query in the editor is not valid.',
     )
-    expect(await page.locator('#form-oql-note').getAttribute('class')).toContain('error')
-    await page.keyboard.type(' type is article')
-    await expect.poll(() => page.locator('#form-url').inputValue()).toContain('publication_year:2020')
-    expect(await page.locator('#form-oqo-error').textContent()).toBe('')
-    expect(await page.locator('#form-oql-note').textContent()).toBe('')
+    expect(await ui.page.locator('#form-oql-note').getAttribute('class')).toContain('error')
+    await ui.page.keyboard.type(' type is article')
+    await expect.poll(() => ui.page.locator('#form-url').inputValue()).toContain('publication_year:2020')
+    expect(await ui.page.locator('#form-oqo-error').textContent()).toBe('')
+    expect(await ui.page.locator('#form-oql-note').textContent()).toBe('')
   })
 
   it('closes the completion list when Ctrl+Enter runs the query', async () => {
     await replaceQuery('works where ye')
-    const list = page.locator('.cm-tooltip-autocomplete')
+    const list = ui.page.locator('.cm-tooltip-autocomplete')
     await list.waitFor()
-    await page.keyboard.press('Control+Enter')
+    await ui.page.keyboard.press('Control+Enter')
     await expect.poll(() => list.count()).toBe(0)
   })
 
   it('runs an example of the gallery in one click', async () => {
-    const examples = page.locator('#example-list button')
+    const examples = ui.page.locator('#example-list button')
     expect(await examples.count()).toBe(EXAMPLE_QUERIES.length)
     const example = EXAMPLE_QUERIES.find((query) => query.oql.includes('citation count'))!
-    await page.getByRole('button', { name: new RegExp(example.question) }).click()
+    await ui.page.getByRole('button', { name: new RegExp(example.question) }).click()
     await expect.poll(summary).toMatch(/^\d+ results in /)
     await expect
-      .poll(() => page.locator('.cm-content').evaluate((content) => content.textContent))
+      .poll(() => ui.page.locator('.cm-content').evaluate((content) => content.textContent))
       .toBe(example.oql)
     // The forms follow the example's query too.
-    await expect.poll(() => page.locator('#form-url').inputValue()).toContain('cited_by_count:%3E1000')
+    await expect.poll(() => ui.page.locator('#form-url').inputValue()).toContain('cited_by_count:%3E1000')
   })
 
   it('links an error that points at the API to the fields of the entity, in the OQL reference', async () => {
-    await page.locator('#form-url').fill(`${server.base}works?filter=yeer:2020`)
-    const link = page.locator('#form-url-note a.fields-link')
+    await ui.page.locator('#form-url').fill(`${ui.server.base}works?filter=yeer:2020`)
+    const link = ui.page.locator('#form-url-note a.fields-link')
     await expect
-      .poll(() => page.locator('#form-url-note').textContent(), { timeout: 5_000 })
+      .poll(() => ui.page.locator('#form-url-note').textContent(), { timeout: 5_000 })
       .toContain("Did you mean 'publication_year'?")
-    expect(await page.locator('#form-url-note').textContent()).not.toContain('GET /properties')
+    expect(await ui.page.locator('#form-url-note').textContent()).not.toContain('GET /properties')
     await link.click()
-    expect(await page.locator('#oql-reference').getAttribute('open')).not.toBeNull()
-    expect(await page.locator('#reference-entity').inputValue()).toBe('works')
-    const rows = page.locator('.reference-table tr')
+    expect(await ui.page.locator('#oql-reference').getAttribute('open')).not.toBeNull()
+    expect(await ui.page.locator('#reference-entity').inputValue()).toBe('works')
+    const rows = ui.page.locator('.reference-table tr')
     expect(await rows.count()).toBeGreaterThan(30)
-    expect(await page.locator('.reference-table td', { hasText: /^year$/ }).count()).toBe(1)
+    expect(await ui.page.locator('.reference-table td', { hasText: /^year$/ }).count()).toBe(1)
   })
 
   it("opens a work's page from the results, with its authors' pages and the works citing it a click away", async () => {
-    await page.goto(`${server.base}playground?q=${encodeURIComponent('works where citation count > 1000')}`)
-    const first = page.locator('.results-table tbody tr').first().locator('a')
+    await ui.page.goto(
+      `${ui.server.base}playground?q=${encodeURIComponent('works where citation count > 1000')}`,
+    )
+    const first = ui.page.locator('.results-table tbody tr').first().locator('a')
     await first.waitFor()
     const id = (await first.textContent()) ?? ''
     await first.click()
-    await page.locator('.entity-page h3').waitFor()
-    const work = (await (await fetch(`${server.base}works/${id}`)).json()) as { display_name: string }
-    expect(await page.locator('.entity-page h3').textContent()).toBe(work.display_name)
-    expect(await page.locator('.entity-page dt', { hasText: 'Authors' }).count()).toBe(1)
-    expect(await page.locator('.entity-page dd a[href*="entity=authors"]').count()).toBeGreaterThan(0)
-    await page.getByRole('button', { name: 'Works citing this' }).click()
+    await ui.page.locator('.entity-page h3').waitFor()
+    const work = (await (await fetch(`${ui.server.base}works/${id}`)).json()) as { display_name: string }
+    expect(await ui.page.locator('.entity-page h3').textContent()).toBe(work.display_name)
+    expect(await ui.page.locator('.entity-page dt', { hasText: 'Authors' }).count()).toBe(1)
+    expect(await ui.page.locator('.entity-page dd a[href*="entity=authors"]').count()).toBeGreaterThan(0)
+    await ui.page.getByRole('button', { name: 'Works citing this' }).click()
     await expect.poll(summary).toMatch(/^\d+ results in /)
-    expect(new URL(page.url()).searchParams.get('q')).toBe(`works where it cites (${id})`)
+    expect(new URL(ui.page.url()).searchParams.get('q')).toBe(`works where it cites (${id})`)
     // An author's page, from a link on the work's.
-    await page.goto(`${server.base}playground?entity=works%2F${id}`)
-    await page.locator('.entity-page dd a[href*="entity=authors"]').first().click()
-    await page.getByRole('button', { name: 'Works by this author' }).waitFor()
+    await ui.page.goto(`${ui.server.base}playground?entity=works%2F${id}`)
+    await ui.page.locator('.entity-page dd a[href*="entity=authors"]').first().click()
+    await ui.page.getByRole('button', { name: 'Works by this author' }).waitFor()
   })
 
   it('logged no console error, no uncaught exception and no failed request', () => {
-    expect(watch.consoleErrors).toEqual([])
-    expect(watch.pageErrors).toEqual([])
-    expect(watch.failedRequests).toEqual([])
-    expect(server.faults).toEqual([])
+    expect(ui.watch.consoleErrors).toEqual([])
+    expect(ui.watch.pageErrors).toEqual([])
+    expect(ui.watch.failedRequests).toEqual([])
+    expect(ui.server.faults).toEqual([])
   })
 })

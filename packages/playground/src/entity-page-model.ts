@@ -106,6 +106,9 @@ const fact = (label: string, value: string | undefined): EntityFact[] =>
 const linkFact = (label: string, found: readonly EntityLink[]): EntityFact[] =>
   found.length === 0 ? [] : [{ label, links: found }]
 
+/** A DOI as OpenAlex writes it: the resolver's https address. */
+const DOI_URL = /^https:\/\/doi\.org\//
+
 const workFacts = (work: EntityRecord): EntityFact[] => {
   const authorships = Array.isArray(work.authorships) ? work.authorships : []
   const primary = record(work.primary_location)
@@ -119,9 +122,12 @@ const workFacts = (work: EntityRecord): EntityFact[] => {
     ...fact('Cited by', text(work.cited_by_count)),
     ...fact('Open access', text(openAccess?.oa_status)),
     ...linkFact('Topic', links([work.primary_topic])),
+    // Linked only as the DOI resolver's address: a record's text never becomes another kind of link.
     ...(doi === undefined
       ? []
-      : [{ label: 'DOI', text: doi.replace(/^https:\/\/doi\.org\//, ''), url: doi }]),
+      : DOI_URL.test(doi)
+        ? [{ label: 'DOI', text: doi.replace(DOI_URL, ''), url: doi }]
+        : [{ label: 'DOI', text: doi }]),
   ]
 }
 

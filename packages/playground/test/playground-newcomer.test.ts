@@ -67,6 +67,9 @@ describe("an entity's page, worked out from its record", () => {
         { label: 'DOI', text: '10.1/x', url: 'https://doi.org/10.1/x' },
       ]),
     )
+    // A DOI that is not the resolver's address is shown, never linked.
+    const odd = entityPageModel('works', { id: 'https://openalex.org/W2', doi: 'javascript:alert(1)' })
+    expect(odd.facts).toContainEqual({ label: 'DOI', text: 'javascript:alert(1)' })
   })
 })
 

@@ -7,7 +7,12 @@ import { resolve } from 'node:path'
 import { CatalogInspector, sampleSnapshotLines, sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildRecordDictionary } from '../src/records/record-codec.ts'
-import { loadZstdBackend, type ZstdBackend, zstdBackend } from '../src/records/zstd-backend.ts'
+import {
+  frameContentSize,
+  loadZstdBackend,
+  type ZstdBackend,
+  zstdBackend,
+} from '../src/records/zstd-backend.ts'
 
 const REPO = resolve(import.meta.dirname, '../../..')
 const works = sampleSnapshotLines('works').map((line) => Buffer.from(line, 'utf8'))
@@ -55,6 +60,24 @@ describe('the native and WebAssembly zstd builds', () => {
     }
     expect(works.length).toBeGreaterThan(300)
     expect(mismatches).toBe(0)
+  })
+
+  it('reads the content size every frame states, and the WebAssembly build refuses a frame that lies about it', () => {
+    const dictionary = buildRecordDictionary(works.slice(0, 16).map(String))
+    for (const work of works.slice(0, 50))
+      for (const build of [native, wasm])
+        expect(frameContentSize(build.compressor(dictionary, 3)(work))).toBe(work.length)
+    // A damaged header stating 1 TiB (single segment, an 8-byte size), which WebAssembly would have allocated.
+    const damaged = Buffer.concat([
+      Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0xe0]),
+      Buffer.from([0, 0, 0, 0, 0, 1, 0, 0]),
+      Buffer.alloc(16),
+    ])
+    expect(frameContentSize(damaged)).toBe(2 ** 40)
+    expect(() => wasm.decompressor(dictionary)(damaged)).toThrow(
+      /more than a record holds; the record store is damaged/,
+    )
+    expect(() => wasm.decompressor(dictionary)(Buffer.from('not a frame'))).toThrow(/states no content size/)
   })
 
   describe('on the sample catalog’s stores, written natively with trained dictionaries', () => {

@@ -31,7 +31,7 @@ const USAGE_ERRORS: Record<string, readonly (readonly [readonly string[], string
     [['--no-metering=yes'], '--no-metering takes no value'],
     [['--keys', join(scratch, 'keys.json')], `--keys ${join(scratch, 'keys.json')}: no such file`],
     [['--max-per-page', '0'], '--max-per-page needs a whole number from 1 to 10000 (was 0)'],
-    [['--query-timeout=soon'], '--query-timeout needs a number of seconds from 0.001 to 3600 (was soon)'],
+    [['--query-timeout=soon'], '--query-timeout needs a number of seconds above 0, at most 3600 (was soon)'],
     [
       ['--collections-port', '9000', '--no-collections'],
       '--collections-port serves the collections: drop --no-collections',

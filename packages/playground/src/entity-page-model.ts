@@ -67,11 +67,14 @@ const links = (values: readonly unknown[]): EntityLink[] =>
 export const abstractOf = (inverted: unknown): string | undefined => {
   const index = record(inverted)
   if (index === undefined) return undefined
-  const words: string[] = []
+  // Positions are sorted, not used as array indexes: a record's position of 4e9 must not make a sparse array.
+  const placed: [number, string][] = []
   for (const [word, positions] of Object.entries(index))
     if (Array.isArray(positions))
-      for (const position of positions) if (typeof position === 'number') words[position] = word
-  const written = words.filter((word) => word !== undefined).join(' ')
+      for (const position of positions)
+        if (Number.isSafeInteger(position) && position >= 0) placed.push([position, word])
+  placed.sort((a, b) => a[0] - b[0])
+  const written = placed.map(([, word]) => word).join(' ')
   return written === '' ? undefined : written
 }
 

@@ -2,7 +2,7 @@
 // search…), the operators it takes and, for a closed list, its values. All of it is asked of the library's
 // own reading of queries (`parseContext`, what the editor completes with), so the reference says what the
 // parser accepts and cannot drift from it. No DOM here: oql-reference-view.ts draws it.
-import { type ContextSuggestion, parseContext } from '@oqlkit/oql'
+import { type ContextSuggestion, parseContext, translate } from '@oqlkit/oql'
 
 /** What a kind of field holds, for people (the parser's kinds are terse). */
 const KIND_NAMES: Readonly<Record<string, string>> = {
@@ -31,6 +31,15 @@ export const referenceEntities = (): string[] =>
   suggestionsAt('')
     .filter((suggestion) => suggestion.kind === 'entity')
     .map((suggestion) => suggestion.value)
+
+/**
+ * The OQL name of the entity an API path names (`work-types` → `types`), as the library translates the path;
+ * undefined for a path that names none.
+ */
+export const referenceEntityOfPath = (path: string): string | undefined => {
+  const entity = translate({ oxurl: `/${path}` }).oql?.split(' ')[0]
+  return entity !== undefined && referenceEntities().includes(entity) ? entity : undefined
+}
 
 /** Every field of `entity`, as the parser offers them after `where`. */
 export const fieldReference = (entity: string): FieldReference[] => {

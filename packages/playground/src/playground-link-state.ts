@@ -1,6 +1,8 @@
 // The page's state in its own URL (`?q=<oql>&page=&per_page=&select=`), so a link shares the query and
 // the view it shows, and opening one fills the editor and runs it. Also the export links of a query.
 
+import { ENTITY_TYPES, entityPath } from '@oqlkit/oqo-schema'
+
 /** `id, display_name ,` → `id,display_name`: what the server reads, without the spaces people type. */
 export const normalizeSelect = (select: string): string =>
   select
@@ -25,7 +27,16 @@ const positiveInteger = (text: string | null, fallback: number): number => {
 }
 
 /** `works/W123`: an entity page's address within the playground (`?entity=`), its path and short id. */
-const ENTITY_PAGE = /^[a-z][a-z-]*\/[A-Za-z0-9][A-Za-z0-9._:-]*$/
+const ENTITY_PAGE = /^([a-z][a-z-]*)\/([A-Za-z0-9][A-Za-z0-9._:-]*)$/
+
+/** The API's paths of entities, whose singletons an entity page shows; `export` under one is the export. */
+const ENTITY_PATHS: ReadonlySet<string> = new Set(ENTITY_TYPES.map((type) => entityPath(type)))
+
+/** Whether `entity` is `<entity path>/<id>` of an entity's singleton (not another route of the API). */
+const isEntityPage = (entity: string): boolean => {
+  const match = ENTITY_PAGE.exec(entity)
+  return match !== null && ENTITY_PATHS.has(match[1]!) && match[2] !== 'export'
+}
 
 /** The playground's page of one entity: `playground?entity=works/W123`. */
 export const entityPageLink = (page: URL, entity: string): URL => {
@@ -48,7 +59,7 @@ export const readLinkState = (
   const entity = params.get('entity')
   const perPage = positiveInteger(params.get('per_page'), DEFAULT_PER_PAGE)
   return {
-    entity: entity !== null && ENTITY_PAGE.test(entity) ? entity : null,
+    entity: entity !== null && isEntityPage(entity) ? entity : null,
     hasQuery: q !== null && q.trim() !== '',
     q: q ?? '',
     page: positiveInteger(params.get('page'), 1),

@@ -8,6 +8,7 @@ import { renderExampleGallery } from './example-gallery.ts'
 import { type GroupChartView, renderGroupChart } from './group-chart-view.ts'
 import { isGrouped, type ListEnvelope } from './list-envelope.ts'
 import { createOqlEditor } from './oql-editor.ts'
+import { referenceEntityOfPath } from './oql-field-reference.ts'
 import { renderOqlReference } from './oql-reference-view.ts'
 import {
   DEFAULT_PER_PAGE,
@@ -53,7 +54,7 @@ const downloadNote = element<HTMLParagraphElement>('download-note')
 const reference = renderOqlReference(element<HTMLDetailsElement>('oql-reference'))
 /** A problem in the run summary, its pointers at the API made links to the reference. */
 const showProblem = (message: string): void => {
-  writeProblemMessage(summary, message, (entity) => reference.show(entity))
+  writeProblemMessage(summary, message, referenceEntityOfPath, (entity) => reference.show(entity))
   summary.classList.add('error')
 }
 
@@ -227,7 +228,8 @@ const forms = createQueryForms(
   {
     apiRoot: root,
     setEditorText: (text) => editor.setText(text),
-    writeProblem: (note, message) => writeProblemMessage(note, message, (entity) => reference.show(entity)),
+    writeProblem: (note, message) =>
+      writeProblemMessage(note, message, referenceEntityOfPath, (entity) => reference.show(entity)),
   },
 )
 
@@ -261,22 +263,42 @@ element<HTMLButtonElement>('copy-link').addEventListener('click', async () => {
   }
 })
 
-/** The page of one entity (`works/W123`), in the results' place, with the queries that follow from it. */
+/**
+ * The page of one entity (`works/W123`), in the results' place, with the queries that follow from it. It is
+ * one more run: a query run after it (an example, Run) aborts it, and one that ran since it began wins.
+ */
 const showEntity = async (entity: string): Promise<void> => {
   const [path = '', id = ''] = entity.split('/')
   const jsonUrl = singletonUrl(root, path, id).href
+  running?.abort()
+  const controller = new AbortController()
+  running = controller
+  shareInput.value = entityPageLink(new URL(location.href), entity).href
   summary.textContent = 'Loading…'
   summary.classList.remove('error')
   let record: Record<string, unknown>
   try {
-    const response = await fetch(jsonUrl, { headers: { accept: 'application/json' } })
-    const body = (await response.json()) as Record<string, unknown>
-    if (!response.ok) {
-      showProblem(typeof body.message === 'string' ? body.message : `The server answered ${response.status}.`)
+    const response = await fetch(jsonUrl, {
+      headers: { accept: 'application/json' },
+      signal: controller.signal,
+    })
+    const body: unknown = await response.json()
+    if (running !== controller) return
+    const answer =
+      typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? (body as Record<string, unknown>)
+        : {}
+    if (!response.ok || typeof answer.id !== 'string') {
+      showProblem(
+        typeof answer.message === 'string'
+          ? answer.message
+          : `The server answered ${response.status} without an entity.`,
+      )
       return
     }
-    record = body
+    record = answer
   } catch (error) {
+    if (running !== controller) return
     showProblem(`The entity could not be loaded (${error instanceof Error ? error.message : String(error)}).`)
     return
   }

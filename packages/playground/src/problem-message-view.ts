@@ -3,17 +3,22 @@
 // reference at the entity's fields, which a researcher can read.
 const API_POINTER = /GET \/properties\/([a-z-]+) lists the (?:columns|filters|fields)\.?/g
 
-/** Writes `message` into `element`, each pointer at the properties API made a link to the entity's fields. */
+/**
+ * Writes `message` into `element`, each pointer at the properties API made a link to the entity's fields;
+ * `entityOfPath` gives the entity the reference knows for the path's (a pointer it knows none for stays text).
+ */
 export const writeProblemMessage = (
   element: HTMLElement,
   message: string,
+  entityOfPath: (path: string) => string | undefined,
   showFields: (entity: string) => void,
 ): void => {
   const parts: (string | Node)[] = []
   let at = 0
   for (const match of message.matchAll(API_POINTER)) {
+    const entity = entityOfPath(match[1]!)
+    if (entity === undefined) continue
     parts.push(message.slice(at, match.index))
-    const entity = match[1]!
     const link = document.createElement('a')
     link.href = '#oql-reference'
     link.className = 'fields-link'

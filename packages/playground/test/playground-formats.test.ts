@@ -128,7 +128,18 @@ describe('the page link', () => {
     const link = entityPageLink(page, 'works/W2741809807')
     expect(link.search).toBe('?entity=works%2FW2741809807')
     expect(readLinkState(link.search).entity).toBe('works/W2741809807')
-    for (const bad of ['works', '../works/W1', 'works/W1/extra', 'works/<script>', ''])
+    expect(readLinkState('?entity=work-types%2Farticle').entity).toBe('work-types/article')
+    for (const bad of [
+      'works',
+      '../works/W1',
+      'works/W1/extra',
+      'works/<script>',
+      '',
+      'properties/works',
+      'query/spec',
+      'works/export',
+      'planets/P1',
+    ])
       expect(readLinkState(`?entity=${encodeURIComponent(bad)}`).entity, bad).toBeNull()
   })
 

@@ -42,6 +42,29 @@ const napiBackend = (napi: ZstdNapi): ZstdBackend => ({
   },
 })
 
+/** The most a record may decompress to: far past any record OpenAlex writes (a work is at most a few MB). */
+const MAX_RECORD_BYTES = 256 * 1024 * 1024
+
+/**
+ * The content size a zstd frame's header states (RFC 8878, 3.1.1.1), or undefined when it states none or the
+ * bytes are not a frame. The WebAssembly build allocates what the header says without checking it, so a
+ * damaged record could ask for any size: the size is checked here first.
+ */
+export const frameContentSize = (frame: Uint8Array): number | undefined => {
+  if (frame.length < 6 || frame[0] !== 0x28 || frame[1] !== 0xb5 || frame[2] !== 0x2f || frame[3] !== 0xfd)
+    return undefined
+  const descriptor = frame[4]!
+  const sizeFlag = descriptor >> 6
+  const singleSegment = (descriptor & 0x20) !== 0
+  const sizeBytes = [singleSegment ? 1 : 0, 2, 4, 8][sizeFlag]!
+  if (sizeBytes === 0) return undefined
+  const at = 5 + (singleSegment ? 0 : 1) + [0, 1, 2, 4][descriptor & 0x03]!
+  if (frame.length < at + sizeBytes) return undefined
+  let size = 0
+  for (let byte = sizeBytes - 1; byte >= 0; byte--) size = size * 256 + frame[at + byte]!
+  return sizeBytes === 2 ? size + 256 : size
+}
+
 /** A WebAssembly context lives in the module's memory, not the JavaScript heap: freed when its user is collected. */
 const wasmContexts = new FinalizationRegistry<() => void>((free) => free())
 
@@ -69,6 +92,11 @@ const wasmBackend = (wasm: ZstdWasm): ZstdBackend => ({
   decompressor: (dictionary) => {
     const context = wasm.createDCtx()
     const decompress: ZstdDecompress = (frame) => {
+      const size = frameContentSize(frame)
+      if (size === undefined || size > MAX_RECORD_BYTES)
+        throw new Error(
+          `zstd (WebAssembly) refused a frame of ${frame.length} bytes: ${size === undefined ? 'it states no content size (every record frame does)' : `it states ${size} bytes, more than a record holds`}; the record store is damaged`,
+        )
       try {
         return dictionary.length > 0
           ? wasm.decompressUsingDict(context, frame, dictionary)
@@ -100,7 +128,11 @@ export async function loadZstdBackend(choice: string | undefined): Promise<ZstdB
         )
     }
   }
-  wasmLoading ??= loadWasm()
+  // A failed start is not kept: the next caller tries again.
+  wasmLoading ??= loadWasm().catch((error: unknown) => {
+    wasmLoading = undefined
+    throw error
+  })
   return wasmBackend(await wasmLoading)
 }
 

@@ -26,7 +26,7 @@ export const GENERATE_COMMAND_LINE = {
       type: 'string',
       value: 'a whole number of worker threads, 0 or more',
       placeholder: 'N',
-      help: 'Worker threads (default one per core; 0 writes on this thread).',
+      help: 'Worker threads (default one per core from 16,384 works, none below: fewer works are written on this thread faster than workers start; 0 writes on this thread).',
     },
     vocabulary: {
       type: 'string',

@@ -14,7 +14,7 @@ export const INDEX_COMMAND_LINE = {
       type: 'string',
       value: 'a positive whole number',
       placeholder: 'N',
-      help: 'DuckDB threads (default one per core).',
+      help: 'DuckDB threads (default one per core, at most one per 256 MiB of the memory limit; OQLKIT_DUCKDB_THREADS sets the default too).',
     },
     'segment-docs': {
       type: 'string',

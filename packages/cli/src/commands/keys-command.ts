@@ -22,8 +22,7 @@ import { KEY_ACTIONS, KEYS_COMMAND_LINE, USD } from './keys-command-line.ts'
 import { describeLocation, openKeyStore, readStoreLocation, type StoreLocation } from './metering-setup.ts'
 import { STATE_DIR_NAME, STORE_OPTIONS } from './store-options.ts'
 
-const ACTIONS = KEY_ACTIONS
-type Action = keyof typeof ACTIONS
+type Action = keyof typeof KEY_ACTIONS
 
 /** The shortest key id prefix accepted: shorter ones would match too many keys to be a safe handle. */
 const MIN_KEY_ID_LENGTH = 8
@@ -47,17 +46,19 @@ export const keysCommand: CliCommand = {
     return withUsageProblems(this, async () => {
       const [action, ...rest] = args
       if (action === undefined || action.startsWith('-'))
-        throw new UsageProblem(`no action given: one of ${Object.keys(ACTIONS).join(', ')}`)
-      if (!Object.hasOwn(ACTIONS, action))
-        throw new UsageProblem(`unknown action '${action}': one of ${Object.keys(ACTIONS).join(', ')}`)
-      const { values } = parseCommandLine(rest, { ...ACTIONS[action as Action], ...STORE_OPTIONS })
+        throw new UsageProblem(`no action given: one of ${Object.keys(KEY_ACTIONS).join(', ')}`)
+      if (!Object.hasOwn(KEY_ACTIONS, action))
+        throw new UsageProblem(`unknown action '${action}': one of ${Object.keys(KEY_ACTIONS).join(', ')}`)
+      const { values } = parseCommandLine(rest, { ...KEY_ACTIONS[action as Action], ...STORE_OPTIONS })
       const location = readStoreLocation(values, STATE_DIR_NAME)
-      if (action === 'create') return create(values as OptionValues<typeof ACTIONS.create>, location, context)
-      if (action === 'list') return list(values as OptionValues<typeof ACTIONS.list>, location)
+      if (action === 'create')
+        return create(values as OptionValues<typeof KEY_ACTIONS.create>, location, context)
+      if (action === 'list') return list(values as OptionValues<typeof KEY_ACTIONS.list>, location)
       // Both remaining actions name a key: which one is checked before anything else they read.
-      checkWhichKey(values as OptionValues<typeof ACTIONS.revoke>)
-      if (action === 'revoke') return revoke(values as OptionValues<typeof ACTIONS.revoke>, location, context)
-      return update(values as OptionValues<typeof ACTIONS.update>, location, context)
+      checkWhichKey(values as OptionValues<typeof KEY_ACTIONS.revoke>)
+      if (action === 'revoke')
+        return revoke(values as OptionValues<typeof KEY_ACTIONS.revoke>, location, context)
+      return update(values as OptionValues<typeof KEY_ACTIONS.update>, location, context)
     })
   },
 }
@@ -104,7 +105,7 @@ const checkGrant = (grant: KeyGrant): void => {
 }
 
 const create = async (
-  values: OptionValues<typeof ACTIONS.create>,
+  values: OptionValues<typeof KEY_ACTIONS.create>,
   location: StoreLocation,
   context: CommandContext,
 ): Promise<CommandResult> => {
@@ -152,7 +153,7 @@ const listedRecord = (record: ApiKeyRecord) => ({
 const COLUMNS = ['key id', 'user', 'admin', 'daily', 'prepaid', 'prepaid expires', 'created', 'revoked']
 
 const list = async (
-  values: OptionValues<typeof ACTIONS.list>,
+  values: OptionValues<typeof KEY_ACTIONS.list>,
   location: StoreLocation,
 ): Promise<CommandResult> => {
   const format = choiceOption('--format', values.format, ['table', 'json'] as const) ?? 'table'
@@ -206,7 +207,7 @@ const findRecord = async (
 
 /** Runs `act` on the record of the key that `values` names (and its id), or answers that there is none. */
 const withNamedKey = (
-  values: OptionValues<typeof ACTIONS.revoke>,
+  values: OptionValues<typeof KEY_ACTIONS.revoke>,
   location: StoreLocation,
   act: (keys: KeyStore, record: ApiKeyRecord, id: string) => Promise<CommandResult>,
 ): Promise<CommandResult> =>
@@ -228,7 +229,7 @@ const checkWhichKey = (values: { readonly 'key-id'?: string; readonly key?: stri
 }
 
 const revoke = async (
-  values: OptionValues<typeof ACTIONS.revoke>,
+  values: OptionValues<typeof KEY_ACTIONS.revoke>,
   location: StoreLocation,
   context: CommandContext,
 ): Promise<CommandResult> => {
@@ -246,7 +247,7 @@ const revoke = async (
 }
 
 const update = async (
-  values: OptionValues<typeof ACTIONS.update>,
+  values: OptionValues<typeof KEY_ACTIONS.update>,
   location: StoreLocation,
   context: CommandContext,
 ): Promise<CommandResult> => {

@@ -9,7 +9,7 @@ export const LOAD_COMMAND_LINE = {
       type: 'string',
       value: 'a ClickHouse URL',
       placeholder: 'URL',
-      help: "The ClickHouse server and the catalog's name there (required), e.g. http://localhost:8123/oqlkit.",
+      help: "The ClickHouse server and the catalog's name there (required; the name oqlkit when the URL names none), e.g. http://localhost:8123/oqlkit.",
     },
     catalog: {
       type: 'string',

@@ -53,7 +53,7 @@ export const SERVE_COMMAND_LINE = {
       type: 'string',
       value: 'a folder for the collections',
       placeholder: 'DIR',
-      help: 'Where private collections are kept (default the state folder).',
+      help: "Where private collections are kept (default the state folder's collections/, or Redis with --redis).",
     },
     'no-collections': { type: 'boolean', help: 'Serve no collection endpoints.' },
     'collections-port': {
@@ -105,7 +105,7 @@ export const SERVE_COMMAND_LINE = {
     },
     'query-timeout': {
       type: 'string',
-      value: 'a number of seconds from 0.001 to 3600',
+      value: 'a number of seconds above 0, at most 3600',
       placeholder: 'SECONDS',
       help: 'The time budget of one request (default 10 s); past it the query is stopped and answered 503.',
     },

@@ -141,7 +141,7 @@ export const readServeSettings = (
       numberOption(
         '--query-timeout',
         values['query-timeout'],
-        'a number of seconds from 0.001 to 3600',
+        'a number of seconds above 0, at most 3600',
         (seconds) => seconds > 0 && seconds <= 3600,
       ) ?? DEFAULT_QUERY_TIMEOUT_MS / 1000,
   }

@@ -226,6 +226,15 @@ export const openClickHouseCatalog = async (
  * format): rebuilt on start, since it holds nothing but the sample. Any other catalog of another format is
  * the user's to re-ingest.
  */
+/**
+ * Whether an ingest's snapshot was the bundled sample: this installation's, another's (an installed package's
+ * path changes with each install, and npx has its own), or the repository's from before it moved into
+ * @oqlkit/snapshot (`data/sample-snapshot`).
+ */
+const isBundledSample = (source: unknown): boolean =>
+  typeof source === 'string' &&
+  (source === SAMPLE_SNAPSHOT_DIR || /[\\/](?:data|snapshot)[\\/]sample-snapshot[\\/]?$/.test(source))
+
 const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
   const manifest = await readCatalogManifest(catalogDir)
   // Vectors or a search index of an older format are not read (their searches would be refused): a sample
@@ -237,7 +246,7 @@ const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
       ingests?: { snapshotDir?: unknown }[]
     }
     const sources = (stated.ingests ?? []).map((ingest) => ingest.snapshotDir)
-    return sources.length > 0 && sources.every((source) => source === SAMPLE_SNAPSHOT_DIR)
+    return sources.length > 0 && sources.every(isBundledSample)
   } catch {
     return false
   }

@@ -21,7 +21,7 @@ Try each one below with **Try it out**, or in a terminal:
 - \`GET /?oql=works where year is 2020 and open access is true\`: the same kind of query in OQL (the [playground](playground) helps write it).
 - \`GET /works/W2741809807\`: one work, by its OpenAlex id, DOI (\`/works/doi:10.…\`) or other id.
 
-A list answers \`{meta, results}\`: \`meta.count\` says how many match, \`page\`/\`per_page\` or \`cursor\` page through them (\`per_page\` up to 200).
+A list answers \`{meta, results}\`: \`meta.count\` says how many match, \`page\`/\`per_page\` or \`cursor\` page through them (\`per_page\` up to 200, unless the server's \`--max-per-page\` allows more).
 
 ## Errors
 

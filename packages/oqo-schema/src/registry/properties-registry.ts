@@ -133,7 +133,7 @@ export class PropertiesRegistry {
   /**
    * Keys that look like a mistyped `idOrAlias`, for "did you mean" hints: a listed column's id or alternate key
    * close to it, or the id of a column whose name people use is close to it (its display name or an alias: `yeer` suggests `publication_year`, by
-   * `year`). Ids first, each once. Names are short, so one wrong letter in them is allowed (0.75 similar: `yeer`
+   * `year`). Keys (ids or alternate keys) first, each once. Names are short, so one wrong letter in them is allowed (0.75 similar: `yeer`
    * and `year`), where ids need 0.8.
    */
   suggestColumns(entity: EntityType, idOrAlias: string, limit = 3): string[] {

@@ -26,10 +26,19 @@ export function usePlaygroundPage(
   const opened = {} as { -readonly [K in keyof PlaygroundPage]: PlaygroundPage[K] }
   beforeAll(async () => {
     if (!chromium.available) return
-    ;[opened.server, opened.browser] = await Promise.all([
-      sharedPlaygroundServer(),
-      launchChromium(chromium.path),
+    // Each kept as it comes, so that afterAll closes whichever started when the other failed.
+    const [server, browser] = await Promise.allSettled([
+      sharedPlaygroundServer().then((started) => {
+        opened.server = started
+        return started
+      }),
+      launchChromium(chromium.path).then((launched) => {
+        opened.browser = launched
+        return launched
+      }),
     ])
+    if (server.status === 'rejected') throw server.reason
+    if (browser.status === 'rejected') throw browser.reason
     const context =
       contextOptions === undefined
         ? await opened.browser.newContext()

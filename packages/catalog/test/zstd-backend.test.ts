@@ -117,6 +117,26 @@ describe('the native and WebAssembly zstd builds', () => {
   })
 })
 
+describe('without the native build (a stand-in loader that fails as a missing addon does)', () => {
+  const missing = () => {
+    throw new Error("Cannot find module './build/Release/binding.node'")
+  }
+
+  it('runs on WebAssembly, and reads what the native build wrote', async () => {
+    const fallback = await loadZstdBackend(undefined, missing)
+    expect(fallback.name).toBe('zstd-wasm')
+    const dictionary = buildRecordDictionary(works.slice(0, 16).map(String))
+    const frame = native.compressor(dictionary, 3)(works[20]!)
+    expect(same(fallback.decompressor(dictionary)(frame), works[20]!)).toBe(true)
+  })
+
+  it('is an error saying what to do when OQLKIT_ZSTD=native asks for it', async () => {
+    await expect(loadZstdBackend('native', missing)).rejects.toThrow(
+      /OQLKIT_ZSTD=native, but zstd-napi does not load \(Cannot find module.*install it with its install script allowed/,
+    )
+  })
+})
+
 describe('OQLKIT_ZSTD', () => {
   const nameIn = (value: string) =>
     spawnSync(

@@ -7,6 +7,7 @@ import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, describe, expect, it } from 'vitest'
 import { storageConcurrency } from '../src/commands/serve-command.ts'
+import { isBundledSample } from '../src/commands/served-catalog-opener.ts'
 import { builtCli } from './support/built-cli.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-'))
@@ -124,6 +125,18 @@ describe('oqlkit serve', () => {
     await exited
     return { outcome, output }
   }
+
+  it('knows a catalog built from the bundled sample by any install, or from its path before it moved', () => {
+    for (const path of [
+      SAMPLE_SNAPSHOT_DIR,
+      '/home/ann/oqlkit/data/sample-snapshot',
+      '/home/ann/app/node_modules/@oqlkit/snapshot/sample-snapshot',
+      'C:\\Users\\ann\\AppData\\Local\\npm-cache\\_npx\\1\\node_modules\\@oqlkit\\snapshot\\sample-snapshot',
+    ])
+      expect(isBundledSample(path), path).toBe(true)
+    for (const path of ['/data/openalex-snapshot', '/home/ann/sample-snapshot', 42, undefined])
+      expect(isBundledSample(path), String(path)).toBe(false)
+  })
 
   it('takes a sample catalog an older oqlkit wrote for one to rebuild from the bundled sample', async () => {
     // What the rebuild runs is the first start's build, tested whole above; here, that an older sample

@@ -114,13 +114,19 @@ const wasmBackend = (wasm: ZstdWasm): ZstdBackend => ({
 
 const require = createRequire(import.meta.url)
 
-/** zstd-napi when it loads (it fails to when its native build is missing), unless OQLKIT_ZSTD says otherwise. */
-export async function loadZstdBackend(choice: string | undefined): Promise<ZstdBackend> {
+/**
+ * zstd-napi when it loads (it fails to when its native build is missing), unless OQLKIT_ZSTD says otherwise.
+ * `loadNative` is how the addon is loaded (tests give one that fails, as a missing build does).
+ */
+export async function loadZstdBackend(
+  choice: string | undefined,
+  loadNative: () => ZstdNapi = () => require('zstd-napi') as ZstdNapi,
+): Promise<ZstdBackend> {
   if (choice !== undefined && choice !== '' && choice !== 'native' && choice !== 'wasm')
     throw new Error(`OQLKIT_ZSTD is ${JSON.stringify(choice)}: say native or wasm, or leave it unset`)
   if (choice !== 'wasm') {
     try {
-      return napiBackend(require('zstd-napi') as ZstdNapi)
+      return napiBackend(loadNative())
     } catch (error) {
       if (choice === 'native')
         throw new Error(

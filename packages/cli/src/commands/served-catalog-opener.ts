@@ -231,7 +231,7 @@ export const openClickHouseCatalog = async (
  * path changes with each install, and npx has its own), or the repository's from before it moved into
  * @oqlkit/snapshot (`data/sample-snapshot`).
  */
-const isBundledSample = (source: unknown): boolean =>
+export const isBundledSample = (source: unknown): boolean =>
   typeof source === 'string' &&
   (source === SAMPLE_SNAPSHOT_DIR || /[\\/](?:data|snapshot)[\\/]sample-snapshot[\\/]?$/.test(source))
 

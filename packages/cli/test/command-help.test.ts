@@ -2,8 +2,12 @@
 // and the defaults it states are the servers' own (command-table.test.ts checks that it loads no DuckDB).
 import { DEFAULT_MAX_PER_PAGE, MAX_PAGE_DEPTH } from '@oqlkit/engine'
 import { DEFAULT_HOST, DEFAULT_QUERY_TIMEOUT_MS } from '@oqlkit/http'
+import { DEFAULT_INDEX_MEMORY_LIMIT } from '@oqlkit/ingest'
+import { THREADED_WORKS } from '@oqlkit/snapshot'
 import { describe, expect, it } from 'vitest'
 import { COMMANDS, runCli } from '../src/cli-commands.ts'
+import { GENERATE_COMMAND_LINE } from '../src/commands/generate-command-line.ts'
+import { INDEX_COMMAND_LINE } from '../src/commands/index-command-line.ts'
 import { MAX_PER_PAGE_LIMIT, SERVE_COMMAND_LINE } from '../src/commands/serve-command-line.ts'
 
 describe('oqlkit <command> --help', () => {
@@ -27,7 +31,7 @@ describe('oqlkit <command> --help', () => {
     },
   )
 
-  it("states the server's own defaults", () => {
+  it("states the commands' own defaults", () => {
     const help = Object.fromEntries(
       Object.entries(SERVE_COMMAND_LINE.options).map(([name, option]) => [name, option.help]),
     )
@@ -35,6 +39,11 @@ describe('oqlkit <command> --help', () => {
     expect(help['max-per-page']).toContain(`default ${DEFAULT_MAX_PER_PAGE}`)
     expect(help['query-timeout']).toContain(`default ${DEFAULT_QUERY_TIMEOUT_MS / 1000} s`)
     expect(MAX_PER_PAGE_LIMIT).toBe(MAX_PAGE_DEPTH)
+    // And the other commands' defaults their help states.
+    expect(GENERATE_COMMAND_LINE.options.workers.help).toContain(
+      `from ${THREADED_WORKS.toLocaleString('en-US')} works`,
+    )
+    expect(INDEX_COMMAND_LINE.options['memory-limit'].help).toContain(`default ${DEFAULT_INDEX_MEMORY_LIMIT}`)
   })
 })
 

@@ -18,6 +18,7 @@ export { recordExtractionSpecOf } from './parse/record-extraction-spec.ts'
 export { recordExtractorOf } from './parse/record-extractor.ts'
 export { planSnapshot } from './plan/snapshot-planner.ts'
 export {
+  DEFAULT_INDEX_MEMORY_LIMIT,
   type IndexCatalogSearchOptions,
   type IndexCatalogSearchResult,
   indexCatalogSearch,

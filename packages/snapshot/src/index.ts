@@ -17,6 +17,7 @@ export {
   type GenerateOptions,
   generateSnapshot,
   MAX_GENERATED_WORKS,
+  THREADED_WORKS,
 } from './generate/generate-snapshot.ts'
 export { OPENALEX_TOTALS, type PoolSizes, poolSizes } from './generate/generation-plan.ts'
 export { SAMPLE_SNAPSHOT_DIR } from './sample/bundled-sample-location.ts'

@@ -32,7 +32,8 @@ export interface IndexCatalogSearchResult {
 
 export { CatalogIndexError } from '../texts/catalog-extension-builder.ts'
 
-const DEFAULT_MEMORY_LIMIT = '2GB'
+/** DuckDB's memory limit of `oqlkit index` unless it is told one. */
+export const DEFAULT_INDEX_MEMORY_LIMIT = '2GB'
 
 export async function indexCatalogSearch(
   options: IndexCatalogSearchOptions,
@@ -43,7 +44,7 @@ export async function indexCatalogSearch(
     folder: SEARCH_DIR,
     workPrefix: '.search-build-',
     duckDb: {
-      memoryLimit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+      memoryLimit: options.memoryLimit ?? DEFAULT_INDEX_MEMORY_LIMIT,
       preserveInsertionOrder: false,
       threads: options.threads,
     },

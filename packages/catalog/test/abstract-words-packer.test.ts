@@ -115,3 +115,19 @@ describe('packAbstractWords', () => {
     expect(packed).toBeLessThan(400)
   })
 })
+
+describe('unpackAbstractWords on a damaged record', () => {
+  it('throws on a header cut short or holding other bytes, rather than reading past its end', () => {
+    const packed = packAbstractWords(
+      JSON.stringify({ id: 'W1', abstract_inverted_index: { deep: [0], learning: [1, 3], again: [2] } }),
+    )
+    expect(packed[0]).toBe(1)
+    const headerEnd = packed.indexOf(1, 1)
+    for (const damaged of [
+      packed.subarray(0, 4),
+      packed.subarray(0, headerEnd - 1),
+      Buffer.from('\u00010x,y'),
+    ])
+      expect(() => unpackAbstractWords(damaged)).toThrow(/damaged header/)
+  })
+})

@@ -273,8 +273,12 @@ export function unpackAbstractWords(stored: Uint8Array): Uint8Array {
   const header = [0, 0, 0, 0]
   let at = 2
   for (let field = 0; field < header.length; field++, at++)
-    for (let byte = stored[at]; byte !== COMMA && byte !== PACKED_MARK; byte = stored[++at])
-      header[field] = header[field]! * 10 + byte! - ZERO
+    for (let byte = stored[at]; byte !== COMMA && byte !== PACKED_MARK; byte = stored[++at]) {
+      // A damaged record's header ends early or holds other bytes: an error, never a loop past its end.
+      if (byte === undefined || byte < ZERO || byte > ZERO + 9)
+        throw new Error('A packed abstract has a damaged header: the record store is damaged')
+      header[field] = header[field]! * 10 + byte - ZERO
+    }
   const [offset, length, count, indexBytes] = header as [number, number, number, number]
   const body = stored.subarray(at)
   // A plain Uint8Array view: indexing a Buffer subclass in the loops below ran at half the speed.

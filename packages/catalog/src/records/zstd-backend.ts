@@ -1,6 +1,6 @@
 // Which zstd the record stores run on. Two builds of the same zstd library write and read the same frames:
 // `zstd-napi` (zstd's C code behind Node-API, a native addon) and `@bokuweb/zstd-wasm` (zstd compiled to
-// WebAssembly, shipped inside its npm package). The native one is faster (BENCHMARKS.md, "zstd builds") but
+// WebAssembly, shipped inside its npm package). The native one is faster (BENCHMARKS.md, ce) but
 // needs its install script: it is an optional dependency, and where it was not built (install scripts blocked,
 // as npm is moving to by default, or no compiler and no prebuilt binary) the WebAssembly one serves instead,
 // so an install never needs a native build step. Node 20's zlib has no zstd (22.15 added it); when the

@@ -121,6 +121,48 @@ describe('indexCatalogSearch', () => {
     }
   })
 
+  it('writes postings that fit one bucket straight from the segments: what the split into buckets holds', async () => {
+    // Each mode's postings and terms, as rows in order: from the postings files in bucket order, whole.
+    const steps: string[] = []
+    const indexRows = async (bucketRows?: number) => {
+      const result = await indexCatalogSearch({
+        catalogDir,
+        entities: ['works'],
+        segmentDocs: 200,
+        ...(bucketRows === undefined ? {} : { bucketRows }),
+        onProgress: ({ step }) => steps.push(step),
+      })
+      const files = result.index.entities.works!.files
+      const instance = await DuckDBInstance.create(':memory:')
+      const db = await instance.connect()
+      try {
+        const path = (file: string) => `'${join(catalogDir, ...file.split('/'))}'`
+        const read = async (sql: string) => JSON.stringify((await db.runAndReadAll(sql)).getRowsJson())
+        const rows: Record<string, string | number> = {}
+        for (const mode of ['exact', 'stemmed'] as const) {
+          rows[`${mode} buckets`] = files[mode].postings.length
+          rows[`${mode} postings`] = await read(
+            `SELECT term, field, doc, tf, len, positions FROM read_parquet([${files[mode].postings.map(path).join(', ')}]) ORDER BY term, field, doc`,
+          )
+          rows[`${mode} terms`] = await read(`SELECT * FROM read_parquet(${path(files[mode].terms)})`)
+        }
+        return rows
+      } finally {
+        db.closeSync()
+        instance.closeSync()
+      }
+    }
+    const one = await indexRows()
+    // No split: the step that copies postings into bucket folders never ran.
+    expect(steps.filter((step) => step.includes('into'))).toStrictEqual([])
+    const split = await indexRows(20_000)
+    expect([one['exact buckets'], one['stemmed buckets']]).toStrictEqual([1, 1])
+    expect(split['stemmed buckets']).toBeGreaterThan(2)
+    for (const key of ['exact postings', 'exact terms', 'stemmed postings', 'stemmed terms'])
+      expect(one[key], key).toBe(split[key])
+    await expectManifestMatchesDisk()
+  })
+
   it('indexes a catalog that has no index', async () => {
     const manifestPath = join(catalogDir, 'catalog.json')
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8'))

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { blobValue, type DuckDBBlobValue } from '@duckdb/node-api'
+import { blobValue, type DuckDBBlobValue, type DuckDBValue } from '@duckdb/node-api'
 import type { CatalogEntity, RecordCodecId } from '@oqlkit/catalog'
 import { CATALOG_FORMAT_VERSION, type CatalogManifest } from '@oqlkit/catalog'
 import type { ChosenRecordCoding } from '../build/record-store-assembler.ts'
@@ -91,14 +91,33 @@ export async function saveCodings(
   db: StagingDatabase,
   codings: ReadonlyMap<CatalogEntity, ChosenRecordCoding>,
 ): Promise<void> {
-  for (const [entity, coding] of codings)
-    await db.run('INSERT INTO checkpoint_codings VALUES ($1, $2, $3, $4, $5)', [
+  await insertRows(
+    db,
+    'checkpoint_codings',
+    [...codings].map(([entity, coding]) => [
       entity,
       coding.codec,
       blobValue(coding.dictionary),
       coding.dictionaryKind,
       coding.warning ?? null,
-    ])
+    ]),
+  )
+}
+
+/**
+ * Inserts `rows` into one of the checkpoint's tables (its name is this module's own) in one statement: each
+ * statement with parameters is three trips through libuv's pool (`build-session.ts`), and the sample's parsed
+ * parts were 0.3 s of them, one statement a part.
+ */
+async function insertRows(
+  db: StagingDatabase,
+  table: 'checkpoint_codings' | 'parsed_tasks',
+  rows: readonly (readonly DuckDBValue[])[],
+): Promise<void> {
+  if (rows.length === 0) return
+  let next = 1
+  const tuples = rows.map((row) => `(${row.map(() => `$${next++}`).join(', ')})`)
+  await db.run(`INSERT INTO ${table} VALUES ${tuples.join(', ')}`, rows.flat())
 }
 
 /**
@@ -135,14 +154,11 @@ export async function stageParsedTasks(
   await db.run('BEGIN TRANSACTION')
   try {
     await stage()
-    for (const { task } of parts)
-      await db.run('INSERT INTO parsed_tasks VALUES ($1, $2, $3, $4, $5)', [
-        task.index,
-        task.records,
-        task.rewritten,
-        task.longestRow,
-        task.rowsBytes,
-      ])
+    await insertRows(
+      db,
+      'parsed_tasks',
+      parts.map(({ task }) => [task.index, task.records, task.rewritten, task.longestRow, task.rowsBytes]),
+    )
     await db.run('COMMIT')
   } catch (error) {
     await db.run('ROLLBACK').catch(() => {})

@@ -48,6 +48,7 @@ import {
   COPY_DOC_STATS_SQL,
   COPY_DOCS_SQL,
   COPY_EMPTY_DOC_STATS_SQL,
+  COPY_ONE_BUCKET_TERMS_SQL,
   COPY_SEGMENT_DOC_STATS_SQL,
   COPY_SEGMENT_EXACT_SQL,
   COPY_TERMS_SQL,
@@ -182,7 +183,7 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
 
         const idPrefix = await idPrefixOf(session, `read_parquet(${constantLiteral(source)})`)
         const work = (name: string) => join(workDir, `${entity}-${name}`)
-        const { exactParts, docStatsParts } = await tokenizeTexts(session, {
+        const { exactParts, docStatsParts, postingRows } = await tokenizeTexts(session, {
           source,
           fields,
           numbered: idPrefix !== null,
@@ -210,9 +211,26 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
         const bounds = { exact: [] as string[], stemmed: [] as string[] }
         const terms = { exact: 0, stemmed: 0 }
         const frequent: Record<SearchMode, Record<string, number>> = { exact: {}, stemmed: {} }
-        if (exactParts.length > 0) await run(CREATE_TERM_ROWS_SQL, [listOf(exactParts)])
+        // Postings that fit in one bucket (stemming only merges them: fewer still) are written straight from
+        // the segments' files, with no split into buckets and no bucket term files: the sample catalog's
+        // entities all fit, and their split was a third of the statements of its index build.
+        const oneBucket = exactParts.length > 0 && postingRows <= bucketRows
+        if (exactParts.length > 0 && !oneBucket) await run(CREATE_TERM_ROWS_SQL, [listOf(exactParts)])
         for (const mode of SEARCH_MODES) {
           const stemmed = mode === 'stemmed'
+          if (oneBucket) {
+            report(`${mode} postings 1/1`)
+            postings[mode].push(path('postings', mode, 0))
+            await write(path('postings', mode, 0), copyBucketSql(stemmed, 'segments'), [listOf(exactParts)])
+            done += bucketShare(sizes.get(entity) ?? 0, 1)
+            bounds[mode] = ['']
+            report(`${mode} terms`)
+            terms[mode] = await write(path('terms', mode), COPY_ONE_BUCKET_TERMS_SQL, [
+              output(path('postings', mode, 0)),
+            ])
+            frequent[mode] = await frequentTermsOf(session, output(path('terms', mode)))
+            continue
+          }
           const lows = exactParts.length === 0 ? [] : await bucketLows(session, stemmed, bucketRows)
           const partsDir = work(`${mode}-buckets`)
           if (lows.length > 0) {
@@ -287,6 +305,8 @@ export async function buildSearchIndex(options: BuildSearchIndexOptions): Promis
 export interface TokenizedTexts {
   readonly exactParts: readonly string[]
   readonly docStatsParts: readonly string[]
+  /** Rows of exact postings in all the parts. */
+  readonly postingRows: number
 }
 
 export interface TokenizeTextsOptions {
@@ -317,19 +337,20 @@ export async function tokenizeTexts(
   const segments = await segmentBounds(session, options.segmentDocs)
   const exactParts: string[] = []
   const docStatsParts: string[] = []
+  let postingRows = 0
   for (const segment of segments) {
     options.onSegment?.(segment.segment, segments.length)
     const part = (name: string) => work(`${String(segment.segment).padStart(5, '0')}-${name}.parquet`)
     await session.run(createTextsSql(fields), [source, segment.firstId, segment.lastId])
     await session.run(COPY_SEGMENT_DOC_STATS_SQL, [part('doc-stats')])
-    await session.run(COPY_SEGMENT_EXACT_SQL, [part('exact')])
+    postingRows += await session.run(COPY_SEGMENT_EXACT_SQL, [part('exact')])
     await session.run('DROP TABLE IF EXISTS search_build_texts')
     await stemNewTerms(session, part('exact'))
     docStatsParts.push(part('doc-stats'))
     exactParts.push(part('exact'))
     options.onSegmentDone?.(segment.docs)
   }
-  return { exactParts, docStatsParts }
+  return { exactParts, docStatsParts, postingRows }
 }
 
 /** The manifest's `frequent` of a mode: the postings of its most frequent terms, from its dictionary. */

@@ -166,13 +166,20 @@ export const COPY_BUCKET_PARTS_SQL = `COPY (
 ) TO $2 (${WORK_PARQUET}, PARTITION_BY (bucket))`
 
 /**
- * `$1`: the bucket's work files (a list), `$2`: the bucket's index file. The bucket's postings (stemmed mode:
+ * `$1`: the bucket's work files (a list), `$2`: the bucket's index file. `from`: `bucket` reads a bucket's work
+ * files (their terms already renamed to stems in stemmed mode); `segments` reads every segment's exact
+ * postings, for an entity whose postings make one bucket, renaming them to their stems here. The bucket's postings (stemmed mode:
  * merged, one row per stem, field and document, positions in order), sorted. No score is stored: BM25 needs
  * the collection's statistics, which an update changes without rewriting the buckets (the query side scores
  * from `tf`, `len` and the term dictionary's `df`).
  */
-export function copyBucketSql(stemmed: boolean): string {
-  const parts = 'SELECT term, field, doc, tf, len, positions FROM read_parquet($1)'
+export function copyBucketSql(stemmed: boolean, from: 'bucket' | 'segments' = 'bucket'): string {
+  const parts =
+    from === 'bucket'
+      ? 'SELECT term, field, doc, tf, len, positions FROM read_parquet($1)'
+      : stemmed
+        ? 'SELECT s.stem AS term, p.field, p.doc, p.tf, p.len, p.positions FROM read_parquet($1) p JOIN search_build_stems s USING (term)'
+        : 'SELECT term, field, doc, tf, len, positions FROM read_parquet($1)'
   // Only the rows of a stem that several exact terms share need merging; the others are copied.
   const postings = stemmed
     ? `WITH parts AS (${parts}), ${MERGED_STEMS_SQL}`
@@ -206,13 +213,20 @@ export const copyEmptyBucketSql = (numbered: boolean): string =>
   CAST(NULL AS UINTEGER) AS tf, CAST(NULL AS UINTEGER) AS len, CAST(NULL AS INTEGER[]) AS positions WHERE false
 ) TO $1 (${PARQUET})`
 
-/** `$1`: the buckets' index files (a list), `$2`: the output path. The term dictionary, with document and collection frequencies. */
 /**
  * `$1`: one bucket's postings file, `$2`: a work file. The bucket's terms with their document and collection
  * frequencies, in order: a bucket holds every posting of its terms, so its terms are counted from it alone, an
  * aggregate the size of one bucket rather than of the whole index (at 1M works, one over every bucket held 5 GB).
  */
-export const COPY_BUCKET_TERMS_SQL = `COPY (SELECT term, field, CAST(count(*) AS UINTEGER) AS df, CAST(sum(tf) AS UBIGINT) AS cf FROM read_parquet($1) GROUP BY term, field ORDER BY term, field) TO $2 (${WORK_PARQUET})`
+const BUCKET_TERMS =
+  'SELECT term, field, CAST(count(*) AS UINTEGER) AS df, CAST(sum(tf) AS UBIGINT) AS cf FROM read_parquet($1) GROUP BY term, field ORDER BY term, field'
+export const COPY_BUCKET_TERMS_SQL = `COPY (${BUCKET_TERMS}) TO $2 (${WORK_PARQUET})`
+
+/**
+ * `$1`: the postings file of an entity's one bucket, `$2`: the output path. Its term dictionary, written at
+ * once: with one bucket there are no bucket term files to join.
+ */
+export const COPY_ONE_BUCKET_TERMS_SQL = `COPY (${BUCKET_TERMS}) TO $2 (${PARQUET}, ROW_GROUP_SIZE ${sqlInteger(TERMS_ROW_GROUP)})`
 
 /**
  * `$1`: the buckets' term files in bucket order (a list), `$2`: the output path. The buckets' terms follow each

@@ -131,11 +131,15 @@ export function randomizedSvd(matrix: SparseRowMatrix, options: RandomizedSvdOpt
   const omega = new Float64Array(matrix.columns * width)
   for (let i = 0; i < omega.length; i++) omega[i] = random.next()
   let y = matrix.times(omega, width)
+  // Each power iteration orthonormalises the block on the documents' side only. Orthonormalising Xᵀ Q as well
+  // (Halko et al.'s algorithm 4.4) changes its basis but not its span, and Gram–Schmidt of X Xᵀ Q then gives
+  // the same Q (a basis change by an upper-triangular matrix leaves Gram–Schmidt's result as it was); it
+  // guards against round-off over many iterations, which two in float64 do not need. On the terms' side the
+  // block is as tall as the vocabulary: its orthonormalisation was 40% of the training time of the sample's
+  // 547 works and 5,370 terms.
   for (let iteration = 0; iteration < iterations; iteration++) {
     orthonormalizeColumns(y, matrix.rows, width, 1)
-    const z = matrix.transposeTimes(y, width)
-    orthonormalizeColumns(z, matrix.columns, width, 1)
-    y = matrix.times(z, width)
+    y = matrix.times(matrix.transposeTimes(y, width), width)
   }
   orthonormalizeColumns(y, matrix.rows, width)
   // B = Qᵀ X (width × columns), kept as its transpose Bt = Xᵀ Q (columns × width).
@@ -155,15 +159,22 @@ export function randomizedSvd(matrix: SparseRowMatrix, options: RandomizedSvdOpt
   const order = [...values.keys()].sort((a, b) => values[b]! - values[a]! || a - b)
   const kept = order.slice(0, rank).filter((index) => values[index]! > 1e-12)
   const singularValues = Float64Array.from(kept, (index) => Math.sqrt(values[index]!))
-  // V = Bᵀ U Σ⁻¹: each right singular vector from its left one.
+  // V = Bᵀ U Σ⁻¹: each right singular vector from its left one. U Σ⁻¹ is gathered first (width × rank, the
+  // kept columns in order), so that each term's row is a sum of its rows, read contiguously.
+  const scaled = new Float64Array(width * rank)
+  kept.forEach((index, k) => {
+    for (let i = 0; i < width; i++) scaled[i * rank + k] = vectors[i * width + index]! / singularValues[k]!
+  })
   const rightVectors = new Float64Array(matrix.columns * rank)
   for (let row = 0; row < matrix.columns; row++) {
     const base = row * width
-    kept.forEach((index, k) => {
-      let sum = 0
-      for (let i = 0; i < width; i++) sum += bt[base + i]! * vectors[i * width + index]!
-      rightVectors[row * rank + k] = sum / singularValues[k]!
-    })
+    const out = row * rank
+    for (let i = 0; i < width; i++) {
+      const value = bt[base + i]!
+      if (value === 0) continue
+      const from = i * rank
+      for (let k = 0; k < rank; k++) rightVectors[out + k]! += value * scaled[from + k]!
+    }
   }
   return { rank, singularValues, rightVectors }
 }

@@ -18,7 +18,11 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClickHouseLoadError, type LoadProgress, loadCatalogIntoClickHouse } from '../src/catalog-loader.ts'
 import { listVersions, servedVersion } from '../src/catalog-versions.ts'
+import { chdbInstalled } from './support/chdb-availability.ts'
 import { type ChdbHttpServer, startChdbHttpServer } from './support/chdb-http-server.ts'
+
+// Every suite here runs on chdb: skipped where it is not installed (`support/chdb-availability.ts`).
+const onChdb = describe.skipIf(!chdbInstalled())
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-clickhouse-load-'))
 let server: ChdbHttpServer
@@ -72,7 +76,7 @@ afterAll(async () => {
 const rowsOf = async <T>(query: string, query_params: Record<string, unknown> = {}): Promise<T[]> =>
   (await (await client.query({ query, query_params, format: 'JSONEachRow' })).json()) as T[]
 
-describe('loading a catalog into ClickHouse (chdb behind the test stand-in for its HTTP interface)', () => {
+onChdb('loading a catalog into ClickHouse (chdb behind the test stand-in for its HTTP interface)', () => {
   it('loads every table with the manifest row counts, records byte for byte, and serves the new version', async () => {
     const progress: LoadProgress[] = []
     const summary = await loadCatalogIntoClickHouse({

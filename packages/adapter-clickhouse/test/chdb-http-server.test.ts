@@ -15,7 +15,11 @@ import {
   createClient,
 } from '@clickhouse/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chdbInstalled } from './support/chdb-availability.ts'
 import { type ChdbHttpServer, startChdbHttpServer } from './support/chdb-http-server.ts'
+
+// Every suite here runs on chdb: skipped where it is not installed (`support/chdb-availability.ts`).
+const onChdb = describe.skipIf(!chdbInstalled())
 
 /** Minutes of work: it ends only at its max_execution_time. */
 const ENDLESS = 'SELECT sum(number) AS total FROM numbers(100000000000)'
@@ -91,7 +95,7 @@ const expectClickHouseError = (error: unknown, code: number, type: string) => {
   expect((error as ClickHouseError).type).toBe(type)
 }
 
-describe('@clickhouse/client against the chdb stand-in for a ClickHouse HTTP interface', () => {
+onChdb('@clickhouse/client against the chdb stand-in for a ClickHouse HTTP interface', () => {
   it('answers a ping', async () => {
     expect(await client.ping()).toEqual({ success: true })
   })

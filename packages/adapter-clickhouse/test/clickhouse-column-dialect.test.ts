@@ -13,7 +13,11 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLICKHOUSE_COLUMN_DIALECT as CH } from '../src/clickhouse-column-dialect.ts'
 import { entityTableName } from '../src/clickhouse-schema.ts'
+import { chdbInstalled } from './support/chdb-availability.ts'
 import { sharedClickHouseSample } from './support/shared-clickhouse-sample.ts'
+
+// Every suite here runs on chdb: skipped where it is not installed (`support/chdb-availability.ts`).
+const onChdb = describe.skipIf(!chdbInstalled())
 
 let client: ClickHouseClient
 let database: string
@@ -112,7 +116,7 @@ const sourcesByTable = () => {
   return byTable
 }
 
-describe('the column map in ClickHouse SQL (chdb behind the test stand-in for its HTTP interface)', () => {
+onChdb('the column map in ClickHouse SQL (chdb behind the test stand-in for its HTTP interface)', () => {
   it("runs every registry column's SQL on the loaded catalog", async () => {
     const failures: string[] = []
     let ran = 0

@@ -11,7 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CLICKHOUSE_COLUMN_DIALECT } from '../src/clickhouse-column-dialect.ts'
 import { compileClickHouseFilter, QueryParams, tableOf } from '../src/clickhouse-filter-compiler.ts'
 import { entityTableName } from '../src/clickhouse-schema.ts'
+import { chdbInstalled } from './support/chdb-availability.ts'
 import { sharedClickHouseSample } from './support/shared-clickhouse-sample.ts'
+
+// Every suite here runs on chdb: skipped where it is not installed (`support/chdb-availability.ts`).
+const onChdb = describe.skipIf(!chdbInstalled())
 
 let client: ClickHouseClient
 let duckdb: StorageAdapter
@@ -63,7 +67,7 @@ const works = readSampleRecords('works')
 const first = <T>(pick: (work: Record<string, unknown>) => T | undefined): T =>
   works.map(pick).find((value) => value !== undefined && value !== null) as T
 
-describe('the ClickHouse filter compiler, counted against the DuckDB adapter on the sample catalog', () => {
+onChdb('the ClickHouse filter compiler, counted against the DuckDB adapter on the sample catalog', () => {
   const author = first(
     (work) => (work.authorships as { author: { id: string } }[] | undefined)?.[0]?.author.id,
   )

@@ -25,7 +25,11 @@ import {
   type VersionLayout,
 } from '../src/clickhouse-plan-compiler.ts'
 import { loadCatalogExportingTables } from './support/catalog-table-files.ts'
+import { chdbInstalled } from './support/chdb-availability.ts'
 import { sharedChdbHttpServer } from './support/chdb-http-server.ts'
+
+// Every suite here runs on chdb: skipped where it is not installed (`support/chdb-availability.ts`).
+const onChdb = describe.skipIf(!chdbInstalled())
 
 const CATALOG = 'sample_indexed'
 let client: ClickHouseClient
@@ -98,7 +102,7 @@ const pageRows = async (plan: QueryPlan, layout: VersionLayout) => {
   return { sql: compiled.page.sql, rows: await driver.rows<Record<string, unknown>>(compiled.page) }
 }
 
-describe('lists of one link filter, read from the link table', () => {
+onChdb('lists of one link filter, read from the link table', () => {
   it('has the rows, sort values and count of the works table read by id, for one key and several', async () => {
     const [author] = await busiestKeys('link_works_authors', 1)
     const topics = await busiestKeys('link_works_topics', 3)
@@ -199,7 +203,7 @@ describe('lists of one link filter, read from the link table', () => {
   }, 60_000)
 })
 
-describe('type-ahead from the index of word starts', () => {
+onChdb('type-ahead from the index of word starts', () => {
   it('ranks the names the scan of the names ranks, for every kind of typed text', async () => {
     const names = await sql<{ display_name: string }>(
       `SELECT display_name FROM \`${database}\`.works WHERE display_name LIKE '% %' ORDER BY cityHash64(id) LIMIT 30`,

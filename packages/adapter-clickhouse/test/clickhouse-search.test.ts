@@ -22,7 +22,11 @@ import { CLICKHOUSE_COLUMN_DIALECT } from '../src/clickhouse-column-dialect.ts'
 import { compileClickHouseFilter, QueryParams } from '../src/clickhouse-filter-compiler.ts'
 import { compileClickHouseSearch, expansionLimitOfClickHouse } from '../src/clickhouse-search-compiler.ts'
 import { statementSearches } from '../src/clickhouse-search-relations.ts'
+import { chdbInstalled } from './support/chdb-availability.ts'
 import { sharedClickHouseSample } from './support/shared-clickhouse-sample.ts'
+
+// Every suite here runs on chdb: skipped where it is not installed (`support/chdb-availability.ts`).
+const onChdb = describe.skipIf(!chdbInstalled())
 
 let client: ClickHouseClient
 let clickhouse: StorageAdapter
@@ -75,50 +79,53 @@ const expectSameAnswer = async (label: string, plan: QueryPlan) => {
   return { fromDuckDb, fromClickHouse }
 }
 
-describe('an updated index on ClickHouse: the buckets not masked and the delta (chdb behind the test stand-in)', () => {
-  it('answers as DuckDB does over the index before the delta', async () => {
-    const read = await readCatalogManifest(catalogDir)
-    if (!read.ok) throw new Error(read.message)
-    expect(searchIndexOf(read.manifest)?.entities.works?.delta?.docs).toBeGreaterThan(10)
-    const before = await createDuckDbAdapter({ catalogDir: await sharedSampleCatalog() })
-    try {
-      let found = 0
-      for (const [column, value] of [
-        ['title.search', 'cancer'],
-        ['default.search', 'climate change'],
-        ['default.search', '"climate"~5~"health"'],
-        ['display_name.search.exact', 'clim*'],
-        ['default.search', 'the cancer'],
-      ] as const) {
-        const plan = planOf(
-          { get_rows: 'works', filter_rows: search(column, value) },
-          { sort: [{ field: 'relevance_score', direction: 'desc' }], perPage: 200 },
-        )
-        const [fromClickHouse, fromBefore] = await Promise.all([
-          clickhouse.queryRows(plan),
-          before.queryRows(plan),
-        ])
-        const label = `${column} ${value}`
-        expect(fromClickHouse.count, label).toBe(fromBefore.count)
-        const wanted = new Map(fromBefore.rows.map((row) => [String(row.id), Number(row.relevance_score)]))
-        expect(fromClickHouse.rows.map((row) => String(row.id)).sort(), label).toEqual(
-          [...wanted.keys()].sort(),
-        )
-        for (const row of fromClickHouse.rows)
-          expect(Number(row.relevance_score), `${label} ${String(row.id)}`).toBeCloseTo(
-            wanted.get(String(row.id))!,
-            7,
+onChdb(
+  'an updated index on ClickHouse: the buckets not masked and the delta (chdb behind the test stand-in)',
+  () => {
+    it('answers as DuckDB does over the index before the delta', async () => {
+      const read = await readCatalogManifest(catalogDir)
+      if (!read.ok) throw new Error(read.message)
+      expect(searchIndexOf(read.manifest)?.entities.works?.delta?.docs).toBeGreaterThan(10)
+      const before = await createDuckDbAdapter({ catalogDir: await sharedSampleCatalog() })
+      try {
+        let found = 0
+        for (const [column, value] of [
+          ['title.search', 'cancer'],
+          ['default.search', 'climate change'],
+          ['default.search', '"climate"~5~"health"'],
+          ['display_name.search.exact', 'clim*'],
+          ['default.search', 'the cancer'],
+        ] as const) {
+          const plan = planOf(
+            { get_rows: 'works', filter_rows: search(column, value) },
+            { sort: [{ field: 'relevance_score', direction: 'desc' }], perPage: 200 },
           )
-        found += fromClickHouse.rows.length
+          const [fromClickHouse, fromBefore] = await Promise.all([
+            clickhouse.queryRows(plan),
+            before.queryRows(plan),
+          ])
+          const label = `${column} ${value}`
+          expect(fromClickHouse.count, label).toBe(fromBefore.count)
+          const wanted = new Map(fromBefore.rows.map((row) => [String(row.id), Number(row.relevance_score)]))
+          expect(fromClickHouse.rows.map((row) => String(row.id)).sort(), label).toEqual(
+            [...wanted.keys()].sort(),
+          )
+          for (const row of fromClickHouse.rows)
+            expect(Number(row.relevance_score), `${label} ${String(row.id)}`).toBeCloseTo(
+              wanted.get(String(row.id))!,
+              7,
+            )
+          found += fromClickHouse.rows.length
+        }
+        expect(found).toBeGreaterThan(100)
+      } finally {
+        await before.close()
       }
-      expect(found).toBeGreaterThan(100)
-    } finally {
-      await before.close()
-    }
-  }, 120_000)
-})
+    }, 120_000)
+  },
+)
 
-describe('full-text search on ClickHouse (chdb behind the test stand-in for its HTTP interface)', () => {
+onChdb('full-text search on ClickHouse (chdb behind the test stand-in for its HTTP interface)', () => {
   it('finds, orders and scores every kind of search as the DuckDB adapter does', async () => {
     const cases: [string, string, string][] = [
       ['a word', 'title.search', 'cancer'],

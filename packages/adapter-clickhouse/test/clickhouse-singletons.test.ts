@@ -12,7 +12,11 @@ import {
   type SingletonSource,
 } from '../src/clickhouse-singletons.ts'
 import { ServedVersionCache } from '../src/served-version-cache.ts'
+import { chdbInstalled } from './support/chdb-availability.ts'
 import { sharedClickHouseSample } from './support/shared-clickhouse-sample.ts'
+
+// Every suite here runs on chdb: skipped where it is not installed (`support/chdb-availability.ts`).
+const onChdb = describe.skipIf(!chdbInstalled())
 
 let client: ClickHouseClient
 let source: SingletonSource
@@ -47,7 +51,7 @@ const expectFound = (result: LookupResult, record: Record<string, unknown>) => {
   expect(JSON.parse(new TextDecoder().decode(result.jsonBytes))).toEqual(record)
 }
 
-describe('singletons on ClickHouse (chdb behind the test stand-in for its HTTP interface)', () => {
+onChdb('singletons on ClickHouse (chdb behind the test stand-in for its HTTP interface)', () => {
   it('finds a work by its id in any form and case, as stored', async () => {
     const work = works[0]!
     const short = shortOf(work)

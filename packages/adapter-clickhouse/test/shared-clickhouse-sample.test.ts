@@ -8,8 +8,12 @@ import { ClickHouseLogLevel, createClient } from '@clickhouse/client'
 import { readCatalogManifest } from '@oqlkit/catalog'
 import { afterAll, describe, expect, it } from 'vitest'
 import { servedVersion } from '../src/catalog-versions.ts'
+import { chdbInstalled } from './support/chdb-availability.ts'
 import { startChdbHttpServer } from './support/chdb-http-server.ts'
 import { sharedClickHouseSample } from './support/shared-clickhouse-sample.ts'
+
+// Every suite here runs on chdb: skipped where it is not installed (`support/chdb-availability.ts`).
+const onChdb = describe.skipIf(!chdbInstalled())
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-shared-chdb-test-'))
 afterAll(() => {
@@ -33,7 +37,7 @@ const servedWorks = async (url: string, catalog: string) => {
   }
 }
 
-describe('the sample in the shared chdb stand-in (test support)', () => {
+onChdb('the sample in the shared chdb stand-in (test support)', () => {
   it('is loaded once, and is still there after a server of its own took chdb in between', async () => {
     const first = await sharedClickHouseSample()
     const read = await readCatalogManifest(first.catalogDir)

@@ -6,10 +6,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@clickhouse/client'
 import { servedVersion } from '@oqlkit/adapter-clickhouse'
-import { type ChdbHttpServer, startChdbHttpServer } from '@oqlkit/adapter-clickhouse/test-support'
+import {
+  type ChdbHttpServer,
+  chdbInstalled,
+  startChdbHttpServer,
+} from '@oqlkit/adapter-clickhouse/test-support'
 import { runCli } from '@oqlkit/cli'
 import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+// Every suite here runs on chdb: skipped where it is not installed (`support/chdb-availability.ts`).
+const onChdb = describe.skipIf(!chdbInstalled())
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-load-command-'))
 let server: ChdbHttpServer
@@ -24,7 +31,7 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true })
 })
 
-describe('oqlkit load (into chdb behind the test stand-in for a ClickHouse HTTP interface)', () => {
+onChdb('oqlkit load (into chdb behind the test stand-in for a ClickHouse HTTP interface)', () => {
   it('loads the catalog, reports progress and the version it serves', async () => {
     const progress: string[] = []
     const exportFolders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('oqlkit-load-tables-'))

@@ -5,12 +5,19 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type SharedClickHouseSample, sharedClickHouseSample } from '@oqlkit/adapter-clickhouse/test-support'
+import {
+  chdbInstalled,
+  type SharedClickHouseSample,
+  sharedClickHouseSample,
+} from '@oqlkit/adapter-clickhouse/test-support'
 import { runCli } from '@oqlkit/cli'
 import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ServerProcess, startServerProcess } from './support/server-process.ts'
+
+// Every suite here runs on chdb: skipped where it is not installed (`support/chdb-availability.ts`).
+const onChdb = describe.skipIf(!chdbInstalled())
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-clickhouse-'))
 let clickhouse: SharedClickHouseSample
@@ -60,7 +67,7 @@ const scoresRounded = (results: unknown): unknown =>
       : { ...row, relevance_score: Math.round(row.relevance_score * 1e6) },
   )
 
-describe('oqlkit serve --clickhouse (chdb behind the test stand-in for its HTTP interface)', () => {
+onChdb('oqlkit serve --clickhouse (chdb behind the test stand-in for its HTTP interface)', () => {
   it('says what it serves', () => {
     expect(served[0]!.output()).toMatch(
       /oqlkit serving the catalog sample in ClickHouse at http:\/\/127\.0\.0\.1:\d+ \(sample__v\d{8}_\d{6}_\w{4}\)/,

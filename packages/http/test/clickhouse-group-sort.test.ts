@@ -6,6 +6,7 @@
 // an Int64: `concepts_count` and its like answered 500), and a predicate is a UInt8 there (computed booleans
 // such as `has_pmid` grouped as `0` and `1`); this walks the whole registry so no column of either kind is left.
 
+import { chdbInstalled } from '@oqlkit/adapter-clickhouse/test-support'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { catalogEntityInfo, loadCatalogTagger } from '@oqlkit/catalog'
 import type { StorageAdapter, Tagger } from '@oqlkit/engine'
@@ -14,6 +15,9 @@ import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { ENTITY_TYPES, type EntityType, entityPath, propertiesRegistry } from '@oqlkit/oqo-schema'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ClickHouseSample, openSharedClickHouseSample } from './support/clickhouse-sample.ts'
+
+// Every suite here runs on chdb: skipped where it is not installed (`support/chdb-availability.ts`).
+const onChdb = describe.skipIf(!chdbInstalled())
 
 let duckdbAdapter: StorageAdapter
 let clickhouse: ClickHouseSample
@@ -88,7 +92,7 @@ const differences = async (paths: readonly string[], pick: (answer: Answer) => u
   return found
 }
 
-describe('group_by and sort of every registry column, on ClickHouse as on DuckDB', () => {
+onChdb('group_by and sort of every registry column, on ClickHouse as on DuckDB', () => {
   it('groups by every column that can be grouped, with the buckets DuckDB gives', async () => {
     const columns = columnsTaking('group_by')
     expect(columns.length).toBeGreaterThan(300)

@@ -6,11 +6,15 @@
 // fuzzed on the DuckDB app. Smaller than the DuckDB run, so it adds little to the suite; `npm run fuzz --
 // --adapter clickhouse` runs it at volume. The seed is fixed (FUZZ_SEED picks another).
 
+import { chdbInstalled } from '@oqlkit/adapter-clickhouse/test-support'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ClickHouseSample, openSharedClickHouseSample } from './support/clickhouse-sample.ts'
 import { cheapRequestAnswered, type FuzzApp, openFuzzApp, sendHostile } from './support/fuzz-app.ts'
 import { describeRequest, hostileRequest } from './support/hostile-requests.ts'
+
+// Every suite here runs on chdb: skipped where it is not installed (`support/chdb-availability.ts`).
+const onChdb = describe.skipIf(!chdbInstalled())
 
 const SEED = Number(process.env.FUZZ_SEED ?? 37_006)
 
@@ -33,7 +37,7 @@ const faultsText = () =>
     .map((fault) => (fault instanceof Error ? (fault.stack ?? fault.message) : String(fault)))
     .join('\n')
 
-describe('the HTTP surface on ClickHouse under hostile requests', () => {
+onChdb('the HTTP surface on ClickHouse under hostile requests', () => {
   it('answers each hostile request with JSON and no 5xx but the documented 503s', async () => {
     await fc.assert(
       fc.asyncProperty(hostileRequest(fuzz.targets), async (request) => {

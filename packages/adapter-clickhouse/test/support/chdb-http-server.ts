@@ -23,7 +23,7 @@ import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { promisify } from 'node:util'
 import { createGunzip, gzip } from 'node:zlib'
-import { drainPending, Session } from 'chdb'
+import { loadChdb } from './chdb-availability.ts'
 
 export interface ChdbHttpServer {
   /** `http://127.0.0.1:<port>`: what `createClient({ url })` is given. */
@@ -59,7 +59,12 @@ const chdbAddon = (): ChdbAddon =>
 // does, and the engine binds it. chdb notes that binding sets parameters in state its connections share, and
 // runs its bound queries one at a time; so does this (unbound queries still run side by side).
 let boundQueriesDone: Promise<unknown> = Promise.resolve()
-const runBound = (session: Session, sql: string, format: string, params: Record<string, string>) => {
+const runBound = (
+  session: { readonly connection: unknown },
+  sql: string,
+  format: string,
+  params: Record<string, string>,
+) => {
   const run = boundQueriesDone.then(async (): Promise<Outcome> => {
     const raw = await chdbAddon().QueryAsyncConnection(session.connection, sql, format, params)
     return { bytes: raw.bytes, rowsRead: raw.rowsRead, bytesRead: raw.bytesRead, elapsedSeconds: raw.elapsed }
@@ -149,6 +154,7 @@ const execute = async (dataDir: string, url: URL, request: IncomingMessage): Pro
   const format = search.get('default_format') ?? 'TabSeparated'
   // A SETTINGS clause would not fit every statement (INSERT … FORMAT, DDL), and SET lasts as long as the
   // connection; so each request gets a connection of its own (under a millisecond: the engine is already up).
+  const { Session } = await loadChdb()
   const session = new Session(dataDir)
   try {
     const database = search.get('database')
@@ -305,6 +311,7 @@ const listen = async (
 ): Promise<ChdbHttpServer> => {
   // Held open for the server's lifetime, so the engine stays up between requests; chdb binds one data
   // directory per process, and every connection here is to this one.
+  const { Session, drainPending } = await loadChdb()
   const anchor = new Session(options.dataDir)
   const running = new Set<Promise<void>>()
   // A server takes a request line of up to 1 MiB (http_max_uri_size), and the client sends query parameters

@@ -2,6 +2,7 @@
 // shaping, request costs and metering (keys, budgets, rate limits). Pure: no DuckDB, no Redis, no HTTP,
 // no `node:` imports.
 
+export { lookupEntities, MAX_LOOKUP_IDS } from './adapter/bulk-lookup.ts'
 export {
   type InterruptReason,
   isQueryInterruptedError,
@@ -16,6 +17,7 @@ export type {
   ExternalIdScheme,
   GroupBucket,
   GroupsResult,
+  LookupKey,
   LookupResult,
   QueryOptions,
   RowsResult,

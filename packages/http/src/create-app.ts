@@ -10,11 +10,13 @@ import type { MeteringOptions } from './metering/metering-options.ts'
 import { useMetering } from './metering/use-metering.ts'
 import { API_VERSION } from './openapi/openapi-document.ts'
 import { type PagesOptions, prefersHtml, toPlayground, usePages } from './pages/page-routes.ts'
+import { LOOKUP_SEGMENT } from './request/lookup-request-reader.ts'
 import { asksToExecute } from './request/query-execute-reader.ts'
 import { rawQueryOf } from './request/query-parameters.ts'
 import { checkRequestLine } from './request/request-line-limit.ts'
 import { autocompleteHandler, entityAutocompleteHandler } from './routes/autocomplete-handler.ts'
 import { entityListHandler } from './routes/entity-list-handler.ts'
+import { entityLookupHandler } from './routes/entity-lookup-handler.ts'
 import { entitySingletonHandler } from './routes/entity-singleton-handler.ts'
 import { fallbackHandler } from './routes/fallback-handler.ts'
 import { propertiesHandler } from './routes/properties-handler.ts'
@@ -80,8 +82,8 @@ export interface AppOptions extends ServingOptions {
  * endpoint); `GET /playground` and `GET /docs` (pages for people, `pages/page-routes.ts`) and `POST /` (execute);
  * `GET /query`, `GET /query/{oql,oqo,oxurl}/…` and `POST /query` (translate); `GET /validate`,
  * `GET /parse-context`; `GET /properties[/{entity}]`; `GET /query/spec[/oqo]`, `GET /openapi.json`;
- * `GET /autocomplete[/{entity}]`; `GET|POST /text[/{keywords,concepts,topics}]` (text tagging); `GET /{entities}` (lists, groups) and `GET /{entities}/…`
- * (singletons). Anything else is a JSON 404/405.
+ * `GET /autocomplete[/{entity}]`; `GET|POST /text[/{keywords,concepts,topics}]` (text tagging); `GET /{entities}` (lists, groups), `GET /{entities}/…`
+ * (singletons) and `POST /{entities}/lookup` (many at once). Anything else is a JSON 404/405.
  */
 export const createApp = (options: AppOptions): H3 => {
   const limits = options.limits ?? new RequestLimits()
@@ -148,6 +150,7 @@ export const createApp = (options: AppOptions): H3 => {
   app.get('/export', queryExportHandler(exportOptions))
   app.get('/:entity', entityListHandler(adapter, resolvePlan, planOptions))
   app.get('/:entity/export', exportHandler(exportOptions))
+  app.post(`/:entity/${LOOKUP_SEGMENT}`, entityLookupHandler(adapter))
   app.get('/:entity/**', entitySingletonHandler(adapter))
   // Every method Node reads but HEAD, so that a HEAD finds the GET route of its path rather than this.
   for (const method of METHODS) if (method !== 'HEAD') app.on(method as HTTPMethod, '/**', fallbackHandler)

@@ -68,6 +68,12 @@ const CASES: readonly Case[] = [
   ['GET', '/works?apc_sum=true&cited_by_count_sum=true&per_page=2', 200],
   ['GET', '/authors?sample=5&per-page=200&cursor=*', 200],
   ['GET', '/works?group_by=authorships.countries,type&per_page=3', 200],
+  ['POST', '/works/lookup', 200, { ids: ['W2741809807', 'doi:10.9999/none', 'A1', 'no id'] }],
+  ['POST', '/authors/lookup?select=id,display_name', 200, { ids: ['A5023888391'] }],
+  ['POST', '/works/lookup', 400, { ids: 'W1' }],
+  ['POST', '/works/lookup', 400, { ids: ['W1'], select: 'colour' }],
+  ['POST', '/planets/lookup', 404, { ids: ['W1'] }],
+  ['POST', '/works/lookup', 413, { ids: ['W1'.repeat(MAX_QUERY_BODY_BYTES / 2)] }],
   ['GET', '/works/export?format=json&filter=publication_year:2020&select=id,display_name', 200],
   ['GET', '/works/export?format=csv&page=2', 400],
   ['GET', '/planets/export?format=csv', 404],
@@ -197,7 +203,9 @@ describe('every response validates against spec/openapi.json', () => {
       const malformed =
         status === 400 &&
         (refusal.validation === undefined
-          ? ['invalid_body', 'unknown_parameter', 'invalid_parameter'].includes(refusal.code ?? '')
+          ? ['invalid_body', 'invalid_lookup', 'unknown_parameter', 'invalid_parameter'].includes(
+              refusal.code ?? '',
+            )
           : refusal.validation.errors[0]?.type === 'invalid_body')
       expect(request.valid, JSON.stringify(request.errors)).toBe(!malformed)
     }

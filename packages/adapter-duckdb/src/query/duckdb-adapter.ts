@@ -32,6 +32,7 @@ import {
   type ExternalIdScheme,
   embeddersMatch,
   type GroupsResult,
+  type LookupKey,
   type LookupResult,
   type QueryOptions,
   type QueryPlan,
@@ -69,6 +70,7 @@ import { locatePageRows } from './page-row-locator.ts'
 import { type RecordFetcher, sqlRecordFetcher, storeRecordFetcher } from './record-fetcher.ts'
 import { pageOf, readGroups, readRows } from './result-readers.ts'
 import {
+  findEntities,
   findEntityByExternalId,
   findEntityById,
   findRandomEntity,
@@ -322,6 +324,8 @@ export function duckDbAdapterOver(
       value: string,
       options?: QueryOptions,
     ): Promise<LookupResult> => findEntityByExternalId(singletonSource(options), entity, scheme, value),
+    findMany: (entity: EntityType, keys: readonly LookupKey[], options?: QueryOptions) =>
+      findEntities(singletonSource(options), entity, keys),
     findRandom: (entity: EntityType, options?: QueryOptions): Promise<LookupResult> =>
       findRandomEntity(singletonSource(options), entity),
     autocomplete: (request, options?: QueryOptions) =>

@@ -10,7 +10,7 @@ import {
   quoteIdentifier,
   shortOpenAlexId,
 } from '@oqlkit/catalog'
-import type { ExternalIdScheme, LookupResult, StorageAdapter } from '@oqlkit/engine'
+import type { ExternalIdScheme, LookupKey, LookupResult, StorageAdapter } from '@oqlkit/engine'
 import {
   DELETED_IDS_VIEW,
   EXTERNAL_IDS_VIEW,
@@ -109,6 +109,96 @@ export async function findEntityByExternalId(
     return foundRecord(bytes!)
   }
   return lookupShortId(source, info, String(first.id))
+}
+
+/**
+ * A list of values as one parameter: JSON text, read back as a VARCHAR[] in the statement. Ten thousand `?`
+ * placeholders would each be bound and the statement prepared anew for every length.
+ */
+const VALUES_SQL = 'SELECT unnest(from_json(?, \'["VARCHAR"]\')) AS v'
+
+/**
+ * Many entities at once, one result per key in the keys' order: as `findEntityById` and
+ * `findEntityByExternalId` answer each, in a few statements for them all (the external ids, the rows of the
+ * ids, the merged and deleted ids of those not found) and one read of the records.
+ */
+export async function findEntities(
+  source: SingletonSource,
+  entity: EntityType,
+  keys: readonly LookupKey[],
+): Promise<LookupResult[]> {
+  const results: LookupResult[] = keys.map(() => MISSING_RECORD)
+  const info = catalogEntityInfoOf(entity)
+  if (info === undefined || keys.length === 0) return results
+  // Each key's short id: OpenAlex ids at once, external ids through one statement over their values.
+  const shortIds: (string | undefined)[] = keys.map((key) =>
+    key.kind === 'openalex' ? shortOpenAlexId(info, key.id) : undefined,
+  )
+  const externals = new Map<string, number[]>()
+  keys.forEach((key, at) => {
+    if (key.kind !== 'external') return
+    const value = normalizeExternalId(key.scheme, key.value)
+    if (value === undefined) return
+    const keyText = `${key.scheme}\u0000${value}`
+    externals.set(keyText, [...(externals.get(keyText) ?? []), at])
+  })
+  if (externals.size > 0) {
+    const values = [...new Set([...externals.keys()].map((text) => text.slice(text.indexOf('\u0000') + 1)))]
+    const rows = await source.db.all(
+      `SELECT x.scheme, x.value, min(x.id) AS id FROM ${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS x
+       WHERE x.value IN (${VALUES_SQL}) AND x.entity = ? GROUP BY x.scheme, x.value`,
+      [JSON.stringify(values), info.entity],
+    )
+    for (const row of rows)
+      for (const at of externals.get(`${String(row.scheme)}\u0000${String(row.value)}`) ?? [])
+        shortIds[at] = String(row.id)
+  }
+  // The rows of the ids, compared as `idPredicate` compares one (vocabulary codes in any case).
+  const wanted = [...new Set(shortIds.filter((id): id is string => id !== undefined))]
+  if (wanted.length === 0) return results
+  const fold = (id: string) => (info.idKind === 'letter' ? id : id.toLowerCase())
+  const located = await source.db.all(
+    info.idKind === 'letter'
+      ? `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${rowsOf(info, source.narrowTables)} AS e WHERE e."id" IN (${VALUES_SQL})`
+      : `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${rowsOf(info, source.narrowTables)} AS e WHERE lower(e."id") IN (SELECT lower(v) FROM (${VALUES_SQL}))`,
+    [JSON.stringify(wanted)],
+  )
+  const rowOf = new Map(located.map((row) => [fold(String(row.__id)), row]))
+  const records = await source.fetchRecords(info.entity, [...rowOf.values()])
+  const recordOf = new Map([...rowOf.keys()].map((id, at) => [id, records[at]!]))
+  // Those not found: merged, deleted or missing, in the order `lookupShortId` asks.
+  const unfound = wanted.filter((id) => !recordOf.has(fold(id)))
+  const merged = new Map<string, string>()
+  const deleted = new Set<string>()
+  if (unfound.length > 0) {
+    for (const row of await source.db.all(
+      `SELECT old_id, min(new_id) AS new_id FROM ${quoteIdentifier(MERGED_IDS_VIEW)}
+       WHERE entity = ? AND old_id IN (${VALUES_SQL}) GROUP BY old_id`,
+      [info.entity, JSON.stringify(unfound)],
+    ))
+      merged.set(String(row.old_id), String(row.new_id))
+    const rest = unfound.filter((id) => !merged.has(id))
+    if (rest.length > 0)
+      for (const row of await source.db.all(
+        `SELECT DISTINCT id FROM ${quoteIdentifier(DELETED_IDS_VIEW)} WHERE entity = ? AND id IN (${VALUES_SQL})`,
+        [info.entity, JSON.stringify(rest)],
+      ))
+        deleted.add(String(row.id))
+  }
+  shortIds.forEach((id, at) => {
+    if (id === undefined) return
+    const record = recordOf.get(fold(id))
+    const newId = merged.get(id)
+    results[at] =
+      record !== undefined
+        ? foundRecord(record)
+        : newId !== undefined
+          ? { status: 'merged', id: newId }
+          : deleted.has(id)
+            ? { status: 'deleted' }
+            : MISSING_RECORD
+  })
+  return results
 }
 
 /** A uniformly drawn entity of the table. */

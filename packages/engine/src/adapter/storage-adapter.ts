@@ -53,6 +53,11 @@ export type LookupResult =
   | { readonly status: 'deleted' }
   | { readonly status: 'missing' }
 
+/** One id of a bulk lookup: an OpenAlex id in any form and case, or an external id (normalised by the adapter). */
+export type LookupKey =
+  | { readonly kind: 'openalex'; readonly id: string }
+  | { readonly kind: 'external'; readonly scheme: ExternalIdScheme; readonly value: string }
+
 /**
  * What a storage adapter can do. Every flag is optional and documented with its default, so a new
  * flag never breaks an adapter written before it (kysely's dialect-adapter approach).
@@ -108,6 +113,16 @@ export interface StorageAdapter {
     value: string,
     options?: QueryOptions,
   ): Promise<LookupResult>
+  /**
+   * Many entities at once (`POST /{entities}/lookup`): one result per key, in the keys' order, each what
+   * `findById` or `findByExternalId` answers for it (a merged id is answered `merged`, not followed).
+   * Optional: without it the engine asks for each key in turn (`lookupEntities`).
+   */
+  findMany?(
+    entity: EntityType,
+    keys: readonly LookupKey[],
+    options?: QueryOptions,
+  ): Promise<readonly LookupResult[]>
   /** A random entity (the `/works/random` singleton). */
   findRandom(entity: EntityType, options?: QueryOptions): Promise<LookupResult>
   /**

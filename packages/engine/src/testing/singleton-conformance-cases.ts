@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { EntityRecord, LookupResult } from '../adapter/storage-adapter.ts'
+import { lookupEntities } from '../adapter/bulk-lookup.ts'
+import type { EntityRecord, LookupKey, LookupResult } from '../adapter/storage-adapter.ts'
 import { type ConformanceSuite, frequencies } from './conformance-suite.ts'
 import { shortIdOf } from './reference-evaluator.ts'
 
@@ -52,6 +53,45 @@ export function describeSingletonCases(suite: ConformanceSuite): void {
         const bare = orcid.replace(/^https:\/\/orcid\.org\//, '')
         expectFound(await suite.adapter.findByExternalId('authors', 'orcid', bare), author)
       }
+    })
+
+    it('looks many up at once: one result per key, in order, each what a single lookup answers', async () => {
+      const [first, second] = works
+      const doi = frequencies(works, 'doi').find(([, count]) => count === 1)?.[0]
+      const keys: LookupKey[] = [
+        { kind: 'openalex', id: shortIdOf(second!) },
+        { kind: 'openalex', id: `https://openalex.org/${shortIdOf(first!).toLowerCase()}` },
+        { kind: 'openalex', id: 'W1' },
+        { kind: 'openalex', id: 'A5063410350' },
+        { kind: 'external', scheme: 'doi', value: '10.0000/not-in-this-catalog' },
+        { kind: 'openalex', id: shortIdOf(second!) },
+        ...(doi === undefined
+          ? []
+          : [{ kind: 'external', scheme: 'doi', value: String(doi).toUpperCase() } as const]),
+      ]
+      const single = (key: LookupKey) =>
+        key.kind === 'openalex'
+          ? suite.adapter.findById('works', key.id)
+          : suite.adapter.findByExternalId('works', key.scheme, key.value)
+      const expected = await Promise.all(keys.map(single))
+      const results = await lookupEntities(suite.adapter, 'works', keys)
+      expect(results).toHaveLength(keys.length)
+      results.forEach((result, at) => {
+        const want = expected[at]!
+        if (want.status === 'found') expectFound(result, want.record)
+        else expect(result, JSON.stringify(keys[at])).toEqual(want)
+      })
+      // Merged ids are answered as merged (the caller follows them), whatever else the list holds.
+      const merged = fixture.mergedIds.filter((id) => id.entity === 'authors')
+      if (merged.length > 0) {
+        const answered = await lookupEntities(
+          suite.adapter,
+          'authors',
+          merged.map((id) => ({ kind: 'openalex', id: id.oldId })),
+        )
+        expect(answered).toEqual(merged.map((id) => ({ status: 'merged', id: id.newId })))
+      }
+      expect(await lookupEntities(suite.adapter, 'works', [])).toEqual([])
     })
 
     it('draws a random work of the catalog', async () => {

@@ -29,6 +29,8 @@ export const API_ERROR_CODES = {
   request_timeout: 'The request was not received in time (408).',
   invalid_body:
     'A POST body that is not a JSON object with exactly one query (oql, oqo or oxurl) and known siblings.',
+  invalid_lookup:
+    'A bulk lookup (POST /{entities}/lookup) whose ids are not a JSON list of at most 10,000 strings, or whose select or format is not one the route takes.',
   invalid_oql: 'An empty OQL text.',
   invalid_oqo: 'An OQO that is not a JSON object.',
   payload_too_large: 'A POST body over the size cap of the query endpoints.',

@@ -11,6 +11,9 @@ import type { Middleware } from 'h3'
 import { ApiError } from '../errors/api-error.ts'
 import { AdmissionQueue } from './admission-queue.ts'
 
+/** A bulk lookup of more ids than this is heavy work (`POST /{entities}/lookup`): as many records as a full page. */
+const LIGHT_LOOKUP_KEYS = 200
+
 /** What a server allows one request and its heavy work. */
 export interface RequestLimitsOptions {
   /** The time budget of one request's storage work, in ms (default 10 s). */
@@ -162,7 +165,7 @@ export class RequestLimits {
       const options = optionsNow()
       return this.runPlan(plan, () => work(options), options.signal)
     }
-    const { autocomplete, sumColumns } = adapter
+    const { autocomplete, findMany, sumColumns } = adapter
     const members: { readonly [K in keyof StorageAdapter]-?: StorageAdapter[K] | undefined } = {
       capabilities: adapter.capabilities,
       queryRows: (plan) => admitted(plan, (options) => adapter.queryRows(plan, options)),
@@ -174,6 +177,15 @@ export class RequestLimits {
       findById: (entity, id) => adapter.findById(entity, id, optionsNow()),
       findByExternalId: (entity, scheme, value) =>
         adapter.findByExternalId(entity, scheme, value, optionsNow()),
+      findMany:
+        findMany === undefined
+          ? undefined
+          : (entity, keys) => {
+              const options = optionsNow()
+              const work = () => findMany.call(adapter, entity, keys, options)
+              // A long list reads as many records as a heavy page: it waits for a heavy slot as one does.
+              return keys.length > LIGHT_LOOKUP_KEYS ? this.admission.run(work, options.signal) : work()
+            },
       findRandom: (entity) => adapter.findRandom(entity, optionsNow()),
       autocomplete:
         autocomplete === undefined

@@ -5,6 +5,7 @@ import type { H3EventContext } from 'h3'
 import { EXPORT_SEGMENT } from '../export/export-request-reader.ts'
 import { entityOfPath } from '../request/entity-paths.ts'
 import { readListOnce } from '../request/list-reading.ts'
+import { LOOKUP_SEGMENT } from '../request/lookup-request-reader.ts'
 import { rawQueryOf, readQueryParameters } from '../request/query-parameters.ts'
 import { MAX_REQUEST_LINE_BYTES, requestLineBytes } from '../request/request-line-limit.ts'
 
@@ -110,6 +111,8 @@ export const priceRequest = async (
   if (entity === undefined) return undefined
   // An export is priced by its rows, known once it starts: its handler charges them (`chargeMore`).
   if (segments.length === 2 && segments[1] === EXPORT_SEGMENT) return undefined
+  // A bulk lookup is priced by its ids, known once its body is read: its handler charges them too.
+  if (segments.length === 2 && segments[1] === LOOKUP_SEGMENT && method === 'POST') return undefined
   if (segments.length > 1) return 'singleton'
   if (method !== 'GET' && method !== 'HEAD') return undefined
   const { planning } = readListOnce(context, entity, request.url, planOptions)

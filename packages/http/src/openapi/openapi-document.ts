@@ -1,5 +1,6 @@
 import { collectionPaths } from './openapi-collection-paths.ts'
 import { exportPaths } from './openapi-export-paths.ts'
+import { lookupPaths } from './openapi-lookup-paths.ts'
 import { pagePaths } from './openapi-page-paths.ts'
 import { builtPaths, componentParameters, componentResponses } from './openapi-paths.ts'
 import { componentSchemas } from './openapi-schemas.ts'
@@ -73,6 +74,7 @@ export const buildOpenApiDocument = (): Record<string, unknown> => ({
   paths: withServerWideResponses({
     ...builtPaths(),
     ...exportPaths(),
+    ...lookupPaths(),
     ...textPaths(),
     ...collectionPaths(),
     ...pagePaths(),

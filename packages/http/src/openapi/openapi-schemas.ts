@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_PER_PAGE } from '@oqlkit/engine'
+import { DEFAULT_MAX_PER_PAGE, MAX_LOOKUP_IDS } from '@oqlkit/engine'
 import { CONTEXT_CATEGORIES, CONTEXT_STATES } from '@oqlkit/oql'
 import { buildOqoJsonSchema, COLLECTION_ENTITY_TYPES, ENTITY_TYPES, entityPath } from '@oqlkit/oqo-schema'
 import {
@@ -286,6 +286,59 @@ export const componentSchemas = (): Record<string, Schema> => ({
     'A page of entities (`results`) or of group buckets (`group_by`).',
   ),
   Merged: object({ id: STRING, message: STRING }, ['id', 'message']),
+  LookupRequest: object(
+    {
+      ids: {
+        ...STRINGS,
+        maxItems: MAX_LOOKUP_IDS,
+        description:
+          'The ids, in any form a single entity’s path takes (short or URL OpenAlex ids, DOIs, ORCIDs, RORs, ISSNs, PMIDs, PMCIDs, MAG and Wikidata ids, as URLs, with a prefix such as `doi:`, or bare DOIs); duplicates each get a result.',
+      },
+      select: {
+        anyOf: [STRING, STRINGS],
+        description:
+          'The top-level fields to keep: a comma-separated list or a list of names (or `select=` in the query).',
+      },
+    },
+    ['ids'],
+  ),
+  LookupResult: object(
+    {
+      input: { ...STRING, description: 'The id as it was sent.' },
+      record: {
+        anyOf: [ref('Entity'), { type: 'null' }],
+        description: 'The entity, or null when the id found none.',
+      },
+      merged_into: {
+        ...STRING,
+        description:
+          'The entity the id was merged into, whose record `record` is (the id itself names no record now).',
+      },
+      error: {
+        enum: ['not_an_id', 'other_entity', 'not_found', 'deleted'],
+        description:
+          'Why `record` is null: not an id of this entity type, the id of another type, no such record (or a merged id whose survivor the catalog lacks), deleted.',
+      },
+      message: { ...STRING, description: 'What `error` means for this id, in words.' },
+    },
+    ['input', 'record'],
+  ),
+  LookupPage: object(
+    {
+      meta: object(
+        {
+          count: { ...INTEGER, description: 'Ids sent, and results.' },
+          found: INTEGER,
+          missing: INTEGER,
+          cost_usd: { ...NUMBER, description: 'A list call’s price per 1,000 ids, begun.' },
+        },
+        ['count', 'found', 'missing', 'cost_usd'],
+      ),
+      results: { type: 'array', items: ref('LookupResult') },
+    },
+    ['meta', 'results'],
+    'One result per id, in the order sent.',
+  ),
   Health: object(
     {
       name: { const: 'oqlkit' },

@@ -25,13 +25,16 @@ export const fallbackHandler = (event: H3Event): never => {
   const segment = pathname.split('/')[1] ?? ''
   const known = ROUTE_SEGMENTS.includes(segment) || entityOfPath(segment) !== undefined
   if (known && event.req.method !== 'GET' && event.req.method !== 'HEAD') {
-    const allow = POST_PATHS.includes(pathname) ? 'GET, HEAD, POST' : 'GET, HEAD'
+    const lookup = /^\/[^/]+\/lookup\/?$/.test(pathname)
+    const allow = lookup ? 'POST' : POST_PATHS.includes(pathname) ? 'GET, HEAD, POST' : 'GET, HEAD'
     throw new ApiError(
       405,
       [
         {
           error: 'method_not_allowed',
-          message: `${event.req.method} ${pathname} is not served; this path answers ${allow.replace(', HEAD', '')}.`,
+          message: lookup
+            ? `${event.req.method} ${pathname} is not served: POST the ids as {"ids": [...]}.`
+            : `${event.req.method} ${pathname} is not served; this path answers ${allow.replace(', HEAD', '')}.`,
         },
       ],
       { allow },

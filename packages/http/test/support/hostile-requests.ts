@@ -771,6 +771,52 @@ const routes = (targets: FuzzTargets): Route[] => {
         ),
     },
     {
+      // Bulk lookups: known ids, hostile strings, values of other types, lists past the limit, and any body.
+      kind: 'POST /{entities}/lookup',
+      method: methods('POST'),
+      target: fc
+        .tuple(
+          entityPathArb,
+          fc.oneof(
+            fc.constant(''),
+            fc.constantFrom(
+              'select=id,display_name',
+              'select=colour',
+              'format=jsonl',
+              'format=xml',
+              'per_page=2',
+            ),
+            hostileValue.map((value) => `select=${value}`),
+          ),
+        )
+        .map(([path, q]) => withQuery(`/${path}/lookup`, q)),
+      body: fc.oneof(
+        {
+          weight: 4,
+          arbitrary: fc
+            .constantFrom(...ENTITY_PATHS)
+            .chain((path) =>
+              fc.array(fc.oneof(id(path), hostileValue, fc.constantFrom('random', 'doi:', 'W0', '')), {
+                maxLength: 40,
+              }),
+            )
+            .map((ids) => JSON.stringify({ ids })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            '{"ids": null}',
+            '{"ids": [1, null, {}, []]}',
+            '{"ids": ["W1"], "select": 5}',
+            '{"ids": ["W1"], "filter": "x"}',
+            `{"ids": [${Array.from({ length: 10_001 }, () => '"W1"').join(',')}]}`,
+            `{"ids": ["${'W1'.repeat(3000)}"]}`,
+          ),
+        },
+        { weight: 2, arbitrary: hostileBody },
+      ),
+    },
+    {
       kind: 'GET /export?oql',
       method: methods('GET'),
       target: fc
@@ -1138,8 +1184,11 @@ export const judgeAnswer = (
   if (method === 'HEAD' || status === 204 || status === 304) {
     if (body !== '') return { status, problem: `a ${method} answered ${status} with a body` }
   } else {
+    // JSON Lines (a bulk lookup's `format=jsonl`): every line JSON.
+    const lines =
+      status === 200 && /x-ndjson/i.test(contentType ?? '') ? body.split('\n').filter(Boolean) : [body]
     try {
-      parsed = JSON.parse(body)
+      for (const line of lines) parsed = JSON.parse(line)
     } catch {
       return { status, problem: `the body is not JSON: ${JSON.stringify(body.slice(0, 120))}` }
     }

@@ -4,7 +4,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
-import { MAX_LOOKUP_IDS, type StorageAdapter } from '@oqlkit/engine'
+import {
+  createMemoryKeyStore,
+  createMemoryMeterStore,
+  DEFAULT_METERING_LIMITS,
+  MAX_LOOKUP_IDS,
+  type MeteringLimits,
+  type StorageAdapter,
+} from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
 import { ingestSnapshot } from '@oqlkit/ingest'
 import { partsOf, work, writeLegacySnapshot } from '@oqlkit/ingest/test-support'
@@ -187,6 +194,50 @@ describe('POST /{entities}/lookup', () => {
     expect(wrongMethod.status).toBe(405)
     expect(wrongMethod.headers.get('allow')).toBe('POST')
     expect((await post('/nothings/lookup', { ids: ['W1'] })).status).toBe(404)
+  })
+})
+
+describe('POST /{entities}/lookup, metered', () => {
+  const meteredApp = (limits: MeteringLimits) =>
+    createApp({
+      adapter: sample.adapter,
+      catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
+      logError: (error) => sample.faults.push(error),
+      metering: { keys: createMemoryKeyStore(), meter: createMemoryMeterStore(), limits },
+    })
+  const send = (app: ReturnType<typeof createApp>, body: unknown) =>
+    app.fetch(
+      new Request('http://localhost/works/lookup?select=id', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    )
+  const usedToday = async (app: ReturnType<typeof createApp>) =>
+    (
+      (await (await app.fetch(new Request('http://localhost/rate-limit'))).json()) as {
+        rate_limit: { daily_used_usd: number }
+      }
+    ).rate_limit.daily_used_usd
+
+  it('charges a list call per 1,000 ids begun, and refuses with 429 what the budget cannot pay', async () => {
+    const ids = Array.from({ length: 2500 }, (_, at) => `W${at + 1}`)
+    const app = meteredApp(DEFAULT_METERING_LIMITS)
+    const paid = await send(app, { ids })
+    expect(paid.status).toBe(200)
+    expect(Number(paid.headers.get('x-ratelimit-credits-used'))).toBeCloseTo(0.0003, 10)
+    expect(await usedToday(app)).toBeCloseTo(0.0003, 10)
+    // A budget short of the price: 429 before the lookup, and nothing taken.
+    const poor = meteredApp({ ...DEFAULT_METERING_LIMITS, anonymousDailyBudgetUsd: 0.00025 })
+    const refused = await send(poor, { ids })
+    expect(refused.status).toBe(429)
+    expect(await refused.json()).toMatchObject({ code: 'budget_exhausted' })
+    expect(await usedToday(poor)).toBe(0)
+    // A refused body costs nothing either.
+    const failed = await send(poor, { ids: 'W1' })
+    expect(failed.status).toBe(400)
+    expect(failed.headers.get('x-ratelimit-credits-used')).toBe('0')
+    expect(await usedToday(poor)).toBe(0)
   })
 })
 

@@ -1,13 +1,13 @@
-// The texts files pick a record's text members from its JSON without parsing it (json-member-picker.ts):
+// The texts files pick a record's text members from its JSON without parsing it (engine's json-member-picker.ts):
 // whatever the object, `JSON.parse` of what is picked must equal the wanted members of `JSON.parse` of the
 // whole, for generated objects in every layout JSON allows and for every record of the committed sample.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
+import { pickJsonMembers } from '@oqlkit/engine'
 import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/ingest/test-support'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { pickJsonMembers } from '../src/records/json-member-picker.ts'
 import { TEXT_KEYS } from '../src/records/record-texts-reader.ts'
 
 const snapshotDir = SAMPLE_SNAPSHOT_DIR

@@ -223,6 +223,7 @@ export {
 } from './shaping/execute-query.ts'
 export { compareGroupKeys, orderBuckets } from './shaping/group-bucket-order.ts'
 export { type GroupKeyLabel, labelGroupKeys, type RawGroupKey } from './shaping/group-key-labeler.ts'
+export { pickJsonMembers } from './shaping/json-member-picker.ts'
 export { isQueryLimitError, QueryLimitError } from './shaping/query-limit-error.ts'
 export type { GroupsResponse, GroupView, QueryResponse, RowsResponse } from './shaping/query-response.ts'
 export {

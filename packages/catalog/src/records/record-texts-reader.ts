@@ -1,8 +1,8 @@
 // Reads the text fields of a batch of records from a record store: each record read at its offset,
-// decompressed, and its text members picked from its JSON (json-member-picker.ts). The texts files do this on
+// decompressed, and its text members picked from its JSON (`pickJsonMembers` of @oqlkit/engine). The texts files do this on
 // the main thread for a small entity and on worker threads (record-texts-worker.ts) for a big one.
 import { readSync } from 'node:fs'
-import { pickJsonMembers } from './json-member-picker.ts'
+import { pickJsonMembers } from '@oqlkit/engine'
 import type { RecordCodec } from './record-codec.ts'
 
 /**

@@ -1,4 +1,4 @@
-// Picks members of a JSON object's text without parsing it: the texts files (record-texts-file.ts) need a
+// Picks members of a JSON object's text without parsing it: the texts files (catalog's record-texts-reader.ts) need a
 // dozen top-level keys of every record, and `JSON.parse` then `JSON.stringify` of a whole 16 KB work took
 // 160 µs, most of the full ingest's texts pass (455 s at 1M works). Scanning for the wanted members and
 // copying their values' text as written takes about 39 µs: a value is skipped by counting brackets, and

@@ -7,6 +7,7 @@ import {
   type LookupKey,
   type LookupResult,
   lookupEntities,
+  pickJsonMembers,
   type StorageAdapter,
   selectFields,
 } from '@oqlkit/engine'
@@ -123,7 +124,7 @@ async function lookUp(
 const resultBytes = (
   input: string,
   outcome: LookupOutcome,
-  select: readonly string[] | null,
+  select: ReadonlySet<string> | null,
 ): Uint8Array[] => {
   if (outcome.kind === 'miss')
     return [
@@ -131,13 +132,14 @@ const resultBytes = (
     ]
   const head = `{"input":${JSON.stringify(input)}${outcome.mergedInto === undefined ? '' : `,"merged_into":${JSON.stringify(`https://openalex.org/${outcome.mergedInto}`)}`},"record":`
   const stored = outcome.record
-  // The stored bytes go out as they are unless fields are selected (as a singleton's do).
-  if (select === null && stored instanceof Uint8Array)
-    return [encoder.encode(head), stored, encoder.encode('}')]
-  const record: EntityRecord = stored instanceof Uint8Array ? JSON.parse(decoder.decode(stored)) : stored
-  return [
-    encoder.encode(`${head}${JSON.stringify(select === null ? record : selectFields(record, select))}}`),
-  ]
+  // The stored bytes go out as they are unless fields are selected (as a singleton's do); selected members
+  // are picked from the stored text without parsing the rest (10,000 works of 16 KB: about 1 s to parse).
+  if (stored instanceof Uint8Array) {
+    if (select === null) return [encoder.encode(head), stored, encoder.encode('}')]
+    return [encoder.encode(`${head}${pickJsonMembers(decoder.decode(stored), select)}}`)]
+  }
+  const record = select === null ? stored : selectFields(stored, [...select])
+  return [encoder.encode(`${head}${JSON.stringify(record)}}`)]
 }
 
 const joined = (parts: readonly Uint8Array[]): Uint8Array => {
@@ -152,10 +154,11 @@ const joined = (parts: readonly Uint8Array[]): Uint8Array => {
 
 const body = (request: LookupRequest, outcomes: readonly LookupOutcome[], costUsd: number): Uint8Array => {
   const parts: Uint8Array[] = []
+  const select = request.select === null ? null : new Set(request.select)
   if (request.format === 'jsonl') {
     const newline = encoder.encode('\n')
     outcomes.forEach((outcome, at) => {
-      parts.push(...resultBytes(request.ids[at]!, outcome, request.select), newline)
+      parts.push(...resultBytes(request.ids[at]!, outcome, select), newline)
     })
     return joined(parts)
   }
@@ -164,7 +167,7 @@ const body = (request: LookupRequest, outcomes: readonly LookupOutcome[], costUs
   parts.push(encoder.encode(`{"meta":${JSON.stringify(meta)},"results":[`))
   outcomes.forEach((outcome, at) => {
     if (at > 0) parts.push(encoder.encode(','))
-    parts.push(...resultBytes(request.ids[at]!, outcome, request.select))
+    parts.push(...resultBytes(request.ids[at]!, outcome, select))
   })
   parts.push(encoder.encode(']}'))
   return joined(parts)

@@ -41,7 +41,12 @@ import {
   type SemanticMatch,
   semanticMatchesRelation,
 } from './clickhouse-semantic-search.ts'
-import { findEntityByExternalId, findEntityById, findRandomEntity } from './clickhouse-singletons.ts'
+import {
+  findEntities,
+  findEntityByExternalId,
+  findEntityById,
+  findRandomEntity,
+} from './clickhouse-singletons.ts'
 import { ServedVersionCache } from './served-version-cache.ts'
 
 export interface ClickHouseAdapterOptions {
@@ -267,6 +272,7 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
     findById: async (entity, id, queryOptions) => findEntityById(await source(), entity, id, queryOptions),
     findByExternalId: async (entity, scheme, value, queryOptions) =>
       findEntityByExternalId(await source(), entity, scheme, value, queryOptions),
+    findMany: async (entity, keys, queryOptions) => findEntities(await source(), entity, keys, queryOptions),
     findRandom: async (entity, queryOptions) => findRandomEntity(await source(), entity, queryOptions),
     // The client is its owner's: it may serve a loader or another adapter.
     close: async () => {},

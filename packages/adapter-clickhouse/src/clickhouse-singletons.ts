@@ -6,11 +6,12 @@ import {
   type CatalogEntityInfo,
   catalogEntityInfoOf,
   foundRecord,
+  lookUpMany,
   MISSING_RECORD,
   normalizeExternalId,
   shortOpenAlexId,
 } from '@oqlkit/catalog'
-import type { ExternalIdScheme, LookupResult, QueryOptions, StorageAdapter } from '@oqlkit/engine'
+import type { ExternalIdScheme, LookupKey, LookupResult, QueryOptions, StorageAdapter } from '@oqlkit/engine'
 import { selectStringRows } from './clickhouse-driver.ts'
 import { quoteIdentifier } from './clickhouse-identifiers.ts'
 import { entityTableName, recordsTableName } from './clickhouse-schema.ts'
@@ -114,6 +115,53 @@ export const findEntityByExternalId = async (
     options,
   )
   return first === undefined ? MISSING_RECORD : lookupShortId(source, info, text(first[0]!), options)
+}
+
+/** Many entities at once, one result per key in order: a statement per step for them all (`lookUpMany`). */
+export const findEntities = async (
+  source: SingletonSource,
+  entity: EntityType,
+  keys: readonly LookupKey[],
+  options?: QueryOptions,
+): Promise<LookupResult[]> => {
+  const info = catalogEntityInfoOf(entity)
+  if (info === undefined) return keys.map(() => MISSING_RECORD)
+  const rows = (query: string, params: Record<string, unknown>, columns: number) =>
+    stringRows(source, query, { entity: info.entity, ...params }, columns, options)
+  return lookUpMany(info, keys, {
+    idsOfExternal: async (values) =>
+      (
+        await rows(
+          `SELECT scheme, value, assumeNotNull(min(id)) FROM ${table(source, 'external_ids')} WHERE entity = {entity:String} AND value IN {values:Array(String)} AND id IS NOT NULL GROUP BY scheme, value`,
+          { values },
+          3,
+        )
+      ).map(([scheme, value, id]) => ({ scheme: text(scheme!), value: text(value!), id: text(id!) })),
+    records: async (ids) =>
+      (
+        await rows(
+          `SELECT id, record FROM ${table(source, recordsTableName(info.entity))} WHERE ${info.idKind === 'letter' ? 'id IN {ids:Array(String)}' : 'lower(id) IN arrayMap(x -> lower(x), {ids:Array(String)})'}`,
+          { ids },
+          2,
+        )
+      ).map(([id, record]) => ({ id: text(id!), bytes: record! })),
+    mergedInto: async (ids) =>
+      (
+        await rows(
+          `SELECT old_id, assumeNotNull(min(new_id)) FROM ${table(source, 'merged_ids')} WHERE entity = {entity:String} AND old_id IN {ids:Array(String)} AND new_id IS NOT NULL GROUP BY old_id`,
+          { ids },
+          2,
+        )
+      ).map(([oldId, newId]) => ({ oldId: text(oldId!), newId: text(newId!) })),
+    deleted: async (ids) =>
+      (
+        await rows(
+          `SELECT DISTINCT id FROM ${table(source, 'deleted_ids')} WHERE entity = {entity:String} AND id IN {ids:Array(String)}`,
+          { ids },
+          1,
+        )
+      ).map(([id]) => text(id!)),
+  })
 }
 
 /** A uniformly drawn entity: a random position among the rows, then the id there. */

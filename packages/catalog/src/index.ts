@@ -100,6 +100,7 @@ export {
   shortOpenAlexId,
 } from './layout/openalex-id-normalizer.ts'
 export type { RecordPathColumn, RecordPathForm } from './layout/record-path-columns.ts'
+export { type BulkLookupSteps, lookUpMany } from './records/bulk-lookup-steps.ts'
 export {
   compileJsonPath,
   type JsonPathStep,

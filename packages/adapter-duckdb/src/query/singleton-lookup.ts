@@ -5,6 +5,7 @@ import {
   type CatalogEntityInfo,
   catalogEntityInfoOf,
   foundRecord,
+  lookUpMany,
   MISSING_RECORD,
   normalizeExternalId,
   quoteIdentifier,
@@ -119,86 +120,53 @@ const VALUES_SQL = 'SELECT unnest(from_json(?, \'["VARCHAR"]\')) AS v'
 
 /**
  * Many entities at once, one result per key in the keys' order: as `findEntityById` and
- * `findEntityByExternalId` answer each, in a few statements for them all (the external ids, the rows of the
- * ids, the merged and deleted ids of those not found) and one read of the records.
+ * `findEntityByExternalId` answer each, in a statement per step for them all (`lookUpMany`) and one read of
+ * the records.
  */
 export async function findEntities(
   source: SingletonSource,
   entity: EntityType,
   keys: readonly LookupKey[],
 ): Promise<LookupResult[]> {
-  const results: LookupResult[] = keys.map(() => MISSING_RECORD)
   const info = catalogEntityInfoOf(entity)
-  if (info === undefined || keys.length === 0) return results
-  // Each key's short id: OpenAlex ids at once, external ids through one statement over their values.
-  const shortIds: (string | undefined)[] = keys.map((key) =>
-    key.kind === 'openalex' ? shortOpenAlexId(info, key.id) : undefined,
-  )
-  const externals = new Map<string, number[]>()
-  keys.forEach((key, at) => {
-    if (key.kind !== 'external') return
-    const value = normalizeExternalId(key.scheme, key.value)
-    if (value === undefined) return
-    const keyText = `${key.scheme}\u0000${value}`
-    externals.set(keyText, [...(externals.get(keyText) ?? []), at])
+  if (info === undefined) return keys.map(() => MISSING_RECORD)
+  const { db } = source
+  const list = (values: readonly string[]) => JSON.stringify(values)
+  return lookUpMany(info, keys, {
+    idsOfExternal: async (values) =>
+      (
+        await db.all(
+          `SELECT x.scheme, x.value, min(x.id) AS id FROM ${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS x
+           WHERE x.value IN (${VALUES_SQL}) AND x.entity = ? GROUP BY x.scheme, x.value`,
+          [list(values), info.entity],
+        )
+      ).map((row) => ({ scheme: String(row.scheme), value: String(row.value), id: String(row.id) })),
+    records: async (ids) => {
+      const rows = await db.all(
+        info.idKind === 'letter'
+          ? `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${rowsOf(info, source.narrowTables)} AS e WHERE e."id" IN (${VALUES_SQL})`
+          : `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${rowsOf(info, source.narrowTables)} AS e WHERE lower(e."id") IN (SELECT lower(v) FROM (${VALUES_SQL}))`,
+        [list(ids)],
+      )
+      const records = await source.fetchRecords(info.entity, rows)
+      return rows.map((row, at) => ({ id: String(row.__id), bytes: records[at]! }))
+    },
+    mergedInto: async (ids) =>
+      (
+        await db.all(
+          `SELECT old_id, min(new_id) AS new_id FROM ${quoteIdentifier(MERGED_IDS_VIEW)}
+           WHERE entity = ? AND old_id IN (${VALUES_SQL}) GROUP BY old_id`,
+          [info.entity, list(ids)],
+        )
+      ).map((row) => ({ oldId: String(row.old_id), newId: String(row.new_id) })),
+    deleted: async (ids) =>
+      (
+        await db.all(
+          `SELECT DISTINCT id FROM ${quoteIdentifier(DELETED_IDS_VIEW)} WHERE entity = ? AND id IN (${VALUES_SQL})`,
+          [info.entity, list(ids)],
+        )
+      ).map((row) => String(row.id)),
   })
-  if (externals.size > 0) {
-    const values = [...new Set([...externals.keys()].map((text) => text.slice(text.indexOf('\u0000') + 1)))]
-    const rows = await source.db.all(
-      `SELECT x.scheme, x.value, min(x.id) AS id FROM ${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS x
-       WHERE x.value IN (${VALUES_SQL}) AND x.entity = ? GROUP BY x.scheme, x.value`,
-      [JSON.stringify(values), info.entity],
-    )
-    for (const row of rows)
-      for (const at of externals.get(`${String(row.scheme)}\u0000${String(row.value)}`) ?? [])
-        shortIds[at] = String(row.id)
-  }
-  // The rows of the ids, compared as `idPredicate` compares one (vocabulary codes in any case).
-  const wanted = [...new Set(shortIds.filter((id): id is string => id !== undefined))]
-  if (wanted.length === 0) return results
-  const fold = (id: string) => (info.idKind === 'letter' ? id : id.toLowerCase())
-  const located = await source.db.all(
-    info.idKind === 'letter'
-      ? `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${rowsOf(info, source.narrowTables)} AS e WHERE e."id" IN (${VALUES_SQL})`
-      : `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${rowsOf(info, source.narrowTables)} AS e WHERE lower(e."id") IN (SELECT lower(v) FROM (${VALUES_SQL}))`,
-    [JSON.stringify(wanted)],
-  )
-  const rowOf = new Map(located.map((row) => [fold(String(row.__id)), row]))
-  const records = await source.fetchRecords(info.entity, [...rowOf.values()])
-  const recordOf = new Map([...rowOf.keys()].map((id, at) => [id, records[at]!]))
-  // Those not found: merged, deleted or missing, in the order `lookupShortId` asks.
-  const unfound = wanted.filter((id) => !recordOf.has(fold(id)))
-  const merged = new Map<string, string>()
-  const deleted = new Set<string>()
-  if (unfound.length > 0) {
-    for (const row of await source.db.all(
-      `SELECT old_id, min(new_id) AS new_id FROM ${quoteIdentifier(MERGED_IDS_VIEW)}
-       WHERE entity = ? AND old_id IN (${VALUES_SQL}) GROUP BY old_id`,
-      [info.entity, JSON.stringify(unfound)],
-    ))
-      merged.set(String(row.old_id), String(row.new_id))
-    const rest = unfound.filter((id) => !merged.has(id))
-    if (rest.length > 0)
-      for (const row of await source.db.all(
-        `SELECT DISTINCT id FROM ${quoteIdentifier(DELETED_IDS_VIEW)} WHERE entity = ? AND id IN (${VALUES_SQL})`,
-        [info.entity, JSON.stringify(rest)],
-      ))
-        deleted.add(String(row.id))
-  }
-  shortIds.forEach((id, at) => {
-    if (id === undefined) return
-    const record = recordOf.get(fold(id))
-    const newId = merged.get(id)
-    results[at] =
-      record !== undefined
-        ? foundRecord(record)
-        : newId !== undefined
-          ? { status: 'merged', id: newId }
-          : deleted.has(id)
-            ? { status: 'deleted' }
-            : MISSING_RECORD
-  })
-  return results
 }
 
 /** A uniformly drawn entity of the table. */

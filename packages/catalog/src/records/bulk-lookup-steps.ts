@@ -1,0 +1,73 @@
+// Many entities at once (`StorageAdapter.findMany`), the same on every storage: each key's id (an OpenAlex id
+// read as a singleton's is, or an external id's record, the lowest of several), then the records of those
+// ids, then the merged and deleted ids of those not found, each step one statement for every key. An adapter
+// gives the statements (`BulkLookupSteps`); the order of the answer and what each key gets are decided here.
+import type { LookupKey, LookupResult } from '@oqlkit/engine'
+import type { CatalogEntityInfo } from '../layout/catalog-entities.ts'
+import { normalizeExternalId } from '../layout/external-id-schemes.ts'
+import { shortOpenAlexId } from '../layout/openalex-id-normalizer.ts'
+import { foundRecord, MISSING_RECORD } from './lookup-results.ts'
+
+/** The statements of a bulk lookup of one entity, each over a list of values. */
+export interface BulkLookupSteps {
+  /** The lowest id of the entity's records stating each value (normalised), whatever its scheme. */
+  idsOfExternal(values: readonly string[]): Promise<readonly { scheme: string; value: string; id: string }[]>
+  /** The records of these ids (vocabulary codes matched without case), as stored, each with its id. */
+  records(ids: readonly string[]): Promise<readonly { id: string; bytes: Uint8Array }[]>
+  /** The id each of these was merged into, for those that were. */
+  mergedInto(ids: readonly string[]): Promise<readonly { oldId: string; newId: string }[]>
+  /** Those of these ids that were deleted. */
+  deleted(ids: readonly string[]): Promise<readonly string[]>
+}
+
+/** One result per key, in the keys' order: found, merged, deleted or missing, as a single lookup answers. */
+export async function lookUpMany(
+  info: CatalogEntityInfo,
+  keys: readonly LookupKey[],
+  steps: BulkLookupSteps,
+): Promise<LookupResult[]> {
+  const results: LookupResult[] = keys.map(() => MISSING_RECORD)
+  const shortIds: (string | undefined)[] = keys.map((key) =>
+    key.kind === 'openalex' ? shortOpenAlexId(info, key.id) : undefined,
+  )
+  // The keys of each external id, by scheme and normalised value.
+  const externals = new Map<string, number[]>()
+  const externalKey = (scheme: string, value: string) => `${scheme}\u0000${value}`
+  const values = new Set<string>()
+  keys.forEach((key, at) => {
+    if (key.kind !== 'external') return
+    const value = normalizeExternalId(key.scheme, key.value)
+    if (value === undefined) return
+    values.add(value)
+    const text = externalKey(key.scheme, value)
+    externals.set(text, [...(externals.get(text) ?? []), at])
+  })
+  if (values.size > 0)
+    for (const row of await steps.idsOfExternal([...values]))
+      for (const at of externals.get(externalKey(row.scheme, row.value)) ?? []) shortIds[at] = row.id
+
+  const fold = (id: string) => (info.idKind === 'letter' ? id : id.toLowerCase())
+  const wanted = [...new Set(shortIds.filter((id): id is string => id !== undefined))]
+  if (wanted.length === 0) return results
+  const recordOf = new Map((await steps.records(wanted)).map((row) => [fold(row.id), row.bytes]))
+  const unfound = wanted.filter((id) => !recordOf.has(fold(id)))
+  const merged = new Map(
+    unfound.length === 0 ? [] : (await steps.mergedInto(unfound)).map((row) => [row.oldId, row.newId]),
+  )
+  const rest = unfound.filter((id) => !merged.has(id))
+  const deleted = new Set(rest.length === 0 ? [] : await steps.deleted(rest))
+  shortIds.forEach((id, at) => {
+    if (id === undefined) return
+    const record = recordOf.get(fold(id))
+    const newId = merged.get(id)
+    results[at] =
+      record !== undefined
+        ? foundRecord(record)
+        : newId !== undefined
+          ? { status: 'merged', id: newId }
+          : deleted.has(id)
+            ? { status: 'deleted' }
+            : MISSING_RECORD
+  })
+  return results
+}

@@ -3,7 +3,7 @@
 // server's HTTP interface; the suite's expected answers come from the sample's records read directly.
 import { type ClickHouseClient, createClient } from '@clickhouse/client'
 import { describeAdapterConformance } from '@oqlkit/engine/testing'
-import { readSampleMergedAuthors, readSampleRecords } from '@oqlkit/ingest/test-support'
+import { sampleConformanceFixture } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe } from 'vitest'
 import { createClickHouseAdapter } from '../src/clickhouse-adapter.ts'
 import { chdbInstalled } from './support/chdb-availability.ts'
@@ -28,14 +28,6 @@ describe.skipIf(!chdbInstalled())('on chdb', () => {
       client = createClient({ url: sample.url })
       return createClickHouseAdapter({ client, catalog: sample.catalog })
     },
-    {
-      records: {
-        works: readSampleRecords('works'),
-        authors: readSampleRecords('authors'),
-        sources: readSampleRecords('sources'),
-        institutions: readSampleRecords('institutions'),
-      },
-      mergedIds: readSampleMergedAuthors().map((merged) => ({ entity: 'authors' as const, ...merged })),
-    },
+    sampleConformanceFixture(),
   )
 })

@@ -1,22 +1,15 @@
 // The DuckDB adapter against the StorageAdapter conformance suite, on a catalog ingested from the bundled
 // sample snapshot; the suite's expected answers come from the sample's records read directly.
 import { describeAdapterConformance } from '@oqlkit/engine/testing'
+import { sampleConformanceFixture } from '@oqlkit/ingest/test-support'
 import { afterAll } from 'vitest'
 import { createDuckDbAdapter } from '../src/query/duckdb-adapter.ts'
-import { ingestSampleCatalog, readSampleMergedAuthors, readSampleRecords } from './query-sample-fixture.ts'
+import { ingestSampleCatalog } from './query-sample-fixture.ts'
 
 const catalog = ingestSampleCatalog()
 afterAll(async () => (await catalog).dispose())
 
-const fixture = {
-  records: {
-    works: readSampleRecords('works'),
-    authors: readSampleRecords('authors'),
-    sources: readSampleRecords('sources'),
-    institutions: readSampleRecords('institutions'),
-  },
-  mergedIds: readSampleMergedAuthors().map((merged) => ({ entity: 'authors' as const, ...merged })),
-}
+const fixture = sampleConformanceFixture()
 
 // Both ways `auto` opens a catalog: tables copied into memory at open (what small catalogs get), and views over
 // the serving database attached read-only, with its narrow tables (what large catalogs get). The third mode,

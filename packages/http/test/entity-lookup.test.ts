@@ -1,6 +1,6 @@
 // POST /{entities}/lookup: many ids of any kind at once, one result per id in the order sent, misses with
 // their reason, merged ids followed, select, JSON Lines, and the refusals of bad bodies.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
@@ -14,10 +14,10 @@ import {
 } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
 import { ingestSnapshot } from '@oqlkit/ingest'
-import { partsOf, work, writeLegacySnapshot } from '@oqlkit/ingest/test-support'
+import { partsOf, readSampleMergedAuthors, work, writeLegacySnapshot } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useSampleApp } from './support/sample-app.ts'
-import { type Row, SAMPLE_SNAPSHOT_DIR, sampleRecords, shortOf } from './support/sample-records.ts'
+import { type Row, sampleRecords, shortOf } from './support/sample-records.ts'
 
 const sample = useSampleApp()
 afterAll(() => expect(sample.faults).toEqual([]))
@@ -50,20 +50,7 @@ const lookup = async (path: string, body: unknown) => {
 const works = sampleRecords('works')
 const withDoi = works.filter((work) => typeof work.doi === 'string')
 /** The sample's merged author ids, each with the id it was merged into at last. */
-const mergedAuthors = (() => {
-  const dir = join(SAMPLE_SNAPSHOT_DIR, 'merged_ids', 'authors')
-  const into = new Map<string, string>()
-  for (const file of readdirSync(dir))
-    for (const line of readFileSync(join(dir, file), 'utf8').split('\n').slice(1)) {
-      const [, from, to] = line.trim().split(',')
-      if (from && to) into.set(from, to)
-    }
-  return [...into.keys()].map((from) => {
-    let to = into.get(from)!
-    while (into.has(to)) to = into.get(to)!
-    return { from, to }
-  })
-})()
+const mergedAuthors = readSampleMergedAuthors().map(({ oldId, newId }) => ({ from: oldId, to: newId }))
 const authorIds = new Set(sampleRecords('authors').map((author) => shortOf(author.id)))
 
 describe('POST /{entities}/lookup', () => {

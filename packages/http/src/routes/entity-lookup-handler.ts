@@ -17,6 +17,7 @@ import { meteredRequestOf } from '../metering/metered-request.ts'
 import { entityOfPath } from '../request/entity-paths.ts'
 import { type LookupRequest, readLookupRequest } from '../request/lookup-request-reader.ts'
 import { readSingletonId } from '../request/singleton-id-reader.ts'
+import { concatChunks } from '../server/byte-chunks.ts'
 import { bytesResponse } from '../server/byte-responses.ts'
 import { unknownEntityError } from './entity-list-handler.ts'
 
@@ -142,15 +143,11 @@ const resultBytes = (
   return [encoder.encode(`${head}${JSON.stringify(record)}}`)]
 }
 
-const joined = (parts: readonly Uint8Array[]): Uint8Array => {
-  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0))
-  let at = 0
-  for (const part of parts) {
-    bytes.set(part, at)
-    at += part.byteLength
-  }
-  return bytes
-}
+const joined = (parts: readonly Uint8Array[]): Uint8Array =>
+  concatChunks(
+    parts,
+    parts.reduce((sum, part) => sum + part.byteLength, 0),
+  )
 
 const body = (request: LookupRequest, outcomes: readonly LookupOutcome[], costUsd: number): Uint8Array => {
   const parts: Uint8Array[] = []

@@ -6,7 +6,12 @@ export { builtWorkspace } from './built-workspace.ts'
 export { CatalogInspector } from './catalog-inspector.ts'
 export { keepTablesAsFiles } from './catalog-table-files.ts'
 export { sampleSnapshotLines } from './sample-snapshot-lines.ts'
-export { readSampleMergedAuthors, readSampleRecords, SAMPLE_SNAPSHOT_DIR } from './sample-snapshot-records.ts'
+export {
+  readSampleMergedAuthors,
+  readSampleRecords,
+  SAMPLE_SNAPSHOT_DIR,
+  sampleConformanceFixture,
+} from './sample-snapshot-records.ts'
 export { giveWorksSearchDelta } from './search-delta-fixture.ts'
 export { copyOfSampleCatalog, sharedSampleCatalog } from './shared-sample-catalog.ts'
 export { author, type FixtureRecord, partsOf, work, writeLegacySnapshot } from './snapshot-fixtures.ts'

@@ -43,3 +43,17 @@ export function readSampleMergedAuthors(): { oldId: string; newId: string }[] {
     return { oldId, newId }
   })
 }
+
+/**
+ * The adapter conformance suite's fixture for the sample catalog (`describeAdapterConformance` of
+ * @oqlkit/engine/testing): the records its expected answers come from, and the merged author ids.
+ */
+export const sampleConformanceFixture = () => ({
+  records: {
+    works: readSampleRecords('works'),
+    authors: readSampleRecords('authors'),
+    sources: readSampleRecords('sources'),
+    institutions: readSampleRecords('institutions'),
+  },
+  mergedIds: readSampleMergedAuthors().map((merged) => ({ entity: 'authors' as const, ...merged })),
+})

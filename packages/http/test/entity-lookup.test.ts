@@ -140,6 +140,26 @@ describe('POST /{entities}/lookup', () => {
     }
   })
 
+  it('answers hostile ids one by one, at once: very long, unpaired surrogates, random', async () => {
+    const long = `doi:10.1/${'/'.repeat(400_000)}x`
+    const started = performance.now()
+    const response = await lookup('/works/lookup', {
+      ids: [long, 'doi:10.1/\ud800x', '\udc00', 'random', shortOf(works[0]!.id)],
+    })
+    // The id readers' patterns grow faster than an id's length: a 400 KB id is refused before them.
+    expect(performance.now() - started).toBeLessThan(5_000)
+    expect(response.status).toBe(200)
+    expect(response.results.map((result) => result.record?.id ?? result.error)).toEqual([
+      'not_an_id',
+      'not_found',
+      'not_an_id',
+      'not_an_id',
+      works[0]!.id,
+    ])
+    expect(response.results[0]!.message).toContain('at most 2,048 characters')
+    expect(response.results[3]!.message).toContain('GET /works/random')
+  })
+
   it('prices a list call per thousand ids, started', async () => {
     const ids = Array.from({ length: 1001 }, (_, at) => `W${at + 1}`)
     expect((await lookup('/works/lookup?select=id', { ids })).meta.cost_usd).toBeCloseTo(0.0002, 10)

@@ -60,7 +60,7 @@ async function lookupShortId(
     return foundRecord(bytes!)
   }
   const merged = await db.all(
-    `SELECT new_id FROM ${quoteIdentifier(MERGED_IDS_VIEW)} WHERE entity = ? AND old_id = ? LIMIT 1`,
+    `SELECT new_id FROM ${quoteIdentifier(MERGED_IDS_VIEW)} WHERE entity = ? AND old_id = ? ORDER BY new_id LIMIT 1`,
     [info.entity, short],
   )
   if (merged[0] !== undefined) return { status: 'merged', id: String(merged[0].new_id) }

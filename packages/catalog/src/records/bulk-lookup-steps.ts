@@ -18,6 +18,22 @@ export interface BulkLookupSteps {
   mergedInto(ids: readonly string[]): Promise<readonly { oldId: string; newId: string }[]>
   /** Those of these ids that were deleted. */
   deleted(ids: readonly string[]): Promise<readonly string[]>
+  /**
+   * The most values one statement takes (default: all of them): ClickHouse's client sends parameters in the
+   * URL, which a server caps (`http_max_uri_size`, 1 MiB by default).
+   */
+  readonly maxValues?: number
+}
+
+/** A step over `values`, a statement per `size` of them, the rows of all. */
+const inChunks = async <T>(
+  values: readonly string[],
+  size: number,
+  step: (chunk: readonly string[]) => Promise<readonly T[]>,
+): Promise<T[]> => {
+  const rows: T[] = []
+  for (let at = 0; at < values.length; at += size) rows.push(...(await step(values.slice(at, at + size))))
+  return rows
 }
 
 /** One result per key, in the keys' order: found, merged, deleted or missing, as a single lookup answers. */
@@ -27,6 +43,9 @@ export async function lookUpMany(
   steps: BulkLookupSteps,
 ): Promise<LookupResult[]> {
   const results: LookupResult[] = keys.map(() => MISSING_RECORD)
+  const size = Math.max(1, steps.maxValues ?? Number.MAX_SAFE_INTEGER)
+  const each = <T>(values: readonly string[], step: (chunk: readonly string[]) => Promise<readonly T[]>) =>
+    inChunks(values, size, step)
   const shortIds: (string | undefined)[] = keys.map((key) =>
     key.kind === 'openalex' ? shortOpenAlexId(info, key.id) : undefined,
   )
@@ -43,19 +62,21 @@ export async function lookUpMany(
     externals.set(text, [...(externals.get(text) ?? []), at])
   })
   if (values.size > 0)
-    for (const row of await steps.idsOfExternal([...values]))
+    for (const row of await each([...values], (chunk) => steps.idsOfExternal(chunk)))
       for (const at of externals.get(externalKey(row.scheme, row.value)) ?? []) shortIds[at] = row.id
 
   const fold = (id: string) => (info.idKind === 'letter' ? id : id.toLowerCase())
   const wanted = [...new Set(shortIds.filter((id): id is string => id !== undefined))]
   if (wanted.length === 0) return results
-  const recordOf = new Map((await steps.records(wanted)).map((row) => [fold(row.id), row.bytes]))
+  const recordOf = new Map(
+    (await each(wanted, (chunk) => steps.records(chunk))).map((row) => [fold(row.id), row.bytes]),
+  )
   const unfound = wanted.filter((id) => !recordOf.has(fold(id)))
   const merged = new Map(
-    unfound.length === 0 ? [] : (await steps.mergedInto(unfound)).map((row) => [row.oldId, row.newId]),
+    (await each(unfound, (chunk) => steps.mergedInto(chunk))).map((row) => [row.oldId, row.newId]),
   )
   const rest = unfound.filter((id) => !merged.has(id))
-  const deleted = new Set(rest.length === 0 ? [] : await steps.deleted(rest))
+  const deleted = new Set(await each(rest, (chunk) => steps.deleted(chunk)))
   shortIds.forEach((id, at) => {
     if (id === undefined) return
     const record = recordOf.get(fold(id))

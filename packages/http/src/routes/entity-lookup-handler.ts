@@ -38,11 +38,34 @@ type LookupOutcome =
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
+/**
+ * The longest id looked up: the longest DOIs are a few hundred characters, and the id readers' patterns take
+ * time that grows faster than an id's length (a path's 8 KB line bounds them for singletons; a lookup's body
+ * is 4 MB).
+ */
+export const MAX_LOOKUP_ID_LENGTH = 2048
+
+/** Unpaired surrogates as U+FFFD, as a singleton's path decodes them (a storage may refuse them as JSON). */
+const wellFormed = (text: string): string =>
+  text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+
 /** What each input names: a key to look up, or a miss known without looking. */
 const keyOf = (entity: EntityType, input: string): LookupKey | LookupOutcome => {
-  const id = readSingletonId(entity, input)
   const list = entityPath(entity)
+  if (input.length > MAX_LOOKUP_ID_LENGTH)
+    return {
+      kind: 'miss',
+      error: 'not_an_id',
+      message: `An id of ${input.length.toLocaleString('en')} characters is not an id of /${list}: ids are at most ${MAX_LOOKUP_ID_LENGTH.toLocaleString('en')} characters.`,
+    }
+  const id = readSingletonId(entity, wellFormed(input))
   switch (id.kind) {
+    case 'random':
+      return {
+        kind: 'miss',
+        error: 'not_an_id',
+        message: `'${input}' draws a record at random on GET /${list}/random; a lookup takes ids only.`,
+      }
     case 'openalex':
       return { kind: 'openalex', id: id.id }
     case 'external':

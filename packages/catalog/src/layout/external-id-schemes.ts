@@ -101,12 +101,19 @@ export function isExternalIdScheme(value: string): value is ExternalIdScheme {
 export const BARE_ISSN_PATTERN = '^[0-9]{7}[0-9x]$'
 const BARE_ISSN = new RegExp(BARE_ISSN_PATTERN)
 
+/** The text without its trailing slashes: `/\/+$/` tries every slash of a long run, in time its square. */
+const withoutTrailingSlashes = (text: string): string => {
+  let end = text.length
+  while (end > 0 && text.charCodeAt(end - 1) === 0x2f) end--
+  return text.slice(0, end)
+}
+
 /**
  * The stored form of an external id: trimmed, prefix removed, trailing slash removed, lower case; ISSNs
  * hyphenated. `undefined` for a value that is empty once normalised.
  */
 export function normalizeExternalId(scheme: ExternalIdScheme, raw: string): string | undefined {
-  const stripped = raw.trim().replace(PREFIXES.get(scheme)!, '').replace(/\/+$/, '').toLowerCase()
+  const stripped = withoutTrailingSlashes(raw.trim().replace(PREFIXES.get(scheme)!, '')).toLowerCase()
   const value =
     scheme === 'issn' && BARE_ISSN.test(stripped) ? `${stripped.slice(0, 4)}-${stripped.slice(4)}` : stripped
   return value === '' ? undefined : value

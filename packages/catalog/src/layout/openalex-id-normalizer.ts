@@ -18,7 +18,6 @@ export const LETTER_ID_PATTERN = '^(?:https?://openalex\\.org/)?([A-Za-z][0-9]{1
 export const PATH_ID_TAIL_PATTERN = '([^/]+)/?$'
 
 const LETTER_ID = new RegExp(LETTER_ID_PATTERN, 'i')
-const PATH_ID_TAIL = new RegExp(PATH_ID_TAIL_PATTERN)
 
 /**
  * The short id of an entity id as records and requests write it, or `undefined` when the value is not an
@@ -39,11 +38,17 @@ export function anyLetterId(raw: string): string | undefined {
   return match ? match[1]!.toUpperCase() : undefined
 }
 
-/** The percent-decoded last path segment: `https://openalex.org/source-types/book%20series` gives `book series`. */
+/**
+ * The percent-decoded last path segment: `https://openalex.org/source-types/book%20series` gives `book series`.
+ * What `PATH_ID_TAIL_PATTERN` matches, found with `lastIndexOf`: the pattern, unanchored, tries every start and
+ * takes time in the square of a long value's length (minutes for a request body's 400 KB of one id).
+ */
 export function pathIdTail(raw: string): string | undefined {
-  const match = PATH_ID_TAIL.exec(raw.trim())
-  if (!match) return undefined
-  const decoded = decodePercentEscapes(match[1]!)
+  const value = raw.trim()
+  const body = value.endsWith('/') ? value.slice(0, -1) : value
+  const tail = body.slice(body.lastIndexOf('/') + 1)
+  if (tail === '') return undefined
+  const decoded = decodePercentEscapes(tail)
   return decoded === '' ? undefined : decoded
 }
 

@@ -1,5 +1,6 @@
 import { MAX_LOOKUP_IDS } from '@oqlkit/engine'
 import { LOOKUP_SEGMENT } from '../request/lookup-request-reader.ts'
+import { MAX_LOOKUP_ID_LENGTH } from '../routes/entity-lookup-handler.ts'
 import { jsonBody, jsonOf, type OpenApiObject, parameter, query, response } from './openapi-parts.ts'
 import { ref } from './openapi-schemas.ts'
 
@@ -10,7 +11,7 @@ export const lookupPaths = (): Record<string, OpenApiObject> => ({
       operationId: 'lookupEntities',
       tags: ['Entities'],
       summary: `Up to ${MAX_LOOKUP_IDS.toLocaleString('en-US')} entities by their ids at once, one result per id in order`,
-      description: `The body is \`{"ids": [...]}\`: up to ${MAX_LOOKUP_IDS.toLocaleString('en-US')} ids of any kind the path of a single entity takes, mixed freely. The answer has one result per id, in the order sent (duplicates included): the entity (its top-level \`select\`ed fields, from the query or the body), or \`null\` with \`error\` and \`message\` saying why (\`not_an_id\`, \`other_entity\`, \`not_found\`, \`deleted\`). A merged id is followed: its result is the entity it was merged into, with \`merged_into\` naming it. \`format=jsonl\` (or \`Accept: application/x-ndjson\`) answers JSON Lines, one result a line, without \`meta\`. Price: a list call for every 1,000 ids begun, charged once the body is read and before the lookup runs (a budget that cannot pay it answers 429 and is charged nothing, as is a lookup that fails). A lookup of more than 200 ids waits for a slot as searches and group-bys do. A body that is not a JSON object with a list of strings, more than ${MAX_LOOKUP_IDS.toLocaleString('en-US')} ids, or a field that cannot be selected is a 400 saying what to send.`,
+      description: `The body is \`{"ids": [...]}\`: up to ${MAX_LOOKUP_IDS.toLocaleString('en-US')} ids of any kind the path of a single entity takes, mixed freely. The answer has one result per id, in the order sent (duplicates included): the entity (its top-level \`select\`ed fields, from the query or the body), or \`null\` with \`error\` and \`message\` saying why (\`not_an_id\`, also for an id over ${MAX_LOOKUP_ID_LENGTH.toLocaleString('en-US')} characters or \`random\`; \`other_entity\`; \`not_found\`; \`deleted\`): one bad id never fails the others. A merged id is followed: its result is the entity it was merged into, with \`merged_into\` naming it. \`format=jsonl\` (or \`Accept: application/x-ndjson\`) answers JSON Lines, one result a line, without \`meta\`. Price: a list call for every 1,000 ids begun, charged once the body is read and before the lookup runs (a budget that cannot pay it answers 429 and is charged nothing, as is a lookup that fails). A lookup of more than 200 ids waits for a slot as searches and group-bys do. A body that is not a JSON object with a list of strings, more than ${MAX_LOOKUP_IDS.toLocaleString('en-US')} ids, or a field that cannot be selected is a 400 saying what to send.`,
       parameters: [
         parameter('entities'),
         parameter('select'),

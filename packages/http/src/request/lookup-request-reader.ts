@@ -1,16 +1,12 @@
 // Reads a bulk lookup (`POST /{entities}/lookup`): a JSON object `{"ids": [...], "select": ...}` and the
 // query parameters the route takes. Every refusal is a 400 (413 past the body cap) naming what to send.
-import {
-  MAX_LOOKUP_IDS,
-  selectableFields,
-  unknownSelectFields,
-  writeUnknownSelectMessage,
-} from '@oqlkit/engine'
-import { type EntityType, entityPath, propertiesRegistry } from '@oqlkit/oqo-schema'
+import { MAX_LOOKUP_IDS } from '@oqlkit/engine'
+import { type EntityType, entityPath } from '@oqlkit/oqo-schema'
 import type { H3Event } from 'h3'
 import { ApiError, type ApiProblem } from '../errors/api-error.ts'
 import { readJsonObjectBody } from './query-body-reader.ts'
 import { rawQueryOf, readQueryParameters } from './query-parameters.ts'
+import { unknownSelectProblem } from './select-problem.ts'
 
 /** The path segment of the route after the entity's (`/works/lookup`). */
 export const LOOKUP_SEGMENT = 'lookup'
@@ -133,15 +129,8 @@ export async function readLookupRequest(event: H3Event, entity: EntityType): Pro
         ),
       )
   }
-  if (select !== null) {
-    const unknown = unknownSelectFields(entity, propertiesRegistry, select)
-    if (unknown.length > 0)
-      problems.push({
-        error: 'invalid_select',
-        parameter: 'select',
-        message: writeUnknownSelectMessage(list, unknown, selectableFields(entity, propertiesRegistry)),
-      })
-  }
+  const selectProblem = select === null ? undefined : unknownSelectProblem(entity, select)
+  if (selectProblem !== undefined) problems.push(selectProblem)
   if (problems.length > 0) throw new ApiError(400, problems)
   return { ids: ids as string[], select, format }
 }

@@ -1,6 +1,10 @@
 import type { ExternalIdScheme } from '@oqlkit/engine'
 import { type EntityType, NATIVE_ID_PREFIXES } from '@oqlkit/oqo-schema'
 
+/** The forms of id a singleton path (and a bulk lookup) takes, as messages list them. */
+export const SINGLETON_ID_FORMS =
+  'an OpenAlex id (short or as a URL), an external id as a URL or with its prefix (doi:, pmid:, pmcid:, orcid:, ror:, issn:, mag:, wikidata:)'
+
 /** What the id of a singleton path names. */
 export type SingletonId =
   | { readonly kind: 'random' }

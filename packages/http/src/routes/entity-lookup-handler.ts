@@ -16,7 +16,7 @@ import type { H3Event } from 'h3'
 import { meteredRequestOf } from '../metering/metered-request.ts'
 import { entityOfPath } from '../request/entity-paths.ts'
 import { type LookupRequest, readLookupRequest } from '../request/lookup-request-reader.ts'
-import { readSingletonId } from '../request/singleton-id-reader.ts'
+import { readSingletonId, SINGLETON_ID_FORMS } from '../request/singleton-id-reader.ts'
 import { concatChunks } from '../server/byte-chunks.ts'
 import { bytesResponse } from '../server/byte-responses.ts'
 import { unknownEntityError } from './entity-list-handler.ts'
@@ -80,7 +80,7 @@ const keyOf = (entity: EntityType, input: string): LookupKey | LookupOutcome => 
       return {
         kind: 'miss',
         error: 'not_an_id',
-        message: `'${input}' is not an id of /${list}: send an OpenAlex id (short or as a URL) or an external id as a URL or with its prefix (doi:, pmid:, pmcid:, orcid:, ror:, issn:, mag:, wikidata:).`,
+        message: `'${input}' is not an id of /${list}: send ${SINGLETON_ID_FORMS}.`,
       }
   }
 }

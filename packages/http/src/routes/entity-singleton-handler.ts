@@ -1,19 +1,13 @@
-import {
-  type LookupResult,
-  type StorageAdapter,
-  selectableFields,
-  selectFields,
-  unknownSelectFields,
-  writeUnknownSelectMessage,
-} from '@oqlkit/engine'
-import { type EntityType, entityPath, propertiesRegistry } from '@oqlkit/oqo-schema'
+import { type LookupResult, type StorageAdapter, selectFields } from '@oqlkit/engine'
+import { type EntityType, entityPath } from '@oqlkit/oqo-schema'
 import type { H3Event } from 'h3'
 import { ApiError, type ApiProblem } from '../errors/api-error.ts'
 import { jsonBytesResponse, jsonResponse } from '../errors/error-response.ts'
 import { entityOfPath } from '../request/entity-paths.ts'
 import { isSearchParameter, LIST_PARAMETERS } from '../request/list-request-reader.ts'
 import { rawPathOf, rawQueryOf, readQueryParameters } from '../request/query-parameters.ts'
-import { readSingletonId } from '../request/singleton-id-reader.ts'
+import { unknownSelectProblem } from '../request/select-problem.ts'
+import { readSingletonId, SINGLETON_ID_FORMS } from '../request/singleton-id-reader.ts'
 import { unknownEntityError } from './entity-list-handler.ts'
 
 const SINGLETON_PARAMETERS = ['select', 'api_key', 'mailto']
@@ -63,19 +57,8 @@ const readSelect = (entity: EntityType, search: string): readonly string[] | nul
         .filter((field) => field !== '')
     seen.add(name)
   }
-  if (select !== null && select.length > 0) {
-    const unknown = unknownSelectFields(entity, propertiesRegistry, select)
-    if (unknown.length > 0)
-      problems.push({
-        error: 'invalid_select',
-        parameter: 'select',
-        message: writeUnknownSelectMessage(
-          entityPath(entity),
-          unknown,
-          selectableFields(entity, propertiesRegistry),
-        ),
-      })
-  }
+  const selectProblem = select === null ? undefined : unknownSelectProblem(entity, select)
+  if (selectProblem !== undefined) problems.push(selectProblem)
   if (problems.length > 0) throw new ApiError(400, problems)
   return select === null || select.length === 0 ? null : select
 }
@@ -118,9 +101,7 @@ export const entitySingletonHandler =
           `${id.id} is the id of one of the ${entityPath(id.entity)}, not of the ${list}; see /${entityPath(id.entity)}/${id.id}.`,
         )
       case 'unrecognised':
-        throw notFound(
-          `'${idText}' is not an id of /${list}. Use an OpenAlex id (short or as a URL), an external id as a URL or with its prefix (doi:, pmid:, pmcid:, orcid:, ror:, issn:, mag:, wikidata:), or random.`,
-        )
+        throw notFound(`'${idText}' is not an id of /${list}. Use ${SINGLETON_ID_FORMS}, or random.`)
     }
 
     switch (result.status) {

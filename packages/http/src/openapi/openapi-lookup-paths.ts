@@ -1,6 +1,6 @@
 import { MAX_LOOKUP_IDS } from '@oqlkit/engine'
 import { LOOKUP_SEGMENT } from '../request/lookup-request-reader.ts'
-import { MAX_LOOKUP_ID_LENGTH } from '../routes/entity-lookup-handler.ts'
+import { MAX_LOOKUP_ID_LENGTH } from '../routes/entity-id-lookup.ts'
 import { jsonBody, jsonOf, type OpenApiObject, parameter, query, response } from './openapi-parts.ts'
 import { ref } from './openapi-schemas.ts'
 

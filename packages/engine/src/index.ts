@@ -240,6 +240,20 @@ export {
   type ValueShape,
 } from './shaping/row-value-shapes.ts'
 export {
+  isSnowballTooLargeError,
+  MAX_SNOWBALL_DEPTH,
+  MAX_SNOWBALL_NODES,
+  MAX_SNOWBALL_SEEDS,
+  SNOWBALL_DIRECTIONS,
+  type SnowballDirection,
+  type SnowballEdge,
+  type SnowballNode,
+  type SnowballRequest,
+  type SnowballResult,
+  SnowballTooLargeError,
+  snowballWorks,
+} from './snowball/citation-snowball.ts'
+export {
   TAG_KINDS,
   type Tag,
   type Tagger,

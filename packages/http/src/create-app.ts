@@ -14,6 +14,7 @@ import { LOOKUP_SEGMENT } from './request/lookup-request-reader.ts'
 import { asksToExecute } from './request/query-execute-reader.ts'
 import { rawQueryOf } from './request/query-parameters.ts'
 import { checkRequestLine } from './request/request-line-limit.ts'
+import { SNOWBALL_SEGMENT } from './request/snowball-request-reader.ts'
 import { autocompleteHandler, entityAutocompleteHandler } from './routes/autocomplete-handler.ts'
 import { entityListHandler } from './routes/entity-list-handler.ts'
 import { entityLookupHandler } from './routes/entity-lookup-handler.ts'
@@ -32,6 +33,7 @@ import { queryValidateHandler } from './routes/query-validate-handler.ts'
 import { unmeteredRateLimitHandler } from './routes/rate-limit-handler.ts'
 import { type CatalogInfo, rootHandler } from './routes/root-handler.ts'
 import { textTaggingHandler } from './routes/text-tagging-handler.ts'
+import { worksSnowballHandler } from './routes/works-snowball-handler.ts'
 import { type ServingOptions, useServingLayers, withTrustProxy } from './server/serving-layers.ts'
 
 export type { CatalogInfo } from './routes/root-handler.ts'
@@ -83,7 +85,8 @@ export interface AppOptions extends ServingOptions {
  * `GET /query`, `GET /query/{oql,oqo,oxurl}/…` and `POST /query` (translate); `GET /validate`,
  * `GET /parse-context`; `GET /properties[/{entity}]`; `GET /query/spec[/oqo]`, `GET /openapi.json`;
  * `GET /autocomplete[/{entity}]`; `GET|POST /text[/{keywords,concepts,topics}]` (text tagging); `GET /{entities}` (lists, groups), `GET /{entities}/…`
- * (singletons) and `POST /{entities}/lookup` (many at once). Anything else is a JSON 404/405.
+ * (singletons), `POST /{entities}/lookup` (many at once) and `GET /works/snowball` (citations from seed works).
+ * Anything else is a JSON 404/405.
  */
 export const createApp = (options: AppOptions): H3 => {
   const limits = options.limits ?? new RequestLimits()
@@ -151,6 +154,7 @@ export const createApp = (options: AppOptions): H3 => {
   app.get('/:entity', entityListHandler(adapter, resolvePlan, planOptions))
   app.get('/:entity/export', exportHandler(exportOptions))
   app.post(`/:entity/${LOOKUP_SEGMENT}`, entityLookupHandler(adapter))
+  app.get(`/:entity/${SNOWBALL_SEGMENT}`, worksSnowballHandler(adapter))
   app.get('/:entity/**', entitySingletonHandler(adapter))
   // Every method Node reads but HEAD, so that a HEAD finds the GET route of its path rather than this.
   for (const method of METHODS) if (method !== 'HEAD') app.on(method as HTTPMethod, '/**', fallbackHandler)

@@ -31,6 +31,10 @@ export const API_ERROR_CODES = {
     'A POST body that is not a JSON object with exactly one query (oql, oqo or oxurl) and known siblings.',
   invalid_lookup:
     'A bulk lookup (POST /{entities}/lookup) whose ids are not a JSON list of at most 10,000 strings, or whose select or format is not one the route takes.',
+  invalid_snowball:
+    'A citation snowball (GET /works/snowball) without seed ids, with more than 500, or with a direction, depth or format it does not take.',
+  snowball_too_large:
+    'A citation snowball that reaches more than 10,000 works; the message says how to narrow it (depth=1, one direction, fewer seeds).',
   invalid_oql: 'An empty OQL text.',
   invalid_oqo: 'An OQO that is not a JSON object.',
   payload_too_large: 'A POST body over the size cap of the query endpoints.',

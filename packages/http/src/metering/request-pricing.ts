@@ -8,6 +8,7 @@ import { readListOnce } from '../request/list-reading.ts'
 import { LOOKUP_SEGMENT } from '../request/lookup-request-reader.ts'
 import { rawQueryOf, readQueryParameters } from '../request/query-parameters.ts'
 import { MAX_REQUEST_LINE_BYTES, requestLineBytes } from '../request/request-line-limit.ts'
+import { SNOWBALL_SEGMENT } from '../request/snowball-request-reader.ts'
 
 /** The price class of a query in its canonical OQO form, or undefined when it does not plan. */
 const classOfOqo = (oqo: Oqo | null, planOptions: PlanOptions): CostClass | undefined => {
@@ -113,6 +114,8 @@ export const priceRequest = async (
   if (segments.length === 2 && segments[1] === EXPORT_SEGMENT) return undefined
   // A bulk lookup is priced by its ids, known once its body is read: its handler charges them too.
   if (segments.length === 2 && segments[1] === LOOKUP_SEGMENT && method === 'POST') return undefined
+  // A snowball is priced by the works it answers, known once it has run: its handler charges them.
+  if (segments.length === 2 && segments[1] === SNOWBALL_SEGMENT) return undefined
   if (segments.length > 1) return 'singleton'
   if (method !== 'GET' && method !== 'HEAD') return undefined
   const { planning } = readListOnce(context, entity, request.url, planOptions)

@@ -5,6 +5,7 @@ import { pagePaths } from './openapi-page-paths.ts'
 import { builtPaths, componentParameters, componentResponses } from './openapi-paths.ts'
 import { componentSchemas } from './openapi-schemas.ts'
 import { withServerWideResponses } from './openapi-server-responses.ts'
+import { snowballPaths } from './openapi-snowball-paths.ts'
 import { textPaths } from './openapi-text-paths.ts'
 
 /** The version of the API the document describes (the query language is alpha; see `info.description`). */
@@ -75,6 +76,7 @@ export const buildOpenApiDocument = (): Record<string, unknown> => ({
     ...builtPaths(),
     ...exportPaths(),
     ...lookupPaths(),
+    ...snowballPaths(),
     ...textPaths(),
     ...collectionPaths(),
     ...pagePaths(),

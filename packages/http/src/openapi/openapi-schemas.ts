@@ -339,6 +339,55 @@ export const componentSchemas = (): Record<string, Schema> => ({
     ['meta', 'results'],
     'One result per id, in the order sent.',
   ),
+  SnowballWork: object(
+    {
+      id: { ...STRING, description: 'The work’s OpenAlex id.' },
+      depth: { ...INTEGER, description: 'The step it was first reached at: 0 for a seed, then 1 or 2.' },
+      record: ref('Entity'),
+    },
+    ['id', 'depth', 'record'],
+  ),
+  SnowballCitation: object(
+    {
+      citing: { ...STRING, description: 'The work that cites (lists `cited` in its `referenced_works`).' },
+      cited: STRING,
+    },
+    ['citing', 'cited'],
+  ),
+  SnowballPage: object(
+    {
+      meta: object(
+        {
+          count: { ...INTEGER, description: 'Works reached, seeds included.' },
+          citations_count: INTEGER,
+          seeds_found: INTEGER,
+          direction: { enum: ['both', 'cited', 'citing'] },
+          depth: INTEGER,
+          cited_not_held: {
+            ...INTEGER,
+            description: 'Works cited along the way that the catalog does not hold (left out).',
+          },
+          cost_usd: { ...NUMBER, description: 'A list call’s price per 1,000 works answered, begun.' },
+        },
+        ['count', 'citations_count', 'seeds_found', 'direction', 'depth', 'cited_not_held', 'cost_usd'],
+      ),
+      seeds_not_found: {
+        type: 'array',
+        items: object(
+          {
+            input: STRING,
+            error: { enum: ['not_an_id', 'other_entity', 'not_found', 'deleted'] },
+            message: STRING,
+          },
+          ['input', 'error', 'message'],
+        ),
+      },
+      works: { type: 'array', items: ref('SnowballWork') },
+      citations: { type: 'array', items: ref('SnowballCitation') },
+    },
+    ['meta', 'seeds_not_found', 'works', 'citations'],
+    'The works a snowball reached and every citation between them.',
+  ),
   Health: object(
     {
       name: { const: 'oqlkit' },

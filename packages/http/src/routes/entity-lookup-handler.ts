@@ -1,9 +1,11 @@
 // `POST /{entities}/lookup`: up to 10,000 ids of any kind a singleton path takes, answered one result per id
 // in the order sent, each the record (merged ids followed to the record they were merged into) or null with
 // the reason. Priced like a list per thousand ids, charged before the lookup runs and refunded if it fails.
-import { costUsdOf, pickJsonMembers, type StorageAdapter, selectFields } from '@oqlkit/engine'
+import type { StorageAdapter } from '@oqlkit/engine'
 import type { H3Event } from 'h3'
+import { recordJsonBytes } from '../envelope/record-json-bytes.ts'
 import { meteredRequestOf } from '../metering/metered-request.ts'
+import { recordsCostUsd } from '../metering/records-price.ts'
 import { entityOfPath } from '../request/entity-paths.ts'
 import { type LookupRequest, readLookupRequest } from '../request/lookup-request-reader.ts'
 import { concatChunks } from '../server/byte-chunks.ts'
@@ -12,13 +14,6 @@ import { type LookupOutcome, lookUpIds } from './entity-id-lookup.ts'
 import { unknownEntityError } from './entity-list-handler.ts'
 
 const encoder = new TextEncoder()
-const decoder = new TextDecoder()
-
-/** Ids a list call's price pays for. */
-const IDS_PER_LIST_PRICE = 1000
-
-/** What a lookup of `ids` ids costs: a list call per thousand, started (none for no ids). */
-export const lookupCostUsd = (ids: number): number => Math.ceil(ids / IDS_PER_LIST_PRICE) * costUsdOf('list')
 
 /** One result as JSON bytes: `{"input", "merged_into"?, "record"}` or `{"input", "record": null, "error", "message"}`. */
 const resultBytes = (
@@ -31,15 +26,7 @@ const resultBytes = (
       encoder.encode(JSON.stringify({ input, record: null, error: outcome.error, message: outcome.message })),
     ]
   const head = `{"input":${JSON.stringify(input)}${outcome.mergedInto === undefined ? '' : `,"merged_into":${JSON.stringify(`https://openalex.org/${outcome.mergedInto}`)}`},"record":`
-  const stored = outcome.record
-  // The stored bytes go out as they are unless fields are selected (as a singleton's do); selected members
-  // are picked from the stored text without parsing the rest (10,000 works of 16 KB: about 1 s to parse).
-  if (stored instanceof Uint8Array) {
-    if (select === null) return [encoder.encode(head), stored, encoder.encode('}')]
-    return [encoder.encode(`${head}${pickJsonMembers(decoder.decode(stored), select)}}`)]
-  }
-  const record = select === null ? stored : selectFields(stored, [...select])
-  return [encoder.encode(`${head}${JSON.stringify(record)}}`)]
+  return [encoder.encode(head), recordJsonBytes(outcome.record, select), encoder.encode('}')]
 }
 
 const joined = (parts: readonly Uint8Array[]): Uint8Array =>
@@ -76,7 +63,7 @@ export const entityLookupHandler =
     const entity = entityOfPath(segment)
     if (entity === undefined) throw unknownEntityError(segment)
     const request = await readLookupRequest(event, entity)
-    const costUsd = lookupCostUsd(request.ids.length)
+    const costUsd = recordsCostUsd(request.ids.length)
     // Priced by its ids, known once the body is read: a budget that cannot pay is refused before the lookup,
     // and a lookup that fails is refunded with the rest of the request.
     const metered = meteredRequestOf(event)

@@ -817,6 +817,40 @@ const routes = (targets: FuzzTargets): Route[] => {
       ),
     },
     {
+      // Citation snowballs: known and hostile seeds, every direction and depth and hostile ones, any select.
+      kind: 'GET /works/snowball',
+      method: methods('GET', 'HEAD'),
+      target: fc
+        .tuple(
+          fc.oneof({ weight: 3, arbitrary: fc.constant('works') }, entityPathArb),
+          fc.array(fc.oneof(id('works'), hostileValue, fc.constantFrom('random', 'doi:', 'W0', '')), {
+            maxLength: 12,
+          }),
+          fc.constantFrom('', 'direction=both', 'direction=cited', 'direction=citing', 'direction=up'),
+          fc.oneof(
+            fc.constantFrom('', 'depth=1', 'depth=2', 'depth=3', 'depth=-1'),
+            hostileValue.map((v) => `depth=${v}`),
+          ),
+          fc.oneof(
+            fc.constantFrom(
+              '',
+              'select=id,display_name',
+              'select=colour',
+              'format=jsonl',
+              'format=xml',
+              'per_page=2',
+            ),
+            hostileValue.map((value) => `select=${value}`),
+          ),
+        )
+        .map(([path, ids, ...rest]) =>
+          withQuery(
+            `/${path}/snowball`,
+            [`ids=${ids.map(wireEncode).join('|')}`, ...rest.filter((part) => part !== '')].join('&'),
+          ),
+        ),
+    },
+    {
       kind: 'GET /export?oql',
       method: methods('GET'),
       target: fc

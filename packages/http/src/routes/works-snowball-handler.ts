@@ -1,0 +1,163 @@
+// `GET /works/snowball?ids=…&direction=both|cited|citing&depth=1|2`: from seed works (ids of any kind a work's
+// path takes), the works they cite and the works citing them, with every citation between the works found, in
+// one answer: what openalexR's `oa_snowball` and review tools gather page by page. Priced like a list per
+// thousand works answered, charged once the snowball is known and only when it is answered.
+import {
+  isSnowballTooLargeError,
+  MAX_SNOWBALL_NODES,
+  type SnowballResult,
+  type StorageAdapter,
+  snowballWorks,
+} from '@oqlkit/engine'
+import { entityPath } from '@oqlkit/oqo-schema'
+import type { H3Event } from 'h3'
+import { recordJsonBytes } from '../envelope/record-json-bytes.ts'
+import { ApiError } from '../errors/api-error.ts'
+import { meteredRequestOf } from '../metering/metered-request.ts'
+import { recordsCostUsd } from '../metering/records-price.ts'
+import { entityOfPath } from '../request/entity-paths.ts'
+import {
+  readSnowballRequest,
+  SNOWBALL_SEGMENT,
+  type SnowballRequestParameters,
+} from '../request/snowball-request-reader.ts'
+import { concatChunks } from '../server/byte-chunks.ts'
+import { bytesResponse } from '../server/byte-responses.ts'
+import { type LookupOutcome, lookUpIds } from './entity-id-lookup.ts'
+import { unknownEntityError } from './entity-list-handler.ts'
+
+const encoder = new TextEncoder()
+const urlOf = (id: string): string => `https://openalex.org/${id}`
+
+/** A seed that found no work: its input and why, as a lookup's miss says it. */
+interface SeedMiss {
+  readonly input: string
+  readonly error: string
+  readonly message: string
+}
+
+const tooLargeError = (request: SnowballRequestParameters, depth: number, reached: number): ApiError => {
+  const narrower = [
+    ...(request.depth > 1 ? ['depth=1'] : []),
+    ...(request.direction === 'both' ? ['one direction (cited or citing)'] : []),
+    'fewer seeds',
+  ]
+  return ApiError.of(
+    400,
+    'snowball_too_large',
+    `From ${request.ids.length.toLocaleString('en')} seed${request.ids.length === 1 ? '' : 's'}, the snowball reaches more than ${MAX_SNOWBALL_NODES.toLocaleString('en')} works by step ${depth} (at least ${reached.toLocaleString('en')}), the most one answer holds. Ask for ${narrower.join(', or ')}.`,
+  )
+}
+
+/** The answer's parts: JSON with `meta`, or JSON Lines of seeds not found, then works, then citations. */
+const bodyParts = (
+  request: SnowballRequestParameters,
+  misses: readonly SeedMiss[],
+  result: SnowballResult,
+  costUsd: number,
+): Uint8Array[] => {
+  const select = request.select === null ? null : new Set(request.select)
+  const parts: Uint8Array[] = []
+  const node = (
+    id: string,
+    depth: number,
+    record: SnowballResult['nodes'][number]['record'],
+    jsonl: boolean,
+  ) => {
+    parts.push(
+      encoder.encode(
+        `{${jsonl ? '"type":"work",' : ''}"id":${JSON.stringify(urlOf(id))},"depth":${depth},"record":`,
+      ),
+      recordJsonBytes(record, select),
+      encoder.encode(jsonl ? '}\n' : '}'),
+    )
+  }
+  const edgeJson = (citing: string, cited: string) =>
+    `"citing":${JSON.stringify(urlOf(citing))},"cited":${JSON.stringify(urlOf(cited))}`
+  if (request.format === 'jsonl') {
+    for (const miss of misses)
+      parts.push(encoder.encode(`${JSON.stringify({ type: 'seed_not_found', ...miss })}\n`))
+    for (const { id, depth, record } of result.nodes) node(id, depth, record, true)
+    for (const { citing, cited } of result.edges)
+      parts.push(encoder.encode(`{"type":"citation",${edgeJson(citing, cited)}}\n`))
+    return parts
+  }
+  const meta = {
+    count: result.nodes.length,
+    citations_count: result.edges.length,
+    seeds_found: result.nodes.filter((found) => found.depth === 0).length,
+    direction: request.direction,
+    depth: request.depth,
+    cited_not_held: result.citedNotHeld,
+    cost_usd: costUsd,
+  }
+  parts.push(
+    encoder.encode(`{"meta":${JSON.stringify(meta)},"seeds_not_found":${JSON.stringify(misses)},"works":[`),
+  )
+  result.nodes.forEach(({ id, depth, record }, at) => {
+    if (at > 0) parts.push(encoder.encode(','))
+    node(id, depth, record, false)
+  })
+  parts.push(encoder.encode('],"citations":['))
+  parts.push(
+    encoder.encode(result.edges.map(({ citing, cited }) => `{${edgeJson(citing, cited)}}`).join(',')),
+  )
+  parts.push(encoder.encode(']}'))
+  return parts
+}
+
+export const worksSnowballHandler =
+  (adapter: StorageAdapter) =>
+  async (event: H3Event): Promise<Response> => {
+    const segment = event.url.pathname.split('/')[1] ?? ''
+    const entity = entityOfPath(segment)
+    if (entity === undefined) throw unknownEntityError(segment)
+    if (entity !== 'works')
+      throw ApiError.of(
+        400,
+        'invalid_snowball',
+        `A snowball follows citations, which works have and ${entityPath(entity)} do not: use GET /works/${SNOWBALL_SEGMENT}?ids=….`,
+      )
+    const request = readSnowballRequest(event)
+    const outcomes = await lookUpIds(adapter, 'works', request.ids)
+    const seeds = outcomes.flatMap((outcome) => (outcome.kind === 'found' ? [outcome.record] : []))
+    const misses = outcomes.flatMap((outcome: LookupOutcome, at): SeedMiss[] =>
+      outcome.kind === 'miss'
+        ? [{ input: request.ids[at]!, error: outcome.error, message: outcome.message }]
+        : [],
+    )
+    let result: SnowballResult
+    try {
+      result = await snowballWorks(adapter, {
+        seeds,
+        direction: request.direction,
+        depth: request.depth,
+      })
+    } catch (error) {
+      if (isSnowballTooLargeError(error)) throw tooLargeError(request, error.depth, error.reached)
+      throw error
+    }
+    // Priced by the works answered, known only now: a budget that cannot pay is refused (429) and charged nothing.
+    const costUsd = recordsCostUsd(result.nodes.length)
+    const metered = meteredRequestOf(event)
+    if (metered !== undefined && costUsd > 0) {
+      const refused = await metered.chargeMore(costUsd)
+      if (refused !== undefined) return refused
+    }
+    const parts = bodyParts(request, misses, result, costUsd)
+    return bytesResponse(
+      concatChunks(
+        parts,
+        parts.reduce((sum, part) => sum + part.byteLength, 0),
+      ),
+      {
+        status: 200,
+        headers: {
+          'content-type':
+            request.format === 'jsonl'
+              ? 'application/x-ndjson; charset=utf-8'
+              : 'application/json; charset=utf-8',
+        },
+      },
+    )
+  }

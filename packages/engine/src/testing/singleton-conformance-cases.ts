@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { lookupEntities } from '../adapter/bulk-lookup.ts'
 import type { EntityRecord, LookupKey, LookupResult } from '../adapter/storage-adapter.ts'
+import { snowballWorks } from '../snowball/citation-snowball.ts'
 import { type ConformanceSuite, frequencies } from './conformance-suite.ts'
 import { shortIdOf } from './reference-evaluator.ts'
 
@@ -92,6 +93,45 @@ export function describeSingletonCases(suite: ConformanceSuite): void {
         expect(answered).toEqual(merged.map((id) => ({ status: 'merged', id: id.newId })))
       }
       expect(await lookupEntities(suite.adapter, 'works', [])).toEqual([])
+    })
+
+    it('snowballs from works both ways, two steps: the works and citations the records say', async () => {
+      const held = new Map(works.map((work) => [shortIdOf(work), work]))
+      const citesOf = (id: string) =>
+        ((held.get(id)?.referenced_works as string[] | undefined) ?? []).map((cited) =>
+          cited.slice(cited.lastIndexOf('/') + 1),
+        )
+      const seeds = [...held.keys()].filter((id) => citesOf(id).some((cited) => held.has(cited))).slice(0, 2)
+      const reached = new Map(seeds.map((id) => [id, 0]))
+      let frontier = seeds
+      for (const depth of [1, 2]) {
+        const next: string[] = []
+        for (const id of frontier)
+          for (const other of [
+            ...citesOf(id),
+            ...[...held.keys()].filter((citing) => citesOf(citing).includes(id)),
+          ])
+            if (held.has(other) && !reached.has(other)) {
+              reached.set(other, depth)
+              next.push(other)
+            }
+        frontier = next
+      }
+      const result = await snowballWorks(suite.adapter, {
+        seeds: seeds.map((id) => held.get(id)!),
+        direction: 'both',
+        depth: 2,
+      })
+      expect(new Map(result.nodes.map((node) => [node.id, node.depth]))).toEqual(reached)
+      expect(new Set(result.edges.map(({ citing, cited }) => `${citing}>${cited}`))).toEqual(
+        new Set(
+          [...reached.keys()].flatMap((id) =>
+            citesOf(id)
+              .filter((cited) => reached.has(cited) && cited !== id)
+              .map((cited) => `${id}>${cited}`),
+          ),
+        ),
+      )
     })
 
     it('draws a random work of the catalog', async () => {

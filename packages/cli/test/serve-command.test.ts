@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCli } from '@oqlkit/cli'
-import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
+import { REAL_SAMPLE_SNAPSHOT_DIR, SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, describe, expect, it } from 'vitest'
 import { storageConcurrency } from '../src/commands/serve-command.ts'
@@ -105,10 +105,15 @@ describe('oqlkit serve', () => {
   }, 90_000)
 
   /** Starts `serve` on a folder until it says it builds the sample (killed then) or serves the folder as it is. */
-  const firstWordsOf = async (dir: string): Promise<{ outcome: string; output: string }> => {
-    const child = spawn(process.execPath, [await builtCli(), 'serve', '--catalog', dir, '--port', '0'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+  const firstWordsOf = async (
+    dir: string,
+    extraArgs: readonly string[] = [],
+  ): Promise<{ outcome: string; output: string }> => {
+    const child = spawn(
+      process.execPath,
+      [await builtCli(), 'serve', '--catalog', dir, '--port', '0', ...extraArgs],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
     const exited = new Promise<NodeJS.Signals | null>((done) => child.on('exit', (_, signal) => done(signal)))
     let output = ''
     const said = new Promise<string>((done) => {
@@ -136,6 +141,28 @@ describe('oqlkit serve', () => {
       expect(isBundledSample(path), path).toBe(true)
     for (const path of ['/data/openalex-snapshot', '/home/ann/sample-snapshot', 42, undefined])
       expect(isBundledSample(path), String(path)).toBe(false)
+    // The real-text sample too, from this install or another.
+    for (const path of [
+      REAL_SAMPLE_SNAPSHOT_DIR,
+      '/home/ann/app/node_modules/@oqlkit/snapshot/real-sample-snapshot',
+    ])
+      expect(isBundledSample(path), path).toBe(true)
+  })
+
+  it('builds a first catalog from the real-text sample with --sample real, and refuses other samples', async () => {
+    const empty = join(scratch, 'for-real')
+    mkdirSync(empty)
+    // Killed once it says what it builds: the build itself (about a minute) is the small sample's path, tested above.
+    const real = await firstWordsOf(empty, ['--sample', 'real'])
+    expect(real.outcome).toBe('building')
+    expect(real.output).toContain('bundled sample of 4,431 real works')
+    expect(real.output).toContain(REAL_SAMPLE_SNAPSHOT_DIR)
+    const unknown = await runCli(['serve', '--sample', 'large'])
+    expect(unknown.exitCode).toBe(2)
+    expect(unknown.stderr).toContain('--sample large: no such sample. Give small (the default) or real')
+    const both = await runCli(['serve', '--sample', 'real', '--clickhouse', 'http://127.0.0.1:1/oqlkit'])
+    expect(both.exitCode).toBe(2)
+    expect(both.stderr).toContain('--sample builds a catalog folder')
   })
 
   it('takes a sample catalog an older oqlkit wrote for one to rebuild from the bundled sample', async () => {

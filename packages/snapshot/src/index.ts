@@ -20,7 +20,7 @@ export {
   THREADED_WORKS,
 } from './generate/generate-snapshot.ts'
 export { OPENALEX_TOTALS, type PoolSizes, poolSizes } from './generate/generation-plan.ts'
-export { SAMPLE_SNAPSHOT_DIR } from './sample/bundled-sample-location.ts'
+export { REAL_SAMPLE_SNAPSHOT_DIR, SAMPLE_SNAPSHOT_DIR } from './sample/bundled-sample-location.ts'
 export {
   gzipDeterministic,
   renderManifest,
@@ -31,6 +31,7 @@ export {
   type WrittenPart,
   writeEntity,
 } from './sample/legacy-snapshot-writer.ts'
+export { type BuildRealSampleOptions, buildRealSampleSnapshot } from './sample/real-sample-builder.ts'
 export {
   type BuildSampleSnapshotOptions,
   buildSampleSnapshot,

@@ -7,17 +7,30 @@ import { STORE_OPTIONS } from './store-options.ts'
 
 export const DEFAULT_PORT = 8080
 
+/** The bundled samples `--sample` builds a first catalog from: the small one, or the real works of five reviews. */
+export const SAMPLES = ['small', 'real'] as const
+export type SampleName = (typeof SAMPLES)[number]
+
+/** Where `--sample real` builds and finds its catalog unless `--catalog` says otherwise. */
+export const DEFAULT_REAL_SAMPLE_CATALOG_DIR = '.catalog-real'
+
 /** The most a page may hold with `--max-per-page` (the paging depth of the API). */
 export const MAX_PER_PAGE_LIMIT = 10_000
 
 export const SERVE_COMMAND_LINE = {
-  synopsis: 'oqlkit serve [--catalog DIR | --clickhouse URL] [options]',
+  synopsis: 'oqlkit serve [--catalog DIR | --clickhouse URL] [--sample small|real] [options]',
   options: {
     catalog: {
       type: 'string',
       value: 'a catalog folder',
       placeholder: 'DIR',
       help: `The catalog folder to serve (default ${DEFAULT_CATALOG_DIR}). Without a catalog yet, the default folder (or an empty one given) gets the bundled sample built into it first.`,
+    },
+    sample: {
+      type: 'string',
+      value: 'small or real',
+      placeholder: 'NAME',
+      help: `The bundled sample a catalog is built from when there is none yet: small (the default; ${DEFAULT_CATALOG_DIR}) or real, 4,431 real works with abstracts to try search and semantic search on (${DEFAULT_REAL_SAMPLE_CATALOG_DIR}; about a minute to build, once).`,
     },
     clickhouse: {
       type: 'string',

@@ -16,7 +16,13 @@ import {
 import { integerOption, numberOption, type OptionValues, UsageProblem } from './command-line-parser.ts'
 import { DEFAULT_CATALOG_DIR } from './ingest-command-line.ts'
 import { defaultStateDirOf, readStoreLocation, type StoreLocation } from './metering-setup.ts'
-import { DEFAULT_PORT, type SERVE_COMMAND_LINE } from './serve-command-line.ts'
+import {
+  DEFAULT_PORT,
+  DEFAULT_REAL_SAMPLE_CATALOG_DIR,
+  SAMPLES,
+  type SampleName,
+  type SERVE_COMMAND_LINE,
+} from './serve-command-line.ts'
 
 /** What a `serve` command line asks for, checked: every problem is a UsageProblem naming its flag. */
 export interface ServeSettings {
@@ -25,6 +31,8 @@ export interface ServeSettings {
   readonly clickhouse: ClickHouseTarget | undefined
   /** False for the default folder, which the bundled sample may be built into. */
   readonly catalogGiven: boolean
+  /** The bundled sample a catalog is built from when the folder has none yet. */
+  readonly sample: SampleName
   readonly port: number
   readonly metered: boolean
   readonly location: StoreLocation
@@ -53,7 +61,14 @@ export const readServeSettings = (
   values: OptionValues<typeof SERVE_COMMAND_LINE.options>,
   env: Readonly<Record<string, string | undefined>>,
 ): ServeSettings => {
-  const catalogDir = resolve(values.catalog ?? DEFAULT_CATALOG_DIR)
+  const sample = SAMPLES.find((name) => name === (values.sample ?? 'small'))
+  if (sample === undefined)
+    throw new UsageProblem(
+      `--sample ${values.sample}: no such sample. Give small (the default) or real (4,431 real works with abstracts)`,
+    )
+  const catalogDir = resolve(
+    values.catalog ?? (sample === 'real' ? DEFAULT_REAL_SAMPLE_CATALOG_DIR : DEFAULT_CATALOG_DIR),
+  )
   // A folder named with --catalog must exist: a typo must not quietly serve the bundled sample instead.
   // The default folder is created (the sample is built there on a fresh clone).
   if (values.catalog !== undefined && !isDirectory(catalogDir))
@@ -94,6 +109,10 @@ export const readServeSettings = (
       throw new UsageProblem(
         '--clickhouse serves the catalog loaded into ClickHouse (oqlkit load): drop --catalog, or drop --clickhouse to serve the folder',
       )
+    if (values.sample !== undefined)
+      throw new UsageProblem(
+        '--sample builds a catalog folder from a bundled sample, and --clickhouse serves what oqlkit load put there: give one',
+      )
     try {
       clickhouse = readClickHouseTarget(values.clickhouse)
     } catch (error) {
@@ -104,6 +123,7 @@ export const readServeSettings = (
     catalogDir,
     clickhouse,
     catalogGiven: values.catalog !== undefined,
+    sample,
     port,
     // A server meters when asked to, or when keys or a shared Redis say others call it; a local explorer is
     // never locked out of their own server (README, "Hosting a server").

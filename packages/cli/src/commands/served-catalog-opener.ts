@@ -22,7 +22,7 @@ import {
 import type { StorageAdapter } from '@oqlkit/engine'
 import { type Embedder, embeddersMatch, writeEmbedderMismatchMessage } from '@oqlkit/engine'
 import { ingestSnapshot } from '@oqlkit/ingest'
-import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
+import { REAL_SAMPLE_SNAPSHOT_DIR, SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import { createOpenAiEmbedder } from '@oqlkit/text-models'
 import { type CliCommand, type CommandContext, type CommandResult, usageError } from './cli-command.ts'
 import { withProgressBar } from './progress-bar.ts'
@@ -66,13 +66,14 @@ export const openCatalogFolder = async (
     )
   if (!hasCatalog || (await isStaleSampleCatalog(catalogDir))) {
     // First start on a fresh clone: the catalog is built from the committed snapshot, once.
+    const sampleDir = settings.sample === 'real' ? REAL_SAMPLE_SNAPSHOT_DIR : SAMPLE_SNAPSHOT_DIR
     context.writeProgress(
-      `No catalog this oqlkit can read in ${catalogDir}: building it from the bundled sample (${SAMPLE_SNAPSHOT_DIR}).\n${zstdBuildNote()}`,
+      `No catalog this oqlkit can read in ${catalogDir}: building it from the bundled sample${settings.sample === 'real' ? ' of 4,431 real works (about a minute, once)' : ''} (${sampleDir}).\n${zstdBuildNote()}`,
     )
     try {
       await withProgressBar(context, (update) =>
         ingestSnapshot({
-          snapshotDir: SAMPLE_SNAPSHOT_DIR,
+          snapshotDir: sampleDir,
           outDir: catalogDir,
           mode: 'replace',
           onProgress: (event) =>
@@ -233,7 +234,11 @@ export const openClickHouseCatalog = async (
  */
 export const isBundledSample = (source: unknown): boolean =>
   typeof source === 'string' &&
-  (source === SAMPLE_SNAPSHOT_DIR || /[\\/](?:data|snapshot)[\\/]sample-snapshot[\\/]?$/.test(source))
+  (source === SAMPLE_SNAPSHOT_DIR ||
+    source === REAL_SAMPLE_SNAPSHOT_DIR ||
+    /[\\/](?:data|snapshot)[\\/]sample-snapshot[\\/]?$|[\\/]snapshot[\\/]real-sample-snapshot[\\/]?$/.test(
+      source,
+    ))
 
 const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
   const manifest = await readCatalogManifest(catalogDir)

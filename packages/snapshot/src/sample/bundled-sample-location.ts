@@ -6,3 +6,10 @@ import { resolve } from 'node:path'
 
 /** The bundled sample snapshot's folder: from `src/sample/` or `dist/sample/`, two levels up. */
 export const SAMPLE_SNAPSHOT_DIR = resolve(import.meta.dirname, '../../sample-snapshot')
+
+/**
+ * The bundled real-text sample: 4,431 real works of five systematic reviews (works only), for trying search and
+ * semantic search on real titles and abstracts (`oqlkit serve --sample real`).
+ * `npm run build:real-sample -w @oqlkit/snapshot` writes it (scripts/build-real-sample-snapshot.ts).
+ */
+export const REAL_SAMPLE_SNAPSHOT_DIR = resolve(import.meta.dirname, '../../real-sample-snapshot')

@@ -3,7 +3,13 @@
 // tagger. Built from the same bytes, with the same checks, as a server of the catalog folder builds them
 // (`loadCatalogEmbedder`, `loadCatalogTagger` of @oqlkit/catalog), so both answer alike.
 import type { ClickHouseClient } from '@clickhouse/client'
-import { type CatalogManifest, textTaggerOf, type VectorIndexManifest, vectorIndexOf } from '@oqlkit/catalog'
+import {
+  type CatalogManifest,
+  textTaggerOf,
+  useLiteEmbedderFor,
+  type VectorIndexManifest,
+  vectorIndexOf,
+} from '@oqlkit/catalog'
 import type { Embedder, Tagger } from '@oqlkit/engine'
 import { createModelTagger, lsaEmbedder, lsaModelFromBytes, TextTagModel } from '@oqlkit/text-models'
 import { selectStringRows, tableExists } from './clickhouse-driver.ts'
@@ -85,7 +91,12 @@ export const readClickHouseCatalogModels = async (
   const tagged = textTaggerOf(manifest)
   return {
     vectors,
-    embedder: vectors === undefined ? undefined : lsaEmbedderOf(files, vectors),
+    embedder:
+      vectors === undefined
+        ? undefined
+        : vectors.embedder.kind === 'use-lite'
+          ? await useLiteEmbedderFor(vectors)
+          : lsaEmbedderOf(files, vectors),
     tagger:
       tagged === undefined
         ? undefined

@@ -231,7 +231,7 @@ export {
   withTextTagger,
 } from './tagging/text-tagger-layout.ts'
 export { startWorker } from './threads/worker-start.ts'
-export { loadCatalogEmbedder } from './vectors/catalog-embedder.ts'
+export { loadCatalogEmbedder, useLiteEmbedderFor } from './vectors/catalog-embedder.ts'
 export { isHeldOut } from './vectors/held-out-works.ts'
 export {
   buildIvfIndex,

@@ -1,10 +1,14 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { READABLE_CATALOG_FORMAT_VERSIONS } from '@oqlkit/catalog'
 import { type CommandResult, runCli } from '@oqlkit/cli'
+import { planQuery } from '@oqlkit/engine'
 import { ingestSnapshot } from '@oqlkit/ingest'
+import type { Oqo } from '@oqlkit/oqo-schema'
 import { generateSnapshot } from '@oqlkit/snapshot'
+import { USE_LITE_MODEL_ID } from '@oqlkit/text-models'
 import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -238,6 +242,61 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
     expect(existsSync(join(scratch, 'never'))).toBe(false)
   }, 240_000)
 
+  it('embeds the works with the built-in sentence encoder with --embedder use-lite, and answers by it', async () => {
+    const out = join(scratch, 'use-lite-vectors')
+    const result = await runCli(
+      [
+        'ingest',
+        smallSnapshot,
+        '--out',
+        out,
+        '--no-search-index',
+        '--no-text-tagger',
+        '--embedder',
+        'use-lite',
+      ],
+      collect().context,
+    )
+    expect(result.stderr).toBeUndefined()
+    expect(result.exitCode).toBe(0)
+    const manifest = JSON.parse(readFileSync(join(out, 'catalog.json'), 'utf8')) as {
+      extensions: { vectors?: { embedder: unknown; count: number; lsa?: unknown } }
+    }
+    expect(manifest.extensions.vectors?.embedder).toEqual({
+      modelId: USE_LITE_MODEL_ID,
+      dimensions: 512,
+      kind: 'use-lite',
+    })
+    expect(manifest.extensions.vectors?.lsa).toBeUndefined()
+    expect(manifest.extensions.vectors?.count).toBeGreaterThan(SMALL_WORKS * 0.8)
+    // The catalog brings its embedder: a semantic query needs no embedder given, and the nearest work to a
+    // work's title is that work.
+    const adapter = await createDuckDbAdapter({ catalogDir: out, threads: 1 })
+    try {
+      const planned = (oqo: Oqo, perPage: number) => {
+        const result = planQuery(oqo, { perPage, select: ['id', 'display_name'] })
+        if (!result.ok) throw new Error(JSON.stringify(result.errors))
+        return result.plan
+      }
+      const { rows } = await adapter.queryRows(planned({ get_rows: 'works' }, 20))
+      const target = rows.find((work) => String(work.display_name ?? '').length > 20)!
+      const similar = await adapter.queryRows(
+        planned(
+          {
+            get_rows: 'works',
+            filter_rows: [
+              { column_id: 'abstract.search.semantic', value: String(target.display_name), operator: 'has' },
+            ],
+          },
+          1,
+        ),
+      )
+      expect(similar.rows[0]?.id).toBe(target.id)
+    } finally {
+      await adapter.close()
+    }
+  }, 240_000)
+
   it('explains its usage when the arguments are wrong', async () => {
     for (const argv of [
       ['ingest'],
@@ -249,6 +308,19 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
       ['ingest', 'a', '--embeddings-url', 'http://127.0.0.1:9'],
       ['ingest', 'a', '--embeddings-model', 'm'],
       ['ingest', 'a', '--no-vectors', '--embeddings-url', 'http://127.0.0.1:9', '--embeddings-model', 'm'],
+      ['ingest', 'a', '--embedder', 'bert'],
+      ['ingest', 'a', '--embedder', 'url'],
+      [
+        'ingest',
+        'a',
+        '--embedder',
+        'use-lite',
+        '--embeddings-url',
+        'http://127.0.0.1:9',
+        '--embeddings-model',
+        'm',
+      ],
+      ['ingest', 'a', '--embedder', 'use-lite', '--no-vectors'],
     ]) {
       const result = await runCli(argv)
       expect(result.exitCode).toBe(2)

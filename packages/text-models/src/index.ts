@@ -30,6 +30,13 @@ export {
 } from './latent-semantics/randomized-svd.ts'
 export { SeededGaussian } from './latent-semantics/seeded-gaussian.ts'
 export { SparseRowMatrix } from './latent-semantics/sparse-row-matrix.ts'
+export {
+  createUseLiteEmbedder,
+  USE_LITE_DIMENSIONS,
+  USE_LITE_MAX_WORDS,
+  USE_LITE_MODEL_ID,
+  type UseLiteEmbedderOptions,
+} from './sentence-encoder/use-lite-embedder.ts'
 export { lowestKeyRows } from './text-model/bounded-sample.ts'
 export { textFromInvertedIndex } from './text-model/inverted-index-text.ts'
 export { createModelTagger } from './text-model/model-tagger.ts'

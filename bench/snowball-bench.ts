@@ -62,7 +62,11 @@ async function chooseSeeds(): Promise<string[]> {
 const seeds = await chooseSeeds()
 const adapter = await createDuckDbAdapter({ catalogDir })
 // A deadline past any of these runs: the bench times the work, not the limit.
-const app = createApp({ adapter, catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} } })
+const app = createApp({
+  adapter,
+  catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
+  logError: (error) => process.stderr.write(`${String((error as Error).stack ?? error)}\n`),
+})
 
 const fetchJson = async (path: string) => {
   const response = await app.fetch(new Request(`http://localhost${path}`))

@@ -13,6 +13,9 @@ export { settlesWithin } from './adapter/settles-within.ts'
 export type {
   AdapterCapabilities,
   AutocompleteRequest,
+  Citation,
+  CitationDirection,
+  CitationsResult,
   EntityRecord,
   ExternalIdScheme,
   GroupBucket,
@@ -240,7 +243,6 @@ export {
   type ValueShape,
 } from './shaping/row-value-shapes.ts'
 export {
-  isSnowballTooLargeError,
   MAX_SNOWBALL_DEPTH,
   MAX_SNOWBALL_NODES,
   MAX_SNOWBALL_SEEDS,
@@ -250,9 +252,9 @@ export {
   type SnowballNode,
   type SnowballRequest,
   type SnowballResult,
-  SnowballTooLargeError,
   snowballWorks,
 } from './snowball/citation-snowball.ts'
+export { isSnowballTooLargeError, SnowballTooLargeError } from './snowball/snowball-graph.ts'
 export {
   TAG_KINDS,
   type Tag,

@@ -28,6 +28,7 @@ import {
 } from '@oqlkit/catalog'
 import {
   type AdapterCapabilities,
+  type CitationDirection,
   type Embedder,
   type ExternalIdScheme,
   embeddersMatch,
@@ -59,6 +60,7 @@ import {
   SERVING_DATABASE_NAME,
   searchDocEntities,
 } from './catalog-views.ts'
+import { findCitations } from './citation-lookup.ts'
 import { type DuckDbConnectionLike, type DuckDbRow, openDuckDbDatabase, withSignal } from './duckdb-driver.ts'
 import {
   DuckDbPlanCompiler,
@@ -328,6 +330,13 @@ export function duckDbAdapterOver(
       findEntities(singletonSource(options), entity, keys),
     findRandom: (entity: EntityType, options?: QueryOptions): Promise<LookupResult> =>
       findRandomEntity(singletonSource(options), entity),
+    // Read from the narrow link table, which only `narrow` mode has: without it a snowball reads records.
+    ...(compiler.narrowTables
+      ? {
+          findCitations: (ids: readonly string[], direction: CitationDirection, options?: QueryOptions) =>
+            findCitations(withSignal(shared, options?.signal), compiler.narrowRowNumber, ids, direction),
+        }
+      : {}),
     autocomplete: (request, options?: QueryOptions) =>
       autocompleteLookup(
         withSignal(shared, options?.signal),

@@ -58,6 +58,22 @@ export type LookupKey =
   | { readonly kind: 'openalex'; readonly id: string }
   | { readonly kind: 'external'; readonly scheme: ExternalIdScheme; readonly value: string }
 
+/** One citation between two works the storage holds: `citing` lists `cited` in its `referenced_works` (short ids). */
+export interface Citation {
+  readonly citing: string
+  readonly cited: string
+}
+
+/** Which citations of some works `findCitations` looks up. */
+export type CitationDirection = 'cited' | 'citing' | 'between'
+
+/** The citations `findCitations` found, and how many cited works it left out because it does not hold them. */
+export interface CitationsResult {
+  readonly citations: readonly Citation[]
+  /** Distinct works the given works cite that the storage does not hold (always 0 for `citing`). */
+  readonly citedNotHeld: number
+}
+
 /**
  * What a storage adapter can do. Every flag is optional and documented with its default, so a new
  * flag never breaks an adapter written before it (kysely's dialect-adapter approach).
@@ -123,6 +139,18 @@ export interface StorageAdapter {
     keys: readonly LookupKey[],
     options?: QueryOptions,
   ): Promise<readonly LookupResult[]>
+  /**
+   * The citations of works (short ids, any case) between works the storage holds: with `cited`, those the given
+   * works make (their references); with `citing`, those made to the given works; with `between`, those both made
+   * and received by the given works (the citation network among them). Any order, each once. Optional: without
+   * it a snowball reads the references from the records and the citing works through `queryRows`
+   * (`snowballWorks`), which costs the records of every work it reaches.
+   */
+  findCitations?(
+    ids: readonly string[],
+    direction: CitationDirection,
+    options?: QueryOptions,
+  ): Promise<CitationsResult>
   /** A random entity (the `/works/random` singleton). */
   findRandom(entity: EntityType, options?: QueryOptions): Promise<LookupResult>
   /**

@@ -1,16 +1,21 @@
 // Citation snowballing (`GET /works/snowball`): from seed works, the works they cite and the works that cite
-// them, one or two steps out, with every citation between the works found. Built on what every adapter has:
-// the works a work cites are its record's `referenced_works`, looked up together (`lookupEntities`); the works
-// citing a set are a list plan filtered on `referenced_works`, read by cursor (`streamRows`). No adapter needs a
-// method of its own, and each step is one statement per thousand works, not one call per work as a client's
-// page-by-page snowball makes.
-import { lookupEntities } from '../adapter/bulk-lookup.ts'
+// them, one or two steps out, with every citation between the works found. Two ways, one answer: through the
+// storage's own citation lookup (`findCitations`: the citations alone, then only the records asked for), or, for
+// a storage without one, through what every adapter has: the references of each work reached read from its
+// record (`lookupEntities`) and the works citing a set as a list filtered on `referenced_works` (`streamRows`).
+import { lookupEntities, MAX_LOOKUP_IDS } from '../adapter/bulk-lookup.ts'
 import { throwIfInterrupted } from '../adapter/query-interrupted-error.ts'
-import type { EntityRecord, QueryOptions, StorageAdapter } from '../adapter/storage-adapter.ts'
-import { namedErrorGuard } from '../errors/named-error-guard.ts'
+import type {
+  Citation,
+  CitationDirection,
+  EntityRecord,
+  QueryOptions,
+  StorageAdapter,
+} from '../adapter/storage-adapter.ts'
 import { planQuery } from '../planner/plan-query.ts'
-import { pickJsonMembers } from '../shaping/json-member-picker.ts'
 import { streamRows } from '../shaping/row-stream.ts'
+import { type RecordCitations, recordCitationsOf } from './record-citations.ts'
+import { SnowballGraph, SnowballTooLargeError } from './snowball-graph.ts'
 
 /** Which citations a snowball follows: to the works a work cites, from the works citing it, or both. */
 export type SnowballDirection = 'cited' | 'citing' | 'both'
@@ -26,22 +31,19 @@ export const MAX_SNOWBALL_NODES = 10_000
 /** The most seeds one snowball starts from. */
 export const MAX_SNOWBALL_SEEDS = 500
 
-/** Works named in one filter of the citing step: a plan's in-list stays one index probe of a modest list. */
-const CITED_PER_STATEMENT = 1000
+/** Works named in one statement: a plan's in-list, a citation lookup's list. */
+const WORKS_PER_STATEMENT = 1000
 
 /** A work of a snowball: its short id, how many steps from a seed it was found (0 for a seed), and its record. */
 export interface SnowballNode {
   readonly id: string
   readonly depth: number
-  /** The record's stored JSON bytes when the adapter has them, else the record. */
-  readonly record: Uint8Array | EntityRecord
+  /** The record's stored JSON bytes when the adapter has them, else the record; absent when not asked for. */
+  readonly record?: Uint8Array | EntityRecord
 }
 
 /** A citation between two works of a snowball: `citing` lists `cited` in its `referenced_works`. */
-export interface SnowballEdge {
-  readonly citing: string
-  readonly cited: string
-}
+export type SnowballEdge = Citation
 
 export interface SnowballRequest {
   /** The seeds' records (found by the caller, from ids of any kind). */
@@ -49,12 +51,17 @@ export interface SnowballRequest {
   readonly direction: SnowballDirection
   /** 1 or 2. */
   readonly depth: number
+  /**
+   * Whether each work comes with its record (default true). Without them (an answer of ids, `select=id`), a
+   * storage with its own citation lookup reads no record at all.
+   */
+  readonly records?: boolean
 }
 
 export interface SnowballResult {
   /** Seeds first (in the order given, each once), then each step's works, by id. */
   readonly nodes: readonly SnowballNode[]
-  /** Every citation between two nodes, citing works in the nodes' order, each work's references in its order. */
+  /** Every citation between two nodes, by citing work then cited work, in the nodes' order. */
   readonly edges: readonly SnowballEdge[]
   /**
    * Works the steps toward cited works tried to reach that this catalog does not hold under the id cited (a
@@ -63,150 +70,183 @@ export interface SnowballResult {
   readonly citedNotHeld: number
 }
 
-/** A snowball that reaches more works than `MAX_SNOWBALL_NODES`: the request is refused whole. */
-export class SnowballTooLargeError extends Error {
-  override readonly name = 'SnowballTooLargeError'
-  constructor(
-    /** The step at which the limit was passed (1 or 2). */
-    readonly depth: number,
-    /** How many works the snowball had reached when it stopped: more than the limit. */
-    readonly reached: number,
-    readonly limit: number,
-  ) {
-    super(
-      `The snowball reaches more than ${limit.toLocaleString('en')} works by step ${depth} (${reached.toLocaleString('en')} so far)`,
+const slices = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, at) => items.slice(at * size, (at + 1) * size))
+
+/** The seeds' ids and citations, in order, each once. */
+const seedsOf = (request: SnowballRequest) => {
+  const seeds = new Map<string, { record: Uint8Array | EntityRecord; citations: RecordCitations }>()
+  for (const record of request.seeds) {
+    const citations = recordCitationsOf(record)
+    if (!seeds.has(citations.id)) seeds.set(citations.id, { record, citations })
+  }
+  return seeds
+}
+
+/** The snowball through the storage's citation lookup: citations first, then the records asked for. */
+async function snowballByCitations(
+  adapter: StorageAdapter,
+  findCitations: NonNullable<StorageAdapter['findCitations']>,
+  request: SnowballRequest,
+  options: QueryOptions,
+  limit: number,
+): Promise<SnowballResult> {
+  const graph = new SnowballGraph(limit)
+  const seeds = seedsOf(request)
+  for (const id of seeds.keys()) graph.add(id, 0)
+  /**
+   * The citations of `ids` in `direction`, a statement per slice. At a step (`depth`), the works they would add
+   * are counted as they come: past the limit the step stops with the error before reading further slices.
+   */
+  const citationsOf = async (ids: readonly string[], direction: CitationDirection, depth?: number) => {
+    let citedNotHeld = 0
+    const citations: Citation[] = []
+    const added = new Set<string>()
+    // The citations between works need every work in one statement (at most the node limit).
+    for (const slice of direction === 'between' ? [ids] : slices(ids, WORKS_PER_STATEMENT)) {
+      throwIfInterrupted(options.signal)
+      const found = await findCitations(slice, direction, options)
+      // One by one: a spread of tens of thousands of arguments overflows the stack.
+      for (const citation of found.citations) {
+        citations.push(citation)
+        const reached = direction === 'cited' ? citation.cited : citation.citing
+        if (depth !== undefined && !graph.has(reached)) added.add(reached)
+      }
+      if (depth !== undefined && graph.size + added.size > limit)
+        throw new SnowballTooLargeError(depth, graph.size + added.size, limit)
+      citedNotHeld += found.citedNotHeld
+    }
+    return { citations, citedNotHeld }
+  }
+  let citedNotHeld = 0
+  let frontier = [...seeds.keys()]
+  for (let depth = 1; depth <= request.depth && frontier.length > 0; depth++) {
+    // Both ways at once (a storage answers two statements side by side); the works are added cited first, so
+    // the answer is the same whichever comes back first.
+    const [cited, citing] = await Promise.all([
+      request.direction === 'citing' ? undefined : citationsOf(frontier, 'cited', depth),
+      request.direction === 'cited' ? undefined : citationsOf(frontier, 'citing', depth),
+    ])
+    const next: string[] = []
+    citedNotHeld += cited?.citedNotHeld ?? 0
+    for (const citation of cited?.citations ?? [])
+      if (graph.add(citation.cited, depth)) next.push(citation.cited)
+    for (const citation of citing?.citations ?? [])
+      if (graph.add(citation.citing, depth)) next.push(citation.citing)
+    frontier = next
+  }
+  // Every citation among the works reached, in one statement: the last step's works cite hundreds of works each
+  // that the snowball does not hold, which a lookup of their references would read only to drop.
+  const works = graph.works()
+  for (const citation of (
+    await citationsOf(
+      works.map(({ id }) => id),
+      'between',
     )
+  ).citations)
+    graph.cite(citation)
+
+  const records = new Map<string, Uint8Array | EntityRecord>()
+  if (request.records !== false) {
+    for (const [id, seed] of seeds) records.set(id, seed.record)
+    const wanted = works.filter(({ id }) => !records.has(id)).map(({ id }) => id)
+    for (const slice of slices(wanted, MAX_LOOKUP_IDS)) {
+      const found = await lookupEntities(
+        adapter,
+        'works',
+        slice.map((id) => ({ kind: 'openalex', id })),
+        options,
+      )
+      found.forEach((result, at) => {
+        if (result.status === 'found') records.set(slice[at]!, result.jsonBytes ?? result.record)
+      })
+    }
+  }
+  // A work whose record went missing between the statements (a catalog swapped under the server) is left out.
+  const nodes = works.flatMap(({ id, depth }): SnowballNode[] => {
+    if (request.records === false) return [{ id, depth }]
+    const record = records.get(id)
+    return record === undefined ? [] : [{ id, depth, record }]
+  })
+  const kept = new Set(nodes.map(({ id }) => id))
+  return {
+    nodes,
+    edges: graph.citations().filter(({ citing, cited }) => kept.has(citing) && kept.has(cited)),
+    citedNotHeld,
   }
 }
 
-export const isSnowballTooLargeError = namedErrorGuard<SnowballTooLargeError>('SnowballTooLargeError')
-
-const CITATION_MEMBERS: ReadonlySet<string> = new Set(['id', 'referenced_works'])
-const utf8 = new TextDecoder()
-
-/** The part of an OpenAlex id URL after its last slash: `W2741809807`. */
-const shortIdOf = (value: unknown): string => {
-  const text = String(value)
-  return text.slice(text.lastIndexOf('/') + 1)
-}
-
-/** A work's short id and the short ids it cites, read from its stored bytes without parsing the rest. */
-const citationsOf = (record: Uint8Array | EntityRecord): { id: string; cites: string[] } => {
-  const fields =
-    record instanceof Uint8Array
-      ? (JSON.parse(pickJsonMembers(utf8.decode(record), CITATION_MEMBERS)) as EntityRecord)
-      : record
-  const references = Array.isArray(fields.referenced_works) ? fields.referenced_works : []
-  return { id: shortIdOf(fields.id), cites: references.map(shortIdOf) }
-}
-
-/** The works the nodes found so far: each node's citations, read once. */
-class SnowballNodes {
-  readonly #byId = new Map<string, SnowballNode & { readonly cites: readonly string[] }>()
-
-  constructor(readonly limit: number) {}
-
-  has(id: string): boolean {
-    return this.#byId.has(id)
-  }
-
-  get size(): number {
-    return this.#byId.size
-  }
-
-  /** Adds a work found at `depth` and returns its id, or undefined when it was found before (it keeps its first depth). */
-  add(record: Uint8Array | EntityRecord, depth: number): string | undefined {
-    const { id, cites } = citationsOf(record)
-    if (this.#byId.has(id)) return undefined
-    if (this.#byId.size >= this.limit) throw new SnowballTooLargeError(depth, this.#byId.size + 1, this.limit)
-    this.#byId.set(id, { id, depth, record, cites })
+/** The snowball through records and lists alone: each work reached is read whole, for its references. */
+async function snowballByRecords(
+  adapter: StorageAdapter,
+  request: SnowballRequest,
+  options: QueryOptions,
+  limit: number,
+): Promise<SnowballResult> {
+  const graph = new SnowballGraph(limit)
+  const reached = new Map<string, { record: Uint8Array | EntityRecord; cites: readonly string[] }>()
+  const reach = (record: Uint8Array | EntityRecord, depth: number): string | undefined => {
+    const { id, cites } = recordCitationsOf(record)
+    if (!graph.add(id, depth)) return undefined
+    reached.set(id, { record, cites })
+    for (const cited of cites) graph.cite({ citing: id, cited })
     return id
   }
-
-  citesOf(id: string): readonly string[] {
-    return this.#byId.get(id)?.cites ?? []
+  /** The id of a work newly reached, as a list of one (none when it was reached before). */
+  const reachedIds = (record: Uint8Array | EntityRecord, depth: number): string[] => {
+    const id = reach(record, depth)
+    return id === undefined ? [] : [id]
   }
-
-  /** Seeds in the order added, then each step's works by id (numerically: `W9` before `W10`). */
-  ordered(): (SnowballNode & { readonly cites: readonly string[] })[] {
-    const numberOf = (id: string) => Number(id.slice(1))
-    return [...this.#byId.values()]
-      .map((node, added) => ({ node, added }))
-      .sort(
-        (a, b) =>
-          a.node.depth - b.node.depth ||
-          (a.node.depth === 0 ? a.added - b.added : numberOf(a.node.id) - numberOf(b.node.id)) ||
-          a.node.id.localeCompare(b.node.id),
+  let frontier = request.seeds.flatMap((record) => reachedIds(record, 0))
+  let citedNotHeld = 0
+  for (let depth = 1; depth <= request.depth && frontier.length > 0; depth++) {
+    const next: string[] = []
+    if (request.direction !== 'citing') {
+      const wanted = [...new Set(frontier.flatMap((id) => reached.get(id)!.cites))].filter(
+        (id) => !graph.has(id),
       )
-      .map(({ node }) => node)
-  }
-}
-
-/** The works `frontier` cites that are not nodes yet, looked up together; returns the ids found and how many were not held. */
-async function stepToCited(
-  adapter: StorageAdapter,
-  nodes: SnowballNodes,
-  frontier: readonly string[],
-  depth: number,
-  options: QueryOptions,
-): Promise<{ found: string[]; notHeld: number }> {
-  const wanted = [...new Set(frontier.flatMap((id) => nodes.citesOf(id)))].filter((id) => !nodes.has(id))
-  const found: string[] = []
-  let notHeld = 0
-  // In slices of what the snowball may still take: past the limit the first slice that fills it stops the walk
-  // before the rest are read.
-  const slice = Math.max(1, nodes.limit)
-  for (let start = 0; start < wanted.length; start += slice) {
-    throwIfInterrupted(options.signal)
-    const ids = wanted.slice(start, start + slice)
-    const results = await lookupEntities(
-      adapter,
-      'works',
-      ids.map((id) => ({ kind: 'openalex', id })),
-      options,
-    )
-    for (const result of results) {
-      if (result.status !== 'found') notHeld++
-      else {
-        const id = nodes.add(result.jsonBytes ?? result.record, depth)
-        if (id !== undefined) found.push(id)
+      // In slices of the limit: past it, the first slice that fills it stops the walk before the rest are read.
+      for (const slice of slices(wanted, Math.max(1, limit))) {
+        throwIfInterrupted(options.signal)
+        const results = await lookupEntities(
+          adapter,
+          'works',
+          slice.map((id) => ({ kind: 'openalex', id })),
+          options,
+        )
+        for (const result of results) {
+          if (result.status !== 'found') citedNotHeld++
+          else next.push(...reachedIds(result.jsonBytes ?? result.record, depth))
+        }
       }
     }
-  }
-  return { found, notHeld }
-}
-
-/** The works citing any of `frontier` that are not nodes yet, read by cursor a thousand at a time. */
-async function stepToCiting(
-  adapter: StorageAdapter,
-  nodes: SnowballNodes,
-  frontier: readonly string[],
-  depth: number,
-  options: QueryOptions,
-): Promise<string[]> {
-  const found: string[] = []
-  for (let start = 0; start < frontier.length; start += CITED_PER_STATEMENT) {
-    const cited = frontier.slice(start, start + CITED_PER_STATEMENT)
-    const planned = planQuery({
-      get_rows: 'works',
-      filter_rows: [
-        { join: 'or', filters: cited.map((id) => ({ column_id: 'referenced_works', value: id })) },
-      ],
-    })
-    if (!planned.ok) throw new Error(`The citing step could not be planned: ${planned.errors[0]?.message}`)
-    // Every work held, as the cited side's lookups find them: the expansion corpus too, not only a list's core.
-    const plan = Object.freeze({ ...planned.plan, corpus: 'all' as const })
-    for await (const batch of streamRows(adapter, plan, options)) {
-      // The works citing the frontier, with the nodes found before, are more than the limit when they alone
-      // are: refused before a row is read.
-      if (batch.count > nodes.limit) throw new SnowballTooLargeError(depth, batch.count, nodes.limit)
-      for (const record of batch.jsonBytes ?? batch.rows) {
-        const id = nodes.add(record, depth)
-        if (id !== undefined) found.push(id)
+    if (request.direction !== 'cited')
+      for (const cited of slices(frontier, WORKS_PER_STATEMENT)) {
+        const planned = planQuery({
+          get_rows: 'works',
+          filter_rows: [
+            { join: 'or', filters: cited.map((id) => ({ column_id: 'referenced_works', value: id })) },
+          ],
+        })
+        if (!planned.ok)
+          throw new Error(`The citing step could not be planned: ${planned.errors[0]?.message}`)
+        // Every work held, as the cited side's lookups find them: the expansion corpus too, not only a list's core.
+        const plan = Object.freeze({ ...planned.plan, corpus: 'all' as const })
+        const batchSize = Math.max(1, limit - graph.size + 1)
+        for await (const batch of streamRows(adapter, plan, { ...options, batchSize })) {
+          // The works citing the frontier, with the works reached before, are more than the limit when they alone
+          // are: refused before a row is read.
+          if (batch.count > limit) throw new SnowballTooLargeError(depth, batch.count, limit)
+          for (const record of batch.jsonBytes ?? batch.rows) next.push(...reachedIds(record, depth))
+        }
       }
-    }
+    frontier = next
   }
-  return found
+  return {
+    nodes: graph.works().map(({ id, depth }) => ({ id, depth, record: reached.get(id)!.record })),
+    edges: graph.citations(),
+    citedNotHeld,
+  }
 }
 
 /**
@@ -219,33 +259,8 @@ export async function snowballWorks(
   options: QueryOptions = {},
   limit = MAX_SNOWBALL_NODES,
 ): Promise<SnowballResult> {
-  const nodes = new SnowballNodes(limit)
-  let frontier: string[] = []
-  for (const seed of request.seeds) {
-    const id = nodes.add(seed, 0)
-    if (id !== undefined) frontier.push(id)
-  }
-  let citedNotHeld = 0
-  for (let depth = 1; depth <= request.depth && frontier.length > 0; depth++) {
-    const next: string[] = []
-    if (request.direction !== 'citing') {
-      const { found, notHeld } = await stepToCited(adapter, nodes, frontier, depth, options)
-      next.push(...found)
-      citedNotHeld += notHeld
-    }
-    if (request.direction !== 'cited')
-      next.push(...(await stepToCiting(adapter, nodes, frontier, depth, options)))
-    frontier = next
-  }
-  const ordered = nodes.ordered()
-  const edges: SnowballEdge[] = []
-  for (const node of ordered) {
-    for (const cited of new Set(node.cites))
-      if (nodes.has(cited) && cited !== node.id) edges.push({ citing: node.id, cited })
-  }
-  return {
-    nodes: ordered.map(({ id, depth, record }) => ({ id, depth, record })),
-    edges,
-    citedNotHeld,
-  }
+  const { findCitations } = adapter
+  return findCitations === undefined
+    ? snowballByRecords(adapter, request, options, limit)
+    : snowballByCitations(adapter, findCitations.bind(adapter), request, options, limit)
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { lookupEntities } from '../adapter/bulk-lookup.ts'
 import type { EntityRecord, LookupKey, LookupResult } from '../adapter/storage-adapter.ts'
 import { snowballWorks } from '../snowball/citation-snowball.ts'
+import { isSnowballTooLargeError } from '../snowball/snowball-graph.ts'
 import { type ConformanceSuite, frequencies } from './conformance-suite.ts'
 import { shortIdOf } from './reference-evaluator.ts'
 
@@ -95,43 +96,78 @@ export function describeSingletonCases(suite: ConformanceSuite): void {
       expect(await lookupEntities(suite.adapter, 'works', [])).toEqual([])
     })
 
-    it('snowballs from works both ways, two steps: the works and citations the records say', async () => {
+    it('snowballs from works each way, two steps: the works, citations and records the records say', async () => {
       const held = new Map(works.map((work) => [shortIdOf(work), work]))
       const citesOf = (id: string) =>
         ((held.get(id)?.referenced_works as string[] | undefined) ?? []).map((cited) =>
           cited.slice(cited.lastIndexOf('/') + 1),
         )
-      const seeds = [...held.keys()].filter((id) => citesOf(id).some((cited) => held.has(cited))).slice(0, 2)
-      const reached = new Map(seeds.map((id) => [id, 0]))
-      let frontier = seeds
-      for (const depth of [1, 2]) {
-        const next: string[] = []
-        for (const id of frontier)
-          for (const other of [
-            ...citesOf(id),
-            ...[...held.keys()].filter((citing) => citesOf(citing).includes(id)),
-          ])
-            if (held.has(other) && !reached.has(other)) {
-              reached.set(other, depth)
-              next.push(other)
-            }
-        frontier = next
-      }
-      const result = await snowballWorks(suite.adapter, {
-        seeds: seeds.map((id) => held.get(id)!),
-        direction: 'both',
-        depth: 2,
-      })
-      expect(new Map(result.nodes.map((node) => [node.id, node.depth]))).toEqual(reached)
-      expect(new Set(result.edges.map(({ citing, cited }) => `${citing}>${cited}`))).toEqual(
-        new Set(
+      const citersOf = new Map<string, string[]>()
+      for (const id of held.keys())
+        for (const cited of new Set(citesOf(id))) citersOf.set(cited, [...(citersOf.get(cited) ?? []), id])
+      const seeds = [...held.keys()]
+        .filter((id) => citesOf(id).some((cited) => held.has(cited)) && citersOf.has(id))
+        .slice(0, 2)
+      expect(seeds).toHaveLength(2)
+      for (const direction of ['both', 'cited', 'citing'] as const) {
+        const reached = new Map(seeds.map((id) => [id, 0]))
+        let frontier = seeds
+        for (const depth of [1, 2]) {
+          const next: string[] = []
+          for (const id of frontier)
+            for (const other of [
+              ...(direction === 'citing' ? [] : citesOf(id)),
+              ...(direction === 'cited' ? [] : (citersOf.get(id) ?? [])),
+            ])
+              if (held.has(other) && !reached.has(other)) {
+                reached.set(other, depth)
+                next.push(other)
+              }
+          frontier = next
+        }
+        const citations = new Set(
           [...reached.keys()].flatMap((id) =>
             citesOf(id)
               .filter((cited) => reached.has(cited) && cited !== id)
               .map((cited) => `${id}>${cited}`),
           ),
-        ),
-      )
+        )
+        for (const records of [true, false]) {
+          const result = await snowballWorks(suite.adapter, {
+            seeds: seeds.map((id) => held.get(id)!),
+            direction,
+            depth: 2,
+            records,
+          })
+          expect(new Map(result.nodes.map((node) => [node.id, node.depth])), direction).toEqual(reached)
+          expect(new Set(result.edges.map(({ citing, cited }) => `${citing}>${cited}`)), direction).toEqual(
+            citations,
+          )
+          expect(result.edges).toHaveLength(citations.size)
+          // With records, each work's is the one stored (as bytes or as an object); without, a storage with its
+          // own citation lookup gives none (the records path has them anyway).
+          for (const node of result.nodes)
+            if (records || node.record !== undefined)
+              expect(
+                node.record instanceof Uint8Array
+                  ? JSON.parse(new TextDecoder().decode(node.record))
+                  : node.record,
+              ).toEqual(held.get(node.id))
+          if (!records && suite.adapter.findCitations !== undefined)
+            expect(result.nodes.every((node) => node.record === undefined)).toBe(true)
+        }
+        // One work fewer than it reaches is too few: refused, naming the limit; exactly enough is answered.
+        const request = { seeds: seeds.map((id) => held.get(id)!), direction, depth: 2, records: false }
+        const refused = await snowballWorks(suite.adapter, request, {}, reached.size - 1).then(
+          () => undefined,
+          (error: unknown) => error,
+        )
+        expect(isSnowballTooLargeError(refused), direction).toBe(true)
+        expect(refused).toMatchObject({ limit: reached.size - 1 })
+        expect((await snowballWorks(suite.adapter, request, {}, reached.size)).nodes).toHaveLength(
+          reached.size,
+        )
+      }
     })
 
     it('draws a random work of the catalog', async () => {

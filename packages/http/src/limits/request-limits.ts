@@ -165,7 +165,7 @@ export class RequestLimits {
       const options = optionsNow()
       return this.runPlan(plan, () => work(options), options.signal)
     }
-    const { autocomplete, findMany, sumColumns } = adapter
+    const { autocomplete, findCitations, findMany, sumColumns } = adapter
     const members: { readonly [K in keyof StorageAdapter]-?: StorageAdapter[K] | undefined } = {
       capabilities: adapter.capabilities,
       queryRows: (plan) => admitted(plan, (options) => adapter.queryRows(plan, options)),
@@ -185,6 +185,17 @@ export class RequestLimits {
               const work = () => findMany.call(adapter, entity, keys, options)
               // A long list reads as many records as a heavy page: it waits for a heavy slot as one does.
               return keys.length > LIGHT_LOOKUP_KEYS ? this.admission.run(work, options.signal) : work()
+            },
+      findCitations:
+        findCitations === undefined
+          ? undefined
+          : (ids, direction) => {
+              const options = optionsNow()
+              // A citation lookup reads a link table whose size grows with the catalog: heavy work, as a search.
+              return this.admission.run(
+                () => findCitations.call(adapter, ids, direction, options),
+                options.signal,
+              )
             },
       findRandom: (entity) => adapter.findRandom(entity, optionsNow()),
       autocomplete:

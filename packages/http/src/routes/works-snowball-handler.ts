@@ -64,11 +64,11 @@ const bodyParts = (
     record: SnowballResult['nodes'][number]['record'],
     jsonl: boolean,
   ) => {
+    const url = JSON.stringify(urlOf(id))
     parts.push(
-      encoder.encode(
-        `{${jsonl ? '"type":"work",' : ''}"id":${JSON.stringify(urlOf(id))},"depth":${depth},"record":`,
-      ),
-      recordJsonBytes(record, select),
+      encoder.encode(`{${jsonl ? '"type":"work",' : ''}"id":${url},"depth":${depth},"record":`),
+      // Without a record (ids were all that was selected) the record is its id.
+      record === undefined ? encoder.encode(`{"id":${url}}`) : recordJsonBytes(record, select),
       encoder.encode(jsonl ? '}\n' : '}'),
     )
   }
@@ -132,6 +132,8 @@ export const worksSnowballHandler =
         seeds,
         direction: request.direction,
         depth: request.depth,
+        // An answer of ids needs no record: a storage with its own citation lookup then reads none.
+        records: request.select?.every((field) => field === 'id') !== true,
       })
     } catch (error) {
       if (isSnowballTooLargeError(error)) throw tooLargeError(request, error.depth, error.reached)

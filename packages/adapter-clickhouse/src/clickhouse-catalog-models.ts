@@ -5,6 +5,8 @@
 import type { ClickHouseClient } from '@clickhouse/client'
 import {
   type CatalogManifest,
+  type CatalogVersion,
+  catalogVersionOf,
   textTaggerOf,
   useLiteEmbedderFor,
   type VectorIndexManifest,
@@ -23,9 +25,16 @@ export interface ClickHouseCatalogModels {
   readonly embedder: Embedder | undefined
   /** The text tagger, when the catalog has a model. */
   readonly tagger: Tagger | undefined
+  /** The version of the catalog's data (`catalogVersionOf` its catalog.json); undefined without the file. */
+  readonly dataVersion: CatalogVersion | undefined
 }
 
-const NONE: ClickHouseCatalogModels = { vectors: undefined, embedder: undefined, tagger: undefined }
+const NONE: ClickHouseCatalogModels = {
+  vectors: undefined,
+  embedder: undefined,
+  tagger: undefined,
+  dataVersion: undefined,
+}
 
 /** Every file of a version's `catalog_files`, by path; none for a version loaded before the table existed. */
 const readCatalogFiles = async (
@@ -91,6 +100,7 @@ export const readClickHouseCatalogModels = async (
   const tagged = textTaggerOf(manifest)
   return {
     vectors,
+    dataVersion: catalogVersionOf(manifest),
     embedder:
       vectors === undefined
         ? undefined

@@ -66,12 +66,14 @@ export {
   SEARCH_DIR,
   SERVING_DATABASE_FILE,
   type SnapshotLayout,
+  type SnapshotVersionRecord,
 } from './layout/catalog-layout.ts'
 export {
   type CatalogManifestResult,
   isCatalogRelativePath,
   readCatalogManifest,
 } from './layout/catalog-manifest-reader.ts'
+export { type CatalogVersion, catalogVersionOf } from './layout/catalog-version.ts'
 export { type DerivedColumn, derivedColumnsOf, type ValueSource } from './layout/entity-columns.ts'
 export {
   type CatalogIdOrder,

@@ -11,6 +11,7 @@ export { collectionFilterResolver, type PlanResolver } from './collections/colle
 export { type CollectionsOptions, useCollections } from './collections/collection-routes.ts'
 export { createCollectionsApp } from './collections/collections-app.ts'
 export { type AppOptions, type CatalogInfo, createApp } from './create-app.ts'
+export { DATA_VERSION_HEADER, type DataVersion } from './envelope/data-version.ts'
 export { listEnvelope } from './envelope/list-envelope.ts'
 export { type XQuery, xQueryOf } from './envelope/x-query.ts'
 export {

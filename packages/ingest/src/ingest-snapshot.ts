@@ -81,6 +81,7 @@ import {
 import { defaultParseWorkers } from './parse/part-parse-pool.ts'
 import { stageRecords } from './parse/snapshot-record-stager.ts'
 import { planSnapshot } from './plan/snapshot-planner.ts'
+import { snapshotVersionOf } from './plan/snapshot-version.ts'
 import { ProgressReporter } from './progress-reporter.ts'
 import { buildSearchIndex, type SearchBuildProgress } from './search/search-index-builder.ts'
 import { updateSearchIndex } from './search/search-index-updater.ts'
@@ -254,6 +255,7 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
       layout: plan.layout,
       filesRead: plan.parts.length + plan.idFiles.length,
       recordsRead: cursor.recordsRead,
+      snapshot: await snapshotVersionOf(plan),
     }
     // The tables as the build wrote them (whole, or an update's changes), in Parquet files of its tables
     // folder, which the serving database is made of.

@@ -113,6 +113,19 @@ export interface CatalogIngestRecord {
   readonly layout: SnapshotLayout
   readonly filesRead: number
   readonly recordsRead: number
+  /** Which data the ingest read, so that answers can name it (absent from catalogs built before it was kept). */
+  readonly snapshot?: SnapshotVersionRecord
+}
+
+/** The data an ingest read: the snapshot's date and a fingerprint of its manifests. */
+export interface SnapshotVersionRecord {
+  /** The newest `updated_date=` partition read (`YYYY-MM-DD`), or null when no part was in one. */
+  readonly date: string | null
+  /**
+   * SHA-256 (hex) of the manifests naming the parts read, each as its path from the layout's root, a NUL, its
+   * bytes and a NUL, in path order: the same snapshot gives the same digest wherever it lies.
+   */
+  readonly manifestsDigest: string
 }
 
 export interface CatalogManifest {

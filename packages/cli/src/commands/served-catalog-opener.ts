@@ -13,6 +13,7 @@ import {
 } from '@oqlkit/adapter-clickhouse'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import {
+  catalogVersionOf,
   hasUnreadableSearchIndex,
   hasUnreadableVectors,
   loadCatalogTagger,
@@ -21,6 +22,7 @@ import {
 } from '@oqlkit/catalog'
 import type { StorageAdapter } from '@oqlkit/engine'
 import { type Embedder, embeddersMatch, writeEmbedderMismatchMessage } from '@oqlkit/engine'
+import type { CatalogInfo } from '@oqlkit/http'
 import { ingestSnapshot } from '@oqlkit/ingest'
 import { REAL_SAMPLE_SNAPSHOT_DIR, SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import { createOpenAiEmbedder } from '@oqlkit/text-models'
@@ -28,6 +30,9 @@ import { type CliCommand, type CommandContext, type CommandResult, usageError } 
 import { withProgressBar } from './progress-bar.ts'
 import type { ServeSettings } from './serve-settings-reader.ts'
 import { zstdBuildNote } from './zstd-build-note.ts'
+
+/** The name a server gives the one catalog it serves. */
+const DEFAULT_DATA_VERSION_NAME = 'default'
 
 /** The message of anything thrown. */
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
@@ -42,7 +47,7 @@ const serveFailure = (message: string): CommandResult => ({
 export interface OpenedCatalog {
   readonly adapter: StorageAdapter
   readonly tagger: Awaited<ReturnType<typeof loadCatalogTagger>>
-  readonly catalogInfo: { readonly createdAt: string; readonly entities: Readonly<Record<string, number>> }
+  readonly catalogInfo: CatalogInfo
   readonly vectors: ReturnType<typeof vectorIndexOf>
   /** The catalog records a search index of a format this version does not read (its searches are refused). */
   readonly unreadableSearchIndex?: boolean
@@ -136,6 +141,7 @@ export const openCatalogFolder = async (
       entities: Object.fromEntries(
         Object.entries(manifest.manifest.entities).map(([entity, table]) => [entity, table.rowCount]),
       ),
+      version: { name: DEFAULT_DATA_VERSION_NAME, ...catalogVersionOf(manifest.manifest) },
     },
     vectors,
     ...(hasUnreadableSearchIndex(manifest.manifest) ? { unreadableSearchIndex: true } : {}),
@@ -212,7 +218,14 @@ export const openClickHouseCatalog = async (
         close: async () => client.close(),
       },
       tagger: models.tagger,
-      catalogInfo: { createdAt: version.catalogCreatedAt, entities: version.entityRows },
+      catalogInfo: {
+        createdAt: version.catalogCreatedAt,
+        entities: version.entityRows,
+        // Named by the version's database, as `oqlkit load` published it.
+        ...(models.dataVersion === undefined
+          ? {}
+          : { version: { name: version.database, ...models.dataVersion } }),
+      },
       vectors,
       serving: `the catalog ${target.catalog} in ClickHouse at ${target.endpoint} (${version.database})`,
     }

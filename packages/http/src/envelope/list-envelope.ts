@@ -1,5 +1,6 @@
 import type { QueryResponse } from '@oqlkit/engine'
 import { jsonBytesResponse } from '../errors/error-response.ts'
+import { type DataVersion, dataVersionJson } from './data-version.ts'
 import type { XQuery } from './x-query.ts'
 
 export interface EnvelopeFacts {
@@ -10,6 +11,8 @@ export interface EnvelopeFacts {
   readonly xQuery: XQuery
   /** The `q` of a group_by, echoed in `meta.q`. */
   readonly groupFilter?: string
+  /** The data answered from, named in `meta.data_version` (absent when the app was given none). */
+  readonly dataVersion?: DataVersion
 }
 
 /**
@@ -35,6 +38,7 @@ export const listEnvelope = (
     ...(facts.groupFilter === undefined ? {} : { q: facts.groupFilter }),
     ...response.sums,
     cost_usd: facts.costUsd,
+    ...(facts.dataVersion === undefined ? {} : { data_version: dataVersionJson(facts.dataVersion) }),
     x_query: facts.xQuery,
   }
   if (response.kind === 'groups') return { meta, group_by: response.groups }

@@ -237,6 +237,24 @@ export const componentSchemas = (): Record<string, Schema> => ({
     ['oql', 'oqo', 'url'],
     'The query in its three forms; field-level details may change (the `x_` prefix).',
   ),
+  DataVersion: object(
+    {
+      name: {
+        ...STRING,
+        description: 'The name the server gives the catalog (`default` when it serves one).',
+      },
+      snapshot_date: nullable({
+        ...STRING,
+        description: 'The newest `updated_date` of the snapshots the catalog was built from.',
+      }),
+      fingerprint: {
+        ...STRING,
+        description: 'A fingerprint of those snapshots’ manifests: the same data, the same fingerprint.',
+      },
+    },
+    ['name', 'snapshot_date', 'fingerprint'],
+    'The data an answer comes from, to cite it and to ask again of the same data (also the `Data-Version` header).',
+  ),
   ListMeta: object(
     {
       count: { type: 'integer', description: 'Total matches (for a group_by with q: buckets kept).' },
@@ -268,6 +286,7 @@ export const componentSchemas = (): Record<string, Schema> => ({
         description: 'With `cited_by_count_sum=true`: the citations of every matching row, summed.',
       },
       cost_usd: { type: 'number', description: 'What this call costs, in US dollars.' },
+      data_version: ref('DataVersion'),
       x_query: ref('XQuery'),
     },
     ['count', 'db_response_time_ms', 'page', 'per_page', 'groups_count', 'cost_usd', 'x_query'],
@@ -331,6 +350,7 @@ export const componentSchemas = (): Record<string, Schema> => ({
           found: INTEGER,
           missing: INTEGER,
           cost_usd: { ...NUMBER, description: 'A list call’s price per 1,000 ids, begun.' },
+          data_version: ref('DataVersion'),
         },
         ['count', 'found', 'missing', 'cost_usd'],
       ),
@@ -368,6 +388,7 @@ export const componentSchemas = (): Record<string, Schema> => ({
             description: 'Works cited along the way that the catalog does not hold (left out).',
           },
           cost_usd: { ...NUMBER, description: 'A list call’s price per 1,000 works answered, begun.' },
+          data_version: ref('DataVersion'),
         },
         ['count', 'citations_count', 'seeds_found', 'direction', 'depth', 'cited_not_held', 'cost_usd'],
       ),
@@ -393,11 +414,21 @@ export const componentSchemas = (): Record<string, Schema> => ({
       name: { const: 'oqlkit' },
       version: STRING,
       status: { const: 'ok' },
-      catalog: object({
-        created_at: STRING,
-        entities: { type: 'object', additionalProperties: INTEGER },
-        total: INTEGER,
-      }),
+      catalog: object(
+        {
+          created_at: STRING,
+          entities: { type: 'object', additionalProperties: INTEGER },
+          total: INTEGER,
+          data_version: ref('DataVersion'),
+        },
+        ['created_at', 'entities', 'total'],
+      ),
+      data_versions: {
+        type: 'array',
+        description:
+          'The versions of the data the server answers from; `default: true` marks the one answered unless asked.',
+        items: { type: 'object', properties: { default: BOOLEAN }, additionalProperties: true },
+      },
       capabilities: { type: 'object', additionalProperties: BOOLEAN },
     },
     undefined,
@@ -415,13 +446,17 @@ export const componentSchemas = (): Record<string, Schema> => ({
     filter_key: nullable(STRING),
   }),
   AutocompleteResponse: object({
-    meta: object({
-      count: INTEGER,
-      db_response_time_ms: INTEGER,
-      page: INTEGER,
-      per_page: INTEGER,
-      cost_usd: NUMBER,
-    }),
+    meta: object(
+      {
+        count: INTEGER,
+        db_response_time_ms: INTEGER,
+        page: INTEGER,
+        per_page: INTEGER,
+        cost_usd: NUMBER,
+        data_version: ref('DataVersion'),
+      },
+      ['count', 'db_response_time_ms', 'page', 'per_page', 'cost_usd'],
+    ),
     results: { type: 'array', items: ref('AutocompleteResult') },
   }),
 

@@ -13,6 +13,7 @@ import {
 import { urlToOqo } from '@oqlkit/oql'
 import { type EntityType, entityPath, NATIVE_ID_PREFIXES } from '@oqlkit/oqo-schema'
 import type { H3Event } from 'h3'
+import { dataVersionMeta } from '../envelope/data-version.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { planProblemsOf } from '../errors/plan-problems.ts'
 import { API_ENTITIES, entityOfPath } from '../request/entity-paths.ts'
@@ -153,7 +154,12 @@ const readFilter = (entity: EntityType, parameter: QueryParameter | undefined): 
   return planned.plan.filter
 }
 
-const respond = (results: readonly AutocompleteResult[], started: number, hideZero: boolean) => {
+const respond = (
+  event: H3Event,
+  results: readonly AutocompleteResult[],
+  started: number,
+  hideZero: boolean,
+) => {
   const shown = hideZero
     ? results.filter((result) => result.entity_type === 'work' || (result.works_count ?? 0) > 0)
     : results
@@ -164,6 +170,7 @@ const respond = (results: readonly AutocompleteResult[], started: number, hideZe
       page: 1,
       per_page: AUTOCOMPLETE_LIMIT,
       cost_usd: costUsdOf('autocomplete'),
+      ...dataVersionMeta(event),
     },
     results: shown,
   }
@@ -185,7 +192,7 @@ export const entityAutocompleteHandler =
     const results =
       byId ??
       (await autocompleteEntities(adapter, { entities: [entity], text, limit: AUTOCOMPLETE_LIMIT, filter }))
-    return respond(results, started, isTrue(parameters.get('hide_zero')))
+    return respond(event, results, started, isTrue(parameters.get('hide_zero')))
   }
 
 /** `GET /autocomplete?q=`: type-ahead across entities (or the one `entity_type` names). */
@@ -213,7 +220,7 @@ export const autocompleteHandler =
     const results =
       byId ??
       (await autocompleteEntities(adapter, { entities, text, limit: AUTOCOMPLETE_LIMIT, filter: null }))
-    return respond(results, started, isTrue(parameters.get('hide_zero')))
+    return respond(event, results, started, isTrue(parameters.get('hide_zero')))
   }
 
 /** Where a pasted id is looked for: the entity its letter or scheme names, else every searched entity. */

@@ -7,6 +7,7 @@ import {
 } from '@oqlkit/engine'
 import type { H3Event } from 'h3'
 import type { PlanResolver } from '../collections/collection-filter-hook.ts'
+import { versionFact } from '../envelope/data-version.ts'
 import { listEnvelope } from '../envelope/list-envelope.ts'
 import { xQueryOf } from '../envelope/x-query.ts'
 import { ApiError } from '../errors/api-error.ts'
@@ -48,6 +49,7 @@ export const entityListHandler =
     )
     return listEnvelope(response, {
       dbResponseTimeMs: Math.round(performance.now() - started),
+      ...versionFact(event),
       costUsd: costUsdOf(costClassOfPlan(planned.plan)),
       xQuery: xQueryOf(request.oqo, request.urlView),
       ...(request.groupFilter === undefined ? {} : { groupFilter: request.groupFilter }),

@@ -3,6 +3,7 @@
 // the reason. Priced like a list per thousand ids, charged before the lookup runs and refunded if it fails.
 import type { StorageAdapter } from '@oqlkit/engine'
 import type { H3Event } from 'h3'
+import { dataVersionMeta } from '../envelope/data-version.ts'
 import { recordJsonBytes } from '../envelope/record-json-bytes.ts'
 import { meteredRequestOf } from '../metering/metered-request.ts'
 import { recordsCostUsd } from '../metering/records-price.ts'
@@ -35,7 +36,12 @@ const joined = (parts: readonly Uint8Array[]): Uint8Array =>
     parts.reduce((sum, part) => sum + part.byteLength, 0),
   )
 
-const body = (request: LookupRequest, outcomes: readonly LookupOutcome[], costUsd: number): Uint8Array => {
+const body = (
+  request: LookupRequest,
+  outcomes: readonly LookupOutcome[],
+  costUsd: number,
+  versionMeta: ReturnType<typeof dataVersionMeta>,
+): Uint8Array => {
   const parts: Uint8Array[] = []
   const select = request.select === null ? null : new Set(request.select)
   if (request.format === 'jsonl') {
@@ -46,7 +52,13 @@ const body = (request: LookupRequest, outcomes: readonly LookupOutcome[], costUs
     return joined(parts)
   }
   const found = outcomes.filter((outcome) => outcome.kind === 'found').length
-  const meta = { count: outcomes.length, found, missing: outcomes.length - found, cost_usd: costUsd }
+  const meta = {
+    count: outcomes.length,
+    found,
+    missing: outcomes.length - found,
+    cost_usd: costUsd,
+    ...versionMeta,
+  }
   parts.push(encoder.encode(`{"meta":${JSON.stringify(meta)},"results":[`))
   outcomes.forEach((outcome, at) => {
     if (at > 0) parts.push(encoder.encode(','))
@@ -72,7 +84,7 @@ export const entityLookupHandler =
       if (refused !== undefined) return refused
     }
     const outcomes = await lookUpIds(adapter, entity, request.ids)
-    return bytesResponse(body(request, outcomes, costUsd), {
+    return bytesResponse(body(request, outcomes, costUsd, dataVersionMeta(event)), {
       status: 200,
       headers: {
         'content-type':

@@ -8,6 +8,7 @@ import {
 } from '@oqlkit/engine'
 import type { H3Event } from 'h3'
 import type { PlanResolver } from '../collections/collection-filter-hook.ts'
+import { versionFact } from '../envelope/data-version.ts'
 import { listEnvelope } from '../envelope/list-envelope.ts'
 import { xQueryOf } from '../envelope/x-query.ts'
 import { planProblemsOf } from '../errors/plan-problems.ts'
@@ -49,6 +50,7 @@ export const queryExecuteHandler =
     const response = await executeQuery(adapter, planned)
     return listEnvelope(response, {
       dbResponseTimeMs: Math.round(performance.now() - started),
+      ...versionFact(event),
       costUsd: costUsdOf(costClassOfPlan(planned.plan)),
       xQuery: xQueryOf(query.oqo, urlView),
     })

@@ -1,10 +1,13 @@
 import type { StorageAdapter } from '@oqlkit/engine'
+import { type DataVersion, dataVersionJson } from '../envelope/data-version.ts'
 
 /** What the server says about its catalog at `GET /`; the composition root fills it in. */
 export interface CatalogInfo {
   readonly createdAt: string
   /** Records per entity (API path names: `works`, `work-types`, …). */
   readonly entities: Readonly<Record<string, number>>
+  /** The version of its data (`catalogVersionOf`), named in every answer; none without. */
+  readonly version?: DataVersion
 }
 
 /**
@@ -20,6 +23,10 @@ export const rootHandler =
       created_at: catalog.createdAt,
       entities: catalog.entities,
       total: Object.values(catalog.entities).reduce((sum, count) => sum + count, 0),
+      ...(catalog.version === undefined ? {} : { data_version: dataVersionJson(catalog.version) }),
     },
+    // The versions of the data this server answers from: one until a server holds several catalogs.
+    data_versions:
+      catalog.version === undefined ? [] : [{ ...dataVersionJson(catalog.version), default: true }],
     capabilities: adapter.capabilities,
   })

@@ -11,6 +11,7 @@ import {
 } from '@oqlkit/engine'
 import { entityPath } from '@oqlkit/oqo-schema'
 import type { H3Event } from 'h3'
+import { dataVersionMeta } from '../envelope/data-version.ts'
 import { recordJsonBytes } from '../envelope/record-json-bytes.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { meteredRequestOf } from '../metering/metered-request.ts'
@@ -55,6 +56,7 @@ const bodyParts = (
   misses: readonly SeedMiss[],
   result: SnowballResult,
   costUsd: number,
+  versionMeta: ReturnType<typeof dataVersionMeta>,
 ): Uint8Array[] => {
   const select = request.select === null ? null : new Set(request.select)
   const parts: Uint8Array[] = []
@@ -90,6 +92,7 @@ const bodyParts = (
     depth: request.depth,
     cited_not_held: result.citedNotHeld,
     cost_usd: costUsd,
+    ...versionMeta,
   }
   parts.push(
     encoder.encode(`{"meta":${JSON.stringify(meta)},"seeds_not_found":${JSON.stringify(misses)},"works":[`),
@@ -146,7 +149,7 @@ export const worksSnowballHandler =
       const refused = await metered.chargeMore(costUsd)
       if (refused !== undefined) return refused
     }
-    const parts = bodyParts(request, misses, result, costUsd)
+    const parts = bodyParts(request, misses, result, costUsd, dataVersionMeta(event))
     return bytesResponse(
       concatChunks(
         parts,

@@ -1,0 +1,47 @@
+// The version of the data a server answers from, named in every answer so that a result can be cited and the
+// query repeated on the same data: `meta.data_version` where an answer has `meta`, and the `Data-Version` header
+// on every response (a single entity's answer is the record itself).
+import type { H3Event } from 'h3'
+
+export interface DataVersion {
+  /** The name the server gives the catalog (`default` unless it serves several). */
+  readonly name: string
+  /** The newest `updated_date` of the snapshots the catalog was built from (`YYYY-MM-DD`), or null. */
+  readonly snapshotDate: string | null
+  /** A fingerprint of the snapshots' manifests (`catalogVersionOf`): the same data, the same fingerprint. */
+  readonly fingerprint: string
+}
+
+export const DATA_VERSION_HEADER = 'data-version'
+
+/** `meta.data_version` of an answer. */
+export const dataVersionJson = (version: DataVersion) => ({
+  name: version.name,
+  snapshot_date: version.snapshotDate,
+  fingerprint: version.fingerprint,
+})
+
+/** The header's value: `default; snapshot_date=2025-01-20; fingerprint=3f9a1c2e4b5d`. */
+export const dataVersionHeader = (version: DataVersion): string =>
+  `${version.name}; snapshot_date=${version.snapshotDate ?? 'unknown'}; fingerprint=${version.fingerprint}`
+
+const versions = new WeakMap<H3Event, DataVersion>()
+
+export const setDataVersion = (event: H3Event, version: DataVersion): void => {
+  versions.set(event, version)
+}
+
+/** The version of the data the request is answered from, or undefined when the app was given none. */
+export const dataVersionOf = (event: H3Event): DataVersion | undefined => versions.get(event)
+
+/** `{data_version}` to spread into an answer's `meta`: empty when the app was given no version. */
+export const dataVersionMeta = (event: H3Event): { data_version?: ReturnType<typeof dataVersionJson> } => {
+  const version = versions.get(event)
+  return version === undefined ? {} : { data_version: dataVersionJson(version) }
+}
+
+/** `{dataVersion}` to spread into an envelope's facts: empty when the app was given no version. */
+export const versionFact = (event: H3Event): { dataVersion?: DataVersion } => {
+  const version = versions.get(event)
+  return version === undefined ? {} : { dataVersion: version }
+}

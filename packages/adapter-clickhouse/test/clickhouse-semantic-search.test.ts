@@ -2,6 +2,7 @@
 // and the model files in (counted), a server reads the same embedder and tagger back, and a semantic search
 // through the adapter answers as the DuckDB adapter does on the catalog folder. ClickHouse is the engine itself
 // (chdb) behind the test stand-in for a server's HTTP interface; the catalog is the bundled sample.
+
 import { createHash } from 'node:crypto'
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,6 +10,7 @@ import { join } from 'node:path'
 import { type ClickHouseClient, createClient } from '@clickhouse/client'
 import { createDuckDbAdapter, type DuckDbAdapter, readCatalogWorkVectors } from '@oqlkit/adapter-duckdb'
 import {
+  catalogVersionOf,
   createColumnMap,
   loadCatalogTagger,
   readCatalogManifest,
@@ -218,7 +220,13 @@ onChdb(
       expect(Number(vectors!.n)).toBe(0)
       expect(await rowsOf(`SELECT path FROM ${db}.catalog_files`)).toEqual([{ path: 'catalog.json' }])
       const models = await readClickHouseCatalogModels(client, loaded.database)
-      expect(models).toEqual({ vectors: undefined, embedder: undefined, tagger: undefined })
+      expect(models).toEqual({
+        vectors: undefined,
+        embedder: undefined,
+        tagger: undefined,
+        // The version of its data is still named: catalog.json was loaded.
+        dataVersion: catalogVersionOf(manifest),
+      })
       const adapter = createClickHouseAdapter({ client, catalog: 'semantic_bare' })
       const failure = await adapter
         .queryRows(planOf(semantic('coral reefs')))

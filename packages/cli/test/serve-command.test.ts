@@ -26,11 +26,17 @@ const waitForRoot = async (url: string, timeoutMs: number): Promise<Response> =>
 }
 
 /** Starts `oqlkit serve` on a catalog folder, waits for `GET /`, and returns its body and a stop function. */
-const startServe = async (catalogDir: string, extraArgs: readonly string[] = [], readyWithinMs = 60_000) => {
+const startServe = async (
+  catalogDir: string,
+  extraArgs: readonly string[] = [],
+  readyWithinMs = 60_000,
+  /** The --catalog arguments, when not the one folder. */
+  catalogArgs: readonly string[] = ['--catalog', catalogDir],
+) => {
   const port = 20_000 + Math.floor(Math.random() * 20_000)
   const child = spawn(
     process.execPath,
-    [await builtCli(), 'serve', '--catalog', catalogDir, '--port', String(port), ...extraArgs],
+    [await builtCli(), 'serve', ...catalogArgs, '--port', String(port), ...extraArgs],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   )
   const server = { output: '' }
@@ -270,6 +276,48 @@ describe('oqlkit serve', () => {
     for (const status of await Promise.all(inFlight)) expect([200, 503, 'closed']).toContain(status)
     expect(started.server.output).toContain('oqlkit: stopped')
   }, 90_000)
+
+  it('serves several catalogs, one per data_version, the first by default', async () => {
+    // The sample's catalog under two names, the second a copy: a request picks one by name (or fingerprint).
+    const copy = join(scratch, 'catalog-copy')
+    cpSync(catalogDir, copy, { recursive: true })
+    const both = await startServe(catalogDir, ['--no-metering'], 60_000, [
+      '--catalog',
+      `current=${catalogDir}`,
+      '--catalog',
+      `older=${copy}`,
+    ])
+    try {
+      const root = (await (await fetch(`http://127.0.0.1:${both.port}/`)).json()) as {
+        data_versions: { name: string; fingerprint: string; default: boolean }[]
+      }
+      expect(root.data_versions.map(({ name, default: first }) => [name, first])).toEqual([
+        ['current', true],
+        ['older', false],
+      ])
+      const nameOf = async (query: string) => {
+        const response = await fetch(`http://127.0.0.1:${both.port}/works?per_page=1${query}`)
+        return [
+          response.status,
+          ((await response.json()) as { meta?: { data_version?: { name: string } } }).meta?.data_version
+            ?.name,
+        ]
+      }
+      expect(await nameOf('')).toEqual([200, 'current'])
+      expect(await nameOf('&data_version=older')).toEqual([200, 'older'])
+      expect(await nameOf('&data_version=1999')).toEqual([400, undefined])
+    } finally {
+      await both.stop()
+    }
+    for (const [argv, says] of [
+      [['--catalog', catalogDir, '--catalog', copy], 'needs NAME=DIR each'],
+      [['--catalog', `a=${catalogDir}`, '--catalog', `a=${copy}`], 'names a twice'],
+    ] as const) {
+      const refused = await runCli(['serve', ...argv])
+      expect(refused.exitCode).toBe(2)
+      expect(refused.stderr).toContain(says)
+    }
+  }, 120_000)
 
   it('sizes storage from the cores and the libuv threads a statement holds', () => {
     // Two cores with the 16 threads the oqlkit command gives: a heavy plan per core, each with its count and

@@ -162,7 +162,7 @@ export const createApp = (options: AppOptions): H3 => {
   app.get('/:entity', entityListHandler(adapter, resolvePlan, planOptions))
   app.get('/:entity/export', exportHandler(exportOptions))
   app.post(`/:entity/${LOOKUP_SEGMENT}`, entityLookupHandler(adapter))
-  app.get(`/:entity/${SNOWBALL_SEGMENT}`, worksSnowballHandler(adapter))
+  app.get(`/works/${SNOWBALL_SEGMENT}`, worksSnowballHandler(adapter))
   app.get('/:entity/**', entitySingletonHandler(adapter))
   // Every method Node reads but HEAD, so that a HEAD finds the GET route of its path rather than this.
   for (const method of METHODS) if (method !== 'HEAD') app.on(method as HTTPMethod, '/**', fallbackHandler)

@@ -11,6 +11,12 @@ export { collectionFilterResolver, type PlanResolver } from './collections/colle
 export { type CollectionsOptions, useCollections } from './collections/collection-routes.ts'
 export { createCollectionsApp } from './collections/collections-app.ts'
 export { type AppOptions, type CatalogInfo, createApp } from './create-app.ts'
+export {
+  type CatalogsAppOptions,
+  createCatalogsApp,
+  DATA_VERSION_PARAMETER,
+  type ServedCatalog,
+} from './create-catalogs-app.ts'
 export { DATA_VERSION_HEADER, type DataVersion } from './envelope/data-version.ts'
 export { listEnvelope } from './envelope/list-envelope.ts'
 export { type XQuery, xQueryOf } from './envelope/x-query.ts'

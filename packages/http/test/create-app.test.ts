@@ -34,6 +34,8 @@ describe('the root document', () => {
         entities: { works: 565, authors: 2705 },
         total: 3270,
       },
+      // No version given: none to list.
+      data_versions: [],
       capabilities: { fullTextSearch: true },
     })
   })

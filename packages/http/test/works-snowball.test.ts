@@ -207,9 +207,8 @@ describe('GET /works/snowball', () => {
       expect(body.code, query).toBe(code)
       expect(body.message, query).toMatch(message)
     }
-    const authors = await sample.app.fetch(new Request('http://localhost/authors/snowball?ids=A1'))
-    expect(authors.status).toBe(400)
-    expect(await authors.json()).toMatchObject({ code: 'invalid_snowball', message: /GET \/works\/snowball/ })
+    // Only works have citations: elsewhere `snowball` is read as an id, which it is not.
+    expect((await sample.app.fetch(new Request('http://localhost/authors/snowball?ids=A1'))).status).toBe(400)
     expect((await sample.app.fetch(new Request('http://localhost/nothings/snowball?ids=W1'))).status).toBe(
       404,
     )

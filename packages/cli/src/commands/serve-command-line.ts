@@ -18,19 +18,15 @@ export const DEFAULT_REAL_SAMPLE_CATALOG_DIR = '.catalog-real'
 export const MAX_PER_PAGE_LIMIT = 10_000
 
 export const SERVE_COMMAND_LINE = {
-  synopsis: 'oqlkit serve [--catalog DIR | --clickhouse URL] [--sample small|real] [options]',
+  synopsis:
+    'oqlkit serve [--catalog DIR | --catalog NAME=DIR … | --clickhouse URL] [--sample small|real] [options]',
   options: {
     catalog: {
       type: 'string',
-      value: 'a catalog folder',
-      placeholder: 'DIR',
-      help: `The catalog folder to serve (default ${DEFAULT_CATALOG_DIR}). Without a catalog yet, the default folder (or an empty one given) gets the bundled sample built into it first.`,
-    },
-    sample: {
-      type: 'string',
-      value: 'small or real',
-      placeholder: 'NAME',
-      help: `The bundled sample a catalog is built from when there is none yet: small (the default; ${DEFAULT_CATALOG_DIR}) or real, 4,431 real works with abstracts to try search and semantic search on (${DEFAULT_REAL_SAMPLE_CATALOG_DIR}; about a minute to build, once).`,
+      value: 'a catalog folder, or NAME=DIR',
+      placeholder: 'DIR|NAME=DIR',
+      multiple: true,
+      help: `The catalog folder to serve (default ${DEFAULT_CATALOG_DIR}). Without a catalog yet, the default folder (or an empty one given) gets the bundled sample built into it first. Repeat it as NAME=DIR to serve several versions of the data at once: a request picks one with data_version=NAME, and gets the first without.`,
     },
     clickhouse: {
       type: 'string',
@@ -49,6 +45,12 @@ export const SERVE_COMMAND_LINE = {
       value: 'a port number',
       placeholder: 'N',
       help: `The port (default $PORT, else ${DEFAULT_PORT}).`,
+    },
+    sample: {
+      type: 'string',
+      value: 'small or real',
+      placeholder: 'NAME',
+      help: `The bundled sample a catalog is built from when there is none yet: small (the default; ${DEFAULT_CATALOG_DIR}) or real, 4,431 real works with abstracts to try search and semantic search on (${DEFAULT_REAL_SAMPLE_CATALOG_DIR}; about a minute to build, once).`,
     },
     metering: {
       type: 'boolean',

@@ -16,6 +16,7 @@ import { openFileCollectionStore, StateDirectoryInUseError } from '@oqlkit/file-
 import {
   type AccessLog,
   createApp,
+  createCatalogsApp,
   createCollectionsApp,
   DEFAULT_EXPORT_SLOTS,
   keyStoreCallers,
@@ -32,7 +33,12 @@ import { parseCommandLine, UsageProblem } from './command-line-parser.ts'
 import { describeLocation, openServerKeys, openServerMetering, type StoreLocation } from './metering-setup.ts'
 import { SERVE_COMMAND_LINE } from './serve-command-line.ts'
 import { readServeSettings, type ServeSettings } from './serve-settings-reader.ts'
-import { openCatalogFolder, openClickHouseCatalog } from './served-catalog-opener.ts'
+import {
+  namedCatalog,
+  type OpenedCatalog,
+  openCatalogFolder,
+  openClickHouseCatalog,
+} from './served-catalog-opener.ts'
 import { guardUnhandledRejections } from './unhandled-rejection-guard.ts'
 
 /** The largest request head (request line and headers) the server reads. */
@@ -129,12 +135,26 @@ export const serveCommand: CliCommand = {
       exportSlots: concurrency.exportSlots,
     })
 
-    const opened =
-      settings.clickhouse === undefined
-        ? await openCatalogFolder(this, settings, concurrency.connections, context)
-        : await openClickHouseCatalog(this, settings.clickhouse, settings)
-    if ('exitCode' in opened) return opened
-    const { adapter, tagger, catalogInfo, vectors, unreadableSearchIndex, serving: servingWhat } = opened
+    // Every catalog served, the default first: one, or each `--catalog NAME=DIR` (data_version=NAME picks it).
+    const catalogs: OpenedCatalog[] = []
+    const closeAdapters = () => Promise.all(catalogs.map((opened) => opened.adapter.close()))
+    for (const folder of settings.clickhouse === undefined ? settings.catalogs : [undefined]) {
+      const opened =
+        settings.clickhouse === undefined || folder !== undefined
+          ? await openCatalogFolder(
+              this,
+              { ...settings, catalogDir: folder!.dir },
+              concurrency.connections,
+              context,
+            )
+          : await openClickHouseCatalog(this, settings.clickhouse, settings)
+      if ('exitCode' in opened) {
+        await closeAdapters()
+        return opened
+      }
+      catalogs.push(folder === undefined ? opened : namedCatalog(opened, folder.name))
+    }
+    const servingWhat = catalogs.map((opened) => opened.serving).join(', ')
     let metering: Awaited<ReturnType<typeof openServerMetering>> | undefined
     // Without metering, collections still need to know who calls: the key store alone.
     let keysOnly: Awaited<ReturnType<typeof openServerKeys>> | undefined
@@ -157,7 +177,7 @@ export const serveCommand: CliCommand = {
       if (settings.accessLog !== undefined) accessLog = await openAccessLog(settings.accessLog)
     } catch (error) {
       await closeStores()
-      await adapter.close()
+      await closeAdapters()
       return {
         exitCode: 1,
         stderr: `oqlkit serve: ${error instanceof StateDirectoryInUseError ? stateInUseMessage(error) : error instanceof Error ? error.message : String(error)}\n`,
@@ -176,16 +196,24 @@ export const serveCommand: CliCommand = {
       metering === undefined && keyStore !== undefined ? keyStoreCallers(keyStore) : meteredCaller
     // Collection filters need the store on the main API; the management API is served there too (its
     // paths do not collide) and, when asked, on a port of its own.
-    const app = createApp({
-      ...(collections === undefined ? {} : { collections: { store: collections, callers: mainCallers } }),
-      adapter,
-      catalog: catalogInfo,
-      ...(metering === undefined ? {} : { metering: { keys: metering.keys, meter: metering.meter } }),
-      ...(tagger === undefined ? {} : { tagger }),
-      ...(maxPerPage === undefined ? {} : { maxPerPage }),
-      limits,
+    // Each catalog is an app of its own, sharing the limits, metering and collections; the serving layers wrap
+    // them once, and data_version= picks the app.
+    const versions = catalogs.map((opened) => opened.catalogInfo.version!)
+    const appOf = (opened: OpenedCatalog) =>
+      createApp({
+        ...(collections === undefined ? {} : { collections: { store: collections, callers: mainCallers } }),
+        adapter: opened.adapter,
+        catalog: { ...opened.catalogInfo, versions },
+        ...(metering === undefined ? {} : { metering: { keys: metering.keys, meter: metering.meter } }),
+        ...(opened.tagger === undefined ? {} : { tagger: opened.tagger }),
+        ...(maxPerPage === undefined ? {} : { maxPerPage }),
+        limits,
+        ...(settings.trustProxy === undefined ? {} : { trustProxy: settings.trustProxy }),
+        writeParquet: writeJsonLinesAsParquet,
+      })
+    const app = createCatalogsApp({
+      catalogs: catalogs.map((opened) => ({ version: opened.catalogInfo.version!, app: appOf(opened) })),
       ...serving,
-      writeParquet: writeJsonLinesAsParquet,
     })
     // Node refuses request heads over 16 KB with a bare 431; a larger limit lets the app answer long GET
     // lines itself, with a 414 that says to POST the query instead.
@@ -201,17 +229,21 @@ export const serveCommand: CliCommand = {
     } catch (error) {
       unguard()
       await closeStores()
-      await adapter.close()
+      await closeAdapters()
       return { exitCode: 1, stderr: `oqlkit serve: ${(error as Error).message}\n` }
     }
-    if (vectors !== undefined && !adapter.capabilities.semanticSearch)
-      context.writeProgress(
-        `Semantic search is off: this catalog's vectors came from ${vectors.embedder.modelId} on an embeddings server; start with --embeddings-url URL to serve it.\n`,
-      )
-    if (unreadableSearchIndex === true)
-      context.writeProgress(
-        `Full-text search is off: this catalog's search index is of an earlier format than this oqlkit reads; build it again with \`oqlkit index ${servingWhat}\`.\n`,
-      )
+    for (const { adapter, vectors, unreadableSearchIndex, serving: what } of catalogs) {
+      // Which catalog, when there are several.
+      const where = catalogs.length > 1 ? ` in ${what}` : ''
+      if (vectors !== undefined && !adapter.capabilities.semanticSearch)
+        context.writeProgress(
+          `Semantic search is off${where}: this catalog's vectors came from ${vectors.embedder.modelId} on an embeddings server; start with --embeddings-url URL to serve it.\n`,
+        )
+      if (unreadableSearchIndex === true)
+        context.writeProgress(
+          `Full-text search is off${where}: this catalog's search index is of an earlier format than this oqlkit reads; build it again with \`oqlkit index ${what}\`.\n`,
+        )
+    }
     context.writeProgress(
       `oqlkit serving ${servingWhat} at ${server.url ?? `http://${settings.host}:${port}/`} (Ctrl-C to stop)\n`,
     )
@@ -224,7 +256,7 @@ export const serveCommand: CliCommand = {
       context.writeProgress(
         `Listening on ${settings.host} without metering: whoever reaches this server calls it without a budget; add --metering (or --keys) to meter it.\n`,
       )
-    if (tagger === undefined)
+    if (catalogs[0]!.tagger === undefined)
       context.writeProgress(
         settings.clickhouse === undefined
           ? 'This catalog has no text-tagging model: /text answers 501 until it is re-ingested.\n'
@@ -253,7 +285,7 @@ export const serveCommand: CliCommand = {
         await server.close(true)
         unguard()
         await closeStores()
-        await adapter.close()
+        await closeAdapters()
         return { exitCode: 1, stderr: `oqlkit serve: collections port: ${(error as Error).message}\n` }
       }
     if (collections !== undefined)
@@ -278,7 +310,7 @@ export const serveCommand: CliCommand = {
     await settlesWithin(closing, SHUTDOWN_FLUSH_MS)
     await Promise.all([server.close(true), collectionsServer?.close(true)])
     // Independent of each other: closed side by side.
-    await Promise.all([closeStores(), adapter.close()])
+    await Promise.all([closeStores(), closeAdapters()])
     unguard()
     return { exitCode: 0, stdout: 'oqlkit: stopped\n' }
   },

@@ -25,8 +25,17 @@ import {
 } from './serve-command-line.ts'
 
 /** What a `serve` command line asks for, checked: every problem is a UsageProblem naming its flag. */
+/** One catalog a server answers from, by the name `data_version=` picks it with. */
+export interface ServedCatalogFolder {
+  readonly name: string
+  readonly dir: string
+}
+
 export interface ServeSettings {
+  /** The default catalog's folder (the first of `catalogs`). */
   readonly catalogDir: string
+  /** Every catalog folder served, the default first; one unless `--catalog NAME=DIR` was repeated. */
+  readonly catalogs: readonly ServedCatalogFolder[]
   /** Serve the catalog loaded into this ClickHouse (`oqlkit load`) instead of a catalog folder. */
   readonly clickhouse: ClickHouseTarget | undefined
   /** False for the default folder, which the bundled sample may be built into. */
@@ -66,15 +75,12 @@ export const readServeSettings = (
     throw new UsageProblem(
       `--sample ${values.sample}: no such sample. Give small (the default) or real (4,431 real works with abstracts)`,
     )
-  const catalogDir = resolve(
-    values.catalog ?? (sample === 'real' ? DEFAULT_REAL_SAMPLE_CATALOG_DIR : DEFAULT_CATALOG_DIR),
+  const given = values.catalog ?? []
+  const catalogs = readCatalogFolders(
+    given,
+    sample === 'real' ? DEFAULT_REAL_SAMPLE_CATALOG_DIR : DEFAULT_CATALOG_DIR,
   )
-  // A folder named with --catalog must exist: a typo must not quietly serve the bundled sample instead.
-  // The default folder is created (the sample is built there on a fresh clone).
-  if (values.catalog !== undefined && !isDirectory(catalogDir))
-    throw new UsageProblem(
-      `--catalog ${values.catalog}: ${existsSync(catalogDir) ? 'is not a folder' : 'no such folder'}. Give a catalog folder (\`oqlkit ingest <snapshot> --out DIR\` builds one), or leave --catalog out to serve the bundled sample from ${DEFAULT_CATALOG_DIR}`,
-    )
+  const catalogDir = catalogs[0]!.dir
   const port =
     values.port === undefined
       ? (integerOption('$PORT', env.PORT, PORT, 0, 65_535) ?? DEFAULT_PORT)
@@ -105,7 +111,7 @@ export const readServeSettings = (
   const accessLog = values['access-log'] ?? '-'
   let clickhouse: ClickHouseTarget | undefined
   if (values.clickhouse !== undefined) {
-    if (values.catalog !== undefined)
+    if (given.length > 0)
       throw new UsageProblem(
         '--clickhouse serves the catalog loaded into ClickHouse (oqlkit load): drop --catalog, or drop --clickhouse to serve the folder',
       )
@@ -121,8 +127,9 @@ export const readServeSettings = (
   }
   return {
     catalogDir,
+    catalogs,
     clickhouse,
-    catalogGiven: values.catalog !== undefined,
+    catalogGiven: given.length > 0,
     sample,
     port,
     // A server meters when asked to, or when keys or a shared Redis say others call it; a local explorer is
@@ -165,6 +172,45 @@ export const readServeSettings = (
         (seconds) => seconds > 0 && seconds <= 3600,
       ) ?? DEFAULT_QUERY_TIMEOUT_MS / 1000,
   }
+}
+
+/** The name a server gives the one catalog it serves. */
+export const DEFAULT_CATALOG_NAME = 'default'
+
+const CATALOG_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+
+/**
+ * The catalog folders of `--catalog`: none (the default folder), one `DIR` (named `default`), or `NAME=DIR`
+ * each. A folder named must exist: a typo must not quietly serve the bundled sample instead (the default folder
+ * is created: the sample is built there on a fresh clone).
+ */
+const readCatalogFolders = (given: readonly string[], defaultDir: string): ServedCatalogFolder[] => {
+  if (given.length === 0) return [{ name: DEFAULT_CATALOG_NAME, dir: resolve(defaultDir) }]
+  const named = given.map((value) => {
+    const equals = value.indexOf('=')
+    // A plain folder, unless what comes before `=` is a name (a folder may hold `=` in its path).
+    const name = equals > 0 ? value.slice(0, equals) : undefined
+    return name !== undefined && CATALOG_NAME.test(name)
+      ? { name, dir: value.slice(equals + 1), written: value }
+      : { name: undefined, dir: value, written: value }
+  })
+  if (named.length > 1 && named.some((folder) => folder.name === undefined))
+    throw new UsageProblem(
+      `--catalog given ${named.length} times needs NAME=DIR each (such as --catalog 2025-01=/data/c1 --catalog 2025-02=/data/c2), so that data_version=NAME can pick one`,
+    )
+  const seen = new Set<string>()
+  return named.map(({ name, dir, written }) => {
+    const folder = resolve(dir)
+    if (!isDirectory(folder))
+      throw new UsageProblem(
+        `--catalog ${written}: ${existsSync(folder) ? 'is not a folder' : 'no such folder'}. Give a catalog folder (\`oqlkit ingest <snapshot> --out DIR\` builds one), or leave --catalog out to serve the bundled sample from ${DEFAULT_CATALOG_DIR}`,
+      )
+    const chosen = name ?? DEFAULT_CATALOG_NAME
+    if (seen.has(chosen))
+      throw new UsageProblem(`--catalog names ${chosen} twice: give each catalog its own name`)
+    seen.add(chosen)
+    return { name: chosen, dir: folder }
+  })
 }
 
 /** A reader of @oqlkit/http that throws plain errors, its message made a usage problem. */

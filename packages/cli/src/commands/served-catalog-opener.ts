@@ -54,6 +54,12 @@ export interface OpenedCatalog {
   readonly serving: string
 }
 
+/** The catalog under the name `data_version=` picks it by (`--catalog NAME=DIR`). */
+export const namedCatalog = (opened: OpenedCatalog, name: string): OpenedCatalog => ({
+  ...opened,
+  catalogInfo: { ...opened.catalogInfo, version: { ...opened.catalogInfo.version!, name } },
+})
+
 /** The catalog folder (the bundled sample built into it on a first start), on DuckDB. */
 export const openCatalogFolder = async (
   command: CliCommand,
@@ -221,10 +227,12 @@ export const openClickHouseCatalog = async (
       catalogInfo: {
         createdAt: version.catalogCreatedAt,
         entities: version.entityRows,
-        // Named by the version's database, as `oqlkit load` published it.
-        ...(models.dataVersion === undefined
-          ? {}
-          : { version: { name: version.database, ...models.dataVersion } }),
+        // Named by the version's database, as `oqlkit load` published it; one loaded without its catalog.json
+        // is fingerprinted by that name.
+        version: {
+          name: version.database,
+          ...(models.dataVersion ?? { snapshotDate: null, fingerprint: version.database }),
+        },
       },
       vectors,
       serving: `the catalog ${target.catalog} in ClickHouse at ${target.endpoint} (${version.database})`,

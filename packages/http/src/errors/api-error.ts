@@ -35,6 +35,8 @@ export const API_ERROR_CODES = {
     'A citation snowball (GET /works/snowball) without seed ids, with more than 500, or with a direction, depth or format it does not take.',
   snowball_too_large:
     'A citation snowball that reaches more than 10,000 works; the message says how to narrow it (depth=1, one direction, fewer seeds).',
+  unknown_data_version:
+    'A data_version= that names none of the versions of the data this server holds (GET / lists them): the data asked of is not served here any more, or the name is mistyped.',
   invalid_oql: 'An empty OQL text.',
   invalid_oqo: 'An OQO that is not a JSON object.',
   payload_too_large: 'A POST body over the size cap of the query endpoints.',

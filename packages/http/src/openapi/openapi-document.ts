@@ -25,6 +25,10 @@ Try each one below with **Try it out**, or in a terminal:
 
 A list answers \`{meta, results}\`: \`meta.count\` says how many match, \`page\`/\`per_page\` or \`cursor\` page through them (\`per_page\` up to 200, unless the server's \`--max-per-page\` allows more).
 
+## Which data
+
+Every answer names the data it comes from: \`meta.data_version\` (\`{name, snapshot_date, fingerprint}\`) where an answer has \`meta\`, and the \`Data-Version\` header on every response. A server may hold several versions at once (\`oqlkit serve --catalog NAME=DIR …\`): \`data_version=NAME\` (or its fingerprint) on any route picks one, the first without it; \`GET /\` lists them, and a version the server does not hold is a 400 \`unknown_data_version\`.
+
 ## Errors
 
 Errors are JSON: \`{error, code, message, parameter?, errors?}\`. \`error\` is the kind of failure in the public server's words, which its clients match on (\`Invalid query parameters error.\` for a 400 about the query, \`Invalid or missing API key\` for a 401); \`code\` is a stable code for programs, \`message\` what was wrong and how to fix it. The execute endpoint adds \`validation: {valid: false, errors, warnings}\` (with the \`oqo\` once the query was read), \`/query\` answers its translation object with the errors in \`validation\`, and a failing query is never a silent empty result. OQL, OQO and their endpoints are alpha: details may change.

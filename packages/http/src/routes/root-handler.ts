@@ -8,6 +8,11 @@ export interface CatalogInfo {
   readonly entities: Readonly<Record<string, number>>
   /** The version of its data (`catalogVersionOf`), named in every answer; none without. */
   readonly version?: DataVersion
+  /**
+   * Every version the server answers from, the default first, when it serves several catalogs
+   * (`createCatalogsApp`); without, only `version`.
+   */
+  readonly versions?: readonly DataVersion[]
 }
 
 /**
@@ -25,8 +30,9 @@ export const rootHandler =
       total: Object.values(catalog.entities).reduce((sum, count) => sum + count, 0),
       ...(catalog.version === undefined ? {} : { data_version: dataVersionJson(catalog.version) }),
     },
-    // The versions of the data this server answers from: one until a server holds several catalogs.
-    data_versions:
-      catalog.version === undefined ? [] : [{ ...dataVersionJson(catalog.version), default: true }],
+    // The versions of the data this server answers from (`data_version=` picks one), the default first.
+    data_versions: (catalog.versions ?? (catalog.version === undefined ? [] : [catalog.version])).map(
+      (version, at) => ({ ...dataVersionJson(version), default: at === 0 }),
+    ),
     capabilities: adapter.capabilities,
   })

@@ -9,23 +9,16 @@ import {
   type StorageAdapter,
   snowballWorks,
 } from '@oqlkit/engine'
-import { entityPath } from '@oqlkit/oqo-schema'
 import type { H3Event } from 'h3'
 import { dataVersionMeta } from '../envelope/data-version.ts'
 import { recordJsonBytes } from '../envelope/record-json-bytes.ts'
 import { ApiError } from '../errors/api-error.ts'
 import { meteredRequestOf } from '../metering/metered-request.ts'
 import { recordsCostUsd } from '../metering/records-price.ts'
-import { entityOfPath } from '../request/entity-paths.ts'
-import {
-  readSnowballRequest,
-  SNOWBALL_SEGMENT,
-  type SnowballRequestParameters,
-} from '../request/snowball-request-reader.ts'
+import { readSnowballRequest, type SnowballRequestParameters } from '../request/snowball-request-reader.ts'
 import { concatChunks } from '../server/byte-chunks.ts'
 import { bytesResponse } from '../server/byte-responses.ts'
 import { type LookupOutcome, lookUpIds } from './entity-id-lookup.ts'
-import { unknownEntityError } from './entity-list-handler.ts'
 
 const encoder = new TextEncoder()
 const urlOf = (id: string): string => `https://openalex.org/${id}`
@@ -112,15 +105,6 @@ const bodyParts = (
 export const worksSnowballHandler =
   (adapter: StorageAdapter) =>
   async (event: H3Event): Promise<Response> => {
-    const segment = event.url.pathname.split('/')[1] ?? ''
-    const entity = entityOfPath(segment)
-    if (entity === undefined) throw unknownEntityError(segment)
-    if (entity !== 'works')
-      throw ApiError.of(
-        400,
-        'invalid_snowball',
-        `A snowball follows citations, which works have and ${entityPath(entity)} do not: use GET /works/${SNOWBALL_SEGMENT}?ids=….`,
-      )
     const request = readSnowballRequest(event)
     const outcomes = await lookUpIds(adapter, 'works', request.ids)
     const seeds = outcomes.flatMap((outcome) => (outcome.kind === 'found' ? [outcome.record] : []))

@@ -1,0 +1,88 @@
+// A server of several catalogs at once (`oqlkit serve --catalog NAME=DIR …`): each is a whole app (`createApp`)
+// over its own adapter, sharing the server's limits, metering and collections; a request picks one with
+// `data_version=NAME` (its fingerprint works too) and gets the first, the default, without. So that a query can
+// be asked again of the data it was first asked of, after the catalog has been refreshed beside it.
+import { H3 } from 'h3'
+import type { DataVersion } from './envelope/data-version.ts'
+import { ApiError } from './errors/api-error.ts'
+import { errorResponse } from './errors/error-response.ts'
+import { rawQueryOf, readQueryParameters } from './request/query-parameters.ts'
+import { type ServingOptions, useServingLayers } from './server/serving-layers.ts'
+
+/** The query parameter that picks a catalog. */
+export const DATA_VERSION_PARAMETER = 'data_version'
+
+export interface ServedCatalog {
+  readonly version: DataVersion
+  /** The catalog's app, made by `createApp` without serving layers (the catalogs app has them, once). */
+  readonly app: { fetch(request: Request): Response | Promise<Response> }
+}
+
+export interface CatalogsAppOptions extends ServingOptions {
+  /** The catalogs, the default first; names (and fingerprints) pick them. */
+  readonly catalogs: readonly ServedCatalog[]
+  readonly logError?: (error: unknown) => void
+}
+
+/** The request for the chosen catalog: the URL without `data_version`, the same body, headers and client. */
+const forwarded = (request: Request, keptQuery: string): Request => {
+  const url = new URL(request.url)
+  url.search = keptQuery === '' ? '' : `?${keptQuery}`
+  const init: RequestInit & { duplex?: 'half' } = {
+    method: request.method,
+    headers: request.headers,
+    signal: request.signal,
+    ...(request.body === null ? {} : { body: request.body, duplex: 'half' }),
+  }
+  const next = new Request(url, init)
+  // The client's address, which budgets are kept by, as the server read it (srvx's `request.ip`).
+  const { ip } = request as Request & { ip?: string }
+  if (ip !== undefined) Object.defineProperty(next, 'ip', { value: ip })
+  return next
+}
+
+export const createCatalogsApp = (options: CatalogsAppOptions): H3 => {
+  const [first] = options.catalogs
+  if (first === undefined) throw new RangeError('A catalogs app needs at least one catalog')
+  const pick = new Map<string, ServedCatalog>()
+  for (const served of options.catalogs) {
+    if (pick.has(served.version.name))
+      throw new RangeError(`Two catalogs are named ${served.version.name}: give each its own name`)
+    pick.set(served.version.name, served)
+  }
+  // A fingerprint picks its catalog too, unless two catalogs hold the same data (or a name is one).
+  for (const served of options.catalogs)
+    if (!pick.has(served.version.fingerprint)) pick.set(served.version.fingerprint, served)
+  const names = options.catalogs.map(({ version }) => version.name)
+  const app = new H3({ silent: true, onError: (error) => errorResponse(error, options.logError) })
+  useServingLayers(app, options, options.logError)
+  app.use((event) => {
+    const parameters = readQueryParameters(rawQueryOf(event.req.url))
+    const asked = parameters.filter((parameter) => parameter.name === DATA_VERSION_PARAMETER)
+    if (asked.length === 0) return first.app.fetch(event.req)
+    if (asked.length > 1)
+      throw new ApiError(400, [
+        {
+          error: 'repeated_parameter',
+          parameter: DATA_VERSION_PARAMETER,
+          message: `${DATA_VERSION_PARAMETER}= appears more than once; give it once.`,
+        },
+      ])
+    const value = asked[0]!.value.trim()
+    const chosen = pick.get(value)
+    if (chosen === undefined)
+      throw new ApiError(400, [
+        {
+          error: 'unknown_data_version',
+          parameter: DATA_VERSION_PARAMETER,
+          message: `${DATA_VERSION_PARAMETER}=${value} is not a version of this server's data: give one of ${names.join(', ')} (or its fingerprint), or leave it out for ${first.version.name}. GET / lists them.`,
+        },
+      ])
+    const kept = parameters
+      .filter((parameter) => parameter.name !== DATA_VERSION_PARAMETER)
+      .map((parameter) => parameter.raw)
+      .join('&')
+    return chosen.app.fetch(forwarded(event.req, kept))
+  })
+  return app
+}

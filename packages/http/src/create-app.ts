@@ -2,7 +2,7 @@ import { METHODS } from 'node:http'
 import type { StorageAdapter, Tagger } from '@oqlkit/engine'
 import { H3, type H3Event, type HTTPMethod, toResponse } from 'h3'
 import { type CollectionsOptions, useCollections } from './collections/collection-routes.ts'
-import { DATA_VERSION_HEADER, dataVersionHeader, setDataVersion } from './envelope/data-version.ts'
+import { setDataVersion, withDataVersionHeader } from './envelope/data-version.ts'
 import { errorResponse } from './errors/error-response.ts'
 import { exportHandler, queryExportHandler } from './export/export-handler.ts'
 import type { ParquetWriter } from './export/row-export-body.ts'
@@ -96,7 +96,7 @@ export const createApp = (options: AppOptions): H3 => {
   const app = new H3({
     // Expected errors are answered, not logged; `errorResponse` logs the unexpected ones.
     silent: true,
-    onError: (error) => errorResponse(error, options.logError),
+    onError: (error, event) => withDataVersionHeader(errorResponse(error, options.logError), event),
   })
   useServingLayers(app, options, options.logError)
   const { version } = options.catalog
@@ -104,7 +104,6 @@ export const createApp = (options: AppOptions): H3 => {
   if (version !== undefined)
     app.use((event) => {
       setDataVersion(event, version)
-      event.res.headers.set(DATA_VERSION_HEADER, dataVersionHeader(version))
     })
   // HEAD is answered by the GET route of the path (h3 falls back to it), with the GET's headers and no body.
   app.use(async (event, next) => {

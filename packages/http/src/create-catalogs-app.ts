@@ -7,6 +7,7 @@ import type { DataVersion } from './envelope/data-version.ts'
 import { ApiError } from './errors/api-error.ts'
 import { errorResponse } from './errors/error-response.ts'
 import { rawQueryOf, readQueryParameters } from './request/query-parameters.ts'
+import { withEditedHeaders } from './server/byte-responses.ts'
 import { type ServingOptions, useServingLayers } from './server/serving-layers.ts'
 
 /** The query parameter that picks a catalog. */
@@ -41,6 +42,18 @@ const forwarded = (request: Request, keptQuery: string): Request => {
   return next
 }
 
+/**
+ * A redirect (a merged id's 301) that stays in the version asked for: its `Location` carries the
+ * `data_version` pair the request had, as it arrived.
+ */
+const keepVersionInRedirect = (response: Response, versionPair: string): Response => {
+  const location = response.headers.get('location')
+  if (response.status < 300 || response.status >= 400 || location === null) return response
+  const [path, hash] = location.split('#', 2) as [string, string | undefined]
+  const joined = `${path}${path.includes('?') ? (path.endsWith('?') ? '' : '&') : '?'}${versionPair}${hash === undefined ? '' : `#${hash}`}`
+  return withEditedHeaders(response, (headers) => headers.set('location', joined))
+}
+
 export const createCatalogsApp = (options: CatalogsAppOptions): H3 => {
   const [first] = options.catalogs
   if (first === undefined) throw new RangeError('A catalogs app needs at least one catalog')
@@ -56,7 +69,7 @@ export const createCatalogsApp = (options: CatalogsAppOptions): H3 => {
   const names = options.catalogs.map(({ version }) => version.name)
   const app = new H3({ silent: true, onError: (error) => errorResponse(error, options.logError) })
   useServingLayers(app, options, options.logError)
-  app.use((event) => {
+  app.use(async (event) => {
     const parameters = readQueryParameters(rawQueryOf(event.req.url))
     const asked = parameters.filter((parameter) => parameter.name === DATA_VERSION_PARAMETER)
     if (asked.length === 0) return first.app.fetch(event.req)
@@ -82,7 +95,7 @@ export const createCatalogsApp = (options: CatalogsAppOptions): H3 => {
       .filter((parameter) => parameter.name !== DATA_VERSION_PARAMETER)
       .map((parameter) => parameter.raw)
       .join('&')
-    return chosen.app.fetch(forwarded(event.req, kept))
+    return keepVersionInRedirect(await chosen.app.fetch(forwarded(event.req, kept)), asked[0]!.raw)
   })
   return app
 }

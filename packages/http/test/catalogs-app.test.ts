@@ -8,7 +8,7 @@ import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import type { StorageAdapter } from '@oqlkit/engine'
 import { createApp, createCatalogsApp, DATA_VERSION_HEADER, type DataVersion } from '@oqlkit/http'
 import { ingestSnapshot } from '@oqlkit/ingest'
-import { partsOf, work, writeLegacySnapshot } from '@oqlkit/ingest/test-support'
+import { partsOf, readSampleMergedAuthors, work, writeLegacySnapshot } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useSampleApp } from './support/sample-app.ts'
 
@@ -102,6 +102,16 @@ describe('several catalogs, one server', () => {
       { name: 'current', snapshot_date: '2025-01-20', fingerprint: 'aaaaaaaaaaaa', default: true },
       { name: 'older', snapshot_date: '2026-01-01', fingerprint: 'bbbbbbbbbbbb', default: false },
     ])
+  })
+
+  it("keeps the version asked for in a merged id's redirect", async () => {
+    // The sample's merged authors are in the default catalog, here asked for by name.
+    const [merge] = readSampleMergedAuthors()
+    const merged = await app.fetch(
+      new Request(`http://localhost/authors/${merge!.oldId}?select=id&data_version=current`),
+    )
+    expect(merged.status).toBe(301)
+    expect(merged.headers.get('location')).toBe(`/authors/${merge!.newId}?select=id&data_version=current`)
   })
 
   it('refuses a version it does not hold, or two, saying which it holds', async () => {

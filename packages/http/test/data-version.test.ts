@@ -56,6 +56,20 @@ describe('data versions', () => {
     expect(root.data_versions).toEqual([{ ...named, default: true }])
   })
 
+  it('sends the header on errors too: a bad list, an unknown work, a refused snowball', async () => {
+    const app = versioned()
+    for (const [path, status] of [
+      ['/works?per_page=abc', 400],
+      ['/works/W1', 404],
+      ['/works/snowball?ids=W1&depth=9', 400],
+      ['/nowhere', 404],
+    ] as const) {
+      const response = await app.fetch(new Request(`http://localhost${path}`))
+      expect(response.status, path).toBe(status)
+      expect(response.headers.get(DATA_VERSION_HEADER), path).toBe(header)
+    }
+  })
+
   it('adds neither without a version', async () => {
     const response = await sample.app.fetch(new Request('http://localhost/works?per_page=1'))
     expect(response.headers.get(DATA_VERSION_HEADER)).toBeNull()

@@ -180,7 +180,8 @@ describe('GET /works/snowball', () => {
     const body = await snowball('ids=W1|W2')
     expect(body.works).toEqual([])
     expect(body.citations).toEqual([])
-    expect(body.meta).toMatchObject({ count: 0, seeds_found: 0, cost_usd: 0 })
+    // At least a list call, charged before it runs.
+    expect(body.meta).toMatchObject({ count: 0, seeds_found: 0, cost_usd: 0.0001 })
   })
 
   it('refuses what it cannot read with a 400 that says what to send', async () => {
@@ -255,7 +256,7 @@ describe('GET /works/snowball, metered', () => {
       }
     ).rate_limit.daily_used_usd
 
-  it('charges a list call per 1,000 works answered, only when answered', async () => {
+  it('charges a list call per 1,000 works answered, at least one and that before it runs', async () => {
     const app = meteredApp(DEFAULT_METERING_LIMITS)
     const paid = await app.fetch(
       new Request(`http://localhost/works/snowball?ids=${seeds.join('|')}&select=id`),
@@ -266,7 +267,7 @@ describe('GET /works/snowball, metered', () => {
     const failed = await app.fetch(new Request('http://localhost/works/snowball?ids=W1&depth=9'))
     expect(failed.status).toBe(400)
     expect(await usedToday(app)).toBeCloseTo(0.0001, 10)
-    // A budget short of the price: 429, and nothing taken.
+    // A budget short of a list call: 429 before the snowball runs, and nothing taken.
     const poor = meteredApp({ ...DEFAULT_METERING_LIMITS, anonymousDailyBudgetUsd: 0.00005 })
     const refused = await poor.fetch(new Request(`http://localhost/works/snowball?ids=${seeds.join('|')}`))
     expect(refused.status).toBe(429)

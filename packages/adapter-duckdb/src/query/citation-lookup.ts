@@ -27,7 +27,7 @@ export async function findCitations(
   direction: CitationDirection,
 ): Promise<CitationsResult> {
   const numbers = workNumbersOf(ids)
-  if (numbers === '[]') return { citations: [], citedNotHeld: 0 }
+  if (numbers === '[]') return { citations: [], citedNotHeld: [] }
   if (direction === 'between') {
     // The given works' keys found by the link table's zone maps, kept where the citing row is one of theirs.
     const rows = await db.all(
@@ -39,7 +39,7 @@ export async function findCitations(
        WHERE l.key IN (SELECT number FROM given)`,
       [numbers],
     )
-    return { citations: rows.map(citationOf), citedNotHeld: 0 }
+    return { citations: rows.map(citationOf), citedNotHeld: [] }
   }
   if (direction === 'citing') {
     // The link table is sorted by key: the cited works' keys are found by its zone maps, and the few rows they
@@ -52,7 +52,7 @@ export async function findCitations(
        JOIN ${WORKS} AS c ON c.${NUMBER} = cites.key`,
       [numbers],
     )
-    return { citations: rows.map(citationOf), citedNotHeld: 0 }
+    return { citations: rows.map(citationOf), citedNotHeld: [] }
   }
   // The citing works' rows are a scan of the link table's `work_row` (it is sorted by key); a cited work the
   // catalog does not hold has no row to join, and is counted.
@@ -66,7 +66,7 @@ export async function findCitations(
   const held = rows.filter((row) => row.cited !== null)
   return {
     citations: held.map(citationOf),
-    citedNotHeld: new Set(rows.filter((row) => row.cited === null).map((row) => String(row.key))).size,
+    citedNotHeld: [...new Set(rows.filter((row) => row.cited === null).map((row) => `W${String(row.key)}`))],
   }
 }
 

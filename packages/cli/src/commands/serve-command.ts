@@ -138,21 +138,27 @@ export const serveCommand: CliCommand = {
     // Every catalog served, the default first: one, or each `--catalog NAME=DIR` (data_version=NAME picks it).
     const catalogs: OpenedCatalog[] = []
     const closeAdapters = () => Promise.all(catalogs.map((opened) => opened.adapter.close()))
-    for (const folder of settings.clickhouse === undefined ? settings.catalogs : [undefined]) {
-      const opened =
-        settings.clickhouse === undefined || folder !== undefined
-          ? await openCatalogFolder(
-              this,
-              { ...settings, catalogDir: folder!.dir },
-              concurrency.connections,
-              context,
-            )
-          : await openClickHouseCatalog(this, settings.clickhouse, settings)
-      if ('exitCode' in opened) {
-        await closeAdapters()
-        return opened
+    try {
+      for (const folder of settings.clickhouse === undefined ? settings.catalogs : [undefined]) {
+        const opened =
+          settings.clickhouse === undefined || folder !== undefined
+            ? await openCatalogFolder(
+                this,
+                { ...settings, catalogDir: folder!.dir },
+                concurrency.connections,
+                context,
+              )
+            : await openClickHouseCatalog(this, settings.clickhouse, settings)
+        if ('exitCode' in opened) {
+          await closeAdapters()
+          return opened
+        }
+        catalogs.push(folder === undefined ? opened : namedCatalog(opened, folder.name))
       }
-      catalogs.push(folder === undefined ? opened : namedCatalog(opened, folder.name))
+    } catch (error) {
+      // A later catalog that cannot be opened (a folder it may not read) closes those opened before it.
+      await closeAdapters()
+      throw error
     }
     const servingWhat = catalogs.map((opened) => opened.serving).join(', ')
     let metering: Awaited<ReturnType<typeof openServerMetering>> | undefined

@@ -77,9 +77,12 @@ export const openCatalogFolder = async (
     )
   if (!hasCatalog || (await isStaleSampleCatalog(catalogDir))) {
     // First start on a fresh clone: the catalog is built from the committed snapshot, once.
-    const sampleDir = settings.sample === 'real' ? REAL_SAMPLE_SNAPSHOT_DIR : SAMPLE_SNAPSHOT_DIR
+    // A stale sample catalog is rebuilt from the sample it was built from, whatever --sample says now.
+    const recorded = hasCatalog ? await recordedSampleOf(catalogDir) : undefined
+    const sampleDir =
+      recorded ?? (settings.sample === 'real' ? REAL_SAMPLE_SNAPSHOT_DIR : SAMPLE_SNAPSHOT_DIR)
     context.writeProgress(
-      `No catalog this oqlkit can read in ${catalogDir}: building it from the bundled sample${settings.sample === 'real' ? ' of 4,431 real works (about a minute, once)' : ''} (${sampleDir}).\n${zstdBuildNote()}`,
+      `No catalog this oqlkit can read in ${catalogDir}: building it from the bundled sample${sampleDir === REAL_SAMPLE_SNAPSHOT_DIR ? ' of 4,431 real works (about a minute, once)' : ''} (${sampleDir}).\n${zstdBuildNote()}`,
     )
     try {
       await withProgressBar(context, (update) =>
@@ -260,6 +263,20 @@ export const isBundledSample = (source: unknown): boolean =>
     /[\\/](?:data|snapshot)[\\/]sample-snapshot[\\/]?$|[\\/]snapshot[\\/]real-sample-snapshot[\\/]?$/.test(
       source,
     ))
+
+/** The bundled sample a catalog's last ingest read (this installation's copy of it), or undefined for another. */
+const recordedSampleOf = async (catalogDir: string): Promise<string | undefined> => {
+  try {
+    const stated = JSON.parse(await readFile(join(catalogDir, 'catalog.json'), 'utf8')) as {
+      ingests?: { snapshotDir?: unknown }[]
+    }
+    const source = stated.ingests?.at(-1)?.snapshotDir
+    if (!isBundledSample(source)) return undefined
+    return /real-sample-snapshot[\\/]?$/.test(String(source)) ? REAL_SAMPLE_SNAPSHOT_DIR : SAMPLE_SNAPSHOT_DIR
+  } catch {
+    return undefined
+  }
+}
 
 const isStaleSampleCatalog = async (catalogDir: string): Promise<boolean> => {
   const manifest = await readCatalogManifest(catalogDir)

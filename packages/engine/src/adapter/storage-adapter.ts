@@ -67,11 +67,11 @@ export interface Citation {
 /** Which citations of some works `findCitations` looks up. */
 export type CitationDirection = 'cited' | 'citing' | 'between'
 
-/** The citations `findCitations` found, and how many cited works it left out because it does not hold them. */
+/** The citations `findCitations` found, and the cited works it left out because it does not hold them. */
 export interface CitationsResult {
   readonly citations: readonly Citation[]
-  /** Distinct works the given works cite that the storage does not hold (always 0 for `citing`). */
-  readonly citedNotHeld: number
+  /** The short ids of the works the given works cite that the storage does not hold, each once (none for `citing`). */
+  readonly citedNotHeld: readonly string[]
 }
 
 /**

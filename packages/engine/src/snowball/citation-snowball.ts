@@ -98,8 +98,8 @@ async function snowballByCitations(
    * The citations of `ids` in `direction`, a statement per slice. At a step (`depth`), the works they would add
    * are counted as they come: past the limit the step stops with the error before reading further slices.
    */
+  const citedNotHeld = new Set<string>()
   const citationsOf = async (ids: readonly string[], direction: CitationDirection, depth?: number) => {
-    let citedNotHeld = 0
     const citations: Citation[] = []
     const added = new Set<string>()
     // The citations between works need every work in one statement (at most the node limit).
@@ -114,11 +114,10 @@ async function snowballByCitations(
       }
       if (depth !== undefined && graph.size + added.size > limit)
         throw new SnowballTooLargeError(depth, graph.size + added.size, limit)
-      citedNotHeld += found.citedNotHeld
+      for (const id of found.citedNotHeld) citedNotHeld.add(id)
     }
-    return { citations, citedNotHeld }
+    return citations
   }
-  let citedNotHeld = 0
   let frontier = [...seeds.keys()]
   for (let depth = 1; depth <= request.depth && frontier.length > 0; depth++) {
     // Both ways at once (a storage answers two statements side by side); the works are added cited first, so
@@ -128,22 +127,17 @@ async function snowballByCitations(
       request.direction === 'cited' ? undefined : citationsOf(frontier, 'citing', depth),
     ])
     const next: string[] = []
-    citedNotHeld += cited?.citedNotHeld ?? 0
-    for (const citation of cited?.citations ?? [])
-      if (graph.add(citation.cited, depth)) next.push(citation.cited)
-    for (const citation of citing?.citations ?? [])
-      if (graph.add(citation.citing, depth)) next.push(citation.citing)
+    for (const citation of cited ?? []) if (graph.add(citation.cited, depth)) next.push(citation.cited)
+    for (const citation of citing ?? []) if (graph.add(citation.citing, depth)) next.push(citation.citing)
     frontier = next
   }
   // Every citation among the works reached, in one statement: the last step's works cite hundreds of works each
   // that the snowball does not hold, which a lookup of their references would read only to drop.
   const works = graph.works()
-  for (const citation of (
-    await citationsOf(
-      works.map(({ id }) => id),
-      'between',
-    )
-  ).citations)
+  for (const citation of await citationsOf(
+    works.map(({ id }) => id),
+    'between',
+  ))
     graph.cite(citation)
 
   const records = new Map<string, Uint8Array | EntityRecord>()
@@ -172,7 +166,7 @@ async function snowballByCitations(
   return {
     nodes,
     edges: graph.citations().filter(({ citing, cited }) => kept.has(citing) && kept.has(cited)),
-    citedNotHeld,
+    citedNotHeld: citedNotHeld.size,
   }
 }
 
@@ -198,12 +192,13 @@ async function snowballByRecords(
     return id === undefined ? [] : [id]
   }
   let frontier = request.seeds.flatMap((record) => reachedIds(record, 0))
-  let citedNotHeld = 0
+  // Each work cited but not held, once, however many works cite it.
+  const notHeld = new Set<string>()
   for (let depth = 1; depth <= request.depth && frontier.length > 0; depth++) {
     const next: string[] = []
     if (request.direction !== 'citing') {
       const wanted = [...new Set(frontier.flatMap((id) => reached.get(id)!.cites))].filter(
-        (id) => !graph.has(id),
+        (id) => !graph.has(id) && !notHeld.has(id),
       )
       // In slices of the limit: past it, the first slice that fills it stops the walk before the rest are read.
       for (const slice of slices(wanted, Math.max(1, limit))) {
@@ -214,10 +209,10 @@ async function snowballByRecords(
           slice.map((id) => ({ kind: 'openalex', id })),
           options,
         )
-        for (const result of results) {
-          if (result.status !== 'found') citedNotHeld++
+        results.forEach((result, at) => {
+          if (result.status !== 'found') notHeld.add(slice[at]!)
           else next.push(...reachedIds(result.jsonBytes ?? result.record, depth))
-        }
+        })
       }
     }
     if (request.direction !== 'cited')
@@ -245,7 +240,7 @@ async function snowballByRecords(
   return {
     nodes: graph.works().map(({ id, depth }) => ({ id, depth, record: reached.get(id)!.record })),
     edges: graph.citations(),
-    citedNotHeld,
+    citedNotHeld: notHeld.size,
   }
 }
 

@@ -2,6 +2,7 @@
 // query repeated on the same data: `meta.data_version` where an answer has `meta`, and the `Data-Version` header
 // on every response (a single entity's answer is the record itself).
 import type { H3Event } from 'h3'
+import { withEditedHeaders } from '../server/byte-responses.ts'
 
 export interface DataVersion {
   /** The name the server gives the catalog (`default` unless it serves several). */
@@ -27,8 +28,24 @@ export const dataVersionHeader = (version: DataVersion): string =>
 
 const versions = new WeakMap<H3Event, DataVersion>()
 
+/**
+ * Marks the request as answered from `version`: its answer, an error's too, carries the header. h3 adds the
+ * headers set here to an answer below 400 and those of `errHeaders` to a returned error; a thrown one gets it
+ * from the app's error hook (`withDataVersionHeader`).
+ */
 export const setDataVersion = (event: H3Event, version: DataVersion): void => {
   versions.set(event, version)
+  const value = dataVersionHeader(version)
+  event.res.headers.set(DATA_VERSION_HEADER, value)
+  event.res.errHeaders.set(DATA_VERSION_HEADER, value)
+}
+
+/** The error response with the request's data version header (for the app's error hook). */
+export const withDataVersionHeader = (response: Response, event: H3Event | undefined): Response => {
+  const version = event === undefined ? undefined : versions.get(event)
+  return version === undefined
+    ? response
+    : withEditedHeaders(response, (headers) => headers.set(DATA_VERSION_HEADER, dataVersionHeader(version)))
 }
 
 /** The version of the data the request is answered from, or undefined when the app was given none. */

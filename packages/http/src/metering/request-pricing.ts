@@ -114,8 +114,9 @@ export const priceRequest = async (
   if (segments.length === 2 && segments[1] === EXPORT_SEGMENT) return undefined
   // A bulk lookup is priced by its ids, known once its body is read: its handler charges them too.
   if (segments.length === 2 && segments[1] === LOOKUP_SEGMENT && method === 'POST') return undefined
-  // A snowball is priced by the works it answers, known once it has run: its handler charges them.
-  if (segments.length === 2 && segments[1] === SNOWBALL_SEGMENT) return undefined
+  // A snowball costs a list call at the gate, so a budget that cannot pay one never runs it; the works it
+  // answers past the first thousand are known once it has run, and its handler charges them then.
+  if (segments.length === 2 && segments[1] === SNOWBALL_SEGMENT && entity === 'works') return 'list'
   if (segments.length > 1) return 'singleton'
   if (method !== 'GET' && method !== 'HEAD') return undefined
   const { planning } = readListOnce(context, entity, request.url, planOptions)

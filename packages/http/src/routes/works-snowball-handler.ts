@@ -3,6 +3,7 @@
 // one answer: what openalexR's `oa_snowball` and review tools gather page by page. Priced like a list per
 // thousand works answered, charged once the snowball is known and only when it is answered.
 import {
+  costUsdOf,
   isSnowballTooLargeError,
   MAX_SNOWBALL_NODES,
   type SnowballResult,
@@ -32,7 +33,8 @@ interface SeedMiss {
 
 const tooLargeError = (request: SnowballRequestParameters, depth: number, reached: number): ApiError => {
   const narrower = [
-    ...(request.depth > 1 ? ['depth=1'] : []),
+    // depth=1 helps only when the limit was passed at the second step.
+    ...(depth > 1 ? ['depth=1'] : []),
     ...(request.direction === 'both' ? ['one direction (cited or citing)'] : []),
     'fewer seeds',
   ]
@@ -126,11 +128,13 @@ export const worksSnowballHandler =
       if (isSnowballTooLargeError(error)) throw tooLargeError(request, error.depth, error.reached)
       throw error
     }
-    // Priced by the works answered, known only now: a budget that cannot pay is refused (429) and charged nothing.
-    const costUsd = recordsCostUsd(result.nodes.length)
+    // A list call was charged at the gate; the works answered past the first thousand are known only now (a
+    // budget that cannot pay them is refused with 429, and the gate's charge is refunded with the request).
+    const costUsd = Math.max(costUsdOf('list'), recordsCostUsd(result.nodes.length))
     const metered = meteredRequestOf(event)
-    if (metered !== undefined && costUsd > 0) {
-      const refused = await metered.chargeMore(costUsd)
+    const more = costUsd - costUsdOf('list')
+    if (metered !== undefined && more > 0) {
+      const refused = await metered.chargeMore(more)
       if (refused !== undefined) return refused
     }
     const parts = bodyParts(request, misses, result, costUsd, dataVersionMeta(event))

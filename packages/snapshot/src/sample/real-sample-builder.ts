@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 import { type SnapshotLine, type WrittenEntity, writeEntity } from './legacy-snapshot-writer.ts'
 
-/** Records per part file: two parts for the 4,431 works, so the ingest reads them in parallel. */
+/** Records per part file: more than any one `updated_date` partition of these works holds, so one part each. */
 const REAL_RECORDS_PER_PART = 2500
 
 /** Fields of the source records that are not OpenAlex's: what the measurements label them with. */

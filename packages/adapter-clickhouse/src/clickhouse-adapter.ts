@@ -60,6 +60,12 @@ export interface ClickHouseAdapterOptions {
    * Default: the catalog's own LSA model, read from the served version's files.
    */
   readonly embedder?: Embedder
+  /**
+   * One loaded version to read (its database, `listVersions`), whatever is loaded after it: a server of
+   * pinned data versions (`oqlkit serve --clickhouse` names each). Default: the newest, asked again at most
+   * once a second, so that a load switches every later query.
+   */
+  readonly version?: string
 }
 
 type PageRow = { __id: string; __score?: number | null; [key: string]: unknown }
@@ -90,7 +96,11 @@ const versionLayoutOf = async (client: ClickHouseClient, database: string): Prom
 export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): StorageAdapter => {
   const { client } = options
   const driver = new ClickHouseDriver(client, options.maxExecutionSeconds ?? 60)
-  const versions = new ServedVersionCache(client, options.catalog)
+  const { version } = options
+  const versions =
+    version === undefined
+      ? new ServedVersionCache(client, options.catalog)
+      : { database: () => Promise.resolve(version) }
   const searchIndexes = new SearchIndexCache(client)
   const semantic = new ClickHouseSemanticSearch(client, options.embedder)
 

@@ -11,7 +11,8 @@ import {
   sharedClickHouseSample,
 } from '@oqlkit/adapter-clickhouse/test-support'
 import { runCli } from '@oqlkit/cli'
-import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
+import { ingestSnapshot } from '@oqlkit/ingest'
+import { sharedSampleCatalog, work, writeLegacySnapshot } from '@oqlkit/ingest/test-support'
 import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ServerProcess, startServerProcess } from './support/server-process.ts'
@@ -304,6 +305,60 @@ onChdb('oqlkit serve --clickhouse (chdb behind the test stand-in for its HTTP in
       else expect(Object.keys(houseRest).sort(), path).toEqual(Object.keys(duckRest).sort())
     }
   }, 240_000)
+
+  it('serves each version a load keeps as a data version, the newest by default, switching at a load', async () => {
+    // Two tiny core catalogs (20 and 21 works) loaded into a catalog of their own in the shared ClickHouse.
+    const tinyCatalog = async (works: number) => {
+      const snapshotDir = join(scratch, `tiny-${works}-snapshot`)
+      const records = Array.from({ length: works }, (_, at) => work(at + 1, '2025-01-01T00:00:00'))
+      writeLegacySnapshot(snapshotDir, [{ entity: 'works', partition: '2025-01-01', content: records }])
+      const outDir = join(scratch, `tiny-${works}`)
+      await ingestSnapshot({ snapshotDir, outDir, searchIndex: false, vectors: false, textTagger: false })
+      return outDir
+    }
+    const twenty = await tinyCatalog(20)
+    const twentyOne = await tinyCatalog(21)
+    const into = `${clickhouse.url}/pinned`
+    const load = async (catalogDir: string): Promise<string> => {
+      const loaded = await runCli(['load', '--catalog', catalogDir, '--into', into])
+      expect(loaded.exitCode, loaded.stderr).toBe(0)
+      return /database (pinned__v\w+),/.exec(loaded.stdout ?? '')?.[1] ?? 'no database named'
+    }
+    const older = await load(twenty)
+    const newer = await load(twentyOne)
+    const server = await startServerProcess(undefined, ['--clickhouse', into, '--no-metering'])
+    try {
+      const versionsListed = async () =>
+        ((await json(`${server.url}/`)).body.data_versions as { name: string; default: boolean }[]).map(
+          ({ name, default: first }) => [name, first],
+        )
+      const countIn = async (query: string) => {
+        const { status, body } = await json(`${server.url}/works?per_page=1${query}`)
+        const meta = body.meta as { count: number; data_version: { name: string } } | undefined
+        return [status, meta?.count, meta?.data_version.name]
+      }
+      expect(await versionsListed()).toEqual([
+        [newer, true],
+        [older, false],
+      ])
+      expect(await countIn('')).toEqual([200, 21, newer])
+      expect(await countIn(`&data_version=${older}`)).toEqual([200, 20, older])
+      // A load while it runs: served by default within a second, the one before it kept, the oldest dropped.
+      const newest = await load(twenty)
+      await new Promise((done) => setTimeout(done, 1_100))
+      expect(await versionsListed()).toEqual([
+        [newest, true],
+        [newer, false],
+      ])
+      expect(await countIn('')).toEqual([200, 20, newest])
+      expect(await countIn(`&data_version=${newer}`)).toEqual([200, 21, newer])
+      const gone = await json(`${server.url}/works?data_version=${older}`)
+      expect([gone.status, gone.body.code]).toEqual([400, 'unknown_data_version'])
+      expect(String(gone.body.message)).toContain(`give one of ${newest}, ${newer}`)
+    } finally {
+      await server.stop()
+    }
+  }, 180_000)
 
   it('refuses to start without a loaded catalog, or with --catalog beside --clickhouse, saying why', async () => {
     const missing = await runCli(['serve', '--clickhouse', `${clickhouse.url}/never_loaded`, '--port', '0'])

@@ -19,10 +19,34 @@ export interface ServedCatalog {
   readonly app: { fetch(request: Request): Response | Promise<Response> }
 }
 
+/**
+ * The catalogs served now, the default first, asked before each request: for a store whose versions come and
+ * go while the server runs (a ClickHouse that `oqlkit load` fills: the newest load is the default, and those
+ * it keeps stay reachable by name).
+ */
+export type CatalogDirectory = () => Promise<readonly ServedCatalog[]>
+
 export interface CatalogsAppOptions extends ServingOptions {
   /** The catalogs, the default first; names (and fingerprints) pick them. */
-  readonly catalogs: readonly ServedCatalog[]
+  readonly catalogs: readonly ServedCatalog[] | CatalogDirectory
   readonly logError?: (error: unknown) => void
+}
+
+const namesOf = (pick: Map<string, ServedCatalog>): string[] => [
+  ...new Set([...pick.values()].map(({ version }) => version.name)),
+]
+
+/** The catalogs by name, then by fingerprint where that names no other (two catalogs may hold the same data). */
+const catalogsByName = (catalogs: readonly ServedCatalog[]): Map<string, ServedCatalog> => {
+  const pick = new Map<string, ServedCatalog>()
+  for (const served of catalogs) {
+    if (pick.has(served.version.name))
+      throw new RangeError(`Two catalogs are named ${served.version.name}: give each its own name`)
+    pick.set(served.version.name, served)
+  }
+  for (const served of catalogs)
+    if (!pick.has(served.version.fingerprint)) pick.set(served.version.fingerprint, served)
+  return pick
 }
 
 /** The request for the chosen catalog: the URL without `data_version`, the same body, headers and client. */
@@ -55,23 +79,27 @@ const keepVersionInRedirect = (response: Response, versionPair: string): Respons
 }
 
 export const createCatalogsApp = (options: CatalogsAppOptions): H3 => {
-  const [first] = options.catalogs
-  if (first === undefined) throw new RangeError('A catalogs app needs at least one catalog')
-  const pick = new Map<string, ServedCatalog>()
-  for (const served of options.catalogs) {
-    if (pick.has(served.version.name))
-      throw new RangeError(`Two catalogs are named ${served.version.name}: give each its own name`)
-    pick.set(served.version.name, served)
+  const given = options.catalogs
+  let catalogsNow: () => Promise<{ first: ServedCatalog; pick: Map<string, ServedCatalog> }>
+  if (typeof given === 'function')
+    catalogsNow = async () => {
+      const catalogs = await given()
+      const [first] = catalogs
+      if (first === undefined) throw new Error('The server holds no catalog to answer from')
+      return { first, pick: catalogsByName(catalogs) }
+    }
+  else {
+    const [first] = given
+    if (first === undefined) throw new RangeError('A catalogs app needs at least one catalog')
+    const fixed = { first, pick: catalogsByName(given) }
+    catalogsNow = () => Promise.resolve(fixed)
   }
-  // A fingerprint picks its catalog too, unless two catalogs hold the same data (or a name is one).
-  for (const served of options.catalogs)
-    if (!pick.has(served.version.fingerprint)) pick.set(served.version.fingerprint, served)
-  const names = options.catalogs.map(({ version }) => version.name)
   const app = new H3({ silent: true, onError: (error) => errorResponse(error, options.logError) })
   useServingLayers(app, options, options.logError)
   app.use(async (event) => {
     const parameters = readQueryParameters(rawQueryOf(event.req.url))
     const asked = parameters.filter((parameter) => parameter.name === DATA_VERSION_PARAMETER)
+    const { first, pick } = await catalogsNow()
     if (asked.length === 0) return first.app.fetch(event.req)
     if (asked.length > 1)
       throw new ApiError(400, [
@@ -88,7 +116,7 @@ export const createCatalogsApp = (options: CatalogsAppOptions): H3 => {
         {
           error: 'unknown_data_version',
           parameter: DATA_VERSION_PARAMETER,
-          message: `${DATA_VERSION_PARAMETER}=${value} is not a version of this server's data: give one of ${names.join(', ')} (or its fingerprint), or leave it out for ${first.version.name}. GET / lists them.`,
+          message: `${DATA_VERSION_PARAMETER}=${value} is not a version of this server's data: give one of ${namesOf(pick).join(', ')} (or its fingerprint), or leave it out for ${first.version.name}. GET / lists them.`,
         },
       ])
     const kept = parameters

@@ -12,6 +12,7 @@ export { type CollectionsOptions, useCollections } from './collections/collectio
 export { createCollectionsApp } from './collections/collections-app.ts'
 export { type AppOptions, type CatalogInfo, createApp } from './create-app.ts'
 export {
+  type CatalogDirectory,
   type CatalogsAppOptions,
   createCatalogsApp,
   DATA_VERSION_PARAMETER,

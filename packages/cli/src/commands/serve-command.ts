@@ -29,16 +29,12 @@ import {
   trackOpenResponses,
 } from '@oqlkit/http'
 import { type CliCommand, usageError } from './cli-command.ts'
+import { ClickHouseVersionCatalogs } from './clickhouse-versions-opener.ts'
 import { parseCommandLine, UsageProblem } from './command-line-parser.ts'
 import { describeLocation, openServerKeys, openServerMetering, type StoreLocation } from './metering-setup.ts'
 import { SERVE_COMMAND_LINE } from './serve-command-line.ts'
 import { readServeSettings, type ServeSettings } from './serve-settings-reader.ts'
-import {
-  namedCatalog,
-  type OpenedCatalog,
-  openCatalogFolder,
-  openClickHouseCatalog,
-} from './served-catalog-opener.ts'
+import { namedCatalog, type OpenedCatalog, openCatalogFolder } from './served-catalog-opener.ts'
 import { guardUnhandledRejections } from './unhandled-rejection-guard.ts'
 
 /** The largest request head (request line and headers) the server reads. */
@@ -135,26 +131,34 @@ export const serveCommand: CliCommand = {
       exportSlots: concurrency.exportSlots,
     })
 
-    // Every catalog served, the default first: one, or each `--catalog NAME=DIR` (data_version=NAME picks it).
+    // Every catalog served, the default first: one, or each `--catalog NAME=DIR` (data_version=NAME picks it),
+    // or the versions a ClickHouse keeps, the newest first (asked again as the server runs).
     const catalogs: OpenedCatalog[] = []
-    const closeAdapters = () => Promise.all(catalogs.map((opened) => opened.adapter.close()))
+    let clickhouse: ClickHouseVersionCatalogs | undefined
+    const closeAdapters = async () => {
+      await Promise.all(catalogs.map((opened) => opened.adapter.close()))
+      await clickhouse?.close()
+    }
     try {
-      for (const folder of settings.clickhouse === undefined ? settings.catalogs : [undefined]) {
-        const opened =
-          settings.clickhouse === undefined || folder !== undefined
-            ? await openCatalogFolder(
-                this,
-                { ...settings, catalogDir: folder!.dir },
-                concurrency.connections,
-                context,
-              )
-            : await openClickHouseCatalog(this, settings.clickhouse, settings)
-        if ('exitCode' in opened) {
-          await closeAdapters()
-          return opened
+      if (settings.clickhouse !== undefined) {
+        const opened = await ClickHouseVersionCatalogs.open(this, settings.clickhouse, settings)
+        if ('exitCode' in opened) return opened
+        clickhouse = opened
+        catalogs.push(opened.first)
+      } else
+        for (const folder of settings.catalogs) {
+          const opened = await openCatalogFolder(
+            this,
+            { ...settings, catalogDir: folder.dir },
+            concurrency.connections,
+            context,
+          )
+          if ('exitCode' in opened) {
+            await closeAdapters()
+            return opened
+          }
+          catalogs.push(namedCatalog(opened, folder.name))
         }
-        catalogs.push(folder === undefined ? opened : namedCatalog(opened, folder.name))
-      }
     } catch (error) {
       // A later catalog that cannot be opened (a folder it may not read) closes those opened before it.
       await closeAdapters()
@@ -204,7 +208,10 @@ export const serveCommand: CliCommand = {
     // paths do not collide) and, when asked, on a port of its own.
     // Each catalog is an app of its own, sharing the limits, metering and collections; the serving layers wrap
     // them once, and data_version= picks the app.
-    const versions = catalogs.map((opened) => opened.catalogInfo.version!)
+    const versions =
+      clickhouse === undefined
+        ? catalogs.map((opened) => opened.catalogInfo.version!)
+        : () => clickhouse!.versions()
     const appOf = (opened: OpenedCatalog) =>
       createApp({
         ...(collections === undefined ? {} : { collections: { store: collections, callers: mainCallers } }),
@@ -218,7 +225,10 @@ export const serveCommand: CliCommand = {
         writeParquet: writeJsonLinesAsParquet,
       })
     const app = createCatalogsApp({
-      catalogs: catalogs.map((opened) => ({ version: opened.catalogInfo.version!, app: appOf(opened) })),
+      catalogs:
+        clickhouse === undefined
+          ? catalogs.map((opened) => ({ version: opened.catalogInfo.version!, app: appOf(opened) }))
+          : clickhouse.directory(appOf),
       ...serving,
     })
     // Node refuses request heads over 16 KB with a bare 431; a larger limit lets the app answer long GET

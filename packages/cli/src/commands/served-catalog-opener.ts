@@ -1,16 +1,9 @@
-// The catalog `oqlkit serve` serves, opened: a catalog folder on DuckDB (the bundled sample built into it on a
-// first start) or the version a ClickHouse serves, each with its text tagger and the model that embeds
-// semantic queries.
+// A catalog folder `oqlkit serve` serves, opened on DuckDB (the bundled sample built into it on a first start),
+// with its text tagger and the model that embeds semantic queries. The versions a ClickHouse keeps are opened
+// by clickhouse-versions-opener.ts.
 import { existsSync, readdirSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import {
-  type ClickHouseTarget,
-  connectClickHouse,
-  createClickHouseAdapter,
-  readClickHouseCatalogModels,
-  servedVersion,
-} from '@oqlkit/adapter-clickhouse'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import {
   catalogVersionOf,
@@ -20,8 +13,7 @@ import {
   readCatalogManifest,
   vectorIndexOf,
 } from '@oqlkit/catalog'
-import type { StorageAdapter } from '@oqlkit/engine'
-import { type Embedder, embeddersMatch, writeEmbedderMismatchMessage } from '@oqlkit/engine'
+import type { Embedder, StorageAdapter } from '@oqlkit/engine'
 import type { CatalogInfo } from '@oqlkit/http'
 import { ingestSnapshot } from '@oqlkit/ingest'
 import { REAL_SAMPLE_SNAPSHOT_DIR, SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
@@ -155,94 +147,6 @@ export const openCatalogFolder = async (
     vectors,
     ...(hasUnreadableSearchIndex(manifest.manifest) ? { unreadableSearchIndex: true } : {}),
     serving: catalogDir,
-  }
-}
-
-/**
- * The catalog a ClickHouse serves (`oqlkit load`): its served version must exist; the API's entity counts are
- * that version's. Its text tagger and the model that embeds semantic queries are read from the version's
- * files, as a server of the catalog folder reads them from the folder (or queries are embedded by the
- * embeddings server given, for vectors made by one).
- */
-export const openClickHouseCatalog = async (
-  command: CliCommand,
-  target: ClickHouseTarget,
-  settings: ServeSettings,
-): Promise<OpenedCatalog | CommandResult> => {
-  const client = connectClickHouse(target)
-  try {
-    const version = await servedVersion(client, target.catalog)
-    if (version === undefined) {
-      await client.close()
-      return serveFailure(
-        `${target.endpoint} holds no loaded version of the catalog ${target.catalog}: load one with oqlkit load --into ${target.endpoint}/${target.catalog}`,
-      )
-    }
-    let models: Awaited<ReturnType<typeof readClickHouseCatalogModels>>
-    try {
-      models = await readClickHouseCatalogModels(client, version.database)
-    } catch (error) {
-      await client.close()
-      return serveFailure(
-        `the models of ${version.database} cannot be read (${messageOf(error)}); load the catalog again.`,
-      )
-    }
-    const { vectors } = models
-    let embedder: Embedder | undefined = models.embedder
-    if (settings.embeddingsUrl !== undefined) {
-      const model = settings.embeddingsModel ?? vectors?.embedder.model
-      if (model === undefined) {
-        await client.close()
-        return usageError(
-          command,
-          '--embeddings-url needs --embeddings-model (this catalog records no served model)',
-        )
-      }
-      try {
-        embedder = await createOpenAiEmbedder({ url: settings.embeddingsUrl, model })
-      } catch (error) {
-        await client.close()
-        return serveFailure(messageOf(error))
-      }
-    }
-    // Refused at start, as a DuckDB server refuses the folder: queries embedded by another model than the
-    // vectors' would be ranked by nonsense.
-    if (vectors !== undefined && embedder !== undefined && !embeddersMatch(vectors.embedder, embedder)) {
-      await client.close()
-      return serveFailure(writeEmbedderMismatchMessage(vectors.embedder, embedder))
-    }
-    const adapter = createClickHouseAdapter({
-      client,
-      catalog: target.catalog,
-      maxExecutionSeconds: settings.queryTimeoutSeconds,
-      ...(settings.embeddingsUrl === undefined || embedder === undefined ? {} : { embedder }),
-    })
-    return {
-      adapter: {
-        ...adapter,
-        capabilities: {
-          ...adapter.capabilities,
-          semanticSearch: vectors !== undefined && embedder !== undefined,
-        },
-        close: async () => client.close(),
-      },
-      tagger: models.tagger,
-      catalogInfo: {
-        createdAt: version.catalogCreatedAt,
-        entities: version.entityRows,
-        // Named by the version's database, as `oqlkit load` published it; one loaded without its catalog.json
-        // is fingerprinted by that name.
-        version: {
-          name: version.database,
-          ...(models.dataVersion ?? { snapshotDate: null, fingerprint: version.database }),
-        },
-      },
-      vectors,
-      serving: `the catalog ${target.catalog} in ClickHouse at ${target.endpoint} (${version.database})`,
-    }
-  } catch (error) {
-    await client.close()
-    return serveFailure(`ClickHouse at ${target.endpoint} did not answer: ${messageOf(error)}`)
   }
 }
 

@@ -27,7 +27,7 @@ A list answers \`{meta, results}\`: \`meta.count\` says how many match, \`page\`
 
 ## Which data
 
-Every answer names the data it comes from: \`meta.data_version\` (\`{name, snapshot_date, fingerprint}\`) where an answer has \`meta\`, and the \`Data-Version\` header on every response. A server may hold several versions at once (\`oqlkit serve --catalog NAME=DIR …\`): \`data_version=NAME\` (or its fingerprint) on any route picks one, the first without it; \`GET /\` lists them, and a version the server does not hold is a 400 \`unknown_data_version\`.
+Every answer names the data it comes from: \`meta.data_version\` (\`{name, snapshot_date, fingerprint}\`) where an answer has \`meta\`, and the \`Data-Version\` header on every response. A server may hold several versions at once (\`oqlkit serve --catalog NAME=DIR …\`, or the versions a ClickHouse keeps, the newest loaded the default): \`data_version=NAME\` (or its fingerprint) on any route picks one, the first without it; \`GET /\` lists them, and a version the server does not hold is a 400 \`unknown_data_version\`.
 
 ## Errors
 

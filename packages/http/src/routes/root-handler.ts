@@ -10,9 +10,16 @@ export interface CatalogInfo {
   readonly version?: DataVersion
   /**
    * Every version the server answers from, the default first, when it serves several catalogs
-   * (`createCatalogsApp`); without, only `version`.
+   * (`createCatalogsApp`); without, only `version`. Asked at each request where the versions come and go
+   * while the server runs (a ClickHouse that loads fill).
    */
-  readonly versions?: readonly DataVersion[]
+  readonly versions?: readonly DataVersion[] | (() => Promise<readonly DataVersion[]>)
+}
+
+const versionsOf = async (catalog: CatalogInfo): Promise<readonly DataVersion[]> => {
+  const { versions } = catalog
+  if (typeof versions === 'function') return await versions()
+  return versions ?? (catalog.version === undefined ? [] : [catalog.version])
 }
 
 /**
@@ -20,7 +27,7 @@ export interface CatalogInfo {
  * it as a health check). With either, the root is the execute endpoint (`query-execute-handler.ts`).
  */
 export const rootHandler =
-  (adapter: StorageAdapter, catalog: CatalogInfo, version: string) => (): unknown => ({
+  (adapter: StorageAdapter, catalog: CatalogInfo, version: string) => async (): Promise<unknown> => ({
     name: 'oqlkit',
     version,
     status: 'ok',
@@ -31,8 +38,9 @@ export const rootHandler =
       ...(catalog.version === undefined ? {} : { data_version: dataVersionJson(catalog.version) }),
     },
     // The versions of the data this server answers from (`data_version=` picks one), the default first.
-    data_versions: (catalog.versions ?? (catalog.version === undefined ? [] : [catalog.version])).map(
-      (version, at) => ({ ...dataVersionJson(version), default: at === 0 }),
-    ),
+    data_versions: (await versionsOf(catalog)).map((version, at) => ({
+      ...dataVersionJson(version),
+      default: at === 0,
+    })),
     capabilities: adapter.capabilities,
   })

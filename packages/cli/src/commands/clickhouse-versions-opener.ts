@@ -1,0 +1,240 @@
+// The versions of a catalog that `oqlkit load` keeps in a ClickHouse, each served as a data version: the newest
+// is the default, and those a load keeps beside it (`--keep-versions`) are picked by name (`data_version=` the
+// version's database) or by fingerprint. The list is asked again at most once a second, so a load switches
+// the default at once without a restart, and every answer names the version that answered it: each version
+// is read by an adapter pinned to its database, never by one that follows the newest mid-request.
+import {
+  type CatalogVersion,
+  type ClickHouseTarget,
+  connectClickHouse,
+  createClickHouseAdapter,
+  listVersions,
+  readClickHouseCatalogModels,
+} from '@oqlkit/adapter-clickhouse'
+import { type Embedder, embeddersMatch, writeEmbedderMismatchMessage } from '@oqlkit/engine'
+import type { CatalogDirectory, DataVersion, ServedCatalog } from '@oqlkit/http'
+import { createOpenAiEmbedder } from '@oqlkit/text-models'
+import { type CliCommand, type CommandResult, usageError } from './cli-command.ts'
+import type { ServeSettings } from './serve-settings-reader.ts'
+import type { OpenedCatalog } from './served-catalog-opener.ts'
+
+/** How long the list of versions is believed: a load is served as the default within this time. */
+const VERSIONS_TTL_MS = 1000
+
+type ClickHouseClient = ReturnType<typeof connectClickHouse>
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+const serveFailure = (message: string): CommandResult => ({
+  exitCode: 1,
+  stderr: `oqlkit serve: ${message}\n`,
+})
+
+export class ClickHouseVersionCatalogs {
+  readonly #client: ClickHouseClient
+  readonly #target: ClickHouseTarget
+  readonly #settings: ServeSettings
+  /** The embeddings server's client (`--embeddings-url`), shared by every version; else each its own model. */
+  readonly #embedder: Embedder | undefined
+  #listed: { readonly versions: readonly CatalogVersion[]; readonly at: number }
+  #asking: Promise<readonly CatalogVersion[]> | undefined
+  readonly #opened = new Map<string, Promise<OpenedCatalog>>()
+  readonly #apps = new WeakMap<OpenedCatalog, ServedCatalog['app']>()
+  /** The newest version when the server started, opened: what the start messages describe. */
+  readonly first: OpenedCatalog
+
+  private constructor(
+    client: ClickHouseClient,
+    target: ClickHouseTarget,
+    settings: ServeSettings,
+    embedder: Embedder | undefined,
+    versions: readonly CatalogVersion[],
+    first: OpenedCatalog,
+  ) {
+    this.#client = client
+    this.#target = target
+    this.#settings = settings
+    this.#embedder = embedder
+    this.#listed = { versions, at: performance.now() }
+    this.first = first
+    this.#opened.set(versions[0]!.database, Promise.resolve(first))
+  }
+
+  /**
+   * The catalog's versions in the ClickHouse of `target`, the newest opened (and every other kept one, so a
+   * version that cannot be served is said at the start): a failure to start, saying why, when none is loaded,
+   * the server does not answer, or the newest cannot be served.
+   */
+  static async open(
+    command: CliCommand,
+    target: ClickHouseTarget,
+    settings: ServeSettings,
+  ): Promise<ClickHouseVersionCatalogs | CommandResult> {
+    const client = connectClickHouse(target)
+    const fail = async (result: CommandResult): Promise<CommandResult> => {
+      await client.close()
+      return result
+    }
+    let embedder: Embedder | undefined
+    try {
+      const versions = await listVersions(client, target.catalog)
+      const newest = versions[0]
+      if (newest === undefined)
+        return await fail(
+          serveFailure(
+            `${target.endpoint} holds no loaded version of the catalog ${target.catalog}: load one with oqlkit load --into ${target.endpoint}/${target.catalog}`,
+          ),
+        )
+      if (settings.embeddingsUrl !== undefined) {
+        const model =
+          settings.embeddingsModel ??
+          (await readClickHouseCatalogModels(client, newest.database).catch(() => undefined))?.vectors
+            ?.embedder.model
+        if (model === undefined)
+          return await fail(
+            usageError(
+              command,
+              '--embeddings-url needs --embeddings-model (this catalog records no served model)',
+            ),
+          )
+        try {
+          embedder = await createOpenAiEmbedder({ url: settings.embeddingsUrl, model })
+        } catch (error) {
+          return await fail(serveFailure(messageOf(error)))
+        }
+      }
+      let first: OpenedCatalog
+      try {
+        first = await openVersion(client, target, settings, newest, embedder)
+      } catch (error) {
+        return await fail(serveFailure(messageOf(error)))
+      }
+      const catalogs = new ClickHouseVersionCatalogs(client, target, settings, embedder, versions, first)
+      // The kept versions are opened now too, so that the first request naming one does not wait for its models.
+      for (const version of versions.slice(1)) catalogs.#openedVersion(version).catch(() => {})
+      return catalogs
+    } catch (error) {
+      return await fail(serveFailure(`ClickHouse at ${target.endpoint} did not answer: ${messageOf(error)}`))
+    }
+  }
+
+  /** The versions loaded now, newest first: asked again once the last answer is a second old. */
+  async #versionsNow(): Promise<readonly CatalogVersion[]> {
+    if (performance.now() - this.#listed.at < VERSIONS_TTL_MS) return this.#listed.versions
+    this.#asking ??= listVersions(this.#client, this.#target.catalog)
+      .then((versions) => {
+        // An empty list is a catalog being reloaded from nothing or dropped: the versions known still answer
+        // (their databases stand until a load drops them).
+        if (versions.length > 0) this.#listed = { versions, at: performance.now() }
+        for (const database of this.#opened.keys())
+          if (!versions.some((version) => version.database === database)) this.#opened.delete(database)
+        return this.#listed.versions
+      })
+      // A ClickHouse that does not answer the list now: the versions known, until it does.
+      .catch(() => this.#listed.versions)
+      .finally(() => {
+        this.#asking = undefined
+      })
+    return this.#asking
+  }
+
+  #openedVersion(version: CatalogVersion): Promise<OpenedCatalog> {
+    let opened = this.#opened.get(version.database)
+    if (opened === undefined) {
+      opened = openVersion(this.#client, this.#target, this.#settings, version, this.#embedder)
+      this.#opened.set(version.database, opened)
+      // Asked again by the next request, rather than failing every one after a passing error.
+      opened.catch(() => this.#opened.delete(version.database))
+    }
+    return opened
+  }
+
+  /** Every version loaded now, opened, newest first. */
+  async #catalogsNow(): Promise<OpenedCatalog[]> {
+    const versions = await this.#versionsNow()
+    const opened = await Promise.allSettled(versions.map((version) => this.#openedVersion(version)))
+    // A version that cannot be served is left out of the list (the newest one too: the next answers then).
+    return opened.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []))
+  }
+
+  /** The catalogs for `createCatalogsApp`, each version's app made once by `appOf`. */
+  directory(appOf: (opened: OpenedCatalog) => ServedCatalog['app']): CatalogDirectory {
+    return async () =>
+      (await this.#catalogsNow()).map((opened) => {
+        let app = this.#apps.get(opened)
+        if (app === undefined) {
+          app = appOf(opened)
+          this.#apps.set(opened, app)
+        }
+        return { version: opened.catalogInfo.version!, app }
+      })
+  }
+
+  /** The data versions served now, the default first (`GET /`). */
+  async versions(): Promise<DataVersion[]> {
+    return (await this.#catalogsNow()).map((opened) => opened.catalogInfo.version!)
+  }
+
+  async close(): Promise<void> {
+    await this.#client.close()
+  }
+}
+
+/**
+ * One loaded version, served by an adapter pinned to its database: its text tagger and the model that embeds
+ * semantic queries read from the version's files, or queries embedded by the embeddings server given, for
+ * vectors made by one. Throws, saying why, when it cannot be served.
+ */
+const openVersion = async (
+  client: ClickHouseClient,
+  target: ClickHouseTarget,
+  settings: ServeSettings,
+  version: CatalogVersion,
+  embeddingsServer: Embedder | undefined,
+): Promise<OpenedCatalog> => {
+  let models: Awaited<ReturnType<typeof readClickHouseCatalogModels>>
+  try {
+    models = await readClickHouseCatalogModels(client, version.database)
+  } catch (error) {
+    throw new Error(
+      `the models of ${version.database} cannot be read (${messageOf(error)}); load the catalog again.`,
+    )
+  }
+  const { vectors } = models
+  const embedder = embeddingsServer ?? models.embedder
+  // Refused, as a DuckDB server refuses the folder: queries embedded by another model than the vectors'
+  // would be ranked by nonsense.
+  if (vectors !== undefined && embedder !== undefined && !embeddersMatch(vectors.embedder, embedder))
+    throw new Error(writeEmbedderMismatchMessage(vectors.embedder, embedder))
+  const adapter = createClickHouseAdapter({
+    client,
+    catalog: target.catalog,
+    version: version.database,
+    maxExecutionSeconds: settings.queryTimeoutSeconds,
+    ...(embeddingsServer === undefined ? {} : { embedder: embeddingsServer }),
+  })
+  return {
+    adapter: {
+      ...adapter,
+      capabilities: {
+        ...adapter.capabilities,
+        semanticSearch: vectors !== undefined && embedder !== undefined,
+      },
+      // The versions share one client, closed with them (`ClickHouseVersionCatalogs.close`).
+      close: async () => {},
+    },
+    tagger: models.tagger,
+    catalogInfo: {
+      createdAt: version.catalogCreatedAt,
+      entities: version.entityRows,
+      // Named by the version's database, as `oqlkit load` published it; one loaded without its catalog.json
+      // is fingerprinted by that name.
+      version: {
+        name: version.database,
+        ...(models.dataVersion ?? { snapshotDate: null, fingerprint: version.database }),
+      },
+    },
+    vectors,
+    serving: `the catalog ${target.catalog} in ClickHouse at ${target.endpoint} (${version.database})`,
+  }
+}

@@ -140,6 +140,39 @@ describe('POST /{entities}/lookup', () => {
     }
   })
 
+  it('sends a large answer as it is read, a chunk at a time, while cheap requests are answered', async () => {
+    // Every work of the sample whole: about 2 MB of JSON Lines, more than one chunk.
+    const ids = works.map((work) => shortOf(work.id))
+    const response = await sample.app.fetch(
+      new Request('http://localhost/works/lookup?format=jsonl', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ids }),
+      }),
+    )
+    expect(response.status).toBe(200)
+    // A stream: its length is not known before it is sent.
+    expect(response.headers.get('content-length')).toBeNull()
+    const reader = response.body!.getReader()
+    const chunks: Uint8Array[] = [(await reader.read()).value!]
+    // Part of the answer is read and the rest waits for the client: another request is answered meanwhile.
+    const single = await sample.app.fetch(new Request(`http://localhost/works/${ids[1]}`))
+    expect(single.status).toBe(200)
+    for (;;) {
+      const next = await reader.read()
+      if (next.done) break
+      chunks.push(next.value)
+    }
+    expect(chunks.length).toBeGreaterThan(2)
+    const lines = new TextDecoder()
+      .decode(Buffer.concat(chunks))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as LookupResultBody)
+    expect(lines.map((line) => line.record?.id)).toEqual(works.map((work) => work.id))
+    expect(lines.map((line) => line.input)).toEqual(ids)
+  })
+
   it('answers hostile ids one by one, at once: very long, unpaired surrogates, random', async () => {
     const long = `doi:10.1/${'/'.repeat(400_000)}x`
     const started = performance.now()

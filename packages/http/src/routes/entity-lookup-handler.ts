@@ -9,8 +9,7 @@ import { meteredRequestOf } from '../metering/metered-request.ts'
 import { recordsCostUsd } from '../metering/records-price.ts'
 import { entityOfPath } from '../request/entity-paths.ts'
 import { type LookupRequest, readLookupRequest } from '../request/lookup-request-reader.ts'
-import { concatChunks } from '../server/byte-chunks.ts'
-import { jsonOrLinesResponse } from '../server/byte-responses.ts'
+import { jsonOrLinesResponse } from '../server/generated-response.ts'
 import { type LookupOutcome, lookUpIds } from './entity-id-lookup.ts'
 import { unknownEntityError } from './entity-list-handler.ts'
 
@@ -30,26 +29,21 @@ const resultBytes = (
   return [encoder.encode(head), recordJsonBytes(outcome.record, select), encoder.encode('}')]
 }
 
-const joined = (parts: readonly Uint8Array[]): Uint8Array =>
-  concatChunks(
-    parts,
-    parts.reduce((sum, part) => sum + part.byteLength, 0),
-  )
-
-const body = (
+/** The answer's bytes, a result at a time: JSON with `meta`, or JSON Lines of the results alone. */
+function* bodyPieces(
   request: LookupRequest,
   outcomes: readonly LookupOutcome[],
   costUsd: number,
   versionMeta: ReturnType<typeof dataVersionMeta>,
-): Uint8Array => {
-  const parts: Uint8Array[] = []
+): Generator<Uint8Array, void, undefined> {
   const select = request.select === null ? null : new Set(request.select)
   if (request.format === 'jsonl') {
     const newline = encoder.encode('\n')
-    outcomes.forEach((outcome, at) => {
-      parts.push(...resultBytes(request.ids[at]!, outcome, select), newline)
-    })
-    return joined(parts)
+    for (const [at, outcome] of outcomes.entries()) {
+      yield* resultBytes(request.ids[at]!, outcome, select)
+      yield newline
+    }
+    return
   }
   const found = outcomes.filter((outcome) => outcome.kind === 'found').length
   const meta = {
@@ -59,13 +53,13 @@ const body = (
     cost_usd: costUsd,
     ...versionMeta,
   }
-  parts.push(encoder.encode(`{"meta":${JSON.stringify(meta)},"results":[`))
-  outcomes.forEach((outcome, at) => {
-    if (at > 0) parts.push(encoder.encode(','))
-    parts.push(...resultBytes(request.ids[at]!, outcome, select))
-  })
-  parts.push(encoder.encode(']}'))
-  return joined(parts)
+  yield encoder.encode(`{"meta":${JSON.stringify(meta)},"results":[`)
+  const comma = encoder.encode(',')
+  for (const [at, outcome] of outcomes.entries()) {
+    if (at > 0) yield comma
+    yield* resultBytes(request.ids[at]!, outcome, select)
+  }
+  yield encoder.encode(']}')
 }
 
 export const entityLookupHandler =
@@ -84,5 +78,5 @@ export const entityLookupHandler =
       if (refused !== undefined) return refused
     }
     const outcomes = await lookUpIds(adapter, entity, request.ids)
-    return jsonOrLinesResponse(body(request, outcomes, costUsd, dataVersionMeta(event)), request.format)
+    return jsonOrLinesResponse(bodyPieces(request, outcomes, costUsd, dataVersionMeta(event)), request.format)
   }

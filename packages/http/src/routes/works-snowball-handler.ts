@@ -17,8 +17,7 @@ import { ApiError } from '../errors/api-error.ts'
 import { meteredRequestOf } from '../metering/metered-request.ts'
 import { recordsCostUsd } from '../metering/records-price.ts'
 import { readSnowballRequest, type SnowballRequestParameters } from '../request/snowball-request-reader.ts'
-import { concatChunks } from '../server/byte-chunks.ts'
-import { jsonOrLinesResponse } from '../server/byte-responses.ts'
+import { jsonOrLinesResponse } from '../server/generated-response.ts'
 import { type LookupOutcome, lookUpIds } from './entity-id-lookup.ts'
 
 const encoder = new TextEncoder()
@@ -45,39 +44,41 @@ const tooLargeError = (request: SnowballRequestParameters, depth: number, reache
   )
 }
 
-/** The answer's parts: JSON with `meta`, or JSON Lines of seeds not found, then works, then citations. */
-const bodyParts = (
+/**
+ * The answer's bytes, a work or a citation at a time: JSON with `meta`, or JSON Lines of seeds not found, then
+ * works, then citations.
+ */
+function* bodyPieces(
   request: SnowballRequestParameters,
   misses: readonly SeedMiss[],
   result: SnowballResult,
   costUsd: number,
   versionMeta: ReturnType<typeof dataVersionMeta>,
-): Uint8Array[] => {
+): Generator<Uint8Array, void, undefined> {
   const select = request.select === null ? null : new Set(request.select)
-  const parts: Uint8Array[] = []
   const node = (
     id: string,
     depth: number,
     record: SnowballResult['nodes'][number]['record'],
     jsonl: boolean,
-  ) => {
+  ): Uint8Array[] => {
     const url = JSON.stringify(urlOf(id))
-    parts.push(
+    return [
       encoder.encode(`{${jsonl ? '"type":"work",' : ''}"id":${url},"depth":${depth},"record":`),
       // Without a record (ids were all that was selected) the record is its id.
       record === undefined ? encoder.encode(`{"id":${url}}`) : recordJsonBytes(record, select),
       encoder.encode(jsonl ? '}\n' : '}'),
-    )
+    ]
   }
   const edgeJson = (citing: string, cited: string) =>
     `"citing":${JSON.stringify(urlOf(citing))},"cited":${JSON.stringify(urlOf(cited))}`
   if (request.format === 'jsonl') {
     for (const miss of misses)
-      parts.push(encoder.encode(`${JSON.stringify({ type: 'seed_not_found', ...miss })}\n`))
-    for (const { id, depth, record } of result.nodes) node(id, depth, record, true)
+      yield encoder.encode(`${JSON.stringify({ type: 'seed_not_found', ...miss })}\n`)
+    for (const { id, depth, record } of result.nodes) yield* node(id, depth, record, true)
     for (const { citing, cited } of result.edges)
-      parts.push(encoder.encode(`{"type":"citation",${edgeJson(citing, cited)}}\n`))
-    return parts
+      yield encoder.encode(`{"type":"citation",${edgeJson(citing, cited)}}\n`)
+    return
   }
   const meta = {
     count: result.nodes.length,
@@ -89,19 +90,18 @@ const bodyParts = (
     cost_usd: costUsd,
     ...versionMeta,
   }
-  parts.push(
-    encoder.encode(`{"meta":${JSON.stringify(meta)},"seeds_not_found":${JSON.stringify(misses)},"works":[`),
+  yield encoder.encode(
+    `{"meta":${JSON.stringify(meta)},"seeds_not_found":${JSON.stringify(misses)},"works":[`,
   )
-  result.nodes.forEach(({ id, depth, record }, at) => {
-    if (at > 0) parts.push(encoder.encode(','))
-    node(id, depth, record, false)
-  })
-  parts.push(encoder.encode('],"citations":['))
-  parts.push(
-    encoder.encode(result.edges.map(({ citing, cited }) => `{${edgeJson(citing, cited)}}`).join(',')),
-  )
-  parts.push(encoder.encode(']}'))
-  return parts
+  const comma = encoder.encode(',')
+  for (const [at, { id, depth, record }] of result.nodes.entries()) {
+    if (at > 0) yield comma
+    yield* node(id, depth, record, false)
+  }
+  yield encoder.encode('],"citations":[')
+  for (const [at, { citing, cited }] of result.edges.entries())
+    yield encoder.encode(`${at > 0 ? ',' : ''}{${edgeJson(citing, cited)}}`)
+  yield encoder.encode(']}')
 }
 
 export const worksSnowballHandler =
@@ -137,12 +137,8 @@ export const worksSnowballHandler =
       const refused = await metered.chargeMore(more)
       if (refused !== undefined) return refused
     }
-    const parts = bodyParts(request, misses, result, costUsd, dataVersionMeta(event))
     return jsonOrLinesResponse(
-      concatChunks(
-        parts,
-        parts.reduce((sum, part) => sum + part.byteLength, 0),
-      ),
+      bodyPieces(request, misses, result, costUsd, dataVersionMeta(event)),
       request.format,
     )
   }

@@ -35,13 +35,3 @@ export const withEditedHeaders = (response: Response, edit: (headers: Headers) =
   edit(headers)
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
 }
-
-/** A 200 of JSON, or of JSON Lines (`jsonl`), from bytes already written: a lookup's, a snowball's. */
-export const jsonOrLinesResponse = (bytes: Uint8Array, format: 'json' | 'jsonl'): Response =>
-  bytesResponse(bytes, {
-    status: 200,
-    headers: {
-      'content-type':
-        format === 'jsonl' ? 'application/x-ndjson; charset=utf-8' : 'application/json; charset=utf-8',
-    },
-  })

@@ -1,11 +1,29 @@
 // The playground page: wires the OQL editor, its three forms, the run, the results (table or chart), the
 // page's own link and the downloads together. Each part lives in its own module; this one only connects them.
 import { translate } from '@oqlkit/oql'
-import { entityPath, isEntityType } from '@oqlkit/oqo-schema'
+import { entityPath, isEntityType, SERVED_ENTITY_TYPES } from '@oqlkit/oqo-schema'
 import { entityPageModel } from './entity-page-model.ts'
 import { renderEntityPage } from './entity-page-view.ts'
 import { renderExampleGallery } from './example-gallery.ts'
 import { type GroupChartView, renderGroupChart } from './group-chart-view.ts'
+import {
+  type BatchOutcome,
+  idsOf,
+  idsProblem,
+  lookUpIds,
+  MAX_LOOKUP_IDS,
+  MAX_SNOWBALL_SEEDS,
+  type SnowballDirection,
+  snowballFrom,
+} from './id-batch-runner.ts'
+import {
+  LOOKUP_COLUMNS,
+  lookupRows,
+  lookupStatusText,
+  SNOWBALL_COLUMNS,
+  snowballRows,
+  snowballStatusText,
+} from './id-batch-view.ts'
 import { isGrouped, type ListEnvelope } from './list-envelope.ts'
 import { createOqlEditor } from './oql-editor.ts'
 import { referenceEntityOfPath } from './oql-field-reference.ts'
@@ -315,6 +333,82 @@ const showEntity = async (entity: string): Promise<void> => {
     }),
   )
 }
+
+// Many ids at once: a lookup or a snowball, in the results' place. One more run, as an entity's page is.
+const batchIds = element<HTMLTextAreaElement>('batch-ids')
+const batchEntity = element<HTMLSelectElement>('batch-entity')
+const snowballDirection = element<HTMLSelectElement>('snowball-direction')
+for (const entity of SERVED_ENTITY_TYPES) {
+  const option = document.createElement('option')
+  option.value = entityPath(entity)
+  option.textContent = entityPath(entity)
+  batchEntity.append(option)
+}
+
+const runBatch = async <Body>(
+  most: number,
+  what: string,
+  call: (ids: readonly string[], signal: AbortSignal) => Promise<BatchOutcome<Body>>,
+  show: (body: Body, clientMs: number) => void,
+): Promise<void> => {
+  running?.abort()
+  const ids = idsOf(batchIds.value)
+  const problem = idsProblem(ids, most, what)
+  if (problem !== undefined) {
+    clearResults()
+    showProblem(problem)
+    return
+  }
+  const controller = new AbortController()
+  running = controller
+  summary.textContent = 'Running…'
+  summary.classList.remove('error')
+  results.setAttribute('aria-busy', 'true')
+  const outcome = await call(ids, controller.signal)
+  if (running !== controller) return
+  results.removeAttribute('aria-busy')
+  clearResults()
+  if (!outcome.ok) {
+    showProblem(outcome.message)
+    return
+  }
+  show(outcome.body, outcome.clientMs)
+}
+
+const batchTable = (rows: readonly Record<string, unknown>[], columns: readonly string[], path: string) =>
+  renderResultsTable({
+    rows,
+    columns,
+    apiRoot: root,
+    entityPath: path,
+    entityPageUrl: (link) => entityPageLink(new URL(location.href), link).href,
+    firstRowNumber: 1,
+  })
+
+element<HTMLButtonElement>('batch-lookup').addEventListener('click', () => {
+  const path = batchEntity.value
+  void runBatch(
+    MAX_LOOKUP_IDS,
+    'a lookup',
+    (ids, signal) => lookUpIds(root, path, ids, signal),
+    (body, clientMs) => {
+      summary.textContent = lookupStatusText(body, clientMs)
+      results.append(batchTable(lookupRows(body), LOOKUP_COLUMNS, path))
+    },
+  )
+})
+element<HTMLButtonElement>('batch-snowball').addEventListener('click', () => {
+  const direction = snowballDirection.value as SnowballDirection
+  void runBatch(
+    MAX_SNOWBALL_SEEDS,
+    'a snowball',
+    (ids, signal) => snowballFrom(root, ids, direction, signal),
+    (body, clientMs) => {
+      summary.textContent = snowballStatusText(body, clientMs)
+      results.append(batchTable(snowballRows(body), SNOWBALL_COLUMNS, 'works'))
+    },
+  )
+})
 
 forms.showNow(editor.text())
 refreshLinks()

@@ -22,6 +22,14 @@ export const runCostUsd = (headers: Headers, body: ListEnvelope): number | null 
   return typeof body.meta.cost_usd === 'number' ? body.meta.cost_usd : null
 }
 
+/** The data an answer comes from (`meta.data_version`), as a status line ends: ` · data default (2025-01-20)`. */
+export const dataVersionText = (
+  version: { readonly name: string; readonly snapshot_date: string | null } | undefined,
+): string =>
+  version === undefined
+    ? ''
+    : ` · data ${version.name}${version.snapshot_date === null ? '' : ` (${version.snapshot_date})`}`
+
 export interface RunFacts {
   readonly body: ListEnvelope
   readonly clientMs: number
@@ -29,8 +37,8 @@ export interface RunFacts {
 }
 
 /**
- * `52 results in 34 ms (database 12 ms) · $0.0001`, or for a grouping
- * `15 groups of 565 works in 20 ms (database 3 ms) · $0.0001`.
+ * `52 results in 34 ms (database 12 ms) · $0.0001 · data default (2025-01-20)`, or for a grouping
+ * `15 groups of 565 works in 20 ms (database 3 ms) · $0.0001 · …`.
  */
 export const runStatusText = ({ body, clientMs, costUsd }: RunFacts): string => {
   const count = body.meta.count ?? 0
@@ -41,5 +49,6 @@ export const runStatusText = ({ body, clientMs, costUsd }: RunFacts): string => 
   const database =
     typeof body.meta.db_response_time_ms === 'number' ? ` (database ${body.meta.db_response_time_ms} ms)` : ''
   const cost = costUsd === null ? '' : ` · ${formatUsd(costUsd)}`
-  return `${what} in ${clientMs} ms${database}${cost}`
+  const version = body.meta.data_version as Parameters<typeof dataVersionText>[0]
+  return `${what} in ${clientMs} ms${database}${cost}${dataVersionText(version)}`
 }

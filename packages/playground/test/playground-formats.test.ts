@@ -1,5 +1,7 @@
 // The page's pure parts, without a browser: how values, statuses, links and year series are written.
 import { describe, expect, it } from 'vitest'
+import { idsOf, idsProblem, type LookupBody, type SnowballBody } from '../src/id-batch-runner.ts'
+import { lookupRows, lookupStatusText, snowballRows, snowballStatusText } from '../src/id-batch-view.ts'
 import type { ListEnvelope } from '../src/list-envelope.ts'
 import {
   DEFAULT_PER_PAGE,
@@ -66,6 +68,19 @@ describe('runStatusText', () => {
     expect(
       runStatusText({ body: { ...list, meta: { ...list.meta, count: 1 } }, clientMs: 5, costUsd: null }),
     ).toBe('1 result in 5 ms (database 12 ms)')
+  })
+
+  it('names the data the answer comes from, with its snapshot date when known', () => {
+    const versioned = (snapshot: string | null): ListEnvelope => ({
+      ...list,
+      meta: { ...list.meta, data_version: { name: '2025-01', snapshot_date: snapshot, fingerprint: 'f' } },
+    })
+    expect(runStatusText({ body: versioned('2025-01-20'), clientMs: 34, costUsd: 0.0001 })).toBe(
+      '52 results in 34 ms (database 12 ms) · $0.0001 · data 2025-01 (2025-01-20)',
+    )
+    expect(runStatusText({ body: versioned(null), clientMs: 34, costUsd: null })).toBe(
+      '52 results in 34 ms (database 12 ms) · data 2025-01',
+    )
   })
 
   it('counts the groups of a grouping, and of what', () => {
@@ -170,5 +185,85 @@ describe('yearPoints', () => {
       { x: 2020, y: 52 },
     ])
     expect(yearPoints([{ key: 'unknown', count: 3 }])).toEqual([])
+  })
+})
+
+describe('many ids at once', () => {
+  const version = { name: 'default', snapshot_date: '2025-01-20', fingerprint: 'f' }
+
+  it('reads ids one a line, or between spaces or commas, in order, blanks dropped', () => {
+    expect(idsOf(' W1\n\n10.1/abc, https://orcid.org/0000-0001\tW1 ')).toEqual([
+      'W1',
+      '10.1/abc',
+      'https://orcid.org/0000-0001',
+      'W1',
+    ])
+    expect(idsProblem([], 10, 'a lookup')).toBe('Give the ids a lookup, one a line.')
+    expect(idsProblem(['a', 'b', 'c'], 2, 'a snowball')).toBe('3 ids: a snowball takes at most 2.')
+    expect(idsProblem(['a'], 2, 'a lookup')).toBeUndefined()
+  })
+
+  it('shows a lookup as a row per id in order, the miss with its reason and the merged id with its survivor', () => {
+    const body: LookupBody = {
+      meta: { count: 3, found: 2, missing: 1, cost_usd: 0.0001, data_version: version },
+      results: [
+        { input: 'W1', record: { id: 'https://openalex.org/W1', display_name: 'One' } },
+        { input: 'W9', record: null, error: 'not_found', message: 'No work W9.' },
+        {
+          input: 'W3',
+          merged_into: 'https://openalex.org/W4',
+          record: { id: 'https://openalex.org/W4', display_name: 'Four' },
+        },
+      ],
+    }
+    expect(lookupRows(body)).toEqual([
+      { input: 'W1', id: 'https://openalex.org/W1', display_name: 'One', note: undefined },
+      { input: 'W9', id: undefined, display_name: undefined, note: 'No work W9.' },
+      { input: 'W3', id: 'https://openalex.org/W4', display_name: 'Four', note: 'merged into W4' },
+    ])
+    expect(lookupStatusText(body, 34)).toBe(
+      '3 ids: 2 found, 1 not in 34 ms · $0.0001 · data default (2025-01-20)',
+    )
+  })
+
+  it('shows a snowball as its works with the step each was reached at, and counts seeds, works and citations', () => {
+    const body: SnowballBody = {
+      meta: {
+        count: 3,
+        citations_count: 2,
+        seeds_found: 1,
+        direction: 'both',
+        depth: 1,
+        cited_not_held: 0,
+        cost_usd: 0.0001,
+        data_version: version,
+      },
+      seeds_not_found: [{ input: 'W9', message: 'No work W9.' }],
+      works: [
+        {
+          id: 'https://openalex.org/W1',
+          depth: 0,
+          record: { id: 'https://openalex.org/W1', display_name: 'One' },
+        },
+        {
+          id: 'https://openalex.org/W2',
+          depth: 1,
+          record: { id: 'https://openalex.org/W2', display_name: 'Two' },
+        },
+        { id: 'https://openalex.org/W3', depth: 1, record: { id: 'https://openalex.org/W3' } },
+      ],
+      citations: [
+        { citing: 'https://openalex.org/W1', cited: 'https://openalex.org/W2' },
+        { citing: 'https://openalex.org/W3', cited: 'https://openalex.org/W1' },
+      ],
+    }
+    expect(snowballRows(body).map((row) => [row.depth, row.id, row.display_name])).toEqual([
+      [0, 'https://openalex.org/W1', 'One'],
+      [1, 'https://openalex.org/W2', 'Two'],
+      [1, 'https://openalex.org/W3', undefined],
+    ])
+    expect(snowballStatusText(body, 48)).toBe(
+      '1 seed: 2 works cited by or citing them, 2 citations among them in 48 ms · 1 seed not found · $0.0001 · data default (2025-01-20)',
+    )
   })
 })

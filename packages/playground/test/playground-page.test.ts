@@ -25,7 +25,7 @@ describe.skipIf(!chromium.available)('the playground page in Chromium', () => {
     await ui.page.keyboard.press('Control+Enter')
     await expect
       .poll(() => ui.page.locator('#run-summary').textContent())
-      .toMatch(/^\d+ results in \d+ ms \(database \d+ ms\) · \$[\d.]+$/)
+      .toMatch(/^\d+ results in \d+ ms \(database \d+ ms\) · \$[\d.]+ · data default \(\d{4}-\d{2}-\d{2}\)$/)
   })
 
   it('logged no console error, no uncaught exception and no failed request', () => {

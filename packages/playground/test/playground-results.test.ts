@@ -105,7 +105,9 @@ describe.skipIf(!chromium.available)('the playground results in Chromium', () =>
     expect(new URL(page.url()).searchParams.get('q')).toBe(oql)
     const expected = await api({ oql })
     expect(status).toMatch(
-      new RegExp(`^${expected.meta.count} results in \\d+ ms \\(database \\d+ ms\\) · \\$0\\.0001$`),
+      new RegExp(
+        `^${expected.meta.count} results in \\d+ ms \\(database \\d+ ms\\) · \\$0\\.0001 · data default \\(\\d{4}-\\d{2}-\\d{2}\\)$`,
+      ),
     )
     expect(await rowIds()).toEqual(expected.results!.map((row) => shortId(row.id)))
     const first = page.locator('.results-table tbody tr').first().locator('a')
@@ -362,6 +364,44 @@ describe.skipIf(!chromium.available)('the playground results in Chromium', () =>
     expect(await other.locator('#run-summary').getAttribute('class')).toContain('error')
     expect(errors).toEqual([])
     await other.close()
+  })
+
+  it('looks many ids up at once, a row per id in the order given, and snowballs from seed works', async () => {
+    const listed = await api({ oql: 'works where year is 2020' })
+    const ids = listed.results!.slice(0, 3).map((row) => shortId(row.id))
+    const asked = [ids[0]!, 'W1', ids[1]!, ids[2]!]
+    const lookedUp = (await (
+      await fetch(new URL('works/lookup', server.base), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ids: asked }),
+      })
+    ).json()) as { results: { record: { id: string } | null; message?: string }[] }
+    await page.locator('#batch-ids').fill(asked.join('\n'))
+    await page.locator('#batch-entity').selectOption('works')
+    await page.getByRole('button', { name: 'Look up' }).click()
+    expect(await waitForRun()).toMatch(
+      /^4 ids: 3 found, 1 not in \d+ ms · \$0\.0001 · data default \(\d{4}-\d{2}-\d{2}\)$/,
+    )
+    const column = (n: number) => page.locator(`.results-table tbody tr td:nth-child(${n})`).allTextContents()
+    expect(await column(1)).toEqual(asked)
+    expect(await column(2)).toEqual(
+      lookedUp.results.map((result) => (result.record === null ? '—' : shortId(result.record.id))),
+    )
+    expect((await column(4))[1]).toBe(lookedUp.results[1]!.message)
+    // A snowball from the first work, both ways: the works the API's snowball gives, the seed first.
+    const snowball = (await (
+      await fetch(new URL(`works/snowball?ids=${ids[0]}&select=id`, server.base))
+    ).json()) as { meta: { count: number; citations_count: number }; works: { id: string; depth: number }[] }
+    await page.locator('#batch-ids').fill(ids[0]!)
+    await page.getByRole('button', { name: 'Snowball from works' }).click()
+    expect(await waitForRun()).toMatch(
+      new RegExp(
+        `^1 seed: ${(snowball.meta.count - 1).toLocaleString('en-US')} works? cited by or citing them, ${snowball.meta.citations_count.toLocaleString('en-US')} citations? among them in \\d+ ms · \\$0\\.0001 · data default`,
+      ),
+    )
+    expect(await column(2)).toEqual(snowball.works.map((work) => shortId(work.id)))
+    expect((await column(1))[0]).toBe('0')
   })
 
   it('logged no console error, no uncaught exception, no failed and no off-server request', () => {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
+import { catalogVersionOf, readCatalogManifest } from '@oqlkit/catalog'
 import type { StorageAdapter } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
 import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
@@ -29,9 +30,16 @@ export const startPlaygroundServer = async (): Promise<PlaygroundServer> => {
   const [catalogDir] = await Promise.all([sharedSampleCatalog(), bundlePlayground({ outDir: bundleDir })])
   const adapter: StorageAdapter = await createDuckDbAdapter({ catalogDir, threads: 1 })
   const faults: unknown[] = []
+  // The version of its data `oqlkit serve` names in every answer, from the catalog's manifest.
+  const manifest = await readCatalogManifest(catalogDir)
+  if (!manifest.ok) throw new Error(manifest.message)
   const app = createApp({
     adapter,
-    catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
+    catalog: {
+      createdAt: '2026-01-01T00:00:00.000Z',
+      entities: {},
+      version: { name: 'default', ...catalogVersionOf(manifest.manifest) },
+    },
     pages: { bundleDir },
     logError: (error) => {
       faults.push(error)

@@ -1,0 +1,127 @@
+// Many ids at once against the server that served the page: a lookup (`POST /{entities}/lookup`, one result
+// per id in the order given) or a citation snowball from works (`GET /works/snowball`). As with a query's run
+// (query-runner.ts), every failure comes back as an outcome to show, never as a thrown error.
+
+/** The most ids one lookup takes, and the most seed works one snowball takes (the server's limits). */
+export const MAX_LOOKUP_IDS = 10_000
+export const MAX_SNOWBALL_SEEDS = 500
+
+export type SnowballDirection = 'both' | 'cited' | 'citing'
+
+/** What the server calls the data an answer comes from (`meta.data_version`). */
+export interface DataVersionMeta {
+  readonly name: string
+  readonly snapshot_date: string | null
+  readonly fingerprint: string
+}
+
+export interface LookupResult {
+  readonly input: string
+  readonly record: Record<string, unknown> | null
+  readonly merged_into?: string
+  readonly error?: string
+  readonly message?: string
+}
+
+export interface LookupBody {
+  readonly meta: {
+    readonly count: number
+    readonly found: number
+    readonly missing: number
+    readonly cost_usd?: number
+    readonly data_version?: DataVersionMeta
+  }
+  readonly results: readonly LookupResult[]
+}
+
+export interface SnowballBody {
+  readonly meta: {
+    readonly count: number
+    readonly citations_count: number
+    readonly seeds_found: number
+    readonly direction: SnowballDirection
+    readonly depth: number
+    readonly cited_not_held: number
+    readonly cost_usd?: number
+    readonly data_version?: DataVersionMeta
+  }
+  readonly seeds_not_found: readonly { readonly input: string; readonly message: string }[]
+  readonly works: readonly {
+    readonly id: string
+    readonly depth: number
+    readonly record: Record<string, unknown>
+  }[]
+  readonly citations: readonly { readonly citing: string; readonly cited: string }[]
+}
+
+export type BatchOutcome<Body> =
+  | { readonly ok: true; readonly body: Body; readonly clientMs: number }
+  | { readonly ok: false; readonly message: string; readonly aborted?: boolean }
+
+/** The ids of a text: one a line (or separated by spaces or commas), blanks dropped, in order. */
+export const idsOf = (text: string): string[] => text.split(/[\s,]+/).filter((id) => id !== '')
+
+/** Why the ids cannot be sent as they are, in the page's words, or undefined when they can. */
+export const idsProblem = (ids: readonly string[], most: number, what: string): string | undefined => {
+  if (ids.length === 0) return `Give the ids ${what}, one a line.`
+  if (ids.length > most)
+    return `${ids.length.toLocaleString('en-US')} ids: ${what} takes at most ${most.toLocaleString('en-US')}.`
+  return undefined
+}
+
+const call = async <Body>(url: URL, init: RequestInit, signal?: AbortSignal): Promise<BatchOutcome<Body>> => {
+  const started = performance.now()
+  let response: Response
+  try {
+    response = await fetch(url, { ...init, signal: signal ?? null })
+  } catch (error) {
+    if (signal?.aborted === true) return { ok: false, message: 'Cancelled.', aborted: true }
+    return { ok: false, message: `The server could not be reached (${String(error)}).` }
+  }
+  let body: unknown
+  try {
+    body = await response.json()
+  } catch {
+    if (signal?.aborted === true) return { ok: false, message: 'Cancelled.', aborted: true }
+    return { ok: false, message: `The server answered HTTP ${response.status} with a body that is not JSON.` }
+  }
+  if (!response.ok) {
+    const refusal = body as { message?: string; error?: string }
+    return {
+      ok: false,
+      message: refusal.message ?? refusal.error ?? `The server answered HTTP ${response.status}.`,
+    }
+  }
+  return { ok: true, body: body as Body, clientMs: Math.round(performance.now() - started) }
+}
+
+/** Looks the ids up among the entities of `entityPath` (`works`, `work-types`, …) of the API at `root`. */
+export const lookUpIds = (
+  root: URL,
+  entityPath: string,
+  ids: readonly string[],
+  signal?: AbortSignal,
+): Promise<BatchOutcome<LookupBody>> =>
+  call<LookupBody>(
+    new URL(`${entityPath}/lookup`, root),
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ ids }),
+    },
+    signal,
+  )
+
+/** The works the seeds cite, or that cite them, or both, one step away, with the citations among them all. */
+export const snowballFrom = (
+  root: URL,
+  seeds: readonly string[],
+  direction: SnowballDirection,
+  signal?: AbortSignal,
+): Promise<BatchOutcome<SnowballBody>> => {
+  const url = new URL('works/snowball', root)
+  url.searchParams.set('ids', seeds.join('|'))
+  url.searchParams.set('direction', direction)
+  url.searchParams.set('select', 'id,display_name,publication_year,cited_by_count')
+  return call<SnowballBody>(url, { headers: { accept: 'application/json' } }, signal)
+}

@@ -1,6 +1,7 @@
 // `findCitations` over the serving database's narrow tables: the narrow copy of the referenced-works link table
 // (`key`: the cited work's number, `work_row`: the citing work's row of `works__narrow`) joined to the works it
-// names. A snowball's steps read the citations alone, so a step of thousands of works reads no record.
+// names. A snowball's steps read the citations alone, so a step of thousands of works reads no record; the works
+// a catalog holds among many ids are found by the narrow works table alone (`findHeldWorks`).
 import { ID_NUMBER_COLUMN, narrowLinkTableOf, quoteIdentifier } from '@oqlkit/catalog'
 import type { Citation, CitationDirection, CitationsResult } from '@oqlkit/engine'
 import { narrowEntityTable } from './catalog-views.ts'
@@ -74,3 +75,11 @@ const citationOf = (row: Record<string, unknown>): Citation => ({
   citing: String(row.citing),
   cited: String(row.cited),
 })
+
+/** The work ids among `ids` that the catalog holds (`findHeldWorks`): the narrow works table's zone maps, no record. */
+export async function findHeldWorks(db: DuckDbConnectionLike, ids: readonly string[]): Promise<string[]> {
+  const numbers = workNumbersOf(ids)
+  if (numbers === '[]') return []
+  const rows = await db.all(`SELECT "id" FROM ${WORKS} WHERE ${NUMBER} IN (${NUMBERS_SQL})`, [numbers])
+  return rows.map((row) => String(row.id))
+}

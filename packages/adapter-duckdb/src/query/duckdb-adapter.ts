@@ -60,7 +60,7 @@ import {
   SERVING_DATABASE_NAME,
   searchDocEntities,
 } from './catalog-views.ts'
-import { findCitations } from './citation-lookup.ts'
+import { findCitations, findHeldWorks } from './citation-lookup.ts'
 import { type DuckDbConnectionLike, type DuckDbRow, openDuckDbDatabase, withSignal } from './duckdb-driver.ts'
 import {
   DuckDbPlanCompiler,
@@ -335,6 +335,8 @@ export function duckDbAdapterOver(
       ? {
           findCitations: (ids: readonly string[], direction: CitationDirection, options?: QueryOptions) =>
             findCitations(withSignal(shared, options?.signal), compiler.narrowRowNumber, ids, direction),
+          findHeldWorks: (ids: readonly string[], options?: QueryOptions) =>
+            findHeldWorks(withSignal(shared, options?.signal), ids),
         }
       : {}),
     autocomplete: (request, options?: QueryOptions) =>

@@ -151,6 +151,13 @@ export interface StorageAdapter {
     direction: CitationDirection,
     options?: QueryOptions,
   ): Promise<CitationsResult>
+  /**
+   * Which of some works (short ids, any case) the storage holds under that id, as short ids, each once, in any
+   * order; no record is read. A snowball's first step toward cited works reads the seeds' references from their
+   * records and keeps the works held, where `findCitations(seeds, 'cited')` would read a link table by its citing
+   * side, which it is not sorted by. Optional, beside `findCitations`.
+   */
+  findHeldWorks?(ids: readonly string[], options?: QueryOptions): Promise<readonly string[]>
   /** A random entity (the `/works/random` singleton). */
   findRandom(entity: EntityType, options?: QueryOptions): Promise<LookupResult>
   /**

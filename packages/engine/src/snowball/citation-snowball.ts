@@ -118,12 +118,38 @@ async function snowballByCitations(
     }
     return citations
   }
+  /**
+   * The first step toward cited works, from the seeds' references (their records are in hand) kept where the
+   * storage holds the work: point lookups of the works cited, where `findCitations(seeds, 'cited')` reads the
+   * link table by its citing side. Only the works reached matter here: the citations come from `between`.
+   */
+  const citedBySeeds = async (
+    findHeld: NonNullable<StorageAdapter['findHeldWorks']>,
+  ): Promise<Citation[]> => {
+    const cites = new Map<string, string>()
+    for (const [id, seed] of seeds)
+      for (const cited of seed.citations.cites) if (!cites.has(cited)) cites.set(cited, id)
+    const wanted = [...cites.keys()].filter((id) => !graph.has(id))
+    const held = new Set<string>()
+    for (const slice of slices(wanted, MAX_LOOKUP_IDS)) {
+      throwIfInterrupted(options.signal)
+      for (const id of await findHeld(slice, options)) held.add(id)
+    }
+    if (graph.size + held.size > limit) throw new SnowballTooLargeError(1, graph.size + held.size, limit)
+    for (const id of wanted) if (!held.has(id)) citedNotHeld.add(id)
+    return wanted.filter((id) => held.has(id)).map((cited) => ({ citing: cites.get(cited)!, cited }))
+  }
+  const findHeld = adapter.findHeldWorks?.bind(adapter)
   let frontier = [...seeds.keys()]
   for (let depth = 1; depth <= request.depth && frontier.length > 0; depth++) {
     // Both ways at once (a storage answers two statements side by side); the works are added cited first, so
     // the answer is the same whichever comes back first.
     const [cited, citing] = await Promise.all([
-      request.direction === 'citing' ? undefined : citationsOf(frontier, 'cited', depth),
+      request.direction === 'citing'
+        ? undefined
+        : depth === 1 && findHeld !== undefined
+          ? citedBySeeds(findHeld)
+          : citationsOf(frontier, 'cited', depth),
       request.direction === 'cited' ? undefined : citationsOf(frontier, 'citing', depth),
     ])
     const next: string[] = []

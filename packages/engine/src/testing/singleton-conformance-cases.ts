@@ -171,6 +171,23 @@ export function describeSingletonCases(suite: ConformanceSuite): void {
       }
     })
 
+    it('finds which of many work ids it holds, in any case, without other entities’ ids', async () => {
+      const findHeld = suite.adapter.findHeldWorks?.bind(suite.adapter)
+      if (findHeld === undefined) return
+      const held = [...context.byId.keys()].filter((id) => id.startsWith('W')).slice(0, 5)
+      expect(held).toHaveLength(5)
+      const absent = 'W999999999999999'
+      expect(context.byId.has(absent)).toBe(false)
+      const asked = [
+        ...held.map((id, at) => (at % 2 === 0 ? id.toLowerCase() : id)),
+        absent,
+        'A1',
+        'not an id',
+      ]
+      expect(new Set(await findHeld(asked))).toEqual(new Set(held))
+      expect(await findHeld([])).toEqual([])
+    })
+
     it('draws a random work of the catalog', async () => {
       const found = await suite.adapter.findRandom('works')
       expect(found.status).toBe('found')

@@ -165,7 +165,7 @@ export class RequestLimits {
       const options = optionsNow()
       return this.runPlan(plan, () => work(options), options.signal)
     }
-    const { autocomplete, findCitations, findMany, sumColumns } = adapter
+    const { autocomplete, findCitations, findHeldWorks, findMany, sumColumns } = adapter
     const members: { readonly [K in keyof StorageAdapter]-?: StorageAdapter[K] | undefined } = {
       capabilities: adapter.capabilities,
       queryRows: (plan) => admitted(plan, (options) => adapter.queryRows(plan, options)),
@@ -196,6 +196,15 @@ export class RequestLimits {
                 () => findCitations.call(adapter, ids, direction, options),
                 options.signal,
               )
+            },
+      findHeldWorks:
+        findHeldWorks === undefined
+          ? undefined
+          : (ids) => {
+              const options = optionsNow()
+              const work = () => findHeldWorks.call(adapter, ids, options)
+              // Point lookups by id, as a lookup's keys: a long list waits for a heavy slot as a long lookup does.
+              return ids.length > LIGHT_LOOKUP_KEYS ? this.admission.run(work, options.signal) : work()
             },
       findRandom: (entity) => adapter.findRandom(entity, optionsNow()),
       autocomplete:

@@ -79,3 +79,43 @@ describe('lookUpMany (stand-in statements)', () => {
     expect(calls.filter(([step]) => step === 'records')).toHaveLength(3)
   })
 })
+
+describe('lookUpMany of ids alone (stand-in statements)', () => {
+  const withHeldIds = () => {
+    const { steps, calls } = standInSteps()
+    const held = new Set(['W1', 'W2', 'W3', 'W4', 'W5'])
+    const idsOnly: BulkLookupSteps = {
+      ...steps,
+      heldIds: async (ids) => {
+        calls.push(['held', ...ids])
+        return ids.filter((id) => held.has(id))
+      },
+    }
+    return { steps: idsOnly, calls }
+  }
+
+  it('answers the same outcomes from the held ids, each found one its id alone, and reads no record', async () => {
+    const { steps, calls } = withHeldIds()
+    const whole = await lookUpMany(catalogEntityInfoOf('works')!, KEYS, standInSteps().steps)
+    const alone = await lookUpMany(catalogEntityInfoOf('works')!, KEYS, steps, { idsOnly: true })
+    expect(alone.map((result) => result.status)).toEqual(whole.map((result) => result.status))
+    alone.forEach((result, at) => {
+      const want = whole[at]!
+      if (result.status === 'found' && want.status === 'found')
+        expect(result.record).toEqual({ id: want.record.id })
+    })
+    expect(calls.some(([step]) => step === 'records')).toBe(false)
+    expect(calls.some(([step]) => step === 'held')).toBe(true)
+  })
+
+  it('reads the records of an entity whose ids are not a letter and a number, or without the step', async () => {
+    const { steps, calls } = withHeldIds()
+    await lookUpMany(catalogEntityInfoOf('countries')!, [{ kind: 'openalex', id: 'US' }], steps, {
+      idsOnly: true,
+    })
+    expect(calls.map(([step]) => step)).toContain('records')
+    const plain = standInSteps()
+    await lookUpMany(catalogEntityInfoOf('works')!, KEYS, plain.steps, { idsOnly: true })
+    expect(plain.calls.map(([step]) => step)).toContain('records')
+  })
+})

@@ -21,6 +21,7 @@ export type {
   GroupBucket,
   GroupsResult,
   LookupKey,
+  LookupOptions,
   LookupResult,
   QueryOptions,
   RowsResult,

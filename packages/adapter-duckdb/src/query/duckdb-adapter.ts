@@ -34,6 +34,7 @@ import {
   embeddersMatch,
   type GroupsResult,
   type LookupKey,
+  type LookupOptions,
   type LookupResult,
   type QueryOptions,
   type QueryPlan,
@@ -326,8 +327,8 @@ export function duckDbAdapterOver(
       value: string,
       options?: QueryOptions,
     ): Promise<LookupResult> => findEntityByExternalId(singletonSource(options), entity, scheme, value),
-    findMany: (entity: EntityType, keys: readonly LookupKey[], options?: QueryOptions) =>
-      findEntities(singletonSource(options), entity, keys),
+    findMany: (entity: EntityType, keys: readonly LookupKey[], options?: LookupOptions) =>
+      findEntities(singletonSource(options), entity, keys, options),
     findRandom: (entity: EntityType, options?: QueryOptions): Promise<LookupResult> =>
       findRandomEntity(singletonSource(options), entity),
     // Read from the narrow link table, which only `narrow` mode has: without it a snowball reads records.

@@ -11,7 +11,7 @@ import {
   quoteIdentifier,
   shortOpenAlexId,
 } from '@oqlkit/catalog'
-import type { ExternalIdScheme, LookupKey, LookupResult, StorageAdapter } from '@oqlkit/engine'
+import type { ExternalIdScheme, LookupKey, LookupOptions, LookupResult, StorageAdapter } from '@oqlkit/engine'
 import {
   DELETED_IDS_VIEW,
   EXTERNAL_IDS_VIEW,
@@ -127,46 +127,60 @@ export async function findEntities(
   source: SingletonSource,
   entity: EntityType,
   keys: readonly LookupKey[],
+  options: LookupOptions = {},
 ): Promise<LookupResult[]> {
   const info = catalogEntityInfoOf(entity)
   if (info === undefined) return keys.map(() => MISSING_RECORD)
   const { db } = source
   const list = (values: readonly string[]) => JSON.stringify(values)
-  return lookUpMany(info, keys, {
-    idsOfExternal: async (values) =>
-      (
-        await db.all(
-          `SELECT x.scheme, x.value, min(x.id) AS id FROM ${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS x
+  return lookUpMany(
+    info,
+    keys,
+    {
+      idsOfExternal: async (values) =>
+        (
+          await db.all(
+            `SELECT x.scheme, x.value, min(x.id) AS id FROM ${quoteIdentifier(EXTERNAL_IDS_VIEW)} AS x
            WHERE x.value IN (${VALUES_SQL}) AND x.entity = ? GROUP BY x.scheme, x.value`,
-          [list(values), info.entity],
+            [list(values), info.entity],
+          )
+        ).map((row) => ({ scheme: String(row.scheme), value: String(row.value), id: String(row.id) })),
+      records: async (ids) => {
+        const rows = await db.all(
+          info.idKind === 'letter'
+            ? `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${rowsOf(info, source.narrowTables)} AS e WHERE e."id" IN (${VALUES_SQL})`
+            : `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${rowsOf(info, source.narrowTables)} AS e WHERE lower(e."id") IN (SELECT lower(v) FROM (${VALUES_SQL}))`,
+          [list(ids)],
         )
-      ).map((row) => ({ scheme: String(row.scheme), value: String(row.value), id: String(row.id) })),
-    records: async (ids) => {
-      const rows = await db.all(
-        info.idKind === 'letter'
-          ? `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${rowsOf(info, source.narrowTables)} AS e WHERE e."id" IN (${VALUES_SQL})`
-          : `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${rowsOf(info, source.narrowTables)} AS e WHERE lower(e."id") IN (SELECT lower(v) FROM (${VALUES_SQL}))`,
-        [list(ids)],
-      )
-      const records = await source.fetchRecords(info.entity, rows)
-      return rows.map((row, at) => ({ id: String(row.__id), bytes: records[at]! }))
-    },
-    mergedInto: async (ids) =>
-      (
-        await db.all(
-          `SELECT old_id, min(new_id) AS new_id FROM ${quoteIdentifier(MERGED_IDS_VIEW)}
+        const records = await source.fetchRecords(info.entity, rows)
+        return rows.map((row, at) => ({ id: String(row.__id), bytes: records[at]! }))
+      },
+      // The entity table's ids alone (letter ids only: lookUpMany asks for no other).
+      heldIds: async (ids) =>
+        (
+          await db.all(
+            `SELECT e."id" FROM ${rowsOf(info, source.narrowTables)} AS e WHERE e."id" IN (${VALUES_SQL})`,
+            [list(ids)],
+          )
+        ).map((row) => String(row.id)),
+      mergedInto: async (ids) =>
+        (
+          await db.all(
+            `SELECT old_id, min(new_id) AS new_id FROM ${quoteIdentifier(MERGED_IDS_VIEW)}
            WHERE entity = ? AND old_id IN (${VALUES_SQL}) GROUP BY old_id`,
-          [info.entity, list(ids)],
-        )
-      ).map((row) => ({ oldId: String(row.old_id), newId: String(row.new_id) })),
-    deleted: async (ids) =>
-      (
-        await db.all(
-          `SELECT DISTINCT id FROM ${quoteIdentifier(DELETED_IDS_VIEW)} WHERE entity = ? AND id IN (${VALUES_SQL})`,
-          [info.entity, list(ids)],
-        )
-      ).map((row) => String(row.id)),
-  })
+            [info.entity, list(ids)],
+          )
+        ).map((row) => ({ oldId: String(row.old_id), newId: String(row.new_id) })),
+      deleted: async (ids) =>
+        (
+          await db.all(
+            `SELECT DISTINCT id FROM ${quoteIdentifier(DELETED_IDS_VIEW)} WHERE entity = ? AND id IN (${VALUES_SQL})`,
+            [info.entity, list(ids)],
+          )
+        ).map((row) => String(row.id)),
+    },
+    options,
+  )
 }
 
 /** A uniformly drawn entity of the table. */

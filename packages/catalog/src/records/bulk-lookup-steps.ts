@@ -2,7 +2,7 @@
 // read as a singleton's is, or an external id's record, the lowest of several), then the records of those
 // ids, then the merged and deleted ids of those not found, each step one statement for every key. An adapter
 // gives the statements (`BulkLookupSteps`); the order of the answer and what each key gets are decided here.
-import type { LookupKey, LookupResult } from '@oqlkit/engine'
+import type { LookupKey, LookupOptions, LookupResult } from '@oqlkit/engine'
 import type { CatalogEntityInfo } from '../layout/catalog-entities.ts'
 import { normalizeExternalId } from '../layout/external-id-schemes.ts'
 import { shortOpenAlexId } from '../layout/openalex-id-normalizer.ts'
@@ -14,6 +14,11 @@ export interface BulkLookupSteps {
   idsOfExternal(values: readonly string[]): Promise<readonly { scheme: string; value: string; id: string }[]>
   /** The records of these ids (vocabulary codes matched without case), as stored, each with its id. */
   records(ids: readonly string[]): Promise<readonly { id: string; bytes: Uint8Array }[]>
+  /**
+   * Those of these ids (of an entity whose ids are a letter and a number) that have a record, without reading
+   * it: a lookup that wants ids alone (`idsOnly`). Optional: without it the records are read.
+   */
+  heldIds?(ids: readonly string[]): Promise<readonly string[]>
   /** The id each of these was merged into, for those that were. */
   mergedInto(ids: readonly string[]): Promise<readonly { oldId: string; newId: string }[]>
   /** Those of these ids that were deleted. */
@@ -36,11 +41,18 @@ const inChunks = async <T>(
   return rows
 }
 
+const utf8 = new TextEncoder()
+
+/** A record of its id alone: `{"id":"https://openalex.org/W123"}`, as a stored record's id reads. */
+const idOnlyRecord = (shortId: string): Uint8Array =>
+  utf8.encode(`{"id":${JSON.stringify(`https://openalex.org/${shortId}`)}}`)
+
 /** One result per key, in the keys' order: found, merged, deleted or missing, as a single lookup answers. */
 export async function lookUpMany(
   info: CatalogEntityInfo,
   keys: readonly LookupKey[],
   steps: BulkLookupSteps,
+  options: Pick<LookupOptions, 'idsOnly'> = {},
 ): Promise<LookupResult[]> {
   const results: LookupResult[] = keys.map(() => MISSING_RECORD)
   const size = Math.max(1, steps.maxValues ?? Number.MAX_SAFE_INTEGER)
@@ -68,9 +80,16 @@ export async function lookUpMany(
   const fold = (id: string) => (info.idKind === 'letter' ? id : id.toLowerCase())
   const wanted = [...new Set(shortIds.filter((id): id is string => id !== undefined))]
   if (wanted.length === 0) return results
-  const recordOf = new Map(
-    (await each(wanted, (chunk) => steps.records(chunk))).map((row) => [fold(row.id), row.bytes]),
-  )
+  const { heldIds } = steps
+  // Ids alone, where a record's id is the OpenAlex URL of its short id: each found entity is that id, unread.
+  const found =
+    options.idsOnly === true && heldIds !== undefined && info.idKind === 'letter'
+      ? (await each(wanted, (chunk) => heldIds.call(steps, chunk))).map((id) => ({
+          id,
+          bytes: idOnlyRecord(id),
+        }))
+      : await each(wanted, (chunk) => steps.records(chunk))
+  const recordOf = new Map(found.map((row) => [fold(row.id), row.bytes]))
   const unfound = wanted.filter((id) => !recordOf.has(fold(id)))
   const merged = new Map(
     (await each(unfound, (chunk) => steps.mergedInto(chunk))).map((row) => [row.oldId, row.newId]),

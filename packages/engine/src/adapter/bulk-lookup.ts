@@ -2,7 +2,7 @@
 // it has one (one statement for them all), else one `findById` / `findByExternalId` after another.
 import type { EntityType } from '@oqlkit/oqo-schema'
 import { throwIfInterrupted } from './query-interrupted-error.ts'
-import type { LookupKey, LookupResult, QueryOptions, StorageAdapter } from './storage-adapter.ts'
+import type { LookupKey, LookupOptions, LookupResult, StorageAdapter } from './storage-adapter.ts'
 
 /** The most ids one bulk lookup takes: past it a client splits its list (a 400 says so). */
 export const MAX_LOOKUP_IDS = 10_000
@@ -15,7 +15,7 @@ export async function lookupEntities(
   adapter: StorageAdapter,
   entity: EntityType,
   keys: readonly LookupKey[],
-  options: QueryOptions = {},
+  options: LookupOptions = {},
 ): Promise<readonly LookupResult[]> {
   if (keys.length === 0) return []
   if (adapter.findMany !== undefined) {

@@ -113,6 +113,15 @@ export interface QueryOptions {
   readonly signal?: AbortSignal
 }
 
+/** How `findMany` answers. */
+export interface LookupOptions extends QueryOptions {
+  /**
+   * Only the entities' ids are wanted (a lookup with `select=id`): a storage may answer each found entity as
+   * its id alone (`{"id": "https://openalex.org/W…"}`), without reading its record.
+   */
+  readonly idsOnly?: boolean
+}
+
 /** The storage behind the engine. The DuckDB adapter is one; the conformance suite pins the behaviour. */
 export interface StorageAdapter {
   readonly capabilities: AdapterCapabilities
@@ -137,7 +146,7 @@ export interface StorageAdapter {
   findMany?(
     entity: EntityType,
     keys: readonly LookupKey[],
-    options?: QueryOptions,
+    options?: LookupOptions,
   ): Promise<readonly LookupResult[]>
   /**
    * The citations of works (short ids, any case) between works the storage holds: with `cited`, those the given

@@ -94,6 +94,14 @@ export function describeSingletonCases(suite: ConformanceSuite): void {
         expect(answered).toEqual(merged.map((id) => ({ status: 'merged', id: id.newId })))
       }
       expect(await lookupEntities(suite.adapter, 'works', [])).toEqual([])
+      // Ids alone: the same outcome for every key, each found one answered with (at least) its record's id.
+      const idsOnly = await lookupEntities(suite.adapter, 'works', keys, { idsOnly: true })
+      idsOnly.forEach((result, at) => {
+        const want = expected[at]!
+        expect(result.status, JSON.stringify(keys[at])).toBe(want.status)
+        if (want.status === 'found' && result.status === 'found')
+          expect(result.record.id).toBe(want.record.id)
+      })
     })
 
     it('snowballs from works each way, two steps: the works, citations and records the records say', async () => {

@@ -180,8 +180,11 @@ export class RequestLimits {
       findMany:
         findMany === undefined
           ? undefined
-          : (entity, keys) => {
-              const options = optionsNow()
+          : (entity, keys, asked) => {
+              const options = {
+                ...(asked?.idsOnly === undefined ? {} : { idsOnly: asked.idsOnly }),
+                ...optionsNow(),
+              }
               const work = () => findMany.call(adapter, entity, keys, options)
               // A long list reads as many records as a heavy page: it waits for a heavy slot as one does.
               return keys.length > LIGHT_LOOKUP_KEYS ? this.admission.run(work, options.signal) : work()

@@ -77,6 +77,8 @@ export const entityLookupHandler =
       const refused = await metered.chargeMore(costUsd)
       if (refused !== undefined) return refused
     }
-    const outcomes = await lookUpIds(adapter, entity, request.ids)
+    // `select=id` needs no record: a storage that can answers from its ids alone.
+    const idsOnly = request.select?.every((field) => field === 'id') === true
+    const outcomes = await lookUpIds(adapter, entity, request.ids, idsOnly)
     return jsonOrLinesResponse(bodyPieces(request, outcomes, costUsd, dataVersionMeta(event)), request.format)
   }

@@ -2,8 +2,8 @@
 // do it today: OR-lists of 50 DOIs in `filter=doi:…|…`, one list request after another. Both through the
 // app in process (`app.fetch`, no socket), over the DuckDB adapter on a catalog, each timed to the last byte of
 // its answer (the client's parse of it not counted, for either); the rounds alternate:
-//   POST /works/lookup?select=id,doi with all the DOIs; the same without select (whole records);
-//   GET /works?filter=doi:a|b|…&per_page=50&select=id,doi, DOIs/50 times.
+//   POST /works/lookup?select=id with all the DOIs (no record read), ?select=id,doi (records read and picked), and
+//   without select (whole records); GET /works?filter=doi:a|b|…&per_page=50&select=id,doi, DOIs/50 times.
 // The DOIs are a seeded choice of the catalog's works' DOIs, a tenth of them changed to DOIs it lacks.
 //   npm run bench:bulk-lookup -- --catalog DIR [--ids 10000] [--rounds 5] [--seed 1]
 import { loadavg } from 'node:os'
@@ -62,10 +62,10 @@ const dois = await chooseDois()
 const adapter = await createDuckDbAdapter({ catalogDir })
 const app = createApp({ adapter, catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} } })
 
-const lookup = async (select: boolean) => {
+const lookup = async (select: string | undefined) => {
   const started = performance.now()
   const response = await app.fetch(
-    new Request(`http://localhost/works/lookup${select ? '?select=id,doi' : ''}`, {
+    new Request(`http://localhost/works/lookup${select === undefined ? '' : `?select=${select}`}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ids: dois }),
@@ -98,21 +98,23 @@ const orLists = async () => {
   return { ms, found }
 }
 
-const runs = { selected: [] as number[], whole: [] as number[], orLists: [] as number[] }
-const found = { selected: 0, whole: 0, orLists: 0 }
+const runs = { ids: [] as number[], selected: [] as number[], whole: [] as number[], orLists: [] as number[] }
+const found = { ids: 0, selected: 0, whole: 0, orLists: 0 }
 const loads: number[] = []
 // One round of each first, not counted: the first statements of a process read the catalog cold.
-await lookup(true)
+await lookup('id,doi')
 await orLists()
 for (let round = 0; round < rounds; round++) {
   loads.push(loadavg()[0]!)
-  const selected = await lookup(true)
-  const whole = await lookup(false)
+  const ids = await lookup('id')
+  const selected = await lookup('id,doi')
+  const whole = await lookup(undefined)
   const lists = await orLists()
+  runs.ids.push(ids.ms)
   runs.selected.push(selected.ms)
   runs.whole.push(whole.ms)
   runs.orLists.push(lists.ms)
-  Object.assign(found, { selected: selected.found, whole: whole.found, orLists: lists.found })
+  Object.assign(found, { ids: ids.found, selected: selected.found, whole: whole.found, orLists: lists.found })
 }
 await adapter.close()
 
@@ -120,9 +122,10 @@ const ms = (value: number) => `${value.toFixed(0)} ms`
 process.stdout.write(
   [
     `catalog ${catalogDir}; ${dois.length.toLocaleString('en')} DOIs (a tenth not in it); ${rounds} rounds after one not counted; load ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`,
+    `POST /works/lookup?select=id: median ${ms(median(runs.ids))} (${runs.ids.map(ms).join(', ')}), found ${found.ids}`,
     `POST /works/lookup?select=id,doi: median ${ms(median(runs.selected))} (${runs.selected.map(ms).join(', ')}), found ${found.selected}`,
     `POST /works/lookup, whole records: median ${ms(median(runs.whole))} (${runs.whole.map(ms).join(', ')}), found ${found.whole}`,
     `${Math.ceil(dois.length / OR_LIST)} GET /works?filter=doi:… of ${OR_LIST} (select=id,doi): median ${ms(median(runs.orLists))} (${runs.orLists.map(ms).join(', ')}), found ${found.orLists}`,
-    `ratio lookup/OR-lists: ${(median(runs.selected) / median(runs.orLists)).toFixed(3)}`,
+    `ratio lookup/OR-lists: select=id ${(median(runs.ids) / median(runs.orLists)).toFixed(3)}, select=id,doi ${(median(runs.selected) / median(runs.orLists)).toFixed(3)}`,
   ].join('\n') + '\n',
 )

@@ -118,6 +118,7 @@ export {
   RECORD_CODEC_ID,
   RECORD_CODEC_IDS,
   type RecordCodecId,
+  type RecordParts,
   recordCodecOf,
 } from './records/record-codec.ts'
 export { selectRecordFields } from './records/record-field-selection.ts'

@@ -4,7 +4,11 @@
 
 import { sampleSnapshotLines } from '@oqlkit/ingest/test-support'
 import { describe, expect, it } from 'vitest'
-import { packAbstractWords, unpackAbstractWords } from '../src/records/abstract-words-packer.ts'
+import {
+  packAbstractWords,
+  unpackAbstractWords,
+  withoutAbstractWords,
+} from '../src/records/abstract-words-packer.ts'
 
 const roundTrip = (json: string) => Buffer.from(unpackAbstractWords(packAbstractWords(json))).toString('utf8')
 const isPacked = (json: string) => packAbstractWords(json)[0] === 0x01
@@ -129,5 +133,37 @@ describe('unpackAbstractWords on a damaged record', () => {
       Buffer.from('\u00010x,y'),
     ])
       expect(() => unpackAbstractWords(damaged)).toThrow(/damaged header/)
+  })
+})
+
+describe('withoutAbstractWords', () => {
+  it('gives every sample work as JSON with the same fields, its abstract null where it was packed', () => {
+    const works = sampleSnapshotLines('works')
+    let packed = 0
+    for (const work of works) {
+      const record = JSON.parse(work) as Record<string, unknown>
+      const stored = packAbstractWords(work)
+      const read = JSON.parse(Buffer.from(withoutAbstractWords(stored)).toString('utf8')) as Record<
+        string,
+        unknown
+      >
+      if (stored[0] === 0x01) {
+        packed++
+        expect(read).toEqual({ ...record, abstract_inverted_index: null })
+        // The same fields in the same order: a select picks them as from the whole record.
+        expect(Object.keys(read)).toEqual(Object.keys(record))
+      } else expect(read).toEqual(record)
+    }
+    expect(packed).toBeGreaterThan(100)
+  })
+
+  it('gives a Python-spaced record valid JSON too', () => {
+    const json =
+      '{"id": "https://openalex.org/W1", "abstract_inverted_index": {"a": [0], "b": [1]}, "cited_by_count": 3}'
+    expect(JSON.parse(Buffer.from(withoutAbstractWords(packAbstractWords(json))).toString('utf8'))).toEqual({
+      id: 'https://openalex.org/W1',
+      abstract_inverted_index: null,
+      cited_by_count: 3,
+    })
   })
 })

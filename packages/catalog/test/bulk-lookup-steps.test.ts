@@ -97,7 +97,7 @@ describe('lookUpMany of ids alone (stand-in statements)', () => {
   it('answers the same outcomes from the held ids, each found one its id alone, and reads no record', async () => {
     const { steps, calls } = withHeldIds()
     const whole = await lookUpMany(catalogEntityInfoOf('works')!, KEYS, standInSteps().steps)
-    const alone = await lookUpMany(catalogEntityInfoOf('works')!, KEYS, steps, { idsOnly: true })
+    const alone = await lookUpMany(catalogEntityInfoOf('works')!, KEYS, steps, { fields: ['id'] })
     expect(alone.map((result) => result.status)).toEqual(whole.map((result) => result.status))
     alone.forEach((result, at) => {
       const want = whole[at]!
@@ -111,11 +111,11 @@ describe('lookUpMany of ids alone (stand-in statements)', () => {
   it('reads the records of an entity whose ids are not a letter and a number, or without the step', async () => {
     const { steps, calls } = withHeldIds()
     await lookUpMany(catalogEntityInfoOf('countries')!, [{ kind: 'openalex', id: 'US' }], steps, {
-      idsOnly: true,
+      fields: ['id'],
     })
     expect(calls.map(([step]) => step)).toContain('records')
     const plain = standInSteps()
-    await lookUpMany(catalogEntityInfoOf('works')!, KEYS, plain.steps, { idsOnly: true })
+    await lookUpMany(catalogEntityInfoOf('works')!, KEYS, plain.steps, { fields: ['id'] })
     expect(plain.calls.map(([step]) => step)).toContain('records')
   })
 })

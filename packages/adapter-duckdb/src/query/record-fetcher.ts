@@ -2,13 +2,17 @@
 // id, offset and length in the record store). Two ways to read them, one contract: from the record store by
 // position (a catalog on disk), or by id from the entity view's `record` column (a connection without the
 // catalog's files, as in tests with a fake database).
-import type { CatalogEntity, RecordStoreReader } from '@oqlkit/catalog'
+import type { CatalogEntity, RecordParts, RecordStoreReader } from '@oqlkit/catalog'
 import { paramList, raw, sql, toStatement } from '@oqlkit/catalog'
 import { entityView } from './catalog-views.ts'
 import type { DuckDbConnectionLike, DuckDbRow } from './duckdb-driver.ts'
 
-/** The records (UTF-8 JSON bytes) of the rows, in the rows' order. */
-export type RecordFetcher = (entity: CatalogEntity, rows: readonly DuckDbRow[]) => Promise<Uint8Array[]>
+/** The records (UTF-8 JSON bytes) of the rows, in the rows' order (a work's abstract `null` where not `wanted`). */
+export type RecordFetcher = (
+  entity: CatalogEntity,
+  rows: readonly DuckDbRow[],
+  wanted?: RecordParts,
+) => Promise<Uint8Array[]>
 
 /** The columns a statement selects so that its rows can be fetched (`e` is the entity's alias). */
 export const RECORD_LOCATION_COLUMNS = (alias: string): string =>
@@ -16,10 +20,11 @@ export const RECORD_LOCATION_COLUMNS = (alias: string): string =>
 
 export const storeRecordFetcher =
   (reader: RecordStoreReader): RecordFetcher =>
-  (entity, rows) =>
+  (entity, rows, wanted) =>
     reader.read(
       entity,
       rows.map((row) => ({ offset: Number(row.__ro), bytes: Number(row.__rb) })),
+      wanted,
     )
 
 export const sqlRecordFetcher =

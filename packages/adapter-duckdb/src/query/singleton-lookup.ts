@@ -145,14 +145,14 @@ export async function findEntities(
             [list(values), info.entity],
           )
         ).map((row) => ({ scheme: String(row.scheme), value: String(row.value), id: String(row.id) })),
-      records: async (ids) => {
+      records: async (ids, wanted) => {
         const rows = await db.all(
           info.idKind === 'letter'
             ? `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${rowsOf(info, source.narrowTables)} AS e WHERE e."id" IN (${VALUES_SQL})`
             : `SELECT ${RECORD_LOCATION_COLUMNS('e')} FROM ${rowsOf(info, source.narrowTables)} AS e WHERE lower(e."id") IN (SELECT lower(v) FROM (${VALUES_SQL}))`,
           [list(ids)],
         )
-        const records = await source.fetchRecords(info.entity, rows)
+        const records = await source.fetchRecords(info.entity, rows, wanted)
         return rows.map((row, at) => ({ id: String(row.__id), bytes: records[at]! }))
       },
       // The entity table's ids alone (letter ids only: lookUpMany asks for no other).

@@ -7,16 +7,20 @@ import type { CatalogEntityInfo } from '../layout/catalog-entities.ts'
 import { normalizeExternalId } from '../layout/external-id-schemes.ts'
 import { shortOpenAlexId } from '../layout/openalex-id-normalizer.ts'
 import { foundRecord, MISSING_RECORD } from './lookup-results.ts'
+import type { RecordParts } from './record-codec.ts'
 
 /** The statements of a bulk lookup of one entity, each over a list of values. */
 export interface BulkLookupSteps {
   /** The lowest id of the entity's records stating each value (normalised), whatever its scheme. */
   idsOfExternal(values: readonly string[]): Promise<readonly { scheme: string; value: string; id: string }[]>
-  /** The records of these ids (vocabulary codes matched without case), as stored, each with its id. */
-  records(ids: readonly string[]): Promise<readonly { id: string; bytes: Uint8Array }[]>
+  /**
+   * The records of these ids (vocabulary codes matched without case), as stored, each with its id; a work's
+   * abstract may be `null` when `wanted.abstract` is false.
+   */
+  records(ids: readonly string[], wanted: RecordParts): Promise<readonly { id: string; bytes: Uint8Array }[]>
   /**
    * Those of these ids (of an entity whose ids are a letter and a number) that have a record, without reading
-   * it: a lookup that wants ids alone (`idsOnly`). Optional: without it the records are read.
+   * it: a lookup that wants ids alone (`fields` of `id` only). Optional: without it the records are read.
    */
   heldIds?(ids: readonly string[]): Promise<readonly string[]>
   /** The id each of these was merged into, for those that were. */
@@ -52,7 +56,7 @@ export async function lookUpMany(
   info: CatalogEntityInfo,
   keys: readonly LookupKey[],
   steps: BulkLookupSteps,
-  options: Pick<LookupOptions, 'idsOnly'> = {},
+  options: Pick<LookupOptions, 'fields'> = {},
 ): Promise<LookupResult[]> {
   const results: LookupResult[] = keys.map(() => MISSING_RECORD)
   const size = Math.max(1, steps.maxValues ?? Number.MAX_SAFE_INTEGER)
@@ -81,14 +85,17 @@ export async function lookUpMany(
   const wanted = [...new Set(shortIds.filter((id): id is string => id !== undefined))]
   if (wanted.length === 0) return results
   const { heldIds } = steps
+  const { fields } = options
+  const idsOnly = fields?.every((field) => field === 'id') === true
+  const parts: RecordParts = { abstract: fields === undefined || fields.includes('abstract_inverted_index') }
   // Ids alone, where a record's id is the OpenAlex URL of its short id: each found entity is that id, unread.
   const found =
-    options.idsOnly === true && heldIds !== undefined && info.idKind === 'letter'
+    idsOnly && heldIds !== undefined && info.idKind === 'letter'
       ? (await each(wanted, (chunk) => heldIds.call(steps, chunk))).map((id) => ({
           id,
           bytes: idOnlyRecord(id),
         }))
-      : await each(wanted, (chunk) => steps.records(chunk))
+      : await each(wanted, (chunk) => steps.records(chunk, parts))
   const recordOf = new Map(found.map((row) => [fold(row.id), row.bytes]))
   const unfound = wanted.filter((id) => !recordOf.has(fold(id)))
   const merged = new Map(

@@ -14,7 +14,7 @@
 // `buildRecordDictionary` makes the raw dictionary; a zstd store's is usually one the zstd command trained
 // (../ingest/record-dictionary-trainer.ts), which zstd loads the same way, telling the two apart by its magic.
 import { constants, deflateRawSync, inflateRawSync } from 'node:zlib'
-import { packAbstractWords, unpackAbstractWords } from './abstract-words-packer.ts'
+import { packAbstractWords, unpackAbstractWords, withoutAbstractWords } from './abstract-words-packer.ts'
 import { type ZstdCompress, type ZstdDecompress, zstdBackend } from './zstd-backend.ts'
 
 export const RECORD_CODEC_IDS = [
@@ -87,8 +87,17 @@ export interface RecordCodec {
   /** The bytes the compressor is given for a record: what a dictionary for this codec is made of. */
   compressedForm(json: string): Buffer
   encode(json: string): Buffer
-  /** The record's JSON as UTF-8 bytes: a response can send them as they are. */
-  decode(bytes: Uint8Array): Uint8Array
+  /**
+   * The record's JSON as UTF-8 bytes: a response can send them as they are. With `abstract: false`, a work's
+   * abstract may come back `null` (`abstract_inverted_index`), for a reader that does not send it.
+   */
+  decode(bytes: Uint8Array, wanted?: RecordParts): Uint8Array
+}
+
+/** What of a record its reader wants, where leaving a part out saves work. */
+export interface RecordParts {
+  /** A work's `abstract_inverted_index` (default true). */
+  readonly abstract?: boolean
 }
 
 class DeflateRecordCodec implements RecordCodec {
@@ -146,10 +155,11 @@ class ZstdRecordCodec implements RecordCodec {
     return Buffer.isBuffer(frame) ? frame : Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength)
   }
 
-  decode(bytes: Uint8Array): Uint8Array {
+  decode(bytes: Uint8Array, wanted?: RecordParts): Uint8Array {
     this.#decompress ??= zstdBackend.decompressor(this.#dictionary)
     const stored = this.#decompress(bytes)
-    return this.#packsAbstracts ? unpackAbstractWords(stored) : stored
+    if (!this.#packsAbstracts) return stored
+    return wanted?.abstract === false ? withoutAbstractWords(stored) : unpackAbstractWords(stored)
   }
 }
 

@@ -6,7 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { CatalogEntity } from '../layout/catalog-entities.ts'
 import type { CatalogManifest, CatalogRecordStore } from '../layout/catalog-layout.ts'
 import { isCatalogRelativePath } from '../layout/catalog-manifest-reader.ts'
-import { checkRecordCodecId, type RecordCodec, recordCodecOf } from './record-codec.ts'
+import { checkRecordCodecId, type RecordCodec, type RecordParts, recordCodecOf } from './record-codec.ts'
 
 /** Where a record is: the `record_offset` and `record_bytes` columns of its row. */
 export interface RecordLocation {
@@ -110,7 +110,11 @@ export class RecordStoreReader {
    * with a turn of the event loop between slices, so that decompressing it never holds the main thread for
    * more than a slice while other requests wait.
    */
-  async read(entity: CatalogEntity, locations: readonly RecordLocation[]): Promise<Uint8Array[]> {
+  async read(
+    entity: CatalogEntity,
+    locations: readonly RecordLocation[],
+    wanted?: RecordParts,
+  ): Promise<Uint8Array[]> {
     if (locations.length === 0) return []
     const { file, codec } = await this.#store(entity)
     const compressed: Uint8Array[] = new Array(locations.length)
@@ -132,7 +136,7 @@ export class RecordStoreReader {
     for (let start = 0; start < compressed.length; start += DECODE_SLICE_RECORDS) {
       if (start > 0) await nextTurn()
       const end = Math.min(compressed.length, start + DECODE_SLICE_RECORDS)
-      for (let index = start; index < end; index++) records[index] = codec.decode(compressed[index]!)
+      for (let index = start; index < end; index++) records[index] = codec.decode(compressed[index]!, wanted)
     }
     return records
   }

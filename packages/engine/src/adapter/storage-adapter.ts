@@ -116,10 +116,11 @@ export interface QueryOptions {
 /** How `findMany` answers. */
 export interface LookupOptions extends QueryOptions {
   /**
-   * Only the entities' ids are wanted (a lookup with `select=id`): a storage may answer each found entity as
-   * its id alone (`{"id": "https://openalex.org/W…"}`), without reading its record.
+   * The top-level fields wanted (a lookup's `select`); all when absent. A storage may answer each found entity
+   * with less than its record where that saves work: its id alone (`{"id": "https://openalex.org/W…"}`, no
+   * record read) when only `id` is wanted, a work's `abstract_inverted_index` as `null` when that is not.
    */
-  readonly idsOnly?: boolean
+  readonly fields?: readonly string[]
 }
 
 /** The storage behind the engine. The DuckDB adapter is one; the conformance suite pins the behaviour. */

@@ -182,7 +182,7 @@ export class RequestLimits {
           ? undefined
           : (entity, keys, asked) => {
               const options = {
-                ...(asked?.idsOnly === undefined ? {} : { idsOnly: asked.idsOnly }),
+                ...(asked?.fields === undefined ? {} : { fields: asked.fields }),
                 ...optionsNow(),
               }
               const work = () => findMany.call(adapter, entity, keys, options)

@@ -74,8 +74,8 @@ export async function lookUpIds(
   adapter: StorageAdapter,
   entity: EntityType,
   ids: readonly string[],
-  /** Only the ids of what is found are wanted (`select=id`): a storage may read no record. */
-  idsOnly = false,
+  /** The top-level fields wanted (`select`), null for all: a storage may read less of each record. */
+  fields: readonly string[] | null = null,
 ): Promise<LookupOutcome[]> {
   const read = ids.map((input) => keyOf(entity, input))
   const keyed = read.flatMap((value, at) => (isKey(value) ? [{ at, key: value }] : []))
@@ -83,7 +83,7 @@ export async function lookUpIds(
     adapter,
     entity,
     keyed.map(({ key }) => key),
-    { idsOnly },
+    fields === null ? {} : { fields },
   )
   const resultOf = new Map<number, LookupResult>(keyed.map(({ at }, index) => [at, results[index]!]))
   // Merged ids lead to the records they were merged into: looked up together, once (a merge's target is a
@@ -93,7 +93,7 @@ export async function lookUpIds(
     adapter,
     entity,
     targets.map((id) => ({ kind: 'openalex', id })),
-    { idsOnly },
+    fields === null ? {} : { fields },
   )
   const targetOf = new Map(targets.map((id, index) => [id, followed[index]!]))
   const list = entityPath(entity)

@@ -77,8 +77,7 @@ export const entityLookupHandler =
       const refused = await metered.chargeMore(costUsd)
       if (refused !== undefined) return refused
     }
-    // `select=id` needs no record: a storage that can answers from its ids alone.
-    const idsOnly = request.select?.every((field) => field === 'id') === true
-    const outcomes = await lookUpIds(adapter, entity, request.ids, idsOnly)
+    // What is selected is all that is read where the storage can: `select=id` reads no record.
+    const outcomes = await lookUpIds(adapter, entity, request.ids, request.select)
     return jsonOrLinesResponse(bodyPieces(request, outcomes, costUsd, dataVersionMeta(event)), request.format)
   }

@@ -1,6 +1,7 @@
 // Many ids at once against the server that served the page: a lookup (`POST /{entities}/lookup`, one result
 // per id in the order given) or a citation snowball from works (`GET /works/snowball`). As with a query's run
 // (query-runner.ts), every failure comes back as an outcome to show, never as a thrown error.
+import { fetchApiAnswer } from './api-answer-fetch.ts'
 
 /** The most ids one lookup takes, and the most seed works one snowball takes (the server's limits). */
 export const MAX_LOOKUP_IDS = 10_000
@@ -70,21 +71,9 @@ export const idsProblem = (ids: readonly string[], most: number, what: string): 
 }
 
 const call = async <Body>(url: URL, init: RequestInit, signal?: AbortSignal): Promise<BatchOutcome<Body>> => {
-  const started = performance.now()
-  let response: Response
-  try {
-    response = await fetch(url, { ...init, signal: signal ?? null })
-  } catch (error) {
-    if (signal?.aborted === true) return { ok: false, message: 'Cancelled.', aborted: true }
-    return { ok: false, message: `The server could not be reached (${String(error)}).` }
-  }
-  let body: unknown
-  try {
-    body = await response.json()
-  } catch {
-    if (signal?.aborted === true) return { ok: false, message: 'Cancelled.', aborted: true }
-    return { ok: false, message: `The server answered HTTP ${response.status} with a body that is not JSON.` }
-  }
+  const answer = await fetchApiAnswer(url, init, signal)
+  if (!answer.ok) return answer
+  const { response, body, clientMs } = answer
   if (!response.ok) {
     const refusal = body as { message?: string; error?: string }
     return {
@@ -92,7 +81,7 @@ const call = async <Body>(url: URL, init: RequestInit, signal?: AbortSignal): Pr
       message: refusal.message ?? refusal.error ?? `The server answered HTTP ${response.status}.`,
     }
   }
-  return { ok: true, body: body as Body, clientMs: Math.round(performance.now() - started) }
+  return { ok: true, body: body as Body, clientMs }
 }
 
 /** Looks the ids up among the entities of `entityPath` (`works`, `work-types`, …) of the API at `root`. */

@@ -146,6 +146,28 @@ const clearResults = (): void => {
   pager.hidden = true
 }
 
+/**
+ * Runs `work` as the page's run (`controller` is `running`), then shows its outcome in the results' place: a
+ * problem in the status line, or what `show` makes of it. A run begun since this one began wins.
+ */
+const runInResults = async <
+  Outcome extends { readonly ok: true } | { readonly ok: false; readonly message: string },
+>(
+  controller: AbortController,
+  work: () => Promise<Outcome>,
+  show: (outcome: Extract<Outcome, { readonly ok: true }>) => void,
+): Promise<void> => {
+  summary.textContent = 'Running…'
+  summary.classList.remove('error')
+  results.setAttribute('aria-busy', 'true')
+  const outcome = await work()
+  if (running !== controller) return
+  results.removeAttribute('aria-busy')
+  clearResults()
+  if (!outcome.ok) showProblem((outcome as { readonly message: string }).message)
+  else show(outcome as Extract<Outcome, { readonly ok: true }>)
+}
+
 /** A page of rows, with the columns and page size it was asked for (the fields may have changed since). */
 const showList = (body: ListEnvelope, request: RunRequest): void => {
   const rows = body.results ?? []
@@ -206,20 +228,15 @@ const run = async (page: number, byPerson = true): Promise<void> => {
     showProblem(problem)
     return
   }
-  summary.textContent = 'Running…'
-  summary.classList.remove('error')
-  results.setAttribute('aria-busy', 'true')
-  const outcome = await runQuery(request, controller.signal)
-  if (running !== controller) return
-  results.removeAttribute('aria-busy')
-  clearResults()
-  if (!outcome.ok) {
-    showProblem(outcome.message)
-    return
-  }
-  summary.textContent = runStatusText(outcome)
-  if (isGrouped(outcome.body)) showGroups(outcome.body)
-  else showList(outcome.body, request)
+  await runInResults(
+    controller,
+    () => runQuery(request, controller.signal),
+    (outcome) => {
+      summary.textContent = runStatusText(outcome)
+      if (isGrouped(outcome.body)) showGroups(outcome.body)
+      else showList(outcome.body, request)
+    },
+  )
 }
 
 const editor = createOqlEditor(element('oql-editor'), {
@@ -361,18 +378,11 @@ const runBatch = async <Body>(
   }
   const controller = new AbortController()
   running = controller
-  summary.textContent = 'Running…'
-  summary.classList.remove('error')
-  results.setAttribute('aria-busy', 'true')
-  const outcome = await call(ids, controller.signal)
-  if (running !== controller) return
-  results.removeAttribute('aria-busy')
-  clearResults()
-  if (!outcome.ok) {
-    showProblem(outcome.message)
-    return
-  }
-  show(outcome.body, outcome.clientMs)
+  await runInResults(
+    controller,
+    () => call(ids, controller.signal),
+    (outcome) => show(outcome.body, outcome.clientMs),
+  )
 }
 
 const batchTable = (rows: readonly Record<string, unknown>[], columns: readonly string[], path: string) =>

@@ -1,6 +1,7 @@
 // Runs OQL against the server that served the page (`GET /?oql=`), and says what came back. A failure of
 // any kind (a refusal, a broken connection, a body that is not JSON) comes back as an outcome to show,
 // never as a thrown error or a console message.
+import { fetchApiAnswer } from './api-answer-fetch.ts'
 import type { ListEnvelope } from './list-envelope.ts'
 import { normalizeSelect } from './playground-link-state.ts'
 import { runCostUsd } from './run-status-format.ts'
@@ -55,25 +56,13 @@ const refusalMessage = (body: ErrorBody | undefined, status: number): string => 
 }
 
 export const runQuery = async (request: RunRequest, signal?: AbortSignal): Promise<RunOutcome> => {
-  const started = performance.now()
-  let response: Response
-  try {
-    response = await fetch(executeUrl(request), {
-      headers: { accept: 'application/json' },
-      signal: signal ?? null,
-    })
-  } catch (error) {
-    if (signal?.aborted === true) return { ok: false, message: 'Cancelled.', aborted: true }
-    return { ok: false, message: `The server could not be reached (${String(error)}).` }
-  }
-  let body: unknown
-  try {
-    body = await response.json()
-  } catch {
-    if (signal?.aborted === true) return { ok: false, message: 'Cancelled.', aborted: true }
-    return { ok: false, message: `The server answered HTTP ${response.status} with a body that is not JSON.` }
-  }
-  const clientMs = Math.round(performance.now() - started)
+  const answer = await fetchApiAnswer(
+    executeUrl(request),
+    { headers: { accept: 'application/json' } },
+    signal,
+  )
+  if (!answer.ok) return answer
+  const { response, body, clientMs } = answer
   if (!response.ok) return { ok: false, message: refusalMessage(body as ErrorBody, response.status) }
   const envelope = body as ListEnvelope
   return { ok: true, body: envelope, clientMs, costUsd: runCostUsd(response.headers, envelope) }

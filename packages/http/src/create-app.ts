@@ -109,6 +109,8 @@ export const createApp = (options: AppOptions): H3 => {
   app.use(async (event, next) => {
     if (event.req.method !== 'HEAD') return next()
     const response = await toResponse(await next(), event)
+    // A body made as it is read (a lookup's, a snowball's) is let go at once, not left to its idle timeout.
+    await response.body?.cancel().catch(() => {})
     return new Response(null, { status: response.status, headers: response.headers })
   })
   const planOptions = options.maxPerPage === undefined ? {} : { maxPerPage: options.maxPerPage }

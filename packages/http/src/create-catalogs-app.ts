@@ -85,7 +85,18 @@ export const createCatalogsApp = (options: CatalogsAppOptions): H3 => {
     catalogsNow = async () => {
       const catalogs = await given()
       const [first] = catalogs
-      if (first === undefined) throw new Error('The server holds no catalog to answer from')
+      if (first === undefined)
+        throw new ApiError(
+          503,
+          [
+            {
+              error: 'server_busy',
+              message:
+                'The server holds no version of its data it can answer from now (one is being loaded, or none can be read). Retry after 5 s.',
+            },
+          ],
+          { 'retry-after': '5' },
+        )
       return { first, pick: catalogsByName(catalogs) }
     }
   else {

@@ -215,6 +215,16 @@ describe('GET /works/snowball', () => {
     )
   })
 
+  it('answers HEAD with the headers of its GET and no body, and lets the answer go', async () => {
+    const query = `ids=${seeds.join('|')}&direction=both`
+    const response = await sample.app.fetch(
+      new Request(`http://localhost/works/snowball?${query}`, { method: 'HEAD' }),
+    )
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(await response.text()).toBe('')
+  })
+
   it('stops at its node limit with an error that names the step (engine, a limit of 3 on the sample)', async () => {
     const seedRecords = seeds.map((id) => held.get(id)!)
     const expected = expectedSnowball(seeds, 'both', 1)

@@ -101,16 +101,26 @@ export const lookUpIds = (
     signal,
   )
 
+/** The longest request line the server reads (`GET` and its URL); a longer one is refused with 414. */
+const MAX_REQUEST_LINE = 8190
+
 /** The works the seeds cite, or that cite them, or both, one step away, with the citations among them all. */
-export const snowballFrom = (
+export const snowballFrom = async (
   root: URL,
   seeds: readonly string[],
   direction: SnowballDirection,
   signal?: AbortSignal,
 ): Promise<BatchOutcome<SnowballBody>> => {
   const url = new URL('works/snowball', root)
-  url.searchParams.set('ids', seeds.join('|'))
+  // The seeds go in the URL: OpenAlex URLs as their short ids, which the server takes alike and which are shorter.
+  url.searchParams.set('ids', seeds.map((id) => id.replace(/^https?:\/\/openalex\.org\//i, '')).join('|'))
   url.searchParams.set('direction', direction)
   url.searchParams.set('select', 'id,display_name,publication_year,cited_by_count')
+  const line = `GET ${url.pathname}${url.search} HTTP/1.1`.length
+  if (line > MAX_REQUEST_LINE)
+    return {
+      ok: false,
+      message: `These ${seeds.length.toLocaleString('en-US')} seeds make a URL of ${line.toLocaleString('en-US')} bytes, more than the server reads (${MAX_REQUEST_LINE.toLocaleString('en-US')}): snowball from fewer at once, or give short ids (W123…) rather than DOIs.`,
+    }
   return call<SnowballBody>(url, { headers: { accept: 'application/json' } }, signal)
 }

@@ -207,6 +207,7 @@ const showGroups = (body: ListEnvelope): void => {
 const run = async (page: number, byPerson = true): Promise<void> => {
   const oql = editor.text()
   running?.abort()
+  running = undefined
   if (oql.trim() === '') {
     summary.textContent = 'Type a query in the editor first.'
     summary.classList.add('error')
@@ -369,6 +370,8 @@ const runBatch = async <Body>(
   show: (body: Body, clientMs: number) => void,
 ): Promise<void> => {
   running?.abort()
+  // Nothing runs until this one starts: an aborted run must not write over what is said here.
+  running = undefined
   const ids = idsOf(batchIds.value)
   const problem = idsProblem(ids, most, what)
   if (problem !== undefined) {

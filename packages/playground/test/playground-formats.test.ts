@@ -1,6 +1,12 @@
 // The page's pure parts, without a browser: how values, statuses, links and year series are written.
 import { describe, expect, it } from 'vitest'
-import { idsOf, idsProblem, type LookupBody, type SnowballBody } from '../src/id-batch-runner.ts'
+import {
+  idsOf,
+  idsProblem,
+  type LookupBody,
+  type SnowballBody,
+  snowballFrom,
+} from '../src/id-batch-runner.ts'
 import { lookupRows, lookupStatusText, snowballRows, snowballStatusText } from '../src/id-batch-view.ts'
 import type { ListEnvelope } from '../src/list-envelope.ts'
 import {
@@ -265,5 +271,17 @@ describe('many ids at once', () => {
     expect(snowballStatusText(body, 48)).toBe(
       '1 seed: 2 works cited by or citing them, 2 citations among them in 48 ms · 1 seed not found · $0.0001 · data default (2025-01-20)',
     )
+  })
+})
+
+describe('snowballFrom', () => {
+  it('says how many seeds make a URL longer than the server reads, without sending it', async () => {
+    const dois = Array.from({ length: 500 }, (_, at) => `https://doi.org/10.1234/journal.article.${at}`)
+    const outcome = await snowballFrom(new URL('http://127.0.0.1:1/'), dois, 'both')
+    expect(outcome.ok).toBe(false)
+    if (!outcome.ok)
+      expect(outcome.message).toMatch(
+        /^These 500 seeds make a URL of [\d,]+ bytes, more than the server reads \(8,190\)/,
+      )
   })
 })

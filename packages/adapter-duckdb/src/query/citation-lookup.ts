@@ -13,9 +13,13 @@ const NUMBER = quoteIdentifier(ID_NUMBER_COLUMN)
 /** The works' numbers, one JSON list parameter (a list of any length is one value, not thousands of `?`). */
 const NUMBERS_SQL = `SELECT unnest(from_json(?, '["UBIGINT"]'))`
 
-/** The numbers of the work ids among `ids` (`W123` in any case); other ids name no work. */
+/**
+ * The numbers of the work ids among `ids` (`W123` in any case) as a JSON list; other ids name no work. Written
+ * from the digits themselves (no leading zeros, which JSON refuses): a JavaScript number would round ids past
+ * 2^53.
+ */
 const workNumbersOf = (ids: readonly string[]): string =>
-  JSON.stringify(ids.flatMap((id) => (/^[Ww][0-9]{1,18}$/.test(id) ? [id.slice(1)] : [])).map(Number))
+  `[${ids.flatMap((id) => (/^[Ww][0-9]{1,18}$/.test(id) ? [id.slice(1).replace(/^0+(?=\d)/, '')] : [])).join(',')}]`
 
 /**
  * The citations between held works made by (`cited`), to (`citing`) or both by and to (`between`) the given

@@ -21,6 +21,12 @@ import type { OpenedCatalog } from './served-catalog-opener.ts'
 /** How long the list of versions is believed: a load is served as the default within this time. */
 const VERSIONS_TTL_MS = 1000
 
+/**
+ * How long a version that could not be opened is left out before it is tried again: its models are read whole
+ * at each try, which every request would otherwise pay (and wait for) while the version stays broken.
+ */
+const FAILED_VERSION_RETRY_MS = 30_000
+
 type ClickHouseClient = ReturnType<typeof connectClickHouse>
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
@@ -39,6 +45,10 @@ export class ClickHouseVersionCatalogs {
   #listed: { readonly versions: readonly CatalogVersion[]; readonly at: number }
   #asking: Promise<readonly CatalogVersion[]> | undefined
   readonly #opened = new Map<string, Promise<OpenedCatalog>>()
+  /** Versions that could not be opened, until when they are left out. */
+  readonly #failed = new Map<string, number>()
+  /** Says, once a try, why a version is not served (the server's progress output). */
+  readonly #report: (message: string) => void
   readonly #apps = new WeakMap<OpenedCatalog, ServedCatalog['app']>()
   /** The newest version when the server started, opened: what the start messages describe. */
   readonly first: OpenedCatalog
@@ -50,6 +60,7 @@ export class ClickHouseVersionCatalogs {
     embedder: Embedder | undefined,
     versions: readonly CatalogVersion[],
     first: OpenedCatalog,
+    report: (message: string) => void,
   ) {
     this.#client = client
     this.#target = target
@@ -57,18 +68,20 @@ export class ClickHouseVersionCatalogs {
     this.#embedder = embedder
     this.#listed = { versions, at: performance.now() }
     this.first = first
+    this.#report = report
     this.#opened.set(versions[0]!.database, Promise.resolve(first))
   }
 
   /**
-   * The catalog's versions in the ClickHouse of `target`, the newest opened (and every other kept one, so a
-   * version that cannot be served is said at the start): a failure to start, saying why, when none is loaded,
-   * the server does not answer, or the newest cannot be served.
+   * The catalog's versions in the ClickHouse of `target`, the newest opened (and every other kept one, so that
+   * a version that cannot be served is said at the start, through `report`): a failure to start, saying why,
+   * when none is loaded, the server does not answer, or the newest cannot be served.
    */
   static async open(
     command: CliCommand,
     target: ClickHouseTarget,
     settings: ServeSettings,
+    report: (message: string) => void,
   ): Promise<ClickHouseVersionCatalogs | CommandResult> {
     const client = connectClickHouse(target)
     const fail = async (result: CommandResult): Promise<CommandResult> => {
@@ -109,9 +122,18 @@ export class ClickHouseVersionCatalogs {
       } catch (error) {
         return await fail(serveFailure(messageOf(error)))
       }
-      const catalogs = new ClickHouseVersionCatalogs(client, target, settings, embedder, versions, first)
-      // The kept versions are opened now too, so that the first request naming one does not wait for its models.
-      for (const version of versions.slice(1)) catalogs.#openedVersion(version).catch(() => {})
+      const catalogs = new ClickHouseVersionCatalogs(
+        client,
+        target,
+        settings,
+        embedder,
+        versions,
+        first,
+        report,
+      )
+      // The kept versions are opened now too, so that the first request naming one does not wait for its
+      // models; one that cannot be served is reported as it fails.
+      await Promise.allSettled(versions.slice(1).map((version) => catalogs.#openedVersion(version)))
       return catalogs
     } catch (error) {
       return await fail(serveFailure(`ClickHouse at ${target.endpoint} did not answer: ${messageOf(error)}`))
@@ -124,37 +146,57 @@ export class ClickHouseVersionCatalogs {
     this.#asking ??= listVersions(this.#client, this.#target.catalog)
       .then((versions) => {
         // An empty list is a catalog being reloaded from nothing or dropped: the versions known still answer
-        // (their databases stand until a load drops them).
-        if (versions.length > 0) this.#listed = { versions, at: performance.now() }
+        // (their databases stand until a load drops them), and the list is asked again a second later.
+        if (versions.length === 0) {
+          this.#listed = { ...this.#listed, at: performance.now() }
+          return this.#listed.versions
+        }
+        this.#listed = { versions, at: performance.now() }
         for (const database of this.#opened.keys())
           if (!versions.some((version) => version.database === database)) this.#opened.delete(database)
+        return versions
+      })
+      // A ClickHouse that does not answer the list now: the versions known, asked again a second later (not
+      // by every request meanwhile).
+      .catch(() => {
+        this.#listed = { ...this.#listed, at: performance.now() }
         return this.#listed.versions
       })
-      // A ClickHouse that does not answer the list now: the versions known, until it does.
-      .catch(() => this.#listed.versions)
       .finally(() => {
         this.#asking = undefined
       })
     return this.#asking
   }
 
-  #openedVersion(version: CatalogVersion): Promise<OpenedCatalog> {
-    let opened = this.#opened.get(version.database)
-    if (opened === undefined) {
-      opened = openVersion(this.#client, this.#target, this.#settings, version, this.#embedder)
-      this.#opened.set(version.database, opened)
-      // Asked again by the next request, rather than failing every one after a passing error.
-      opened.catch(() => this.#opened.delete(version.database))
-    }
+  /** The version opened (once), or undefined while one that failed is left out. */
+  #openedVersion(version: CatalogVersion): Promise<OpenedCatalog> | undefined {
+    const { database } = version
+    let opened = this.#opened.get(database)
+    if (opened !== undefined) return opened
+    if ((this.#failed.get(database) ?? 0) > performance.now()) return undefined
+    opened = openVersion(this.#client, this.#target, this.#settings, version, this.#embedder)
+    this.#opened.set(database, opened)
+    const tried = opened
+    opened.then(
+      () => this.#failed.delete(database),
+      (error: unknown) => {
+        // Left out for a while, said once a try; a later entry (re-opened meanwhile) is not this one's to drop.
+        if (this.#opened.get(database) === tried) this.#opened.delete(database)
+        this.#failed.set(database, performance.now() + FAILED_VERSION_RETRY_MS)
+        this.#report(`The version ${database} is not served: ${messageOf(error)}\n`)
+      },
+    )
     return opened
   }
 
-  /** Every version loaded now, opened, newest first. */
+  /** Every version loaded now that can be served, opened, newest first. */
   async #catalogsNow(): Promise<OpenedCatalog[]> {
     const versions = await this.#versionsNow()
     const opened = await Promise.allSettled(versions.map((version) => this.#openedVersion(version)))
     // A version that cannot be served is left out of the list (the newest one too: the next answers then).
-    return opened.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []))
+    return opened.flatMap((outcome) =>
+      outcome.status === 'fulfilled' && outcome.value !== undefined ? [outcome.value] : [],
+    )
   }
 
   /** The catalogs for `createCatalogsApp`, each version's app made once by `appOf`. */

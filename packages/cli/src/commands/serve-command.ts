@@ -141,7 +141,9 @@ export const serveCommand: CliCommand = {
     }
     try {
       if (settings.clickhouse !== undefined) {
-        const opened = await ClickHouseVersionCatalogs.open(this, settings.clickhouse, settings)
+        const opened = await ClickHouseVersionCatalogs.open(this, settings.clickhouse, settings, (message) =>
+          context.writeProgress(message),
+        )
         if ('exitCode' in opened) return opened
         clickhouse = opened
         catalogs.push(opened.first)

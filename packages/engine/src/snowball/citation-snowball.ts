@@ -70,6 +70,9 @@ export interface SnowballResult {
   readonly citedNotHeld: number
 }
 
+/** A work id as one key whatever its case or leading zeros: `w0123` and `W123` name one work. */
+const workKeyOf = (id: string): string => `W${id.slice(1).replace(/^0+(?=\d)/, '')}`
+
 const slices = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, at) => items.slice(at * size, (at + 1) * size))
 
@@ -130,14 +133,20 @@ async function snowballByCitations(
     for (const [id, seed] of seeds)
       for (const cited of seed.citations.cites) if (!cites.has(cited)) cites.set(cited, id)
     const wanted = [...cites.keys()].filter((id) => !graph.has(id))
-    const held = new Set<string>()
+    // The storage answers each work held under the id it keeps (`W123`), whatever the case or zeros asked.
+    const held = new Map<string, string>()
     for (const slice of slices(wanted, MAX_LOOKUP_IDS)) {
       throwIfInterrupted(options.signal)
-      for (const id of await findHeld(slice, options)) held.add(id)
+      for (const id of await findHeld(slice, options)) held.set(workKeyOf(id), id)
+      if (graph.size + held.size > limit) throw new SnowballTooLargeError(1, graph.size + held.size, limit)
     }
-    if (graph.size + held.size > limit) throw new SnowballTooLargeError(1, graph.size + held.size, limit)
-    for (const id of wanted) if (!held.has(id)) citedNotHeld.add(id)
-    return wanted.filter((id) => held.has(id)).map((cited) => ({ citing: cites.get(cited)!, cited }))
+    const citations: Citation[] = []
+    for (const id of wanted) {
+      const cited = held.get(workKeyOf(id))
+      if (cited === undefined) citedNotHeld.add(id)
+      else if (!graph.has(cited)) citations.push({ citing: cites.get(id)!, cited })
+    }
+    return citations
   }
   const findHeld = adapter.findHeldWorks?.bind(adapter)
   let frontier = [...seeds.keys()]

@@ -43,13 +43,19 @@ export const generatedResponse = (
   const end = () => {
     clearTimeout(idle)
     pending = undefined
-    iterator.return?.()
+    try {
+      iterator.return?.()
+    } catch {
+      // A maker that fails as it is stopped has nothing more to give: the body ends either way.
+    }
   }
   const waitForReader = (controller: ReadableStreamDefaultController<Uint8Array>) => {
     idle = setTimeout(() => {
       end()
       controller.error(new Error(`the client read nothing for ${idleMs / 1000} s`))
     }, idleMs)
+    // A body waiting for its reader never keeps the process alive (a shutdown closes the sockets).
+    idle.unref?.()
   }
   const body = new ReadableStream<Uint8Array>(
     {

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { SlowFirstSequencer } from './scripts/slow-first-sequencer.ts'
 import { TimedJsonReporter } from './scripts/timed-json-reporter.ts'
 
 // OQLKIT_TEST_REPORT names a JSON report to write beside the usual output, each file with its whole time;
@@ -29,6 +30,8 @@ export default defineConfig({
       OQLKIT_DUCKDB_THREADS: '1',
       ...(cpuRecord === undefined ? {} : { OQLKIT_TEST_CPU: cpuRecord }),
     },
+    // The slowest files first (scripts/slow-first-sequencer.ts): a slow file started last is the run's tail.
+    sequence: { sequencer: SlowFirstSequencer },
     restoreMocks: true,
     // One module graph per worker, not one per file: importing the packages (arktype's scopes, DuckDB's
     // binding, h3, the registries) took 2-3 s a file, 61 of 134 s for oql's and engine's tests; without

@@ -1,11 +1,14 @@
 // Prints the slowest files of a vitest JSON report, the files that cost the most CPU (when the run recorded it,
 // scripts/test-cpu-recorder.ts), and how long the whole run took against its budget:
 //   node --import tsx scripts/slowest-test-files.ts <report.json> [--run-seconds N] [--budget-seconds 600] [--count 10]
+//     [--write-seconds scripts/test-file-seconds.json]
+// With --write-seconds it also writes every file of 3 s or more with its seconds, slowest first: the table vitest
+// starts the slowest files by (scripts/slow-first-sequencer.ts).
 // .ci/run calls it at its end, so that a suite drifting past its ten minutes is seen in every CI log; over
 // the budget it prints a loud line, not a failure (a loaded machine must not block a landing).
 // A file's time is the `duration` scripts/timed-json-reporter.ts adds (hooks and imports included); in a
 // plain vitest report, which lacks it, the span from the file's first test's start to its last one's end.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
@@ -153,7 +156,7 @@ function main(args: readonly string[]): void {
   const path = args[0]
   if (path === undefined || path.startsWith('--'))
     throw new Error(
-      'usage: slowest-test-files.ts <report.json> [--run-seconds N] [--budget-seconds 600] [--count 10]',
+      'usage: slowest-test-files.ts <report.json> [--run-seconds N] [--budget-seconds 600] [--count 10] [--write-seconds FILE]',
     )
   const runSeconds = numberOption(args, '--run-seconds')
   // Where vitest.config.ts has scripts/test-cpu-recorder.ts write each file's CPU.
@@ -167,6 +170,16 @@ function main(args: readonly string[]): void {
     count: numberOption(args, '--count') ?? 10,
   })
   process.stdout.write(`${lines.join('\n')}\n`)
+  const secondsAt = args.indexOf('--write-seconds')
+  const secondsPath = secondsAt === -1 ? undefined : args[secondsAt + 1]
+  if (secondsAt !== -1 && secondsPath === undefined) throw new Error('--write-seconds needs a file')
+  if (secondsPath !== undefined && existsSync(path)) {
+    const times = fileTimes(JSON.parse(readFileSync(path, 'utf8')) as unknown, process.cwd())
+      .filter((time) => time.seconds >= 3)
+      .sort((a, b) => b.seconds - a.seconds)
+    const table = Object.fromEntries(times.map((time) => [time.file, Math.round(time.seconds * 10) / 10]))
+    writeFileSync(secondsPath, `${JSON.stringify(table, null, 2)}\n`)
+  }
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href)

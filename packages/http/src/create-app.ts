@@ -162,8 +162,10 @@ export const createApp = (options: AppOptions): H3 => {
   app.get('/export', queryExportHandler(exportOptions))
   app.get('/:entity', entityListHandler(adapter, resolvePlan, planOptions))
   app.get('/:entity/export', exportHandler(exportOptions))
-  app.post(`/:entity/${LOOKUP_SEGMENT}`, entityLookupHandler(adapter))
-  app.get(`/works/${SNOWBALL_SEGMENT}`, worksSnowballHandler(adapter))
+  // Their answers flow after the handler returns: a shutdown waits for them as for an export's rows.
+  const holdOpen = (stop: AbortController, finished: Promise<unknown>) => limits.holdOpen(stop, finished)
+  app.post(`/:entity/${LOOKUP_SEGMENT}`, entityLookupHandler(adapter, holdOpen))
+  app.get(`/works/${SNOWBALL_SEGMENT}`, worksSnowballHandler(adapter, holdOpen))
   app.get('/:entity/**', entitySingletonHandler(adapter))
   // Every method Node reads but HEAD, so that a HEAD finds the GET route of its path rather than this.
   for (const method of METHODS) if (method !== 'HEAD') app.on(method as HTTPMethod, '/**', fallbackHandler)

@@ -12,7 +12,7 @@ import {
   type MeteringLimits,
   type StorageAdapter,
 } from '@oqlkit/engine'
-import { createApp } from '@oqlkit/http'
+import { createApp, RequestLimits } from '@oqlkit/http'
 import { ingestSnapshot } from '@oqlkit/ingest'
 import { partsOf, readSampleMergedAuthors, work, writeLegacySnapshot } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -171,6 +171,39 @@ describe('POST /{entities}/lookup', () => {
       .map((line) => JSON.parse(line) as LookupResultBody)
     expect(lines.map((line) => line.record?.id)).toEqual(works.map((work) => work.id))
     expect(lines.map((line) => line.input)).toEqual(ids)
+  })
+
+  it('keeps a shutdown waiting while a large answer flows, and the answer arrives whole', async () => {
+    const limits = new RequestLimits()
+    const app = createApp({
+      adapter: sample.adapter,
+      catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} },
+      limits,
+    })
+    const ids = works.map((work) => shortOf(work.id))
+    const response = await app.fetch(
+      new Request('http://localhost/works/lookup?format=jsonl', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ids }),
+      }),
+    )
+    const reader = response.body!.getReader()
+    const chunks: Uint8Array[] = [(await reader.read()).value!]
+    let stopped = false
+    const stopping = limits.shutdown(10_000).then(() => {
+      stopped = true
+    })
+    await new Promise((done) => setTimeout(done, 50))
+    expect(stopped).toBe(false)
+    for (;;) {
+      const next = await reader.read()
+      if (next.done) break
+      chunks.push(next.value)
+    }
+    await stopping
+    expect(stopped).toBe(true)
+    expect(new TextDecoder().decode(Buffer.concat(chunks)).trimEnd().split('\n')).toHaveLength(ids.length)
   })
 
   it('answers hostile ids one by one, at once: very long, unpaired surrogates, random', async () => {

@@ -67,11 +67,37 @@ describe('a response made as it is read', () => {
 
   it('gives up on a client that stops reading, and stops making lines', async () => {
     const { made, lines } = linesMaker(5_000)
-    const response = generatedResponse(lines(), { status: 200 }, 50)
+    const response = generatedResponse(lines(), { status: 200 }, { idleMs: 50 })
     const reader = response.body!.getReader()
     await reader.read()
     await new Promise((done) => setTimeout(done, 150))
     await expect(reader.read()).rejects.toThrow('the client read nothing for 0.05 s')
     expect(made.finished).toBe(true)
+  })
+
+  it('keeps a shutdown waiting while it flows, and ends short when the shutdown stops it', async () => {
+    const held: { stop: AbortController; finished: Promise<unknown> }[] = []
+    const holdOpen = (stop: AbortController, finished: Promise<unknown>) => held.push({ stop, finished })
+    const whole = linesMaker(5_000)
+    const read = generatedResponse(whole.lines(), { status: 200 }, { holdOpen })
+    expect(held).toHaveLength(1)
+    let settled = false
+    void held[0]!.finished.then(() => {
+      settled = true
+    })
+    await read.text()
+    await Promise.resolve()
+    expect(settled).toBe(true)
+    // Stopped mid-way: the body breaks off, and its maker is let go.
+    const cut = linesMaker(5_000)
+    const stopped = generatedResponse(cut.lines(), { status: 200 }, { holdOpen })
+    const reader = stopped.body!.getReader()
+    await reader.read()
+    held[1]!.stop.abort()
+    await expect(reader.read()).rejects.toThrow('the server is shutting down')
+    expect(cut.made.finished).toBe(true)
+    // A body of one chunk is sent whole, and holds nothing open.
+    generatedResponse(linesMaker(3).lines(), { status: 200 }, { holdOpen })
+    expect(held).toHaveLength(2)
   })
 })

@@ -9,7 +9,7 @@ import { meteredRequestOf } from '../metering/metered-request.ts'
 import { recordsCostUsd } from '../metering/records-price.ts'
 import { entityOfPath } from '../request/entity-paths.ts'
 import { type LookupRequest, readLookupRequest } from '../request/lookup-request-reader.ts'
-import { jsonOrLinesResponse } from '../server/generated-response.ts'
+import { type HoldOpen, jsonOrLinesResponse } from '../server/generated-response.ts'
 import { type LookupOutcome, lookUpIds } from './entity-id-lookup.ts'
 import { unknownEntityError } from './entity-list-handler.ts'
 
@@ -63,7 +63,7 @@ function* bodyPieces(
 }
 
 export const entityLookupHandler =
-  (adapter: StorageAdapter) =>
+  (adapter: StorageAdapter, holdOpen?: HoldOpen) =>
   async (event: H3Event): Promise<Response> => {
     const segment = event.url.pathname.split('/')[1] ?? ''
     const entity = entityOfPath(segment)
@@ -79,5 +79,9 @@ export const entityLookupHandler =
     }
     // What is selected is all that is read where the storage can: `select=id` reads no record.
     const outcomes = await lookUpIds(adapter, entity, request.ids, request.select)
-    return jsonOrLinesResponse(bodyPieces(request, outcomes, costUsd, dataVersionMeta(event)), request.format)
+    return jsonOrLinesResponse(
+      bodyPieces(request, outcomes, costUsd, dataVersionMeta(event)),
+      request.format,
+      holdOpen,
+    )
   }

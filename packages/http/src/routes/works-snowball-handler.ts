@@ -17,7 +17,7 @@ import { ApiError } from '../errors/api-error.ts'
 import { meteredRequestOf } from '../metering/metered-request.ts'
 import { recordsCostUsd } from '../metering/records-price.ts'
 import { readSnowballRequest, type SnowballRequestParameters } from '../request/snowball-request-reader.ts'
-import { jsonOrLinesResponse } from '../server/generated-response.ts'
+import { type HoldOpen, jsonOrLinesResponse } from '../server/generated-response.ts'
 import { type LookupOutcome, lookUpIds } from './entity-id-lookup.ts'
 
 const encoder = new TextEncoder()
@@ -105,7 +105,7 @@ function* bodyPieces(
 }
 
 export const worksSnowballHandler =
-  (adapter: StorageAdapter) =>
+  (adapter: StorageAdapter, holdOpen?: HoldOpen) =>
   async (event: H3Event): Promise<Response> => {
     const request = readSnowballRequest(event)
     const outcomes = await lookUpIds(adapter, 'works', request.ids)
@@ -140,5 +140,6 @@ export const worksSnowballHandler =
     return jsonOrLinesResponse(
       bodyPieces(request, misses, result, costUsd, dataVersionMeta(event)),
       request.format,
+      holdOpen,
     )
   }

@@ -25,24 +25,48 @@ const nextChunk = (pieces: Iterator<Uint8Array>): { readonly bytes: Uint8Array; 
   return { bytes: concatChunks(taken, size), done: false }
 }
 
+/** Keeps a server's shutdown waiting while a body flows (`RequestLimits.holdOpen`), stopping it when told. */
+export type HoldOpen = (stop: AbortController, finished: Promise<unknown>) => void
+
+export interface GeneratedBodyOptions {
+  /** How long the body waits for a reader that stopped (default `READER_IDLE_MS`). */
+  readonly idleMs?: number
+  /** Held open by a shutdown while it flows, and ended short if the shutdown's grace runs out. */
+  readonly holdOpen?: HoldOpen
+}
+
 /**
  * A response of the bytes `pieces` makes, in order: whole when they fit one chunk, else a stream that makes the
  * next chunk when the client has taken the last. A client that goes away ends it (the iterator is returned);
- * one that reads nothing for `idleMs` is given up on, and the connection closed short of the end.
+ * one that reads nothing for `idleMs` is given up on, and the connection closed short of the end. A shutdown
+ * waits for it (`holdOpen`), as for an export's rows, and cuts it when its grace runs out.
  */
 export const generatedResponse = (
   pieces: Iterable<Uint8Array>,
   init: ResponseInit,
-  idleMs: number = READER_IDLE_MS,
+  options: GeneratedBodyOptions = {},
 ): Response => {
+  const idleMs = options.idleMs ?? READER_IDLE_MS
   const iterator = pieces[Symbol.iterator]()
   const first = nextChunk(iterator)
   if (first.done) return bytesResponse(first.bytes, init)
   let pending: Uint8Array | undefined = first.bytes
   let idle: ReturnType<typeof setTimeout> | undefined
+  let ended = false
+  const stop = new AbortController()
+  let finished: () => void = () => {}
+  options.holdOpen?.(
+    stop,
+    new Promise<void>((resolve) => {
+      finished = resolve
+    }),
+  )
   const end = () => {
     clearTimeout(idle)
     pending = undefined
+    if (ended) return
+    ended = true
+    finished()
     try {
       iterator.return?.()
     } catch {
@@ -59,7 +83,15 @@ export const generatedResponse = (
   }
   const body = new ReadableStream<Uint8Array>(
     {
-      start: (controller) => waitForReader(controller),
+      start: (controller) => {
+        waitForReader(controller)
+        // A shutdown whose grace ran out: the body ends here, short of its end, as an export's does.
+        stop.signal.addEventListener('abort', () => {
+          if (ended) return
+          end()
+          controller.error(new Error('the server is shutting down'))
+        })
+      },
       pull: (controller) => {
         clearTimeout(idle)
         if (pending !== undefined) {
@@ -85,11 +117,19 @@ export const generatedResponse = (
 }
 
 /** A 200 of JSON, or of JSON Lines (`jsonl`), made as it is sent: a lookup's, a snowball's. */
-export const jsonOrLinesResponse = (pieces: Iterable<Uint8Array>, format: 'json' | 'jsonl'): Response =>
-  generatedResponse(pieces, {
-    status: 200,
-    headers: {
-      'content-type':
-        format === 'jsonl' ? 'application/x-ndjson; charset=utf-8' : 'application/json; charset=utf-8',
+export const jsonOrLinesResponse = (
+  pieces: Iterable<Uint8Array>,
+  format: 'json' | 'jsonl',
+  holdOpen?: HoldOpen,
+): Response =>
+  generatedResponse(
+    pieces,
+    {
+      status: 200,
+      headers: {
+        'content-type':
+          format === 'jsonl' ? 'application/x-ndjson; charset=utf-8' : 'application/json; charset=utf-8',
+      },
     },
-  })
+    holdOpen === undefined ? {} : { holdOpen },
+  )

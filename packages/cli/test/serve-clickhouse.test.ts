@@ -11,8 +11,7 @@ import {
   sharedClickHouseSample,
 } from '@oqlkit/adapter-clickhouse/test-support'
 import { runCli } from '@oqlkit/cli'
-import { ingestSnapshot } from '@oqlkit/ingest'
-import { sharedSampleCatalog, work, writeLegacySnapshot } from '@oqlkit/ingest/test-support'
+import { ingestCoreFixture, partsOf, sharedSampleCatalog, work } from '@oqlkit/ingest/test-support'
 import { startStandInServer } from '@oqlkit/text-models/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ServerProcess, startServerProcess } from './support/server-process.ts'
@@ -308,14 +307,14 @@ onChdb('oqlkit serve --clickhouse (chdb behind the test stand-in for its HTTP in
 
   it('serves each version a load keeps as a data version, the newest by default, switching at a load', async () => {
     // Two tiny core catalogs (20 and 21 works) loaded into a catalog of their own in the shared ClickHouse.
-    const tinyCatalog = async (works: number) => {
-      const snapshotDir = join(scratch, `tiny-${works}-snapshot`)
-      const records = Array.from({ length: works }, (_, at) => work(at + 1, '2025-01-01T00:00:00'))
-      writeLegacySnapshot(snapshotDir, [{ entity: 'works', partition: '2025-01-01', content: records }])
-      const outDir = join(scratch, `tiny-${works}`)
-      await ingestSnapshot({ snapshotDir, outDir, searchIndex: false, vectors: false, textTagger: false })
-      return outDir
-    }
+    const tinyCatalog = (works: number) =>
+      ingestCoreFixture(
+        join(scratch, `tiny-${works}`),
+        partsOf(
+          'works',
+          Array.from({ length: works }, (_, at) => work(at + 1, '2025-01-01T00:00:00')),
+        ),
+      )
     const twenty = await tinyCatalog(20)
     const twentyOne = await tinyCatalog(21)
     const into = `${clickhouse.url}/pinned`

@@ -7,8 +7,7 @@ import { join } from 'node:path'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import type { StorageAdapter } from '@oqlkit/engine'
 import { createApp, createCatalogsApp, DATA_VERSION_HEADER, type DataVersion } from '@oqlkit/http'
-import { ingestSnapshot } from '@oqlkit/ingest'
-import { partsOf, readSampleMergedAuthors, work, writeLegacySnapshot } from '@oqlkit/ingest/test-support'
+import { ingestCoreFixture, partsOf, readSampleMergedAuthors, work } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useSampleApp } from './support/sample-app.ts'
 
@@ -21,19 +20,10 @@ const current: DataVersion = { name: 'current', snapshotDate: '2025-01-20', fing
 const older: DataVersion = { name: 'older', snapshotDate: '2026-01-01', fingerprint: 'bbbbbbbbbbbb' }
 
 beforeAll(async () => {
-  const snapshot = join(scratch, 'snapshot')
-  writeLegacySnapshot(
-    snapshot,
+  const catalogDir = await ingestCoreFixture(
+    scratch,
     partsOf('works', [work(1, '2026-01-01'), work(2, '2026-01-01'), work(3, '2026-01-01')]),
   )
-  const catalogDir = join(scratch, 'catalog')
-  await ingestSnapshot({
-    snapshotDir: snapshot,
-    outDir: catalogDir,
-    searchIndex: false,
-    vectors: false,
-    textTagger: false,
-  })
   small = await createDuckDbAdapter({ catalogDir, threads: 1 })
   const versions = [current, older]
   const appOf = (adapter: StorageAdapter, version: DataVersion) =>

@@ -13,8 +13,7 @@ import {
   type StorageAdapter,
 } from '@oqlkit/engine'
 import { createApp, RequestLimits } from '@oqlkit/http'
-import { ingestSnapshot } from '@oqlkit/ingest'
-import { partsOf, readSampleMergedAuthors, work, writeLegacySnapshot } from '@oqlkit/ingest/test-support'
+import { ingestCoreFixture, partsOf, readSampleMergedAuthors, work } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { useSampleApp } from './support/sample-app.ts'
 import { type Row, sampleRecords, shortOf } from './support/sample-records.ts'
@@ -320,20 +319,11 @@ describe('POST /{entities}/lookup on a catalog that holds a merge survivor', () 
   let app: ReturnType<typeof createApp>
   let adapter: StorageAdapter
   beforeAll(async () => {
-    const snapshot = join(scratch, 'snapshot')
-    writeLegacySnapshot(
-      snapshot,
+    const catalogDir = await ingestCoreFixture(
+      scratch,
       partsOf('works', [work(1, '2026-01-01'), work(2, '2026-01-01'), work(3, '2026-01-01')]),
       { works: { '2026-01-02.csv': 'merge_date,id,merge_into_id\n2026-01-02,W9,W2\n' } },
     )
-    const catalogDir = join(scratch, 'catalog')
-    await ingestSnapshot({
-      snapshotDir: snapshot,
-      outDir: catalogDir,
-      searchIndex: false,
-      vectors: false,
-      textTagger: false,
-    })
     adapter = await createDuckDbAdapter({ catalogDir, threads: 1 })
     app = createApp({ adapter, catalog: { createdAt: '2026-01-01T00:00:00.000Z', entities: {} } })
   }, 120_000)

@@ -5,7 +5,7 @@
 import type { LookupKey, LookupOptions, LookupResult } from '@oqlkit/engine'
 import type { CatalogEntityInfo } from '../layout/catalog-entities.ts'
 import { normalizeExternalId } from '../layout/external-id-schemes.ts'
-import { shortOpenAlexId } from '../layout/openalex-id-normalizer.ts'
+import { OPENALEX_ID_BASE, shortOpenAlexId } from '../layout/openalex-id-normalizer.ts'
 import { foundRecord, MISSING_RECORD } from './lookup-results.ts'
 import type { RecordParts } from './record-codec.ts'
 
@@ -49,7 +49,7 @@ const utf8 = new TextEncoder()
 
 /** A record of its id alone: `{"id":"https://openalex.org/W123"}`, as a stored record's id reads. */
 const idOnlyRecord = (shortId: string): Uint8Array =>
-  utf8.encode(`{"id":${JSON.stringify(`https://openalex.org/${shortId}`)}}`)
+  utf8.encode(`{"id":${JSON.stringify(`${OPENALEX_ID_BASE}${shortId}`)}}`)
 
 /** One result per key, in the keys' order: found, merged, deleted or missing, as a single lookup answers. */
 export async function lookUpMany(

@@ -16,7 +16,7 @@ import type { CatalogDirectory, DataVersion, ServedCatalog } from '@oqlkit/http'
 import { createOpenAiEmbedder } from '@oqlkit/text-models'
 import { type CliCommand, type CommandResult, usageError } from './cli-command.ts'
 import type { ServeSettings } from './serve-settings-reader.ts'
-import type { OpenedCatalog } from './served-catalog-opener.ts'
+import { messageOf, type OpenedCatalog, serveFailure } from './served-catalog-opener.ts'
 
 /** How long the list of versions is believed: a load is served as the default within this time. */
 const VERSIONS_TTL_MS = 1000
@@ -28,13 +28,6 @@ const VERSIONS_TTL_MS = 1000
 const FAILED_VERSION_RETRY_MS = 30_000
 
 type ClickHouseClient = ReturnType<typeof connectClickHouse>
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
-
-const serveFailure = (message: string): CommandResult => ({
-  exitCode: 1,
-  stderr: `oqlkit serve: ${message}\n`,
-})
 
 export class ClickHouseVersionCatalogs {
   readonly #client: ClickHouseClient

@@ -27,10 +27,10 @@ import { zstdBuildNote } from './zstd-build-note.ts'
 const DEFAULT_DATA_VERSION_NAME = 'default'
 
 /** The message of anything thrown. */
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 /** `oqlkit serve` ending, before it listens, with what went wrong. */
-const serveFailure = (message: string): CommandResult => ({
+export const serveFailure = (message: string): CommandResult => ({
   exitCode: 1,
   stderr: `oqlkit serve: ${message}\n`,
 })

@@ -181,9 +181,9 @@ export function describeSingletonCases(suite: ConformanceSuite): void {
       }
     })
 
-    it('finds which of many work ids it holds, in any case, without other entities’ ids', async () => {
+    it('finds which of many work ids it holds, in any case, without other entities’ ids (skipped without findHeldWorks)', async (test) => {
       const findHeld = suite.adapter.findHeldWorks?.bind(suite.adapter)
-      if (findHeld === undefined) return
+      if (findHeld === undefined) return test.skip()
       const held = [...context.byId.keys()].filter((id) => id.startsWith('W')).slice(0, 5)
       expect(held).toHaveLength(5)
       const absent = 'W999999999999999'

@@ -165,6 +165,12 @@ export class RequestLimits {
       const options = optionsNow()
       return this.runPlan(plan, () => work(options), options.signal)
     }
+    /**
+     * Lookups by id: a long list reads as much as a heavy page, and waits for a heavy slot as one does; a short
+     * one runs at once, as a single lookup.
+     */
+    const byIds = <T>(count: number, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> =>
+      count > LIGHT_LOOKUP_KEYS ? this.admission.run(work, signal) : work()
     const { autocomplete, findCitations, findHeldWorks, findMany, sumColumns } = adapter
     const members: { readonly [K in keyof StorageAdapter]-?: StorageAdapter[K] | undefined } = {
       capabilities: adapter.capabilities,
@@ -185,9 +191,7 @@ export class RequestLimits {
                 ...(asked?.fields === undefined ? {} : { fields: asked.fields }),
                 ...optionsNow(),
               }
-              const work = () => findMany.call(adapter, entity, keys, options)
-              // A long list reads as many records as a heavy page: it waits for a heavy slot as one does.
-              return keys.length > LIGHT_LOOKUP_KEYS ? this.admission.run(work, options.signal) : work()
+              return byIds(keys.length, options.signal, () => findMany.call(adapter, entity, keys, options))
             },
       findCitations:
         findCitations === undefined
@@ -205,9 +209,7 @@ export class RequestLimits {
           ? undefined
           : (ids) => {
               const options = optionsNow()
-              const work = () => findHeldWorks.call(adapter, ids, options)
-              // Point lookups by id, as a lookup's keys: a long list waits for a heavy slot as a long lookup does.
-              return ids.length > LIGHT_LOOKUP_KEYS ? this.admission.run(work, options.signal) : work()
+              return byIds(ids.length, options.signal, () => findHeldWorks.call(adapter, ids, options))
             },
       findRandom: (entity) => adapter.findRandom(entity, optionsNow()),
       autocomplete:

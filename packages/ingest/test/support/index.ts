@@ -1,10 +1,11 @@
 // @oqlkit/ingest's test fixtures, for the tests of other packages (`@oqlkit/ingest/test-support`, an export
 // of the source condition only: it is never published). The sample catalog ingested once per run, the
 // committed sample snapshot's records, snapshots written from records, a reader of a catalog's files, and a
-// catalog whose search index carries a delta.
+// catalog whose search index carries a delta; a core catalog of a test's own records.
 export { builtWorkspace } from './built-workspace.ts'
 export { CatalogInspector } from './catalog-inspector.ts'
 export { keepTablesAsFiles } from './catalog-table-files.ts'
+export { ingestCoreFixture } from './core-catalog-fixture.ts'
 export { sampleSnapshotLines } from './sample-snapshot-lines.ts'
 export {
   readSampleMergedAuthors,

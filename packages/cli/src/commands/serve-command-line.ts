@@ -32,7 +32,7 @@ export const SERVE_COMMAND_LINE = {
       type: 'string',
       value: 'a ClickHouse URL such as http://localhost:8123/oqlkit',
       placeholder: 'URL',
-      help: 'Serve the catalog `oqlkit load` put into this ClickHouse instead of a folder.',
+      help: 'Serve the catalog `oqlkit load` put into this ClickHouse instead of a folder: its newest version by default, each version a load keeps with data_version=<its database>, a new load served within a second.',
     },
     host: {
       type: 'string',

@@ -229,11 +229,22 @@ export const createClickHouseAdapter = (options: ClickHouseAdapterOptions): Stor
       plan,
       (await layoutOf(database)).linksCarryCorpus,
     )
-    const [page, [groups], [counted]] = await Promise.all([
-      driver.rows<Record<string, unknown>>(compiled.page, signal),
-      driver.rows<{ n: number | string }>(compiled.groupsCount, signal),
-      driver.rows<{ n: number | string }>(compiled.count, signal),
-    ])
+    // Counts carried by the page's rows are asked apart only when it has none (past the last bucket).
+    const counts = () =>
+      Promise.all([
+        driver.rows<{ n: number | string }>(compiled.groupsCount, signal),
+        driver.rows<{ n: number | string }>(compiled.count, signal),
+      ])
+    const [page, [groups], [counted]] = compiled.countsInPage
+      ? await driver.rows<Record<string, unknown>>(compiled.page, signal).then(async (rows) => {
+          const first = rows[0]
+          if (first === undefined) return [rows, ...(await counts())] as const
+          const carried = (name: string) => [{ n: first[name] as number | string }]
+          return [rows, carried('__groups'), carried('__total')] as const
+        })
+      : await Promise.all([driver.rows<Record<string, unknown>>(compiled.page, signal), counts()]).then(
+          ([rows, [groups, counted]]) => [rows, groups, counted] as const,
+        )
     const buckets: GroupBucket[] = page.map((row) => ({
       keys: compiled.keyFormats.map((format, index) => format(row[`__g${index}`])),
       count: Number(row.__n),

@@ -366,8 +366,34 @@ export interface CompiledGroups {
   readonly page: ClickHouseStatement
   readonly groupsCount: ClickHouseStatement
   readonly count: ClickHouseStatement
+  /**
+   * Whether each page row carries the number of buckets (`__groups`) and the row count (`__total`), so that
+   * `groupsCount` and `count` run only when the page has no bucket: each statement costs a round trip and
+   * its planning, and a server that runs statements one at a time (the chdb stand-in) pays them in turn.
+   */
+  readonly countsInPage: boolean
   /** One per dimension, in order: how its key `__g<n>` is returned. */
   readonly keyFormats: readonly GroupKeyFormat[]
+}
+
+/**
+ * The page of buckets, with the number of buckets and the row count as scalar subqueries (which ClickHouse
+ * runs once, before the page) when the statement has no WITH clause of its own (a search's relations) for
+ * them to share.
+ */
+const groupPage = (
+  withClause: string,
+  buckets: string,
+  counted: string,
+  order: string,
+  limits: string,
+  params: QueryParams,
+): { readonly page: ClickHouseStatement; readonly countsInPage: boolean } => {
+  const countsInPage = withClause === ''
+  const sql = countsInPage
+    ? `SELECT *, (SELECT count() FROM (${buckets})) AS __groups, (${counted}) AS __total FROM (${buckets}) ORDER BY ${order} ${limits}`
+    : `${withClause}${buckets} ORDER BY ${order} ${limits}`
+  return { page: statement(sql, params), countsInPage }
 }
 
 export const compileGroups = (
@@ -383,15 +409,13 @@ export const compileGroups = (
   const { context, where } = filtered
   const table = `${tableOf(context, entityTableName(entity))} AS e`
   const counted = linksCarryCorpus ? linkCountsOf(context, entity, plan) : undefined
+  const rowCount = `SELECT count() AS n FROM ${table} WHERE ${where}`
   if (counted !== undefined) {
-    const order = bucketOrder(plan, ['__g0'])
+    const limits = `LIMIT ${params.add(plan.page.perPage, 'UInt64')} OFFSET ${params.add(pageOffset(plan.page), 'UInt64')}`
     return {
-      page: statement(
-        `${counted} ORDER BY ${order} LIMIT ${params.add(plan.page.perPage, 'UInt64')} OFFSET ${params.add(pageOffset(plan.page), 'UInt64')}`,
-        params,
-      ),
+      ...groupPage('', counted, rowCount, bucketOrder(plan, ['__g0']), limits, params),
       groupsCount: statement(`SELECT count() AS n FROM (${counted})`, params),
-      count: statement(`SELECT count() AS n FROM ${table} WHERE ${where}`, params),
+      count: statement(rowCount, params),
       keyFormats: [groupedValuesOf(MAP.columnSourceOf, entity, plan.groupBy[0]!).format],
     }
   }
@@ -428,13 +452,11 @@ export const compileGroups = (
   const order = bucketOrder(plan, names)
   const perPage = plan.page.perPage
   const offset = pageOffset(plan.page)
+  const limits = `LIMIT ${params.add(perPage, 'UInt64')} OFFSET ${params.add(offset, 'UInt64')}`
   return {
-    page: statement(
-      `${filtered.with}${buckets} ORDER BY ${order} LIMIT ${params.add(perPage, 'UInt64')} OFFSET ${params.add(offset, 'UInt64')}`,
-      params,
-    ),
+    ...groupPage(filtered.with, buckets, rowCount, order, limits, params),
     groupsCount: statement(`${filtered.with}SELECT count() AS n FROM (${buckets})`, params),
-    count: statement(`${filtered.with}SELECT count() AS n FROM ${table} WHERE ${where}`, params),
+    count: statement(`${filtered.with}${rowCount}`, params),
     keyFormats,
   }
 }

@@ -76,6 +76,21 @@ export function describeGroupCases(suite: ConformanceSuite): void {
       }
     })
 
+    it('counts the buckets and the rows on a page past the last bucket, which holds none', async () => {
+      // A scalar column, a list column and a link's keys (which some adapters count from the link table):
+      // each answered on its first page, then on the page after its last bucket.
+      for (const column_id of ['type', 'authorships.countries', 'authorships.author.id']) {
+        const oqo: Oqo = { get_rows: 'works', group_by: [{ column_id }] }
+        const [first, expected] = await groupsOf(oqo)
+        const past = await suite.adapter.queryGroups(
+          planOf(oqo, { perPage: 100, page: Math.floor(expected.size / 100) + 2 }),
+        )
+        expect(past.groups, column_id).toStrictEqual([])
+        expect(past.groupsCount, column_id).toBe(expected.size)
+        expect(past.count, column_id).toBe(first.count)
+      }
+    })
+
     it('groups only the filtered rows', async () => {
       const year = Number(mostFrequent(works, 'publication_year'))
       const [result, expected] = await groupsOf({

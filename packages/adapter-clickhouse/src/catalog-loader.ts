@@ -419,23 +419,19 @@ const buildAutocompleteIndex = async (options: LoadOptions, target: DdlTarget, t
 
 /** At most this many values make a text column LowCardinality (ClickHouse's advice: under 10,000). */
 const LOW_CARDINALITY_VALUES = 10_000
-/**
- * At most this many values give a works text column a projection of its counts. Each projection costs every
- * aggregate statement over the works its consideration (some 1.3 ms each at 1M works: a count of the core
- * works took 34 ms with 21 projections, 7 ms with one, 5.5 ms with none), so only the few columns of a
- * work's kind get one (type, language, OA status, domain, field), not every column of few values.
- */
-const COUNTED_VALUES = 32
 
 /** The projection of the works' narrow columns in year order. */
 const WORKS_BY_YEAR_PROJECTION = 'narrow_by_year'
 
 /**
  * The columns it holds: a list's statement reads it only when every column it names is among them, so these
- * are the id, corpus and sort keys, and the filters of a work's kind that lists combine with a year.
+ * are the id and its number (the tiebreak of every sort, since catalog format 8: without it no page read the
+ * projection, and a year's page read every work, 30 ms of the engine's time at 1M works against 9), the corpus
+ * and sort keys, and the filters of a work's kind that lists combine with a year.
  */
 const WORKS_BY_YEAR_COLUMNS = [
   'id',
+  'id_num',
   'is_xpac',
   'publication_year',
   'publication_date',
@@ -454,10 +450,13 @@ const WORKS_BY_YEAR_COLUMNS = [
  * An entity table's column types and projections fitted to the values loaded, which the catalog's types do
  * not tell: a text column of few values (a work's type, language, OA status) becomes LowCardinality, so a
  * filter or group-by works on its dictionary rather than each row's text (`lower(type) = 'article'` over 1M
- * works: 74 ms as text, 14 ms so); and each first-class column of the works (not a `json__` record path) of
- * at most 1,000 values gets a projection of its rows counted by corpus and value, which answers a group-by of
- * it over a corpus, and the corpus's count, without reading the works (`group_by=type`: 30-50 ms a statement
- * read whole, some 1 ms from the projection).
+ * works: 74 ms as text, 14 ms so).
+ *
+ * The works get one projection, of their narrow columns in year order. Each projection costs every statement
+ * over the works its consideration, aggregates most: until issue 39 the works' kind columns (type, language,
+ * OA status, domain, field) had projections of their counts too, and with those six a count of a year's works
+ * took 12-13 ms of the engine's time at 1M works, with the year's one alone 7-8 ms. A group-by of such a column
+ * is one pass over the narrow column (`compileGroups`), 13-17 ms, against 10-11 ms from its projection.
  */
 const fitColumnsToValues = async (client: ClickHouseClient, target: DdlTarget, table: ClickHouseTable) => {
   const candidates = table.columns.filter(
@@ -475,17 +474,9 @@ const fitColumnsToValues = async (client: ClickHouseClient, target: DdlTarget, t
   const hasCorpus = table.name === entityTableName('works') && table.columns.some((c) => c.name === 'is_xpac')
   candidates.forEach((column, at) => {
     const n = values(at)
-    const quoted = quoteIdentifier(column.name)
     const text = column.type === 'Nullable(String)' && n > 0
     if (text && n <= LOW_CARDINALITY_VALUES)
-      changes.push(`MODIFY COLUMN ${quoted} LowCardinality(Nullable(String))`)
-    if (hasCorpus && text && !column.name.startsWith('json') && n <= COUNTED_VALUES) {
-      const projection = quoteIdentifier(`${column.name}__counts`)
-      changes.push(
-        `ADD PROJECTION ${projection} (SELECT \`is_xpac\`, ${quoted}, count() GROUP BY \`is_xpac\`, ${quoted})`,
-      )
-      projections.push(projection)
-    }
+      changes.push(`MODIFY COLUMN ${quoteIdentifier(column.name)} LowCardinality(Nullable(String))`)
   })
   // The works' narrow columns again, in year order: a list filtered by year (and kind) reads that year's range
   // of them rather than every work's (`publication_year:2020,type:article,is_oa:true` by citations, page and

@@ -76,6 +76,22 @@ export function describeGroupCases(suite: ConformanceSuite): void {
       }
     })
 
+    it('counts one value per row with its unknown bucket, alone and with a second dimension', async () => {
+      // Some adapters count these buckets and the rows in one pass (every row in exactly one bucket).
+      for (const group_by of [
+        [{ column_id: 'primary_topic.field.id' }],
+        [{ column_id: 'primary_topic.field.id' }, { column_id: 'open_access.is_oa' }],
+      ]) {
+        const oqo: Oqo = { get_rows: 'works', group_by }
+        const [result, expected] = await groupsOf(oqo, { includeUnknown: ['primary_topic.field.id'] })
+        expectBuckets(result, expected)
+        expect([...expected.keys()].some((key) => key.startsWith('[null'))).toBe(true)
+        const [known] = await groupsOf(oqo)
+        expect(result.count).toBe(known.count)
+        expect(known.count).toBe(works.filter((work) => work.is_xpac !== true).length)
+      }
+    })
+
     it('counts the buckets and the rows on a page past the last bucket, which holds none', async () => {
       // A scalar column, a list column and a link's keys (which some adapters count from the link table):
       // each answered on its first page, then on the page after its last bucket.

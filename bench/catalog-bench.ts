@@ -510,12 +510,15 @@ for (const result of results) {
   if (enabled.has('clickhouse') && enabled.has('adapter')) {
     const house = column(result.contenders, 'clickhouse', 50)
     const duck = column(result.contenders, 'adapter', 50)
-    const statements = result.clickhouseStatements ?? Number.NaN
-    cells.push(
-      `${(house / duck).toFixed(2)}`,
-      `${statements.toFixed(1)}`,
-      `${((house - statements * statementCost) / duck).toFixed(2)}`,
-    )
+    const statements = result.clickhouseStatements
+    // A shape ClickHouse does not answer has no figures of its own.
+    if (statements === undefined) cells.push('—', '—', '—')
+    else
+      cells.push(
+        `${(house / duck).toFixed(2)}`,
+        `${statements.toFixed(1)}`,
+        `${((house - statements * statementCost) / duck).toFixed(2)}`,
+      )
   }
   console.log(`| ${result.shape} | ${result.target} | ${cells.join(' | ')} |`)
 }

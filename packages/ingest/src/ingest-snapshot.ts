@@ -406,7 +406,13 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
     const tableFilesWarning =
       options.tableFilesDir === undefined
         ? undefined
-        : await writeTableFiles(build.outDir, manifest, options.tableFilesDir, keepTableFiles)
+        : await writeTableFiles(
+            build.outDir,
+            manifest,
+            options.tableFilesDir,
+            keepTableFiles,
+            options.memoryLimit ?? defaultStagingMemoryLimit(),
+          )
     progress.emit('done')
 
     const entities = {} as Record<CatalogEntity, EntityIngestCounts>
@@ -484,10 +490,12 @@ async function writeTableFiles(
   manifest: CatalogManifest,
   tableFilesDir: string,
   built: boolean,
+  /** The build's DuckDB memory limit, which the export keeps to as well. */
+  memoryLimit: string,
 ): Promise<string | undefined> {
   try {
     if (built) await moveFolder(join(catalogDir, BUILD_TABLES_DIR), tableFilesDir)
-    else await exportCatalogTables(catalogDir, manifest, tableFilesDir)
+    else await exportCatalogTables(catalogDir, manifest, tableFilesDir, { memoryLimit })
     return undefined
   } catch (error) {
     await rm(join(catalogDir, BUILD_TABLES_DIR), { recursive: true, force: true })

@@ -1,6 +1,6 @@
 // Bad snapshots are reported as an IngestError that names the file and the line, and a failed ingest leaves
 // the catalog it was updating byte for byte as it was, with nothing half-written beside it.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { constants, gunzipSync, gzipSync } from 'node:zlib'
@@ -252,9 +252,12 @@ describe('bad input', () => {
   })
 
   it('a build that runs out of memory says which step it was, and leaves the catalog as it was', async () => {
-    // The bundled sample under a memory limit far too small for loading the works' parsed records, the
-    // first step that needs DuckDB's memory: a user who meets this needs to know where it happened.
-    const sample = SAMPLE_SNAPSHOT_DIR
+    // The bundled sample's works under a memory limit far too small for loading their parsed records, the
+    // first step that needs DuckDB's memory: a user who meets this needs to know where it happened. Its works
+    // alone (their folder copied): the works are loaded first, so the other entities' parts were parsed
+    // for nothing, 0.8 of 2 s of CPU.
+    const sample = join(root, 'sample-works')
+    cpSync(join(SAMPLE_SNAPSHOT_DIR, 'works'), join(sample, 'works'), { recursive: true })
     const error = await ingestSnapshot({
       snapshotDir: sample,
       outDir: catalogDir,

@@ -3,7 +3,7 @@
 // partition built together from scratch — every entity row, record, link row and id list — although the
 // update reads the catalog's kept rows from its own files and copies its record store instead of parsing
 // its records again.
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DuckDBInstance, listValue } from '@duckdb/node-api'
@@ -26,6 +26,7 @@ import type { IngestSummary } from '../src/ingest-progress.ts'
 import { ingestSnapshot } from '../src/ingest-snapshot.ts'
 import { CatalogInspector } from './support/catalog-inspector.ts'
 import { readSample, recordsOf, updateMerges, updateParts } from './support/sample-update-fixtures.ts'
+import { sharedSampleCatalog } from './support/shared-sample-catalog.ts'
 import { type FixturePart, writeLegacySnapshot } from './support/snapshot-fixtures.ts'
 
 const core = { searchIndex: false, textTagger: false, vectors: false } as const
@@ -52,7 +53,6 @@ beforeAll(async () => {
   // then changed in place (its rows are numbered in id order).
   const update = updateParts(sample, (at) => NEW_WORK_ID(at))
   const merges = updateMerges(sample)
-  writeLegacySnapshot(join(root, 'base'), sample, read.merged)
   writeLegacySnapshot(join(root, 'update'), update, merges)
   writeLegacySnapshot(join(root, 'together'), [...sample, ...update], {
     ...read.merged,
@@ -60,9 +60,11 @@ beforeAll(async () => {
   })
   updated = join(root, 'updated')
   rebuilt = join(root, 'rebuilt')
-  await ingestSnapshot({ snapshotDir: join(root, 'base'), outDir: updated, mode: 'replace', ...core })
-  copyFileSync(join(updated, 'records', 'works.records'), join(root, 'works-before.records'))
-  storeBeforeUpdate = readFileSync(join(root, 'works-before.records'))
+  // The bundled sample ingested: the run's shared sample catalog, copied rather than built again (the update
+  // changes it). It was built with its search index, vectors and tag model; the update, a core one like the
+  // full build it is compared with, leaves those out, and the tables and records compared are the core's.
+  cpSync(await sharedSampleCatalog(), updated, { recursive: true })
+  storeBeforeUpdate = readFileSync(join(updated, 'records', 'works.records'))
   // Small sort batches: were the update to sort its tables whole, they would go through the ranges.
   updateSummary = await ingestSnapshot({
     snapshotDir: join(root, 'update'),
@@ -82,19 +84,24 @@ beforeAll(async () => {
   })
 }, 120_000)
 
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true })
+afterAll(async () => {
+  try {
+    for (const inspector of (await inspectors) ?? []) inspector.close()
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
 })
 
+/**
+ * Inspectors of the updated and the rebuilt catalog, opened once on first use: the tests only read the
+ * catalogs, and opening one writes every table of its serving database out as a file.
+ */
+let inspectors: Promise<[CatalogInspector, CatalogInspector]> | undefined
+
 async function withBoth<T>(use: (a: CatalogInspector, b: CatalogInspector) => Promise<T>): Promise<T> {
-  const a = await CatalogInspector.open(updated)
-  const b = await CatalogInspector.open(rebuilt)
-  try {
-    return await use(a, b)
-  } finally {
-    a.close()
-    b.close()
-  }
+  inspectors ??= Promise.all([CatalogInspector.open(updated), CatalogInspector.open(rebuilt)])
+  const [a, b] = await inspectors
+  return use(a, b)
 }
 
 /** Rows of `files` in one catalog and not the other (EXCEPT ALL), both ways, `except` columns left out. */

@@ -1,9 +1,9 @@
 // An update keeps what was trained and embedded: the LSA model and the tag model are copied from the catalog
 // it updates, the works it kept as they were keep their vectors, and only the revised and new works are
 // embedded, by the kept model. The vectors it writes are those of embedding every work with that model. Past
-// a share of the catalog changed (or asked to), the models are trained again. The sample's works alone are
-// the snapshot (1,130 works, 548 with a title or an abstract); the update revises 20, adds 3 and merges 2
-// away.
+// a share of the catalog changed (or asked to), the models are trained again. The catalog updated is the
+// bundled sample's (1,130 works, 548 with a title or an abstract), the run's shared one copied; the update
+// revises 20 of its works, adds 3 and merges 2 away.
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -25,6 +25,7 @@ import { openCatalogEntityRows } from '../src/texts/catalog-entity-rows.ts'
 import { MODEL_RETRAIN_SHARE, modelReuse } from '../src/texts/model-reuse-policy.ts'
 import { buildWorkVectors } from '../src/vectors/work-vector-builder.ts'
 import { readSampleRecords } from './support/sample-snapshot-records.ts'
+import { sharedSampleCatalog } from './support/shared-sample-catalog.ts'
 import { type FixtureRecord, partsOf, writeLegacySnapshot } from './support/snapshot-fixtures.ts'
 
 const UPDATE_DATE = '2026-06-01'
@@ -111,17 +112,15 @@ let updateSummary: IngestSummary
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'oqlkit-update-models-'))
   catalog = join(root, 'catalog')
-  writeLegacySnapshot(join(root, 'base'), partsOf('works', works))
   writeUpdate(join(root, 'update'))
-  await ingestSnapshot({
-    snapshotDir: join(root, 'base'),
-    outDir: catalog,
-    mode: 'replace',
-    searchIndex: false,
-  })
+  // A catalog with vectors and a tag model: the run's shared sample catalog, copied rather than built again
+  // (the updates below change it). Its search index is left out by the updates (`searchIndex: false`), as
+  // it is not this file's subject.
+  const shared = await sharedSampleCatalog()
+  cpSync(shared, catalog, { recursive: true })
   before = manifestOf(catalog)
   // The catalog as it was, for the builder-level test of kept served vectors below.
-  cpSync(catalog, join(root, 'before'), { recursive: true })
+  cpSync(shared, join(root, 'before'), { recursive: true })
   taggerBefore = readFileSync(join(catalog, textTaggerOf(before)!.file))
   updateSummary = await ingestSnapshot({
     snapshotDir: join(root, 'update'),

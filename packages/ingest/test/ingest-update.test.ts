@@ -2,7 +2,7 @@
 // does not, records the new snapshot does not mention stay; merged ids are recorded (chains resolved) and
 // remove the old record unless it was published again after the merge. A catalog keeps its record codec
 // across updates.
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CATALOG_FORMAT_VERSION, type CatalogManifest } from '@oqlkit/catalog'
@@ -66,10 +66,30 @@ function ingestWorksInto(
   return ingestSnapshot({ snapshotDir, outDir, ...core, ...options })
 }
 
-const titles = () =>
-  read(async (catalog) =>
-    Object.fromEntries([...(await catalog.records('works'))].map(([id, record]) => [id, record.title])),
-  )
+/** The catalog of two works, W2 citing W5, that the last three describes each update a copy of. */
+let twoWorks: Promise<string> | undefined
+
+/**
+ * A copy of the catalog of two works in `dir` (built once, on first use: the tests only change their copies,
+ * and a copy costs nothing beside an ingest).
+ */
+async function copyOfTwoWorks(dir: string): Promise<void> {
+  twoWorks ??= (async () => {
+    const catalog = join(root, 'two-works-catalog')
+    await ingestWorksInto(catalog, 'two-works', [
+      work(2, '2024-01-01T10:00:00', { title: 'two', referenced_works: ['https://openalex.org/W5'] }),
+      work(5, '2024-01-01T10:00:00', { title: 'five' }),
+    ])
+    return catalog
+  })()
+  cpSync(await twoWorks, dir, { recursive: true })
+}
+
+/** The works' titles by id. */
+const titlesOf = async (catalog: CatalogInspector) =>
+  Object.fromEntries([...(await catalog.records('works'))].map(([id, record]) => [id, record.title]))
+
+const titles = () => read(titlesOf)
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'oqlkit-ingest-update-'))
@@ -107,12 +127,15 @@ describe('updating a catalog by updated_date partition', () => {
       recordsWritten: 3,
     })
     expect(summary.entities.authors).toMatchObject({ recordsRead: 0, previousRecords: 1, recordsWritten: 1 })
-    expect(await titles()).toStrictEqual({ W1: 'one, February', W2: 'two, January', W3: 'three, March' })
-    const dates = await read((catalog) =>
-      catalog.rows("SELECT CAST(partition_date AS VARCHAR) AS d FROM read_parquet($1) WHERE id = 'W1'", [
-        catalog.file('entities/works.parquet'),
-      ]),
-    )
+    // Read through one inspector (opening one writes the catalog's tables out as files).
+    const [titled, dates] = await read(async (catalog) => [
+      await titlesOf(catalog),
+      await catalog.rows(
+        "SELECT CAST(partition_date AS VARCHAR) AS d FROM read_parquet($1) WHERE id = 'W1'",
+        [catalog.file('entities/works.parquet')],
+      ),
+    ])
+    expect(titled).toStrictEqual({ W1: 'one, February', W2: 'two, January', W3: 'three, March' })
     expect(dates).toStrictEqual([{ d: '2024-02-01' }])
   })
 
@@ -136,13 +159,14 @@ describe('updating a catalog by updated_date partition', () => {
       },
     )
     expect(summary.entities.works).toMatchObject({ merged: 2, recordsWritten: 3 })
-    expect(Object.keys(await titles()).sort()).toStrictEqual(['W1', 'W3', 'W4'])
-    const merged = await read((catalog) =>
-      catalog.rows(
+    const [titled, merged] = await read(async (catalog) => [
+      await titlesOf(catalog),
+      await catalog.rows(
         'SELECT entity, old_id, new_id, CAST(merge_date AS VARCHAR) AS merge_date FROM read_parquet($1) ORDER BY old_id',
         [catalog.file('ids/merged-ids.parquet')],
       ),
-    )
+    ])
+    expect(Object.keys(titled).sort()).toStrictEqual(['W1', 'W3', 'W4'])
     expect(merged).toStrictEqual([
       { entity: 'works', old_id: 'W2', new_id: 'W1', merge_date: '2024-04-01' },
       { entity: 'works', old_id: 'W5', new_id: 'W1', merge_date: '2024-04-02' },
@@ -155,12 +179,13 @@ describe('updating a catalog by updated_date partition', () => {
       works: [work(2, '2024-05-01T00:00:00', { title: 'two, May' })],
     })
     expect(summary.entities.works).toMatchObject({ merged: 0, recordsWritten: 4 })
-    expect(await titles()).toMatchObject({ W2: 'two, May' })
-    const merged = await read((catalog) =>
-      catalog.rows('SELECT old_id FROM read_parquet($1) ORDER BY old_id', [
+    const [titled, merged] = await read(async (catalog) => [
+      await titlesOf(catalog),
+      await catalog.rows('SELECT old_id FROM read_parquet($1) ORDER BY old_id', [
         catalog.file('ids/merged-ids.parquet'),
       ]),
-    )
+    ])
+    expect(titled).toMatchObject({ W2: 'two, May' })
     expect(merged).toStrictEqual([{ old_id: 'W5' }, { old_id: 'W999' }])
   })
 
@@ -259,51 +284,43 @@ describe('updating a catalog written with columns this version no longer writes'
   const readWider = <T>(use: (catalog: CatalogInspector) => Promise<T>) => read(use, dir())
 
   it('reads the kept rows by today’s columns and writes only those (the link tables’ record lists until format 7)', async () => {
-    await ingestInto('wider-first', [
-      work(1, '2024-01-01T10:00:00', { title: 'one', referenced_works: ['https://openalex.org/W2'] }),
-      work(2, '2024-01-01T10:00:00', { title: 'two' }),
-    ])
+    await copyOfTwoWorks(dir())
     // As format 7 wrote works.parquet: its tables as files, the works' with the record's list of the ids
     // `works-referenced-works` holds.
     await keepTablesAsFiles(dir())
     const works = join(dir(), 'entities', 'works.parquet')
     await readWider((inspector) =>
       inspector.rows(
-        `COPY (SELECT *, CASE WHEN id = 'W1' THEN ['https://openalex.org/W2'] ELSE CAST([] AS VARCHAR[]) END AS json__referenced_works FROM read_parquet($1)) TO $2 (FORMAT parquet)`,
+        `COPY (SELECT *, CASE WHEN id = 'W2' THEN ['https://openalex.org/W5'] ELSE CAST([] AS VARCHAR[]) END AS json__referenced_works FROM read_parquet($1)) TO $2 (FORMAT parquet)`,
         [works, `${works}.wider`],
       ),
     )
     renameSync(`${works}.wider`, works)
     // The works' table as a file: the catalog's own, or the one written from the serving database since the
     // update.
-    const columnsOf = () =>
-      readWider(async (catalog) =>
-        (
-          await catalog.rows('SELECT name FROM parquet_schema($1)', [catalog.file('entities/works.parquet')])
-        ).map((row) => row.name),
-      )
-    expect(await columnsOf()).toContain('json__referenced_works')
+    const columnsIn = async (catalog: CatalogInspector) =>
+      (
+        await catalog.rows('SELECT name FROM parquet_schema($1)', [catalog.file('entities/works.parquet')])
+      ).map((row) => row.name)
+    expect(await readWider(columnsIn)).toContain('json__referenced_works')
 
-    await ingestInto('wider-update', [work(3, '2024-02-01T10:00:00', { title: 'three' })])
-    expect(await columnsOf()).not.toContain('json__referenced_works')
-    expect(
-      await readWider((catalog) =>
-        catalog.rows('SELECT id FROM read_parquet($1) ORDER BY id', [catalog.file('entities/works.parquet')]),
-      ),
-    ).toEqual([{ id: 'W1' }, { id: 'W2' }, { id: 'W3' }])
-    expect(
-      Object.fromEntries(
-        [...(await readWider((catalog) => catalog.records('works')))].map(([id, r]) => [id, r.title]),
-      ),
-    ).toEqual({ W1: 'one', W2: 'two', W3: 'three' })
+    await ingestInto('wider-update', [work(6, '2024-02-01T10:00:00', { title: 'six' })])
+    // Read through one inspector (opening one writes the catalog's tables out as files).
+    const updated = await readWider(async (catalog) => ({
+      columns: await columnsIn(catalog),
+      ids: await catalog.rows('SELECT id FROM read_parquet($1) ORDER BY id', [
+        catalog.file('entities/works.parquet'),
+      ]),
+      titles: await titlesOf(catalog),
+      links: await catalog.rows('SELECT key, work_id FROM read_parquet($1)', [
+        catalog.file('links/works-referenced-works.parquet'),
+      ]),
+    }))
+    expect(updated.columns).not.toContain('json__referenced_works')
+    expect(updated.ids).toEqual([{ id: 'W2' }, { id: 'W5' }, { id: 'W6' }])
+    expect(updated.titles).toEqual({ W2: 'two', W5: 'five', W6: 'six' })
     // The kept work's references still answer from its link rows.
-    expect(
-      await readWider((catalog) =>
-        catalog.rows('SELECT key, work_id FROM read_parquet($1)', [
-          catalog.file('links/works-referenced-works.parquet'),
-        ]),
-      ),
-    ).toEqual([{ key: 'W2', work_id: 'W1' }])
+    expect(updated.links).toEqual([{ key: 'W5', work_id: 'W2' }])
   }, 120_000) // a build and an update of it: past the 30 s default on a loaded machine
 })
 
@@ -321,10 +338,7 @@ describe('an update its catalog’s serving database cannot take in place', () =
   }
 
   it('writes its tables whole after its changes, and builds the serving database of them: a new id before the last', async () => {
-    await ingestInto('reordered-first', [
-      work(2, '2024-01-01T10:00:00', { title: 'two', referenced_works: ['https://openalex.org/W5'] }),
-      work(5, '2024-01-01T10:00:00', { title: 'five' }),
-    ])
+    await copyOfTwoWorks(dir())
     const steps = await ingestInto('reordered-update', [
       work(3, '2024-02-01T10:00:00', { title: 'three', referenced_works: ['https://openalex.org/W2'] }),
       work(5, '2024-02-01T10:00:00', { title: 'five, revised' }),
@@ -333,7 +347,8 @@ describe('an update its catalog’s serving database cannot take in place', () =
     expect([...steps].filter((step) => step.startsWith('catalog.duckdb (built whole'))).toStrictEqual([
       "catalog.duckdb (built whole: 1 new works ids sort before the catalog's last (rows are numbered in id order))",
     ])
-    const tables = await read(
+    // Read through one inspector (opening one writes the catalog's tables out as files).
+    const { titles: titled, ...tables } = await read(
       async (catalog) => ({
         works: await catalog.rows('SELECT id FROM read_parquet($1)', [
           catalog.file('entities/works.parquet'),
@@ -343,6 +358,7 @@ describe('an update its catalog’s serving database cannot take in place', () =
         ]),
         rows: catalog.manifest().entities.works.rowCount,
         links: catalog.manifest().links['works-referenced-works']?.rowCount,
+        titles: await titlesOf(catalog),
       }),
       dir(),
     )
@@ -355,11 +371,7 @@ describe('an update its catalog’s serving database cannot take in place', () =
       rows: 3,
       links: 2,
     })
-    expect(
-      Object.fromEntries(
-        [...(await read((catalog) => catalog.records('works'), dir()))].map(([id, r]) => [id, r.title]),
-      ),
-    ).toEqual({ W2: 'two', W3: 'three', W5: 'five, revised' })
+    expect(titled).toEqual({ W2: 'two', W3: 'three', W5: 'five, revised' })
   }, 120_000)
 })
 
@@ -368,16 +380,13 @@ describe('the table files of an update (--table-files)', () => {
     const dir = join(root, 'table-files-catalog')
     const ingestInto = (name: string, works: readonly FixtureRecord[], tableFilesDir?: string) =>
       ingestWorksInto(dir, name, works, tableFilesDir === undefined ? {} : { tableFilesDir })
-    await ingestInto('table-files-first', [
-      work(1, '2024-01-01T10:00:00', { title: 'one', referenced_works: ['https://openalex.org/W2'] }),
-      work(2, '2024-01-01T10:00:00', { title: 'two' }),
-    ])
+    await copyOfTwoWorks(dir)
     const files = join(root, 'table-files')
     const summary = await ingestInto(
       'table-files-update',
       [
-        work(2, '2024-02-01T10:00:00', { title: 'two, revised' }),
-        work(3, '2024-02-01T10:00:00', { title: 'three', referenced_works: ['https://openalex.org/W1'] }),
+        work(5, '2024-02-01T10:00:00', { title: 'five, revised' }),
+        work(6, '2024-02-01T10:00:00', { title: 'six', referenced_works: ['https://openalex.org/W2'] }),
       ],
       files,
     )
@@ -395,10 +404,10 @@ describe('the table files of an update (--table-files)', () => {
       dir,
     )
     expect(tables).toStrictEqual({
-      works: [{ id: 'W1' }, { id: 'W2' }, { id: 'W3' }],
+      works: [{ id: 'W2' }, { id: 'W5' }, { id: 'W6' }],
       cited: [
-        { key: 'W1', work_id: 'W3' },
-        { key: 'W2', work_id: 'W1' },
+        { key: 'W2', work_id: 'W6' },
+        { key: 'W5', work_id: 'W2' },
       ],
       rows: 3,
     })

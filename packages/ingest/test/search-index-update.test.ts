@@ -67,6 +67,8 @@ function secondParts(sample: readonly FixturePart[]): FixturePart[] {
 }
 
 let root: string
+/** The sample's works, read once (the tests count them). */
+let sampleWorks: Json[]
 let updated: string
 let rebuilt: string
 const steps: string[][] = [[], []]
@@ -74,15 +76,19 @@ const manifests: CatalogManifest[] = []
 /** Per update: whether the works' first exact bucket is the very file it was before (linked, not copied). */
 const sameBucketFile: boolean[] = []
 
+/** The catalog's manifest, read as it is (an inspector would first write every table out as a file). */
+const manifestOf = (catalogDir: string): CatalogManifest =>
+  JSON.parse(readFileSync(join(catalogDir, 'catalog.json'), 'utf8')) as CatalogManifest
+
 function firstWorksBucketInode(catalogDir: string): number {
-  const read = readFileSync(join(catalogDir, 'catalog.json'), 'utf8')
-  const bucket = indexOf(JSON.parse(read) as CatalogManifest, 'works').files.exact.postings[0]!
+  const bucket = indexOf(manifestOf(catalogDir), 'works').files.exact.postings[0]!
   return statSync(join(catalogDir, ...bucket.split('/'))).ino
 }
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'oqlkit-search-update-'))
   const read = readSample()
+  sampleWorks = recordsOf(read.parts, 'works')
   const sample = read.parts.filter((part) => ['works', 'authors', 'sources'].includes(part.entity))
   const first = updateParts(sample)
   const merges = updateMerges(sample)
@@ -105,7 +111,7 @@ beforeAll(async () => {
         if (event.step?.startsWith('search/') === true) steps[at]!.push(event.step)
       },
     })
-    manifests.push((await CatalogInspector.open(updated).then(readAndClose)) as CatalogManifest)
+    manifests.push(manifestOf(updated))
     sameBucketFile.push(firstWorksBucketInode(updated) === before)
   }
   // The second delta, on the first, is compared with a full build of the records of both updates (a full build
@@ -122,14 +128,6 @@ beforeAll(async () => {
 afterAll(() => {
   rmSync(root, { recursive: true, force: true })
 })
-
-async function readAndClose(inspector: CatalogInspector): Promise<CatalogManifest> {
-  try {
-    return inspector.manifest()
-  } finally {
-    inspector.close()
-  }
-}
 
 const indexOf = (manifest: CatalogManifest, entity: CatalogEntity): SearchEntityIndex => {
   const index = searchIndexOf(manifest)?.entities[entity]
@@ -176,7 +174,6 @@ describe.each([1, 2])('after update %i', (round) => {
     expect(steps[round - 1]).toContain('search/sources (unchanged)')
     expect(steps[round - 1]!.filter((step) => step.includes('(rebuilt)'))).toEqual([])
     // The delta counts the documents it holds postings of: a work without title or abstract has none.
-    const sampleWorks = recordsOf(readSample().parts, 'works')
     const withText = (...at: number[]) => at.filter((n) => hasText(sampleWorks[n]!)).length
     if (round === 1) {
       // 20 revised (each title now has a word) and 3 new works; 20 revised and 2 merged masked.
@@ -302,7 +299,7 @@ describe('an update past the merge share', () => {
     try {
       const works = await updateWorksSearchIndex(copy.catalogDir, 2 * MERGE_SHARE)
       expect(works.delta).toBeUndefined()
-      expect(works.docs).toBe(recordsOf(readSample().parts, 'works').length)
+      expect(works.docs).toBe(sampleWorks.length)
       // Under it, a delta; built in a folder where a stopped run left a bucket behind (a resumed ingest's).
       const leftover = join(copy.catalogDir, 'stopped-build')
       const bucket = join(leftover, ...works.files.exact.postings[0]!.split('/'))

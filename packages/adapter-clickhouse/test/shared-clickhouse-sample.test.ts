@@ -1,6 +1,7 @@
-// The shared chdb stand-in and the sample loaded into it once per vitest worker (test/support): a server of a
-// file's own at another data directory takes the process's chdb (it binds one directory per process), and the
-// shared one comes back afterwards at its own directory with the sample still loaded, not loaded again.
+// The shared chdb stand-in and the sample in it (test/support), loaded once per test run and copied into each
+// vitest worker's stand-in: a server of a file's own at another data directory takes the process's chdb (it
+// binds one directory per process), and the shared one comes back afterwards at its own directory with the
+// sample still there, neither loaded nor copied again.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -44,8 +45,10 @@ onChdb('the sample in the shared chdb stand-in (test support)', () => {
     if (!read.ok) throw new Error(read.message)
     const works = read.manifest.entities.works.rowCount
     expect(await servedWorks(first.url, first.catalog)).toEqual({ database: first.database, works })
-    // The same load for every caller of the process.
+    // The same load for every caller of the process, and of the run: the catalog it was loaded from is the
+    // run's, in a folder named after the vitest main process.
     expect(await sharedClickHouseSample()).toEqual(first)
+    expect(first.catalogDir).toBe(join(tmpdir(), `oqlkit-clickhouse-sample-${process.ppid}`, 'catalog'))
 
     const own = await startChdbHttpServer({ dataDir: join(scratch, 'chdb') })
     try {

@@ -27,7 +27,7 @@ let served: ServerProcess[] = []
 beforeAll(async () => {
   const catalogDir = join(scratch, 'catalog')
   cpSync(await sharedSampleCatalog(), catalogDir, { recursive: true })
-  // The sample loaded once into the worker's shared stand-in; the servers only read it.
+  // The sample in the worker's shared stand-in (loaded once per run); the servers only read it.
   clickhouse = await sharedClickHouseSample()
   duckdb = await startServerProcess(catalogDir, ['--no-collections'])
   served = await Promise.all(

@@ -36,7 +36,7 @@ const appOver = (adapter: StorageAdapter, tagger: Tagger) =>
     },
   })
 
-// Long: the first file of a worker builds the shared sample catalog, and the load into chdb follows.
+// Long: the first file of a run builds the shared sample catalog, and the load into chdb follows.
 beforeAll(async () => {
   const catalogDir = await sharedSampleCatalog()
   duckdbAdapter = await createDuckDbAdapter({ catalogDir, threads: 1 })

@@ -13,7 +13,7 @@
 // progress headers, and HTTP status codes other than 200 and 500. Results are buffered, not streamed: chdb
 // returns a query's whole result at once.
 import { randomUUID } from 'node:crypto'
-import { createWriteStream, readdirSync, rmSync, statSync } from 'node:fs'
+import { cpSync, createWriteStream, readdirSync, rmSync, statSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
@@ -246,9 +246,11 @@ const handle = async (dataDir: string, request: IncomingMessage, response: Serve
  * one data directory per process while a connection to it is open, so a server at another directory cannot
  * start beside it: `startChdbHttpServer` closes it first, and the next `sharedChdbHttpServer` opens the same
  * directory again, its databases as they were left (reopening the sample's takes about a second; nothing is
- * loaded again).
+ * loaded again). `ready` settles when what is being copied into the directory (`copyIntoSharedChdb`) is there.
  */
-let shared: { readonly dataDir: string; server: Promise<ChdbHttpServer> | undefined } | undefined
+let shared:
+  | { readonly dataDir: string; server: Promise<ChdbHttpServer> | undefined; ready: Promise<void> }
+  | undefined
 const SHARED_PREFIX = 'oqlkit-shared-chdb-'
 
 const running = (pid: number): boolean => {
@@ -260,13 +262,8 @@ const running = (pid: number): boolean => {
   }
 }
 
-/**
- * The shared stand-in of this process, started on first use, never closed by its users: test files that run
- * one after another in a vitest worker (`isolate: false`) share it, and so what it holds, such as the sample
- * catalog loaded once (`sharedClickHouseSample`). A file reads what others loaded and writes only under names
- * of its own. Its URL changes when a server at another data directory took the process's chdb in between.
- */
-export const sharedChdbHttpServer = async (): Promise<Pick<ChdbHttpServer, 'url'>> => {
+/** The process's shared slot, its directory chosen (and those of ended processes removed) on first use. */
+const sharedSlot = () => {
   if (shared === undefined) {
     // The directories of processes that have ended (vitest stops its workers with a signal, so none removes
     // its own), and one of an ended process whose pid this one got: nothing of it may be read as this one's.
@@ -275,16 +272,52 @@ export const sharedChdbHttpServer = async (): Promise<Pick<ChdbHttpServer, 'url'
       if (name.startsWith(SHARED_PREFIX) && Number.isInteger(pid) && (pid === process.pid || !running(pid)))
         rmSync(join(tmpdir(), name), { recursive: true, force: true })
     }
-    shared = { dataDir: join(tmpdir(), `${SHARED_PREFIX}${process.pid}`), server: undefined }
+    shared = {
+      dataDir: join(tmpdir(), `${SHARED_PREFIX}${process.pid}`),
+      server: undefined,
+      ready: Promise.resolve(),
+    }
   }
-  const slot = shared
-  slot.server ??= listen({ dataDir: slot.dataDir }, { holdsProcess: false }).catch((error: unknown) => {
-    slot.server = undefined
-    throw error
-  })
+  return shared
+}
+
+/**
+ * The shared stand-in of this process, started on first use, never closed by its users: test files that run
+ * one after another in a vitest worker (`isolate: false`) share it, and so what it holds, such as the sample
+ * catalog loaded once (`sharedClickHouseSample`). A file reads what others loaded and writes only under names
+ * of its own. Its URL changes when a server at another data directory took the process's chdb in between.
+ */
+export const sharedChdbHttpServer = async (): Promise<Pick<ChdbHttpServer, 'url'>> => {
+  const slot = sharedSlot()
+  slot.server ??= slot.ready
+    .then(() => listen({ dataDir: slot.dataDir }, { holdsProcess: false }))
+    .catch((error: unknown) => {
+      slot.server = undefined
+      throw error
+    })
   // Its users get the URL alone: closing it is this module's, when another directory needs the engine.
   const { url } = await slot.server
   return { url }
+}
+
+/**
+ * Copies the databases of a chdb data directory that no connection has open (`from`: one a server of its own
+ * filled and closed) into the shared stand-in's, beside what that holds, which nothing copied overwrites: their
+ * names must be new to it. The shared server is closed meanwhile (chdb reads its directory as it opens), and
+ * the next `sharedChdbHttpServer` opens it again at a new URL with them. A copy of the sample's 179 tables
+ * costs well under a second where loading them again costs 6-7 s of CPU.
+ */
+export const copyIntoSharedChdb = async (from: string): Promise<void> => {
+  const slot = sharedSlot()
+  const open = slot.server
+  slot.server = undefined
+  const copied = slot.ready.then(async () => {
+    await (await open?.catch(() => undefined))?.close()
+    // The tables' parts are linked into the catalog's databases by relative symlinks: copied as they are.
+    cpSync(from, slot.dataDir, { recursive: true, force: false, errorOnExist: false, verbatimSymlinks: true })
+  })
+  slot.ready = copied.catch(() => {})
+  await copied
 }
 
 /** Closes the shared stand-in if it is open at a data directory other than `dataDir`. */

@@ -2,7 +2,7 @@
 // (`@oqlkit/adapter-clickhouse/test-support`, an export of the source condition only: it is never published):
 // chDB behind ClickHouse's HTTP interface, standing in for a server, one of the caller's own or the process's
 // shared one; a catalog loaded as `oqlkit load` loads it (a format-9 catalog's tables exported first); and the
-// sample catalog loaded once into the shared one.
+// sample catalog loaded once per test run and copied into the shared one.
 
 export { loadCatalogExportingTables, withCatalogTableFiles } from './catalog-table-files.ts'
 export {

@@ -51,7 +51,7 @@ export async function openClickHouseSample(catalogDir: string): Promise<ClickHou
 
 /**
  * The bundled sample catalog as `serve --clickhouse` serves it from the process's shared stand-in, where it is
- * loaded once for every test file of a vitest worker (`sharedClickHouseSample`); closing closes the adapter's
+ * loaded once per test run for every test file (`sharedClickHouseSample`); closing closes the adapter's
  * client only.
  */
 export async function openSharedClickHouseSample(): Promise<ClickHouseSample> {

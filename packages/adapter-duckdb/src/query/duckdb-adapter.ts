@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type {
   CompiledQuery,
   CompiledRowsQuery,
+  RecordParts,
   SqlStatement,
   VectorCandidates,
   WorkVectorSearcher,
@@ -252,6 +253,9 @@ export class CatalogOpenError extends Error {
   }
 }
 
+/** What a page's records are read without: a selection that leaves out a work's abstract. */
+const NO_ABSTRACT: RecordParts = { abstract: false }
+
 /**
  * An adapter over a driver that is already open on the catalog views (what tests with a fake use). Records
  * are read with `fetchRecords`: by default by id from the views' `record` column.
@@ -292,7 +296,10 @@ export function duckDbAdapterOver(
               ...(await locatePageRows(db, query.locate, pageOf(query, chosenRows))),
               ...chosenRows.slice(query.perPage),
             ]
-      const records = await fetchRecords(query.entity, pageOf(query, pageRows))
+      // A work's abstract is unpacked only for rows that keep it: a `select` without it drops it anyway.
+      const wanted =
+        query.select === null || query.select.includes('abstract_inverted_index') ? undefined : NO_ABSTRACT
+      const records = await fetchRecords(query.entity, pageOf(query, pageRows), wanted)
       return readRows(query, countRows, pageRows, records)
     },
     async queryGroups(plan: QueryPlan, options?: QueryOptions): Promise<GroupsResult> {

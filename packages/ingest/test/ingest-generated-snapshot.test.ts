@@ -34,7 +34,9 @@ it('reads a generated snapshot into a catalog with N works and every entity reco
   const ingested = await ingestSnapshot({
     snapshotDir: summary.outDir,
     outDir: join(root, 'catalog'),
-    threads: 2,
+    // One parse worker and one DuckDB thread: what is read does not depend on them (ingest-sort-ranges.test.ts
+    // compares builds on one and two threads), and the second worker cost ~2 s of CPU to start.
+    threads: 1,
     // What a generated snapshot must get through is the core: records, links, ids. The search index, vectors
     // and tagger read the catalog, not the snapshot, and have tests of their own; building them here doubled
     // this test's time and took it past its limit on a busy machine (126 s).

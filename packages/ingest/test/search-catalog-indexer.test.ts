@@ -141,8 +141,14 @@ describe('indexCatalogSearch', () => {
         const rows: Record<string, string | number> = {}
         for (const mode of ['exact', 'stemmed'] as const) {
           rows[`${mode} buckets`] = files[mode].postings.length
-          rows[`${mode} postings`] = await read(
-            `SELECT term, field, doc, tf, len, positions FROM read_parquet([${files[mode].postings.map(path).join(', ')}]) ORDER BY term, field, doc`,
+          // Every posting in order, as one text of a JSON object a line written by DuckDB: the same rows as
+          // reading them out one by one, which took ~0.35 s of CPU a mode and a build.
+          rows[`${mode} postings`] = String(
+            (
+              await db.runAndReadAll(
+                `SELECT string_agg(to_json(p)::VARCHAR, chr(10) ORDER BY term, field, doc) FROM (SELECT term, field, doc, tf, len, positions FROM read_parquet([${files[mode].postings.map(path).join(', ')}])) AS p`,
+              )
+            ).getRows()[0]?.[0],
           )
           rows[`${mode} terms`] = await read(`SELECT * FROM read_parquet(${path(files[mode].terms)})`)
         }
@@ -160,6 +166,7 @@ describe('indexCatalogSearch', () => {
     expect(split['stemmed buckets']).toBeGreaterThan(2)
     for (const key of ['exact postings', 'exact terms', 'stemmed postings', 'stemmed terms'])
       expect(one[key], key).toBe(split[key])
+    expect(String(one['stemmed postings']).split('\n').length).toBeGreaterThan(1_000)
     await expectManifestMatchesDisk()
   })
 

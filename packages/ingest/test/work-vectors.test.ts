@@ -1,32 +1,44 @@
 // The vectors ingest builds: every work with a title or an abstract gets one, the held-out works are not
 // trained on, and the same catalog and seed give byte-identical files (model, vectors and list index), another
-// seed another model. Built with `indexCatalogVectors` on a catalog ingested without vectors.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+// seed another model. Built with `indexCatalogVectors` on a catalog without vectors.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { VectorIndexManifest } from '@oqlkit/catalog'
-import { isHeldOut } from '@oqlkit/catalog'
+import {
+  CATALOG_MANIFEST_FILE,
+  isHeldOut,
+  readCatalogManifest,
+  VECTORS_DIR,
+  vectorIndexOf,
+} from '@oqlkit/catalog'
 import { readLsaModel, seededIdFraction, textFromInvertedIndex, textTerms } from '@oqlkit/text-models'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ingestSnapshot } from '../src/ingest-snapshot.ts'
 import { indexCatalogVectors } from '../src/vectors/catalog-vector-indexer.ts'
-import { readSampleRecords, SAMPLE_SNAPSHOT_DIR } from './support/sample-snapshot-records.ts'
+import { readSampleRecords } from './support/sample-snapshot-records.ts'
+import { copyOfSampleCatalog } from './support/shared-sample-catalog.ts'
 
-let root: string
 let catalogDir: string
+let dispose: (() => void) | undefined
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'oqlkit-vectors-'))
-  catalogDir = join(root, 'catalog')
-  await ingestSnapshot({
-    snapshotDir: SAMPLE_SNAPSHOT_DIR,
-    outDir: catalogDir,
-    mode: 'replace',
-    vectors: false,
-    searchIndex: false,
-    textTagger: false,
-  })
+  // A copy of the run's sample catalog with its vectors taken out, as an ingest without vectors leaves it
+  // (ingesting the sample again for this file cost ~6 s of CPU; the vectors read only the works' records).
+  const copy = await copyOfSampleCatalog()
+  catalogDir = copy.catalogDir
+  dispose = copy.dispose
+  const manifestPath = join(catalogDir, CATALOG_MANIFEST_FILE)
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
+    extensions: Record<string, unknown>
+    files: { path: string }[]
+  }
+  delete manifest.extensions.vectors
+  manifest.files = manifest.files.filter((file) => !file.path.startsWith(`${VECTORS_DIR}/`))
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
+  rmSync(join(catalogDir, VECTORS_DIR), { recursive: true, force: true })
+  const read = await readCatalogManifest(catalogDir)
+  if (!read.ok || vectorIndexOf(read.manifest) !== undefined)
+    throw new Error(`the copy of the sample catalog in ${catalogDir} still has vectors, or no manifest`)
 }, 240_000)
-afterAll(() => rmSync(root, { recursive: true, force: true }))
+afterAll(() => dispose?.())
 
 const filesOf = (vectors: VectorIndexManifest) =>
   Object.fromEntries(vectors.files.map((file) => [file.path, readFileSync(join(catalogDir, file.path))]))

@@ -1,6 +1,7 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { READABLE_CATALOG_FORMAT_VERSIONS } from '@oqlkit/catalog'
 import { type CommandResult, runCli } from '@oqlkit/cli'
@@ -37,32 +38,111 @@ beforeAll(async () => {
 const USE_LITE_WORKS = 12
 const smallWorks = new RegExp(`works\\s+${SMALL_WORKS}\\s+${SMALL_WORKS}`)
 
+/** The flags of a core catalog: no search index, vectors or tag model. */
+const CORE = ['--no-search-index', '--no-vectors', '--no-text-tagger']
+
 /**
- * The small snapshot's core catalog (no search index, vectors or tag model), built by the command once: one
- * test asserts what it built, another starts from a copy of it.
+ * A run of the library's ingest of the small snapshot whose progress listener fails once a part is staged:
+ * it stops as a run out of memory would.
  */
-let coreBuild: Promise<{ readonly out: string; readonly result: CommandResult }> | undefined
+const stopEarly = (outDir: string) =>
+  ingestSnapshot({
+    snapshotDir: smallSnapshot,
+    outDir,
+    searchIndex: false,
+    vectors: false,
+    textTagger: false,
+    onProgress: (event) => {
+      if (event.partsStaged > 0) throw new Error('stopped here')
+    },
+  })
+
+/**
+ * The small snapshot's core catalog, built by the command once, with --no-resume after a run that stopped
+ * while parsing (so from the start, the stopped run's files removed): the resume test asserts that it
+ * started over, another test what it built, a third starts from a copy of it. One build for the three (an
+ * ingest is ~3 s of CPU).
+ */
+let coreBuild:
+  | Promise<{ readonly out: string; readonly stopped: unknown; readonly result: CommandResult }>
+  | undefined
 const coreCatalog = () => {
   coreBuild ??= (async () => {
-    const out = join(scratch, 'no-search')
+    const out = join(scratch, 'not-resumed')
+    const stopped = await stopEarly(out).then(
+      () => undefined,
+      (error: unknown) => error,
+    )
     const result = await runCli(
-      [
-        'ingest',
-        smallSnapshot,
-        '--out',
-        out,
-        '--no-search-index',
-        '--no-vectors',
-        '--no-text-tagger',
-        '--memory-limit',
-        '2GB',
-      ],
+      ['ingest', smallSnapshot, '--out', out, '--no-resume', ...CORE, '--memory-limit', '2GB'],
       collect().context,
     )
-    return { out, result }
+    return { out, stopped, result }
   })()
   return coreBuild
 }
+
+/**
+ * The snapshot `oqlkit generate` writes, and the catalog `oqlkit ingest` builds of it with no flags (search
+ * index, vectors and tag model included), each run once: the first ingest test asserts what that build says,
+ * the generate test what generate says and that ingest reads its snapshot whole, which the same build shows
+ * (a build is 3-5 s of CPU).
+ */
+const GENERATED_WORKS = 300
+interface Run {
+  readonly out: string
+  readonly result: CommandResult
+  readonly progress: readonly string[]
+}
+let generation: Promise<Run> | undefined
+let defaultBuild: Promise<Run> | undefined
+const generatedSnapshot = () => {
+  generation ??= (async () => {
+    const out = join(scratch, 'generated')
+    const { progress, context } = collect()
+    // The referenced vocabulary: the whole one adds some 7,000 records to the ingest of it (the test of
+    // --vocabulary compares the two).
+    const result = await runCli(
+      [
+        'generate',
+        '--works',
+        String(GENERATED_WORKS),
+        '--out',
+        out,
+        '--seed',
+        '7',
+        '--vocabulary',
+        'referenced',
+      ],
+      context,
+    )
+    return { out, result, progress }
+  })()
+  return generation
+}
+const defaultCatalog = () => {
+  defaultBuild ??= (async () => {
+    const snapshot = await generatedSnapshot()
+    expect(snapshot.result.exitCode, snapshot.result.stderr).toBe(0)
+    const out = join(scratch, 'catalog')
+    const { progress, context } = collect()
+    const result = await runCli(['ingest', snapshot.out, '--out', out], context)
+    return { out, result, progress }
+  })()
+  return defaultBuild
+}
+const generatedWorks = new RegExp(`works\\s+${GENERATED_WORKS}\\s+${GENERATED_WORKS}`)
+
+/** Every file under a folder, by its path there, with the SHA-256 of its bytes. */
+const filesOf = (dir: string): Record<string, string> =>
+  Object.fromEntries(
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => {
+        const path = join(entry.parentPath, entry.name)
+        return [relative(dir, path), createHash('sha256').update(readFileSync(path)).digest('hex')]
+      }),
+  )
 
 const collect = () => {
   const progress: string[] = []
@@ -78,13 +158,12 @@ const collect = () => {
 
 describe('oqlkit ingest', { timeout: 120_000 }, () => {
   it('builds a catalog, with progress and a summary', async () => {
-    const out = join(scratch, 'catalog')
-    const { progress, context } = collect()
-    const result = await runCli(['ingest', smallSnapshot, '--out', out], context)
+    // The generated snapshot's build with no flags, shared with the generate test.
+    const { out, progress, result } = await defaultCatalog()
     expect(result.stderr).toBeUndefined()
     expect(result.exitCode).toBe(0)
     expect(result.stdout).toMatch(/^created catalog .* \(legacy layout\)/)
-    expect(result.stdout).toMatch(smallWorks)
+    expect(result.stdout).toMatch(generatedWorks)
     expect(progress.at(-1)).toContain('100%')
     const manifest = JSON.parse(readFileSync(join(out, 'catalog.json'), 'utf8')) as { format: string }
     expect(manifest.format).toBe('oqlkit-catalog')
@@ -103,6 +182,7 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
   })
 
   it('builds without the search index, the vectors and the tag model when told, and the catalog says so', async () => {
+    // Built with --no-resume after a stopped run, shared with the resume test: a build from the start.
     const { out, result } = await coreCatalog()
     expect(result.exitCode).toBe(0)
     const manifest = JSON.parse(readFileSync(join(out, 'catalog.json'), 'utf8')) as {
@@ -116,19 +196,6 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
 
   it('resumes a run that stopped while parsing, and says so; --no-resume starts over', async () => {
     const out = join(scratch, 'resumed')
-    const core = ['--no-search-index', '--no-vectors', '--no-text-tagger']
-    // A run whose progress listener fails once a part is staged stops as a run out of memory would.
-    const stopEarly = (outDir: string) =>
-      ingestSnapshot({
-        snapshotDir: smallSnapshot,
-        outDir,
-        searchIndex: false,
-        vectors: false,
-        textTagger: false,
-        onProgress: (event) => {
-          if (event.partsStaged > 0) throw new Error('stopped here')
-        },
-      })
     // Parts that finish together are staged together: the first staging may hold more than one.
     const stopped = await stopEarly(out).then(
       () => undefined,
@@ -136,19 +203,17 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
     )
     const staged = /stopped here\nThe (\d+) part files staged so far are kept in/.exec(stopped ?? '')?.[1]
     expect(staged, stopped).toMatch(/^[1-9]\d*$/)
-    const resumed = await runCli(['ingest', smallSnapshot, '--out', out, ...core], collect().context)
+    const resumed = await runCli(['ingest', smallSnapshot, '--out', out, ...CORE], collect().context)
     expect(resumed.exitCode).toBe(0)
     expect(resumed.stdout).toContain(
       `resumed: ${staged} part files were parsed by an earlier run that stopped`,
     )
     expect(resumed.stdout).toMatch(smallWorks)
 
-    const fresh = join(scratch, 'not-resumed')
-    await expect(stopEarly(fresh)).rejects.toThrow('stopped here')
-    const over = await runCli(
-      ['ingest', smallSnapshot, '--out', fresh, '--no-resume', ...core],
-      collect().context,
-    )
+    // Another run stopped so, and then --no-resume: the core catalog that two other tests read, built once.
+    const { stopped: freshStopped, result: over } = await coreCatalog()
+    expect(freshStopped).toBeInstanceOf(Error)
+    expect((freshStopped as Error).message).toContain('stopped here')
     expect(over.exitCode).toBe(0)
     expect(over.stdout).not.toContain('resumed:')
     expect(over.stdout).toMatch(
@@ -158,7 +223,6 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
 
   it('refuses to update a catalog of another format, saying --replace, and rebuilds it with --replace', async () => {
     const out = join(scratch, 'older-format')
-    const core = ['--no-search-index', '--no-vectors', '--no-text-tagger']
     // The core catalog of the same snapshot, as the command built it above, copied rather than built again.
     const built = await coreCatalog()
     expect(built.result.exitCode).toBe(0)
@@ -169,7 +233,7 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
     const oldest = Math.min(...READABLE_CATALOG_FORMAT_VERSIONS)
     const older = JSON.stringify({ ...current, formatVersion: oldest - 1 })
     writeFileSync(manifestFile, older)
-    const refused = await runCli(['ingest', smallSnapshot, '--out', out, ...core], collect().context)
+    const refused = await runCli(['ingest', smallSnapshot, '--out', out, ...CORE], collect().context)
     expect(refused.exitCode).toBe(1)
     expect(refused.stderr).toContain(
       `expected formatVersion ${READABLE_CATALOG_FORMAT_VERSIONS.join(' or ')}`,
@@ -177,7 +241,7 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
     expect(refused.stderr).toContain('--replace')
     expect(readFileSync(manifestFile, 'utf8')).toBe(older)
     const replaced = await runCli(
-      ['ingest', smallSnapshot, '--out', out, '--replace', ...core],
+      ['ingest', smallSnapshot, '--out', out, '--replace', ...CORE],
       collect().context,
     )
     expect(replaced.stderr).toBeUndefined()
@@ -340,27 +404,21 @@ describe('oqlkit ingest', { timeout: 120_000 }, () => {
 
 describe('oqlkit generate', { timeout: 120_000 }, () => {
   it('writes a synthetic snapshot that ingest reads, and refuses to overwrite without --overwrite', async () => {
-    const out = join(scratch, 'generated')
-    const { progress, context } = collect()
-    // The referenced vocabulary: the whole one adds some 7,000 records to the ingest below (the next test
-    // compares the two).
-    const result = await runCli(
-      ['generate', '--works', '300', '--out', out, '--seed', '7', '--vocabulary', 'referenced'],
-      context,
-    )
+    // Generated once for this test and the first ingest test, which builds a catalog of it.
+    const { out, progress, result } = await generatedSnapshot()
     expect(result.stderr).toBeUndefined()
     expect(result.stdout).toMatch(/^generated 300 works \(seed 7\)/)
     expect(progress.length).toBeGreaterThan(0)
+    // What is asked of the generated snapshot is that ingest reads it whole: the build of it (with no flags,
+    // once, shared with the first ingest test) says so. That build may have read it before the refused
+    // generate below, so that one is seen to leave every file as it was.
+    const ingested = await defaultCatalog()
+    const before = filesOf(out)
     const again = await runCli(['generate', '--works', '300', '--out', out], collect().context)
     expect(again.exitCode).toBe(1)
-    // What is asked of the generated snapshot is that ingest reads it whole: a core catalog says so.
-    const catalog = join(scratch, 'generated-catalog')
-    const ingested = await runCli(
-      ['ingest', out, '--out', catalog, '--no-search-index', '--no-vectors', '--no-text-tagger'],
-      collect().context,
-    )
-    expect(ingested.exitCode).toBe(0)
-    expect(ingested.stdout).toMatch(/works\s+300\s+300/)
+    expect(filesOf(out)).toEqual(before)
+    expect(ingested.result.exitCode).toBe(0)
+    expect(ingested.result.stdout).toMatch(/works\s+300\s+300/)
   })
 
   it('writes only the vocabulary its works name with --vocabulary referenced', async () => {

@@ -6,7 +6,7 @@ import { runCli } from '@oqlkit/cli'
 import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { REAL_SAMPLE_SNAPSHOT_DIR, SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import { startStandInServer } from '@oqlkit/text-models/testing'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storageConcurrency } from '../src/commands/serve-command.ts'
 import { isBundledSample } from '../src/commands/served-catalog-opener.ts'
 import { builtCli } from './support/built-cli.ts'
@@ -64,13 +64,31 @@ const startServe = async (
 
 describe('oqlkit serve', () => {
   const catalogDir = join(scratch, 'catalog')
+  // The first start's build of the sample from an empty folder is run whole by the packed install's test
+  // (scripts/pack-and-import.test.ts), as a user meets it; here the servers start on a copy of this run's
+  // sample catalog (built from the same bundled sample), and that an empty folder starts a build is
+  // checked below.
+  beforeAll(async () => {
+    cpSync(await sharedSampleCatalog(), catalogDir, { recursive: true })
+  }, 240_000)
+
+  /**
+   * One `oqlkit serve --no-metering` of the catalog, started once (a start costs ~2 s of CPU): the
+   * max-per-page test reads its default limit, the rebuild test what it said as it started, and the SIGTERM
+   * test, last, stops it. On a state folder of its own: the default one beside the catalog is taken by the
+   * other servers of this file while it runs (an embedded store serves one process).
+   */
+  let shared: ReturnType<typeof startServe> | undefined
+  const sharedServer = () => {
+    shared ??= startServe(catalogDir, ['--no-metering', '--state', join(scratch, 'state-shared')])
+    return shared
+  }
+  afterAll(async () => {
+    // Stopped by the SIGTERM test; here only when that one did not run.
+    await (await shared?.catch(() => undefined))?.stop()
+  })
 
   it('serves the sample catalog, semantic search included, and stops cleanly on SIGINT', async () => {
-    // The first start's build of the sample from an empty folder is run whole by the packed install's test
-    // (scripts/pack-and-import.test.ts), as a user meets it; here the server starts on a copy of this run's
-    // sample catalog (built from the same bundled sample), and that an empty folder starts a build is
-    // checked below.
-    cpSync(await sharedSampleCatalog(), catalogDir, { recursive: true })
     const started = await startServe(catalogDir)
     try {
       expect(started.status).toBe(200)
@@ -93,12 +111,8 @@ describe('oqlkit serve', () => {
   it('serves pages up to 200 by default, and up to --max-per-page when the operator sets it', async () => {
     const statusOf = async (port: number, perPage: number) =>
       (await fetch(`http://127.0.0.1:${port}/works?per_page=${perPage}&select=id`)).status
-    const open = await startServe(catalogDir, ['--no-metering'])
-    try {
-      expect([await statusOf(open.port, 200), await statusOf(open.port, 201)]).toEqual([200, 400])
-    } finally {
-      await open.stop()
-    }
+    const open = await sharedServer()
+    expect([await statusOf(open.port, 200), await statusOf(open.port, 201)]).toEqual([200, 400])
     const strict = await startServe(catalogDir, ['--no-metering', '--max-per-page', '100'])
     try {
       expect([await statusOf(strict.port, 100), await statusOf(strict.port, 101)]).toEqual([200, 400])
@@ -199,10 +213,16 @@ describe('oqlkit serve', () => {
     writeFileSync(join(olderIndex, 'catalog.json'), JSON.stringify(manifest))
     const reindexed = await firstWordsOf(olderIndex)
     expect(reindexed.outcome, reindexed.output).toBe('building')
-    // And the sample catalog as it is is served as it is.
-    const current = await firstWordsOf(catalogDir)
-    expect(current.outcome, current.output).toBe('serving')
-    expect(current.output).not.toContain('Full-text search is off')
+    // And the sample catalog as it is is served as it is: what the shared server of it said as it started
+    // (its --no-metering and --state play no part in how the catalog is opened).
+    const { server } = await sharedServer()
+    // Its first words, once they have come through the pipe (they may trail the first answer).
+    for (let waited = 0; !server.output.includes('oqlkit serving') && waited < 10_000; waited += 100)
+      await new Promise((done) => setTimeout(done, 100))
+    const current = server.output
+    expect(current).toContain('oqlkit serving')
+    expect(current).not.toContain('building it from the bundled sample')
+    expect(current).not.toContain('Full-text search is off')
     // A catalog of another snapshot with such an index is served (it cannot be rebuilt from the sample),
     // saying at once that its searches are off and what to run.
     const other = join(scratch, 'other-older-index')
@@ -249,7 +269,8 @@ describe('oqlkit serve', () => {
   }, 60_000)
 
   it('answers a singleton at once while long searches run, and stops within 10 s of SIGTERM with requests in flight', async () => {
-    const started = await startServe(catalogDir, ['--no-metering'])
+    // The shared server: this test stops it, so it is the last to use it.
+    const started = await sharedServer()
     const base = `http://127.0.0.1:${started.port}`
     const words = readFileSync(join(SAMPLE_SNAPSHOT_DIR, 'README.md'), 'utf8')
       .toLowerCase()

@@ -40,39 +40,60 @@ const keysFile = (name: string, entries: readonly Record<string, unknown>[]): st
   return path
 }
 
+/**
+ * One metered server on the embedded store, its keys from a file, with collections on a port of their own:
+ * shared by the keys test and the collections-port test (a server start costs ~2 s of CPU), which each use a
+ * key of their own and add only what they own (a key, a collection). Stopped, and its clean exit checked, as
+ * the file ends.
+ */
+const meteredState = join(scratch, 'state-keys')
+const fileKey = 'file-key-000000000000000001'
+const collectorKey = 'metered-collector-key-0000001'
+const meteredCollectionsPort = randomPort()
+let metered: Promise<Server> | undefined
+const meteredServer = (): Promise<Server> => {
+  metered ??= startServer([
+    '--state',
+    meteredState,
+    '--keys',
+    keysFile('keys.json', [
+      { key: fileKey, user_id: 'file-user', admin: false, daily_budget_usd: 3, prepaid_usd: 0 },
+      { key: collectorKey, user_id: 'collector', daily_budget_usd: 2 },
+    ]),
+    '--collections-dir',
+    join(scratch, 'metered-collections'),
+    '--collections-port',
+    String(meteredCollectionsPort),
+  ])
+  return metered
+}
+afterAll(async () => {
+  const server = await metered?.catch(() => undefined)
+  if (server !== undefined) expect(await server.stop()).toBe(0)
+})
+
 describe('oqlkit serve, metered', () => {
   it('serves keys from a keys file and keys created while it runs; refuses unknown ones', async () => {
-    const state = join(scratch, 'state-keys')
-    const fileKey = 'file-key-000000000000000001'
-    const server = await startServer([
-      '--state',
-      state,
-      '--keys',
-      keysFile('keys.json', [
-        { key: fileKey, user_id: 'file-user', admin: false, daily_budget_usd: 3, prepaid_usd: 0 },
-      ]),
-    ])
-    try {
-      expect(server.output()).toContain('with 1 key(s) from')
-      const report = await fetch(`${server.url}/rate-limit?api_key=${fileKey}`)
-      expect(report.status).toBe(200)
-      expect(
-        ((await report.json()) as { rate_limit: { daily_budget_usd: number } }).rate_limit.daily_budget_usd,
-      ).toBe(3)
-      const works = await fetch(`${server.url}/works?per_page=1`, {
-        headers: { authorization: `Bearer ${fileKey}` },
-      })
-      expect(works.status).toBe(200)
-      expect(works.headers.get('x-ratelimit-credits-used')).toBe('0.0001')
-      expect(works.headers.get('x-ratelimit-limit')).toBe('3')
-      const created = await runCli(['keys', 'create', '--user', 'late', '--state', state])
-      expect(created.exitCode, created.stderr).toBe(0)
-      const lateKey = created.stdout?.trim() ?? ''
-      expect((await fetch(`${server.url}/rate-limit?api_key=${lateKey}`)).status).toBe(200)
-      expect((await fetch(`${server.url}/rate-limit?api_key=${lateKey.slice(0, -1)}x`)).status).toBe(401)
-    } finally {
-      expect(await server.stop()).toBe(0)
-    }
+    const state = meteredState
+    const server = await meteredServer()
+    // Both keys of the shared server's file: this test's and the collections-port test's.
+    expect(server.output()).toContain('with 2 key(s) from')
+    const report = await fetch(`${server.url}/rate-limit?api_key=${fileKey}`)
+    expect(report.status).toBe(200)
+    expect(
+      ((await report.json()) as { rate_limit: { daily_budget_usd: number } }).rate_limit.daily_budget_usd,
+    ).toBe(3)
+    const works = await fetch(`${server.url}/works?per_page=1`, {
+      headers: { authorization: `Bearer ${fileKey}` },
+    })
+    expect(works.status).toBe(200)
+    expect(works.headers.get('x-ratelimit-credits-used')).toBe('0.0001')
+    expect(works.headers.get('x-ratelimit-limit')).toBe('3')
+    const created = await runCli(['keys', 'create', '--user', 'late', '--state', state])
+    expect(created.exitCode, created.stderr).toBe(0)
+    const lateKey = created.stdout?.trim() ?? ''
+    expect((await fetch(`${server.url}/rate-limit?api_key=${lateKey}`)).status).toBe(200)
+    expect((await fetch(`${server.url}/rate-limit?api_key=${lateKey.slice(0, -1)}x`)).status).toBe(401)
   }, 90_000)
 
   it('refuses to start on a keys file with problems, naming them', async () => {
@@ -116,40 +137,27 @@ describe('oqlkit serve, metered', () => {
 
 describe('oqlkit serve, metered, with collections on a port of their own', () => {
   it("meters the collections port with the main port's stores: X-RateLimit headers, one budget", async () => {
-    const key = 'metered-collector-key-0000001'
-    const collectionsPort = randomPort()
-    const server = await startServer([
-      '--state',
-      join(scratch, 'state-metered-collections'),
-      '--keys',
-      keysFile('metered-collections-keys.json', [{ key, user_id: 'collector', daily_budget_usd: 2 }]),
-      '--collections-dir',
-      join(scratch, 'metered-collections'),
-      '--collections-port',
-      String(collectionsPort),
-    ])
-    try {
-      const side = `http://127.0.0.1:${collectionsPort}`
-      // A list on the main port spends from the key's budget; the collections port reports what is left.
-      expect((await fetch(`${server.url}/works?per_page=1&api_key=${key}`)).status).toBe(200)
-      const created = await fetch(`${side}/me/collections`, {
-        method: 'POST',
-        headers: { api_key: key, 'content-type': 'application/json' },
-        body: JSON.stringify({ display_name: 'Reading', entity_type: 'works', entity_ids: ['W1'] }),
-      })
-      expect(created.status).toBe(201)
-      expect(((await created.json()) as { user_id: string }).user_id).toBe('collector')
-      expect(created.headers.get('x-ratelimit-limit')).toBe('2')
-      expect(created.headers.get('x-ratelimit-remaining')).toBe('1.9999')
-      expect(created.headers.get('x-ratelimit-credits-used')).toBe('0')
-      // Refused and anonymous callers there get their address's anonymous allowance.
-      for (const init of [{}, { headers: { authorization: '' } }]) {
-        const refused = await fetch(`${side}/me/collections`, init)
-        expect(refused.status).toBe(401)
-        expect(refused.headers.get('x-ratelimit-limit')).toBe('0.1')
-      }
-    } finally {
-      expect(await server.stop()).toBe(0)
+    // The shared metered server: this key is spent only here.
+    const key = collectorKey
+    const server = await meteredServer()
+    const side = `http://127.0.0.1:${meteredCollectionsPort}`
+    // A list on the main port spends from the key's budget; the collections port reports what is left.
+    expect((await fetch(`${server.url}/works?per_page=1&api_key=${key}`)).status).toBe(200)
+    const created = await fetch(`${side}/me/collections`, {
+      method: 'POST',
+      headers: { api_key: key, 'content-type': 'application/json' },
+      body: JSON.stringify({ display_name: 'Reading', entity_type: 'works', entity_ids: ['W1'] }),
+    })
+    expect(created.status).toBe(201)
+    expect(((await created.json()) as { user_id: string }).user_id).toBe('collector')
+    expect(created.headers.get('x-ratelimit-limit')).toBe('2')
+    expect(created.headers.get('x-ratelimit-remaining')).toBe('1.9999')
+    expect(created.headers.get('x-ratelimit-credits-used')).toBe('0')
+    // Refused and anonymous callers there get their address's anonymous allowance.
+    for (const init of [{}, { headers: { authorization: '' } }]) {
+      const refused = await fetch(`${side}/me/collections`, init)
+      expect(refused.status).toBe(401)
+      expect(refused.headers.get('x-ratelimit-limit')).toBe('0.1')
     }
   }, 90_000)
 })

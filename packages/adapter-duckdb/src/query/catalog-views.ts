@@ -107,11 +107,15 @@ export const served = (name: string): string => `${SERVING_DATABASE}.${name}`
  * pruning depends on it, never an answer): no sort (an ORDER BY held the 33M references of 1M works in a sort,
  * the peak of the opening's memory; two threads interleave two ordered runs). A smaller one is sorted.
  */
-const narrowLinkTableStatements = (manifest: CatalogManifest): string[] =>
+const narrowLinkTableStatements = (manifest: CatalogManifest): ServingDatabaseStep[] =>
   LINK_TABLES.map((spec) => {
     const rows = manifest.links[spec.name]?.rowCount ?? 0
     const inFileOrder = rows > LINK_ROWS_READ_IN_ORDER * manifest.entities.works.rowCount
-    return `CREATE TABLE ${served(quoteIdentifier(narrowLinkTableOf(spec.name)))} AS ${narrowLinkRowsSql(spec)}${inFileOrder ? '' : ' ORDER BY 1, work_row'}`
+    return {
+      statement: `CREATE TABLE ${served(quoteIdentifier(narrowLinkTableOf(spec.name)))} AS ${narrowLinkRowsSql(spec)}${inFileOrder ? '' : ' ORDER BY 1, work_row'}`,
+      threadBound: true,
+      empty: rows === 0,
+    }
   })
 
 /** The relation a link table's rows are read from: its view of the catalog's file. */
@@ -306,6 +310,18 @@ export const idListStatements = (): string[] =>
       `CREATE OR REPLACE TABLE ${served(quoteIdentifier(view))} AS SELECT * FROM ${quoteIdentifier(view)}`,
   )
 
+/** One statement that builds the serving database (`servingDatabaseStatements`). */
+export interface ServingDatabaseStep {
+  readonly statement: string
+  /** It must run on one thread (`runOnOneThread`; see `narrowLinkTableStatements`). */
+  readonly threadBound: boolean
+  /**
+   * It makes, fills or indexes a table of no rows (by the manifest's count): the builder runs such
+   * statements together in one transaction (`buildServingDatabase`).
+   */
+  readonly empty: boolean
+}
+
 /**
  * The tables of the serving database (`catalog.duckdb`), built at ingest, attached as `SERVING_DATABASE_NAME`,
  * from the views of `catalogViewStatements(…, 'views')`: per entity its narrow table (indexed on `id`) and
@@ -314,24 +330,31 @@ export const idListStatements = (): string[] =>
  * `threadBound` says which statements must. The builder
  * adds the autocomplete index after them (`autocompleteIndexStatements`, which reads the narrow tables).
  */
-export const servingDatabaseStatements = (
-  manifest: CatalogManifest,
-): { readonly statement: string; readonly threadBound: boolean }[] => {
-  const statements: string[] = []
+export const servingDatabaseStatements = (manifest: CatalogManifest): ServingDatabaseStep[] => {
+  const steps: ServingDatabaseStep[] = []
   for (const info of CATALOG_ENTITIES) {
+    const statements: string[] = []
     const narrow = served(narrowEntityTable(info.entity))
     const locations = served(rowLocationTable(info.entity))
     // The works take their link extremes beside them, row for row (both in the works file's order).
     const works = info.entity === 'works'
     if (works) statements.push(workLinkExtremesStatement())
     const row = quoteIdentifier(NARROW_ROW_COLUMN)
+    const empty = (manifest.entities[info.entity]?.rowCount ?? 0) === 0
+    const columns = `${narrowRowColumnsSql(info)}${works ? ', x.*' : ''}`
     statements.push(
-      `CREATE TABLE ${narrow} AS SELECT ${narrowRowColumnsSql(info)}${works ? ', x.*' : ''} FROM ${entityView(info.entity)} AS e${works ? ` POSITIONAL JOIN ${WORK_LINK_EXTREMES} AS x` : ''}`,
+      // A table of no rows has none to number: it takes the (last) column as it is made, the same column
+      // the two statements after it add to a table of rows.
+      `CREATE TABLE ${narrow} AS SELECT ${columns}${empty ? `, CAST(NULL AS UINTEGER) AS ${row}` : ''} FROM ${entityView(info.entity)} AS e${works ? ` POSITIONAL JOIN ${WORK_LINK_EXTREMES} AS x` : ''}`,
       ...(works ? [`DROP TABLE ${WORK_LINK_EXTREMES}`] : []),
       // Numbered once the table holds every row, before any index exists (an update of an indexed table
       // deletes and inserts its rows): the `rowid` of a table only ever inserted into is its position.
-      `ALTER TABLE ${narrow} ADD COLUMN ${row} UINTEGER`,
-      `UPDATE ${narrow} SET ${row} = CAST(rowid AS UINTEGER)`,
+      ...(empty
+        ? []
+        : [
+            `ALTER TABLE ${narrow} ADD COLUMN ${row} UINTEGER`,
+            `UPDATE ${narrow} SET ${row} = CAST(rowid AS UINTEGER)`,
+          ]),
       // Singletons find their row through an ART index: 0.45 ms instead of 1.3 ms at 100k works.
       `CREATE INDEX ${quoteIdentifier(`${info.table}__narrow_id`)} ON ${narrow} ("id")`,
       // A BIGINT, as the page's row numbers are bound: a UINTEGER column compared with them is cast, and its
@@ -339,6 +362,7 @@ export const servingDatabaseStatements = (
       `CREATE TABLE ${locations} AS SELECT CAST(${row} AS BIGINT) AS "row", "id", record_offset, record_bytes FROM ${narrow}`,
       `CREATE INDEX ${quoteIdentifier(`${info.table}__locations_row`)} ON ${locations} ("row")`,
     )
+    steps.push(...statements.map((statement) => ({ statement, threadBound: false, empty })))
   }
   // External ids are looked up with parameters, which do not prune Parquet row groups: a DOI read every
   // row group of the view (14 ms at 100k works). A table indexed on the value answers in about 1 ms, and
@@ -346,13 +370,21 @@ export const servingDatabaseStatements = (
   // id (1.2 ms and 2.1 ms cold at 1M works).
   const externalIds = served(quoteIdentifier(EXTERNAL_IDS_VIEW))
   const located = CATALOG_ENTITIES.map(({ entity }) => locatedExternalIdsSql(entity))
-  statements.push(
-    `CREATE TABLE ${externalIds} AS ${located.join(' UNION ALL ')}`,
-    `CREATE INDEX "external_ids_value" ON ${externalIds} ("value")`,
-    ...idListStatements(),
+  const noExternalIds = manifest.externalIds.rowCount === 0
+  const [mergedIds, deletedIds] = idListStatements()
+  steps.push(
+    {
+      statement: `CREATE TABLE ${externalIds} AS ${located.join(' UNION ALL ')}`,
+      threadBound: false,
+      empty: noExternalIds,
+    },
+    {
+      statement: `CREATE INDEX "external_ids_value" ON ${externalIds} ("value")`,
+      threadBound: false,
+      empty: noExternalIds,
+    },
+    { statement: mergedIds!, threadBound: false, empty: manifest.mergedIds.rowCount === 0 },
+    { statement: deletedIds!, threadBound: false, empty: manifest.deletedIds.rowCount === 0 },
   )
-  return [
-    ...statements.map((statement) => ({ statement, threadBound: false })),
-    ...narrowLinkTableStatements(manifest).map((statement) => ({ statement, threadBound: true })),
-  ]
+  return [...steps, ...narrowLinkTableStatements(manifest)]
 }

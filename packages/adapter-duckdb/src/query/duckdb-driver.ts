@@ -318,13 +318,21 @@ export async function openDuckDbDatabase(options: DuckDbDatabaseOptions = {}): P
 
 /** Runs statements with DuckDB on one thread, then gives it back the threads it had. */
 export async function runOnOneThread(db: DuckDbConnectionLike, statements: readonly string[]): Promise<void> {
+  const restore = await onOneThread(db)
+  try {
+    for (const statement of statements) await db.all(statement)
+  } finally {
+    await restore()
+  }
+}
+
+/** Sets DuckDB to one thread; the function returned gives it back the threads it had. */
+export async function onOneThread(db: DuckDbConnectionLike): Promise<() => Promise<void>> {
   const [setting] = await db.all("SELECT CAST(current_setting('threads') AS INTEGER) AS threads")
   const threads = Number(setting?.threads)
   if (!Number.isSafeInteger(threads) || threads < 1) throw new Error(`DuckDB reports ${threads} threads`)
   await db.all('SET threads = 1')
-  try {
-    for (const statement of statements) await db.all(statement)
-  } finally {
+  return async () => {
     await db.all(`SET threads = ${threads}`)
   }
 }

@@ -281,14 +281,10 @@ function derivedColumnSql(column: DerivedColumn, text: string): string {
 }
 
 /**
- * `CREATE VIEW` of the kept records with their typed columns, in no order; each record's offset made
- * absolute in the entity's record store (its segment's base added). A view, not a table: the rows are typed
- * as they stream into the one sort that writes the entity's file (or into its ranges, below), instead of
- * being written once more unsorted (which, with the sort into a table and the copy out of it, was three
- * passes over 2 GB at 100k works). The file is sorted by the short id so that the zone maps of `id` prune
- * point lookups and the joins from link tables.
+ * The staged rows of the entity that `where` keeps (SQL over the staging row `s`), typed as the entity's
+ * file has them, with the build-only columns.
  */
-export function keptRowsViewSql(info: CatalogEntityInfo, previous: string | undefined): string[] {
+function stagedRowsSql(info: CatalogEntityInfo, where: string): string {
   const derived = derivedColumnsOf(info.entity).map((column, index) =>
     derivedColumnSql(column, `s.derived[${index + 1}]`),
   )
@@ -314,9 +310,41 @@ export function keptRowsViewSql(info: CatalogEntityInfo, previous: string | unde
     's.record_bytes',
     ...buildOnly,
   ]
-  // A view cannot take parameters: the entity name is the registry's, never a caller's. The previous
-  // catalog's ids were staged without a record part: the join leaves them out.
-  const staged = `SELECT ${columns.join(', ')} FROM ${stageTable(info)} s JOIN record_bases b ON b.entity = ${constantLiteral(info.entity)} AND b.part = s.record_part WHERE s.seq IN (SELECT seq FROM ${verdictTable(info)} WHERE NOT is_deleted AND NOT is_merged)`
+  return `SELECT ${columns.join(', ')} ${stagedFromSql(info)} WHERE ${where}`
+}
+
+/**
+ * The FROM clause of the entity's staged rows. A view cannot take parameters: the entity name is the
+ * registry's, never a caller's. The previous catalog's ids were staged without a record part: the join leaves
+ * them out.
+ */
+const stagedFromSql = (info: CatalogEntityInfo): string =>
+  `FROM ${stageTable(info)} s JOIN record_bases b ON b.entity = ${constantLiteral(info.entity)} AND b.part = s.record_part`
+
+/** Which of the entity's staged rows it keeps: their id's newest version, not deleted or merged. */
+const keptStagedSql = (info: CatalogEntityInfo): string =>
+  `s.seq IN (SELECT seq FROM ${verdictTable(info)} WHERE NOT is_deleted AND NOT is_merged)`
+
+/**
+ * The works' kept staged rows with their id and link keys alone: the rows of the staged view
+ * (`stagedRowsView`) that the link tables read, without its ~150 typed columns, which DuckDB binds for every
+ * statement over the view even when it reads two (~5 ms each, a link table's whole cost at a few works).
+ */
+const stagedLinkKeysSql = (works: CatalogEntityInfo): string =>
+  `(SELECT s.id, ${linkColumnsOf(works)
+    .map((name) => `s.${quoteIdentifier(name)}`)
+    .join(', ')} ${stagedFromSql(works)} WHERE ${keptStagedSql(works)})`
+
+/**
+ * `CREATE VIEW` of the kept records with their typed columns, in no order; each record's offset made
+ * absolute in the entity's record store (its segment's base added). A view, not a table: the rows are typed
+ * as they stream into the one sort that writes the entity's file (or into its ranges, below), instead of
+ * being written once more unsorted (which, with the sort into a table and the copy out of it, was three
+ * passes over 2 GB at 100k works). The file is sorted by the short id so that the zone maps of `id` prune
+ * point lookups and the joins from link tables.
+ */
+export function keptRowsViewSql(info: CatalogEntityInfo, previous: string | undefined): string[] {
+  const staged = stagedRowsSql(info, keptStagedSql(info))
   const stagedView = `CREATE VIEW ${stagedRowsView(info)} AS ${staged}`
   if (previous === undefined)
     return [stagedView, `CREATE VIEW ${rowsRelation(info)} AS SELECT * FROM ${stagedRowsView(info)}`]
@@ -463,6 +491,17 @@ export function copyEntitySql(info: CatalogEntityInfo, rows: EntityRows): string
   return `COPY (SELECT * EXCLUDE (${buildOnly}) FROM ${rowsRelation(info)}${order}) TO $1 (${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${sqlInteger(info.rowGroupSize)})`
 }
 
+/**
+ * $1 output file. The entity's file when it has no rows (nothing staged, no catalog rows kept): the columns
+ * of `copyEntitySql`'s, typed by the same expressions over the (empty) staging table, without the winners,
+ * verdicts and views a file of rows is written through. DuckDB writes the same bytes for it (no row group;
+ * the schema alone).
+ */
+export function copyEmptyEntitySql(info: CatalogEntityInfo): string {
+  const buildOnly = buildOnlyColumnsOf(info).map(quoteIdentifier).join(', ')
+  return `COPY (SELECT * EXCLUDE (${buildOnly}) FROM (${stagedRowsSql(info, 'false')})) TO $1 (${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${sqlInteger(info.rowGroupSize)})`
+}
+
 // ---- an update's changes alone (the serving database is changed in place by them) ----
 
 /** $1 output file. The rows the update writes (added or revised), sorted by id, as the entity's file has them. */
@@ -481,7 +520,7 @@ export function copyGoneIdsSql(info: CatalogEntityInfo): string {
 
 /** $1 output file. The link rows of the works the update writes, as the link table's file has them. */
 export function copyChangedLinksSql(spec: LinkTableSpec, works: CatalogEntityInfo): string {
-  return `COPY (SELECT key, work_id FROM (${stagedLinkRowsSql(spec, stagedRowsView(works))}) ORDER BY key, ${letterIdOrderSql('work_id')}) TO $1 (${PARQUET_OPTIONS})`
+  return `COPY (SELECT key, work_id FROM (${stagedLinkRowsSql(spec, stagedLinkKeysSql(works))}) ORDER BY key, ${letterIdOrderSql('work_id')}) TO $1 (${PARQUET_OPTIONS})`
 }
 
 /** One row: the newest partition date among the kept records. */
@@ -536,8 +575,15 @@ export function copyLinkTableSql(
   spec: LinkTableSpec,
   works: CatalogEntityInfo,
   previous: string | undefined,
+  /** What the works' rows are (`rows_works`): the view, or a table (range-sorted, or a test's own). */
+  worksRows: EntityRows = 'sorted-table',
 ): string {
-  const staged = stagedLinkRowsSql(spec, rowsRelation(works))
+  // The staged works' keys: while the rows are the view, from the staging table (the rows an update keeps
+  // from the catalog have none); once range-sorted, from the table, the staging table being gone.
+  const staged = stagedLinkRowsSql(
+    spec,
+    worksRows === 'view' ? stagedLinkKeysSql(works) : rowsRelation(works),
+  )
   // The catalog's own rows are distinct already, and of other works than the staged rows (a kept work was
   // not staged again): only the staged rows need DISTINCT. Over both, the hash table of every pair broke the
   // memory limit (referenced works at 1M works: tens of millions of pairs, out of memory at 2 GiB).

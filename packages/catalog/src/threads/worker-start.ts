@@ -1,7 +1,7 @@
 // How the adapter starts a worker thread on one of its own modules, from TypeScript source or from built
-// JavaScript alike: from source a small boot module registers tsx first (a worker does not inherit the main
-// thread's loader) and the workspace packages resolve to their source; built JavaScript runs the module
-// itself.
+// JavaScript alike: from source the repository's boot module (scripts/source-worker-boot.mjs) runs it bundled
+// into JavaScript (a worker does not inherit the main thread's loader), the workspace packages resolved to their
+// source; built JavaScript runs the module itself.
 import { type ResourceLimits, Worker } from 'node:worker_threads'
 
 /**
@@ -16,7 +16,7 @@ export function startWorker(
 ): Worker {
   const fromSource = callerUrl.endsWith('.ts')
   const entry = new URL(`./${name}${fromSource ? '.ts' : '.js'}`, callerUrl)
-  const boot = fromSource ? new URL('./worker-boot.mjs', import.meta.url) : entry
+  const boot = fromSource ? new URL('../../../../scripts/source-worker-boot.mjs', import.meta.url) : entry
   return new Worker(boot, {
     workerData: { ...data, entry: entry.href },
     execArgv: fromSource ? ['--conditions=@oqlkit/source'] : [],

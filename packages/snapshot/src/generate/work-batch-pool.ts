@@ -232,31 +232,17 @@ export class WorkBatchPool {
 }
 
 /**
- * Starts work-batch-worker. Run from the TypeScript source (tests and scripts, which load it through tsx), a
- * worker needs tsx too: a worker does not inherit the main thread's loader hooks, and tsx's `--import` entry
- * registers them on the main thread only, so a small bootstrap registers tsx's ESM hooks before importing the
- * worker module. Built JavaScript (dist/, what `oqlkit` runs) needs neither.
+ * Starts work-batch-worker. Built JavaScript (dist/, what `oqlkit` runs) starts the module itself. From the
+ * TypeScript source (tests and scripts, which run in this repository under tsx) a worker does not inherit the
+ * main thread's loader: the repository's boot module (scripts/source-worker-boot.mjs) runs the worker's module
+ * bundled into JavaScript, the sibling packages resolved to their source as on the main thread.
  */
 function startBatchWorker(setup: BatchWorkerSetup): Worker {
   const here = import.meta.url
   if (!here.endsWith('.ts')) return new Worker(new URL('./work-batch-worker.js', here), { workerData: setup })
   const entry = new URL('./work-batch-worker.ts', here).href
-  let tsx: string
-  try {
-    tsx = import.meta.resolve('tsx/esm/api')
-  } catch (cause) {
-    throw new Error(
-      'worker threads running the generator from its TypeScript source need tsx; install it or pass workers: 0',
-      { cause },
-    )
-  }
-  const bootstrap =
-    `import(${JSON.stringify(tsx)})` +
-    `.then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}) })`
-  return new Worker(bootstrap, {
-    eval: true,
-    workerData: setup,
-    // The sibling packages resolve to their source, as on the main thread.
+  return new Worker(new URL('../../../../scripts/source-worker-boot.mjs', here), {
+    workerData: { ...setup, entry },
     execArgv: ['--conditions=@oqlkit/source'],
   })
 }

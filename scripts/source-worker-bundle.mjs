@@ -1,5 +1,5 @@
 // A worker module run from TypeScript source, bundled with esbuild into one JavaScript file and cached, for
-// worker-boot.mjs. A worker does not inherit the main thread's loader, and registering tsx in each worker
+// source-worker-boot.mjs. A worker does not inherit the main thread's loader, and registering tsx in each worker
 // cost 1.4 s of CPU for the first worker of a process and ~0.6 s for each one after (its hooks thread and a
 // transform of each of the ~200 modules); importing the bundle costs 0.6-0.7 s, most of it arktype and
 // DuckDB's binding. The test suite starts some forty workers from source.
@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { threadId } from 'node:worker_threads'
 import { build } from 'esbuild'
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const CACHE = join(ROOT, 'node_modules', '.cache', 'oqlkit-source-workers')
 
 /** Size and modification time: what says an input changed. */

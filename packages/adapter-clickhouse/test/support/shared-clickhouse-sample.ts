@@ -11,20 +11,10 @@
 // What is loaded is a copy of the run's sample catalog whose works search index carries a delta (its last
 // `SEARCH_DELTA_SHARE` of works re-indexed into it and masked in the buckets, `giveWorksSearchDelta`): the same
 // records, so every answer is the sample's, and every ClickHouse search reads the postings an update leaves.
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createClient } from '@clickhouse/client'
-import { giveWorksSearchDelta, sharedSampleCatalog } from '@oqlkit/ingest/test-support'
+import { giveWorksSearchDelta, oncePerTestRun, sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import type { LoadProgress, LoadSummary } from '../../src/catalog-loader.ts'
 import { loadCatalogExportingTables } from './catalog-table-files.ts'
 import { copyIntoSharedChdb, sharedChdbHttpServer, startChdbHttpServer } from './chdb-http-server.ts'
@@ -57,26 +47,6 @@ export interface SharedClickHouseSampleLoad {
 interface RunSample extends SharedClickHouseSampleLoad {
   readonly catalogDir: string
   readonly chdbDir: string
-}
-
-const running = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
-const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
-
-/** The folders of test runs that have ended. */
-const removeLeftovers = (): void => {
-  for (const name of readdirSync(tmpdir())) {
-    const pid = Number(name.slice(PREFIX.length))
-    if (name.startsWith(PREFIX) && Number.isInteger(pid) && pid !== process.ppid && !running(pid))
-      rmSync(join(tmpdir(), name), { recursive: true, force: true })
-  }
 }
 
 /** Loads the sample into `chdbDir` (a server of this process's own, closed afterwards) from a copy at `catalogDir`. */
@@ -116,36 +86,23 @@ const loadInto = async (
 
 /** This run's sample in ClickHouse, loaded by the first process to need it; the others wait for it. */
 const runSample = async (): Promise<RunSample> => {
-  const root = join(tmpdir(), `${PREFIX}${process.ppid}`)
-  const done = join(root, 'sample.json')
-  const lock = join(root, 'lock')
-  mkdirSync(root, { recursive: true })
-  for (let waited = 0; waited <= LOAD_WAIT_MS; waited += 250) {
-    if (existsSync(done)) return JSON.parse(readFileSync(done, 'utf8')) as RunSample
-    try {
-      mkdirSync(lock)
-    } catch {
-      // Another process is loading it.
-      await pause(250)
-      continue
-    }
-    try {
-      // Another process may have finished between the check above and taking the lock: its load stands.
-      if (existsSync(done)) continue
-      removeLeftovers()
+  const root = await oncePerTestRun({
+    prefix: PREFIX,
+    doneFile: 'sample.json',
+    waitMs: LOAD_WAIT_MS,
+    what: 'the load of the sample into ClickHouse',
+    work: async (root) => {
       const sample = { catalogDir: join(root, 'catalog'), chdbDir: join(root, 'chdb') }
       // What a failed load left.
       for (const dir of Object.values(sample)) rmSync(dir, { recursive: true, force: true })
       const load = await loadInto(root, sample.catalogDir, sample.chdbDir)
       // Whole or not at all for the processes that wait for it.
+      const done = join(root, 'sample.json')
       writeFileSync(`${done}.${process.pid}`, JSON.stringify({ ...sample, ...load } satisfies RunSample))
       renameSync(`${done}.${process.pid}`, done)
-    } finally {
-      // Released either way: after a failed load, a waiting process tries itself.
-      rmSync(lock, { recursive: true, force: true })
-    }
-  }
-  throw new Error(`the sample was not loaded into ClickHouse in ${root} within ${LOAD_WAIT_MS / 1000} s`)
+    },
+  })
+  return JSON.parse(readFileSync(join(root, 'sample.json'), 'utf8')) as RunSample
 }
 
 let loaded: Promise<RunSample> | undefined

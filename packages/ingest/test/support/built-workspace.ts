@@ -7,16 +7,14 @@
 // under a lock named after the vitest main process; the other files wait for it. `npm ci` has built
 // everything already, so in CI the build only confirms it.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { oncePerTestRun } from './once-per-test-run.ts'
 
 const REPO = resolve(import.meta.dirname, '../../../..')
 
 /** How long a file waits for another to finish the build. */
 const BUILD_WAIT_MS = 180_000
-
-const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
 let built: Promise<void> | undefined
 
@@ -27,20 +25,12 @@ export function builtWorkspace(): Promise<void> {
 }
 
 async function buildOncePerRun(): Promise<void> {
-  const root = join(tmpdir(), `oqlkit-build-${process.ppid}`)
-  const done = join(root, 'done')
-  const lock = join(root, 'lock')
-  mkdirSync(root, { recursive: true })
-  for (let waited = 0; waited <= BUILD_WAIT_MS; waited += 250) {
-    if (existsSync(done)) return
-    try {
-      mkdirSync(lock)
-    } catch {
-      // Another file is building.
-      await pause(250)
-      continue
-    }
-    try {
+  await oncePerTestRun({
+    prefix: 'oqlkit-build-',
+    doneFile: 'done',
+    waitMs: BUILD_WAIT_MS,
+    what: 'the build of the packages',
+    work: async (root) => {
       const result = spawnSync(
         process.execPath,
         [resolve(REPO, 'node_modules/typescript/bin/tsc'), '-b', 'tsconfig.build.json'],
@@ -50,12 +40,7 @@ async function buildOncePerRun(): Promise<void> {
         throw new Error(
           `the test runs the built packages, and \`tsc -b tsconfig.build.json\` failed:\n${result.stdout}${result.stderr}`,
         )
-      writeFileSync(done, '')
-      return
-    } finally {
-      // Released either way: after a failed build, a waiting file tries itself and reports the error.
-      rmSync(lock, { recursive: true, force: true })
-    }
-  }
-  throw new Error(`the packages were not built within ${BUILD_WAIT_MS / 1000} s (lock ${lock})`)
+      writeFileSync(join(root, 'done'), '')
+    },
+  })
 }

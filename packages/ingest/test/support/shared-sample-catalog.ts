@@ -3,46 +3,17 @@
 // wait for it. A file that changes a catalog (writes an index, swaps a folder) takes a copy of its own.
 // Ingesting the sample costs 10-20 s on this 2-core machine; twenty files ingesting it again was most of
 // the suite's time.
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import type { IngestProgress, IngestSummary } from '../../src/ingest-progress.ts'
 import { ingestSnapshot } from '../../src/ingest-snapshot.ts'
+import { oncePerTestRun } from './once-per-test-run.ts'
 
 const PREFIX = 'oqlkit-sample-catalog-'
 /** How long a file waits for another to finish building the catalog. */
 const BUILD_WAIT_MS = 240_000
-
-const running = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
-const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
-
-/** Catalogs of test runs that have ended. */
-const removeLeftovers = (): void => {
-  for (const name of readdirSync(tmpdir())) {
-    const pid = Number(name.slice(PREFIX.length))
-    if (name.startsWith(PREFIX) && Number.isInteger(pid) && pid !== process.ppid && !running(pid))
-      rmSync(join(tmpdir(), name), { recursive: true, force: true })
-  }
-}
 
 /** What the ingest that built the shared catalog said: its summary and every progress event, in order. */
 export interface SampleIngestRecord {
@@ -66,27 +37,14 @@ export async function sharedSampleIngest(): Promise<SampleIngestRecord & { reado
 
 /** The folder of this run's sample catalog, built on first use. Read it; never change it. */
 export async function sharedSampleCatalog(): Promise<string> {
-  const root = join(tmpdir(), `${PREFIX}${process.ppid}`)
-  const catalogDir = join(root, 'catalog')
-  const lock = join(root, 'lock')
-  mkdirSync(root, { recursive: true })
-  for (let waited = 0; waited <= BUILD_WAIT_MS; waited += 250) {
-    if (existsSync(join(catalogDir, 'catalog.json'))) return catalogDir
-    try {
-      mkdirSync(lock)
-    } catch {
-      // Another file is building it.
-      await pause(250)
-      continue
-    }
-    // Another file may have finished between the check above and taking the lock: its catalog stands.
-    if (existsSync(join(catalogDir, 'catalog.json'))) {
-      rmSync(lock, { recursive: true, force: true })
-      return catalogDir
-    }
-    removeLeftovers()
-    const staging = join(root, `staging-${process.pid}`)
-    try {
+  const root = await oncePerTestRun({
+    prefix: PREFIX,
+    doneFile: 'catalog/catalog.json',
+    waitMs: BUILD_WAIT_MS,
+    what: 'the shared sample catalog',
+    work: async (root) => {
+      const staging = join(root, `staging-${process.pid}`)
+      rmSync(staging, { recursive: true, force: true })
       const events: IngestProgress[] = []
       const summary = await ingestSnapshot({
         snapshotDir: SAMPLE_SNAPSHOT_DIR,
@@ -95,13 +53,11 @@ export async function sharedSampleCatalog(): Promise<string> {
         onProgress: (event) => events.push(event),
       })
       writeFileSync(ingestRecordOf(root), JSON.stringify({ summary, events } satisfies SampleIngestRecord))
-      renameSync(staging, catalogDir)
-    } finally {
-      // Released either way: after a failed build, a waiting file tries itself.
-      rmSync(lock, { recursive: true, force: true })
-    }
-  }
-  throw new Error(`the shared sample catalog in ${root} was not built within ${BUILD_WAIT_MS / 1000} s`)
+      // Last: the catalog's catalog.json is what says it is done.
+      renameSync(staging, join(root, 'catalog'))
+    },
+  })
+  return join(root, 'catalog')
 }
 
 /** A copy of this run's sample catalog in a fresh temporary folder, for a file that changes it; `dispose` removes it. */

@@ -1,0 +1,67 @@
+// Work a whole test run shares, done once: the first test process to need it does it under a lock in a folder
+// named after the vitest main process (every worker's parent), and the others wait for what it leaves. The
+// shared sample catalog, the build of dist/ and the sample's ClickHouse load are each done so.
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export interface OncePerTestRun {
+  /** Names the run's folder, `${prefix}${vitest's pid}` under the OS temporary folder. */
+  readonly prefix: string
+  /** The file `work` leaves, last, when it is done: its presence is what the waiting processes wait for. */
+  readonly doneFile: string
+  /** How long a process waits for another to finish the work. */
+  readonly waitMs: number
+  /** What the waiting processes are told if the work was not done in time. */
+  readonly what: string
+  /** Does the work in the run's folder; it writes `doneFile` only when it has all succeeded. */
+  readonly work: (root: string) => Promise<void>
+}
+
+const running = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
+
+/** Folders of `prefix` left by runs that have ended (vitest stops its workers with a signal: none cleans up). */
+const removeLeftovers = (prefix: string): void => {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(name.slice(prefix.length))
+    if (name.startsWith(prefix) && Number.isInteger(pid) && pid !== process.ppid && !running(pid))
+      rmSync(join(tmpdir(), name), { recursive: true, force: true })
+  }
+}
+
+/** The run's folder once `work` is done in it, by this process or another. */
+export async function oncePerTestRun(options: OncePerTestRun): Promise<string> {
+  const root = join(tmpdir(), `${options.prefix}${process.ppid}`)
+  const done = join(root, options.doneFile)
+  const lock = join(root, 'lock')
+  mkdirSync(root, { recursive: true })
+  for (let waited = 0; waited <= options.waitMs; waited += 250) {
+    if (existsSync(done)) return root
+    try {
+      mkdirSync(lock)
+    } catch {
+      // Another process is at it.
+      await pause(250)
+      continue
+    }
+    try {
+      // Another process may have finished between the check above and taking the lock: its work stands.
+      if (existsSync(done)) return root
+      removeLeftovers(options.prefix)
+      await options.work(root)
+    } finally {
+      // Released either way: after a failure, a waiting process tries itself (and reports its own error).
+      rmSync(lock, { recursive: true, force: true })
+    }
+  }
+  throw new Error(`${options.what} in ${root} was not done within ${options.waitMs / 1000} s`)
+}

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { defineConfig } from 'vitest/config'
 import { SlowFirstSequencer } from './scripts/slow-first-sequencer.ts'
 import { TimedJsonReporter } from './scripts/timed-json-reporter.ts'
@@ -23,6 +24,9 @@ export default defineConfig({
     ...(report ? { reporters: ['default', new TimedJsonReporter({ outputFile: report })] } : {}),
     ...(cpuRecord === undefined ? {} : { setupFiles: ['scripts/test-cpu-recorder.ts'] }),
     env: {
+      // The run's id: with the vitest process's pid, it names the folders of what a run builds once and shares
+      // between its workers (the sample catalog, dist/, the ClickHouse load; ingest's `oncePerTestRun`).
+      OQLKIT_TEST_RUN: randomUUID().slice(0, 8),
       // One DuckDB thread where a test names none: three files run at once on two cores, and DuckDB's own
       // threads only contended. Five DuckDB-heavy files took 95 s of CPU and 52 s of wall clock so, against
       // 109 s and 58 s with DuckDB's default of every core. The tests that name their threads (the ranged

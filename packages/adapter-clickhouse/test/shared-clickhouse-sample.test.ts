@@ -46,9 +46,11 @@ onChdb('the sample in the shared chdb stand-in (test support)', () => {
     const works = read.manifest.entities.works.rowCount
     expect(await servedWorks(first.url, first.catalog)).toEqual({ database: first.database, works })
     // The same load for every caller of the process, and of the run: the catalog it was loaded from is the
-    // run's, in a folder named after the vitest main process.
+    // run's, in a folder named after the run (the vitest main process and the run's id).
     expect(await sharedClickHouseSample()).toEqual(first)
-    expect(first.catalogDir).toBe(join(tmpdir(), `oqlkit-clickhouse-sample-${process.ppid}`, 'catalog'))
+    expect(first.catalogDir).toBe(
+      join(tmpdir(), `oqlkit-clickhouse-sample-${process.ppid}-${process.env.OQLKIT_TEST_RUN}`, 'catalog'),
+    )
 
     const own = await startChdbHttpServer({ dataDir: join(scratch, 'chdb') })
     try {

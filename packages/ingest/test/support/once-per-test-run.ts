@@ -1,6 +1,9 @@
 // Work a whole test run shares, done once: the first test process to need it does it under a lock in a folder
-// named after the vitest main process (every worker's parent), and the others wait for what it leaves. The
-// shared sample catalog, the build of dist/ and the sample's ClickHouse load are each done so.
+// named after the run (the vitest main process, every worker's parent, and the run's own id), and the others
+// wait for what it leaves. The shared sample catalog, the build of dist/ and the sample's ClickHouse load are
+// each done so. The pid alone does not name a run: pids wrap (at 32,768 on this machine, within a session), and
+// a later run given an ended run's pid would take that run's leftovers (a stale dist/, an old catalog) as its
+// own; `vitest.config.ts` gives each run an id, OQLKIT_TEST_RUN.
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -29,18 +32,26 @@ const running = (pid: number): boolean => {
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
 
-/** Folders of `prefix` left by runs that have ended (vitest stops its workers with a signal: none cleans up). */
+/** This run's name: the vitest main process and the id vitest.config.ts gives the run. */
+const runName = (): string => `${process.ppid}-${process.env.OQLKIT_TEST_RUN ?? ''}`
+
+/**
+ * Folders of `prefix` left by runs that have ended (vitest stops its workers with a signal: none cleans up):
+ * of a process no longer running, or of an earlier run whose pid this run's got.
+ */
 const removeLeftovers = (prefix: string): void => {
   for (const name of readdirSync(tmpdir())) {
-    const pid = Number(name.slice(prefix.length))
-    if (name.startsWith(prefix) && Number.isInteger(pid) && pid !== process.ppid && !running(pid))
-      rmSync(join(tmpdir(), name), { recursive: true, force: true })
+    if (!name.startsWith(prefix)) continue
+    const run = name.slice(prefix.length)
+    const pid = Number(run.split('-')[0])
+    if (!Number.isInteger(pid) || run === runName()) continue
+    if (pid === process.ppid || !running(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true })
   }
 }
 
 /** The run's folder once `work` is done in it, by this process or another. */
 export async function oncePerTestRun(options: OncePerTestRun): Promise<string> {
-  const root = join(tmpdir(), `${options.prefix}${process.ppid}`)
+  const root = join(tmpdir(), `${options.prefix}${runName()}`)
   const done = join(root, options.doneFile)
   const lock = join(root, 'lock')
   mkdirSync(root, { recursive: true })

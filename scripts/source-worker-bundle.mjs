@@ -7,14 +7,25 @@
 // The workspace's own modules are bundled (the sibling packages resolve to their source through the
 // `@oqlkit/source` condition, as on the main thread); dependencies stay imports, resolved from the bundle's
 // place in the repository's node_modules. Each bundled module keeps its own `import.meta.url`, so a module
-// that finds a file beside itself finds it as it did from source. The bundle is rebuilt when any of its
-// inputs changed (size or modification time), which a run of the suite checks in a few milliseconds.
+// that finds a file beside itself finds it as it did from source (the replacement is textual: the words
+// `import.meta.url` in a string or comment of such a module would be replaced too; none has them). The bundle
+// is rebuilt when any of its inputs changed (size or modification time, taken before esbuild reads the file),
+// when a workspace package.json or tsconfig changed (they decide resolution), and when this script, esbuild or
+// Node.js did; a run of the suite checks that in a few milliseconds.
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { threadId } from 'node:worker_threads'
-import { build } from 'esbuild'
+import { build, version as esbuildVersion } from 'esbuild'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
 const CACHE = join(ROOT, 'node_modules', '.cache', 'oqlkit-source-workers')
@@ -25,6 +36,25 @@ const stamp = (path) => {
   return `${stat.size}:${stat.mtimeMs}`
 }
 
+/** What else decides a bundle: this script, esbuild and Node.js. */
+const TOOLS = createHash('sha256')
+  .update(readFileSync(fileURLToPath(import.meta.url)))
+  .update(`${esbuildVersion} ${process.version}`)
+  .digest('hex')
+
+/** The workspace's package.json and tsconfig files: how esbuild resolves and compiles the inputs. */
+const configFiles = () => {
+  const files = [join(ROOT, 'package.json')]
+  const tsconfigs = (dir) => readdirSync(dir).filter((name) => /^tsconfig.*\.json$/.test(name))
+  for (const name of tsconfigs(ROOT)) files.push(join(ROOT, name))
+  for (const name of readdirSync(join(ROOT, 'packages'))) {
+    const dir = join(ROOT, 'packages', name)
+    if (!existsSync(join(dir, 'package.json'))) continue
+    files.push(join(dir, 'package.json'), ...tsconfigs(dir).map((file) => join(dir, file)))
+  }
+  return files
+}
+
 /** The cached bundle of `entry` named by `manifestPath`, if every input is as it was when it was built. */
 const freshBundle = (manifestPath) => {
   let manifest
@@ -33,13 +63,29 @@ const freshBundle = (manifestPath) => {
   } catch {
     return undefined
   }
+  if (manifest.tools !== TOOLS) return undefined
   try {
     for (const [path, was] of Object.entries(manifest.inputs)) if (stamp(path) !== was) return undefined
   } catch {
     return undefined
   }
-  return join(CACHE, manifest.bundle)
+  const bundle = join(CACHE, manifest.bundle)
+  return existsSync(bundle) ? bundle : undefined
 }
+
+/**
+ * Records each file's stamp as esbuild is about to read it (and lets esbuild read it): a file saved while the
+ * bundle is built then no longer matches its stamp, and the next start builds again.
+ */
+const stampsBeforeReading = (stamps) => ({
+  name: 'stamps-before-reading',
+  setup(on) {
+    on.onLoad({ filter: /.*/ }, (args) => {
+      stamps.set(args.path, stamp(args.path))
+      return undefined
+    })
+  },
+})
 
 /** Gives each bundled module of the workspace its own `import.meta.url`, `dirname` and `filename`. */
 const ownImportMeta = {
@@ -75,6 +121,7 @@ export async function bundledWorkerEntry(entryUrl) {
   const manifestPath = join(CACHE, `${key}.json`)
   const cached = freshBundle(manifestPath)
   if (cached !== undefined) return pathToFileURL(cached).href
+  const stamps = new Map(configFiles().map((path) => [path, stamp(path)]))
   const built = await build({
     entryPoints: [entry],
     absWorkingDir: ROOT,
@@ -84,7 +131,7 @@ export async function bundledWorkerEntry(entryUrl) {
     format: 'esm',
     target: 'node20',
     conditions: ['@oqlkit/source'],
-    plugins: [dependenciesOutside, ownImportMeta],
+    plugins: [stampsBeforeReading(stamps), dependenciesOutside, ownImportMeta],
     metafile: true,
     logLevel: 'error',
   })
@@ -96,13 +143,12 @@ export async function bundledWorkerEntry(entryUrl) {
   const temporary = `.${process.pid}-${threadId}.tmp`
   writeFileSync(join(CACHE, bundle + temporary), code)
   renameSync(join(CACHE, bundle + temporary), join(CACHE, bundle))
-  const inputs = Object.fromEntries(
-    Object.keys(built.metafile.inputs).map((input) => {
-      const path = resolve(ROOT, input)
-      return [path, stamp(path)]
-    }),
-  )
-  writeFileSync(manifestPath + temporary, JSON.stringify({ bundle, inputs }))
+  for (const input of Object.keys(built.metafile.inputs)) {
+    const path = resolve(ROOT, input)
+    if (!stamps.has(path)) stamps.set(path, stamp(path))
+  }
+  const inputs = Object.fromEntries(stamps)
+  writeFileSync(manifestPath + temporary, JSON.stringify({ bundle, tools: TOOLS, inputs }))
   renameSync(manifestPath + temporary, manifestPath)
   return pathToFileURL(join(CACHE, bundle)).href
 }

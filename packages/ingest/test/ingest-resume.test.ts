@@ -23,6 +23,7 @@ import type { IngestProgress, IngestSummary } from '../src/ingest-progress.ts'
 import { ingestSnapshot } from '../src/ingest-snapshot.ts'
 import {
   createCheckpointTables,
+  type ParseCheckpoint,
   readCheckpoint,
   sealCheckpoint,
   stageParsedTasks,
@@ -124,6 +125,16 @@ async function resume(
   return { summary, events }
 }
 
+/** The parse checkpoint in a stopped run's build folder (its staging database, `.staging`). */
+async function checkpointOf(folder: string): Promise<ParseCheckpoint | undefined> {
+  const db = await StagingDatabase.open(join(folder, '.staging'))
+  try {
+    return await readCheckpoint(db)
+  } finally {
+    db.close()
+  }
+}
+
 /** The build folder beside `outDir` (what a stopped run left, not its lock). */
 const buildFolderOf = (outDir: string): string => {
   const folders = leftoversOf(outDir).filter((name) => name.includes('.ingest-') && !name.endsWith('lock'))
@@ -144,9 +155,15 @@ describe('an ingest killed while parsing', () => {
     // catalog (`.<catalog>.ingest-` and six characters).
     const folder = buildFolderOf(join(root, 'killed'))
     const suffix = folder.slice(-6)
+    const original = await checkpointOf(folder)
+    expect(original?.phase).toBe('parsing')
     for (const name of ['changed', 'no-resume']) {
-      cpSync(folder, join(root, `.${name}.ingest-${suffix}`), { recursive: true })
+      const copy = join(root, `.${name}.ingest-${suffix}`)
+      cpSync(folder, copy, { recursive: true })
       cpSync(join(root, '.killed.ingest-lock'), join(root, `.${name}.ingest-lock`))
+      // Resumable as the original is (the same sealed checkpoint, readable): what starts each test's run over
+      // is what the test changes, not the copy.
+      expect(await checkpointOf(copy)).toStrictEqual(original)
     }
   }, 120_000)
 

@@ -371,7 +371,6 @@ export const servingDatabaseStatements = (manifest: CatalogManifest): ServingDat
   const externalIds = served(quoteIdentifier(EXTERNAL_IDS_VIEW))
   const located = CATALOG_ENTITIES.map(({ entity }) => locatedExternalIdsSql(entity))
   const noExternalIds = manifest.externalIds.rowCount === 0
-  const [mergedIds, deletedIds] = idListStatements()
   steps.push(
     {
       statement: `CREATE TABLE ${externalIds} AS ${located.join(' UNION ALL ')}`,
@@ -383,8 +382,8 @@ export const servingDatabaseStatements = (manifest: CatalogManifest): ServingDat
       threadBound: false,
       empty: noExternalIds,
     },
-    { statement: mergedIds!, threadBound: false, empty: manifest.mergedIds.rowCount === 0 },
-    { statement: deletedIds!, threadBound: false, empty: manifest.deletedIds.rowCount === 0 },
+    // Small tables, whatever their rows: in their own commits.
+    ...idListStatements().map((statement) => ({ statement, threadBound: false, empty: false })),
   )
   return [...steps, ...narrowLinkTableStatements(manifest)]
 }

@@ -23,6 +23,7 @@ import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { promisify } from 'node:util'
 import { createGunzip, gzip } from 'node:zlib'
+import { isProcessRunning } from '@oqlkit/ingest/test-support'
 import { loadChdb } from './chdb-availability.ts'
 
 export interface ChdbHttpServer {
@@ -253,15 +254,6 @@ let shared:
   | undefined
 const SHARED_PREFIX = 'oqlkit-shared-chdb-'
 
-const running = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /** The process's shared slot, its directory chosen (and those of ended processes removed) on first use. */
 const sharedSlot = () => {
   if (shared === undefined) {
@@ -269,7 +261,11 @@ const sharedSlot = () => {
     // its own), and one of an ended process whose pid this one got: nothing of it may be read as this one's.
     for (const name of readdirSync(tmpdir())) {
       const pid = Number(name.slice(SHARED_PREFIX.length))
-      if (name.startsWith(SHARED_PREFIX) && Number.isInteger(pid) && (pid === process.pid || !running(pid)))
+      if (
+        name.startsWith(SHARED_PREFIX) &&
+        Number.isInteger(pid) &&
+        (pid === process.pid || !isProcessRunning(pid))
+      )
         rmSync(join(tmpdir(), name), { recursive: true, force: true })
     }
     shared = {

@@ -6,7 +6,7 @@ export { builtWorkspace } from './built-workspace.ts'
 export { CatalogInspector } from './catalog-inspector.ts'
 export { keepTablesAsFiles } from './catalog-table-files.ts'
 export { ingestCoreFixture } from './core-catalog-fixture.ts'
-export { type OncePerTestRun, oncePerTestRun } from './once-per-test-run.ts'
+export { isProcessRunning, type OncePerTestRun, oncePerTestRun } from './once-per-test-run.ts'
 export { sampleSnapshotLines } from './sample-snapshot-lines.ts'
 export {
   readSampleMergedAuthors,

@@ -21,7 +21,8 @@ export interface OncePerTestRun {
   readonly work: (root: string) => Promise<void>
 }
 
-const running = (pid: number): boolean => {
+/** Whether a process of this pid is running (signal 0 tests for it without sending anything). */
+export const isProcessRunning = (pid: number): boolean => {
   try {
     process.kill(pid, 0)
     return true
@@ -45,7 +46,8 @@ const removeLeftovers = (prefix: string): void => {
     const run = name.slice(prefix.length)
     const pid = Number(run.split('-')[0])
     if (!Number.isInteger(pid) || run === runName()) continue
-    if (pid === process.ppid || !running(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true })
+    if (pid === process.ppid || !isProcessRunning(pid))
+      rmSync(join(tmpdir(), name), { recursive: true, force: true })
   }
 }
 

@@ -15,7 +15,7 @@ export const probeRedis = async (
   url: string = DEFAULT_REDIS_URL,
   timeoutMs = 1000,
 ): Promise<RedisAvailability> => {
-  const client = new Redis(url, {
+  const client = new Redis<'legacy'>(url, {
     lazyConnect: true,
     connectTimeout: timeoutMs,
     maxRetriesPerRequest: 0,

@@ -28,7 +28,9 @@ const COMMAND_OPTIONS = { maxRetriesPerRequest: 2, connectTimeout: 2000 } as con
  * they move. So the same `--redis URL` serves a single Redis and any node of a cluster.
  */
 export const connectRedis = async (url: string): Promise<RedisClient> => {
-  const single = new Redis(url, { lazyConnect: true, ...COMMAND_OPTIONS })
+  // The reply mapping is named rather than inferred from the options (ioredis 6): a Redis of an inferred mapping,
+  // compared with a plain `Redis`, made the type checker compare two instantiations of its thousands of commands.
+  const single = new Redis<'legacy'>(url, { lazyConnect: true, ...COMMAND_OPTIONS })
   // Connection errors reach the commands that fail because of them; unhandled, they would crash.
   single.on('error', () => {})
   await single.connect()
@@ -42,7 +44,7 @@ export const connectRedis = async (url: string): Promise<RedisClient> => {
   if (!clustered) return single
   const { host, port, username, password, tls } = single.options
   single.disconnect()
-  const cluster = new Cluster([{ host, port }], {
+  const cluster = new Cluster<'legacy'>([{ host, port }], {
     lazyConnect: true,
     redisOptions: {
       ...COMMAND_OPTIONS,

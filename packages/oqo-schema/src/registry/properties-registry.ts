@@ -13,12 +13,18 @@ export interface RegistryMeta {
   readonly propertyCount: number
 }
 
-interface PropertiesSnapshot {
-  readonly meta: { readonly version: string; readonly fingerprint: string }
+/** What properties-snapshot.json holds: the type its declaration (properties-snapshot.d.json.ts) gives it. */
+export interface PropertiesSnapshot {
+  readonly meta: {
+    readonly version: string
+    readonly fingerprint: string
+    readonly entity_count: number
+    readonly property_count: number
+  }
   readonly properties: Readonly<Record<string, Readonly<Record<string, RegistryProperty>>>>
 }
 
-const SNAPSHOT = snapshot as unknown as PropertiesSnapshot
+const SNAPSHOT: PropertiesSnapshot = snapshot
 
 // Classic filter keys treat `-` and `_` alike (`publication-year` is `publication_year`).
 const normalizeKey = (key: string): string => key.trim().replaceAll('-', '_')

@@ -73,6 +73,32 @@ const expectCostliestFirst = async (run: string, workers: number): Promise<Parse
   return results
 }
 
+/**
+ * The three parts run on two workers, once, with a listener whose work on each finished task (a load) takes
+ * 200 ms: the run the costliest-first run (one worker) and the run on this thread are compared with, and the
+ * one that shows the pool waits for its listener (which tasks' loads had ended when the pool's run did). Each
+ * pool's two workers cost ~1.4 s of CPU to start.
+ */
+let onTwoWorkers: Promise<{ results: ParseDone[]; loadedWhenDone: number[] }> | undefined
+const twoWorkerRun = async (): Promise<ParseDone[]> => (await twoWorkerRunWithLoads()).results
+const twoWorkerRunWithLoads = () => {
+  onTwoWorkers ??= (async () => {
+    const loaded: number[] = []
+    const slowLoad = (index: number) =>
+      new Promise<void>((resolve) =>
+        setTimeout(() => {
+          loaded.push(index)
+          resolve()
+        }, 200),
+      )
+    const results = await runParseTasks(tasksIn('workers'), workerData, 2, {
+      onDone: (task) => slowLoad(task.index),
+    })
+    return { results, loadedWhenDone: [...loaded] }
+  })()
+  return onTwoWorkers
+}
+
 /** What parsing a part whose second line is broken JSON fails with, on `workers` workers (0: this thread). */
 const parseBadLine = async (run: string, workers: number): Promise<unknown> => {
   const bad = join(scratch, `${run}.jsonl`)
@@ -84,14 +110,14 @@ const parseBadLine = async (run: string, workers: number): Promise<unknown> => {
 describe('part parse pool (worker threads)', () => {
   it('starts the costliest task first, and gives results and files in task order whatever ran first', async () => {
     await expectCostliestFirst('cost', 1)
-    const inOrder = await runParseTasks(tasksIn('order'), workerData, 2)
+    const inOrder = await twoWorkerRun()
     expect(inOrder.map((done) => done.records)).toStrictEqual(sizes)
     for (const index of sizes.keys()) {
       expect(readFileSync(join(scratch, `cost-${index}.records`))).toStrictEqual(
-        readFileSync(join(scratch, `order-${index}.records`)),
+        readFileSync(join(scratch, `workers-${index}.records`)),
       )
       expect(readFileSync(join(scratch, `cost-${index}.jsonl`), 'utf8')).toBe(
-        readFileSync(join(scratch, `order-${index}.jsonl`), 'utf8'),
+        readFileSync(join(scratch, `workers-${index}.jsonl`), 'utf8'),
       )
     }
     const rows = readFileSync(join(scratch, 'cost-1.jsonl'), 'utf8').trim().split('\n')
@@ -142,19 +168,9 @@ describe('part parse pool (worker threads)', () => {
   }, 60_000)
 
   it("waits for the listener's work on each finished task, and fails with it when it fails", async () => {
-    const loaded: number[] = []
-    const slowLoad = (index: number) =>
-      new Promise<void>((resolve) =>
-        setTimeout(() => {
-          loaded.push(index)
-          resolve()
-        }, 200),
-      )
-    const results = await runParseTasks(tasksIn('wait'), workerData, 2, {
-      onDone: (task) => slowLoad(task.index),
-    })
+    const { results, loadedWhenDone } = await twoWorkerRunWithLoads()
     expect(results).toHaveLength(3)
-    expect([...loaded].sort()).toStrictEqual([0, 1, 2])
+    expect([...loadedWhenDone].sort()).toStrictEqual([0, 1, 2])
 
     const error = await runParseTasks(tasksIn('refused'), workerData, 2, {
       onDone: async (task) => {
@@ -168,7 +184,7 @@ describe('part parse pool (worker threads)', () => {
 describe('part parse pool without workers (a snapshot too small to be worth starting them)', () => {
   it('parses on this thread: the same files, results and order of starting as the workers give', async () => {
     const inline = await expectCostliestFirst('inline', 0)
-    const onWorkers = await runParseTasks(tasksIn('workers'), workerData, 2)
+    const onWorkers = await twoWorkerRun()
     expect(onWorkers).toStrictEqual(inline)
     for (const index of sizes.keys()) {
       expect(readFileSync(join(scratch, `inline-${index}.records`))).toStrictEqual(
@@ -213,8 +229,11 @@ describe('part parse pool without workers (a snapshot too small to be worth star
 })
 
 describe('part parse pool reading Parquet parts (worker threads, each with its own DuckDB)', () => {
-  /** The long JSON Lines part as Parquet in row groups of `rowGroup` rows; with each row's `to_json` text. */
-  const parquetOf = async (lines: readonly string[], name: string, rowGroup: number) => {
+  /**
+   * The long JSON Lines part as Parquet in row groups of `rowGroup` rows; with each row's `to_json` text when
+   * asked for (the texts of 20,000 works of 4 KB cost ~1 s of CPU that no check of that file reads).
+   */
+  const parquetOf = async (lines: readonly string[], name: string, rowGroup: number, withTexts = true) => {
     const jsonl = join(scratch, `${name}.jsonl`)
     writeFileSync(jsonl, `${lines.join('\n')}\n`)
     const path = join(scratch, `${name}.parquet`)
@@ -224,23 +243,38 @@ describe('part parse pool reading Parquet parts (worker threads, each with its o
       `COPY (SELECT * FROM read_json_auto($1)) TO $2 (FORMAT parquet, ROW_GROUP_SIZE ${rowGroup})`,
       [jsonl, path],
     )
-    const texts = (
-      await connection.runAndReadAll(
-        'SELECT CAST(to_json(t) AS VARCHAR) AS json FROM read_parquet($1) AS t ORDER BY file_row_number',
-        [path],
-      )
-    )
-      .getRowObjectsJson()
-      .map((row) => String(row.json))
+    const texts = withTexts
+      ? (
+          await connection.runAndReadAll(
+            'SELECT CAST(to_json(t) AS VARCHAR) AS json FROM read_parquet($1) AS t ORDER BY file_row_number',
+            [path],
+          )
+        )
+          .getRowObjectsJson()
+          .map((row) => String(row.json))
+      : []
     connection.closeSync()
     instance.closeSync()
     return { path, texts }
   }
 
+  /**
+   * 5,000 works in row groups of 2,048 rows (DuckDB's least): three scan units. Written once, for the test that
+   * reads every group and the one that breaks the last group's pages in a copy (the file itself is only read).
+   */
+  let threeGroups: ReturnType<typeof parquetOf> | undefined
+  const threeGroupsParquet = () => {
+    threeGroups ??= parquetOf(
+      Array.from({ length: 5_000 }, (_, n) => JSON.stringify(work(n + 1, '2024-01-01'))),
+      'three-groups',
+      2_048,
+    )
+    return threeGroups
+  }
+
   it('reads the rows of every row group in file order, each stored as its JSON text', async () => {
-    const lines = Array.from({ length: 5_000 }, (_, n) => JSON.stringify(work(n + 1, '2024-01-01')))
-    // Row groups of 2,048 rows (DuckDB's least): three scan units, which must come back in order.
-    const { path, texts } = await parquetOf(lines, 'groups', 2_048)
+    // Three scan units, which must come back in order.
+    const { path, texts } = await threeGroupsParquet()
     const dictionary = buildRecordDictionary(texts.slice(0, 16))
     const [task] = tasksIn('parquet')
     const [done] = await runParseTasks([{ ...task!, path, format: 'parquet', dictionary }], workerData, 1)
@@ -273,7 +307,7 @@ describe('part parse pool reading Parquet parts (worker threads, each with its o
     const lines = Array.from({ length: 20_000 }, (_, n) =>
       JSON.stringify(work(n + 1, '2024-01-01', { abstract: `${n} ${'words '.repeat(600)}` })),
     )
-    const { path } = await parquetOf(lines, 'one-big-group', 20_480)
+    const { path } = await parquetOf(lines, 'one-big-group', 20_480, false)
     const [task] = tasksIn('too-big')
     const error = await runParseTasks(
       [{ ...task!, path, format: 'parquet' }],
@@ -287,8 +321,7 @@ describe('part parse pool reading Parquet parts (worker threads, each with its o
   }, 60_000)
 
   it('names the file of a Parquet part whose pages cannot be decoded, and every worker leaves on its own', async () => {
-    const lines = Array.from({ length: 5_000 }, (_, n) => JSON.stringify(work(n + 1, '2024-01-01')))
-    const { path } = await parquetOf(lines, 'three-groups', 2_048)
+    const { path } = await threeGroupsParquet()
     // The last row group's pages overwritten, the footer kept: the file opens, its pages do not decode. (DuckDB
     // reads ahead of the rows it has handed over, so here the error comes before the first row.)
     const instance = await createDuckDbInstance()

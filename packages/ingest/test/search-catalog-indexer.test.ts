@@ -76,8 +76,53 @@ const titlesWith = (word: string): number =>
       .includes(word),
   ).length
 
-describe('indexCatalogSearch', () => {
-  it('rebuilds an index in place: new buckets, the old files gone, the manifest in step', async () => {
+type SearchFiles = NonNullable<
+  Awaited<ReturnType<typeof indexCatalogSearch>>['index']['entities']['works']
+>['files']
+
+/** Each mode's postings and terms of the works' index, as rows in order: from the postings files in bucket order, whole. */
+async function worksIndexRows(files: SearchFiles): Promise<Record<string, string | number>> {
+  const instance = await DuckDBInstance.create(':memory:')
+  const db = await instance.connect()
+  try {
+    const path = (file: string) => `'${join(catalogDir, ...file.split('/'))}'`
+    const read = async (sql: string) => JSON.stringify((await db.runAndReadAll(sql)).getRowsJson())
+    const rows: Record<string, string | number> = {}
+    for (const mode of ['exact', 'stemmed'] as const) {
+      rows[`${mode} buckets`] = files[mode].postings.length
+      // Every posting in order, as one text of a JSON object a line written by DuckDB: the same rows as
+      // reading them out one by one, which took ~0.35 s of CPU a mode and a build.
+      rows[`${mode} postings`] = String(
+        (
+          await db.runAndReadAll(
+            `SELECT string_agg(to_json(p)::VARCHAR, chr(10) ORDER BY term, field, doc) FROM (SELECT term, field, doc, tf, len, positions FROM read_parquet([${files[mode].postings.map(path).join(', ')}])) AS p`,
+          )
+        ).getRows()[0]?.[0],
+      )
+      rows[`${mode} terms`] = await read(`SELECT * FROM read_parquet(${path(files[mode].terms)})`)
+    }
+    return rows
+  } finally {
+    db.closeSync()
+    instance.closeSync()
+  }
+}
+
+/**
+ * The rebuild in place of every entity's index in segments of 200 documents and buckets of 20,000 rows, once
+ * (its works' rows read right after it): the first test checks the rebuild, the second compares the works'
+ * split into buckets with a build that fits one. The works' index does not depend on which other entities are
+ * built with it; a build of the works alone for the second test cost ~2 s of CPU.
+ */
+let split:
+  | Promise<{
+      result: Awaited<ReturnType<typeof indexCatalogSearch>>
+      progress: SearchBuildProgress[]
+      worksRows: Record<string, string | number>
+    }>
+  | undefined
+const splitBuild = () => {
+  split ??= (async () => {
     const progress: SearchBuildProgress[] = []
     const result = await indexCatalogSearch({
       catalogDir,
@@ -85,6 +130,56 @@ describe('indexCatalogSearch', () => {
       bucketRows: 20_000,
       onProgress: (event) => progress.push(event),
     })
+    return { result, progress, worksRows: await worksIndexRows(result.index.entities.works!.files) }
+  })()
+  return split
+}
+
+/**
+ * The works indexed with the default bounds, once: how many segments the build made and the digest of every
+ * file under search/ after it. The test of a catalog without an index builds it; the test of a small memory
+ * limit compares its own build with it (the same build on the same records again cost ~2 s of CPU).
+ */
+let unboundedWorks: Promise<{ segments: number; contents: Map<string, string> }> | undefined
+const unboundedWorksBuild = () => {
+  unboundedWorks ??= (async () => {
+    const segments = await worksSegmentsOf()
+    return { segments, contents: searchContents() }
+  })()
+  return unboundedWorks
+}
+
+/** Each file under search/ by its digest: vitest compares Buffers element by element, 20 s for the sample's index files. */
+const searchContents = (): Map<string, string> =>
+  new Map(
+    filesUnder(join(catalogDir, 'search')).map((path) => [
+      path,
+      createHash('sha256')
+        .update(readFileSync(join(catalogDir, path)))
+        .digest('hex'),
+    ]),
+  )
+
+/** Indexes the works within `bounds`; returns the number of segments the build reported. */
+const worksSegmentsOf = async (
+  bounds: { memoryLimit?: string; segmentDocs?: number } = {},
+): Promise<number> => {
+  let segments = 0
+  await indexCatalogSearch({
+    catalogDir,
+    entities: ['works'],
+    ...bounds,
+    onProgress: ({ step }) => {
+      const total = /^segment \d+\/(\d+)$/.exec(step)?.[1]
+      if (total !== undefined) segments = Number(total)
+    },
+  })
+  return segments
+}
+
+describe('indexCatalogSearch', () => {
+  it('rebuilds an index in place: new buckets, the old files gone, the manifest in step', async () => {
+    const { result, progress } = await splitBuild()
     expect(result.index.entities.works?.files.stemmed.postings.length).toBeGreaterThan(2)
     expect(result.bytes).toBeGreaterThan(0)
     await expectManifestMatchesDisk()
@@ -122,46 +217,17 @@ describe('indexCatalogSearch', () => {
   })
 
   it('writes postings that fit one bucket straight from the segments: what the split into buckets holds', async () => {
-    // Each mode's postings and terms, as rows in order: from the postings files in bucket order, whole.
     const steps: string[] = []
-    const indexRows = async (bucketRows?: number) => {
-      const result = await indexCatalogSearch({
-        catalogDir,
-        entities: ['works'],
-        segmentDocs: 200,
-        ...(bucketRows === undefined ? {} : { bucketRows }),
-        onProgress: ({ step }) => steps.push(step),
-      })
-      const files = result.index.entities.works!.files
-      const instance = await DuckDBInstance.create(':memory:')
-      const db = await instance.connect()
-      try {
-        const path = (file: string) => `'${join(catalogDir, ...file.split('/'))}'`
-        const read = async (sql: string) => JSON.stringify((await db.runAndReadAll(sql)).getRowsJson())
-        const rows: Record<string, string | number> = {}
-        for (const mode of ['exact', 'stemmed'] as const) {
-          rows[`${mode} buckets`] = files[mode].postings.length
-          // Every posting in order, as one text of a JSON object a line written by DuckDB: the same rows as
-          // reading them out one by one, which took ~0.35 s of CPU a mode and a build.
-          rows[`${mode} postings`] = String(
-            (
-              await db.runAndReadAll(
-                `SELECT string_agg(to_json(p)::VARCHAR, chr(10) ORDER BY term, field, doc) FROM (SELECT term, field, doc, tf, len, positions FROM read_parquet([${files[mode].postings.map(path).join(', ')}])) AS p`,
-              )
-            ).getRows()[0]?.[0],
-          )
-          rows[`${mode} terms`] = await read(`SELECT * FROM read_parquet(${path(files[mode].terms)})`)
-        }
-        return rows
-      } finally {
-        db.closeSync()
-        instance.closeSync()
-      }
-    }
-    const one = await indexRows()
+    const result = await indexCatalogSearch({
+      catalogDir,
+      entities: ['works'],
+      segmentDocs: 200,
+      onProgress: ({ step }) => steps.push(step),
+    })
+    const one = await worksIndexRows(result.index.entities.works!.files)
     // No split: the step that copies postings into bucket folders never ran.
     expect(steps.filter((step) => step.includes('into'))).toStrictEqual([])
-    const split = await indexRows(20_000)
+    const { worksRows: split } = await splitBuild()
     expect([one['exact buckets'], one['stemmed buckets']]).toStrictEqual([1, 1])
     expect(split['stemmed buckets']).toBeGreaterThan(2)
     for (const key of ['exact postings', 'exact terms', 'stemmed postings', 'stemmed terms'])
@@ -178,48 +244,23 @@ describe('indexCatalogSearch', () => {
     await writeFile(manifestPath, JSON.stringify(manifest))
     await rm(join(catalogDir, 'search'), { recursive: true })
 
-    await indexCatalogSearch({ catalogDir, entities: ['works'] })
+    // The works with the default bounds (what the small memory limit's build is compared with below).
+    await unboundedWorksBuild()
     await expectManifestMatchesDisk()
     expect(await countMatches('health')).toBe(titlesWith('health'))
   })
 
   it('builds under a small memory limit, spilling, the same files as under the default one', async () => {
-    // Each file's digest: vitest compares Buffers element by element, 20 s for the sample's index files.
-    const contents = (): Map<string, string> =>
-      new Map(
-        filesUnder(join(catalogDir, 'search')).map((path) => [
-          path,
-          createHash('sha256')
-            .update(readFileSync(join(catalogDir, path)))
-            .digest('hex'),
-        ]),
-      )
     // The works: the most text of the sample, several segments under the small limit (the other entities take
     // the same path with less to do, and each index build of them all took ~20 s in the suite).
-    const segmentsOf = async (
-      bounds: { memoryLimit?: string; segmentDocs?: number } = {},
-    ): Promise<number> => {
-      let segments = 0
-      await indexCatalogSearch({
-        catalogDir,
-        entities: ['works'],
-        ...bounds,
-        onProgress: ({ step }) => {
-          const total = /^segment \d+\/(\d+)$/.exec(step)?.[1]
-          if (total !== undefined) segments = Number(total)
-        },
-      })
-      return segments
-    }
-    const segmentsUnbounded = await segmentsOf()
-    const unbounded = contents()
+    const { segments: segmentsUnbounded, contents: unbounded } = await unboundedWorksBuild()
     // Segments, threads and the texts file's parts are sized from the limit; none of them changes a file. (The
     // sample is too small to run out of memory under the old sizes: 100k generated works did, under 768 MB.)
     // Its works fit one segment even under 96 MB, so the segments are asked for, four of them.
-    const small = await segmentsOf({ memoryLimit: '96MB', segmentDocs: Math.ceil(works.length / 4) })
+    const small = await worksSegmentsOf({ memoryLimit: '96MB', segmentDocs: Math.ceil(works.length / 4) })
     expect([segmentsUnbounded, small]).toStrictEqual([1, 4])
     await expectManifestMatchesDisk()
-    expect(contents()).toStrictEqual(unbounded)
+    expect(searchContents()).toStrictEqual(unbounded)
   })
 
   it('refuses a folder that is not a catalog, and one an ingest is replacing, changing nothing', async () => {

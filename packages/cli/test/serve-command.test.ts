@@ -88,6 +88,31 @@ describe('oqlkit serve', () => {
     await (await shared?.catch(() => undefined))?.stop()
   })
 
+  /**
+   * One `oqlkit serve --no-metering --max-per-page 100` of the catalog under two names (the second a copy),
+   * started once: the max-per-page test reads its limit, the data_version test picks a catalog by name, and
+   * stops it (a start costs 2-4 s of CPU; the limit plays no part in which catalog answers, nor the names in
+   * the limit). On a state folder of its own: the default one beside the catalog is the other servers'.
+   */
+  const copy = join(scratch, 'catalog-copy')
+  let several: ReturnType<typeof startServe> | undefined
+  const severalCatalogs = () => {
+    several ??= (async () => {
+      cpSync(catalogDir, copy, { recursive: true })
+      return startServe(
+        catalogDir,
+        ['--no-metering', '--max-per-page', '100', '--state', join(scratch, 'state-several')],
+        60_000,
+        ['--catalog', `current=${catalogDir}`, '--catalog', `older=${copy}`],
+      )
+    })()
+    return several
+  }
+  afterAll(async () => {
+    // Stopped by the data_version test; here only when that one did not run.
+    await (await several?.catch(() => undefined))?.stop()
+  })
+
   it('serves the sample catalog, semantic search included, and stops cleanly on SIGINT', async () => {
     const started = await startServe(catalogDir)
     try {
@@ -113,12 +138,9 @@ describe('oqlkit serve', () => {
       (await fetch(`http://127.0.0.1:${port}/works?per_page=${perPage}&select=id`)).status
     const open = await sharedServer()
     expect([await statusOf(open.port, 200), await statusOf(open.port, 201)]).toEqual([200, 400])
-    const strict = await startServe(catalogDir, ['--no-metering', '--max-per-page', '100'])
-    try {
-      expect([await statusOf(strict.port, 100), await statusOf(strict.port, 101)]).toEqual([200, 400])
-    } finally {
-      await strict.stop()
-    }
+    // The server of two catalogs, shared with the data_version test: its --max-per-page is 100.
+    const strict = await severalCatalogs()
+    expect([await statusOf(strict.port, 100), await statusOf(strict.port, 101)]).toEqual([200, 400])
     for (const value of ['0', 'many', '10001']) {
       const refused = await runCli(['serve', '--catalog', catalogDir, '--max-per-page', value])
       expect(refused.exitCode).toBe(2)
@@ -307,14 +329,8 @@ describe('oqlkit serve', () => {
 
   it('serves several catalogs, one per data_version, the first by default', async () => {
     // The sample's catalog under two names, the second a copy: a request picks one by name (or fingerprint).
-    const copy = join(scratch, 'catalog-copy')
-    cpSync(catalogDir, copy, { recursive: true })
-    const both = await startServe(catalogDir, ['--no-metering'], 60_000, [
-      '--catalog',
-      `current=${catalogDir}`,
-      '--catalog',
-      `older=${copy}`,
-    ])
+    // The server is shared with the max-per-page test (its limit of 100 plays no part here).
+    const both = await severalCatalogs()
     try {
       const root = (await (await fetch(`http://127.0.0.1:${both.port}/`)).json()) as {
         data_versions: { name: string; fingerprint: string; default: boolean }[]

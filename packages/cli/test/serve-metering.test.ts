@@ -42,31 +42,37 @@ const keysFile = (name: string, entries: readonly Record<string, unknown>[]): st
 
 /**
  * One metered server on the embedded store, its keys from a file, with collections on a port of their own:
- * shared by the keys test and the collections-port test (a server start costs ~2 s of CPU), which each use a
- * key of their own and add only what they own (a key, a collection). Stopped, and its clean exit checked, as
- * the file ends.
+ * shared by the keys test, the SIGKILL test and the collections-port test (a server start costs 2-4 s of
+ * CPU), which each use a key of their own and add only what they own (a key, a collection, charges). The
+ * SIGKILL test kills it and starts its successor on the same folders and flags, which the tests after it
+ * use. Stopped, and its clean exit checked, as the file ends.
  */
 const meteredState = join(scratch, 'state-keys')
 const fileKey = 'file-key-000000000000000001'
 const collectorKey = 'metered-collector-key-0000001'
+const crashKey = 'crash-key-00000000000000001'
 const meteredCollectionsPort = randomPort()
+let meteredArgs: readonly string[] | undefined
 let metered: Promise<Server> | undefined
-const meteredServer = (): Promise<Server> => {
-  metered ??= startServer([
+const startMetered = (): Promise<Server> => {
+  meteredArgs ??= [
     '--state',
     meteredState,
     '--keys',
     keysFile('keys.json', [
       { key: fileKey, user_id: 'file-user', admin: false, daily_budget_usd: 3, prepaid_usd: 0 },
       { key: collectorKey, user_id: 'collector', daily_budget_usd: 2 },
+      { key: crashKey, user_id: 'crash' },
     ]),
     '--collections-dir',
     join(scratch, 'metered-collections'),
     '--collections-port',
     String(meteredCollectionsPort),
-  ])
+  ]
+  metered = startServer(meteredArgs)
   return metered
 }
+const meteredServer = (): Promise<Server> => metered ?? startMetered()
 afterAll(async () => {
   const server = await metered?.catch(() => undefined)
   if (server !== undefined) expect(await server.stop()).toBe(0)
@@ -76,8 +82,8 @@ describe('oqlkit serve, metered', () => {
   it('serves keys from a keys file and keys created while it runs; refuses unknown ones', async () => {
     const state = meteredState
     const server = await meteredServer()
-    // Both keys of the shared server's file: this test's and the collections-port test's.
-    expect(server.output()).toContain('with 2 key(s) from')
+    // The keys of the shared server's file: this test's, the SIGKILL test's and the collections-port test's.
+    expect(server.output()).toContain('with 3 key(s) from')
     const report = await fetch(`${server.url}/rate-limit?api_key=${fileKey}`)
     expect(report.status).toBe(200)
     expect(
@@ -115,10 +121,9 @@ describe('oqlkit serve, metered', () => {
   }, 60_000)
 
   it('loses no acknowledged charge when killed with SIGKILL (embedded store)', async () => {
-    const state = join(scratch, 'state-crash')
-    const key = 'crash-key-00000000000000001'
-    const keys = keysFile('crash-keys.json', [{ key, user_id: 'crash' }])
-    const first = await startServer(['--state', state, '--keys', keys])
+    // The shared metered server: this key is spent only here.
+    const key = crashKey
+    const first = await meteredServer()
     let acknowledged = 0
     for (let i = 0; i < 40; i++) {
       const response = await fetch(`${first.url}/works?per_page=1&page=${1 + (i % 5)}&api_key=${key}`)
@@ -126,12 +131,9 @@ describe('oqlkit serve, metered', () => {
       acknowledged++
     }
     await first.kill()
-    const second = await startServer(['--state', state, '--keys', keys])
-    try {
-      expect(await usedOf(second, key)).toBe(acknowledged * toMicroUsd(0.0001))
-    } finally {
-      await second.stop()
-    }
+    // Started again on the same state and keys; it serves the tests after this one, and is stopped at the end.
+    const second = await startMetered()
+    expect(await usedOf(second, key)).toBe(acknowledged * toMicroUsd(0.0001))
   }, 120_000)
 })
 

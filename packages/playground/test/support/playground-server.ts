@@ -2,7 +2,7 @@
 // socket, serving a playground bundle built afresh from this checkout's source (so a test never runs
 // against a stale `bundle/`). The browser test files share one per test worker (`sharedPlaygroundServer`):
 // bundling the playground took each file 5-15 s.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -11,7 +11,7 @@ import { createDuckDbAdapter } from '@oqlkit/adapter-duckdb'
 import { catalogVersionOf, readCatalogManifest } from '@oqlkit/catalog'
 import type { StorageAdapter } from '@oqlkit/engine'
 import { createApp } from '@oqlkit/http'
-import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
+import { isProcessRunning, sharedSampleCatalog } from '@oqlkit/ingest/test-support'
 import { toNodeHandler } from 'h3'
 import { bundlePlayground } from '../../scripts/bundle-playground.ts'
 
@@ -25,8 +25,24 @@ export interface PlaygroundServer {
   close(): Promise<void>
 }
 
+const BUNDLE_PREFIX = 'oqlkit-playground-bundle-'
+
+/**
+ * Removes the bundles of test workers that have ended. Vitest stops its workers with a signal, so a shared
+ * server's `exit` handler never removed its bundle: each run left three in the temporary folder. A bundle's
+ * folder is named by its worker's pid, and removed once no process has that pid.
+ */
+const removeBundlesOfEndedWorkers = () => {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(new RegExp(`^${BUNDLE_PREFIX}(\\d+)-`).exec(name)?.[1])
+    if (Number.isInteger(pid) && pid !== process.pid && !isProcessRunning(pid))
+      rmSync(join(tmpdir(), name), { recursive: true, force: true })
+  }
+}
+
 export const startPlaygroundServer = async (): Promise<PlaygroundServer> => {
-  const bundleDir = mkdtempSync(join(tmpdir(), 'oqlkit-playground-bundle-'))
+  removeBundlesOfEndedWorkers()
+  const bundleDir = mkdtempSync(join(tmpdir(), `${BUNDLE_PREFIX}${process.pid}-`))
   const [catalogDir] = await Promise.all([sharedSampleCatalog(), bundlePlayground({ outDir: bundleDir })])
   const adapter: StorageAdapter = await createDuckDbAdapter({ catalogDir, threads: 1 })
   const faults: unknown[] = []

@@ -26,6 +26,8 @@ export interface PlaygroundServer {
 }
 
 const BUNDLE_PREFIX = 'oqlkit-playground-bundle-'
+/** A bundle folder's name: the prefix, its worker's pid, then mkdtemp's letters. */
+const BUNDLE_OF_PID = new RegExp(`^${BUNDLE_PREFIX}(\\d+)-`)
 
 /**
  * Removes the bundles of test workers that have ended. Vitest stops its workers with a signal, so a shared
@@ -34,7 +36,7 @@ const BUNDLE_PREFIX = 'oqlkit-playground-bundle-'
  */
 const removeBundlesOfEndedWorkers = () => {
   for (const name of readdirSync(tmpdir())) {
-    const pid = Number(new RegExp(`^${BUNDLE_PREFIX}(\\d+)-`).exec(name)?.[1])
+    const pid = Number(BUNDLE_OF_PID.exec(name)?.[1])
     if (Number.isInteger(pid) && pid !== process.pid && !isProcessRunning(pid))
       rmSync(join(tmpdir(), name), { recursive: true, force: true })
   }

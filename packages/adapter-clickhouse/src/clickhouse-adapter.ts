@@ -21,7 +21,7 @@ import {
   searchNodesOf,
   UnsupportedPlanError,
 } from '@oqlkit/engine'
-import { entityPath } from '@oqlkit/oqo-schema'
+import { entityPath } from '@oqlkit/oqo-schema/registry'
 import { autocompleteTableName } from './clickhouse-autocomplete-index.ts'
 import { ClickHouseDriver, selectRows } from './clickhouse-driver.ts'
 import {

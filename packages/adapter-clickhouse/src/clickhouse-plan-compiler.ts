@@ -37,7 +37,7 @@ import {
   type SortKey,
   UnsupportedPlanError,
 } from '@oqlkit/engine'
-import { entityPath } from '@oqlkit/oqo-schema'
+import { entityPath } from '@oqlkit/oqo-schema/registry'
 import {
   autocompletePopularitySql,
   autocompleteTableName,

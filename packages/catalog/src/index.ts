@@ -1,7 +1,8 @@
 // The public API of @oqlkit/catalog: the catalog format, storage-neutral, for both storage adapters and for
 // ingest. The layout and manifest of a catalog folder (layout/), its records (records/), the column map in a
 // dialect-neutral form and the SQL text helpers of every compiler (columns/, sql/), the search index's layout
-// and planner (search/), the vector index and the text tagger of a catalog (vectors/, tagging/).
+// and planner (search/), the vector index and the text tagger of a catalog (vectors/, tagging/). What reading
+// one record takes is also `@oqlkit/catalog/records`, for worker threads (records/index.ts).
 export type { ColumnDialect } from './columns/column-dialect.ts'
 export {
   type ColumnSource,
@@ -25,13 +26,6 @@ export {
   narrowLinkTableOf,
 } from './columns/link-view-names.ts'
 export { codecInputs, type ValueCodec, type ValueCodecs, valueCodecsFor } from './columns/value-codecs.ts'
-export {
-  CATALOG_ENTITIES,
-  CATALOG_ENTITY_NAMES,
-  type CatalogEntity,
-  type CatalogEntityInfo,
-  catalogEntityInfo,
-} from './layout/catalog-entities.ts'
 export {
   CATALOG_FORMAT,
   CATALOG_FORMAT_VERSION,
@@ -74,7 +68,7 @@ export {
   readCatalogManifest,
 } from './layout/catalog-manifest-reader.ts'
 export { type CatalogVersion, catalogVersionOf } from './layout/catalog-version.ts'
-export { type DerivedColumn, derivedColumnsOf, type ValueSource } from './layout/entity-columns.ts'
+export { type DerivedColumn, derivedColumnsOf } from './layout/entity-columns.ts'
 export {
   type CatalogIdOrder,
   catalogIdOrder,
@@ -84,43 +78,10 @@ export {
   letterIdComparator,
   letterIdOrderSql,
 } from './layout/entity-id-order.ts'
-export {
-  BARE_ISSN_PATTERN,
-  EXTERNAL_ID_SCHEME_NAMES,
-  EXTERNAL_ID_SCHEMES,
-  type ExternalIdScheme,
-  isExternalIdScheme,
-  normalizeExternalId,
-} from './layout/external-id-schemes.ts'
 export { LINK_TABLES, type LinkKeyTransform, type LinkTableSpec } from './layout/link-tables.ts'
-export {
-  anyLetterId,
-  fullOpenAlexId,
-  LETTER_ID_PATTERN,
-  PATH_ID_TAIL_PATTERN,
-  pathIdTail,
-  shortOpenAlexId,
-} from './layout/openalex-id-normalizer.ts'
-export type { RecordPathColumn, RecordPathForm } from './layout/record-path-columns.ts'
 export { type BulkLookupSteps, lookUpMany } from './records/bulk-lookup-steps.ts'
-export {
-  compileJsonPath,
-  type JsonPathStep,
-  jsonText,
-  type PathCollector,
-  parseJsonPath,
-  valueAtPath,
-} from './records/json-path-values.ts'
+export * from './records/index.ts'
 export { foundRecord, MISSING_RECORD } from './records/lookup-results.ts'
-export {
-  buildRecordDictionary,
-  checkRecordCodecId,
-  RECORD_CODEC_ID,
-  RECORD_CODEC_IDS,
-  type RecordCodecId,
-  type RecordParts,
-  recordCodecOf,
-} from './records/record-codec.ts'
 export { selectRecordFields } from './records/record-field-selection.ts'
 export { type RecordLocation, RecordStoreReader } from './records/record-store-reader.ts'
 export { type RecordLocations, RecordTextsReader, TEXT_KEYS } from './records/record-texts-reader.ts'

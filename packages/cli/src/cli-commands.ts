@@ -1,4 +1,4 @@
-import { closestMatches } from '@oqlkit/oqo-schema'
+import { closestMatches } from '@oqlkit/oqo-schema/registry'
 import type { CliCommand, CommandContext, CommandResult } from './commands/cli-command.ts'
 import { renderCommandHelp } from './commands/command-help.ts'
 import type { CommandLine } from './commands/command-line-parser.ts'

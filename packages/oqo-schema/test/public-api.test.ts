@@ -62,3 +62,37 @@ it('exports exactly its public API', () => {
     ]
   `)
 })
+
+// The registry entry is the main one without what validates (and so without arktype): everything it exports
+// is the main entry's too, and the main entry adds only these.
+it('exports from /registry all of the main entry but validation and JSON reading', async () => {
+  const registry: Record<string, unknown> = { ...(await import('@oqlkit/oqo-schema/registry')) }
+  const main: Record<string, unknown> = { ...oqoSchema }
+  expect(Object.keys(registry).length).toBeGreaterThan(30)
+  for (const [name, value] of Object.entries(registry)) expect(main[name], name).toBe(value)
+  const mainOnly = Object.keys(main).filter((name) => !(name in registry))
+  expect(mainOnly.sort()).toMatchInlineSnapshot(`
+    [
+      "CORPORA",
+      "JOINS",
+      "LEGACY_VIEW_KEYS",
+      "MAX_FILTER_DEPTH",
+      "MAX_JSON_DEPTH",
+      "MAX_SAMPLE",
+      "OQO_SCHEMA_ID",
+      "VALIDATION_CODES",
+      "branchFilterValidator",
+      "buildDiagnosticsRegistry",
+      "buildOqoJsonSchema",
+      "canonicalizeOqo",
+      "formatPath",
+      "groupByValidator",
+      "leafFilterValidator",
+      "oqoInputValidator",
+      "oqoValidator",
+      "parseBoundedJson",
+      "readOqo",
+      "validateOqo",
+    ]
+  `)
+})

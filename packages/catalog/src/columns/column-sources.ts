@@ -10,7 +10,7 @@
 // own lists (`derivedColumnsOf`, `LINK_TABLES`) when this module loads, and the record-path columns ingest
 // writes are the ones this module reads (`recordPathColumnsOf`, collected when it loads).
 import type { ColumnRef } from '@oqlkit/engine'
-import { ENTITY_TYPES, type EntityType, entityPath, propertiesRegistry } from '@oqlkit/oqo-schema'
+import { ENTITY_TYPES, type EntityType, entityPath, propertiesRegistry } from '@oqlkit/oqo-schema/registry'
 import {
   CATALOG_ENTITY_NAMES,
   type CatalogEntity,

@@ -13,7 +13,7 @@ import {
   type NativeEntityType,
   SERVED_ENTITY_TYPES,
   type VocabularyEntityType,
-} from '@oqlkit/oqo-schema'
+} from '@oqlkit/oqo-schema/registry'
 
 /**
  * The entity types a catalog holds: every one the API serves, and the closed vocabularies it does not

@@ -1,7 +1,7 @@
 // The id order of a catalog's rows (oqo-schema's `compareEntityIds`) in SQL. A letter id orders by its number,
 // which every entity table holds as `id_num`, then by its text; the other ids by their text. Catalogs of
 // format 7 and earlier are in the ids' text order throughout, their serving rows numbered so.
-import { compareLetterIds } from '@oqlkit/oqo-schema'
+import { compareLetterIds } from '@oqlkit/oqo-schema/registry'
 import type { CatalogEntityInfo } from './catalog-entities.ts'
 import type { CatalogManifest } from './catalog-layout.ts'
 

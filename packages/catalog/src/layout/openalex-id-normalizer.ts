@@ -1,7 +1,7 @@
 // Short and full forms of OpenAlex ids. The catalog keys every table by the short form (`W123`, `US`,
 // `book series`); ingest uses these functions on records and the query adapter on request input, and the
 // SQL the ingest runs builds the same forms from the same patterns (see `openAlexIdSql`).
-import { decodePercentEscapes } from '@oqlkit/oqo-schema'
+import { decodePercentEscapes } from '@oqlkit/oqo-schema/registry'
 import type { CatalogEntityInfo } from './catalog-entities.ts'
 
 export const OPENALEX_ID_BASE = 'https://openalex.org/'

@@ -1,8 +1,9 @@
 // Reads the text fields of a batch of records from a record store: each record read at its offset,
-// decompressed, and its text members picked from its JSON (`pickJsonMembers` of @oqlkit/engine). The texts files do this on
-// the main thread for a small entity and on worker threads (record-texts-worker.ts) for a big one.
+// decompressed, and its text members picked from its JSON (`pickJsonMembers`, imported alone so the worker
+// threads load none of the engine). The texts files do this on the main thread for a small entity and on
+// worker threads (record-texts-worker.ts) for a big one.
 import { readSync } from 'node:fs'
-import { pickJsonMembers } from '@oqlkit/engine'
+import { pickJsonMembers } from '@oqlkit/engine/json-members'
 import type { RecordCodec } from './record-codec.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { closestMatches } from '@oqlkit/oqo-schema'
+import { closestMatches } from '@oqlkit/oqo-schema/registry'
 import { type CliCommand, type CommandResult, usageError } from './cli-command.ts'
 
 /** One option of a command: a switch (`--admin`) or an option with a value (`--port 8080`, `--port=8080`). */

@@ -1,6 +1,6 @@
 // Many entities by their ids at once (`POST /{entities}/lookup`): through the adapter's own `findMany` where
 // it has one (one statement for them all), else one `findById` / `findByExternalId` after another.
-import type { EntityType } from '@oqlkit/oqo-schema'
+import type { EntityType } from '@oqlkit/oqo-schema/registry'
 import { throwIfInterrupted } from './query-interrupted-error.ts'
 import type { LookupKey, LookupOptions, LookupResult, StorageAdapter } from './storage-adapter.ts'
 

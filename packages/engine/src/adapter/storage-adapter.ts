@@ -1,4 +1,4 @@
-import type { EntityType } from '@oqlkit/oqo-schema'
+import type { EntityType } from '@oqlkit/oqo-schema/registry'
 import type { FilterNode } from '../plan/filter-node.ts'
 import type { QueryPlan } from '../plan/query-plan.ts'
 

@@ -1,4 +1,4 @@
-import { type EntityType, NATIVE_ID_PREFIXES } from '@oqlkit/oqo-schema'
+import { type EntityType, NATIVE_ID_PREFIXES } from '@oqlkit/oqo-schema/registry'
 
 /** An entity id read in any accepted form, normalised, with the type its shape gives. */
 export interface CollectionEntityId {

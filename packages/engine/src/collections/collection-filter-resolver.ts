@@ -4,7 +4,7 @@ import {
   entityPath,
   type PropertiesRegistry,
   propertiesRegistry,
-} from '@oqlkit/oqo-schema'
+} from '@oqlkit/oqo-schema/registry'
 import { leavesOf, searchNodesOf } from '../plan/filter-leaves.ts'
 import {
   type CollectionNode,

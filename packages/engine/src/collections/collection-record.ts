@@ -1,4 +1,4 @@
-import { COLLECTION_ENTITY_TYPES } from '@oqlkit/oqo-schema'
+import { COLLECTION_ENTITY_TYPES } from '@oqlkit/oqo-schema/registry'
 
 // The list is one of the entity facts oqo-schema keeps; re-exported here, where collections live.
 export { COLLECTION_ENTITY_TYPES }

@@ -1,4 +1,4 @@
-import type { ValueKind } from '@oqlkit/oqo-schema'
+import type { ValueKind } from '@oqlkit/oqo-schema/registry'
 
 // The filter of a query plan: immutable nodes with a `kind`, in the manner of kysely's operation
 // nodes. The planner builds them from a canonical OQO; an adapter's compiler visits them. Columns are

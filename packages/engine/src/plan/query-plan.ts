@@ -1,4 +1,4 @@
-import type { EntityType, SortDirection } from '@oqlkit/oqo-schema'
+import type { EntityType, SortDirection } from '@oqlkit/oqo-schema/registry'
 import type { ColumnRef, FilterNode } from './filter-node.ts'
 
 // The typed view's sort terms are the language's (oqo-schema), read by oql and planned here.

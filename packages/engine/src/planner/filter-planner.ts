@@ -5,7 +5,7 @@ import {
   isBranch,
   type LeafFilter,
   type PropertiesRegistry,
-} from '@oqlkit/oqo-schema'
+} from '@oqlkit/oqo-schema/registry'
 import {
   type ColumnRef,
   type FilterNode,

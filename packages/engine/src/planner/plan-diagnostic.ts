@@ -1,4 +1,4 @@
-import type { EntityType } from '@oqlkit/oqo-schema'
+import type { EntityType } from '@oqlkit/oqo-schema/registry'
 
 /** Stable codes of planning errors: a query that parses but cannot be run as asked. */
 export const PLAN_CODES = {

@@ -7,7 +7,7 @@ import {
   propertiesRegistry,
   type QueryView,
   resolveEntityType,
-} from '@oqlkit/oqo-schema'
+} from '@oqlkit/oqo-schema/registry'
 import { searchNodesOf } from '../plan/filter-leaves.ts'
 import type { FilterNode } from '../plan/filter-node.ts'
 import {

@@ -1,4 +1,4 @@
-import type { EntityType, PropertiesRegistry } from '@oqlkit/oqo-schema'
+import type { EntityType, PropertiesRegistry } from '@oqlkit/oqo-schema/registry'
 
 /**
  * The fields `select` may name for an entity: the top-level fields of its records (nested paths such

@@ -3,7 +3,7 @@
 // to intersect with, not a condition a row can fail or pass on its own, so it cannot be negated, sit in an OR,
 // or appear twice; and its relevance (a cosine) is not on the scale of a full-text score, so the two kinds of
 // search are not combined in one query (the API says the same: search.semantic stands alone).
-import type { EntityType } from '@oqlkit/oqo-schema'
+import type { EntityType } from '@oqlkit/oqo-schema/registry'
 import { SEMANTIC_SEARCH_LIMITS } from '../embedding/semantic-search-limits.ts'
 import { searchNodesOf } from '../plan/filter-leaves.ts'
 import type { FilterNode, SearchNode } from '../plan/filter-node.ts'

@@ -1,4 +1,4 @@
-import { type EntityType, entityPath, findVocabularyEntry } from '@oqlkit/oqo-schema'
+import { type EntityType, entityPath, findVocabularyEntry } from '@oqlkit/oqo-schema/registry'
 import type { EntityRecord } from '../adapter/storage-adapter.ts'
 
 /** One type-ahead suggestion, as `/autocomplete` returns it. */

@@ -1,4 +1,4 @@
-import { type EntityType, type PropertiesRegistry, propertiesRegistry } from '@oqlkit/oqo-schema'
+import { type EntityType, type PropertiesRegistry, propertiesRegistry } from '@oqlkit/oqo-schema/registry'
 import type { EntityRecord, StorageAdapter } from '../adapter/storage-adapter.ts'
 import { type FilterNode, FilterNodes } from '../plan/filter-node.ts'
 import { DEFAULT_GROUP_ORDER, type QueryPlan } from '../plan/query-plan.ts'

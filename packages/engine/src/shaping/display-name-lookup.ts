@@ -1,4 +1,4 @@
-import { decodePercentEscapes, type EntityType, type PropertiesRegistry } from '@oqlkit/oqo-schema'
+import { decodePercentEscapes, type EntityType, type PropertiesRegistry } from '@oqlkit/oqo-schema/registry'
 import type { StorageAdapter } from '../adapter/storage-adapter.ts'
 import { FilterNodes } from '../plan/filter-node.ts'
 import { DEFAULT_GROUP_ORDER, type QueryPlan } from '../plan/query-plan.ts'

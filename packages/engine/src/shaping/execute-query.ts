@@ -1,4 +1,4 @@
-import { type PropertiesRegistry, propertiesRegistry } from '@oqlkit/oqo-schema'
+import { type PropertiesRegistry, propertiesRegistry } from '@oqlkit/oqo-schema/registry'
 import type { EntityRecord, GroupBucket, StorageAdapter } from '../adapter/storage-adapter.ts'
 import { UnsupportedPlanError } from '../adapter/unsupported-plan-error.ts'
 import { DEFAULT_GROUP_ORDER, type QueryPlan } from '../plan/query-plan.ts'

@@ -6,7 +6,7 @@ import {
   isVocabularyEntityType,
   NATIVE_ID_PREFIXES,
   type PropertiesRegistry,
-} from '@oqlkit/oqo-schema'
+} from '@oqlkit/oqo-schema/registry'
 import type { StorageAdapter } from '../adapter/storage-adapter.ts'
 import type { ColumnRef } from '../plan/filter-node.ts'
 import { findDisplayNames } from './display-name-lookup.ts'

@@ -4,7 +4,7 @@
 // nested fields (`authorships`, `open_access`) have no type there, so their shape is merged from the values
 // themselves as each batch passes, once, at the cost of a walk over each record, where a reader of the
 // finished file would have to read it twice (once to infer, once to convert) and hold what it infers from.
-import type { ValueKind } from '@oqlkit/oqo-schema'
+import type { ValueKind } from '@oqlkit/oqo-schema/registry'
 import type { EntityRecord } from '../adapter/storage-adapter.ts'
 
 /**

@@ -2,7 +2,7 @@
 // plans an OQO with `planQuery`, runs it on the adapter, and compares with answers computed here from the
 // fixture's records by the reference evaluator, never by the adapter under test. Values the cases use (a
 // year, an author, a DOI) are picked from the records, so the suite runs on any fixture with works.
-import type { Filter, Oqo } from '@oqlkit/oqo-schema'
+import type { Filter, Oqo } from '@oqlkit/oqo-schema/registry'
 import { afterAll, beforeAll, describe, expect } from 'vitest'
 import type { EntityRecord, RowsResult, StorageAdapter } from '../adapter/storage-adapter.ts'
 import type { ViewParameters } from '../planner/plan-query.ts'

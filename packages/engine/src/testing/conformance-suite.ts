@@ -1,7 +1,7 @@
 // What every conformance case works with: the adapter under test (created before the cases, closed after
 // them), the fixture's records, the reference evaluator's context over them, and the helpers that build the
 // cases' filters and sorts and pick their values from the records.
-import type { Filter, Oqo } from '@oqlkit/oqo-schema'
+import type { Filter, Oqo } from '@oqlkit/oqo-schema/registry'
 import type { EntityRecord, RowsResult, StorageAdapter } from '../adapter/storage-adapter.ts'
 import type { QueryPlan, SortTerm } from '../plan/query-plan.ts'
 import { planQuery, type ViewParameters } from '../planner/plan-query.ts'

@@ -1,6 +1,6 @@
 // Filters on each kind of column: numbers, dates, booleans, enums, nulls, OR lists, ids in every form,
 // nested record fields, citations, and random combinations checked against the reference evaluator.
-import type { Filter, Oqo } from '@oqlkit/oqo-schema'
+import type { Filter, Oqo } from '@oqlkit/oqo-schema/registry'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {

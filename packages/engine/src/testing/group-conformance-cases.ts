@@ -1,6 +1,6 @@
 // Group by: counts of scalar, list, boolean and entity-id columns, one and two dimensions, over the filtered
 // rows, buckets in the reference order.
-import type { Oqo } from '@oqlkit/oqo-schema'
+import type { Oqo } from '@oqlkit/oqo-schema/registry'
 import { describe, expect, it } from 'vitest'
 import type { GroupsResult } from '../adapter/storage-adapter.ts'
 import type { ViewParameters } from '../planner/plan-query.ts'

@@ -1,5 +1,5 @@
 // Other entities: authors and sources filtered and grouped like works.
-import type { Oqo } from '@oqlkit/oqo-schema'
+import type { Oqo } from '@oqlkit/oqo-schema/registry'
 import { describe, expect, it } from 'vitest'
 import { type ConformanceSuite, leaf, planOf } from './conformance-suite.ts'
 import { referenceGroups } from './reference-evaluator.ts'

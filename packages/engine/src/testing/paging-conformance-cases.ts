@@ -1,6 +1,6 @@
 // Order and paging: sorts by each kind of column in both directions, offset and cursor pages of the same
 // sequence, the null cursor of a last page, and the records exactly as stored with only the fields selected.
-import type { Oqo } from '@oqlkit/oqo-schema'
+import type { Oqo } from '@oqlkit/oqo-schema/registry'
 import { describe, expect, it } from 'vitest'
 import type { SortTerm } from '../plan/query-plan.ts'
 import { encodeCursor } from '../planner/cursor-codec.ts'

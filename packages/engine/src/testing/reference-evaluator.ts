@@ -3,7 +3,7 @@
 // a registry column id is a dotted path into the record, lists are walked through, ids and codes compare by
 // their last path segment without case, strings without case, `!x` keeps rows without a value. It covers the
 // columns the suite uses and refuses the rest, so a case can never silently test nothing.
-import { compareEntityIds } from '@oqlkit/oqo-schema'
+import { compareEntityIds } from '@oqlkit/oqo-schema/registry'
 import type { EntityRecord } from '../adapter/storage-adapter.ts'
 import type { ColumnRef, FilterNode, FilterValue } from '../plan/filter-node.ts'
 import type { QueryPlan, SortKey } from '../plan/query-plan.ts'

@@ -1,6 +1,6 @@
 // Streaming every row: the same rows as the pages, batch by batch, selected fields only, an empty result as
 // one empty batch, a seeded sample whole, and a stop at the stream's signal.
-import type { Oqo } from '@oqlkit/oqo-schema'
+import type { Oqo } from '@oqlkit/oqo-schema/registry'
 import { describe, expect, it } from 'vitest'
 import type { QueryPlan } from '../plan/query-plan.ts'
 import { type RowBatch, streamRows } from '../shaping/row-stream.ts'

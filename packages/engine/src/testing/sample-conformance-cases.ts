@@ -1,5 +1,5 @@
 // Samples: the same rows for the same seed, of the asked size, from the filtered rows, paged without repeats.
-import type { Oqo } from '@oqlkit/oqo-schema'
+import type { Oqo } from '@oqlkit/oqo-schema/registry'
 import { describe, expect, it } from 'vitest'
 import { type ConformanceSuite, ids, leaf, planOf } from './conformance-suite.ts'
 import { referenceRows } from './reference-evaluator.ts'

@@ -1,5 +1,5 @@
 // Totals: the sums of numeric columns over every row a filter keeps, whatever the page, sample or grouping.
-import type { Oqo } from '@oqlkit/oqo-schema'
+import type { Oqo } from '@oqlkit/oqo-schema/registry'
 import { describe, expect, it } from 'vitest'
 import type { EntityRecord } from '../adapter/storage-adapter.ts'
 import { type ConformanceSuite, leaf, planOf } from './conformance-suite.ts'

@@ -3,7 +3,7 @@
 // and the link keys. It runs in the ingest's worker threads, once
 // per record; each value follows what `json_extract_string` and the catalog's SQL id forms give (the
 // differential test holds the two side by side).
-import type { RecordPathForm, ValueSource } from '@oqlkit/catalog'
+import type { RecordPathForm, ValueSource } from '@oqlkit/catalog/records'
 import {
   anyLetterId,
   compileJsonPath,
@@ -15,7 +15,7 @@ import {
   parseJsonPath,
   pathIdTail,
   valueAtPath,
-} from '@oqlkit/catalog'
+} from '@oqlkit/catalog/records'
 import type { LinkKeySpec, RecordExtractionSpec } from './record-extraction-spec.ts'
 
 /** What a record adds to its row, keyed by the staged row's column names. */

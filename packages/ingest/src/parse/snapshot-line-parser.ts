@@ -1,8 +1,8 @@
 // Checks one line of a JSON Lines part file and turns it into what staging stores. The record text is
 // kept as written (that is what the API serves back), except for `relevance_score`, a property of a search
 // result rather than of the entity, which records copied from search pages carry and the catalog drops.
-import type { CatalogEntityInfo } from '@oqlkit/catalog'
-import { shortOpenAlexId } from '@oqlkit/catalog'
+import type { CatalogEntityInfo } from '@oqlkit/catalog/records'
+import { shortOpenAlexId } from '@oqlkit/catalog/records'
 import { IngestError, ingestErrorDetails } from '../ingest-error.ts'
 
 /** Keys removed from records on ingest. */

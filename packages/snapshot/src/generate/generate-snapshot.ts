@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import { constants } from 'node:zlib'
-import { vocabularyOf } from '@oqlkit/oqo-schema'
+import { vocabularyOf } from '@oqlkit/oqo-schema/registry'
 import type { WrittenEntity } from '../sample/legacy-snapshot-writer.ts'
 import {
   type JsonObject,

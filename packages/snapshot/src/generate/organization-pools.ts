@@ -2,7 +2,7 @@
 // OpenAlex's totals), so every attribute is decided up front, from a stream of its own per entity, and the
 // objects works embed are serialised once. Names are the sample's real names, reused with a number suffix
 // once a list runs out ("Nature", …, "Nature 2").
-import { vocabularyOf } from '@oqlkit/oqo-schema'
+import { vocabularyOf } from '@oqlkit/oqo-schema/registry'
 import { vocabularyUrl } from '../sample/openalex-id-classifier.ts'
 import { AffinePermutation, WeightedPicker, ZipfSampler } from './distribution-samplers.ts'
 import { forgeIssn, forgeRor } from './external-id-forge.ts'

@@ -2,7 +2,7 @@
 // real field and domain. The sample's 490 real topics come first (most used first, so they are the most
 // popular) with their real names; the rest are named from pairs of the sample's keywords and spread over the
 // subfields whose field the sample's topic objects place in a domain.
-import { vocabularyOf } from '@oqlkit/oqo-schema'
+import { vocabularyOf } from '@oqlkit/oqo-schema/registry'
 import { ZipfSampler } from './distribution-samplers.ts'
 import { GENERATED_ID_BASE, ZIPF_EXPONENTS } from './generation-plan.ts'
 import { SAMPLE_PROFILE } from './sample-profile.ts'

@@ -5,7 +5,7 @@
 // with the embedded objects the pools serialise once (sources, institutions, topics, terms) encoded once per
 // builder: JSON.stringify of whole records, or one string per record encoded afterwards, would dominate the
 // run time.
-import { vocabularyOf } from '@oqlkit/oqo-schema'
+import { vocabularyOf } from '@oqlkit/oqo-schema/registry'
 import { vocabularyUrl } from '../sample/openalex-id-classifier.ts'
 import { AUTHOR_AFFILIATIONS } from './author-pool.ts'
 import { WeightedPicker } from './distribution-samplers.ts'

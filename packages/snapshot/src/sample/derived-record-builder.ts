@@ -2,7 +2,7 @@
 // shape of a real one of its entity (key names and order of the 2025 API records) but only the fields the
 // embedded objects state: nothing is guessed. Counts come from the sample; `updated_date` is the sample's
 // as-of date; `created_date` is never set, which is what marks a record as derived.
-import { ENTITY_TYPES } from '@oqlkit/oqo-schema'
+import { ENTITY_TYPES } from '@oqlkit/oqo-schema/registry'
 import type { ObservationIndex } from './embedded-observation-collector.ts'
 import {
   type DerivableEntity,

@@ -7,11 +7,11 @@
 // the parser's own (parquet-row-reader.ts).
 import { closeSync, openSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
-import type { CatalogEntity } from '@oqlkit/catalog'
-import { catalogEntityInfo, type RecordCodecId, recordCodecOf } from '@oqlkit/catalog'
+import type { CatalogEntity } from '@oqlkit/catalog/records'
+import { catalogEntityInfo, type RecordCodecId, recordCodecOf } from '@oqlkit/catalog/records'
 import { IngestError, type IngestErrorContext } from '../ingest-error.ts'
 import { readTextLines, type TextLine } from './line-reader.ts'
-import { ParquetRowReader } from './parquet-row-reader.ts'
+import type { ParquetRowReader } from './parquet-row-reader.ts'
 import type { RecordExtractionSpec } from './record-extraction-spec.ts'
 import { type RecordExtractor, recordExtractorOf } from './record-extractor.ts'
 import { parseSnapshotLine } from './snapshot-line-parser.ts'
@@ -182,9 +182,13 @@ export class PartParser {
 
   async #recordsOf(task: ParseTask): Promise<AsyncIterable<TextLine>> {
     if (task.format === 'jsonl') return readTextLines(task.path)
-    this.#parquetReader ??= ParquetRowReader.open(
-      this.#data.parquetMemoryLimit,
-      join(this.#data.parquetTempDirectory, this.#readerName),
+    // Loaded on the first Parquet part: the reader brings DuckDB and the catalog's SQL, which a worker that
+    // parses JSON Lines never needs (they were most of its start-up).
+    this.#parquetReader ??= import('./parquet-row-reader.ts').then(({ ParquetRowReader }) =>
+      ParquetRowReader.open(
+        this.#data.parquetMemoryLimit,
+        join(this.#data.parquetTempDirectory, this.#readerName),
+      ),
     )
     return (await this.#parquetReader).rows(task.path)
   }

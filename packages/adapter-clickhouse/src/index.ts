@@ -19,11 +19,7 @@ export {
 } from './catalog-versions.ts'
 export { type ClickHouseAdapterOptions, createClickHouseAdapter } from './clickhouse-adapter.ts'
 export { type ClickHouseCatalogModels, readClickHouseCatalogModels } from './clickhouse-catalog-models.ts'
-export {
-  type ClickHouseTarget,
-  connectClickHouse,
-  DEFAULT_CATALOG_NAME,
-  readClickHouseTarget,
-} from './clickhouse-connection.ts'
+export { connectClickHouse } from './clickhouse-connection.ts'
 export { catalogSchemaStatements, clickHouseTablesOf, type DdlTarget } from './clickhouse-schema.ts'
 export type { ClickHouseColumn, ClickHouseTable, TableSource } from './clickhouse-table.ts'
+export { type ClickHouseTarget, DEFAULT_CATALOG_NAME, readClickHouseTarget } from './clickhouse-target.ts'

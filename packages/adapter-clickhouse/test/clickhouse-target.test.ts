@@ -1,7 +1,7 @@
 // Where a catalog lives in ClickHouse, read from a URL, and the small encodings the loader relies on.
 import { describe, expect, it } from 'vitest'
 import { newVersionDatabase } from '../src/catalog-versions.ts'
-import { readClickHouseTarget } from '../src/clickhouse-connection.ts'
+import { readClickHouseTarget } from '../src/clickhouse-target.ts'
 import { encodeStringRows } from '../src/row-binary-strings.ts'
 
 describe('readClickHouseTarget', () => {

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
-import { connectRedis, createRedisKeyStore, createRedisMeterStore, probeRedis } from '@oqlkit/adapter-redis'
 import {
   createMemoryKeyStore,
   type KeyStore,
@@ -53,6 +52,18 @@ export interface MeteringStores {
 }
 
 /**
+ * A client of the Redis at `url`, probed first so a dead one fails at once, with @oqlkit/adapter-redis's
+ * stores. The adapter (and ioredis, some 70 modules) is loaded only here: a server on embedded state never
+ * needs it, and every start would otherwise pay for it.
+ */
+export const connectedRedis = async (url: string) => {
+  const redis = await import('@oqlkit/adapter-redis')
+  const probe = await redis.probeRedis(url)
+  if (!probe.reachable) throw new Error(`Redis at ${url} did not answer: ${probe.reason}`)
+  return { ...redis, client: await redis.connectRedis(url) }
+}
+
+/**
  * Opens only the key store of a location: what `oqlkit keys` writes to, also while a server runs on
  * the same state (the embedded meter store admits one process; the key store any number).
  */
@@ -63,9 +74,7 @@ export const openKeyStore = async (
     const keys = await openFileKeyStore({ dir: location.dir })
     return { keys, close: () => keys.close() }
   }
-  const probe = await probeRedis(location.url)
-  if (!probe.reachable) throw new Error(`Redis at ${location.url} did not answer: ${probe.reason}`)
-  const client = await connectRedis(location.url)
+  const { client, createRedisKeyStore } = await connectedRedis(location.url)
   return {
     keys: createRedisKeyStore({ client, prefix: location.prefix }),
     close: async () => {
@@ -88,9 +97,7 @@ export const openMeteringStores = async (location: StoreLocation): Promise<Meter
       },
     }
   }
-  const probe = await probeRedis(location.url)
-  if (!probe.reachable) throw new Error(`Redis at ${location.url} did not answer: ${probe.reason}`)
-  const client = await connectRedis(location.url)
+  const { client, createRedisKeyStore, createRedisMeterStore } = await connectedRedis(location.url)
   return {
     keys: createRedisKeyStore({ client, prefix: location.prefix }),
     meter: createRedisMeterStore({ client, prefix: location.prefix }),

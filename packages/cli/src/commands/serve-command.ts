@@ -4,12 +4,6 @@
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import { writeJsonLinesAsParquet } from '@oqlkit/adapter-duckdb'
-import {
-  connectRedis,
-  createRedisCollectionStore,
-  migrateLegacyCollections,
-  probeRedis,
-} from '@oqlkit/adapter-redis'
 import type { CollectionStore } from '@oqlkit/engine'
 import { settlesWithin } from '@oqlkit/engine'
 import { openFileCollectionStore, StateDirectoryInUseError } from '@oqlkit/file-stores'
@@ -29,9 +23,15 @@ import {
   trackOpenResponses,
 } from '@oqlkit/http'
 import { type CliCommand, usageError } from './cli-command.ts'
-import { ClickHouseVersionCatalogs } from './clickhouse-versions-opener.ts'
+import type { ClickHouseVersionCatalogs } from './clickhouse-versions-opener.ts'
 import { parseCommandLine, UsageProblem } from './command-line-parser.ts'
-import { describeLocation, openServerKeys, openServerMetering, type StoreLocation } from './metering-setup.ts'
+import {
+  connectedRedis,
+  describeLocation,
+  openServerKeys,
+  openServerMetering,
+  type StoreLocation,
+} from './metering-setup.ts'
 import { SERVE_COMMAND_LINE } from './serve-command-line.ts'
 import { readServeSettings, type ServeSettings } from './serve-settings-reader.ts'
 import { namedCatalog, type OpenedCatalog, openCatalogFolder } from './served-catalog-opener.ts'
@@ -80,9 +80,7 @@ const openCollections = async (
     const dir = resolve(folder ?? join((location as { dir: string }).dir, 'collections'))
     return { store: await openFileCollectionStore({ dir }), where: dir }
   }
-  const probe = await probeRedis(location.url)
-  if (!probe.reachable) throw new Error(`Redis at ${location.url} did not answer: ${probe.reason}`)
-  const client = await connectRedis(location.url)
+  const { client, migrateLegacyCollections, createRedisCollectionStore } = await connectedRedis(location.url)
   // Collections an 0.1 server stored in one slot move to their users' slots once; later starts find none.
   await migrateLegacyCollections(client, location.prefix)
   const store = createRedisCollectionStore({ client, prefix: location.prefix })
@@ -141,6 +139,8 @@ export const serveCommand: CliCommand = {
     }
     try {
       if (settings.clickhouse !== undefined) {
+        // Loaded only to serve ClickHouse: its driver is some 65 modules a DuckDB server never needs.
+        const { ClickHouseVersionCatalogs } = await import('./clickhouse-versions-opener.ts')
         const opened = await ClickHouseVersionCatalogs.open(this, settings.clickhouse, settings, (message) =>
           context.writeProgress(message),
         )

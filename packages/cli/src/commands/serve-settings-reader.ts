@@ -2,7 +2,7 @@
 // settings the server starts with, each problem a usage problem naming its flag.
 import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { type ClickHouseTarget, readClickHouseTarget } from '@oqlkit/adapter-clickhouse'
+import { type ClickHouseTarget, readClickHouseTarget } from '@oqlkit/adapter-clickhouse/target'
 import { MAX_PAGE_DEPTH } from '@oqlkit/engine'
 import {
   type CorsOptions,

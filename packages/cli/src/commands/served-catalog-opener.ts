@@ -15,8 +15,7 @@ import {
 } from '@oqlkit/catalog'
 import type { Embedder, StorageAdapter } from '@oqlkit/engine'
 import type { CatalogInfo } from '@oqlkit/http'
-import { ingestSnapshot } from '@oqlkit/ingest'
-import { REAL_SAMPLE_SNAPSHOT_DIR, SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
+import { REAL_SAMPLE_SNAPSHOT_DIR, SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot/sample-location'
 import { createOpenAiEmbedder } from '@oqlkit/text-models'
 import { type CliCommand, type CommandContext, type CommandResult, usageError } from './cli-command.ts'
 import { withProgressBar } from './progress-bar.ts'
@@ -77,6 +76,8 @@ export const openCatalogFolder = async (
       `No catalog this oqlkit can read in ${catalogDir}: building it from the bundled sample${sampleDir === REAL_SAMPLE_SNAPSHOT_DIR ? ' of 4,431 real works (about a minute, once)' : ''} (${sampleDir}).\n${zstdBuildNote()}`,
     )
     try {
+      // Loaded here, once: ingest is a third of what `oqlkit serve` would load at every start otherwise.
+      const { ingestSnapshot } = await import('@oqlkit/ingest')
       await withProgressBar(context, (update) =>
         ingestSnapshot({
           snapshotDir: sampleDir,

@@ -11,8 +11,9 @@ afterAll(async () => (await catalog).dispose())
 
 const fixture = sampleConformanceFixture()
 
-// Both ways `auto` opens a catalog: tables copied into memory at open (what small catalogs get), and views over
-// the serving database attached read-only, with its narrow tables (what large catalogs get). The third mode,
+// Both ways a catalog is opened: views over the serving database attached read-only, with its narrow tables
+// (what `auto` opens), and tables copied into memory at open (asked for by name, and what `auto` gives a small
+// catalog of a format from before the serving database). The third mode,
 // plain views, is only ever asked for by name and reads the same serving database as `narrow` without its
 // narrow tables (query-narrow-links.test.ts checks those against plain views); the whole suite a third time
 // cost 9 s of CPU and tested no path of its own.

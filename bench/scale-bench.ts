@@ -16,12 +16,12 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { percentile } from './bench-stats.ts'
+import { startBuiltServe } from './built-serve-process.ts'
 
 const REPO = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(REPO, 'packages/cli/bin/oqlkit.js')
@@ -109,66 +109,6 @@ async function folderBytes(dir: string): Promise<number> {
   return total
 }
 
-/** A port nothing listens on now. */
-const freePort = (): Promise<number> =>
-  new Promise((done, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => done(typeof address === 'object' && address !== null ? address.port : 0))
-    })
-  })
-
-const pause = (ms: number) => new Promise((done) => setTimeout(done, ms))
-
-/** Starts `oqlkit serve` and waits for its first answer; the time from the start to that answer. */
-async function startServer(port: number) {
-  const started = performance.now()
-  const child = spawn(
-    process.execPath,
-    [
-      CLI,
-      'serve',
-      '--catalog',
-      catalogDir,
-      '--port',
-      String(port),
-      '--access-log',
-      'off',
-      '--no-collections',
-    ],
-    { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] },
-  )
-  let errors = ''
-  child.stderr.on('data', (chunk: Buffer) => {
-    errors = (errors + chunk.toString('utf8')).slice(-4000)
-  })
-  const base = `http://127.0.0.1:${port}`
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`oqlkit serve exited (${child.exitCode}):\n${errors}`)
-    const answered = await fetch(`${base}/works?per_page=1`).then(
-      (response) => response.status === 200,
-      () => false,
-    )
-    if (answered) break
-    if (performance.now() - started > 600_000)
-      throw new Error(`oqlkit serve gave no answer in 10 minutes:\n${errors}`)
-    await pause(20)
-  }
-  const firstAnswerMs = performance.now() - started
-  /** The server's peak resident memory so far (Linux's VmHWM). */
-  const peakRssMb = () => {
-    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
-    return Math.round(Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024)
-  }
-  const stop = async () => {
-    child.kill('SIGTERM')
-    if (child.exitCode === null) await new Promise((done) => child.once('exit', done))
-  }
-  return { base, firstAnswerMs, peakRssMb, stop }
-}
-
 interface QueryResult {
   readonly shape: string
   readonly target: string
@@ -225,7 +165,7 @@ try {
   )
   const catalogBytes = await folderBytes(catalogDir)
 
-  const server = await startServer(await freePort())
+  const server = await startBuiltServe({ cli: CLI, catalogDir, cwd: REPO })
   log(`serve: first answer ${server.firstAnswerMs.toFixed(0)} ms after the start`)
   let queries: QueryResult[]
   let servePeakMb: number

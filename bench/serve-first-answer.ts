@@ -4,12 +4,10 @@
 // meet the same load: the figures are paired.
 //
 //   npm run bench:serve-start -- --catalog DIR [--runs 7] [--bin packages/cli/bin/oqlkit.js] [--against BIN]
-import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { median } from './bench-stats.ts'
+import { startBuiltServe } from './built-serve-process.ts'
 
 const { values } = parseArgs({
   options: {
@@ -24,60 +22,11 @@ const catalogDir = resolve(values.catalog)
 const runs = Number(values.runs)
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs ${values.runs}: give a whole number of runs`)
 
-const freePort = () =>
-  new Promise<number>((done, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => done(typeof address === 'object' && address !== null ? address.port : 0))
-    })
-  })
-
-/** CPU seconds of a process so far (user + system, from /proc; clock ticks of 1/100 s). */
-const cpuSecondsOf = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
-
 async function firstAnswer(bin: string): Promise<{ ms: number; cpu: number }> {
-  const port = await freePort()
-  const started = performance.now()
-  const child = spawn(
-    process.execPath,
-    [
-      bin,
-      'serve',
-      '--catalog',
-      catalogDir,
-      '--port',
-      String(port),
-      '--access-log',
-      'off',
-      '--no-collections',
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  )
-  const exited = new Promise((done) => child.once('exit', done))
-  try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`${bin} serve exited (${child.exitCode})`)
-      const answered = await fetch(`http://127.0.0.1:${port}/works?per_page=1`).then(
-        async (response) => {
-          await response.arrayBuffer()
-          return response.status === 200
-        },
-        () => false,
-      )
-      if (answered) break
-      if (performance.now() - started > 120_000) throw new Error(`${bin} serve gave no answer in 2 minutes`)
-      await new Promise((done) => setTimeout(done, 20))
-    }
-    return { ms: performance.now() - started, cpu: cpuSecondsOf(child.pid!) }
-  } finally {
-    child.kill('SIGTERM')
-    await exited
-  }
+  const server = await startBuiltServe({ cli: bin, catalogDir, timeoutMs: 120_000 })
+  const cpu = server.cpuSeconds()
+  await server.stop()
+  return { ms: server.firstAnswerMs, cpu }
 }
 
 const contenders = [resolve(values.bin), ...(values.against === undefined ? [] : [resolve(values.against)])]

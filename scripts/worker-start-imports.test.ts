@@ -1,6 +1,6 @@
 // What a worker thread loads when it starts. Each thread pays for every module it imports, once per start;
 // arktype alone (the OQO validators) cost 0.6-0.8 s of CPU, and the parse worker used to reach it, with the
-// whole engine and DuckDB, through @oqlkit/catalog's main entry: 1.7 s per start, against 0.26 s now. The
+// whole engine and DuckDB, through @oqlkit/catalog's main entry: 1.24 s per start, against 0.22 s now. The
 // graph is esbuild's (the resolver the source workers are bundled with), followed through static imports
 // only: a dynamic `import()` is paid when it runs (the parse worker loads its Parquet reader on the first
 // Parquet part).

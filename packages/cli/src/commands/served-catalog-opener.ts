@@ -76,7 +76,7 @@ export const openCatalogFolder = async (
       `No catalog this oqlkit can read in ${catalogDir}: building it from the bundled sample${sampleDir === REAL_SAMPLE_SNAPSHOT_DIR ? ' of 4,431 real works (about a minute, once)' : ''} (${sampleDir}).\n${zstdBuildNote()}`,
     )
     try {
-      // Loaded here, once: ingest is a third of what `oqlkit serve` would load at every start otherwise.
+      // Loaded here alone: ingest is some 45 modules a server that has its catalog never needs.
       const { ingestSnapshot } = await import('@oqlkit/ingest')
       await withProgressBar(context, (update) =>
         ingestSnapshot({

@@ -120,12 +120,12 @@ await adapter.close()
 
 const ms = (value: number) => `${value.toFixed(0)} ms`
 process.stdout.write(
-  [
+  `${[
     `catalog ${catalogDir}; ${dois.length.toLocaleString('en')} DOIs (a tenth not in it); ${rounds} rounds after one not counted; load ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`,
     `POST /works/lookup?select=id: median ${ms(median(runs.ids))} (${runs.ids.map(ms).join(', ')}), found ${found.ids}`,
     `POST /works/lookup?select=id,doi: median ${ms(median(runs.selected))} (${runs.selected.map(ms).join(', ')}), found ${found.selected}`,
     `POST /works/lookup, whole records: median ${ms(median(runs.whole))} (${runs.whole.map(ms).join(', ')}), found ${found.whole}`,
     `${Math.ceil(dois.length / OR_LIST)} GET /works?filter=doi:… of ${OR_LIST} (select=id,doi): median ${ms(median(runs.orLists))} (${runs.orLists.map(ms).join(', ')}), found ${found.orLists}`,
     `ratio lookup/OR-lists: select=id ${(median(runs.ids) / median(runs.orLists)).toFixed(3)}, select=id,doi ${(median(runs.selected) / median(runs.orLists)).toFixed(3)}`,
-  ].join('\n') + '\n',
+  ].join('\n')}\n`,
 )

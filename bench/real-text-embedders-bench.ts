@@ -131,7 +131,7 @@ const results = [
 ]
 const share = (value: number) => value.toFixed(3)
 process.stdout.write(
-  [
+  `${[
     `${works.length} real works of ${new Set(works.map((work) => work.review)).size} reviews; ${queries.length} queries (the titles of the included papers); use-lite reads at most ${maxWords} words; ${cpus()[0]?.model}, load ${load.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at end`,
     '| embedder | topical P@10 | R@50 | embedding, per 1,000 works | every vector (training or loading included) | a query |',
     '|---|---:|---:|---:|---:|---:|',
@@ -139,5 +139,5 @@ process.stdout.write(
       (result) =>
         `| ${result.name} | ${share(result.precisionAt10)} | ${share(result.recallAt50)} | ${(result.embedMsPer1000 / 1000).toFixed(2)} s | ${(result.buildMs / 1000).toFixed(1)} s | ${result.queryMs.toFixed(1)} ms |`,
     ),
-  ].join('\n') + '\n',
+  ].join('\n')}\n`,
 )

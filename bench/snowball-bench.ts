@@ -147,12 +147,12 @@ await adapter.close()
 const ms = (value: number) => `${value.toFixed(0)} ms`
 const listCalls = Math.ceil(seeds.length / OR_LIST) * 3
 process.stdout.write(
-  [
+  `${[
     `catalog ${catalogDir}; ${seeds.length} seeds; ${rounds} rounds after one not counted; load ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}`,
     `GET /works/snowball depth=1 select=id: median ${ms(median(runs.selected))} (${runs.selected.map(ms).join(', ')}), ${reached.selected} works, ${reached.citations} citations`,
     `GET /works/snowball depth=1, whole records: median ${ms(median(runs.whole))} (${runs.whole.map(ms).join(', ')}), ${reached.whole} works`,
     `the client's way (${listCalls} filters of ${OR_LIST} seeds, every page of 200 by cursor, select=id,referenced_works): median ${ms(median(runs.lists))} (${runs.lists.map(ms).join(', ')}), ${reached.lists} works`,
     `ratio snowball/client's way: ${(median(runs.selected) / median(runs.lists)).toFixed(3)}`,
     `depth=2 select=id: ${ms(deeper.ms)}, ${deeper.status === 200 ? `${deeper.works} works, ${deeper.citations} citations` : `400: ${deeper.message}`}`,
-  ].join('\n') + '\n',
+  ].join('\n')}\n`,
 )

@@ -67,6 +67,7 @@ import {
   verdictCountsSql,
 } from './catalog-sql.ts'
 import type { AssembledRecordStore } from './record-store-assembler.ts'
+import { stagedRowSlices } from './staged-row-slices.ts'
 import type { StagingDatabase } from './staging-database.ts'
 
 export interface EntityVerdictCounts {
@@ -266,18 +267,7 @@ async function buildTables(
         async () => {
           // A slice of staged rows at a time, each at most half the memory limit of JSON (a sort's budget is
           // a sixth), which the partitioned write holds before it writes (see splitRowsIntoRangesSql).
-          const sliceBytes = budget * SLICE_BUDGETS
-          const slices = stagedParts.flatMap((part) => {
-            const pieces = Math.max(1, Math.ceil(part.bytes / sliceBytes))
-            const perPiece = Math.max(1, Math.ceil(part.records / pieces))
-            const list: (readonly [bigint, bigint])[] = []
-            for (let from = 0; from < part.records; from += perPiece)
-              list.push([
-                part.firstSeq + BigInt(from),
-                part.firstSeq + BigInt(Math.min(part.records, from + perPiece) - 1),
-              ])
-            return list
-          })
+          const slices = stagedRowSlices(stagedParts, budget * SLICE_BUDGETS)
           for (const [slice, [first, last]] of slices.entries()) {
             onStep(
               `${path} (splitting slice ${slice + 1} of ${slices.length} into id ranges)`,

@@ -2,8 +2,7 @@
 // and every staged row of the entity is in exactly one slice (the ranged build's row count check would
 // catch a lost row; this names the slice that lost it).
 import { describe, expect, it } from 'vitest'
-import type { StagedPart } from '../src/build/catalog-builder.ts'
-import { stagedRowSlices } from '../src/build/staged-row-slices.ts'
+import { type StagedPart, stagedRowSlices } from '../src/build/staged-row-slices.ts'
 
 const part = (firstSeq: number, records: number, bytes: number): StagedPart => ({
   firstSeq: BigInt(firstSeq),

@@ -67,7 +67,7 @@ import {
   verdictCountsSql,
 } from './catalog-sql.ts'
 import type { AssembledRecordStore } from './record-store-assembler.ts'
-import { stagedRowSlices } from './staged-row-slices.ts'
+import { type StagedPart, stagedRowSlices } from './staged-row-slices.ts'
 import type { StagingDatabase } from './staging-database.ts'
 
 export interface EntityVerdictCounts {
@@ -115,13 +115,6 @@ export interface PreviousCatalogTables {
   readonly externalIds: string
   readonly mergedIds: string
   readonly deletedIds: string
-}
-
-/** The rows one parse task staged: numbered `firstSeq` on, `records` of them, `bytes` of JSON lines. */
-export interface StagedPart {
-  readonly firstSeq: bigint
-  readonly records: number
-  readonly bytes: number
 }
 
 export interface BuildOptions {

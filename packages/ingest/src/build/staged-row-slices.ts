@@ -4,7 +4,13 @@
 // parts are 130 KB each), and one statement per part made the split 165 partitioned writes for the sample
 // sorted in 22 ranges, most of its 13 s of CPU above a single sort. A part larger than a slice is cut into
 // pieces of equal record counts.
-import type { StagedPart } from './catalog-builder.ts'
+
+/** The rows one parse task staged: numbered `firstSeq` on, `records` of them, `bytes` of JSON lines. */
+export interface StagedPart {
+  readonly firstSeq: bigint
+  readonly records: number
+  readonly bytes: number
+}
 
 /** `[first, last]` staging numbers, inclusive. */
 export type StagedRowSlice = readonly [bigint, bigint]

@@ -14,7 +14,6 @@ import {
   recordDictionaryPath,
   recordStorePath,
 } from '@oqlkit/catalog'
-import type { StagedPart } from '../build/catalog-builder.ts'
 import { loadStagedRowsSql, SNAPSHOT_SEQ_STRIDE, stagePreviousIdsSql } from '../build/catalog-sql.ts'
 import type { StageCursor } from '../build/id-list-stager.ts'
 import {
@@ -33,6 +32,7 @@ import {
   type RecordSegment,
   recordCodingFor,
 } from '../build/record-store-assembler.ts'
+import type { StagedPart } from '../build/staged-row-slices.ts'
 import type { StagingDatabase } from '../build/staging-database.ts'
 import type { SnapshotPart, SnapshotPlan } from '../plan/snapshot-plan.ts'
 import type { ProgressReporter } from '../progress-reporter.ts'

@@ -67,7 +67,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
     stop(tests)
   })
 
+let checksTook = ''
 const checksExit = exitOf(checks).then((code) => {
+  checksTook = seconds()
   if (code !== 0) {
     const running = tests.exitCode === null && tests.signalCode === null
     process.stderr.write(
@@ -80,5 +82,7 @@ const checksExit = exitOf(checks).then((code) => {
 const testsExit = await exitOf(tests)
 const checksCode = await checksExit
 if (checksCode === 0)
-  process.stdout.write(`\nTypecheck and lint passed beside the tests (${seconds()} in all).\n`)
+  process.stdout.write(
+    `\nTypecheck and lint passed beside the tests, in ${checksTook} (the run: ${seconds()}).\n`,
+  )
 process.exitCode = checksCode !== 0 ? checksCode : testsExit

@@ -62,6 +62,7 @@ import {
   WORK_IS_XPAC_COLUMN,
 } from './clickhouse-schema.ts'
 import {
+  requiredSearchOf,
   type SearchSources,
   type StatementSearches,
   statementSearches,
@@ -97,15 +98,23 @@ const whereOf = (context: FilterContext, entity: CatalogEntity, plan: QueryPlan)
   return `${corpus} AND ${filter}`
 }
 
-/** One statement's searches (its WITH clause, their relations and the relevance) and its WHERE. */
+/**
+ * One statement's searches (its WITH clause, their relations and the relevance) and its WHERE. A statement
+ * that reads `scoreJoins` (a page) joins a search the whole filter requires INNER, and its WHERE leaves that
+ * search out: the search is evaluated once in the statement, not twice (`statementSearches`).
+ */
 const filterOf = (
   context: FilterContext,
   entity: CatalogEntity,
   plan: QueryPlan,
   sources: SearchSources,
+  joinsScores = false,
 ): StatementSearches & { readonly where: string } => {
-  const searches = statementSearches(context, entity, plan.filter, sources)
-  return { ...searches, where: whereOf(searches.context, entity, plan) }
+  const inner = joinsScores ? requiredSearchOf(plan.filter) : undefined
+  const searches = statementSearches(context, entity, plan.filter, sources, inner)
+  const filter =
+    searches.joinedInner === undefined ? plan.filter : filterWithout(plan.filter, searches.joinedInner)
+  return { ...searches, where: whereOf(searches.context, entity, { ...plan, filter }) }
 }
 
 /**
@@ -319,7 +328,7 @@ export const compileRows = (
   const count = statement(`${counted.with}SELECT count() AS n FROM ${table} WHERE ${counted.where}`, params)
   const perPage = plan.page.perPage
   const pageParams = new QueryParams()
-  const filtered = filterOf({ ...context, params: pageParams }, entity, plan, sources)
+  const filtered = filterOf({ ...context, params: pageParams }, entity, plan, sources, true)
   const scored = filtered.score !== null
   if (plan.sample !== null) {
     const seed = plan.sample.seed ?? `${Math.random()}`

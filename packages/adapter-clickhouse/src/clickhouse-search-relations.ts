@@ -31,8 +31,13 @@ export interface StatementSearches {
   readonly with: string
   /** The statement's filter context, with each search's relation. */
   readonly context: FilterContext
-  /** LEFT JOINs of the scoring searches' scores onto the entity table `e`. */
+  /** LEFT JOINs of the scoring searches' scores onto the entity table `e` (the `joinedInner` search's INNER). */
   readonly scoreJoins: string
+  /**
+   * The search asked to be joined INNER, when it could be (it scores, and its relation is its alone): its
+   * join keeps only the rows it matches, so the statement's WHERE must leave its `id IN (…)` leaf out.
+   */
+  readonly joinedInner?: SearchNode
   /** The API's `relevance_score` of a row; null when nothing gives relevance. */
   readonly score: string | null
 }
@@ -46,13 +51,17 @@ export interface SearchSources {
 
 /**
  * The relations of every search of `filter`, for one statement (their parameters go into the context's),
- * with the relevance expression of the rows of `e`.
+ * with the relevance expression of the rows of `e`. `inner`, a search the whole filter requires (see
+ * `requiredSearchOf`), has its scores joined INNER when its relation is its own: ClickHouse inlines a WITH
+ * relation at each use, so a page with the search's `id IN (…)` leaf beside its score join evaluated the
+ * search twice, and once with the join alone.
  */
 export const statementSearches = (
   context: FilterContext,
   entity: CatalogEntity,
   filter: FilterNode | null,
   sources: SearchSources,
+  inner?: SearchNode,
 ): StatementSearches => {
   const leaves = searchNodesOf(filter)
   if (leaves.length === 0) return { with: '', context, scoreJoins: '', score: null }
@@ -105,10 +114,17 @@ export const statementSearches = (
   const scoring = [
     ...new Set(leaves.filter((leaf) => !leaf.negated).map((leaf) => relations.get(leaf.node)!)),
   ]
+  const innerRelation = inner === undefined ? undefined : relations.get(inner)
+  const joinedInner =
+    innerRelation !== undefined &&
+    scoring.includes(innerRelation) &&
+    [...relations.values()].filter((name) => name === innerRelation).length === 1
+      ? inner
+      : undefined
   const scoreJoins = scoring
     .map(
       (name) =>
-        ` LEFT JOIN (SELECT id AS __sid, score AS __sscore FROM ${name}) AS ${name}j ON ${name}j.__sid = e.\`id\``,
+        ` ${joinedInner !== undefined && name === innerRelation ? 'INNER' : 'LEFT'} JOIN (SELECT id AS __sid, score AS __sscore FROM ${name}) AS ${name}j ON ${name}j.__sid = e.\`id\``,
     )
     .join('')
   const sum = scoring.map((name) => `coalesce(${name}j.__sscore, 0)`).join(' + ')
@@ -124,8 +140,20 @@ export const statementSearches = (
     with: `WITH ${clauses.join(', ')} `,
     context: { ...context, searches: relations },
     scoreJoins,
+    ...(joinedInner === undefined ? {} : { joinedInner }),
     score,
   }
+}
+
+/**
+ * The search a filter requires of every row, if any: the filter itself, or a child of its top-level AND
+ * (the first). A row it does not match is not in the answer, so its relation may drive a join.
+ */
+export const requiredSearchOf = (filter: FilterNode | null): SearchNode | undefined => {
+  if (filter?.kind === 'search') return filter
+  if (filter?.kind === 'and')
+    return filter.children.find((child): child is SearchNode => child.kind === 'search')
+  return undefined
 }
 
 /**

@@ -20,6 +20,7 @@ import { servedVersion } from '../src/catalog-versions.ts'
 import { createClickHouseAdapter } from '../src/clickhouse-adapter.ts'
 import { CLICKHOUSE_COLUMN_DIALECT } from '../src/clickhouse-column-dialect.ts'
 import { compileClickHouseFilter, QueryParams } from '../src/clickhouse-filter-compiler.ts'
+import { compileRows } from '../src/clickhouse-plan-compiler.ts'
 import { compileClickHouseSearch, expansionLimitOfClickHouse } from '../src/clickhouse-search-compiler.ts'
 import { statementSearches } from '../src/clickhouse-search-relations.ts'
 import { chdbInstalled } from './support/chdb-availability.ts'
@@ -208,6 +209,46 @@ onChdb('full-text search on ClickHouse (chdb behind the test stand-in for its HT
     ])
     expect(groupsClickHouse).toEqual(groupsDuckDb)
   }, 60_000)
+
+  it('evaluates a search the filter requires once in a page: joined INNER, with no `id IN` leaf beside it', async () => {
+    // ClickHouse inlines a WITH relation at each use: a LEFT JOIN of its scores beside `id IN (SELECT id FROM
+    // __r0)` evaluated the search twice. The answers are the DuckDB adapter's (the test above and the
+    // conformance suite); here, the page statement's shape.
+    const database = (await servedVersion(client, 'sample'))!.database
+    const manifest = (await readCatalogManifest(catalogDir)) as { ok: true; manifest: CatalogManifest }
+    const pageOf = (filters: NonNullable<Oqo['filter_rows']>) => {
+      const sql = compileRows(
+        database,
+        { index: searchIndexOf(manifest.manifest) },
+        'works',
+        planOf({ get_rows: 'works', filter_rows: filters }, { perPage: 10 }),
+      ).page.sql
+      return {
+        inner: sql.match(/INNER JOIN \(SELECT id AS __sid/g)?.length ?? 0,
+        left: sql.match(/LEFT JOIN \(SELECT id AS __sid/g)?.length ?? 0,
+        leaves: sql.match(/`id` IN \(SELECT id FROM __r\d+\)/g)?.length ?? 0,
+      }
+    }
+    const year = { column_id: 'publication_year', value: 2015, operator: '>' } as const
+    expect(pageOf(search('title.search', 'climate'))).toEqual({ inner: 1, left: 0, leaves: 0 })
+    expect(pageOf([...search('title.search', 'climate'), year])).toEqual({ inner: 1, left: 0, leaves: 0 })
+    // Two required searches: the first drives the join, the second keeps its leaf (either would do).
+    expect(pageOf([...search('title.search', 'health'), ...search('abstract.search', 'children')])).toEqual({
+      inner: 1,
+      left: 1,
+      leaves: 1,
+    })
+    // Not required of every row: in an OR with another filter, or negated (no scores to join).
+    const either = [{ join: 'or', filters: [...search('title.search', 'climate'), year] }] as NonNullable<
+      Oqo['filter_rows']
+    >
+    expect(pageOf(either)).toEqual({ inner: 0, left: 1, leaves: 1 })
+    expect(pageOf(search('title.search', 'climate', { is_negated: true }))).toEqual({
+      inner: 0,
+      left: 0,
+      leaves: 1,
+    })
+  })
 
   it('answers an OR of searches (search=a|b|…) as DuckDB does, as one relation however many its terms', async () => {
     type Filters = NonNullable<Oqo['filter_rows']>

@@ -2,7 +2,7 @@
 // and every staged row of the entity is in exactly one slice (the ranged build's row count check would
 // catch a lost row; this names the slice that lost it).
 import { describe, expect, it } from 'vitest'
-import { type StagedPart, stagedRowSlices } from '../src/build/staged-row-slices.ts'
+import { type StagedPart, type StagedRowSlice, stagedRowSlices } from '../src/build/staged-row-slices.ts'
 
 const part = (firstSeq: number, records: number, bytes: number): StagedPart => ({
   firstSeq: BigInt(firstSeq),
@@ -11,7 +11,7 @@ const part = (firstSeq: number, records: number, bytes: number): StagedPart => (
 })
 
 /** The staging numbers each slice holds of the parts' rows, in order. */
-const rowsPerSlice = (parts: readonly StagedPart[], slices: readonly (readonly [bigint, bigint])[]) =>
+const rowsPerSlice = (parts: readonly StagedPart[], slices: readonly StagedRowSlice[]) =>
   slices.map(([first, last]) =>
     parts.flatMap((p) =>
       Array.from({ length: p.records }, (_, at) => p.firstSeq + BigInt(at)).filter(

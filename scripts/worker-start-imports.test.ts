@@ -26,6 +26,13 @@ const WORKER_ENTRIES: Readonly<Record<string, readonly string[]>> = {
     'packages/engine/src/index.ts',
     'packages/oqo-schema/',
   ],
+  'packages/ingest/src/vectors/lsa-embedding-worker.ts': [
+    'node_modules/arktype/',
+    'packages/engine/',
+    'packages/oqo-schema/',
+    'packages/adapter-duckdb/',
+    'packages/catalog/',
+  ],
   'packages/snapshot/src/generate/work-batch-worker.ts': [
     'node_modules/arktype/',
     'packages/oqo-schema/src/index.ts',

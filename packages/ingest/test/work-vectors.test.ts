@@ -44,14 +44,27 @@ const filesOf = (vectors: VectorIndexManifest) =>
   Object.fromEntries(vectors.files.map((file) => [file.path, readFileSync(join(catalogDir, file.path))]))
 
 describe('work vectors of the built-in model', () => {
-  it('are reproducible from the seed, byte for byte, and another seed makes another model', async () => {
+  it('are reproducible from the seed, byte for byte, embedded on worker threads or not, and another seed makes another model', async () => {
     const choice = { kind: 'lsa', seed: 7, holdOutFraction: 0.2 } as const
     // The sample is below the size that gets a list index: asked for one, so that it is compared too.
     const listIndex = { minRows: 0, maxScanShare: 1 }
-    const first = (await indexCatalogVectors({ catalogDir, vectors: choice, listIndex, threads: 1 })).vectors
+    // One build embeds on the main thread in one batch, the other on two worker threads in batches of 100
+    // works (each batch sent before the one before it is written, each several chunks).
+    const first = (
+      await indexCatalogVectors({ catalogDir, vectors: choice, listIndex, threads: 1, embeddingWorkers: 0 })
+    ).vectors
     expect(first.listIndex?.file).toBe('vectors/works.ivf')
     const firstFiles = filesOf(first)
-    const second = (await indexCatalogVectors({ catalogDir, vectors: choice, listIndex, threads: 2 })).vectors
+    const second = (
+      await indexCatalogVectors({
+        catalogDir,
+        vectors: choice,
+        listIndex,
+        threads: 2,
+        embeddingWorkers: 2,
+        batchSize: 100,
+      })
+    ).vectors
     expect(second.embedder.modelId).toBe(first.embedder.modelId)
     const secondFiles = filesOf(second)
     expect(Object.keys(secondFiles).sort()).toEqual(Object.keys(firstFiles).sort())

@@ -24,6 +24,10 @@ export interface IndexCatalogVectorsOptions {
   /** DuckDB `memory_limit` of the build (default `2GB`). */
   readonly memoryLimit?: string
   readonly threads?: number
+  /** Worker threads that embed the works with the built-in model (`buildWorkVectors`' `embeddingWorkers`). */
+  readonly embeddingWorkers?: number
+  /** Works read and embedded at a time (`buildWorkVectors`' `batchSize`). */
+  readonly batchSize?: number
   /** The list index of semantic search (default: built for 50,000 vectors or more); `false`: none. */
   readonly listIndex?: ListIndexChoice | false
   readonly onProgress?: (done: number, total: number, step: VectorBuildStep) => void
@@ -55,6 +59,8 @@ export async function indexCatalogVectors(
         vectors: options.vectors,
         idOrder,
         ...(options.listIndex === undefined ? {} : { listIndex: options.listIndex }),
+        ...(options.embeddingWorkers === undefined ? {} : { embeddingWorkers: options.embeddingWorkers }),
+        ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
         ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       }),
     record: withVectorIndex,

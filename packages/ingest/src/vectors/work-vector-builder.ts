@@ -48,6 +48,7 @@ import { type BuildSession, withSettings } from '../texts/build-session.ts'
 import { modelReuse } from '../texts/model-reuse-policy.ts'
 import { RecordTextsFiles } from '../texts/record-texts-file.ts'
 import { pickTrainingSample } from '../texts/training-sample.ts'
+import { defaultEmbeddingWorkers, LsaEmbeddingPool } from './lsa-embedding-pool.ts'
 import { readWorkTexts, type WorkText } from './work-text-reader.ts'
 
 /** What the build needs of a database (`../sql/build-session.ts`): ingest passes its staging database. */
@@ -119,6 +120,11 @@ export interface BuildWorkVectorsOptions {
    * decompressed once per batch that touches them, so small batches read the file many times over).
    */
   readonly batchSize?: number
+  /**
+   * Worker threads that embed the works with the built-in LSA model (default: one per core from 20,000 works to
+   * embed, none below; 0: the main thread embeds). The vectors are the same bytes either way.
+   */
+  readonly embeddingWorkers?: number
   /** The list index of semantic search (default: built for 50,000 vectors or more); `false`: none. */
   readonly listIndex?: ListIndexChoice | false
   /**
@@ -218,6 +224,8 @@ async function buildVectorsFrom(
   ])
   // Works gone through: an update's order file, once written, holds the kept works too.
   let total = Number(counted?.n ?? 0)
+  // Works embedded: an update that keeps the model embeds those it wrote alone.
+  const embedding = total
   const model =
     kept === undefined
       ? await trainedModel(options, worksTexts, total, output, record)
@@ -227,7 +235,8 @@ async function buildVectorsFrom(
           record,
           options.vectors.kind === 'openai-compatible' ? options.vectors.embedder : undefined,
         )
-  const { embedder, made, lsa } = model
+  const { made, lsa } = model
+  const workers = options.embeddingWorkers ?? defaultEmbeddingWorkers(embedding)
   if (kept !== undefined)
     await session.run(
       `CREATE OR REPLACE TEMP TABLE ${KEPT_TABLE} AS
@@ -248,6 +257,17 @@ async function buildVectorsFrom(
   const span = kept !== undefined || lsa === undefined ? total : 2 * total
   await session.run(`CREATE OR REPLACE TEMP TABLE ${BUILD_TABLE} (id VARCHAR, norm FLOAT)`)
   let rows = 0
+  // The built-in model embeds on worker threads that read it from the files just written; a served model or
+  // the sentence encoder embeds as it does.
+  const pool =
+    lsa === undefined || workers === 0
+      ? undefined
+      : new LsaEmbeddingPool(
+          { vocabulary: output(lsa.vocabularyFile), projection: output(lsa.projectionFile) },
+          made,
+          workers,
+        )
+  const embedder = pool ?? model.embedder
   try {
     const appender = await session.appender(BUILD_TABLE)
     const matrix = await open(output(WORK_VECTOR_MATRIX_FILE), 'w')
@@ -263,17 +283,16 @@ async function buildVectorsFrom(
     try {
       let done = 0
       let previousId: string | undefined
-      for await (const batch of readWorkTexts(
-        session,
-        worksTexts,
-        batchSize,
-        undefined,
-        kept === undefined ? undefined : KEPT_TABLE,
-      )) {
+      /** A batch read, its texts sent to the embedder: written once its vectors come. */
+      interface EmbeddingBatch {
+        readonly batch: readonly WorkText[]
+        readonly works: readonly WorkText[]
+        readonly vectors: Promise<readonly Float32Array[]>
+      }
+      const write = async ({ batch, works, vectors: embedding }: EmbeddingBatch): Promise<void> => {
         const bytes: Int8Array[] = []
-        const works = batch.filter((work) => work.kept === undefined && work.text !== '')
         const embedded = new Map<string, { readonly values: Int8Array; readonly norm: number }>()
-        const vectors = await embedder.embed(works.map((work) => work.text))
+        const vectors = await embedding
         works.forEach((work, index) => {
           const vector = vectors[index]
           if (vector === undefined || vector.length !== embedder.dimensions)
@@ -312,6 +331,25 @@ async function buildVectorsFrom(
         done += batch.length
         options.onProgress?.(offset + done, span, 'embedding')
       }
+      // A batch's texts go to the embedder before the batch before it is written, and the next is read while
+      // they are embedded: on worker threads the embedding overlaps the reading and writing around it.
+      let pending: EmbeddingBatch | undefined
+      for await (const batch of readWorkTexts(
+        session,
+        worksTexts,
+        batchSize,
+        undefined,
+        kept === undefined ? undefined : KEPT_TABLE,
+      )) {
+        const works = batch.filter((work) => work.kept === undefined && work.text !== '')
+        const vectors = embedder.embed(works.map((work) => work.text))
+        // Awaited when its batch is written; a failure before then (the batch before failing to write) must
+        // not go unhandled meanwhile.
+        vectors.catch(() => {})
+        if (pending !== undefined) await write(pending)
+        pending = { batch, works, vectors }
+      }
+      if (pending !== undefined) await write(pending)
     } finally {
       appender.closeSync()
       await matrix.close()
@@ -322,6 +360,7 @@ async function buildVectorsFrom(
       [output(WORK_VECTORS_FILE)],
     )
   } finally {
+    await pool?.close()
     await session.run(`DROP TABLE IF EXISTS ${BUILD_TABLE}`)
     await session.run(`DROP TABLE IF EXISTS ${KEPT_TABLE}`)
     if (typeof texts !== 'string') await rm(worksTexts, { force: true })

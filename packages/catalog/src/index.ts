@@ -194,6 +194,10 @@ export {
   textTaggerOf,
   withTextTagger,
 } from './tagging/text-tagger-layout.ts'
+export {
+  OrderedReplyPool,
+  type OrderedReplyPoolOptions,
+} from './threads/ordered-reply-pool.ts'
 export { startWorker } from './threads/worker-start.ts'
 export { loadCatalogEmbedder, useLiteEmbedderFor } from './vectors/catalog-embedder.ts'
 export { isHeldOut } from './vectors/held-out-works.ts'

@@ -225,7 +225,7 @@ async function buildVectorsFrom(
   // Works gone through: an update's order file, once written, holds the kept works too.
   let total = Number(counted?.n ?? 0)
   // Works embedded: an update that keeps the model embeds those it wrote alone.
-  const embedding = total
+  const toEmbed = total
   const model =
     kept === undefined
       ? await trainedModel(options, worksTexts, total, output, record)
@@ -236,7 +236,7 @@ async function buildVectorsFrom(
           options.vectors.kind === 'openai-compatible' ? options.vectors.embedder : undefined,
         )
   const { made, lsa } = model
-  const workers = options.embeddingWorkers ?? defaultEmbeddingWorkers(embedding)
+  const workers = options.embeddingWorkers ?? defaultEmbeddingWorkers(toEmbed)
   if (kept !== undefined)
     await session.run(
       `CREATE OR REPLACE TEMP TABLE ${KEPT_TABLE} AS

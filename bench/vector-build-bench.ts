@@ -29,6 +29,16 @@ if (values.catalog === undefined) {
 const catalogDir = values.catalog
 const workerCounts = values.workers.split(',').map(Number)
 const rounds = Number(values.rounds)
+if (
+  workerCounts.some((count) => !Number.isSafeInteger(count) || count < 0) ||
+  !Number.isSafeInteger(rounds) ||
+  rounds < 1
+) {
+  console.error(
+    '--workers takes whole numbers of threads (0: the main thread), --rounds a positive whole number',
+  )
+  process.exit(2)
+}
 
 /** The digest of the vectors each contender wrote last: they must agree. */
 const written = new Map<string, string>()

@@ -152,4 +152,18 @@ describe('work vectors of the built-in model', () => {
     ).vectors
     expect(all.embedder.modelId).not.toBe(built.embedder.modelId)
   }, 240_000)
+
+  it('refuses a number of embedding threads or a batch size it cannot use, saying which, and leaves the catalog as it was', async () => {
+    const manifestBefore = readFileSync(join(catalogDir, CATALOG_MANIFEST_FILE), 'utf8')
+    const choice = { kind: 'lsa', seed: 7 } as const
+    for (const embeddingWorkers of [-1, 1.5, Number.NaN])
+      await expect(indexCatalogVectors({ catalogDir, vectors: choice, embeddingWorkers })).rejects.toThrow(
+        `embeddingWorkers must be a whole number of threads (0: the main thread), got ${embeddingWorkers}`,
+      )
+    for (const batchSize of [0, 2.5])
+      await expect(indexCatalogVectors({ catalogDir, vectors: choice, batchSize })).rejects.toThrow(
+        `batchSize must be a positive whole number of works, got ${batchSize}`,
+      )
+    expect(readFileSync(join(catalogDir, CATALOG_MANIFEST_FILE), 'utf8')).toBe(manifestBefore)
+  })
 })

@@ -12,7 +12,7 @@ import type {
 } from './lsa-embedding-worker.ts'
 
 /** Below this many works to embed, the main thread does it: starting the threads would cost more than they save. */
-export const EMBEDDING_WORKERS_FROM = 20_000
+const EMBEDDING_WORKERS_FROM = 20_000
 
 /**
  * Texts sent to a worker at a time: about four chunks a worker for each batch, so that a slower worker holds the

@@ -153,6 +153,13 @@ export interface VectorsUpdate {
   readonly retrain?: boolean
 }
 
+/** A batch read and its texts sent to the embedder (`works`: those with text and no kept vector), written once its vectors come. */
+interface EmbeddingBatch {
+  readonly batch: readonly WorkText[]
+  readonly works: readonly WorkText[]
+  readonly vectors: Promise<readonly Float32Array[]>
+}
+
 /** The model that embeds the works, as the manifest records it. */
 interface VectorsModel {
   readonly embedder: Embedder
@@ -179,6 +186,15 @@ const TEXTS_WORK_DIR = '.vectors-texts'
 const UPDATE_ORDER_FILE = `${VECTORS_DIR}/.update-order.parquet`
 
 export async function buildWorkVectors(options: BuildWorkVectorsOptions): Promise<VectorIndexManifest> {
+  if (options.batchSize !== undefined && (!Number.isSafeInteger(options.batchSize) || options.batchSize < 1))
+    throw new Error(`batchSize must be a positive whole number of works, got ${options.batchSize}`)
+  if (
+    options.embeddingWorkers !== undefined &&
+    (!Number.isSafeInteger(options.embeddingWorkers) || options.embeddingWorkers < 0)
+  )
+    throw new Error(
+      `embeddingWorkers must be a whole number of threads (0: the main thread), got ${options.embeddingWorkers}`,
+    )
   // An update that keeps the model embeds only the works it wrote: their texts alone are read, and the kept
   // works come from the old matrix (at 100k works, reading every work's texts took 7.6 s).
   const kept = options.update === undefined ? undefined : keptModel(options.update, options.vectors)
@@ -283,12 +299,6 @@ async function buildVectorsFrom(
     try {
       let done = 0
       let previousId: string | undefined
-      /** A batch read, its texts sent to the embedder: written once its vectors come. */
-      interface EmbeddingBatch {
-        readonly batch: readonly WorkText[]
-        readonly works: readonly WorkText[]
-        readonly vectors: Promise<readonly Float32Array[]>
-      }
       const write = async ({ batch, works, vectors: embedding }: EmbeddingBatch): Promise<void> => {
         const bytes: Int8Array[] = []
         const embedded = new Map<string, { readonly values: Int8Array; readonly norm: number }>()

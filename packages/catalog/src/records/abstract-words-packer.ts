@@ -209,9 +209,12 @@ function orderOf(bytes: Uint8Array, { textFrom, textTo, first }: ReadIndex): Sty
   return JAVASCRIPT_ORDER
 }
 
-/** The bytes a record is stored as before compression: packed when its abstract can be, else as it is. */
-export function packAbstractWords(json: string): Buffer {
-  const bytes = Buffer.from(json, 'utf8')
+/**
+ * The bytes a record is stored as before compression: packed when its abstract can be, else as it is. The
+ * record may be given as its UTF-8 bytes (as ingest read them), which spares encoding the text again.
+ */
+export function packAbstractWords(json: string | Buffer): Buffer {
+  const bytes = typeof json === 'string' ? Buffer.from(json, 'utf8') : json
   return packed(bytes) ?? bytes
 }
 

@@ -86,7 +86,11 @@ export interface RecordCodec {
   readonly id: RecordCodecId
   /** The bytes the compressor is given for a record: what a dictionary for this codec is made of. */
   compressedForm(json: string): Buffer
-  encode(json: string): Buffer
+  /**
+   * The record's stored bytes. It may be given as its UTF-8 bytes (valid UTF-8: they are stored as they are),
+   * which spares ingest encoding a text it has just decoded (16 KB a work).
+   */
+  encode(json: string | Buffer): Buffer
   /**
    * The record's JSON as UTF-8 bytes: a response can send them as they are. With `abstract: false`, a work's
    * abstract may come back `null` (`abstract_inverted_index`), for a reader that does not send it.
@@ -112,7 +116,7 @@ class DeflateRecordCodec implements RecordCodec {
     return Buffer.from(json, 'utf8')
   }
 
-  encode(json: string): Buffer {
+  encode(json: string | Buffer): Buffer {
     return this.#dictionary.length === 0
       ? deflateRawSync(json, { level: RECORD_DEFLATE_LEVEL })
       : deflateRawSync(json, { level: RECORD_DEFLATE_LEVEL, dictionary: this.#dictionary })
@@ -145,11 +149,12 @@ class ZstdRecordCodec implements RecordCodec {
     return this.id === 'zstd+dictionary+abstract-words'
   }
 
-  compressedForm(json: string): Buffer {
-    return this.#packsAbstracts ? packAbstractWords(json) : Buffer.from(json, 'utf8')
+  compressedForm(json: string | Buffer): Buffer {
+    if (this.#packsAbstracts) return packAbstractWords(json)
+    return typeof json === 'string' ? Buffer.from(json, 'utf8') : json
   }
 
-  encode(json: string): Buffer {
+  encode(json: string | Buffer): Buffer {
     this.#compress ??= zstdBackend.compressor(this.#dictionary, RECORD_ZSTD_LEVEL)
     const frame = this.#compress(this.compressedForm(json))
     return Buffer.isBuffer(frame) ? frame : Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength)

@@ -12,6 +12,11 @@ export interface TextLine {
   readonly lineNumber: number
   /** The line without its `\n` (and without a `\r` before it). */
   readonly text: string
+  /**
+   * The same line's bytes as the file holds them (not checked to be UTF-8), when the reader had them: valid
+   * UTF-8, they are the text's bytes, which the record store can take without encoding the text again.
+   */
+  readonly bytes?: Buffer
 }
 
 const NEWLINE = 0x0a
@@ -58,7 +63,7 @@ export async function* readTextLines(path: string): AsyncGenerator<TextLine> {
         const bytes = carry === undefined ? piece : Buffer.concat([carry, piece])
         carry = undefined
         lineNumber++
-        yield { lineNumber, text: decodeLine(bytes) }
+        yield lineOf(lineNumber, bytes)
         start = end + 1
       }
       if (start < chunk.length) {
@@ -74,14 +79,15 @@ export async function* readTextLines(path: string): AsyncGenerator<TextLine> {
   }
   if (carry !== undefined && carry.length > 0) {
     lineNumber++
-    yield { lineNumber, text: decodeLine(carry) }
+    yield lineOf(lineNumber, carry)
   }
 }
 
-function decodeLine(bytes: Buffer): string {
+function lineOf(lineNumber: number, bytes: Buffer): TextLine {
   const end =
     bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length
-  return bytes.toString('utf8', 0, end)
+  const line = bytes.subarray(0, end)
+  return { lineNumber, text: line.toString('utf8'), bytes: line }
 }
 
 function streamError(path: string, line: number, error: NodeJS.ErrnoException, gzip: boolean): IngestError {

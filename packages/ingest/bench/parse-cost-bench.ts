@@ -33,6 +33,7 @@ import {
   recordExtractorOf,
 } from '@oqlkit/ingest'
 import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
+import { stagedRowLine } from '../src/parse/part-parser.ts'
 import { typedExtractionSql } from '../src/parse/record-extraction-sql.ts'
 
 const { values } = parseArgs({
@@ -59,14 +60,22 @@ for (const part of plan.parts.filter((part) => part.entity.entity === 'works' &&
     .filter((line) => line !== '').length
   if (counted >= wanted) break
 }
-const split = (): string[] =>
-  gzipped.flatMap((bytes) =>
-    gunzipSync(bytes)
-      .toString('utf8')
-      .split('\n')
-      .filter((line) => line !== ''),
-  )
-const lines = split()
+// Each line's bytes, then its text, as the worker's line reader gives both: the text for JSON.parse, the bytes
+// for the record store (which takes them as they are when they are the text's).
+const splitBytes = (): Buffer[] =>
+  gzipped.flatMap((gzip) => {
+    const bytes = gunzipSync(gzip)
+    const found: Buffer[] = []
+    for (let start = 0, end = bytes.indexOf(0x0a); start < bytes.length; end = bytes.indexOf(0x0a, start)) {
+      const stop = end === -1 ? bytes.length : end
+      if (stop > start) found.push(bytes.subarray(start, stop))
+      start = stop + 1
+    }
+    return found
+  })
+const split = (): string[] => splitBytes().map((line) => line.toString('utf8'))
+const lineBytes = splitBytes()
+const lines = lineBytes.map((line) => line.toString('utf8'))
 const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
 const extract = recordExtractorOf(recordExtractionSpecOf('works'))
 const extracted = records.map((record) => extract(record))
@@ -140,7 +149,21 @@ const steps: {
     name: 'staged row as JSON',
     unavoidable: false,
     counted: true,
-    run: () => extracted.map((row, seq) => JSON.stringify({ seq, id: 'W1', record_offset: seq, ...row })),
+    run: () =>
+      extracted.map((row, seq) =>
+        stagedRowLine(
+          {
+            seq,
+            id: 'W1',
+            openalexId: 'https://openalex.org/W1',
+            partitionDate: '2024-01-01',
+            updatedDate: '2024-01-01T00:00:00',
+            record: records[seq]!,
+          },
+          { part: 0, offset: seq * 4096, bytes: 4096 },
+          row,
+        ),
+      ),
   },
   { name: 'native: frame lines for DuckDB', unavoidable: false, counted: false, native: true, run: frame },
   {
@@ -156,7 +179,8 @@ const steps: {
       unavoidable: true,
       counted,
       native: counted,
-      run: () => lines.map((line) => codec.encode(line)),
+      // From the line's bytes, as the worker compresses a record it did not rewrite.
+      run: () => lineBytes.map((line) => codec.encode(line)),
     },
     {
       name: `decompress (${name})`,

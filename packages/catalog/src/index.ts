@@ -199,6 +199,7 @@ export {
   type OrderedReplyPoolOptions,
 } from './threads/ordered-reply-pool.ts'
 export { startWorker } from './threads/worker-start.ts'
+export { stopWorker } from './threads/worker-stop.ts'
 export { loadCatalogEmbedder, useLiteEmbedderFor } from './vectors/catalog-embedder.ts'
 export { isHeldOut } from './vectors/held-out-works.ts'
 export {

@@ -4,9 +4,7 @@
 // rather than never. Closing sends each worker its stop request and waits for it to exit, terminating one that
 // overstays. The record texts readers and the works' embedding run on it.
 import type { TransferListItem, Worker } from 'node:worker_threads'
-
-/** How long a worker asked to stop may take before it is terminated (it stops between requests). */
-const STOP_GRACE_MS = 30_000
+import { stopWorker } from './worker-stop.ts'
 
 interface Waiting<Value> {
   readonly resolve: (value: Value) => void
@@ -78,13 +76,6 @@ export class OrderedReplyPool<Request, Reply, Value> {
 
   /** Stops the workers once they have answered what they were sent. */
   async close(): Promise<void> {
-    await Promise.all(
-      this.#workers.map(async ({ worker, exited }) => {
-        worker.postMessage(this.#stop)
-        const overdue = setTimeout(() => void worker.terminate(), STOP_GRACE_MS)
-        await exited
-        clearTimeout(overdue)
-      }),
-    )
+    await Promise.all(this.#workers.map(({ worker, exited }) => stopWorker(worker, exited, this.#stop)))
   }
 }

@@ -4,7 +4,7 @@
 // described.
 import { availableParallelism } from 'node:os'
 import type { Worker } from 'node:worker_threads'
-import { startWorker } from '@oqlkit/catalog'
+import { startWorker, stopWorker } from '@oqlkit/catalog'
 import {
   errorOfFailedParse,
   type ParseDone,
@@ -17,17 +17,6 @@ import {
 import { runOnThisThread } from './same-thread-parse-runner.ts'
 
 export type { ParseDone, ParseListener } from './part-parser.ts'
-
-/** How long a worker asked to stop may take to reach a point where it can (the end of a chunk it reads). */
-const STOP_GRACE_MS = 30_000
-
-/** Asks a worker to stop, and terminates it only if it has not exited within the grace period. */
-async function stopWorker(worker: Worker, exited: Promise<unknown>): Promise<void> {
-  worker.postMessage({ kind: 'stop' } satisfies StopRequest)
-  const overdue = setTimeout(() => void worker.terminate(), STOP_GRACE_MS)
-  await exited
-  clearTimeout(overdue)
-}
 
 /**
  * Part files smaller than this in all are parsed on the main thread: starting a worker (loading the catalog
@@ -116,7 +105,9 @@ export async function runParseTasks(
       }
     })
   } finally {
-    await Promise.all(pool.map(({ worker, exited }) => stopWorker(worker, exited)))
+    await Promise.all(
+      pool.map(({ worker, exited }) => stopWorker(worker, exited, { kind: 'stop' } satisfies StopRequest)),
+    )
   }
   return results
 }

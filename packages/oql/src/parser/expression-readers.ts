@@ -28,7 +28,7 @@ import {
 // the same precedence table as the conditions (NOT > AND > OR) and give the same syntax nodes.
 
 /** Operands and the separators between them, read in a loop and reduced by the precedence table. */
-const readBoolean =
+export const readBoolean =
   <T extends { readonly span: { readonly start: number; readonly end: number } }>(
     readOperand: Reader<T>,
     readSeparator: Reader<Separator>,
@@ -51,7 +51,7 @@ const readBoolean =
   }
 
 /** `( inner )`; an unclosed group keeps what it read and says so. */
-const readGroup =
+export const readGroup =
   <T extends { readonly span: { readonly start: number; readonly end: number } }>(
     readInner: Reader<T>,
   ): Reader<GroupNode<T>> =>
@@ -69,7 +69,7 @@ const readGroup =
   }
 
 /** `not` prefixes, then the operand `read` finds (never fails: no operand is a missing value). */
-const readPrefixed =
+export const readPrefixed =
   <T extends { readonly span: { readonly start: number; readonly end: number } }>(
     read: Reader<T>,
   ): Reader<T> =>

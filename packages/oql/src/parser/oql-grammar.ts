@@ -1,7 +1,13 @@
 import { type EntityType, resolveEntityType } from '@oqlkit/oqo-schema'
 import P from 'parsimmon'
 import type { Span } from '../diagnostics/oql-diagnostic.ts'
-import { readSearchGroup, readValueGroup } from './expression-readers.ts'
+import {
+  readBoolean,
+  readGroup,
+  readPrefixed,
+  readSearchGroup,
+  readValueGroup,
+} from './expression-readers.ts'
 import { type FieldIndex, fieldIndexOf, MAX_FIELD_WORDS } from './field-index.ts'
 import type { Token } from './oql-lexer.ts'
 import type {
@@ -35,8 +41,6 @@ import {
   verbPhraseAt,
 } from './token-classes.ts'
 import {
-  booleanExpression,
-  choose,
   errorAt,
   keyword,
   pointAt,
@@ -50,12 +54,9 @@ import {
 } from './token-parsers.ts'
 import {
   isProximityStart,
-  negate,
   orMissing,
   type Reader,
-  readClose,
   readOperator,
-  readPrefixes,
   readRun,
   readScalar,
   readToClauseEnd,
@@ -79,16 +80,8 @@ import {
 
 type LookaheadVariant = 'conditions' | 'value' | 'search'
 
-interface EntityRules {
-  conditions: ConditionNode
-  operand: ConditionNode
-  clause: ConditionNode
-  listValue: ValueNode
-  singleValue: ValueNode
-  searchValue: SearchNode
-  directives: DirectiveNode[]
-  rest: Pick<QueryNode, 'corpus' | 'where' | 'directives' | 'trailing'>
-}
+/** What follows the entity: the parts of a query its entity's grammar reads. */
+type QueryRest = Pick<QueryNode, 'corpus' | 'where' | 'directives' | 'trailing'>
 
 const lowerWords = (tokens: readonly Token[], index: number): string[] => {
   const words: string[] = []
@@ -190,12 +183,7 @@ const looksLikeClause = (tokens: readonly Token[], index: number): boolean => {
   return false
 }
 
-const skipClause: P.Parser<Span | undefined> = scan(readToClauseEnd, 'the rest of the clause')
-const prefixes = scan(readPrefixes, "'not'").desc("the prefix 'not'")
-const operatorDescription =
-  'an operator: is, is not, has, does not have, >, >=, <, <=, is in collection, is similar to'
-
-const buildEntityGrammar = (entity: EntityType): P.TypedLanguage<EntityRules> => {
+const buildEntityGrammar = (entity: EntityType): P.Parser<QueryRest> => {
   const fields: FieldIndex = fieldIndexOf(entity)
 
   // Lookaheads ask for the field at the same token several times; remember the last text's answers.
@@ -335,173 +323,142 @@ const buildEntityGrammar = (entity: EntityType): P.TypedLanguage<EntityRules> =>
     return { value: { kind: 'unknown', token: current }, next: index + 1 }
   }
 
+  // The conditions are LL(1): each reader picks its branch by looking at the current token, and none of
+  // them fails (a broken clause is an error node), so they are plain readers like the expressions inside
+  // values (expression-readers.ts) rather than combinators: a query is mostly conditions, and a
+  // combinator per step made a parse about an eighth slower.
+
   // Values: `is` takes a list (bare or in a group), comparisons and `is similar to` one value.
-  const valueGroup = scan(readValueGroup, 'a value group').desc("a value group '( … )'")
-  const bareValue = scan(orMissing(readBare(readScalar, 'value')), 'a value').desc('a value')
-  const singleValue = scan(orMissing(readScalar), 'a value').desc('a value')
+  const readBareValue = readBare(readScalar, 'value')
+  const readListValue: Reader<ValueNode> = readPrefixed<ValueNode>((stream) =>
+    stream.tokens[stream.index]!.kind === 'lparen' ? readValueGroup(stream) : readBareValue(stream),
+  )
+  const readSingleValue: Reader<ValueNode> = (stream) =>
+    stream.tokens[stream.index]!.kind === 'lparen' ? readValueGroup(stream) : orMissing(readScalar)(stream)
+
   // Outside parentheses a search value is one term, after `not` a run of words (as the reference reads it).
-  const searchGroup = scan(readSearchGroup, 'a search group').desc("a search group '( … )'")
-  const bareGroup = scan(readBare(readSearchGroup, 'search'), 'a search group')
-  const bareTerm = scan(orMissing(readBare(searchAtom(readWord), 'search')), 'a search term').desc(
-    'a search term',
+  const readBareGroup = readBare(readSearchGroup, 'search')
+  const readBareRun = readBare(searchAtom(readRun), 'search')
+  const readBareTerm = orMissing(readBare(searchAtom(readWord), 'search'))
+  const readNegatedSearch: Reader<SearchNode> = readPrefixed<SearchNode>((stream) =>
+    stream.tokens[stream.index]!.kind === 'lparen' ? readBareGroup(stream) : readBareRun(stream),
   )
-  const bareRun = scan(orMissing(readBare(searchAtom(readRun), 'search')), 'a search term').desc(
-    'a search term',
+  const readSearchValue: Reader<SearchNode> = (stream) => {
+    const current = stream.tokens[stream.index]!
+    if (current.kind === 'lparen') return readSearchGroup(stream)
+    return isWord(current, 'not') || current.kind === 'bang'
+      ? readNegatedSearch(stream)
+      : readBareTerm(stream)
+  }
+
+  const valueReaderFor = (operatorNode: OperatorNode): Reader<ValueNode | SearchNode> =>
+    operatorNode.family === 'search'
+      ? readSearchValue
+      : operatorNode.family === 'list'
+        ? readListValue
+        : readSingleValue
+
+  /** The operator after a field and its value, or the problem in its place and the text it skips. */
+  const readClauseRest =
+    (rowSubject: boolean): Reader<ClauseRest> =>
+    (stream) => {
+      const found = readOperatorOrProblem(rowSubject)(stream)!
+      const at = { tokens: stream.tokens, index: found.next }
+      if (found.value.kind === 'operator') {
+        const value = valueReaderFor(found.value)(at)!
+        return { value: { operatorNode: found.value, value: value.value }, next: value.next }
+      }
+      const skipped = readToClauseEnd(at)!
+      return { value: { operatorError: found.value, skipped: skipped.value }, next: skipped.next }
+    }
+  const readPlainRest = readClauseRest(false)
+  const readRowSubjectRest = readClauseRest(true)
+
+  const readClause: Reader<ConditionNode> = (stream) => {
+    const { value: head, next } = readClauseHead(stream)!
+    const at = { tokens: stream.tokens, index: next }
+    switch (head.kind) {
+      case 'verb': {
+        const value = readListValue(at)!
+        return {
+          value: clauseWith(head.node, impliedOperatorAt(head.node.span.end), value.value),
+          next: value.next,
+        }
+      }
+      case 'field': {
+        const rest = (head.node.entry.value?.rowSubject === true ? readRowSubjectRest : readPlainRest)(at)!
+        return { value: clauseOf(head.node, rest.value), next: rest.next }
+      }
+      case 'bad-verb': {
+        const skipped = readToClauseEnd(at)!
+        const found = skipped.value === undefined ? head.token.text : `${head.token.text} …`
+        return { value: errorAt('OQL_BAD_VERB_PHRASE', spanOf(head.token), found), next: skipped.next }
+      }
+      case 'none':
+        return { value: head.error, next }
+      case 'unknown': {
+        const skipped = readToClauseEnd(at)!
+        const found = head.token.kind === 'string' ? `"${head.token.text}"` : head.token.text
+        return { value: errorAt('OQL_UNKNOWN_FIELD', spanOf(head.token), found), next: skipped.next }
+      }
+    }
+  }
+
+  // `( conditions )` or a clause, after any `not` prefixes.
+  const readOperand: Reader<ConditionNode> = readPrefixed<ConditionNode>((stream) =>
+    stream.tokens[stream.index]!.kind === 'lparen' ? readConditionGroup(stream) : readClause(stream),
   )
+  const readConditions: Reader<ConditionNode> = readBoolean(readOperand, andSeparator)
+  const readConditionGroup: Reader<ConditionNode> = readGroup(readConditions)
+  const conditions = scan(readConditions, 'a condition').desc('a condition: a field, an operator and a value')
 
-  return P.createLanguage<EntityRules>({
-    conditions: (r) =>
-      booleanExpression(r.operand, scan(andSeparator, "'and' or 'or'").desc("'and' or 'or'")),
+  const directives = P.alt<DirectiveNode | null>(
+    punctuation('semicolon', "';'").map(() => null),
+    groupBy(fields),
+    sample,
+  )
+    .many()
+    .map((found) => found.filter((directive): directive is DirectiveNode => directive !== null))
 
-    operand: (r) => {
-      const conditionGroup = P.seqMap(
-        punctuation('lparen', "'('"),
-        r.conditions,
-        scan(readClose, "')'").desc("a closing parenthesis ')'"),
-        (open, inner, close): ConditionNode => {
-          const span = spanFrom(open, close.end)
-          return close.error === undefined
-            ? { kind: 'group', inner, closed: close.closed, span }
-            : { kind: 'group', inner, closed: close.closed, span, error: close.error }
-        },
-      )
-      return P.seqMap(
-        prefixes,
-        choose<ConditionNode>(({ tokens, index }) =>
-          tokens[index]!.kind === 'lparen' ? conditionGroup : r.clause,
-        ),
-        (found, operand) => negate(found, operand),
-      )
+  return P.seqMap(
+    corpusFor(entity).atMost(1),
+    P.seqMap(
+      keyword('where'),
+      conditions,
+      (where, conditions): WhereNode => ({
+        kind: 'where',
+        span: spanFrom(where, conditions.span),
+        conditions,
+      }),
+    ).atMost(1),
+    directives,
+    scan(({ tokens, index }): Scanned<SyntaxErrorNode | null> => {
+      const current = tokens[index]!
+      if (current.kind === 'end') return { value: null, next: index }
+      // Anything left is not OQL; a `)` here closes nothing, and a condition after a `;` is one
+      // joined with a semicolon instead of and/or (`year is 2020; type is article`).
+      const code =
+        current.kind === 'rparen'
+          ? 'OQL_UNBALANCED_PARENS'
+          : tokens[index - 1]?.kind === 'semicolon' && startsCondition(tokens, index, 'conditions')
+            ? 'OQL_IMPLICIT_ADJACENCY'
+            : 'OQL_TRAILING_TOKENS'
+      return { value: errorAt(code, spanOf(current), current.text), next: tokens.length - 1 }
+    }, 'the end of the query'),
+    ([corpus], [where], directives, trailing) => {
+      const rest: { -readonly [K in keyof QueryRest]: QueryRest[K] } = { directives }
+      if (corpus !== undefined) rest.corpus = corpus
+      if (where !== undefined) rest.where = where
+      // Only a condition right after the conditions is adjacent to them; after a directive, or with
+      // no where at all, it is text out of place.
+      if (trailing !== null)
+        rest.trailing =
+          trailing.code === 'OQL_IMPLICIT_ADJACENCY' && (where === undefined || directives.length > 0)
+            ? { ...trailing, code: 'OQL_TRAILING_TOKENS' }
+            : trailing
+      return rest
     },
-
-    clause: (r) => {
-      const valueFor = (operatorNode: OperatorNode): P.Parser<ValueNode | SearchNode> =>
-        operatorNode.family === 'search'
-          ? r.searchValue
-          : operatorNode.family === 'list'
-            ? r.listValue
-            : r.singleValue
-      const afterField = (rowSubject: boolean): P.Parser<ClauseRest> =>
-        scan(readOperatorOrProblem(rowSubject), 'an operator')
-          .desc(operatorDescription)
-          .chain(
-            (found): P.Parser<ClauseRest> =>
-              found.kind === 'operator'
-                ? valueFor(found).map((value) => ({ operatorNode: found, value }))
-                : skipClause.map((skipped) => ({ operatorError: found, skipped })),
-          )
-      const plain = afterField(false)
-      const rowSubject = afterField(true)
-      return scan(readClauseHead, 'a condition')
-        .desc('a condition: a field, an operator and a value')
-        .chain((head): P.Parser<ConditionNode> => {
-          switch (head.kind) {
-            case 'verb':
-              return r.listValue.map((value) =>
-                clauseWith(head.node, impliedOperatorAt(head.node.span.end), value),
-              )
-            case 'field':
-              return (head.node.entry.value?.rowSubject === true ? rowSubject : plain).map((rest) =>
-                clauseOf(head.node, rest),
-              )
-            case 'bad-verb':
-              return skipClause.map((skipped) =>
-                errorAt(
-                  'OQL_BAD_VERB_PHRASE',
-                  spanOf(head.token),
-                  skipped === undefined ? head.token.text : `${head.token.text} …`,
-                ),
-              )
-            case 'none':
-              return P.succeed(head.error)
-            case 'unknown':
-              return skipClause.map(() =>
-                errorAt(
-                  'OQL_UNKNOWN_FIELD',
-                  spanOf(head.token),
-                  head.token.kind === 'string' ? `"${head.token.text}"` : head.token.text,
-                ),
-              )
-          }
-        })
-    },
-
-    // `is in collection not col_x` and `it cites not W1` negate the value as `is not` does.
-    listValue: () =>
-      P.seqMap(
-        prefixes,
-        choose<ValueNode>(({ tokens, index }) => (tokens[index]!.kind === 'lparen' ? valueGroup : bareValue)),
-        (found, value): ValueNode => negate(found, value),
-      ),
-
-    singleValue: () =>
-      choose<ValueNode>(({ tokens, index }) => (tokens[index]!.kind === 'lparen' ? valueGroup : singleValue)),
-
-    searchValue: () => {
-      const negated = P.seqMap(
-        prefixes,
-        choose<SearchNode>(({ tokens, index }) => (tokens[index]!.kind === 'lparen' ? bareGroup : bareRun)),
-        (found, value): SearchNode => negate(found, value),
-      )
-      return choose<SearchNode>(({ tokens, index }) => {
-        const current = tokens[index]!
-        if (current.kind === 'lparen') return searchGroup
-        return isWord(current, 'not') || current.kind === 'bang' ? negated : bareTerm
-      })
-    },
-
-    directives: () =>
-      P.alt<DirectiveNode | null>(
-        punctuation('semicolon', "';'").map(() => null),
-        groupBy(fields),
-        sample,
-      )
-        .many()
-        .map((directives) =>
-          directives.filter((directive): directive is DirectiveNode => directive !== null),
-        ),
-
-    rest: (r) =>
-      P.seqMap(
-        corpusFor(entity).atMost(1),
-        P.seqMap(
-          keyword('where'),
-          r.conditions,
-          (where, conditions): WhereNode => ({
-            kind: 'where',
-            span: spanFrom(where, conditions.span),
-            conditions,
-          }),
-        ).atMost(1),
-        r.directives,
-        scan(({ tokens, index }): Scanned<SyntaxErrorNode | null> => {
-          const current = tokens[index]!
-          if (current.kind === 'end') return { value: null, next: index }
-          // Anything left is not OQL; a `)` here closes nothing, and a condition after a `;` is one
-          // joined with a semicolon instead of and/or (`year is 2020; type is article`).
-          const code =
-            current.kind === 'rparen'
-              ? 'OQL_UNBALANCED_PARENS'
-              : tokens[index - 1]?.kind === 'semicolon' && startsCondition(tokens, index, 'conditions')
-                ? 'OQL_IMPLICIT_ADJACENCY'
-                : 'OQL_TRAILING_TOKENS'
-          return { value: errorAt(code, spanOf(current), current.text), next: tokens.length - 1 }
-        }, 'the end of the query'),
-        ([corpus], [where], directives, trailing) => {
-          const rest: { -readonly [K in keyof EntityRules['rest']]: EntityRules['rest'][K] } = { directives }
-          if (corpus !== undefined) rest.corpus = corpus
-          if (where !== undefined) rest.where = where
-          // Only a condition right after the conditions is adjacent to them; after a directive, or with
-          // no where at all, it is text out of place.
-          if (trailing !== null)
-            rest.trailing =
-              trailing.code === 'OQL_IMPLICIT_ADJACENCY' && (where === undefined || directives.length > 0)
-                ? { ...trailing, code: 'OQL_TRAILING_TOKENS' }
-                : trailing
-          return rest
-        },
-      ),
-  })
+  )
 }
 
 // Directives ---------------------------------------------------------------------------------------
@@ -616,10 +573,10 @@ const corpusFor = (entity: EntityType): P.Parser<CorpusNode> =>
 
 // The query --------------------------------------------------------------------------------------------
 
-const GRAMMARS = new Map<EntityType, P.TypedLanguage<EntityRules>>()
+const GRAMMARS = new Map<EntityType, P.Parser<QueryRest>>()
 
 /** The grammar of everything after the entity, built on first use for each entity type and kept. */
-export const entityGrammar = (entity: EntityType): P.TypedLanguage<EntityRules> => {
+export const entityGrammar = (entity: EntityType): P.Parser<QueryRest> => {
   let grammar = GRAMMARS.get(entity)
   if (grammar === undefined) {
     grammar = buildEntityGrammar(entity)
@@ -662,7 +619,7 @@ export const queryParser: P.Parser<QueryNode> = entityNode.chain((entity): P.Par
       }),
       'anything',
     )
-  return entityGrammar(entity.entity).rest.map((rest): QueryNode => {
+  return entityGrammar(entity.entity).map((rest): QueryNode => {
     let end = entity.span.end
     for (const node of [rest.trailing, ...rest.directives, rest.where, rest.corpus])
       if (node !== undefined) end = Math.max(end, node.span.end)

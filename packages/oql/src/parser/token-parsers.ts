@@ -58,10 +58,6 @@ export const scan = <T>(
     return P.makeSuccess(lexed.tokens[Math.min(result.next, lexed.tokens.length - 1)]!.start, result.value)
   })
 
-/** Runs the parser `pick` chooses by looking at the current token (LL dispatch, no backtracking). */
-export const choose = <T>(pick: (stream: TokenStream) => P.Parser<T>): P.Parser<T> =>
-  scan((stream) => ({ value: pick(stream), next: stream.index }), 'anything').chain((parser) => parser)
-
 /** One token that `accept` turns into a value. */
 export const token = <T>(accept: (token: Token) => T | undefined, expected: string): P.Parser<T> =>
   scan(({ tokens, index }) => {
@@ -135,10 +131,3 @@ export const reduceByPrecedence = <T extends { readonly span: Span }>(
   // The node types that use this table all include their own branch node.
   return branch as unknown as T
 }
-
-/** Operands joined by separators, reduced by the precedence table. */
-export const booleanExpression = <T extends { readonly span: Span }>(
-  operand: P.Parser<T>,
-  separator: P.Parser<Separator>,
-): P.Parser<T> =>
-  P.seqMap(operand, P.seq(separator, operand).many(), (first, rest) => reduceByPrecedence(first, rest))

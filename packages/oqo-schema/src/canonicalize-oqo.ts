@@ -190,3 +190,14 @@ export const canonicalizeOqo = (oqo: Oqo, options: CanonicalizeOptions = {}): Oq
   if (oqo.seed !== undefined && oqo.seed !== null) canonical.seed = String(oqo.seed)
   return canonical
 }
+
+/**
+ * `canonicalizeOqo(canonical, { sortOperands: true })` of an OQO that `canonicalizeOqo` returned (in either
+ * mode), without normalising it again: canonicalisation is idempotent, so only the operands' order is left
+ * to change. For code that holds the canonical form in the user's order and needs the sorted one too
+ * (`translate` prints the one and writes the URL from the other).
+ */
+export const sortCanonicalOqo = (canonical: Oqo): Oqo =>
+  canonical.filter_rows === undefined
+    ? canonical
+    : { ...canonical, filter_rows: sortFilters(canonical.filter_rows) }

@@ -3,7 +3,7 @@
 // registry half (everything but validation) is also `@oqlkit/oqo-schema/registry`, which loads no arktype.
 
 export { MAX_JSON_DEPTH, parseBoundedJson } from './bounded-json.ts'
-export { type CanonicalizeOptions, canonicalizeOqo } from './canonicalize-oqo.ts'
+export { type CanonicalizeOptions, canonicalizeOqo, sortCanonicalOqo } from './canonicalize-oqo.ts'
 export {
   type DiagnosticSeverity,
   formatPath,

@@ -5,6 +5,7 @@ import {
   type LeafFilter,
   type Oqo,
   resolveColumn,
+  sortCanonicalOqo,
   validateOqo,
 } from '@oqlkit/oqo-schema'
 import { oqoArbitrary } from '@oqlkit/oqo-schema/testing'
@@ -122,6 +123,17 @@ describe('OQO properties', () => {
         expect(canonicalizeOqo(once, { sortOperands })).toEqual(once)
       }),
       { numRuns: 300 },
+    )
+  })
+
+  it('sorting a canonical form is its sorted canonical form, from either mode', () => {
+    fc.assert(
+      fc.property(oqoArbitrary(), fc.boolean(), (oqo, sortOperands) => {
+        const canonical = canonicalizeOqo(oqo, { sortOperands })
+        expect(JSON.stringify(sortCanonicalOqo(canonical))).toBe(
+          JSON.stringify(canonicalizeOqo(oqo, { sortOperands: true })),
+        )
+      }),
     )
   })
 

@@ -55,6 +55,7 @@ it('exports exactly its public API', () => {
       "resolveColumn",
       "resolveEntityType",
       "similarity",
+      "sortCanonicalOqo",
       "suggestColumns",
       "suggestVocabularyCode",
       "validateOqo",
@@ -92,6 +93,7 @@ it('exports from /registry all of the main entry but validation and JSON reading
       "oqoValidator",
       "parseBoundedJson",
       "readOqo",
+      "sortCanonicalOqo",
       "validateOqo",
     ]
   `)

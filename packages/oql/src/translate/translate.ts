@@ -1,9 +1,9 @@
 import {
-  canonicalizeOqo,
   type Oqo,
   type OqoDiagnostic,
   parseBoundedJson,
   readOqo,
+  sortCanonicalOqo,
   validateOqo,
 } from '@oqlkit/oqo-schema'
 import { parseOql } from '../parser/index.ts'
@@ -152,7 +152,7 @@ export const translate = (
       const warnings = parsed.diagnostics.filter((diagnostic) => diagnostic.severity !== 'error')
       return failure(errors.map(validationError), warnings.map(warningOf), parsed.oqo ?? null)
     }
-    const sorted = canonicalizeOqo(parsed.oqo, { sortOperands: true })
+    const sorted = sortCanonicalOqo(parsed.oqo)
     return render(parsed.oqo, sorted, parsed.warnings.map(warningOf), options)
   }
 
@@ -163,7 +163,7 @@ export const translate = (
     const result = readOqo(value)
     if (!result.ok)
       return failure(result.errors.map(validationError), result.warnings.map(warningOf), value as Oqo)
-    const sorted = canonicalizeOqo(result.oqo, { sortOperands: true })
+    const sorted = sortCanonicalOqo(result.oqo)
     return render(result.oqo, sorted, result.warnings.map(warningOf), options)
   }
 

@@ -24,8 +24,6 @@ export interface LexedOql {
   readonly text: string
   /** The tokens, always ending with an `end` token at the text's length. */
   readonly tokens: readonly Token[]
-  /** The token that starts at each offset (-1 elsewhere), so parsers can address tokens by offset. */
-  readonly tokenAt: Int32Array
   /** The deepest nesting of parentheses. */
   readonly depth: number
   /** An unterminated string or annotation: the text cannot be parsed. */
@@ -35,6 +33,7 @@ export interface LexedOql {
 // “ ” „ ‟ and the fullwidth quote are the same delimiter as ". Each is one UTF-16 unit, so offsets stay.
 const TYPOGRAPHIC_QUOTES = /[\u201C\u201D\u201E\u201F\uFF02]/g
 const TYPOGRAPHIC_APOSTROPHES = /[\u2018\u2019\u02BC]/g
+const TYPOGRAPHIC_APOSTROPHE = /[\u2018\u2019\u02BC]/
 
 // The lexer rules, in the order they are tried at each offset:
 // - whitespace separates tokens;
@@ -52,11 +51,12 @@ const PUNCTUATION: Readonly<Record<string, TokenKind>> = {
 
 const SPACE = /\s/
 
-const isSpace = (code: number, char: string): boolean =>
-  code === 32 || (code >= 9 && code <= 13) || (code > 127 && SPACE.test(char))
+// The character is made a string only past ASCII, where the Unicode spaces are.
+const isSpace = (code: number): boolean =>
+  code === 32 || (code >= 9 && code <= 13) || (code > 127 && SPACE.test(String.fromCharCode(code)))
 
 // Characters that end a word: whitespace, quotes, brackets, parentheses, comma, semicolon and bang.
-const isWordEnd = (code: number, char: string): boolean =>
+const isWordEnd = (code: number): boolean =>
   code === 34 ||
   code === 91 ||
   code === 93 ||
@@ -65,16 +65,14 @@ const isWordEnd = (code: number, char: string): boolean =>
   code === 44 ||
   code === 59 ||
   code === 33 ||
-  isSpace(code, char)
+  isSpace(code)
 
 export const normalizeQuotes = (text: string): string => text.replace(TYPOGRAPHIC_QUOTES, '"')
 
 /** The form keywords and field names are compared in: lower case, typographic apostrophes made plain. */
 export const keywordForm = (text: string): string => {
   const lower = text.toLowerCase()
-  return lower.includes('\u2019') || lower.includes('\u2018') || lower.includes('\u02bc')
-    ? lower.replace(TYPOGRAPHIC_APOSTROPHES, "'")
-    : lower
+  return TYPOGRAPHIC_APOSTROPHE.test(lower) ? lower.replace(TYPOGRAPHIC_APOSTROPHES, "'") : lower
 }
 
 const makeToken = (
@@ -95,7 +93,6 @@ export const lexOql = (input: string): LexedOql => {
   const text = normalizeQuotes(input)
   const length = text.length
   const tokens: Token[] = []
-  const tokenAt = new Int32Array(length + 1).fill(-1)
   let offset = 0
   let annotation: Span | undefined
   let depth = 0
@@ -103,7 +100,7 @@ export const lexOql = (input: string): LexedOql => {
   while (offset < length) {
     const char = text[offset]!
     const code = text.charCodeAt(offset)
-    if (isSpace(code, char)) {
+    if (isSpace(code)) {
       offset++
       continue
     }
@@ -111,7 +108,7 @@ export const lexOql = (input: string): LexedOql => {
     if (char === '[') {
       const close = text.indexOf(']', offset + 1)
       if (close === -1)
-        return lexError(text, tokens, tokenAt, {
+        return lexError(text, tokens, {
           code: 'OQL_UNTERMINATED_ANNOTATION',
           span: { start: offset, end: length },
           problem: `The annotation [ starting at offset ${offset} is never closed`,
@@ -125,14 +122,13 @@ export const lexOql = (input: string): LexedOql => {
       while (text.charCodeAt(contentStart) === 34) contentStart++
       const close = text.indexOf('"', contentStart)
       if (close === -1)
-        return lexError(text, tokens, tokenAt, {
+        return lexError(text, tokens, {
           code: 'OQL_UNTERMINATED_STRING',
           span: { start: offset, end: length },
           problem: `The string starting at offset ${offset} has no closing quote`,
         })
       let end = close + 1
       while (text.charCodeAt(end) === 34) end++
-      tokenAt[start] = tokens.length
       tokens.push(makeToken('string', text.slice(contentStart, close), start, end, annotation))
       annotation = undefined
       offset = end
@@ -142,7 +138,6 @@ export const lexOql = (input: string): LexedOql => {
     if (punctuation !== undefined) {
       if (punctuation === 'lparen') maxDepth = Math.max(maxDepth, ++depth)
       else if (punctuation === 'rparen') depth = Math.max(0, depth - 1)
-      tokenAt[start] = tokens.length
       tokens.push(makeToken(punctuation, char, start, start + 1, annotation))
       annotation = undefined
       offset++
@@ -150,20 +145,17 @@ export const lexOql = (input: string): LexedOql => {
     }
     // A word; a stray `]` belongs to no annotation and starts one.
     offset++
-    while (offset < length && !isWordEnd(text.charCodeAt(offset), text[offset]!)) offset++
-    tokenAt[start] = tokens.length
+    while (offset < length && !isWordEnd(text.charCodeAt(offset))) offset++
     tokens.push(makeToken('word', text.slice(start, offset), start, offset, annotation))
     annotation = undefined
   }
-  tokenAt[length] = tokens.length
   tokens.push(makeToken('end', '', length, length, annotation))
-  return { text, tokens, tokenAt, depth: maxDepth }
+  return { text, tokens, depth: maxDepth }
 }
 
-const lexError = (text: string, tokens: Token[], tokenAt: Int32Array, error: ProblemReport): LexedOql => {
-  tokenAt[text.length] = tokens.length
+const lexError = (text: string, tokens: Token[], error: ProblemReport): LexedOql => {
   tokens.push({ kind: 'end', text: '', lower: '', start: text.length, end: text.length })
-  return { text, tokens, tokenAt, depth: 0, error }
+  return { text, tokens, depth: 0, error }
 }
 
 /** How a token reads in a message: a word as written, a string with its quotes, end of text as such. */

@@ -21,12 +21,20 @@ export const lexedOf = (input: string): LexedOql => {
   return lastLexed
 }
 
-/** The index of the token at an offset (the next one, should the offset fall between tokens). */
+/**
+ * The index of the token at an offset (the next one, should the offset fall between tokens): a binary
+ * search over the token starts, which are ascending and end with the `end` token at the text's length.
+ */
 const tokenIndexAt = (lexed: LexedOql, offset: number): number => {
-  const direct = lexed.tokenAt[offset]
-  if (direct !== undefined && direct >= 0) return direct
-  const found = lexed.tokens.findIndex((token) => token.start >= offset)
-  return found === -1 ? lexed.tokens.length - 1 : found
+  const { tokens } = lexed
+  let low = 0
+  let high = tokens.length - 1
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (tokens[middle]!.start < offset) low = middle + 1
+    else high = middle
+  }
+  return low
 }
 
 /** Where a primitive stands: the tokens and the index of the current one. */

@@ -41,12 +41,25 @@ const TYPOGRAPHIC_APOSTROPHE = /[\u2018\u2019\u02BC]/
 // - `"…"` is a string; a run of quotes is one delimiter, so """x""" reads like "x" (§3.2);
 // - ( ) , ; ! are tokens of their own;
 // - a word is any run of other characters (`title/abstract`, `10.1021/es052595+`, `>=`, `it's`).
-const PUNCTUATION: Readonly<Record<string, TokenKind>> = {
-  '(': 'lparen',
-  ')': 'rparen',
-  ',': 'comma',
-  ';': 'semicolon',
-  '!': 'bang',
+// The lexer reads character codes, not one-character strings: it visits every character of the text.
+const OPEN_BRACKET = 91
+const QUOTE = 34
+
+const punctuationOf = (code: number): TokenKind | undefined => {
+  switch (code) {
+    case 40:
+      return 'lparen'
+    case 41:
+      return 'rparen'
+    case 44:
+      return 'comma'
+    case 59:
+      return 'semicolon'
+    case 33:
+      return 'bang'
+    default:
+      return undefined
+  }
 }
 
 const SPACE = /\s/
@@ -55,17 +68,13 @@ const SPACE = /\s/
 const isSpace = (code: number): boolean =>
   code === 32 || (code >= 9 && code <= 13) || (code > 127 && SPACE.test(String.fromCharCode(code)))
 
-// Characters that end a word: whitespace, quotes, brackets, parentheses, comma, semicolon and bang.
-const isWordEnd = (code: number): boolean =>
-  code === 34 ||
-  code === 91 ||
-  code === 93 ||
-  code === 40 ||
-  code === 41 ||
-  code === 44 ||
-  code === 59 ||
-  code === 33 ||
-  isSpace(code)
+// Characters that end a word: whitespace, quotes, brackets, parentheses, comma, semicolon and bang. The
+// ASCII ones are looked up in a table (a word's every character is tested).
+const ENDS_WORD = new Uint8Array(128)
+for (const end of '"[](),;!') ENDS_WORD[end.charCodeAt(0)] = 1
+for (let code = 0; code < 128; code++) if (isSpace(code)) ENDS_WORD[code] = 1
+
+const isWordEnd = (code: number): boolean => (code < 128 ? ENDS_WORD[code] === 1 : isSpace(code))
 
 export const normalizeQuotes = (text: string): string => text.replace(TYPOGRAPHIC_QUOTES, '"')
 
@@ -98,14 +107,13 @@ export const lexOql = (input: string): LexedOql => {
   let depth = 0
   let maxDepth = 0
   while (offset < length) {
-    const char = text[offset]!
     const code = text.charCodeAt(offset)
     if (isSpace(code)) {
       offset++
       continue
     }
     const start = offset
-    if (char === '[') {
+    if (code === OPEN_BRACKET) {
       const close = text.indexOf(']', offset + 1)
       if (close === -1)
         return lexError(text, tokens, {
@@ -117,9 +125,9 @@ export const lexOql = (input: string): LexedOql => {
       offset = close + 1
       continue
     }
-    if (char === '"') {
+    if (code === QUOTE) {
       let contentStart = offset + 1
-      while (text.charCodeAt(contentStart) === 34) contentStart++
+      while (text.charCodeAt(contentStart) === QUOTE) contentStart++
       const close = text.indexOf('"', contentStart)
       if (close === -1)
         return lexError(text, tokens, {
@@ -128,17 +136,17 @@ export const lexOql = (input: string): LexedOql => {
           problem: `The string starting at offset ${offset} has no closing quote`,
         })
       let end = close + 1
-      while (text.charCodeAt(end) === 34) end++
+      while (text.charCodeAt(end) === QUOTE) end++
       tokens.push(makeToken('string', text.slice(contentStart, close), start, end, annotation))
       annotation = undefined
       offset = end
       continue
     }
-    const punctuation = PUNCTUATION[char]
+    const punctuation = punctuationOf(code)
     if (punctuation !== undefined) {
       if (punctuation === 'lparen') maxDepth = Math.max(maxDepth, ++depth)
       else if (punctuation === 'rparen') depth = Math.max(0, depth - 1)
-      tokens.push(makeToken(punctuation, char, start, start + 1, annotation))
+      tokens.push(makeToken(punctuation, text[offset]!, start, start + 1, annotation))
       annotation = undefined
       offset++
       continue

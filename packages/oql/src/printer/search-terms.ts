@@ -23,6 +23,9 @@ const RUN_KEYWORDS: ReadonlySet<string> = new Set([...VALUE_KEYWORDS, 'stemmed',
 // (`!`, and `~ | \` since #865), and wildcards need an exact column. A stemmed value never means them.
 const NOT_IN_BARE_WORDS = /[?*|()[\],;"!~\\]/g
 
+// One word that needs no cleaning: most values of long or-lists, printed without splitting and cleaning.
+const PLAIN_WORD = /^[^\s?*|()[\],;"!~\\]+$/
+
 const PROXIMITY = /^"([^"]*)"~(\d+)((?:~"[^"]*")+)$/
 const PHRASE_SLOP = /^"([^"]*)"~(\d+)$/
 const PHRASE = /^"([^"]*)"$/
@@ -77,6 +80,13 @@ const quotedSurface = (value: string, context: SearchTermContext): SearchSurface
 }
 
 const wordsSurface = (value: string, context: SearchTermContext): SearchSurface => {
+  // What the general path below gives a single plain word, without splitting it into one.
+  if (PLAIN_WORD.test(value)) {
+    if (context.exact) return { kind: 'term', tokens: [word(quoted(value))] }
+    return RUN_KEYWORDS.has(value.toLowerCase())
+      ? { kind: 'term', tokens: stemmedPhrase(value, context) }
+      : { kind: 'term', tokens: [word(value)] }
+  }
   const words = value.split(WHITESPACE_RUN).filter((text) => text !== '')
   if (context.exact) {
     // Several bare words on an exact column are one exact word each, ANDed (as the parser splits them).

@@ -333,8 +333,9 @@ const buildEntityGrammar = (entity: EntityType): P.Parser<QueryRest> => {
   const readListValue: Reader<ValueNode> = readPrefixed<ValueNode>((stream) =>
     stream.tokens[stream.index]!.kind === 'lparen' ? readValueGroup(stream) : readBareValue(stream),
   )
+  const readScalarOrMissing = orMissing(readScalar)
   const readSingleValue: Reader<ValueNode> = (stream) =>
-    stream.tokens[stream.index]!.kind === 'lparen' ? readValueGroup(stream) : orMissing(readScalar)(stream)
+    stream.tokens[stream.index]!.kind === 'lparen' ? readValueGroup(stream) : readScalarOrMissing(stream)
 
   // Outside parentheses a search value is one term, after `not` a run of words (as the reference reads it).
   const readBareGroup = readBare(readSearchGroup, 'search')

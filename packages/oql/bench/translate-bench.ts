@@ -60,6 +60,7 @@ const measure = (name: string, inputs: readonly object[]): void => {
   )
 }
 
-console.log(`node ${process.version}, one core, ${import.meta.resolve('@oqlkit/oql').includes('/dist/') ? 'the built package' : 'the source'}`)
+const measured = import.meta.resolve('@oqlkit/oql').includes('/dist/') ? 'the built package' : 'the source'
+console.log(`node ${process.version}, one core, ${measured}`)
 measure('OQL → result', oqlInputs)
 measure('URL → result', urlInputs)

@@ -2,7 +2,7 @@
 // from the snapshot's own files, not by the code under test), --sql prints the statements, and bad input is
 // an error that says what was wrong.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { openDuckDbDatabase } from '@oqlkit/adapter-duckdb'
 import { type CommandContext, runCli } from '@oqlkit/cli'
 import { coreWorks } from '@oqlkit/http/test-support'
-import { sharedSampleCatalog } from '@oqlkit/ingest/test-support'
+import { ingestCoreFixture, partsOf, sharedSampleCatalog, work } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runQueryCommand } from '../src/commands/query-command.ts'
 
@@ -149,6 +149,45 @@ describe('oqlkit query', () => {
     expect(lines).toContain('-- parameters: [2020,1001]')
     expect(statements[1]).toMatch(/^SELECT count\(\*\)/)
     expect(lines).toContain('-- parameters: [2020]')
+  })
+
+  it('--sql of a search by meaning runs the search first: the works it finds are the parameters', async () => {
+    const text = '/works?search.semantic=climate%20change%20adaptation'
+    const found = await queryToStdout([text, '--format', 'jsonl'])
+    expect(found.exitCode).toBe(0)
+    const ids = found.output
+      .trim()
+      .split('\n')
+      .map((line) => String((JSON.parse(line) as { id: string }).id).replace('https://openalex.org/', ''))
+    expect(ids.length, 'the sample has works near the text').toBeGreaterThan(0)
+    const result = await query(text, '--sql')
+    expect(result.exitCode).toBe(0)
+    const lines = (result.stdout ?? '').split('\n')
+    const parameters = lines.filter((line) => line.startsWith('-- parameters: '))
+    expect(parameters).toHaveLength(2)
+    const bound = JSON.parse(parameters[0]!.slice('-- parameters: '.length)) as unknown[]
+    for (const id of ids) expect(bound).toContain(id)
+  })
+
+  it('says what a catalog lacks for a search it cannot run, and leaves --out as it was', async () => {
+    const coreDir = await ingestCoreFixture(
+      join(dir, 'core'),
+      partsOf('works', [work(1, '2026-01-01'), work(2, '2026-01-01')]),
+    )
+    const out = join(dir, 'kept.jsonl')
+    writeFileSync(out, 'what was there\n')
+    for (const [text, missing] of [
+      ['/works?search.semantic=climate', 'no vectors of works'],
+      ['works where title has climate', 'search index'],
+    ] as const)
+      for (const extra of [[], ['--sql'], ['--format', 'table'], ['--out', out]]) {
+        const result = await runCli(['query', text, '--catalog', coreDir, ...extra], SILENT)
+        expect(result.exitCode, `${text} ${extra.join(' ')}`).toBe(1)
+        expect(result.stderr).toMatch(/^oqlkit query: /)
+        expect(result.stderr).toContain(missing)
+        expect(result.stderr).not.toContain('    at ')
+      }
+    expect(readFileSync(out, 'utf8')).toBe('what was there\n')
   })
 
   it('answers a bad query with its diagnostic, and bad usage with exit 2', async () => {

@@ -120,8 +120,16 @@ export interface DuckDbAdapterOptions {
 }
 
 export interface DuckDbAdapter extends StorageAdapter {
-  /** The statements a plan compiles to, without running them (semantic searches need their inputs). */
+  /**
+   * The statements a plan compiles to, without running them. A plan that searches by meaning needs the works
+   * its searches find (`semanticInputs`): they are bound as the statements' parameters.
+   */
   compile(plan: QueryPlan, semantic?: SemanticInputs): CompiledQuery
+  /**
+   * What a plan's semantic searches find, as a query of the plan finds them before its statements run: each
+   * text embedded, then its nearest works among the plan's candidates. Nothing for a plan without one.
+   */
+  semanticInputs(plan: QueryPlan, options?: QueryOptions): Promise<SemanticInputs>
 }
 
 /** What semantic search needs at query time: the embedder of query texts and the works' vectors. */
@@ -280,6 +288,8 @@ export function duckDbAdapterOver(
   return {
     capabilities,
     compile: (plan, semantic) => compiler.compile(plan, semantic),
+    semanticInputs: (plan, options) =>
+      findSemanticMatches(statementsOf(shared, options?.signal), compiler, plan, semantic, options?.signal),
     async queryRows(plan: QueryPlan, options?: QueryOptions): Promise<RowsResult> {
       const db = statementsOf(shared, options?.signal)
       const query = compiler.compileRows(

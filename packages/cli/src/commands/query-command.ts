@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import type { Writable } from 'node:stream'
 import { finished } from 'node:stream/promises'
 import { CatalogOpenError, createDuckDbAdapter, type DuckDbAdapter } from '@oqlkit/adapter-duckdb'
-import { DEFAULT_STREAM_BATCH_SIZE, type QueryPlan, streamRows } from '@oqlkit/engine'
+import { DEFAULT_STREAM_BATCH_SIZE, isUnsupportedPlanError, type QueryPlan, streamRows } from '@oqlkit/engine'
 import { type CliCommand, type CommandContext, type CommandResult, usageError } from './cli-command.ts'
 import { choiceOption, parseCommandLine, UsageProblem } from './command-line-parser.ts'
 import { DEFAULT_CATALOG_DIR } from './ingest-command-line.ts'
@@ -14,14 +14,16 @@ import { renderTable, TABLE_ROWS } from './query-table.ts'
 
 type Format = (typeof QUERY_FORMATS)[number]
 
-/** The statements `--sql` prints: those of the first batch; the next batches continue after its last row. */
-const sqlOf = (adapter: DuckDbAdapter, plan: QueryPlan): string => {
-  const compiled = adapter.compile(
-    Object.freeze({
-      ...plan,
-      page: Object.freeze({ kind: 'cursor', after: null, perPage: DEFAULT_STREAM_BATCH_SIZE }),
-    }),
-  )
+/**
+ * The statements `--sql` prints: those of the first batch; the next batches continue after its last row. A
+ * search by meaning is run first, as the query would run it: the works it finds are the statements' parameters.
+ */
+const sqlOf = async (adapter: DuckDbAdapter, plan: QueryPlan): Promise<string> => {
+  const batch = Object.freeze({
+    ...plan,
+    page: Object.freeze({ kind: 'cursor', after: null, perPage: DEFAULT_STREAM_BATCH_SIZE }),
+  })
+  const compiled = adapter.compile(batch, await adapter.semanticInputs(batch))
   if (compiled.kind !== 'rows') throw new Error('a list query compiled to a group statement')
   const params = (values: readonly unknown[]) => `-- parameters: ${JSON.stringify(values)}`
   return [
@@ -81,7 +83,7 @@ export const runQueryCommand = async (
     throw error
   }
   try {
-    if (values.sql === true) return { exitCode: 0, stdout: sqlOf(adapter, plan) }
+    if (values.sql === true) return { exitCode: 0, stdout: await sqlOf(adapter, plan) }
     if (format === 'table') {
       const first = await streamRows(adapter, plan, { batchSize: TABLE_ROWS }).next()
       const table =
@@ -95,9 +97,10 @@ export const runQueryCommand = async (
       return { exitCode: 0 }
     }
 
-    // Every row, streamed: one batch in memory, the next read once the last is written.
+    // Every row, streamed: one batch in memory, the next read once the last is written. The first batch is
+    // read before the output is opened, so a query the catalog cannot answer leaves --out as it was.
     const stop = new AbortController()
-    const batches = streamRows(adapter, plan, { signal: stop.signal })
+    const batches = await startedStream(streamRows(adapter, plan, { signal: stop.signal }))
     let lastDrawn = 0
     const progress = (rows: number, count: number) => {
       if (!context.interactive || (rows < count && Date.now() - lastDrawn < 100)) return
@@ -138,9 +141,28 @@ export const runQueryCommand = async (
         ? {}
         : { stderr: `${rows.toLocaleString('en-US')} rows written to ${values.out}\n` }),
     }
+  } catch (error) {
+    // A search the catalog has no index or vectors for: the message says how to build them.
+    if (isUnsupportedPlanError(error)) return failure(error.message)
+    throw error
   } finally {
     await adapter.close()
   }
+}
+
+/** The batches of a stream whose first batch has been read already (so that a query that fails, fails here). */
+const startedStream = async <T>(stream: AsyncGenerator<T, void, undefined>): Promise<AsyncIterable<T>> => {
+  const first = await stream.next()
+  return (async function* () {
+    try {
+      if (first.done === true) return
+      yield first.value
+      yield* stream
+    } finally {
+      // A reader that stops early closes the stream too (a no-op once it has ended).
+      await stream.return(undefined)
+    }
+  })()
 }
 
 /** The command line read: its options, the query, and the format (table on a terminal, else JSON Lines). */

@@ -190,6 +190,23 @@ describe('oqlkit query', () => {
     expect(readFileSync(out, 'utf8')).toBe('what was there\n')
   })
 
+  it('refuses an --out it cannot write before running the query, saying why', async () => {
+    const intoMissing = await query(
+      'works where year is 2020',
+      '--out',
+      join(dir, 'no-such-folder', 'rows.jsonl'),
+    )
+    expect(intoMissing.exitCode).toBe(1)
+    expect(intoMissing.stderr).toBe(
+      `oqlkit query: cannot write ${join(dir, 'no-such-folder', 'rows.jsonl')}: the folder ${join(dir, 'no-such-folder')} does not exist. Create it first, or give another --out.\n`,
+    )
+    const intoFolder = await query('works where year is 2020', '--out', dir, '--format', 'parquet')
+    expect(intoFolder.exitCode).toBe(1)
+    expect(intoFolder.stderr).toContain(
+      `it is a folder. Give --out a file name, such as ${join(dir, 'rows.parquet')}`,
+    )
+  })
+
   it('answers a bad query with its diagnostic, and bad usage with exit 2', async () => {
     const bad = await query('works where colour is blue')
     expect(bad.exitCode).toBe(1)

@@ -1,5 +1,5 @@
 import { createWriteStream, existsSync, statSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import type { Writable } from 'node:stream'
 import { finished } from 'node:stream/promises'
 import { CatalogOpenError, createDuckDbAdapter, type DuckDbAdapter } from '@oqlkit/adapter-duckdb'
@@ -70,6 +70,10 @@ export const runQueryCommand = async (
   const { plan } = reading.planned
   for (const note of reading.notes) context.writeProgress(`oqlkit query: ${note}\n`)
 
+  const outProblem =
+    values.out === undefined || values.sql === true ? undefined : outFileProblem(values.out, format)
+  if (outProblem !== undefined) return failure(outProblem)
+
   const catalogDir = resolve(values.catalog ?? DEFAULT_CATALOG_DIR)
   if (!existsSync(catalogDir) || !statSync(catalogDir).isDirectory())
     return failure(
@@ -129,6 +133,9 @@ export const runQueryCommand = async (
         }
       } catch (error) {
         if (gone !== undefined && (gone as NodeJS.ErrnoException).code === 'EPIPE') return { exitCode: 0 }
+        // A file that cannot be written (a full disk, a folder removed meanwhile) is said so, not thrown.
+        if (gone !== undefined && sink !== stdout)
+          return failure(`could not write ${values.out}: ${gone.message}`)
         throw gone ?? error
       } finally {
         sink.off('error', onError)
@@ -163,6 +170,17 @@ const startedStream = async <T>(stream: AsyncGenerator<T, void, undefined>): Pro
       await stream.return(undefined)
     }
   })()
+}
+
+/** Why `--out FILE` cannot be written, checked before the query runs: its folder missing, or a folder itself. */
+const outFileProblem = (out: string, format: Format): string | undefined => {
+  const file = resolve(out)
+  const folder = dirname(file)
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    return `cannot write ${out}: the folder ${folder} does not exist. Create it first, or give another --out.`
+  if (existsSync(file) && statSync(file).isDirectory())
+    return `cannot write ${out}: it is a folder. Give --out a file name, such as ${join(out, `rows.${format === 'table' ? 'txt' : format}`)}.`
+  return undefined
 }
 
 /** The command line read: its options, the query, and the format (table on a terminal, else JSON Lines). */

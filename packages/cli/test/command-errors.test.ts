@@ -1,7 +1,7 @@
 // Every command's command-line errors, as `oqlkit` prints them: an unknown flag, a bad value, a missing value,
 // a missing positional, each exit 2 with a message naming the flag and the command's usage; and `--x=v`
 // read like `--x v` (shown by a run that gets past parsing and fails, or succeeds, on what the value says).
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCli } from '@oqlkit/cli'
@@ -172,5 +172,16 @@ describe('command-line errors', () => {
     )
     const overwritten = await runCli(['generate', '--works', '3', '--out', out, '--overwrite'])
     expect(overwritten.exitCode, overwritten.stderr).toBe(0)
+    // A file where the folder should be is named as such, and left alone, --overwrite or not.
+    const file = join(scratch, 'a-file')
+    writeFileSync(file, 'kept\n')
+    for (const extra of [[], ['--overwrite']]) {
+      const onFile = await runCli(['generate', '--works', '3', '--out', file, ...extra])
+      expect(onFile.exitCode).toBe(1)
+      expect(onFile.stderr).toBe(
+        `oqlkit generate: ${file} is a file, not a folder: give --out a folder to write the snapshot into\n`,
+      )
+    }
+    expect(readFileSync(file, 'utf8')).toBe('kept\n')
   }, 60_000)
 })

@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import {
   type GeneratedVocabulary,
@@ -72,6 +73,12 @@ const generate = async (
   overwrite: boolean,
   context: CommandContext,
 ): Promise<CommandResult> => {
+  // A file where the folder should be would fail deep in the writer, in its words (ENOTDIR, unlink …).
+  if (existsSync(resolve(out)) && !statSync(resolve(out)).isDirectory())
+    return {
+      exitCode: 1,
+      stderr: `oqlkit generate: ${resolve(out)} is a file, not a folder: give --out a folder to write the snapshot into\n`,
+    }
   try {
     const summary = await withProgressBar(context, (update) =>
       generateSnapshot({

@@ -15,7 +15,7 @@ const { pathToFileURL } = require('node:url')
 
 const entry = join(__dirname, '..', 'dist', 'bin.js')
 if (existsSync(entry)) {
-  // The CLI handles its own errors; this catches only a CLI that failed to load at all.
+  // The CLI reports its own errors, expected or not (dist/bin.js); this catches only a CLI that failed to load.
   import(pathToFileURL(entry).href).catch((error) => {
     process.stderr.write(`oqlkit: the CLI failed to load: ${error instanceof Error ? error.stack : error}\n`)
     process.exitCode = 1

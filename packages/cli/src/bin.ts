@@ -6,12 +6,28 @@ const readStdin = async (): Promise<string> => {
   return Buffer.concat(chunks).toString('utf8')
 }
 
+/** The frames of an error's stack, without the line that repeats its message. */
+const framesOf = (error: unknown): string => {
+  const stack = error instanceof Error ? (error.stack ?? '') : ''
+  const frames = stack.split('\n').filter((line) => /^\s+at /.test(line))
+  return frames.length === 0 ? '' : `${frames.join('\n')}\n`
+}
+
 // The process edge: everything else returns results, only this file touches stdio and the exit code.
-const result = await runCli(process.argv.slice(2), {
-  readStdin,
-  writeProgress: (text) => process.stderr.write(text),
-  interactive: process.stderr.isTTY === true,
-})
-if (result.stdout !== undefined) process.stdout.write(result.stdout)
-if (result.stderr !== undefined) process.stderr.write(result.stderr)
-process.exitCode = result.exitCode
+const argv = process.argv.slice(2)
+try {
+  const result = await runCli(argv, {
+    readStdin,
+    writeProgress: (text) => process.stderr.write(text),
+    interactive: process.stderr.isTTY === true,
+  })
+  if (result.stdout !== undefined) process.stdout.write(result.stdout)
+  if (result.stderr !== undefined) process.stderr.write(result.stderr)
+  process.exitCode = result.exitCode
+} catch (error) {
+  // A command returns the errors it expects; one it throws is not (a damaged catalog, a full disk, a fault of
+  // oqlkit's): its message first, under the command's name, then where it was thrown, for a report.
+  const message = error instanceof Error ? error.message : String(error)
+  process.stderr.write(`oqlkit${argv[0] === undefined ? '' : ` ${argv[0]}`}: ${message}\n${framesOf(error)}`)
+  process.exitCode = 1
+}

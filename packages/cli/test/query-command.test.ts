@@ -2,7 +2,7 @@
 // from the snapshot's own files, not by the code under test), --sql prints the statements, and bad input is
 // an error that says what was wrong.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
@@ -269,5 +269,35 @@ describe('oqlkit query', () => {
     const cut = await run(['works', '--format', 'jsonl'], 3)
     expect(cut.code).toBe(0)
     expect(cut.stderr).toBe('')
+  }, 60_000)
+
+  it('reports an error it did not expect (a damaged record store) under its name, with where it was thrown', async () => {
+    const damaged = await ingestCoreFixture(
+      join(dir, 'damaged'),
+      partsOf('works', [work(1, '2026-01-01'), work(2, '2026-01-01')]),
+    )
+    truncateSync(join(damaged, 'records', 'works.records'), 10)
+    const bin = fileURLToPath(new URL('../bin/oqlkit.js', import.meta.url))
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((done, fail) => {
+      const child = spawn(
+        process.execPath,
+        [bin, 'query', 'works', '--catalog', damaged, '--format', 'jsonl'],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      )
+      let text = ''
+      child.stderr.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8')
+      })
+      child.on('error', fail)
+      child.on('close', (exit) => done({ code: exit, stderr: text }))
+    })
+    expect(code).toBe(1)
+    const [first, ...frames] = stderr.trimEnd().split('\n')
+    expect(first).toMatch(/^oqlkit query: The record store of works is shorter than catalog.json says/)
+    expect(frames.length).toBeGreaterThan(0)
+    for (const frame of frames) expect(frame).toMatch(/^\s+at /)
+    expect(stderr).not.toContain('failed to load')
   }, 60_000)
 })

@@ -15,6 +15,15 @@ const framesOf = (error: unknown): string => {
 
 // The process edge: everything else returns results, only this file touches stdio and the exit code.
 const argv = process.argv.slice(2)
+
+// A reader that leaves early (`oqlkit translate … | head -c 100`) closes the pipe: the rest of the output has
+// nowhere to go, which is not the command's failure. Any other failure to write is said, if it can be.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') return
+  process.stderr.write(`oqlkit: cannot write the output: ${error.message}\n`)
+  process.exitCode = 1
+})
+process.stderr.on('error', () => {})
 try {
   const result = await runCli(argv, {
     readStdin,

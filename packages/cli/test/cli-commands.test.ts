@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { resolve } from 'node:path'
 import { runCli } from '@oqlkit/cli'
 import { describe, expect, it } from 'vitest'
+import { builtCli } from './support/built-cli.ts'
 
 describe('the oqlkit command', () => {
   it('prints its usage for help and for no command', async () => {
@@ -48,4 +49,23 @@ describe('the oqlkit command', () => {
     expect(bad.status).toBe(2)
     expect(bad.stderr).toContain("unknown command 'nope'")
   })
+
+  it('stops quietly when the reader of its output goes away, as `| head -c 100` does', async () => {
+    const bin = await builtCli()
+    // A few megabytes of output: the pipe closes while most of it is still to be written.
+    const text = `works where ${Array.from({ length: 20_000 }, () => 'year is 2020').join(' and ')}`
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((done, fail) => {
+      const child = spawn(process.execPath, [bin, 'translate', '-'], { stdio: ['pipe', 'pipe', 'pipe'] })
+      let errors = ''
+      child.stdout.once('data', () => child.stdout.destroy())
+      child.stderr.on('data', (chunk: Buffer) => {
+        errors += chunk.toString('utf8')
+      })
+      child.on('error', fail)
+      child.on('close', (exit) => done({ code: exit, stderr: errors }))
+      child.stdin.end(text)
+    })
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+  }, 60_000)
 })

@@ -1,9 +1,13 @@
 // The SQL of a semantic search, without a database: the text never in the SQL, the other filters as the
 // statement of the candidates (so they narrow them before the 50 nearest are taken), the matches read by the
 // count and the page as bound constants (one search per request), and the refusals.
+
+import { quoteIdentifier, type SqlParam } from '@oqlkit/catalog'
 import { isUnsupportedPlanError, planQuery, type QueryPlan, type UnsupportedPlanError } from '@oqlkit/engine'
 import type { Oqo } from '@oqlkit/oqo-schema'
 import { describe, expect, it } from 'vitest'
+import { readWorksIdsNumbered, SEARCH_DOC_COLUMN } from '../src/query/catalog-views.ts'
+import { openDuckDbDatabase } from '../src/query/duckdb-driver.ts'
 import { DuckDbPlanCompiler } from '../src/query/duckdb-plan-compiler.ts'
 
 const TEXT = "coral reefs'); DROP TABLE works; --"
@@ -70,6 +74,64 @@ describe('semantic search SQL', () => {
     expect(rows.scored).toBe(true)
     const none = compiler.compileRows(plan, { matches: new Map([[TEXT, []]]) })
     expect(none.sql).toContain('WHERE FALSE')
+  })
+
+  it('joins the matches on the numbers in their ids when every id is a plain number, and answers alike', async () => {
+    const matches = new Map([
+      [
+        TEXT,
+        [
+          // Kept (a year after 2015), an expansion work, kept, and too early.
+          { doc: 'W17', score: 0.9 },
+          { doc: 'W27', score: 0.85 },
+          { doc: 'W59', score: 0.8 },
+          { doc: 'W100', score: 0.7 },
+        ],
+      ],
+    ])
+    const narrow = new DuckDbPlanCompiler({ semantic: { dimensions: 4 }, narrowTables: true })
+    const byText = narrow.compileRows(plan, { matches })
+    const byNumber = narrow.compileRows(plan, { matches, numberedIds: true })
+    expect(byText.sql).toContain('ON __s0.doc = e."id"')
+    expect(byNumber.sql).toContain(`ON __s0.doc = e.${quoteIdentifier(SEARCH_DOC_COLUMN)}`)
+    expect(byNumber.sql).toContain('CAST(substr(CAST(doc AS VARCHAR), 2) AS UBIGINT)')
+    // Over the views (no narrow tables) the flag changes nothing.
+    expect(compiler.compileRows(plan, { matches, numberedIds: true }).sql).toBe(
+      compiler.compileRows(plan, { matches }).sql,
+    )
+
+    // Both statements over a table of works: the same rows, scores and count.
+    const db = await openDuckDbDatabase({ connections: 1, threads: 1 })
+    try {
+      await db.all(
+        `CREATE TABLE works__narrow AS SELECT 'W' || i AS id, CAST(i AS UBIGINT) AS ${quoteIdentifier(SEARCH_DOC_COLUMN)},
+           i - 1 AS __row_number, i % 9 = 0 AS is_xpac, 2000 + i % 30 AS publication_year FROM range(1, 200) AS r(i)`,
+      )
+      const run = async (statement: { sql: string; params: readonly SqlParam[] }) =>
+        (await db.all(statement.sql, statement.params)).map((row) => JSON.stringify(row))
+      expect(await run(byNumber)).toEqual(await run(byText))
+      expect(await run(byNumber.count)).toEqual(await run(byText.count))
+      expect((await run(byText)).length, 'W17 and W59 pass the filters').toBe(2)
+    } finally {
+      await db.close()
+    }
+  })
+
+  it('takes the works for numbered only when every id is a plain number and the table holds the numbers', async () => {
+    const db = await openDuckDbDatabase({ connections: 1, threads: 1 })
+    try {
+      const numbered = () => readWorksIdsNumbered(db, 'memory')
+      await db.all(`CREATE TABLE works__narrow (id VARCHAR)`)
+      expect(await numbered(), 'a table built before the numbers').toBe(false)
+      await db.all(`ALTER TABLE works__narrow ADD COLUMN ${quoteIdentifier(SEARCH_DOC_COLUMN)} UBIGINT`)
+      await db.all(`INSERT INTO works__narrow VALUES ('W1', 1), ('W123', 123)`)
+      expect(await numbered()).toBe(true)
+      // W0123 has the number of W123: joined on numbers, one would find the other.
+      await db.all(`INSERT INTO works__narrow VALUES ('W0123', 123)`)
+      expect(await numbered()).toBe(false)
+    } finally {
+      await db.close()
+    }
   })
 
   it('refuses without vectors, and without the query vector', () => {

@@ -77,6 +77,7 @@ export {
   idOrderSql,
   letterIdComparator,
   letterIdOrderSql,
+  PLAIN_LETTER_ID_PATTERN,
 } from './layout/entity-id-order.ts'
 export { LINK_TABLES, type LinkKeyTransform, type LinkTableSpec } from './layout/link-tables.ts'
 export { type BulkLookupSteps, lookUpMany } from './records/bulk-lookup-steps.ts'

@@ -13,6 +13,7 @@ import {
   linkViewOf,
   narrowLinkKeyLetter,
   narrowLinkTableOf,
+  PLAIN_LETTER_ID_PATTERN,
   quoteIdentifier,
   searchIndexOf,
 } from '@oqlkit/catalog'
@@ -215,6 +216,23 @@ export async function readNarrowRowNumber(
 ): Promise<string> {
   const names = await servingTableColumns(db, servingDatabase, `${catalogEntityInfo('works')!.table}__narrow`)
   return names.has(NARROW_ROW_COLUMN) ? quoteIdentifier(NARROW_ROW_COLUMN) : 'rowid'
+}
+
+/**
+ * Whether every work's id is a plain numbered letter id (`PLAIN_LETTER_ID_PATTERN`) and the works' narrow table
+ * holds the number (`SEARCH_DOC_COLUMN`; one built before it has none): then a relation of works may join the
+ * rows on the number. A pass over the works' ids: asked once, on a catalog's first semantic search.
+ */
+export async function readWorksIdsNumbered(
+  db: DuckDbConnectionLike,
+  servingDatabase: string,
+): Promise<boolean> {
+  const table = `${catalogEntityInfo('works')!.table}__narrow`
+  if (!(await servingTableColumns(db, servingDatabase, table)).has(SEARCH_DOC_COLUMN)) return false
+  const [row] = await db.all(
+    `SELECT count(*) FILTER (WHERE NOT regexp_full_match(id, ${constantLiteral(PLAIN_LETTER_ID_PATTERN)})) AS irregular FROM ${quoteIdentifier(table)}`,
+  )
+  return Number(row?.irregular ?? 1) === 0
 }
 
 /**

@@ -59,6 +59,7 @@ import {
   readExternalIdLocations,
   readLinkExtremeColumns,
   readNarrowRowNumber,
+  readWorksIdsNumbered,
   SERVING_DATABASE_NAME,
   searchDocEntities,
 } from './catalog-views.ts'
@@ -140,6 +141,8 @@ interface SemanticSearcher {
    * opens at once, and a server that is never asked for semantic search never holds them (256 MB at 1M works).
    */
   readonly vectors: () => Promise<WorkVectorSearcher>
+  /** Whether the works found join on the numbers in their ids (`SemanticInputs.numberedIds`), asked once. */
+  readonly numberedIds: () => Promise<boolean>
   /** Candidates already listed, by statement: the catalog does not change while it is served. */
   readonly candidateMasks: Map<string, VectorCandidates>
 }
@@ -181,9 +184,10 @@ const findSemanticMatches = async (
   const searches = compiler.semanticSearches(plan)
   if (searches.length === 0 || semantic === undefined) return {}
   const { embedder } = semantic
-  const [embedded, vectors] = await Promise.all([
+  const [embedded, vectors, numberedIds] = await Promise.all([
     embedder.embed(searches.map((search) => search.text)),
     semantic.vectors(),
+    semantic.numberedIds(),
   ])
   const matches = new Map<string, readonly SemanticMatch[]>()
   for (const [index, search] of searches.entries()) {
@@ -203,7 +207,7 @@ const findSemanticMatches = async (
         .map((match) => ({ doc: match.id, score: match.score })),
     )
   }
-  return { matches }
+  return { matches, numberedIds }
 }
 
 /**
@@ -498,6 +502,12 @@ export async function createDuckDbAdapter(options: DuckDbAdapterOptions): Promis
       : {
           embedder,
           vectors: readOnce(() => loadWorkVectors(db, options.catalogDir, vectors, idOrder)),
+          // Should the check fail, the works found join on the ids' text: slower at scale, the same answers.
+          numberedIds: readOnce(() =>
+            load === 'narrow'
+              ? readWorksIdsNumbered(db, SERVING_DATABASE_NAME).catch(() => false)
+              : Promise.resolve(false),
+          ),
           candidateMasks: new Map(),
         },
     autocompleteIndexes,

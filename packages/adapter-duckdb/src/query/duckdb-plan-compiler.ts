@@ -92,13 +92,18 @@ export type {
   SemanticSearchTask,
 } from './duckdb-compiler-options.ts'
 
-const matchesRelation = (matches: readonly SemanticMatch[]): SqlFragment =>
-  matches.length === 0
-    ? raw('SELECT CAST(NULL AS VARCHAR) AS doc, CAST(NULL AS DOUBLE) AS score WHERE FALSE')
-    : sql`SELECT CAST(doc AS VARCHAR) AS doc, max(CAST(score AS DOUBLE)) AS score FROM (VALUES ${joinSql(
+/** The works found as a relation (doc, score): by id, or (`numbered`) by the number in the id, as `numberedDoc`. */
+const matchesRelation = (matches: readonly SemanticMatch[], numbered: boolean): SqlFragment => {
+  const doc = numbered ? 'CAST(substr(CAST(doc AS VARCHAR), 2) AS UBIGINT)' : 'CAST(doc AS VARCHAR)'
+  return matches.length === 0
+    ? raw(
+        `SELECT CAST(NULL AS ${numbered ? 'UBIGINT' : 'VARCHAR'}) AS doc, CAST(NULL AS DOUBLE) AS score WHERE FALSE`,
+      )
+    : sql`SELECT ${raw(doc)} AS doc, max(CAST(score AS DOUBLE)) AS score FROM (VALUES ${joinSql(
         matches.map((match) => sql`(${param(match.doc)}, ${param(match.score)})`),
         ', ',
       )}) AS __m(doc, score) GROUP BY 1`
+}
 
 const LAMBDA = '__x'
 const ROW = 'e'
@@ -264,7 +269,12 @@ export class DuckDbPlanCompiler {
   }
 
   /** The works a semantic search found, as a relation, from the matches the adapter passed in. */
-  #semanticMatches(entity: CatalogEntity, node: SearchNode, inputs: SemanticInputs): SqlFragment {
+  #semanticMatches(
+    entity: CatalogEntity,
+    node: SearchNode,
+    inputs: SemanticInputs,
+    numbered: boolean,
+  ): SqlFragment {
     this.#requireSemantic(entity, node)
     const found = inputs.matches?.get(node.text)
     if (found === undefined)
@@ -272,7 +282,7 @@ export class DuckDbPlanCompiler {
         'semantic_search',
         `The works nearest to ${node.column.id} were not looked up: run the semantic search before compiling`,
       )
-    return matchesRelation(found)
+    return matchesRelation(found, numbered)
   }
 
   /**
@@ -318,10 +328,12 @@ export class DuckDbPlanCompiler {
         group.some((member) => required.has(member)) ||
         conjuncts.some((conjunct) => onlySearchesOf(conjunct, group))
       if (node.mode === 'semantic') {
-        relations.set(node, { name, doc: idDoc, joined })
+        // Over the narrow tables, works with plain numbered ids join on the number, as a search's matches do.
+        const numbered = semantic.numberedIds === true && this.narrowTables
+        relations.set(node, { name, doc: numbered ? numberedDoc : idDoc, joined })
         semanticNames.add(name)
         clauses.push(
-          sql`${raw(quoteIdentifier(name))}(doc, score) AS (${this.#semanticMatches(entity, node, semantic)})`,
+          sql`${raw(quoteIdentifier(name))}(doc, score) AS (${this.#semanticMatches(entity, node, semantic, numbered)})`,
         )
         continue
       }

@@ -18,6 +18,13 @@ export const catalogIdOrder = (manifest: Pick<CatalogManifest, 'formatVersion'>)
 export const ID_NUMBER_COLUMN = 'id_num'
 
 /**
+ * A letter id that is a plain number (`W123`: no leading zero, at most 18 digits), in the RE2 DuckDB reads.
+ * When every id of an entity is one, the numbers are as unique as the ids, and a relation of ids may join the
+ * rows on the number (an integer, which a table's zone maps find) instead of the id's text.
+ */
+export const PLAIN_LETTER_ID_PATTERN = '[A-Z][1-9][0-9]{0,17}'
+
+/**
  * The columns, over `alias` (`e.` or empty), that an entity's rows order by in id order, first to last:
  * `id_num`, `id` for letter ids, `id` for the others (and for every id in `by-text` order).
  */

@@ -11,7 +11,13 @@
 
 import { exactTokensSql } from '@oqlkit/adapter-duckdb'
 import type { StoredField } from '@oqlkit/catalog'
-import { constantLiteral, quoteIdentifier, SEGMENT_GAP, sqlInteger } from '@oqlkit/catalog'
+import {
+  constantLiteral,
+  PLAIN_LETTER_ID_PATTERN,
+  quoteIdentifier,
+  SEGMENT_GAP,
+  sqlInteger,
+} from '@oqlkit/catalog'
 
 const PARQUET = 'FORMAT parquet, COMPRESSION zstd'
 // Work files are read back once: fast compression beats small files.
@@ -42,7 +48,7 @@ export const dropWorkTablesSql = (): string[] => WORK_TABLES.map((table) => `DRO
 export const idSchemeSql = (
   from: string,
 ): string => `SELECT count(*) AS records, count(DISTINCT id[1]) AS prefixes, min(id[1]) AS prefix,
-  count(*) FILTER (WHERE NOT regexp_full_match(id, '[A-Z][1-9][0-9]{0,17}')) AS irregular
+  count(*) FILTER (WHERE NOT regexp_full_match(id, '${PLAIN_LETTER_ID_PATTERN}')) AS irregular
 FROM ${from}`
 
 /**

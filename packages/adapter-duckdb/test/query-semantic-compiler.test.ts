@@ -94,7 +94,7 @@ describe('semantic search SQL', () => {
     const byNumber = narrow.compileRows(plan, { matches, numberedIds: true })
     expect(byText.sql).toContain('ON __s0.doc = e."id"')
     expect(byNumber.sql).toContain(`ON __s0.doc = e.${quoteIdentifier(SEARCH_DOC_COLUMN)}`)
-    expect(byNumber.sql).toContain('CAST(substr(CAST(doc AS VARCHAR), 2) AS UBIGINT)')
+    expect(byNumber.sql).toContain('TRY_CAST(substr(CAST(doc AS VARCHAR), 2) AS UBIGINT)')
     // Over the views (no narrow tables) the flag changes nothing.
     expect(compiler.compileRows(plan, { matches, numberedIds: true }).sql).toBe(
       compiler.compileRows(plan, { matches }).sql,
@@ -117,7 +117,7 @@ describe('semantic search SQL', () => {
     }
   })
 
-  it('takes the works for numbered only when every id is a plain number and the table holds the numbers', async () => {
+  it('takes the works for numbered only when every id is a plain number of one letter and the table holds the numbers', async () => {
     const db = await openDuckDbDatabase({ connections: 1, threads: 1 })
     try {
       const numbered = () => readWorksIdsNumbered(db, 'memory')
@@ -128,6 +128,11 @@ describe('semantic search SQL', () => {
       expect(await numbered()).toBe(true)
       // W0123 has the number of W123: joined on numbers, one would find the other.
       await db.all(`INSERT INTO works__narrow VALUES ('W0123', 123)`)
+      expect(await numbered()).toBe(false)
+      // X5 has the number of W5: the letters must agree too.
+      await db.all(`DELETE FROM works__narrow WHERE id = 'W0123'`)
+      expect(await numbered()).toBe(true)
+      await db.all(`INSERT INTO works__narrow VALUES ('X5', 5)`)
       expect(await numbered()).toBe(false)
     } finally {
       await db.close()

@@ -128,7 +128,7 @@ describe('the list index of semantic search', () => {
     expect(answersExactly(17_000, 8_000, 1_000_000)).toBe(false)
     expect(answersExactly(1_000_000, 8_000, 1_000_000)).toBe(false)
     // At 10M rows the filter's mask no longer stays cached and each pass costs more: a 2% filter (200,000
-    // kept rows, 97,000 scored) is scored exactly, a 10% one still goes through the lists.
+    // kept rows, 97,000 scored) is scored exactly, a 4% or a 10% one still goes through the lists.
     expect(answersExactly(200_000, 97_000, 10_000_000)).toBe(true)
     expect(answersExactly(400_000, 97_000, 10_000_000)).toBe(false)
     expect(answersExactly(1_000_000, 97_000, 10_000_000)).toBe(false)

@@ -13,6 +13,7 @@ import { coreWorks } from '@oqlkit/http/test-support'
 import { ingestCoreFixture, partsOf, sharedSampleCatalog, work } from '@oqlkit/ingest/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runQueryCommand } from '../src/commands/query-command.ts'
+import { builtCli } from './support/built-cli.ts'
 
 let catalogDir: string
 let dir: string
@@ -277,7 +278,8 @@ describe('oqlkit query', () => {
       partsOf('works', [work(1, '2026-01-01'), work(2, '2026-01-01')]),
     )
     truncateSync(join(damaged, 'records', 'works.records'), 10)
-    const bin = fileURLToPath(new URL('../bin/oqlkit.js', import.meta.url))
+    // The built CLI, brought up to date with this run's source.
+    const bin = await builtCli()
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((done, fail) => {
       const child = spawn(
         process.execPath,

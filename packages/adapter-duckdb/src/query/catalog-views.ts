@@ -219,7 +219,7 @@ export async function readNarrowRowNumber(
 }
 
 /**
- * Whether every work's id is a plain numbered letter id (`PLAIN_LETTER_ID_PATTERN`) and the works' narrow table
+ * Whether every work's id is a plain numbered letter id (`PLAIN_LETTER_ID_PATTERN`) of one letter and the works' narrow table
  * holds the number (`SEARCH_DOC_COLUMN`; one built before it has none): then a relation of works may join the
  * rows on the number. A pass over the works' ids: asked once, on a catalog's first semantic search.
  */
@@ -230,9 +230,11 @@ export async function readWorksIdsNumbered(
   const table = `${catalogEntityInfo('works')!.table}__narrow`
   if (!(await servingTableColumns(db, servingDatabase, table)).has(SEARCH_DOC_COLUMN)) return false
   const [row] = await db.all(
-    `SELECT count(*) FILTER (WHERE NOT regexp_full_match(id, ${constantLiteral(PLAIN_LETTER_ID_PATTERN)})) AS irregular FROM ${quoteIdentifier(table)}`,
+    `SELECT count(*) FILTER (WHERE NOT regexp_full_match(id, ${constantLiteral(PLAIN_LETTER_ID_PATTERN)})) AS irregular,
+      count(DISTINCT id[1]) AS letters FROM ${quoteIdentifier(table)}`,
   )
-  return Number(row?.irregular ?? 1) === 0
+  // One letter too: the number drops it, and W5 and X5 would join each other's rows.
+  return Number(row?.irregular ?? 1) === 0 && Number(row?.letters ?? 0) <= 1
 }
 
 /**

@@ -94,7 +94,8 @@ export type {
 
 /** The works found as a relation (doc, score): by id, or (`numbered`) by the number in the id, as `numberedDoc`. */
 const matchesRelation = (matches: readonly SemanticMatch[], numbered: boolean): SqlFragment => {
-  const doc = numbered ? 'CAST(substr(CAST(doc AS VARCHAR), 2) AS UBIGINT)' : 'CAST(doc AS VARCHAR)'
+  // TRY_CAST: an id that is not a plain number (none is, in a catalog found numbered) matches no row.
+  const doc = numbered ? 'TRY_CAST(substr(CAST(doc AS VARCHAR), 2) AS UBIGINT)' : 'CAST(doc AS VARCHAR)'
   return matches.length === 0
     ? raw(
         `SELECT CAST(NULL AS ${numbered ? 'UBIGINT' : 'VARCHAR'}) AS doc, CAST(NULL AS DOUBLE) AS score WHERE FALSE`,

@@ -19,8 +19,9 @@ export const ID_NUMBER_COLUMN = 'id_num'
 
 /**
  * A letter id that is a plain number (`W123`: no leading zero, at most 18 digits), in the RE2 DuckDB reads.
- * When every id of an entity is one, the numbers are as unique as the ids, and a relation of ids may join the
- * rows on the number (an integer, which a table's zone maps find) instead of the id's text.
+ * When every id of an entity is one and all have the same letter, the numbers are as unique as the ids, and a
+ * relation of ids may join the rows on the number (an integer, which a table's zone maps find) instead of the
+ * id's text.
  */
 export const PLAIN_LETTER_ID_PATTERN = '[A-Z][1-9][0-9]{0,17}'
 

@@ -48,7 +48,7 @@ export const dropWorkTablesSql = (): string[] => WORK_TABLES.map((table) => `DRO
 export const idSchemeSql = (
   from: string,
 ): string => `SELECT count(*) AS records, count(DISTINCT id[1]) AS prefixes, min(id[1]) AS prefix,
-  count(*) FILTER (WHERE NOT regexp_full_match(id, '${PLAIN_LETTER_ID_PATTERN}')) AS irregular
+  count(*) FILTER (WHERE NOT regexp_full_match(id, ${constantLiteral(PLAIN_LETTER_ID_PATTERN)})) AS irregular
 FROM ${from}`
 
 /**

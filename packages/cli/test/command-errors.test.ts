@@ -172,11 +172,16 @@ describe('command-line errors', () => {
     )
     const overwritten = await runCli(['generate', '--works', '3', '--out', out, '--overwrite'])
     expect(overwritten.exitCode, overwritten.stderr).toBe(0)
-    // A file where the folder should be is named as such, and left alone, --overwrite or not.
+    // A file where the folder (or one above it) should be is named as such, and left alone, --overwrite or not.
     const file = join(scratch, 'a-file')
     writeFileSync(file, 'kept\n')
-    for (const extra of [[], ['--overwrite']]) {
-      const onFile = await runCli(['generate', '--works', '3', '--out', file, ...extra])
+    const cases: [string, string[]][] = [
+      [file, []],
+      [file, ['--overwrite']],
+      [join(file, 'snapshot'), []],
+    ]
+    for (const [target, extra] of cases) {
+      const onFile = await runCli(['generate', '--works', '3', '--out', target, ...extra])
       expect(onFile.exitCode).toBe(1)
       expect(onFile.stderr).toBe(
         `oqlkit generate: ${file} is a file, not a folder: give --out a folder to write the snapshot into\n`,

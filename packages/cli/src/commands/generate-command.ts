@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import {
   type GeneratedVocabulary,
   GenerateError,
@@ -60,6 +60,14 @@ export const generateCommand: CliCommand = {
   },
 }
 
+/** The nearest existing path at or above `path`, when it is a file rather than a folder. */
+const fileOnPath = (path: string): string | undefined => {
+  for (let at = path; ; at = dirname(at)) {
+    if (existsSync(at)) return statSync(at).isDirectory() ? undefined : at
+    if (dirname(at) === at) return undefined
+  }
+}
+
 interface GenerateRequest {
   readonly works: number
   readonly out: string
@@ -73,11 +81,12 @@ const generate = async (
   overwrite: boolean,
   context: CommandContext,
 ): Promise<CommandResult> => {
-  // A file where the folder should be would fail deep in the writer, in its words (ENOTDIR, unlink …).
-  if (existsSync(resolve(out)) && !statSync(resolve(out)).isDirectory())
+  // A file where the folder (or one above it) should be would fail deep in the writer, in its words (ENOTDIR).
+  const file = fileOnPath(resolve(out))
+  if (file !== undefined)
     return {
       exitCode: 1,
-      stderr: `oqlkit generate: ${resolve(out)} is a file, not a folder: give --out a folder to write the snapshot into\n`,
+      stderr: `oqlkit generate: ${file} is a file, not a folder: give --out a folder to write the snapshot into\n`,
     }
   try {
     const summary = await withProgressBar(context, (update) =>

@@ -17,10 +17,12 @@ const framesOf = (error: unknown): string => {
 const argv = process.argv.slice(2)
 
 // A reader that leaves early (`oqlkit translate … | head -c 100`) closes the pipe: the rest of the output has
-// nowhere to go, which is not the command's failure. Any other failure to write is said, if it can be.
+// nowhere to go, which is not the command's failure. Any other failure to write fails the run; while the command
+// runs it says so itself (`query` streams its rows to standard output), once it has returned this file does.
+let writingResult = false
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EPIPE') return
-  process.stderr.write(`oqlkit: cannot write the output: ${error.message}\n`)
+  if (writingResult) process.stderr.write(`oqlkit: cannot write the output: ${error.message}\n`)
   process.exitCode = 1
 })
 process.stderr.on('error', () => {})
@@ -30,6 +32,7 @@ try {
     writeProgress: (text) => process.stderr.write(text),
     interactive: process.stderr.isTTY === true,
   })
+  writingResult = true
   if (result.stdout !== undefined) process.stdout.write(result.stdout)
   if (result.stderr !== undefined) process.stderr.write(result.stderr)
   process.exitCode = result.exitCode

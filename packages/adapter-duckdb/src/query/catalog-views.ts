@@ -54,6 +54,12 @@ export const narrowEntityTable = (entity: CatalogEntity): string =>
   quoteIdentifier(`${catalogEntityInfo(entity)!.table}__narrow`)
 
 /**
+ * The number of a letter id (SQL of its text), as the narrow tables hold it: link keys, `SEARCH_DOC_COLUMN`, and
+ * the works a search finds when they join on it. NULL for text that is not a letter and digits a UBIGINT holds.
+ */
+export const letterIdNumberSql = (idText: string): string => `TRY_CAST(substr(${idText}, 2) AS UBIGINT)`
+
+/**
  * The serving database's table of an entity's row numbers (`row`, the narrow table's `rowid`) with the id and record
  * location of each (`"works__locations"`), indexed on `row`, in `narrow` mode. A page chosen on the narrow
  * table by row number finds the ids and record locations of its 25 rows here in about 1.5 ms; DuckDB does not push a
@@ -136,7 +142,7 @@ export const narrowLinkRowsSql = (
   ).join('')
   // An id's number; the ingest wrote every key as the letter and digits, and no id has more digits than a
   // UBIGINT holds (one that had would never match a filter here).
-  const key = narrowLinkKeyLetter(spec) === null ? 'l.key' : 'TRY_CAST(substr(l.key, 2) AS UBIGINT) AS key'
+  const key = narrowLinkKeyLetter(spec) === null ? 'l.key' : `${letterIdNumberSql('l.key')} AS key`
   return `SELECT ${key}, w.${quoteIdentifier(NARROW_ROW_COLUMN)} AS work_row, w."is_xpac" AS ${WORK_IS_XPAC_COLUMN}${sortKeys} FROM ${from} AS l JOIN ${served(narrowEntityTable('works'))} AS w ON w."id" = l.work_id`
 }
 
@@ -168,8 +174,7 @@ export const linkExtremesSql = (
 ): { columns: string; joins: string } => {
   const parts = LINK_TABLES.map((spec, index) => {
     const { lo, hi } = linkExtremeColumnsOf(spec.name)
-    const held = (text: string) =>
-      narrowLinkKeyLetter(spec) === null ? text : `TRY_CAST(substr(${text}, 2) AS UBIGINT)`
+    const held = (text: string) => (narrowLinkKeyLetter(spec) === null ? text : letterIdNumberSql(text))
     return {
       columns: `x${index}.lo AS ${quoteIdentifier(lo)}, x${index}.hi AS ${quoteIdentifier(hi)}`,
       join: `LEFT JOIN (SELECT work_id, ${held('min(key)')} AS lo, ${held('max(key)')} AS hi FROM ${rowsOf(spec)} GROUP BY work_id) AS x${index} ON x${index}.work_id = ${alias}."id"`,
@@ -219,9 +224,10 @@ export async function readNarrowRowNumber(
 }
 
 /**
- * Whether every work's id is a plain numbered letter id (`PLAIN_LETTER_ID_PATTERN`) of one letter and the works' narrow table
- * holds the number (`SEARCH_DOC_COLUMN`; one built before it has none): then a relation of works may join the
- * rows on the number. A pass over the works' ids: asked once, on a catalog's first semantic search.
+ * Whether every work's id is a plain numbered letter id (`PLAIN_LETTER_ID_PATTERN`) of one letter and the
+ * works' narrow table holds the number (`SEARCH_DOC_COLUMN`; one built before it has none): then a relation of
+ * works may join the rows on the number. A pass over the works' ids: asked once, on a catalog's first semantic
+ * search.
  */
 export async function readWorksIdsNumbered(
   db: DuckDbConnectionLike,
@@ -231,7 +237,7 @@ export async function readWorksIdsNumbered(
   if (!(await servingTableColumns(db, servingDatabase, table)).has(SEARCH_DOC_COLUMN)) return false
   const [row] = await db.all(
     `SELECT count(*) FILTER (WHERE NOT regexp_full_match(id, ${constantLiteral(PLAIN_LETTER_ID_PATTERN)})) AS irregular,
-      count(DISTINCT id[1]) AS letters FROM ${quoteIdentifier(table)}`,
+      count(DISTINCT id[1]) AS letters FROM ${quoteIdentifier(servingDatabase)}.main.${quoteIdentifier(table)}`,
   )
   // One letter too: the number drops it, and W5 and X5 would join each other's rows.
   return Number(row?.irregular ?? 1) === 0 && Number(row?.letters ?? 0) <= 1
@@ -308,7 +314,7 @@ export const narrowRowColumnsSql = (info: CatalogEntityInfo): string => {
   // searches use the column only for entities whose index checked that every id is a letter and a number.
   const searchDoc =
     info.idKind === 'letter'
-      ? `, TRY_CAST(substr(e."id", 2) AS UBIGINT) AS ${quoteIdentifier(SEARCH_DOC_COLUMN)}`
+      ? `, ${letterIdNumberSql('e."id"')} AS ${quoteIdentifier(SEARCH_DOC_COLUMN)}`
       : ''
   return `e.*, ${normalizedNameSql('e')} AS ${quoteIdentifier(AUTOCOMPLETE_NAME_COLUMN)}${searchDoc}`
 }

@@ -84,7 +84,7 @@ export interface SemanticMatch {
 export interface SemanticInputs {
   readonly matches?: ReadonlyMap<string, readonly SemanticMatch[]>
   /**
-   * Every work's id is a plain numbered letter id (`PLAIN_LETTER_ID_PATTERN`), so the works found join the
+   * Every work's id is a plain numbered letter id of one letter (`PLAIN_LETTER_ID_PATTERN`), so the works found join the
    * narrow table's rows on the number in their id (`SEARCH_DOC_COLUMN`), an integer its zone maps find, rather
    * than on the id's text, which every row of the table is read for (24 against 94 ms a page at 10M rows).
    */

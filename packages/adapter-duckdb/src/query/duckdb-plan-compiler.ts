@@ -58,6 +58,7 @@ import {
 import {
   entityView,
   LINK_SORT_COLUMNS,
+  letterIdNumberSql,
   linkSortColumn,
   NARROW_ROW_COLUMN,
   narrowEntityTable,
@@ -94,8 +95,8 @@ export type {
 
 /** The works found as a relation (doc, score): by id, or (`numbered`) by the number in the id, as `numberedDoc`. */
 const matchesRelation = (matches: readonly SemanticMatch[], numbered: boolean): SqlFragment => {
-  // TRY_CAST: an id that is not a plain number (none is, in a catalog found numbered) matches no row.
-  const doc = numbered ? 'TRY_CAST(substr(CAST(doc AS VARCHAR), 2) AS UBIGINT)' : 'CAST(doc AS VARCHAR)'
+  // An id that is not a plain number (none is, in a catalog found numbered) has no number: it matches no row.
+  const doc = numbered ? letterIdNumberSql('CAST(doc AS VARCHAR)') : 'CAST(doc AS VARCHAR)'
   return matches.length === 0
     ? raw(
         `SELECT CAST(NULL AS ${numbered ? 'UBIGINT' : 'VARCHAR'}) AS doc, CAST(NULL AS DOUBLE) AS score WHERE FALSE`,
@@ -184,7 +185,7 @@ const idDoc = (target: FilterTarget): string => `${target.narrowRow ?? ROW}."id"
  */
 const numberedDoc = (target: FilterTarget): string =>
   target.narrowRow === undefined
-    ? `TRY_CAST(substr(${ROW}."id", 2) AS UBIGINT)`
+    ? letterIdNumberSql(`${ROW}."id"`)
     : `${target.narrowRow}.${quoteIdentifier(SEARCH_DOC_COLUMN)}`
 
 const NO_INPUTS: SemanticInputs = {}

@@ -133,10 +133,10 @@ export const runQueryCommand = async (
         }
       } catch (error) {
         if (gone !== undefined && (gone as NodeJS.ErrnoException).code === 'EPIPE') return { exitCode: 0 }
-        // A file that cannot be written (a full disk, a folder removed meanwhile) is said so, not thrown.
-        if (gone !== undefined && sink !== stdout)
-          return failure(`could not write ${values.out}: ${gone.message}`)
-        throw gone ?? error
+        // An output that cannot be written (a full disk, a folder removed meanwhile) is said so, not thrown.
+        if (gone !== undefined)
+          return failure(`could not write ${values.out ?? 'the output'}: ${gone.message}`)
+        throw error
       } finally {
         sink.off('error', onError)
       }

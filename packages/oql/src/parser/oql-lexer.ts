@@ -32,8 +32,10 @@ export interface LexedOql {
 
 // “ ” „ ‟ and the fullwidth quote are the same delimiter as ". Each is one UTF-16 unit, so offsets stay.
 const TYPOGRAPHIC_QUOTES = /[\u201C\u201D\u201E\u201F\uFF02]/g
-const TYPOGRAPHIC_APOSTROPHES = /[\u2018\u2019\u02BC]/g
-const TYPOGRAPHIC_APOSTROPHE = /[\u2018\u2019\u02BC]/
+// The apostrophes of keywordForm, as a test (no `g`: a global expression keeps state between tests) and a replace.
+const APOSTROPHE_CLASS = '[\u2018\u2019\u02BC]'
+const TYPOGRAPHIC_APOSTROPHE = new RegExp(APOSTROPHE_CLASS)
+const TYPOGRAPHIC_APOSTROPHES = new RegExp(APOSTROPHE_CLASS, 'g')
 
 // The lexer rules, in the order they are tried at each offset:
 // - whitespace separates tokens;

@@ -23,9 +23,12 @@ export const QUERY_COMMAND_LINE = {
       type: 'string',
       value: 'a file to write',
       placeholder: 'FILE',
-      help: 'Write the rows into this file instead of standard output.',
+      help: 'Write the rows into this file instead of standard output (its folder must exist; a query that cannot run leaves the file as it was).',
     },
-    sql: { type: 'boolean', help: 'Print the SQL the query runs as, instead of its rows.' },
+    sql: {
+      type: 'boolean',
+      help: 'Print the SQL the query runs as, instead of its rows (a search by meaning is run first: the works it finds are the parameters).',
+    },
   },
   notes: ["Every matching row is written, not one page. '-' reads the query from standard input."],
 } as const satisfies CommandLine

@@ -295,7 +295,12 @@ export async function ingestSnapshot(options: IngestOptions): Promise<IngestSumm
         })
     // The catalog keeps its tables in the serving database alone: their files were the build's work, kept
     // (until the catalog is committed) only when asked for and whole.
-    const keepTableFiles = options.tableFilesDir !== undefined && inPlace?.updated !== true
+    // A table sorted in id ranges is a file per range: the folder of files is then written from the catalog,
+    // one file a table, as an export writes it.
+    const keepTableFiles =
+      options.tableFilesDir !== undefined &&
+      inPlace?.updated !== true &&
+      Object.values(built.entities).every((table) => table.files.length === 1)
     if (!keepTableFiles) await rm(join(build.path, BUILD_TABLES_DIR), { recursive: true, force: true })
     else await rm(join(build.path, BUILD_TABLES_DIR, GONE_IDS_DIR), { recursive: true, force: true })
     const catalog = servedTablesOf(written, serving)

@@ -2,10 +2,10 @@
 // one sort within DuckDB's memory limit. Forced to sort the bundled sample in many small ranges, the
 // build must write the same catalog, byte for byte, as one sort does: the run's shared sample catalog, built
 // on the suite's one DuckDB thread where this build runs two.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SERVING_DATABASE_FILE } from '@oqlkit/catalog'
+import { type CatalogManifest, SERVING_DATABASE_FILE } from '@oqlkit/catalog'
 import { SAMPLE_SNAPSHOT_DIR } from '@oqlkit/snapshot'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ingestSnapshot } from '../src/ingest-snapshot.ts'
@@ -15,6 +15,8 @@ import { sharedSampleCatalog } from './support/shared-sample-catalog.ts'
 const SAMPLE = SAMPLE_SNAPSHOT_DIR
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-sort-ranges-'))
 const ranged = join(scratch, 'ranged')
+/** The ranged build's tables as files (`tableFilesDir`), one a table though the build wrote a file a range. */
+const tableFiles = join(scratch, 'tables')
 /** The sample as one sort builds it (the shared catalog, ingested whole). */
 let whole: string
 
@@ -35,6 +37,7 @@ beforeAll(async () => {
     outDir: ranged,
     ...CORE,
     sortBatchBytes: 200_000,
+    tableFilesDir: tableFiles,
     // Two DuckDB threads (and two parse workers) where the shared catalog was built with the suite's one:
     // the files must not depend on how many threads wrote them either.
     threads: 2,
@@ -81,6 +84,24 @@ describe('sorting entity tables in id ranges', () => {
         [inspector.file('entities/works.parquet')],
       )
       expect(Number(row!.rows)).toBeGreaterThan(50)
+      expect(Number(row!.out_of_order)).toBe(0)
+    } finally {
+      inspector.close()
+    }
+  })
+
+  it('writes the tables as files one a table, each in id order, though it wrote the works a file a range', async () => {
+    // The build's range files are not the layout's: the folder is written from the catalog instead.
+    const works = readdirSync(join(tableFiles, 'entities')).filter((name) => name.startsWith('works'))
+    expect(works).toEqual(['works.parquet'])
+    const manifest = JSON.parse(readFileSync(join(ranged, 'catalog.json'), 'utf8')) as CatalogManifest
+    const inspector = await CatalogInspector.open(ranged)
+    try {
+      const [row] = await inspector.rows(
+        'SELECT count(*) AS rows, count(*) FILTER (WHERE (id_num, id) < previous) AS out_of_order FROM (SELECT id_num, id, lag((id_num, id)) OVER () AS previous FROM read_parquet($1))',
+        [join(tableFiles, 'entities', 'works.parquet')],
+      )
+      expect(Number(row!.rows)).toBe(manifest.entities.works.rowCount)
       expect(Number(row!.out_of_order)).toBe(0)
     } finally {
       inspector.close()

@@ -325,11 +325,16 @@ describe('updating a catalog written with columns this version no longer writes'
 })
 
 describe('an update its catalog’s serving database cannot take in place', () => {
-  const dir = () => join(root, 'reordered-catalog')
   /** The build steps the ingest reported. */
-  const ingestInto = async (name: string, works: readonly FixtureRecord[]) => {
+  const ingestInto = async (
+    dir: string,
+    name: string,
+    works: readonly FixtureRecord[],
+    options: Partial<IngestOptions> = {},
+  ) => {
     const steps = new Set<string>()
-    await ingestWorksInto(dir(), name, works, {
+    await ingestWorksInto(dir, name, works, {
+      ...options,
       onProgress: (event) => {
         if (event.step !== null) steps.add(event.step)
       },
@@ -337,42 +342,58 @@ describe('an update its catalog’s serving database cannot take in place', () =
     return steps
   }
 
-  it('writes its tables whole after its changes, and builds the serving database of them: a new id before the last', async () => {
-    await copyOfTwoWorks(dir())
-    const steps = await ingestInto('reordered-update', [
-      work(3, '2024-02-01T10:00:00', { title: 'three', referenced_works: ['https://openalex.org/W2'] }),
-      work(5, '2024-02-01T10:00:00', { title: 'five, revised' }),
-    ])
-    // W3 is new and sorts before W5, the catalog's last: its rows could not keep their numbers in id order.
-    expect([...steps].filter((step) => step.startsWith('catalog.duckdb (built whole'))).toStrictEqual([
-      "catalog.duckdb (built whole: 1 new works ids sort before the catalog's last (rows are numbered in id order))",
-    ])
-    // Read through one inspector (opening one writes the catalog's tables out as files).
-    const { titles: titled, ...tables } = await read(
-      async (catalog) => ({
-        works: await catalog.rows('SELECT id FROM read_parquet($1)', [
-          catalog.file('entities/works.parquet'),
-        ]),
-        cited: await catalog.rows('SELECT key, work_id FROM read_parquet($1)', [
-          catalog.file('links/works-referenced-works.parquet'),
-        ]),
-        rows: catalog.manifest().entities.works.rowCount,
-        links: catalog.manifest().links['works-referenced-works']?.rowCount,
-        titles: await titlesOf(catalog),
-      }),
-      dir(),
-    )
-    expect(tables).toStrictEqual({
-      works: [{ id: 'W2' }, { id: 'W3' }, { id: 'W5' }],
-      cited: [
-        { key: 'W2', work_id: 'W3' },
-        { key: 'W5', work_id: 'W2' },
-      ],
-      rows: 3,
-      links: 2,
-    })
-    expect(titled).toEqual({ W2: 'two', W3: 'three', W5: 'five, revised' })
-  }, 120_000)
+  // Sorted at once, and (a sort budget of one byte) a work a range, the kept works read into their ranges.
+  it.each([
+    ['at once', 'reordered', {}],
+    ['in id ranges', 'reordered-ranges', { sortBatchBytes: 1 }],
+  ] as const)(
+    'writes its tables whole after its changes, sorted %s, and builds the serving database of them: a new id before the last',
+    async (_, name, options) => {
+      const dir = join(root, `${name}-catalog`)
+      await copyOfTwoWorks(dir)
+      const steps = await ingestInto(
+        dir,
+        `${name}-update`,
+        [
+          work(3, '2024-02-01T10:00:00', { title: 'three', referenced_works: ['https://openalex.org/W2'] }),
+          work(5, '2024-02-01T10:00:00', { title: 'five, revised' }),
+        ],
+        options,
+      )
+      // W3 is new and sorts before W5, the catalog's last: its rows could not keep their numbers in id order.
+      expect([...steps].filter((step) => step.startsWith('catalog.duckdb (built whole'))).toStrictEqual([
+        "catalog.duckdb (built whole: 1 new works ids sort before the catalog's last (rows are numbered in id order))",
+      ])
+      const ranges = [...steps].filter((step) => step.startsWith('entities/works.parquet (sorting id range'))
+      expect(ranges.length).toBe('sortBatchBytes' in options ? 3 : 0)
+      // Read through one inspector (opening one writes the catalog's tables out as files).
+      const { titles: titled, ...tables } = await read(
+        async (catalog) => ({
+          works: await catalog.rows('SELECT id FROM read_parquet($1)', [
+            catalog.file('entities/works.parquet'),
+          ]),
+          cited: await catalog.rows('SELECT key, work_id FROM read_parquet($1)', [
+            catalog.file('links/works-referenced-works.parquet'),
+          ]),
+          rows: catalog.manifest().entities.works.rowCount,
+          links: catalog.manifest().links['works-referenced-works']?.rowCount,
+          titles: await titlesOf(catalog),
+        }),
+        dir,
+      )
+      expect(tables).toStrictEqual({
+        works: [{ id: 'W2' }, { id: 'W3' }, { id: 'W5' }],
+        cited: [
+          { key: 'W2', work_id: 'W3' },
+          { key: 'W5', work_id: 'W2' },
+        ],
+        rows: 3,
+        links: 2,
+      })
+      expect(titled).toEqual({ W2: 'two', W3: 'three', W5: 'five, revised' })
+    },
+    120_000,
+  )
 })
 
 describe('the table files of an update (--table-files)', () => {

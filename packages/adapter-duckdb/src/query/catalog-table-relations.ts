@@ -87,13 +87,16 @@ export const servingTableRelations = (
 }
 
 /**
- * A Parquet read of a table's files (catalog-relative paths under `catalogDir`); with `position`, each row's
- * number in its file (tables are one file each) in a column of that name.
+ * A Parquet read of a table's files (catalog-relative paths under `catalogDir`), in their order; with
+ * `position`, each row's number in its file, in a column of that name (of a table of one file: a build's
+ * table sorted in id ranges is a file per range, and only the serving database made of them is read so).
  */
 export const parquetRelation = (catalogDir: string, table: CatalogTable, position?: string): string => {
   for (const file of table.files)
     if (!isCatalogRelativePath(file))
       throw new Error(`catalog.json names a file outside the catalog: ${file}`)
+  if (position !== undefined && table.files.length > 1)
+    throw new Error(`a row's position is its number in its file, and this table has ${table.files.length}`)
   const paths = table.files.map((file) => constantLiteral(join(catalogDir, ...file.split('/'))))
   const read = `read_parquet([${paths.join(', ')}], hive_partitioning = false${position === undefined ? '' : ', file_row_number = true'})`
   return position === undefined

@@ -41,8 +41,7 @@ import {
   copyEntitySql,
   copyGoneIdsSql,
   copyLinkTableSql,
-  countSortedRowsSql,
-  createSortedTableSql,
+  copySortedRangeSql,
   dropEntityRowsSql,
   dropViewAndStagingSql,
   type EntityRows,
@@ -50,7 +49,6 @@ import {
   FOLLOW_MERGE_CHAINS_SQL,
   insertExternalIdsSql,
   insertPreviousExternalIdsSql,
-  insertSortedRangeSql,
   judgeWinnersSql,
   keepPreviousRowsSql,
   keptRowsSizeSql,
@@ -60,8 +58,8 @@ import {
   RESOLVE_DELETED_SQL,
   RESOLVE_MERGED_SQL,
   rangeFolderName,
+  rangeRowsViewSql,
   recordLiveIdsSql,
-  renameSortedTableSql,
   sortBoundariesSql,
   splitRowsIntoRangesSql,
   verdictCountsSql,
@@ -96,6 +94,18 @@ export const BUILD_TABLES_DIR = '.tables'
 
 /** A table file's path in the build folder, from its path in the catalog layout. */
 export const buildTablePath = (layoutPath: string): string => `${BUILD_TABLES_DIR}/${layoutPath}`
+
+/**
+ * The file of range `index` of a table sorted in id ranges, from the table's one-file path
+ * (`entities/works.parquet` → `entities/works.0003.parquet`): the ranges' files in order are the table.
+ */
+export const rangeFilePath = (layoutPath: string, index: number): string =>
+  layoutPath.replace(/\.parquet$/, `.${String(index).padStart(4, '0')}.parquet`)
+
+/** How an entity's rows were sorted: by the statement that writes its one file, or in ranges, a file each. */
+type SortedEntity =
+  | { readonly rows: 'view' }
+  | { readonly rows: 'ranges'; readonly files: readonly CatalogFile[] }
 
 /** Merge chains longer than this are cut (they can only come from cycles). */
 const MAX_MERGE_HOPS = 32
@@ -224,84 +234,134 @@ async function buildTables(
     return rows
   }
 
+  // The ranges' folders of the entities sorted in ranges, removed once their rows are dropped (or at the end).
+  const rangeFolders = new Map<CatalogEntity, string>()
+
   // The kept rows are a view, sorted by the statement that writes the entity's file when they fit one sort
   // in memory. Otherwise they are sorted a range of ids at a time: the staged rows are split, a slice of
   // staging numbers at a time, into one compressed Parquet folder per range, the view and its staging
   // tables dropped, and each range read back (with, in an update, the catalog's kept rows of that range),
-  // sorted and appended in order to a table (inserts keep their ORDER BY).
+  // sorted and written as its own file of the entity's table; the rows stay in the ranges' folders (a view)
+  // for the ids and link tables, until the entity's rows are dropped.
   const sortById = async (
     info: CatalogEntityInfo,
     label: string,
     budget: number,
     previous: boolean,
-  ): Promise<EntityRows> => {
-    const stagedParts = options.stagedParts.get(info.entity) ?? []
-    if (fitsOneSort(info.entity, previous)) return 'view'
+  ): Promise<SortedEntity> => {
+    if (fitsOneSort(info.entity, previous)) return { rows: 'view' }
     const [size] = await db.rows(keptRowsSizeSql(info))
     const rows = Number(size?.rows ?? 0)
     const bytes = Number(size?.bytes ?? 0)
     const parts = Math.max(1, Math.min(rows, Math.ceil(bytes / budget)))
-    if (parts === 1) return 'view'
+    if (parts === 1) return { rows: 'view' }
     const [row] = await db.rows(sortBoundariesSql(info, parts))
     const bounds = [...new Set((row?.bounds ?? []) as string[])]
     const rangesDir = join(outDir, `${SORT_RANGES_DIR}-${info.entity}`)
-    const path = entityFilePath(info.entity)
+    // A run that failed after its split left the folder behind: its files must not join this run's ranges.
+    await rm(rangesDir, { recursive: true, force: true })
+    rangeFolders.set(info.entity, rangesDir)
     try {
-      await run(label, createSortedTableSql(info))
-      // Each range's folder buffers rows until this many before writing them: a share of the budget each.
-      const rowBytes = bytes / Math.max(1, rows)
-      const flushRows = Math.max(64, Math.floor(budget / (bounds.length + 1) / Math.max(1, rowBytes)))
-      // The rows of a range are sorted afterwards, so the split need not keep their order; keeping it made
-      // DuckDB buffer every range at once and spill 27 GB to its temp folder at 1M works. Both settings hold
-      // for the split alone (`withSettings`).
-      await withSettings(
-        db,
-        { partitioned_write_flush_threshold: flushRows, preserve_insertion_order: false },
-        async () => {
-          // A slice of staged rows at a time, each at most half the memory limit of JSON (a sort's budget is
-          // a sixth), which the partitioned write holds before it writes (see splitRowsIntoRangesSql).
-          const slices = stagedRowSlices(stagedParts, budget * SLICE_BUDGETS)
-          for (const [slice, [first, last]] of slices.entries()) {
-            onStep(
-              `${path} (splitting slice ${slice + 1} of ${slices.length} into id ranges)`,
-              done,
-              BUILD_STEP_COUNT,
-            )
-            await run(
-              `${label} (splitting into ${bounds.length + 1} ranges)`,
-              splitRowsIntoRangesSql(info, slice),
-              [listValue(bounds), rangesDir, first, last],
-            )
-          }
-        },
-      )
-      for (const sql of dropViewAndStagingSql(info)) await db.run(sql)
-      for (let index = 0; index <= bounds.length; index++) {
-        const folder = join(rangesDir, rangeFolderName(index))
-        // A range can be empty of staged rows (bounds that repeat were merged, and an update's new rows may
-        // fall in few ranges); an update's kept rows are read for every range.
-        const split = existsSync(folder)
-        if (!split && !previous) continue
-        // A big entity's sort takes minutes: the progress names the range (without counting a step).
-        onStep(`${path} (sorting id range ${index + 1} of ${bounds.length + 1})`, done, BUILD_STEP_COUNT)
-        const above = index === 0 ? null : bounds[index - 1]!
-        const upTo = index === bounds.length ? null : bounds[index]!
-        await run(
-          `${label} (range ${index + 1} of ${bounds.length + 1})`,
-          insertSortedRangeSql(info, split, previous),
-          [...(split ? [join(folder, '*.parquet')] : []), ...(previous ? [above, upTo] : [])],
-        )
-        await rm(folder, { recursive: true, force: true })
-      }
-      // Every kept row went through exactly one range: a slice or range missed would lose rows silently.
-      const [sorted] = await db.rows(countSortedRowsSql(info))
-      if (Number(sorted?.n ?? -1) !== rows)
-        throw new Error(`${label}: the id ranges hold ${sorted?.n} rows where ${rows} were kept`)
-      await db.run(renameSortedTableSql(info))
-    } finally {
+      return await sortInRanges(info, label, budget, previous, { rows, bytes, bounds, rangesDir })
+    } catch (error) {
+      rangeFolders.delete(info.entity)
       await rm(rangesDir, { recursive: true, force: true })
+      throw error
     }
-    return 'sorted-table'
+  }
+
+  /** `sortById`'s ranges: the split, then each range sorted into its file. */
+  const sortInRanges = async (
+    info: CatalogEntityInfo,
+    label: string,
+    budget: number,
+    previous: boolean,
+    {
+      rows,
+      bytes,
+      bounds,
+      rangesDir,
+    }: { rows: number; bytes: number; bounds: readonly string[]; rangesDir: string },
+  ): Promise<SortedEntity> => {
+    const stagedParts = options.stagedParts.get(info.entity) ?? []
+    const path = entityFilePath(info.entity)
+    // Each range's folder buffers rows until this many before writing them: a share of the budget each.
+    const rowBytes = bytes / Math.max(1, rows)
+    const flushRows = Math.max(64, Math.floor(budget / (bounds.length + 1) / Math.max(1, rowBytes)))
+    // The rows of a range are sorted afterwards, so the split need not keep their order; keeping it made
+    // DuckDB buffer every range at once and spill 27 GB to its temp folder at 1M works. Both settings hold
+    // for the split alone (`withSettings`).
+    await withSettings(
+      db,
+      { partitioned_write_flush_threshold: flushRows, preserve_insertion_order: false },
+      async () => {
+        // A slice of staged rows at a time, each at most half the memory limit of JSON (a sort's budget is
+        // a sixth), which the partitioned write holds before it writes (see splitRowsIntoRangesSql).
+        const slices = stagedRowSlices(stagedParts, budget * SLICE_BUDGETS)
+        for (const [slice, [first, last]] of slices.entries()) {
+          onStep(
+            `${path} (splitting slice ${slice + 1} of ${slices.length} into id ranges)`,
+            done,
+            BUILD_STEP_COUNT,
+          )
+          await run(
+            `${label} (splitting into ${bounds.length + 1} ranges)`,
+            splitRowsIntoRangesSql(info, slice),
+            [listValue(bounds), rangesDir, first, last],
+          )
+        }
+      },
+    )
+    for (const sql of dropViewAndStagingSql(info)) await db.run(sql)
+    const split = existsSync(rangesDir)
+    step(path)
+    const rangeFiles: CatalogFile[] = []
+    for (let index = 0; index <= bounds.length; index++) {
+      const folder = join(rangesDir, rangeFolderName(index))
+      // A range can be empty of staged rows (bounds that repeat were merged, and an update's new rows may
+      // fall in few ranges); an update's kept rows are read for every range.
+      const splitHere = existsSync(folder)
+      if (!splitHere && !previous) continue
+      // A big entity's sort takes minutes: the progress names the range (without counting a step).
+      onStep(`${path} (sorting id range ${index + 1} of ${bounds.length + 1})`, done, BUILD_STEP_COUNT)
+      const above = index === 0 ? null : bounds[index - 1]!
+      const upTo = index === bounds.length ? null : bounds[index]!
+      const file = buildTablePath(rangeFilePath(path, index))
+      const written = await run(
+        `${label} (range ${index + 1} of ${bounds.length + 1})`,
+        copySortedRangeSql(info, splitHere, previous),
+        [
+          join(outDir, ...file.split('/')),
+          ...(splitHere ? [join(folder, '*.parquet')] : []),
+          ...(previous ? [above, upTo] : []),
+        ],
+      )
+      // A range the update keeps no row of writes an empty file, which the table does not need.
+      if (written === 0 && !splitHere) {
+        await rm(join(outDir, ...file.split('/')), { force: true })
+        continue
+      }
+      rangeFiles.push({
+        path: file,
+        bytes: (await stat(join(outDir, ...file.split('/')))).size,
+        rows: written,
+      })
+    }
+    // Every kept row went through exactly one range: a slice or range missed would lose rows silently.
+    const sorted = rangeFiles.reduce((total, file) => total + file.rows, 0)
+    if (sorted !== rows)
+      throw new Error(`${label}: the id ranges hold ${sorted} rows where ${rows} were kept`)
+    await db.run(rangeRowsViewSql(info, split ? join(rangesDir, '*', '*.parquet') : null, previous))
+    files.push(...rangeFiles)
+    return { rows: 'ranges', files: rangeFiles }
+  }
+
+  /** Drops the entity's rows, and the ranges' folder they were read from. */
+  const dropRows = async (info: CatalogEntityInfo, rows: EntityRows, checkpoint: boolean) => {
+    for (const sql of dropEntityRowsSql(info, rows, { checkpoint })) await db.run(sql)
+    const folder = rangeFolders.get(info.entity)
+    if (folder !== undefined) await rm(folder, { recursive: true, force: true })
+    rangeFolders.delete(info.entity)
   }
 
   await db.run(RESOLVE_MERGED_SQL)
@@ -354,7 +414,7 @@ async function buildTables(
     const path = entityFilePath(info.entity)
     const written = await write(path, copyEmptyEntitySql(info))
     counts[info.entity] = { ids: 0, superseded: 0, deleted: 0, merged: 0, written }
-    entities[info.entity] = entityTable(info, buildTablePath(path), written, null)
+    entities[info.entity] = entityTable(info, [buildTablePath(path)], written, null)
   }
 
   /** The newest version of each id, merges and deletions applied, and the entity's rows as a view. */
@@ -396,33 +456,33 @@ async function buildTables(
   /** The entity's table, sorted by id, written whole. */
   async function writeEntity(info: CatalogEntityInfo, small: boolean): Promise<void> {
     const previous = previousOf(info)
-    const rows = await sortById(info, `${info.entity}: sorting the table`, budget, previous !== undefined)
-    if (info.entity === 'works') worksRows = rows
+    const sorted = await sortById(info, `${info.entity}: sorting the table`, budget, previous !== undefined)
+    if (info.entity === 'works') worksRows = sorted.rows
     await stageIds(info, true)
     const path = entityFilePath(info.entity)
-    // The copy of a range-sorted table keeps its order on one thread: on two, DuckDB's ordered Parquet
-    // write held batches of both outside its memory limit (3.75 GB of RSS at 100k works under a 3 GB
-    // limit, 1.34 GB on one thread, and no slower); smaller row groups made it worse (5.5 GB).
-    const copy = () => write(path, copyEntitySql(info, rows))
-    const written = rows === 'sorted-table' ? await withSettings(db, { threads: 1 }, copy) : await copy()
+    const tableFiles =
+      sorted.rows === 'ranges' ? sorted.files.map((file) => file.path) : [buildTablePath(path)]
+    const written =
+      sorted.rows === 'ranges'
+        ? sorted.files.reduce((total, file) => total + file.rows, 0)
+        : await write(path, copyEntitySql(info))
     const latest = isEmpty(info) ? null : (await db.rows(latestPartitionSql(info)))[0]?.latest
     // The works' rows stay for the link tables.
-    if (info.entity !== 'works')
-      for (const sql of dropEntityRowsSql(info, rows, { checkpoint: !small })) await db.run(sql)
-    entities[info.entity] = entityTable(info, buildTablePath(path), written, latest)
+    if (info.entity !== 'works') await dropRows(info, sorted.rows, !small)
+    entities[info.entity] = entityTable(info, tableFiles, written, latest)
     counts[info.entity] = { ...counts[info.entity]!, written }
   }
 
   const entityTable = (
     info: CatalogEntityInfo,
-    file: string,
+    tableFiles: readonly string[],
     rowCount: number,
     latest: unknown,
   ): CatalogEntityTable => {
     const records = stores.get(info.entity)
     if (records === undefined) throw new Error(`no record store was assembled for ${info.entity}`)
     return {
-      files: [file],
+      files: [...tableFiles],
       rowCount,
       sortedBy: ['id'],
       columns: entityFileColumnsOf(info.entity),
@@ -492,7 +552,7 @@ async function buildTables(
       )
       links[spec.name] = linkTable(spec, buildTablePath(path), rows)
     }
-    for (const sql of dropEntityRowsSql(works, worksRows)) await db.run(sql)
+    await dropRows(works, worksRows, true)
     return { entities, counts, links, ...(await idTables()), files: [...recordFiles(), ...files] }
   }
 
@@ -520,7 +580,7 @@ async function buildTables(
         gone.set(info.entity, file)
       }
       const latest = isEmpty(info) ? null : (await db.rows(latestPartitionSql(info)))[0]?.latest
-      entities[info.entity] = entityTable(info, buildTablePath(path), counts[info.entity]!.written, latest)
+      entities[info.entity] = entityTable(info, [buildTablePath(path)], counts[info.entity]!.written, latest)
     })
   }
   const links: Record<string, CatalogLinkTable> = {}

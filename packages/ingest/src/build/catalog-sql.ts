@@ -33,12 +33,16 @@ export const stageTableName = (info: CatalogEntityInfo): string => `stage_${info
 const stageTable = (info: CatalogEntityInfo): string => quoteIdentifier(stageTableName(info))
 const winnerTable = (info: CatalogEntityInfo): string => quoteIdentifier(`winner_${info.table}`)
 const verdictTable = (info: CatalogEntityInfo): string => quoteIdentifier(`verdict_${info.table}`)
-/** The entity's kept rows: a view over its staging table, or, once sorted in ranges, a table. */
+/**
+ * The entity's kept rows: a view over its staging table, or, once split into id ranges, a view over the
+ * ranges' files (with an update's kept rows).
+ */
 const rowsRelation = (info: CatalogEntityInfo): string => quoteIdentifier(`rows_${info.table}`)
-/** What the entity's rows are at the time: the view over the staging table, or the range-sorted table. */
-export type EntityRows = 'view' | 'sorted-table'
-/** Where the sorted ranges are appended before the table takes the view's name. */
-const sortedTable = (info: CatalogEntityInfo): string => quoteIdentifier(`sorted_${info.table}`)
+/**
+ * What the entity's rows are at the time: the view over the staging table, or (`ranges`) a relation holding
+ * the build-only columns without the staging tables: the view over the ranges' files, or a test's own table.
+ */
+export type EntityRows = 'view' | 'ranges'
 
 const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd'
 
@@ -366,8 +370,10 @@ export function keptRowsViewSql(info: CatalogEntityInfo, previous: string | unde
 
 // ---- sorting by id in ranges: DuckDB cannot sort rows carrying large strings within its memory limit (it
 // fails to pin blocks instead of spilling, still in 1.5: 100k works' rows under a 1 GB limit), so a big
-// entity is sorted a range of ids at a time, each range small enough to sort in memory, the ranges appended
-// in order to a table (inserts keep their ORDER BY). ----
+// entity is sorted a range of ids at a time, each range small enough to sort in memory and written as a file
+// of its own: the ranges' files in order are the table. (They were appended in order to a table of the
+// staging database, then copied out to one file: DuckDB writing ~100 list columns into its own storage cost
+// more than the sort, twice over with the serving database's copy; BENCHMARKS.md, cr.) ----
 
 /** One row: the kept rows, and the bytes of their name and list columns (what a sort must hold). */
 export function keptRowsSizeSql(info: CatalogEntityInfo): string {
@@ -399,11 +405,6 @@ export const rangeKeyOf = (info: CatalogEntityInfo): { readonly column: string; 
   return { column, type: column === `"${ID_NUMBER_COLUMN}"` ? 'BIGINT' : 'VARCHAR' }
 }
 
-/** The (empty) table the sorted ranges are appended to, with the view's columns. */
-export function createSortedTableSql(info: CatalogEntityInfo): string {
-  return `CREATE TABLE ${sortedTable(info)} AS SELECT * EXCLUDE (${quoteIdentifier(SEQ_COLUMN)}), CAST(NULL AS BIGINT) AS ${quoteIdentifier(SEQ_COLUMN)} FROM ${rowsRelation(info)} LIMIT 0`
-}
-
 /** The column a row's range number travels in while the ranges are split into folders. */
 const RANGE_COLUMN = '__range'
 
@@ -426,17 +427,17 @@ export function splitRowsIntoRangesSql(info: CatalogEntityInfo, slice: number): 
 export const rangeFolderName = (index: number): string => `${RANGE_COLUMN}=${sqlInteger(index)}`
 
 /**
- * One range's rows appended to the final table, sorted: `$1` the Parquet files the split wrote for it (a
- * glob) when `split`; when `previous`, the rows the update keeps of the catalog's file with ids above the
- * next parameter up to the one after (either null at the ends), which the file's zone maps find without
- * reading the rest of it.
+ * One range's rows, sorted, written as the range's file of the entity's table (`$1`): `$2` the Parquet files
+ * the split wrote for it (a glob) when `split`; when `previous`, the rows the update keeps of the catalog's
+ * table with ids above the next parameter up to the one after (either null at the ends), which the table's
+ * zone maps find without reading the rest of it. The ranges' files, in range order, are the table in id order.
  */
-export function insertSortedRangeSql(info: CatalogEntityInfo, split: boolean, previous: boolean): string {
-  // The bounds are `$2`, `$3` after the split's glob, `$1`, `$2` without it.
+export function copySortedRangeSql(info: CatalogEntityInfo, split: boolean, previous: boolean): string {
+  // The bounds are `$3`, `$4` after the split's glob, `$2`, `$3` without it.
   const { column: key, type } = rangeKeyOf(info)
-  const [above, upTo] = split ? [`$2::${type}`, `$3::${type}`] : [`$1::${type}`, `$2::${type}`]
+  const [above, upTo] = split ? [`$3::${type}`, `$4::${type}`] : [`$2::${type}`, `$3::${type}`]
   const sources = [
-    ...(split ? ['SELECT * FROM read_parquet($1, hive_partitioning = false)'] : []),
+    ...(split ? [`SELECT * FROM read_parquet($2, hive_partitioning = false)`] : []),
     ...(previous
       ? [
           `SELECT * EXCLUDE (${quoteIdentifier(SEQ_COLUMN)}) FROM ${previousRowsView(info)} WHERE (${above} IS NULL OR ${key} > ${above}) AND (${upTo} IS NULL OR ${key} <= ${upTo})`,
@@ -444,12 +445,37 @@ export function insertSortedRangeSql(info: CatalogEntityInfo, split: boolean, pr
       : []),
   ]
   if (sources.length === 0) throw new Error('a range has rows from the split, the previous catalog, or both')
-  return `INSERT INTO ${sortedTable(info)} BY NAME SELECT * FROM (${sources.join(' UNION ALL BY NAME ')}) ORDER BY ${idOrderSql(info)}`
+  // The split left the sequence number out (`splitRowsIntoRangesSql`): every build-only column but it goes.
+  const buildOnly = buildOnlyListsOf(info).map(quoteIdentifier).join(', ')
+  return `COPY (SELECT * EXCLUDE (${buildOnly}) FROM (${sources.join(' UNION ALL BY NAME ')}) ORDER BY ${idOrderSql(info)}) TO $1 (${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${sqlInteger(info.rowGroupSize)})`
 }
 
 /**
- * Once the ranges are split off, the view and the staging tables under it go: their disk is reused by the
- * sorted table after the checkpoint.
+ * The entity's rows once its file is written in ranges, for the statements that read them after it (live and
+ * external ids, link tables, the latest partition): a view over the ranges' files (`splitGlob`, null when the
+ * split wrote none) and an update's kept rows, in no order, with a null sequence number as the kept rows have.
+ */
+export function rangeRowsViewSql(
+  info: CatalogEntityInfo,
+  splitGlob: string | null,
+  previous: boolean,
+): string {
+  const sources = [
+    ...(splitGlob === null
+      ? []
+      : [
+          `SELECT *, CAST(NULL AS BIGINT) AS ${quoteIdentifier(SEQ_COLUMN)} FROM read_parquet(${constantLiteral(splitGlob)}, hive_partitioning = false)`,
+        ]),
+    ...(previous ? [`SELECT * FROM ${previousRowsView(info)}`] : []),
+  ]
+  if (sources.length === 0)
+    throw new Error('the ranges hold rows from the split, the previous catalog, or both')
+  return `CREATE OR REPLACE VIEW ${rowsRelation(info)} AS ${sources.join(' UNION ALL BY NAME ')}`
+}
+
+/**
+ * Once the ranges are split off, the view and the staging tables under it go (the rows are in the ranges'
+ * files): the checkpoint gives their disk back.
  */
 export function dropViewAndStagingSql(info: CatalogEntityInfo): string[] {
   return [
@@ -458,16 +484,6 @@ export function dropViewAndStagingSql(info: CatalogEntityInfo): string[] {
     ...stagingTablesOf(info).map((table) => `DROP TABLE ${table}`),
     'CHECKPOINT',
   ]
-}
-
-/** The rows the ranges put in the sorted table (checked against the kept rows before the rename). */
-export function countSortedRowsSql(info: CatalogEntityInfo): string {
-  return `SELECT count(*) AS n FROM ${sortedTable(info)}`
-}
-
-/** Once every range is in, the sorted table is the entity's rows. */
-export function renameSortedTableSql(info: CatalogEntityInfo): string {
-  return `ALTER TABLE ${sortedTable(info)} RENAME TO ${quoteIdentifier(`rows_${info.table}`)}`
 }
 
 const stagingTablesOf = (info: CatalogEntityInfo): string[] => [
@@ -481,14 +497,10 @@ export function recordLiveIdsSql(info: CatalogEntityInfo): string {
   return `INSERT INTO live_ids SELECT $1, id FROM ${rowsRelation(info)}`
 }
 
-/**
- * $1 output file, sorted by id: by this statement when the rows are the view, as they are when they are the
- * table the ranges were sorted into.
- */
-export function copyEntitySql(info: CatalogEntityInfo, rows: EntityRows): string {
+/** $1 output file, sorted by id: the entity's rows when one sort holds them (the view over the staged rows). */
+export function copyEntitySql(info: CatalogEntityInfo): string {
   const buildOnly = buildOnlyColumnsOf(info).map(quoteIdentifier).join(', ')
-  const order = rows === 'view' ? ` ORDER BY ${idOrderSql(info)}` : ''
-  return `COPY (SELECT * EXCLUDE (${buildOnly}) FROM ${rowsRelation(info)}${order}) TO $1 (${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${sqlInteger(info.rowGroupSize)})`
+  return `COPY (SELECT * EXCLUDE (${buildOnly}) FROM ${rowsRelation(info)} ORDER BY ${idOrderSql(info)}) TO $1 (${PARQUET_OPTIONS}, ROW_GROUP_SIZE ${sqlInteger(info.rowGroupSize)})`
 }
 
 /**
@@ -530,7 +542,7 @@ export function latestPartitionSql(info: CatalogEntityInfo): string {
 
 /**
  * Frees the entity's rows once its files are written (for works, once the link tables are too): the view
- * and the staging tables under it, or the sorted table; then a checkpoint, unless told not to (inside a
+ * and the staging tables under it, or the view over the ranges' files (which the builder removes); then a checkpoint, unless told not to (inside a
  * transaction, or when the rows were too few for their disk to matter), gives their disk back for reuse.
  */
 export function dropEntityRowsSql(
@@ -545,7 +557,7 @@ export function dropEntityRowsSql(
           `DROP VIEW ${stagedRowsView(info)}`,
           ...stagingTablesOf(info).map((table) => `DROP TABLE ${table}`),
         ]
-      : [`DROP TABLE ${rowsRelation(info)}`]
+      : [`DROP VIEW ${rowsRelation(info)}`]
   return [
     ...drops,
     `DROP VIEW IF EXISTS ${previousRowsView(info)}`,
@@ -575,11 +587,11 @@ export function copyLinkTableSql(
   spec: LinkTableSpec,
   works: CatalogEntityInfo,
   previous: string | undefined,
-  /** What the works' rows are (`rows_works`): the view, or a table (range-sorted, or a test's own). */
-  worksRows: EntityRows = 'sorted-table',
+  /** What the works' rows are (`rows_works`): the view, or the ranges' (or a test's own table). */
+  worksRows: EntityRows = 'ranges',
 ): string {
   // The staged works' keys: while the rows are the view, from the staging table (the rows an update keeps
-  // from the catalog have none); once range-sorted, from the table, the staging table being gone.
+  // from the catalog have none); once split into ranges, from their files, the staging table being gone.
   const staged = stagedLinkRowsSql(
     spec,
     worksRows === 'view' ? stagedLinkKeysSql(works) : rowsRelation(works),

@@ -165,6 +165,8 @@ export function recordExtractorOf(spec: RecordExtractionSpec): RecordExtractor {
     if (pairs.length > 0) row.external_ids = pairs
 
     for (const [index, { link, collectors }] of links.entries()) {
+      // Each key once: the link tables take a work's keys as distinct pairs without a DISTINCT of their own
+      // (catalog-sql.ts, `stagedLinkRowsSql`).
       const keys = new Set<string>()
       for (const collect of collectors) {
         found.length = 0

@@ -394,6 +394,38 @@ describe('an update its catalog’s serving database cannot take in place', () =
     },
     120_000,
   )
+
+  it('keeps the catalog as it was when the update sorted in ranges keeps none of its own records', async () => {
+    const dir = join(root, 'stale-ranges-catalog')
+    await copyOfTwoWorks(dir)
+    // A write-ahead log beside the serving database (a run that stopped): the tables are written whole, the
+    // kept works read into their ranges, where the update's one work, older than the catalog's, has none.
+    writeFileSync(join(dir, 'catalog.duckdb.wal'), '')
+    const steps = await ingestInto(
+      dir,
+      'stale-ranges-update',
+      [work(5, '2023-06-01T10:00:00', { title: 'five, an older version' })],
+      { sortBatchBytes: 1 },
+    )
+    expect([...steps].some((step) => step.startsWith('entities/works.parquet (sorting id range'))).toBe(true)
+    const tables = await read(
+      async (catalog) => ({
+        works: await catalog.rows('SELECT id FROM read_parquet($1)', [
+          catalog.file('entities/works.parquet'),
+        ]),
+        cited: await catalog.rows('SELECT key, work_id FROM read_parquet($1)', [
+          catalog.file('links/works-referenced-works.parquet'),
+        ]),
+        titles: await titlesOf(catalog),
+      }),
+      dir,
+    )
+    expect(tables).toStrictEqual({
+      works: [{ id: 'W2' }, { id: 'W5' }],
+      cited: [{ key: 'W5', work_id: 'W2' }],
+      titles: { W2: 'two', W5: 'five' },
+    })
+  }, 120_000)
 })
 
 describe('the table files of an update (--table-files)', () => {

@@ -313,7 +313,9 @@ async function buildTables(
       },
     )
     for (const sql of dropViewAndStagingSql(info)) await db.run(sql)
-    const split = existsSync(rangesDir)
+    // Whether the split wrote any range's files (DuckDB makes the folder even when it writes no row: an update
+    // whose staged records were all older than the catalog's, or deleted, keeps none of them).
+    let split = false
     step(path)
     const rangeFiles: CatalogFile[] = []
     for (let index = 0; index <= bounds.length; index++) {
@@ -321,6 +323,7 @@ async function buildTables(
       // A range can be empty of staged rows (bounds that repeat were merged, and an update's new rows may
       // fall in few ranges); an update's kept rows are read for every range.
       const splitHere = existsSync(folder)
+      split ||= splitHere
       if (!splitHere && !previous) continue
       // A big entity's sort takes minutes: the progress names the range (without counting a step).
       onStep(`${path} (sorting id range ${index + 1} of ${bounds.length + 1})`, done, BUILD_STEP_COUNT)
@@ -351,7 +354,10 @@ async function buildTables(
     const sorted = rangeFiles.reduce((total, file) => total + file.rows, 0)
     if (sorted !== rows)
       throw new Error(`${label}: the id ranges hold ${sorted} rows where ${rows} were kept`)
-    await db.run(rangeRowsViewSql(info, split ? join(rangesDir, '*', '*.parquet') : null, previous))
+    await run(
+      `${label} (reading the ranges back)`,
+      rangeRowsViewSql(info, split ? join(rangesDir, '*', '*.parquet') : null, previous),
+    )
     files.push(...rangeFiles)
     return { rows: 'ranges', files: rangeFiles }
   }

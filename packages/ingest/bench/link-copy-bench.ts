@@ -19,6 +19,7 @@ import {
   quoteIdentifier,
   SERVING_DATABASE_FILE,
 } from '@oqlkit/catalog'
+import { median } from '../../../bench/bench-stats.ts'
 import { copyLinkTableSql } from '../src/build/catalog-sql.ts'
 import { linkColumnName } from '../src/parse/record-extractor.ts'
 
@@ -88,11 +89,6 @@ try {
       times.get(name)!.push(seconds)
       console.log(`  ${name}: ${seconds.toFixed(1)} s`)
     }
-  const median = (list: number[]) => {
-    const sorted = [...list].sort((a, b) => a - b)
-    const middle = Math.floor(sorted.length / 2)
-    return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-  }
   const [now, before] = contenders.map(([name]) => median(times.get(name)!))
   console.log(
     `medians: ${now!.toFixed(1)} s against ${before!.toFixed(1)} s, ratio ${(now! / before!).toFixed(2)}`,

@@ -91,6 +91,14 @@ const titlesOf = async (catalog: CatalogInspector) =>
 
 const titles = () => read(titlesOf)
 
+/** The works' ids and the references' (key, work) rows, in their tables' order. */
+const worksAndCitations = async (catalog: CatalogInspector) => ({
+  works: await catalog.rows('SELECT id FROM read_parquet($1)', [catalog.file('entities/works.parquet')]),
+  cited: await catalog.rows('SELECT key, work_id FROM read_parquet($1)', [
+    catalog.file('links/works-referenced-works.parquet'),
+  ]),
+})
+
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'oqlkit-ingest-update-'))
 })
@@ -369,12 +377,7 @@ describe('an update its catalog’s serving database cannot take in place', () =
       // Read through one inspector (opening one writes the catalog's tables out as files).
       const { titles: titled, ...tables } = await read(
         async (catalog) => ({
-          works: await catalog.rows('SELECT id FROM read_parquet($1)', [
-            catalog.file('entities/works.parquet'),
-          ]),
-          cited: await catalog.rows('SELECT key, work_id FROM read_parquet($1)', [
-            catalog.file('links/works-referenced-works.parquet'),
-          ]),
+          ...(await worksAndCitations(catalog)),
           rows: catalog.manifest().entities.works.rowCount,
           links: catalog.manifest().links['works-referenced-works']?.rowCount,
           titles: await titlesOf(catalog),
@@ -410,12 +413,7 @@ describe('an update its catalog’s serving database cannot take in place', () =
     expect([...steps].some((step) => step.startsWith('entities/works.parquet (sorting id range'))).toBe(true)
     const tables = await read(
       async (catalog) => ({
-        works: await catalog.rows('SELECT id FROM read_parquet($1)', [
-          catalog.file('entities/works.parquet'),
-        ]),
-        cited: await catalog.rows('SELECT key, work_id FROM read_parquet($1)', [
-          catalog.file('links/works-referenced-works.parquet'),
-        ]),
+        ...(await worksAndCitations(catalog)),
         titles: await titlesOf(catalog),
       }),
       dir,

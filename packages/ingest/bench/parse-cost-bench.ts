@@ -10,11 +10,10 @@
 // number for DuckDB, and DuckDB's typed read of them with every staged value computed (one DuckDB thread).
 //
 //   npm run bench:parse-cost -- [--snapshot DIR] [--works 5000] [--rounds 5]
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { gunzipSync } from 'node:zlib'
 import { createDuckDbInstance } from '@oqlkit/adapter-duckdb'
 import {
   buildRecordDictionary,
@@ -47,41 +46,30 @@ const { values } = parseArgs({
 const wanted = Number(values.works)
 const rounds = Number(values.rounds)
 
-// The gzipped bytes holding at least `wanted` works, read once; every step below re-runs on them.
-const gzipped: Buffer[] = []
+// The works' parts holding at least `wanted` works, read through the worker's own line reader: each line's
+// bytes and its text, as the worker gets both (the text for JSON.parse, the bytes for the record store, which
+// takes them as they are when they are the text's). Every step below re-runs on these lines; the split re-reads
+// the same parts.
 const partPaths: string[] = []
-let counted = 0
+const lineBytes: Buffer[] = []
+const lines: string[] = []
 // The works' JSON Lines parts, as the ingest plans them (every layout the ingest reads).
 const plan = await planSnapshot(values.snapshot)
 for (const part of plan.parts.filter((part) => part.entity.entity === 'works' && part.format === 'jsonl')) {
-  const bytes = readFileSync(part.path)
-  gzipped.push(bytes)
   partPaths.push(part.path)
-  counted += gunzipSync(bytes)
-    .toString('utf8')
-    .split('\n')
-    .filter((line) => line !== '').length
-  if (counted >= wanted) break
+  for await (const { text, bytes } of readTextLines(part.path)) {
+    if (text === '') continue
+    lines.push(text)
+    lineBytes.push(bytes ?? Buffer.from(text))
+  }
+  if (lines.length >= wanted) break
 }
-// Each line's bytes, then its text, as the worker's line reader gives both: the text for JSON.parse, the bytes
-// for the record store (which takes them as they are when they are the text's).
-const splitBytes = (): Buffer[] =>
-  gzipped.flatMap((gzip) => {
-    const bytes = gunzipSync(gzip)
-    const found: Buffer[] = []
-    for (let start = 0, end = bytes.indexOf(0x0a); start < bytes.length; end = bytes.indexOf(0x0a, start)) {
-      const stop = end === -1 ? bytes.length : end
-      if (stop > start) found.push(bytes.subarray(start, stop))
-      start = stop + 1
-    }
-    return found
-  })
 /**
- * The timed split: the parts read through the worker's own line reader (`readTextLines`: the file streamed
- * through node:zlib's gunzip, each line's bytes and text handed on and let go). Every timed step lets its
- * outputs go likewise: kept until the step ends (an array of 9,298 parsed works), they outlived the young
- * generation, and the collections they caused over the bench's other live data were timed as the step's (the
- * split read 257 µs a work so, against 94 µs through the line reader alone; BENCHMARKS.md, ct′).
+ * The timed split: the parts read again through the line reader (`readTextLines`: the file streamed through
+ * node:zlib's gunzip, each line's bytes and text handed on and let go). Every timed step lets its outputs go
+ * likewise: kept until the step ends (an array of 9,298 parsed works), they outlived the young generation, and
+ * the collections they caused over the bench's other live data were timed as the step's (the split read 257 µs
+ * a work so, against 90 µs now; BENCHMARKS.md, cn′).
  */
 const split = async (): Promise<void> => {
   for (const path of partPaths) for await (const line of readTextLines(path)) void line
@@ -92,8 +80,6 @@ const each =
   (): void => {
     for (let index = 0; index < items.length; index++) step(items[index]!, index)
   }
-const lineBytes = splitBytes()
-const lines = lineBytes.map((line) => line.toString('utf8'))
 const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
 const extract = recordExtractorOf(recordExtractionSpecOf('works'))
 const extracted = records.map((record) => extract(record))

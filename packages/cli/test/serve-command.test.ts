@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,51 +11,44 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { storageConcurrency } from '../src/commands/serve-command.ts'
 import { isBundledSample } from '../src/commands/served-catalog-opener.ts'
 import { builtCli } from './support/built-cli.ts'
+import { startServerProcess } from './support/server-process.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'oqlkit-serve-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-const waitForRoot = async (url: string, timeoutMs: number): Promise<Response> => {
-  const started = Date.now()
-  for (;;) {
-    try {
-      return await fetch(url)
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error
-      await new Promise((done) => setTimeout(done, 200))
-    }
-  }
-}
-
-/** Starts `oqlkit serve` on a catalog folder, waits for `GET /`, and returns its body and a stop function. */
+/**
+ * Starts `oqlkit serve` on a catalog folder (or on the `--catalog` arguments given), waits for `GET /`, and
+ * returns its body and a stop function. Through the tests' server helper: a port below the ephemeral range,
+ * another one when it was taken meanwhile, and a server that exits before answering fails the test at once
+ * with what it wrote. (This file once picked ports of its own up to 40,000 and waited a minute on a server
+ * that had exited: a CI run failed so, with nothing but ECONNREFUSED to say why.)
+ */
 const startServe = async (
   catalogDir: string,
   extraArgs: readonly string[] = [],
-  readyWithinMs = 60_000,
   /** The --catalog arguments, when not the one folder. */
   catalogArgs: readonly string[] = ['--catalog', catalogDir],
 ) => {
-  const port = 20_000 + Math.floor(Math.random() * 20_000)
-  const child = spawn(
-    process.execPath,
-    [await builtCli(), 'serve', ...catalogArgs, '--port', String(port), ...extraArgs],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
-  const server = { output: '' }
-  child.stdout.on('data', (chunk: Buffer) => {
-    server.output += chunk.toString()
-  })
-  child.stderr.on('data', (chunk: Buffer) => {
-    server.output += chunk.toString()
-  })
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)))
-  const stop = async (signal: NodeJS.Signals = 'SIGINT') => {
-    child.kill(signal)
-    return exited
+  const running = await startServerProcess(undefined, [...catalogArgs, ...extraArgs])
+  const port = Number(new URL(running.url).port)
+  /** Sends `signal` and resolves to the exit code once the server has exited. */
+  const stop = async (signal: NodeJS.Signals = 'SIGINT'): Promise<number | null> => {
+    const { child } = running
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit')
+      child.kill(signal)
+      await exited
+    }
+    return child.exitCode
   }
   try {
-    const response = await waitForRoot(`http://127.0.0.1:${port}/`, readyWithinMs)
+    const response = await fetch(`${running.url}/`)
     const body = (await response.json()) as { status: string; catalog: { entities: Record<string, number> } }
+    const server = {
+      get output() {
+        return running.output()
+      },
+    }
     return { status: response.status, body, server, stop, port }
   } catch (error) {
     await stop()
@@ -102,7 +96,6 @@ describe('oqlkit serve', () => {
       return startServe(
         catalogDir,
         ['--no-metering', '--max-per-page', '100', '--state', join(scratch, 'state-several')],
-        60_000,
         ['--catalog', `current=${catalogDir}`, '--catalog', `older=${copy}`],
       )
     })()

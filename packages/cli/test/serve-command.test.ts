@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -31,16 +30,7 @@ const startServe = async (
 ) => {
   const running = await startServerProcess(undefined, [...catalogArgs, ...extraArgs])
   const port = Number(new URL(running.url).port)
-  /** Sends `signal` and resolves to the exit code once the server has exited. */
-  const stop = async (signal: NodeJS.Signals = 'SIGINT'): Promise<number | null> => {
-    const { child } = running
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = once(child, 'exit')
-      child.kill(signal)
-      await exited
-    }
-    return child.exitCode
-  }
+  const { stop } = running
   try {
     const response = await fetch(`${running.url}/`)
     const body = (await response.json()) as { status: string; catalog: { entities: Record<string, number> } }

@@ -16,8 +16,8 @@ export interface ServerProcess {
   readonly url: string
   /** Everything the process wrote so far, stdout and stderr. */
   readonly output: () => string
-  /** SIGINT, then the exit code. */
-  readonly stop: () => Promise<number | null>
+  /** `signal` (SIGINT unless given), then the exit code. */
+  readonly stop: (signal?: NodeJS.Signals) => Promise<number | null>
   /** SIGKILL: no chance to flush anything. Resolves once the process is gone. */
   readonly kill: () => Promise<void>
 }
@@ -120,8 +120,8 @@ const startOnce = async (
     child,
     url,
     output: () => output,
-    stop: async () => {
-      child.kill('SIGINT')
+    stop: async (signal = 'SIGINT') => {
+      child.kill(signal)
       return exited
     },
     kill: async () => {
